@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import compress from '@fastify/compress';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import { createHash } from 'node:crypto';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { readBearerToken } from '@waymark/core/auth/api-key-secret';
+import { AppError } from '@waymark/core/errors/app-error';
+import type { AppLogger } from '@waymark/core/logging/logger';
+import type { AppDeps } from './deps';
+import { auditTrail } from './plugins/audit-trail';
+import { bearerAuth } from './plugins/bearer-auth';
+import { registerErrorHandler } from './plugins/error-handler';
+import { registerOpenApi } from './plugins/openapi';
+import { createSlidingWindowStore } from './plugins/rate-limit-store';
+import { apiKeyRoutes } from './routes/api-keys';
+import { auditLogRoutes } from './routes/audit-logs';
+import { healthRoutes } from './routes/health';
+
+/** Routes that need no credential (health, tracking, public pages, webhooks). */
+const publicRoutes = [healthRoutes];
+/** Routes behind bearer keys; each declares its scope (admin plane and data plane). */
+const bearerRoutes = [apiKeyRoutes, auditLogRoutes];
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+export interface BuildAppOptions {
+  deps: AppDeps;
+  logger: AppLogger;
+}
+
+/** The Fastify app as a value: server.ts listens on it, tests drive it with inject or HTTP. */
+export async function buildApp({ deps, logger }: BuildAppOptions): Promise<FastifyInstance> {
+  const { config } = deps;
+  const baseLogger: FastifyBaseLogger = logger;
+  const app = Fastify({
+    loggerInstance: baseLogger,
+    disableRequestLogging: true,
+    trustProxy: config.trustProxy,
+    bodyLimit: 5 * 1024 * 1024,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  // SPEC §4 order: secure headers, CORS, compression, request id, request logging, error handler.
+  await app.register(helmet, { global: true });
+  await app.register(cors, { origin: true });
+  await app.register(compress, { global: true, threshold: 1024 });
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('x-request-id', request.id);
+    return payload;
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    logger.http(
+      { reqId: request.id, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
+      `${request.method} ${request.url.split('?')[0]} ${reply.statusCode}`,
+    );
+  });
+  registerErrorHandler(app, { production: config.isProduction });
+
+  // SPEC §8: sliding window per API key (per client IP without one), shared through Redis.
+  await app.register(rateLimit, {
+    global: true,
+    max: config.rateLimit.max,
+    timeWindow: config.rateLimit.windowMs,
+    store: createSlidingWindowStore({ redis: deps.redis, logger }),
+    keyGenerator: (request) => {
+      const token = readBearerToken(request.headers.authorization);
+      return token === undefined ? `ip:${request.ip}` : `key:${createHash('sha256').update(token).digest('hex').slice(0, 32)}`;
+    },
+    addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
+    addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true },
+    errorResponseBuilder: () => new AppError('rate_limited', 'Rate limit exceeded'),
+  });
+
+  if (!config.isProduction) await registerOpenApi(app, { version: deps.version, publicUrl: config.apiPublicUrl });
+
+  for (const routes of publicRoutes) await app.register(routes, { deps });
+  await app.register(async (bearer) => {
+    await bearerAuth(bearer, { authenticator: deps.authenticator });
+    await auditTrail(bearer, { db: deps.db });
+    for (const routes of bearerRoutes) await bearer.register(routes, { deps });
+  });
+
+  return app;
+}

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+/** SPEC §4 list conventions: limit 1–100 (default 50), offset ≥ 0. */
+export const paginationQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+export const errorBody = z.object({ error: z.string() }).meta({ id: 'Error' });
+
+/**
+ * A timestamp: a Date in handlers, an ISO 8601 string on the wire. Response schemas are encoded
+ * (zod codecs), so use this — never `.transform` — in response schemas.
+ */
+export const timestamp = z.codec(z.iso.datetime({ offset: true }), z.date(), {
+  decode: (value) => new Date(value),
+  encode: (date) => date.toISOString(),
+});
+export const nullableTimestamp = timestamp.nullable();
+
+/** Query-string datetime filter: ISO 8601 with offset, else 400. */
+export const isoDateQuery = z.iso.datetime({ offset: true }).transform((value) => new Date(value));
+
+export const booleanQuery = z.enum(['true', 'false']).transform((value) => value === 'true');
+
+/** Standard error responses a bearer route can produce, for the OpenAPI document. */
+export const bearerErrors = {
+  400: errorBody,
+  401: errorBody,
+  403: errorBody,
+  429: errorBody,
+  503: errorBody,
+} as const;

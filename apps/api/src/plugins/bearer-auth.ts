@@ -1,0 +1,39 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { readBearerToken } from '@waymark/core/auth/api-key-secret';
+import type { Authenticator } from '@waymark/core/auth/authenticator';
+import { hasScope } from '@waymark/core/auth/scopes';
+import { AppError, forbidden, unauthorized, unavailable } from '@waymark/core/errors/app-error';
+import './fastify-types';
+
+/**
+ * Bearer authentication for everything registered inside this (encapsulated) context:
+ * SPEC §5 algorithm, then the route's declared scope. Routes outside the context are public.
+ */
+export async function bearerAuth(app: FastifyInstance, options: { authenticator: Authenticator }): Promise<void> {
+  app.addHook('onRoute', (route) => {
+    if (route.config?.scope === undefined) {
+      throw new Error(`Route ${route.method} ${route.url} is in the bearer context but declares no scope`);
+    }
+  });
+
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    const required = request.routeOptions.config.scope;
+    if (required === undefined) throw new AppError('internal', 'Route declares no scope');
+    const header = request.headers.authorization;
+    const token = readBearerToken(header);
+    if (header !== undefined && token === undefined) throw unauthorized('Malformed Authorization header; expected "Bearer <token>"');
+    const outcome = await options.authenticator.authenticate(token);
+    switch (outcome.kind) {
+      case 'unconfigured':
+        // SPEC §5 step 7 applies to the admin plane; the data plane answers 401 as for any unknown key.
+        if (required === 'ingest') throw unauthorized('Invalid API key');
+        throw unavailable('No admin API key is configured: set ADMIN_API_KEY or create a key with `npm run waymark -- keys create`');
+      case 'rejected':
+        throw unauthorized(outcome.message);
+      case 'authenticated':
+        if (!hasScope(outcome.principal.scopes, required)) throw forbidden('Insufficient scope');
+        request.principal = outcome.principal;
+        return;
+    }
+  });
+}

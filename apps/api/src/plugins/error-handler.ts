@@ -1,0 +1,43 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { isAppError } from '@waymark/core/errors/app-error';
+
+interface ValidationIssue {
+  instancePath?: string;
+  message?: string;
+}
+
+function describeValidation(context: string | undefined, issues: readonly ValidationIssue[]): string {
+  const parts = issues.slice(0, 5).map((issue) => {
+    const where = [context, ...(issue.instancePath ?? '').split('/').filter(Boolean)].filter(Boolean).join('.');
+    return where ? `${where}: ${issue.message ?? 'invalid'}` : (issue.message ?? 'invalid');
+  });
+  return `Invalid request: ${parts.join('; ')}`;
+}
+
+/** SPEC §7: every error leaves as `{error}`; a 500 says nothing internal in production. */
+export function registerErrorHandler(app: FastifyInstance, options: { production: boolean }): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (isAppError(error)) {
+      if (error.status >= 500) request.log.error({ err: error }, error.message);
+      return reply.status(error.status).send({ error: error.message });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      return reply.status(400).send({ error: describeValidation(error.validationContext, error.validation) });
+    }
+    if (isResponseSerializationError(error)) {
+      request.log.error({ err: error, issues: error.cause?.issues }, 'response did not match its schema');
+      return reply.status(500).send({ error: options.production ? 'Internal server error' : error.message });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.status(status).send({ error: error.message });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ error: options.production ? 'Internal server error' : error.message });
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    reply.status(404).send({ error: `Route ${request.method} ${request.url.split('?')[0]} not found` }),
+  );
+}

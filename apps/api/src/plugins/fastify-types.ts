@@ -1,0 +1,21 @@
+import type { Principal } from '@waymark/core/auth/authenticator';
+import type { Scope } from '@waymark/core/auth/scopes';
+import type { AuditAction, AuditResource } from '@waymark/core/audit/audit-log';
+import type { JsonObject } from '@waymark/core/db/schema';
+
+/** What a route may declare in `config` (house rule 8: scope and audit live on the route). */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** required scope; every route inside the bearer context must declare one */
+    scope?: Scope;
+    /** admin mutations name the audit resource and action they record */
+    audit?: { resource: AuditResource; action: AuditAction };
+  }
+  interface FastifyRequest {
+    principal?: Principal;
+    /** set by a handler to refine the audit row (defaults: params.id, no detail) */
+    auditRecord?: { resourceId?: string | null; detail?: JsonObject | null };
+  }
+}
+
+export {};

@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { FastifyBaseLogger } from 'fastify';
+import { InMemorySlidingWindow, SLIDING_WINDOW_LUA } from './sliding-window';
+
+type Callback = (error: Error | null, result?: { current: number; ttl: number }) => void;
+
+interface StoreDeps {
+  redis: Redis;
+  logger: FastifyBaseLogger;
+  now?: () => number;
+}
+
+/**
+ * A @fastify/rate-limit store: sliding window in Redis, falling back to a per-instance window
+ * when Redis is unreachable (SPEC §8) so an outage of the cache never takes the API down.
+ */
+export function createSlidingWindowStore(deps: StoreDeps) {
+  const fallback = new InMemorySlidingWindow();
+  const now = deps.now ?? Date.now;
+  let degraded = false;
+
+  class SlidingWindowStore {
+    incr(key: string, callback: Callback, windowMs: number, max: number): void {
+      const at = now();
+      deps.redis
+        .eval(SLIDING_WINDOW_LUA, 1, `waymark:rl:${key}`, at, windowMs, max, `${at}:${randomUUID()}`)
+        .then((raw) => {
+          if (degraded) deps.logger.info('rate limiter: Redis reachable again, using the shared window');
+          degraded = false;
+          const [current, ttl] = raw as [number, number];
+          callback(null, { current, ttl });
+        })
+        .catch((error: unknown) => {
+          if (!degraded) deps.logger.warn({ err: error }, 'rate limiter: Redis unreachable, using the in-memory window');
+          degraded = true;
+          callback(null, fallback.hit(key, at, windowMs, max));
+        });
+    }
+
+    child(): SlidingWindowStore {
+      return this;
+    }
+  }
+  return SlidingWindowStore;
+}

@@ -1,0 +1,50 @@
+import { ConfigError, loadConfig } from '@waymark/core/config/config';
+import { assertMigrated } from '@waymark/core/db/migrator';
+import { createLogger } from '@waymark/core/logging/logger';
+import { buildApp } from './app';
+import { createAppDeps } from './deps';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`waymark api: ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger({ level: config.logLevel, name: 'api' });
+  const deps = await createAppDeps(config, logger);
+  try {
+    await assertMigrated(deps.db);
+  } catch (error) {
+    logger.fatal((error as Error).message);
+    await deps.close();
+    process.exit(1);
+  }
+  const app = await buildApp({ deps, logger });
+  // Slow clients must not hold sockets forever; keep-alive stays below typical LB idle timeouts.
+  app.server.requestTimeout = 30_000;
+  app.server.keepAliveTimeout = 65_000;
+  await app.listen({ port: config.port, host: config.host });
+  logger.info(`Waymark API listening on ${config.apiPublicUrl} (docs at ${config.apiPublicUrl}/docs)`);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.info(`${signal} received, closing`);
+    await app.close();
+    await deps.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  console.error('waymark api failed to start:', error);
+  process.exit(1);
+});

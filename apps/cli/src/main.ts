@@ -1,0 +1,107 @@
+import { parseArgs } from 'node:util';
+import { createApiKey } from '@waymark/core/auth/api-keys';
+import { scopeSchema } from '@waymark/core/auth/scopes';
+import { ConfigError, loadConfig } from '@waymark/core/config/config';
+import { createDatabase, type Db } from '@waymark/core/db/database';
+import { migrateToLatest } from '@waymark/core/db/migrator';
+import { z } from 'zod';
+
+const usage = `waymark <command>
+
+  migrate                                   apply pending database migrations
+  keys create --name NAME --scopes a,b [--expires ISO]
+                                            create an API key and print it once
+  dev-key                                   create the development full-admin key if none exists
+`;
+
+/** Commands run with database access only: no HTTP, no running API (SPEC §5). */
+async function main(argv: string[]): Promise<number> {
+  const [command, sub, ...rest] = argv;
+  if (command === undefined || command === 'help' || command === '--help') {
+    console.log(usage);
+    return 0;
+  }
+  const databaseUrl = loadDatabaseUrl();
+  const db = createDatabase({ connectionString: databaseUrl, max: 2, applicationName: 'waymark-cli' });
+  try {
+    switch (command) {
+      case 'migrate':
+        return await migrate(db);
+      case 'keys':
+        if (sub !== 'create') break;
+        return await createKey(db, rest);
+      case 'dev-key':
+        return await devKey(db);
+    }
+    console.error(`unknown command: ${[command, sub].filter(Boolean).join(' ')}\n\n${usage}`);
+    return 2;
+  } finally {
+    await db.destroy();
+  }
+}
+
+function loadDatabaseUrl(): string {
+  // migrate and keys need only the database, so only DATABASE_URL is demanded here.
+  try {
+    return loadConfig().databaseUrl;
+  } catch (error) {
+    if (!(error instanceof ConfigError) || process.env.DATABASE_URL === undefined) throw error;
+    return process.env.DATABASE_URL;
+  }
+}
+
+async function migrate(db: Db): Promise<number> {
+  const { error, results } = await migrateToLatest(db);
+  for (const result of results ?? []) {
+    console.log(`[migrate] ${result.migrationName}: ${result.status === 'Success' ? 'applied' : result.status.toLowerCase()}`);
+  }
+  if (error !== undefined) {
+    console.error('[migrate] failed:', error);
+    return 1;
+  }
+  if ((results ?? []).length === 0) console.log('[migrate] database is up to date');
+  return 0;
+}
+
+async function createKey(db: Db, args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { name: { type: 'string' }, scopes: { type: 'string' }, expires: { type: 'string' } } });
+  const parsed = z
+    .object({
+      name: z.string().min(1),
+      scopes: z.string().transform((value) => value.split(',').map((scope) => scope.trim())).pipe(z.array(scopeSchema).min(1)),
+      expires: z.iso.datetime({ offset: true }).optional(),
+    })
+    .safeParse(values);
+  if (!parsed.success) {
+    console.error(`invalid arguments: ${parsed.error.issues.map((issue) => `--${issue.path.join('.')} ${issue.message}`).join('; ')}`);
+    return 2;
+  }
+  const key = await createApiKey(db, {
+    name: parsed.data.name,
+    scopes: parsed.data.scopes,
+    expiresAt: parsed.data.expires === undefined ? null : new Date(parsed.data.expires),
+  });
+  console.log(`Created API key "${key.name}" (${key.scopes.join(', ')}). It is shown only now:\n\n  ${key.key}\n`);
+  return 0;
+}
+
+const DEV_KEY_NAME = 'dev-admin';
+
+async function devKey(db: Db): Promise<number> {
+  const existing = await db.selectFrom('apiKeys').select('keyPrefix').where('name', '=', DEV_KEY_NAME).where('revokedAt', 'is', null).executeTakeFirst();
+  if (existing) {
+    console.log(`Dev admin key already exists (${existing.keyPrefix}…; shown once when created). New one: npm run waymark -- keys create --name me --scopes full-admin`);
+    return 0;
+  }
+  const key = await createApiKey(db, { name: DEV_KEY_NAME, scopes: ['full-admin'] });
+  console.log(`\nDev admin key (full-admin), shown only this once:\n\n  ${key.key}\n\n  curl -H "Authorization: Bearer ${key.key}" http://localhost:3002/v1/admin/api-keys\n`);
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,41 @@
+import { ConfigError, loadConfig } from '@waymark/core/config/config';
+import { createDatabase } from '@waymark/core/db/database';
+import { assertMigrated } from '@waymark/core/db/migrator';
+import { createLogger } from '@waymark/core/logging/logger';
+import { createWorker } from './worker';
+
+/** config → deps → activities → Worker.create(workflow bundle); SIGTERM drains in-flight work. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`waymark worker: ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger({ level: config.logLevel, name: 'worker' });
+  const db = createDatabase({ connectionString: config.databaseUrl, applicationName: 'waymark-worker' });
+  try {
+    await assertMigrated(db);
+  } catch (error) {
+    logger.fatal((error as Error).message);
+    await db.destroy();
+    process.exit(1);
+  }
+  const { worker, close } = await createWorker({ config, db, logger });
+  logger.info(`Waymark worker polling task queue "${config.temporal.taskQueue}" on ${config.temporal.address}`);
+  // Worker.run() installs its own SIGINT/SIGTERM handling: it stops polling and waits for
+  // in-flight activities to finish (up to shutdownGraceTime) before resolving.
+  await worker.run();
+  await close();
+  await db.destroy();
+  logger.info('worker stopped');
+}
+
+main().catch((error: unknown) => {
+  console.error('waymark worker failed:', error);
+  process.exit(1);
+});

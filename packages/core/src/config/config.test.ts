@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+const required = {
+  DATABASE_URL: 'postgres://localhost/waymark',
+  AUTH_SECRET: 'a-secret-of-enough-length',
+  EMAIL_PROVIDER_API_KEY: 'key',
+};
+
+describe('loadConfig', () => {
+  it('applies the SPEC §1 defaults', () => {
+    const config = loadConfig(required);
+    expect(config.port).toBe(3002);
+    expect(config.nodeEnv).toBe('development');
+    expect(config.logLevel).toBe('info');
+    expect(config.apiPublicUrl).toBe('http://localhost:3002');
+    expect(config.enabledJourneys).toBe('*');
+    expect(config.temporal).toMatchObject({ address: '127.0.0.1:7233', namespace: 'default', taskQueue: 'waymark', tls: false });
+    expect(config.rateLimit).toEqual({ max: 100, windowMs: 60_000 });
+    expect(config.email.bounceThreshold).toBe(3);
+  });
+
+  it('names every missing required variable in one error', () => {
+    try {
+      loadConfig({});
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const message = (error as ConfigError).message;
+      for (const name of ['DATABASE_URL', 'AUTH_SECRET', 'EMAIL_PROVIDER_API_KEY']) expect(message).toContain(name);
+      expect((error as ConfigError).problems).toHaveLength(3);
+    }
+  });
+
+  it('rejects invalid values with the variable name', () => {
+    expect(() => loadConfig({ ...required, PORT: 'abc', LOG_LEVEL: 'loud', NODE_ENV: 'staging' })).toThrow(/PORT[\s\S]*LOG_LEVEL|LOG_LEVEL[\s\S]*PORT/);
+    expect(() => loadConfig({ ...required, API_PUBLIC_URL: 'not a url' })).toThrow(/API_PUBLIC_URL/);
+  });
+
+  it('treats empty optional variables as unset', () => {
+    const config = loadConfig({ ...required, ADMIN_API_KEY: '', EMAIL_PROVIDER_WEBHOOK_SECRET: ' ' });
+    expect(config.adminApiKey).toBeUndefined();
+    expect(config.email.webhookSecret).toBeUndefined();
+  });
+
+  it('turns TLS on for a Temporal Cloud API key unless told otherwise', () => {
+    expect(loadConfig({ ...required, ORCHESTRATOR_CLIENT_TOKEN: 'tok' }).temporal).toMatchObject({ apiKey: 'tok', tls: true });
+    expect(loadConfig({ ...required, ORCHESTRATOR_CLIENT_TOKEN: 'tok', TEMPORAL_TLS: 'false' }).temporal.tls).toBe(false);
+  });
+
+  it('strips a trailing slash from API_PUBLIC_URL so generated links have one', () => {
+    expect(loadConfig({ ...required, API_PUBLIC_URL: 'https://mail.example.com/' }).apiPublicUrl).toBe('https://mail.example.com');
+  });
+});

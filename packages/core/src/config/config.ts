@@ -1,0 +1,129 @@
+import { z } from 'zod';
+
+/** Task queue used when TEMPORAL_TASK_QUEUE is not set; one constant, referenced everywhere. */
+export const DEFAULT_TASK_QUEUE = 'waymark';
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value));
+
+const boolFlag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .optional()
+    .transform((value) => (value === undefined ? fallback : ['true', '1', 'yes'].includes(value)));
+
+const url = (fallback: string) => z.string().url().default(fallback);
+
+/**
+ * SPEC §1 environment table plus the Temporal, SES and limit settings the service needs.
+ * This schema is the only reader of process.env (house rule 7): everything else takes a Config.
+ */
+export const configSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3002),
+    HOST: z.string().default('0.0.0.0'),
+    LOG_LEVEL: z.enum(['error', 'warn', 'info', 'http', 'debug']).default('info'),
+    DATABASE_URL: z.string({ error: 'is required' }).min(1, 'is required'),
+    CACHE_URL: z.string().default('redis://127.0.0.1:6379'),
+    AUTH_SECRET: z.string({ error: 'is required' }).min(16, 'must be at least 16 characters'),
+    AUTH_URL: url('http://localhost:3002'),
+    EMAIL_PROVIDER_API_KEY: z.string({ error: 'is required' }).min(1, 'is required'),
+    EMAIL_FROM: z.string().default('Waymark <noreply@waymark.local>'),
+    EMAIL_PROVIDER_WEBHOOK_SECRET: optionalString,
+    ORCHESTRATOR_CLIENT_TOKEN: optionalString,
+    ANALYTICS_API_KEY: optionalString,
+    ANALYTICS_HOST: optionalString,
+    ANALYTICS_WEBHOOK_SECRET: optionalString,
+    ADMIN_API_KEY: optionalString,
+    API_PUBLIC_URL: url('http://localhost:3002'),
+    ENABLED_JOURNEYS: z.string().default('*'),
+    STUDIO_ADMIN_EMAIL: optionalString,
+    STUDIO_ADMIN_PASSWORD: optionalString,
+
+    TEMPORAL_ADDRESS: z.string().default('127.0.0.1:7233'),
+    TEMPORAL_NAMESPACE: z.string().default('default'),
+    TEMPORAL_TASK_QUEUE: z.string().default(DEFAULT_TASK_QUEUE),
+    TEMPORAL_TLS: z.enum(['true', 'false']).optional(),
+
+    SES_REGION: z.string().default('us-east-1'),
+    SES_ENDPOINT: optionalString,
+    SES_CONFIGURATION_SET: optionalString,
+
+    RATE_LIMIT_MAX: z.coerce.number().int().positive().default(100),
+    RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
+    BOUNCE_THRESHOLD: z.coerce.number().int().positive().default(3),
+    TRUST_PROXY: boolFlag(false),
+
+    IMPORT_MAX_BYTES: z.coerce.number().int().positive().default(16 * 1024 * 1024),
+    IMPORT_MAX_ROWS: z.coerce.number().int().positive().default(100_000),
+    IMPORT_CHUNK_SIZE: z.coerce.number().int().min(1).max(10_000).default(1_000),
+    ALERT_HTTP_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
+    ALERT_ALLOW_PRIVATE_TARGETS: boolFlag(false),
+  })
+  .transform((env) => ({
+    nodeEnv: env.NODE_ENV,
+    isProduction: env.NODE_ENV === 'production',
+    port: env.PORT,
+    host: env.HOST,
+    logLevel: env.LOG_LEVEL,
+    databaseUrl: env.DATABASE_URL,
+    cacheUrl: env.CACHE_URL,
+    authSecret: env.AUTH_SECRET,
+    authUrl: env.AUTH_URL,
+    email: {
+      providerApiKey: env.EMAIL_PROVIDER_API_KEY,
+      from: env.EMAIL_FROM,
+      webhookSecret: env.EMAIL_PROVIDER_WEBHOOK_SECRET,
+      sesRegion: env.SES_REGION,
+      sesEndpoint: env.SES_ENDPOINT,
+      sesConfigurationSet: env.SES_CONFIGURATION_SET,
+      bounceThreshold: env.BOUNCE_THRESHOLD,
+    },
+    analytics: {
+      apiKey: env.ANALYTICS_API_KEY,
+      host: env.ANALYTICS_HOST,
+      webhookSecret: env.ANALYTICS_WEBHOOK_SECRET,
+    },
+    temporal: {
+      address: env.TEMPORAL_ADDRESS,
+      namespace: env.TEMPORAL_NAMESPACE,
+      taskQueue: env.TEMPORAL_TASK_QUEUE,
+      apiKey: env.ORCHESTRATOR_CLIENT_TOKEN,
+      // Temporal Cloud API keys only work over TLS, so a token turns TLS on unless told otherwise.
+      tls: env.TEMPORAL_TLS === undefined ? env.ORCHESTRATOR_CLIENT_TOKEN !== undefined : env.TEMPORAL_TLS === 'true',
+    },
+    adminApiKey: env.ADMIN_API_KEY,
+    apiPublicUrl: env.API_PUBLIC_URL.replace(/\/+$/, ''),
+    enabledJourneys: env.ENABLED_JOURNEYS,
+    studioAdmin: { email: env.STUDIO_ADMIN_EMAIL, password: env.STUDIO_ADMIN_PASSWORD },
+    rateLimit: { max: env.RATE_LIMIT_MAX, windowMs: env.RATE_LIMIT_WINDOW_MS },
+    trustProxy: env.TRUST_PROXY,
+    imports: { maxBytes: env.IMPORT_MAX_BYTES, maxRows: env.IMPORT_MAX_ROWS, chunkSize: env.IMPORT_CHUNK_SIZE },
+    alerts: { httpTimeoutMs: env.ALERT_HTTP_TIMEOUT_MS, allowPrivateTargets: env.ALERT_ALLOW_PRIVATE_TARGETS },
+  }));
+
+export type Config = z.infer<typeof configSchema>;
+export type ConfigInput = z.input<typeof configSchema>;
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+/** Parses the environment once; throws a ConfigError listing every problem at the same time. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const result = configSchema.safeParse(env);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const name = issue.path.join('.') || '(environment)';
+    return `${name} ${issue.message}`;
+  });
+  throw new ConfigError(problems);
+}

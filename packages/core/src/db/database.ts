@@ -1,0 +1,29 @@
+import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema';
+
+// Return int8 (count(*), sums) as JS numbers: the counts this service returns stay far below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+// numeric (avg, ratios) as numbers too.
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
+
+export type Db = Kysely<Database>;
+
+export interface DatabaseOptions {
+  connectionString: string;
+  max?: number;
+  applicationName?: string;
+}
+
+export function createDatabase(options: DatabaseOptions): Db {
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.max ?? 20,
+    application_name: options.applicationName ?? 'waymark',
+    // fail fast when the database is down instead of queueing requests forever
+    connectionTimeoutMillis: 5_000,
+  });
+  // maintainNestedObjectKeys: jsonb values (contact/event properties) come back exactly as stored;
+  // without it the plugin camel-cases keys inside them (`first_name` would read as `firstName`).
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin({ maintainNestedObjectKeys: true })] });
+}

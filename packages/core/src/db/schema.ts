@@ -1,0 +1,342 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * Kysely table types for migrations/0001_initial.ts. Columns are camelCase here; the
+ * CamelCasePlugin maps them to snake_case in SQL. Row types are `XRow` (house rule 5).
+ */
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+export type JsonObject = { [key: string]: JsonValue };
+export type JsonValue = string | number | boolean | null | JsonValue[] | JsonObject;
+type Json<T> = ColumnType<T, T | string | undefined, T | string>;
+
+export interface ContactsTable {
+  id: Generated<string>;
+  externalId: string | null;
+  email: string | null;
+  properties: Json<JsonObject>;
+  firstSeenAt: Timestamp;
+  lastSeenAt: Timestamp;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface EmailPreferencesTable {
+  id: Generated<string>;
+  userId: string | null;
+  email: string;
+  unsubscribedAll: Generated<boolean>;
+  suppressed: Generated<boolean>;
+  suppressionReason: string | null;
+  bounceCount: Generated<number>;
+  categories: Json<Record<string, boolean>>;
+  suppressedAt: NullableTimestamp;
+  lastBounceAt: NullableTimestamp;
+  complainedAt: NullableTimestamp;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface EventsTable {
+  id: Generated<string>;
+  userId: string;
+  userEmail: string | null;
+  event: string;
+  properties: Json<JsonObject>;
+  source: Generated<string>;
+  idempotencyKey: string | null;
+  occurredAt: Timestamp;
+  createdAt: Timestamp;
+}
+
+export interface JourneyOverridesTable {
+  journeyId: string;
+  enabled: boolean;
+  updatedBy: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export type JourneyStatus = 'active' | 'waiting' | 'completed' | 'failed' | 'exited';
+
+export interface JourneyStatesTable {
+  id: Generated<string>;
+  journeyId: string;
+  userId: string;
+  userEmail: string;
+  currentNodeId: Generated<string>;
+  status: ColumnType<JourneyStatus, JourneyStatus | undefined, JourneyStatus>;
+  workflowId: string;
+  workflowRunId: string | null;
+  context: Json<JsonObject>;
+  errorMessage: string | null;
+  entryCount: Generated<number>;
+  completedAt: NullableTimestamp;
+  exitedAt: NullableTimestamp;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface JourneyEntriesTable {
+  journeyId: string;
+  userId: string;
+  entryCount: Generated<number>;
+  firstEnteredAt: Timestamp;
+  lastEnteredAt: Timestamp;
+}
+
+export interface JourneyLogsTable {
+  id: Generated<string>;
+  journeyStateId: string;
+  fromNodeId: string | null;
+  toNodeId: string;
+  action: string;
+  detail: Json<JsonObject | null>;
+  createdAt: Timestamp;
+}
+
+export type EmailStatus =
+  | 'queued'
+  | 'rendered'
+  | 'sent'
+  | 'delivered'
+  | 'opened'
+  | 'clicked'
+  | 'bounced'
+  | 'complained'
+  | 'failed';
+
+export interface EmailSendsTable {
+  id: Generated<string>;
+  journeyStateId: string | null;
+  userId: string | null;
+  templateKey: string;
+  providerMessageId: string | null;
+  fromEmail: string;
+  toEmail: string;
+  subject: Generated<string>;
+  category: Generated<string>;
+  status: ColumnType<EmailStatus, EmailStatus | undefined, EmailStatus>;
+  idempotencyKey: string | null;
+  data: Json<JsonObject>;
+  errorMessage: string | null;
+  sentAt: NullableTimestamp;
+  deliveredAt: NullableTimestamp;
+  openedAt: NullableTimestamp;
+  clickedAt: NullableTimestamp;
+  bouncedAt: NullableTimestamp;
+  complainedAt: NullableTimestamp;
+  /** 0003: set when a provider call begins; see migrations/0003_email_delivery.ts */
+  sendStartedAt: NullableTimestamp;
+  sendAttempts: Generated<number>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface EmailProviderNotificationsTable {
+  messageId: string;
+  notificationType: string;
+  receivedAt: Timestamp;
+}
+
+export interface TrackedLinksTable {
+  id: Generated<string>;
+  emailSendId: string;
+  originalUrl: string;
+  clickCount: Generated<number>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface LinkClicksTable {
+  id: Generated<string>;
+  trackedLinkId: string;
+  ipAddress: string | null;
+  userAgent: string | null;
+  clickedAt: Timestamp;
+}
+
+export interface ApiKeysTable {
+  id: Generated<string>;
+  name: string;
+  keyPrefix: string;
+  keyHash: string;
+  scopes: string[];
+  expiresAt: NullableTimestamp;
+  revokedAt: NullableTimestamp;
+  lastUsedAt: NullableTimestamp;
+  createdAt: Timestamp;
+}
+
+export interface AuditLogsTable {
+  id: Generated<string>;
+  actor: string;
+  actorKeyId: string | null;
+  action: string;
+  resource: string;
+  resourceId: string | null;
+  detail: Json<JsonObject | null>;
+  ipAddress: string;
+  createdAt: Timestamp;
+}
+
+export type AlertType = 'bounce_rate_exceeded' | 'journey_failure_spike' | 'delivery_issue' | 'high_complaint_rate';
+export type AlertChannel = 'webhook' | 'chat' | 'email';
+
+export interface AlertRulesTable {
+  id: Generated<string>;
+  name: string;
+  type: AlertType;
+  threshold: number;
+  channel: AlertChannel;
+  channelConfig: Json<JsonObject>;
+  cooldownMinutes: Generated<number>;
+  enabled: Generated<boolean>;
+  lastTriggeredAt: NullableTimestamp;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface AlertHistoryTable {
+  id: Generated<string>;
+  ruleId: string;
+  ruleName: string;
+  type: string;
+  currentValue: number;
+  threshold: number;
+  channel: string;
+  delivered: boolean;
+  error: string | null;
+  triggeredAt: Timestamp;
+}
+
+export type DlqStatus = 'pending' | 'retried' | 'discarded';
+
+export interface DlqEntriesTable {
+  id: Generated<string>;
+  source: string;
+  sourceId: string | null;
+  payload: Json<JsonObject>;
+  error: string;
+  retryCount: Generated<number>;
+  status: ColumnType<DlqStatus, DlqStatus | undefined, DlqStatus>;
+  retriedAt: NullableTimestamp;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export type ImportStatus = 'pending' | 'processing' | 'completed' | 'failed';
+
+export interface ImportJobsTable {
+  id: Generated<string>;
+  status: ColumnType<ImportStatus, ImportStatus | undefined, ImportStatus>;
+  format: 'csv' | 'json';
+  fileName: string | null;
+  data: string;
+  totalRows: Generated<number>;
+  processedRows: Generated<number>;
+  failedRows: Generated<number>;
+  errors: Json<{ row: number; error: string }[]>;
+  createdBy: string | null;
+  startedAt: NullableTimestamp;
+  completedAt: NullableTimestamp;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface ListsTable {
+  id: Generated<string>;
+  key: string;
+  name: string;
+  description: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface ListMembershipsTable {
+  listId: string;
+  contactId: string;
+  subscribed: boolean;
+  updatedAt: Timestamp;
+}
+
+export interface OutboundEventsTable {
+  id: Generated<string>;
+  event: string;
+  payload: Json<JsonObject>;
+  deliveredAt: NullableTimestamp;
+  createdAt: Timestamp;
+}
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  passwordHash: string;
+  role: Generated<string>;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface SessionsTable {
+  id: string;
+  userId: string;
+  expiresAt: Timestamp;
+}
+
+export interface OrganizationsTable {
+  id: Generated<string>;
+  name: string;
+  createdAt: Timestamp;
+}
+
+export interface OrganizationMembersTable {
+  organizationId: string;
+  userId: string;
+  role: Generated<string>;
+  createdAt: Timestamp;
+}
+
+export interface Database {
+  contacts: ContactsTable;
+  emailPreferences: EmailPreferencesTable;
+  events: EventsTable;
+  journeyOverrides: JourneyOverridesTable;
+  journeyStates: JourneyStatesTable;
+  journeyEntries: JourneyEntriesTable;
+  journeyLogs: JourneyLogsTable;
+  emailSends: EmailSendsTable;
+  emailProviderNotifications: EmailProviderNotificationsTable;
+  trackedLinks: TrackedLinksTable;
+  linkClicks: LinkClicksTable;
+  apiKeys: ApiKeysTable;
+  auditLogs: AuditLogsTable;
+  alertRules: AlertRulesTable;
+  alertHistory: AlertHistoryTable;
+  dlqEntries: DlqEntriesTable;
+  importJobs: ImportJobsTable;
+  lists: ListsTable;
+  listMemberships: ListMembershipsTable;
+  outboundEvents: OutboundEventsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  organizations: OrganizationsTable;
+  organizationMembers: OrganizationMembersTable;
+}
+
+export type ContactRow = Selectable<ContactsTable>;
+export type EmailPreferencesRow = Selectable<EmailPreferencesTable>;
+export type EventRow = Selectable<EventsTable>;
+export type NewEventRow = Insertable<EventsTable>;
+export type JourneyStateRow = Selectable<JourneyStatesTable>;
+export type JourneyLogRow = Selectable<JourneyLogsTable>;
+export type EmailSendRow = Selectable<EmailSendsTable>;
+export type EmailSendUpdate = Updateable<EmailSendsTable>;
+export type TrackedLinkRow = Selectable<TrackedLinksTable>;
+export type LinkClickRow = Selectable<LinkClicksTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type AuditLogRow = Selectable<AuditLogsTable>;
+export type AlertRuleRow = Selectable<AlertRulesTable>;
+export type AlertHistoryRow = Selectable<AlertHistoryTable>;
+export type DlqEntryRow = Selectable<DlqEntriesTable>;
+export type ImportJobRow = Selectable<ImportJobsTable>;
+export type ListRow = Selectable<ListsTable>;

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Installs npm dependencies when node_modules is missing or older than package-lock.json.
+set -euo pipefail
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$REPO"
+marker=node_modules/.package-lock.json
+if [[ ! -f "$marker" || package-lock.json -nt "$marker" || package.json -nt "$marker" ]]; then
+  echo "[deps] installing npm dependencies (npm ci) ..."
+  npm ci --no-audit --no-fund --loglevel=error
+  echo "[deps] ... ok"
+fi

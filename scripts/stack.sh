@@ -1,0 +1,323 @@
+#!/usr/bin/env bash
+# Local dev/test stack for Waymark: PostgreSQL, Redis, Temporal dev server,
+# SES emulator, Temporal Java test server jars and Chromium.
+#
+#   bash scripts/stack.sh up       install what is missing, start what is down
+#   bash scripts/stack.sh down     stop what this script started
+#   bash scripts/stack.sh status   print each service up/down (exit 3 if any is down)
+#
+# State, logs and pid files live in $REPO/.data/. Slow-to-build tools are cached
+# in ${WAYMARK_CACHE:-~/.cache/waymark}. Ports: TEMPORAL_PORT TEMPORAL_UI_PORT
+# SES_PORT REDIS_PORT PG_PORT. External services: DATABASE_URL, CACHE_URL.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+TEMPORAL_PORT="${TEMPORAL_PORT:-7233}"
+TEMPORAL_UI_PORT="${TEMPORAL_UI_PORT:-8233}"
+SES_PORT="${SES_PORT:-8005}"
+REDIS_PORT="${REDIS_PORT:-6379}"
+PG_PORT="${PG_PORT:-5432}"
+
+TEMPORAL_CLI_PKG="github.com/temporalio/cli/cmd/temporal@v1.5.1"
+TEMPORAL_BIN="$WAYMARK_CACHE/bin/temporal"
+TEMPORAL_ADDR="127.0.0.1:$TEMPORAL_PORT"
+SEARCH_ATTRIBUTES=(WaymarkJourneyId=Keyword WaymarkUserId=Keyword)
+PG_URL="postgres://waymark:waymark@127.0.0.1:$PG_PORT/waymark"
+REDIS_URL="redis://127.0.0.1:$REDIS_PORT"
+SES_URL="http://127.0.0.1:$SES_PORT"
+UI_URL="http://127.0.0.1:$TEMPORAL_UI_PORT"
+
+mkdir -p "$DATA_DIR" "$LOG_DIR"
+
+# ------------------------------------------------------------- postgres ----
+
+pg_ready() { pg_isready -q -h 127.0.0.1 -p "$PG_PORT"; }
+# psql as the postgres OS user over the local socket (peer auth).
+pg_admin() {
+  (cd / && if [[ $(id -u) -eq 0 ]]; then runuser -u postgres -- psql -X -q -At -v ON_ERROR_STOP=1 -p "$PG_PORT" "$@"
+  else sudo -n -u postgres psql -X -q -At -v ON_ERROR_STOP=1 -p "$PG_PORT" "$@"; fi)
+}
+
+up_postgres() {
+  local t0 ver name installed=0
+  t0=$(date +%s)
+  if [[ -n "${DATABASE_URL:-}" ]] && command -v pg_isready >/dev/null && pg_isready -q -d "$DATABASE_URL"; then
+    PG_URL="$DATABASE_URL"
+    step_ok postgres "external DATABASE_URL, not managed here" "$t0"
+    return
+  fi
+  [[ -z "${DATABASE_URL:-}" ]] || warn "DATABASE_URL is set but not reachable; using a local cluster on port $PG_PORT"
+  if ! compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null; then
+    apt_install postgresql
+    installed=1
+  fi
+  if ! pg_ready; then
+    read -r ver name < <(pg_lsclusters -h | awk -v p="$PG_PORT" '$3 == p { print $1, $2; exit }') || true
+    if [[ -z "${ver:-}" ]]; then # no cluster on this port: create one
+      ver=$(find /usr/lib/postgresql -mindepth 1 -maxdepth 1 -printf '%f\n' | sort -V | tail -n1)
+      name=main
+      [[ -d "/etc/postgresql/$ver/main" ]] && name=waymark
+      log "postgres: creating cluster $ver/$name on port $PG_PORT ..."
+      as_root pg_createcluster "$ver" "$name" --port "$PG_PORT" >>"$LOG_DIR/postgres-setup.log" 2>&1 ||
+        { log_tail "$LOG_DIR/postgres-setup.log"; die "pg_createcluster failed; see $LOG_DIR/postgres-setup.log"; }
+    fi
+    local pglog="/var/log/postgresql/postgresql-$ver-$name.log"
+    as_root pg_ctlcluster "$ver" "$name" start >>"$LOG_DIR/postgres-setup.log" 2>&1 ||
+      { log_tail "$pglog"; die "postgres cluster $ver/$name failed to start; see its log: $pglog"; }
+    installed=1
+    echo "$ver $name" >"$DATA_DIR/postgres.started"
+    wait_until postgres 60 "$pglog" "" -- pg_ready
+  fi
+  if ((installed)) && [[ ! -f "$DATA_DIR/postgres.started" ]]; then
+    # apt's postinst may have started the cluster itself: it is still ours to stop
+    pg_lsclusters -h | awk -v p="$PG_PORT" '$3 == p { print $1, $2; exit }' >"$DATA_DIR/postgres.started"
+  fi
+  if ! pg_admin >>"$LOG_DIR/postgres-setup.log" 2>&1 <<'SQL'; then
+SELECT 'CREATE ROLE waymark' WHERE NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'waymark') \gexec
+ALTER ROLE waymark WITH LOGIN SUPERUSER CREATEDB PASSWORD 'waymark';
+SELECT 'CREATE DATABASE waymark OWNER waymark' WHERE NOT EXISTS (SELECT 1 FROM pg_database WHERE datname = 'waymark') \gexec
+SELECT 'CREATE DATABASE waymark_test OWNER waymark' WHERE NOT EXISTS (SELECT 1 FROM pg_database WHERE datname = 'waymark_test') \gexec
+SQL
+    # Not a local Debian cluster we can administer: accept it if our credentials work.
+    psql -X -q -At "$PG_URL" -c 'select 1' >/dev/null 2>&1 ||
+      { log_tail "$LOG_DIR/postgres-setup.log"; die "could not create role/databases on port $PG_PORT; see $LOG_DIR/postgres-setup.log"; }
+  fi
+  step_ok postgres "127.0.0.1:$PG_PORT, role waymark, dbs waymark + waymark_test" "$t0"
+}
+
+# ---------------------------------------------------------------- redis ----
+
+redis_ping() { [[ "$(redis-cli -h 127.0.0.1 -p "$REDIS_PORT" ping 2>/dev/null)" == PONG ]]; }
+
+up_redis() {
+  local t0
+  t0=$(date +%s)
+  if [[ -n "${CACHE_URL:-}" ]] && command -v redis-cli >/dev/null &&
+    [[ "$(redis-cli -u "$CACHE_URL" ping 2>/dev/null)" == PONG ]]; then
+    REDIS_URL="$CACHE_URL"
+    step_ok redis "external CACHE_URL, not managed here" "$t0"
+    return
+  fi
+  command -v redis-server >/dev/null || apt_install redis-server
+  if ! redis_ping; then
+    mkdir -p "$DATA_DIR/redis"
+    redis-server --daemonize yes --port "$REDIS_PORT" --bind 127.0.0.1 -::1 --dir "$DATA_DIR/redis" \
+      --pidfile "$DATA_DIR/redis.pid" --logfile "$LOG_DIR/redis.log" ||
+      { log_tail "$LOG_DIR/redis.log"; die "redis-server failed to start; see its log: $LOG_DIR/redis.log"; }
+    wait_until redis 30 "$LOG_DIR/redis.log" "" -- redis_ping
+  fi
+  step_ok redis "127.0.0.1:$REDIS_PORT" "$t0"
+}
+
+# ------------------------------------------------------- temporal server ----
+
+find_go() { command -v go || { [[ -x /usr/local/go/bin/go ]] && echo /usr/local/go/bin/go; }; }
+
+# Start building the Temporal CLI in the background (it takes minutes), so apt
+# and maven work overlaps with it. temporal_bin_wait collects the result.
+TEMPORAL_BUILD_PID=""
+temporal_bin_start() {
+  [[ -x "$TEMPORAL_BIN" || -x "$WAYMARK_CACHE/go/bin/temporal" ]] && return 0
+  if pgrep -f "go install $TEMPORAL_CLI_PKG" >/dev/null; then
+    log "temporal cli ... another 'go install' of it is running; will wait for it"
+    return 0
+  fi
+  local go
+  go=$(find_go) || die "Go (>= 1.21) is needed to build the Temporal CLI ($TEMPORAL_CLI_PKG); install Go first"
+  log "temporal cli ... building $TEMPORAL_CLI_PKG in the background (first build takes several minutes; log: ${LOG_DIR#"$REPO"/}/temporal-build.log)"
+  (GOBIN="$WAYMARK_CACHE/go/bin" GOPATH="$WAYMARK_CACHE/go" GOMODCACHE="$WAYMARK_CACHE/go/pkg/mod" \
+    GOCACHE="$WAYMARK_CACHE/go-build" GOFLAGS=-mod=mod GOTOOLCHAIN=auto \
+    "$go" install "$TEMPORAL_CLI_PKG") >>"$LOG_DIR/temporal-build.log" 2>&1 &
+  TEMPORAL_BUILD_PID=$!
+}
+
+temporal_bin_wait() {
+  local t0
+  t0=$(date +%s)
+  [[ -x "$TEMPORAL_BIN" ]] && return 0
+  if [[ -n "$TEMPORAL_BUILD_PID" ]]; then
+    wait "$TEMPORAL_BUILD_PID" ||
+      { log_tail "$LOG_DIR/temporal-build.log"; die "building the Temporal CLI failed; see $LOG_DIR/temporal-build.log"; }
+  else
+    while pgrep -f "go install $TEMPORAL_CLI_PKG" >/dev/null; do sleep 3; done
+  fi
+  [[ -x "$WAYMARK_CACHE/go/bin/temporal" ]] || die "Temporal CLI build produced no binary at $WAYMARK_CACHE/go/bin/temporal"
+  mkdir -p "$WAYMARK_CACHE/bin"
+  cp "$WAYMARK_CACHE/go/bin/temporal" "$TEMPORAL_BIN.tmp.$$" && mv -f "$TEMPORAL_BIN.tmp.$$" "$TEMPORAL_BIN"
+  step_ok "temporal cli" "$TEMPORAL_BIN" "$t0"
+}
+
+temporal_healthy() {
+  "$TEMPORAL_BIN" operator cluster health --address "$TEMPORAL_ADDR" 2>/dev/null | grep -q SERVING
+}
+ui_ready() { curl -fsS -o /dev/null --max-time 3 "$UI_URL/"; }
+
+ensure_search_attributes() {
+  local list sa created=()
+  list=$("$TEMPORAL_BIN" operator search-attribute list --address "$TEMPORAL_ADDR" --namespace default 2>&1) ||
+    die "listing Temporal search attributes failed: $list"
+  for sa in "${SEARCH_ATTRIBUTES[@]}"; do
+    grep -qw "${sa%%=*}" <<<"$list" && continue
+    "$TEMPORAL_BIN" operator search-attribute create --address "$TEMPORAL_ADDR" --namespace default \
+      --name "${sa%%=*}" --type "${sa#*=}" >>"$LOG_DIR/temporal.log" 2>&1 ||
+      die "creating search attribute ${sa%%=*} failed; see $LOG_DIR/temporal.log"
+    created+=("${sa%%=*}")
+  done
+  ((${#created[@]} == 0)) || log "temporal: created search attributes ${created[*]}"
+}
+
+up_temporal() {
+  local t0 args=()
+  t0=$(date +%s)
+  if ! temporal_healthy; then
+    port_open 127.0.0.1 "$TEMPORAL_PORT" && die "port $TEMPORAL_PORT is taken by something that is not a healthy Temporal server"
+    mkdir -p "$DATA_DIR/temporal"
+    args=(server start-dev --ip 127.0.0.1 --port "$TEMPORAL_PORT" --ui-port "$TEMPORAL_UI_PORT"
+      --db-filename "$DATA_DIR/temporal/temporal.db" --namespace default --log-level warn)
+    for sa in "${SEARCH_ATTRIBUTES[@]}"; do args+=(--search-attribute "$sa"); done
+    start_bg temporal "$DATA_DIR/temporal.pid" "$LOG_DIR/temporal.log" "$TEMPORAL_BIN" "${args[@]}"
+    wait_until "temporal server" 90 "$LOG_DIR/temporal.log" "$DATA_DIR/temporal.pid" -- temporal_healthy
+  fi
+  ensure_search_attributes
+  wait_until "temporal web ui" 30 "$LOG_DIR/temporal.log" "" -- ui_ready
+  step_ok temporal "grpc $TEMPORAL_ADDR, ui $UI_URL" "$t0"
+}
+
+# ---------------------------------------------------------- ses emulator ----
+
+ses_ready() { curl -fsS -o /dev/null --max-time 3 "$SES_URL/store"; }
+
+ses_bin() {
+  local bin="$REPO/node_modules/.bin/aws-ses-v2-local" ver
+  [[ -x "$bin" ]] && { echo "$bin"; return; }
+  # node_modules not installed yet: use a private copy of the version package.json asks for
+  ver=$(node -p "require('$REPO/package.json').devDependencies['aws-ses-v2-local'] || 'latest'")
+  bin="$WAYMARK_CACHE/npm/node_modules/.bin/aws-ses-v2-local"
+  if [[ ! -x "$bin" ]]; then
+    log "ses emulator ... node_modules missing; installing aws-ses-v2-local@$ver into $WAYMARK_CACHE/npm" >&2
+    npm install --no-save --no-audit --no-fund --prefix "$WAYMARK_CACHE/npm" "aws-ses-v2-local@$ver" \
+      >>"$LOG_DIR/ses-install.log" 2>&1 || die "npm install aws-ses-v2-local failed; see $LOG_DIR/ses-install.log"
+  fi
+  echo "$bin"
+}
+
+up_ses() {
+  local t0 bin
+  t0=$(date +%s)
+  if ! ses_ready; then
+    port_open 127.0.0.1 "$SES_PORT" && die "port $SES_PORT is taken by something that is not the SES emulator"
+    bin=$(ses_bin)
+    start_bg "ses emulator" "$DATA_DIR/ses.pid" "$LOG_DIR/ses.log" "$bin" --host 127.0.0.1 --port "$SES_PORT"
+    wait_until "ses emulator" 30 "$LOG_DIR/ses.log" "$DATA_DIR/ses.pid" -- ses_ready
+  fi
+  step_ok "ses emulator" "$SES_URL" "$t0"
+}
+
+# --------------------------------------------- temporal java test server ----
+
+test_server_fetched() { [[ -f "$TEST_SERVER_LIB/temporal-test-server-$TEST_SERVER_VERSION.jar" ]]; }
+
+up_test_server_jars() {
+  local t0 tmp
+  t0=$(date +%s)
+  if ! test_server_fetched; then
+    command -v java >/dev/null || apt_install openjdk-17-jre-headless
+    command -v mvn >/dev/null || apt_install maven
+    log "temporal test server ... fetching io.temporal:temporal-test-server:$TEST_SERVER_VERSION + deps from Maven Central (once)"
+    tmp=$(mktemp -d)
+    cat >"$tmp/pom.xml" <<POM
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>dev.waymark</groupId><artifactId>temporal-test-server-fetch</artifactId><version>0</version>
+  <dependencies><dependency>
+    <groupId>io.temporal</groupId><artifactId>temporal-test-server</artifactId><version>$TEST_SERVER_VERSION</version>
+  </dependency></dependencies>
+</project>
+POM
+    rm -rf "$TEST_SERVER_LIB.partial"
+    (cd "$tmp" && mvn -q -B -Dmaven.repo.local="$WAYMARK_CACHE/m2" dependency:copy-dependencies \
+      -DoutputDirectory="$TEST_SERVER_LIB.partial" -DincludeScope=runtime) >>"$LOG_DIR/test-server-fetch.log" 2>&1 ||
+      { log_tail "$LOG_DIR/test-server-fetch.log"; die "maven fetch of temporal-test-server failed; see $LOG_DIR/test-server-fetch.log"; }
+    rm -rf "$tmp" "$TEST_SERVER_LIB"
+    mv "$TEST_SERVER_LIB.partial" "$TEST_SERVER_LIB"
+  fi
+  "$REPO/scripts/temporal-test-server.sh" --prepare >>"$LOG_DIR/test-server-fetch.log" 2>&1 ||
+    warn "could not build the test server's class-data archive (startup will be slower); see $LOG_DIR/test-server-fetch.log"
+  step_ok "test server jars" "$(find "$TEST_SERVER_LIB" -name '*.jar' | wc -l) jars in $TEST_SERVER_LIB" "$t0"
+}
+
+up_chromium() {
+  local t0
+  t0=$(date +%s)
+  command -v chromium >/dev/null || apt_install chromium fonts-liberation
+  step_ok chromium "$(command -v chromium)" "$t0"
+}
+
+# ------------------------------------------------------------- commands ----
+
+cmd_up() {
+  local t0
+  t0=$(date +%s)
+  temporal_bin_start
+  up_postgres
+  up_redis
+  up_chromium
+  up_test_server_jars
+  temporal_bin_wait
+  up_temporal
+  up_ses
+  log "stack is up in $(($(date +%s) - t0))s"
+  cat <<EOF
+  Temporal gRPC      $TEMPORAL_ADDR  (namespace default)
+  Temporal Web UI    $UI_URL
+  SES emulator       $SES_URL   (web page lists sent emails; JSON at /store)
+  Postgres           $PG_URL   (test db: waymark_test)
+  Redis              $REDIS_URL
+  Java test server   scripts/temporal-test-server.sh <port> [--enable-time-skipping]
+  Logs               ${LOG_DIR#"$REPO"/}/
+EOF
+}
+
+cmd_down() {
+  stop_pidfile "ses emulator" "$DATA_DIR/ses.pid"
+  stop_pidfile temporal "$DATA_DIR/temporal.pid"
+  stop_pidfile redis "$DATA_DIR/redis.pid"
+  if [[ -f "$DATA_DIR/postgres.started" ]]; then
+    local ver name
+    read -r ver name <"$DATA_DIR/postgres.started"
+    as_root pg_ctlcluster "$ver" "$name" stop >>"$LOG_DIR/postgres-setup.log" 2>&1 || true
+    rm -f "$DATA_DIR/postgres.started"
+    log "$(printf '%-20s' postgres) ... stopped (cluster $ver/$name)"
+  else
+    log "$(printf '%-20s' postgres) ... left alone (not started by this script)"
+  fi
+}
+
+cmd_status() {
+  local down=0
+  show() { # NAME DETAIL CHECK...
+    local name=$1 detail=$2
+    shift 2
+    if "$@" >/dev/null 2>&1; then log "$(printf '%-20s' "$name") up    $detail"
+    else log "$(printf '%-20s' "$name") DOWN  $detail"; down=1; fi
+  }
+  show postgres "127.0.0.1:$PG_PORT" pg_ready
+  show redis "127.0.0.1:$REDIS_PORT" redis_ping
+  show temporal "$TEMPORAL_ADDR" temporal_healthy
+  show "temporal web ui" "$UI_URL" ui_ready
+  show "ses emulator" "$SES_URL" ses_ready
+  show "test server jars" "$TEST_SERVER_LIB" test_server_fetched
+  show chromium "/usr/bin/chromium" command -v chromium
+  return $((down * 3))
+}
+
+case "${1:-}" in
+  up) cmd_up ;;
+  down) cmd_down ;;
+  status) cmd_status ;;
+  *)
+    echo "usage: $0 up|down|status" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# README command 1: everything needed to run Waymark on this machine, then the api and worker.
+# Safe to run again; Ctrl-C stops the api and worker (the stack keeps running: npm run stack:down).
+set -euo pipefail
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$REPO"
+bash scripts/ensure-deps.sh
+bash scripts/stack.sh up
+# shellcheck source=scripts/dev-env.sh
+source scripts/dev-env.sh
+
+npx --no-install tsx apps/cli/src/main.ts migrate
+npx --no-install tsx apps/cli/src/main.ts dev-key
+
+mkdir -p .data/logs
+pids=()
+cleanup() {
+  trap - INT TERM EXIT
+  echo "[start] stopping api and worker ..."
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  wait || true
+}
+trap cleanup INT TERM EXIT
+
+npx --no-install tsx apps/worker/src/main.ts 2>&1 | sed -u 's/^/[worker] /' &
+pids+=($!)
+npx --no-install tsx apps/api/src/server.ts 2>&1 | sed -u 's/^/[api]    /' &
+pids+=($!)
+
+for _ in $(seq 1 120); do
+  if curl -fsS "http://127.0.0.1:${PORT}/v1/health" >/dev/null 2>&1; then break; fi
+  sleep 0.5
+done
+cat <<INFO
+
+[start] Waymark is running
+  API              http://localhost:${PORT}
+  API reference    http://localhost:${PORT}/docs
+  Health           http://localhost:${PORT}/v1/health
+  Temporal Web UI  http://localhost:${TEMPORAL_UI_PORT:-8233}
+  SES emulator     http://localhost:${SES_PORT:-8005}   (every email sent)
+  Logs below; Ctrl-C stops the api and worker.
+
+INFO
+wait

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# README command 2: the whole test suite on a fresh machine (installs and starts what it needs).
+#   typecheck + lint + unit, then workflow tests (Java time-skipping server) and integration
+#   tests over HTTP against PostgreSQL, Redis, the Temporal dev server and the SES emulator.
+set -euo pipefail
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$REPO"
+bash scripts/ensure-deps.sh
+bash scripts/stack.sh up
+echo "[test] typecheck + lint ..."
+npm run --silent typecheck
+npm run --silent lint
+echo "[test] unit, workflow and integration tests ..."
+npx --no-install vitest run "$@"

@@ -1,0 +1,30 @@
+import { Client, Connection } from '@temporalio/client';
+import type { Config } from '@waymark/core/config/config';
+import { temporalConnectionOptions } from './connection';
+
+export interface TemporalGateway {
+  client: Client;
+  taskQueue: string;
+  /** Resolves when the server answers within the timeout; rejects with the reason otherwise. */
+  ping(timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The api's handle on Temporal. The connection is lazy so the api starts (and reports
+ * `degraded`) while Temporal is still coming up, instead of refusing to boot.
+ */
+export function createTemporalGateway(config: Config['temporal']): TemporalGateway {
+  const connection = Connection.lazy(temporalConnectionOptions(config));
+  const client = new Client({ connection, namespace: config.namespace });
+  return {
+    client,
+    taskQueue: config.taskQueue,
+    async ping(timeoutMs = 1_500) {
+      await connection.withDeadline(Date.now() + timeoutMs, () => connection.workflowService.getSystemInfo({}));
+    },
+    async close() {
+      await connection.close();
+    },
+  };
+}

@@ -1,0 +1,4 @@
+// The workflow bundle's entry point (Worker.create({ workflowsPath })): every workflow type the
+// worker hosts is exported from here. It is the one place Temporal requires such a list.
+export { pingWorkflow } from './ping';
+export { sleeperWorkflow } from './sleeper';

@@ -1,0 +1,61 @@
+import { loadConfig, type Config } from '@waymark/core/config/config';
+import { createLogger } from '@waymark/core/logging/logger';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../apps/api/src/app';
+import { createAppDeps, type AppDeps } from '../apps/api/src/deps';
+import { integrationEnv } from './test-env';
+
+export interface TestApi {
+  url: string;
+  app: FastifyInstance;
+  deps: AppDeps;
+  config: Config;
+  /** fetch relative to the api, JSON in and out */
+  request(method: string, path: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests assert on arbitrary JSON
+  text: string;
+}
+
+/** A real api instance listening on a random port, built exactly as server.ts builds it. */
+export async function startTestApi(overrides: Record<string, string | undefined> = {}): Promise<TestApi> {
+  const config = loadConfig({ ...integrationEnv(), ...overrides });
+  const logger = createLogger({ level: config.logLevel, name: 'test-api', pretty: false });
+  const deps = await createAppDeps(config, logger);
+  const app = await buildApp({ deps, logger });
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    url: address,
+    app,
+    deps,
+    config,
+    async request(method, path, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+      if (options.body !== undefined) headers['content-type'] = 'application/json';
+      const response = await fetch(`${address}${path}`, {
+        method,
+        headers,
+        ...(options.body === undefined ? {} : { body: typeof options.body === 'string' ? options.body : JSON.stringify(options.body) }),
+        redirect: 'manual',
+      });
+      const text = await response.text();
+      let body: unknown = undefined;
+      try {
+        body = text.length > 0 ? JSON.parse(text) : undefined;
+      } catch {
+        body = undefined;
+      }
+      return { status: response.status, headers: response.headers, body, text };
+    },
+    async close() {
+      await app.close();
+      await deps.close();
+    },
+  };
+}

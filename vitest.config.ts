@@ -1,0 +1,46 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Three projects (ARCHITECTURE "Tests"):
+ *  - unit: pure rules, no services; part of `npm run check`.
+ *  - workflow: Temporal time-skipping environment (Java test server), activities faked.
+ *  - integration: the api over real HTTP against PostgreSQL, Redis, Temporal and the SES emulator.
+ */
+const shared = ['**/node_modules/**', '.data/**'];
+
+export default defineConfig({
+  test: {
+    // two cores: more parallel files only fight over CPU with Temporal, PostgreSQL and the Java test server
+    maxWorkers: 2,
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['{apps,packages,journeys,temporal}/**/*.test.{ts,tsx}'],
+          exclude: [...shared, '**/*.int.test.{ts,tsx}', '**/*.wf.test.{ts,tsx}', '**/*.browser.test.{ts,tsx}'],
+        },
+      },
+      {
+        test: {
+          name: 'workflow',
+          include: ['{apps,packages,journeys,temporal}/**/*.wf.test.{ts,tsx}'],
+          exclude: shared,
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          pool: 'forks',
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ["{apps,packages,journeys,temporal}/**/*.int.test.{ts,tsx}", "{apps,packages,journeys,temporal}/**/*.browser.test.{ts,tsx}"],
+          exclude: shared,
+          globalSetup: ['test/integration-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
+        },
+      },
+    ],
+  },
+});
