@@ -10,8 +10,6 @@ REPO="${REPO:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
 DATA_DIR="${DATA_DIR:-$REPO/.data}"
 LOG_DIR="$DATA_DIR/logs"
 WAYMARK_CACHE="${WAYMARK_CACHE:-$HOME/.cache/waymark}"
-TEST_SERVER_VERSION="${TEST_SERVER_VERSION:-1.38.0}"
-TEST_SERVER_LIB="$WAYMARK_CACHE/temporal-test-server/lib"
 export REPO DATA_DIR LOG_DIR WAYMARK_CACHE
 
 # ---------------------------------------------------------------- output -----

@@ -18,6 +18,8 @@ TEMPORAL_UI_PORT="${TEMPORAL_UI_PORT:-8233}"
 SES_PORT="${SES_PORT:-8005}"
 REDIS_PORT="${REDIS_PORT:-6379}"
 PG_PORT="${PG_PORT:-5432}"
+export TEST_SERVER_VERSION="${TEST_SERVER_VERSION:-1.38.0}" # read by temporal-test-server.sh
+TEST_SERVER_LIB="$WAYMARK_CACHE/temporal-test-server/lib"
 
 TEMPORAL_CLI_PKG="github.com/temporalio/cli/cmd/temporal@v1.5.1"
 TEMPORAL_BIN="$WAYMARK_CACHE/bin/temporal"
@@ -33,10 +35,10 @@ mkdir -p "$DATA_DIR" "$LOG_DIR"
 # ------------------------------------------------------------- postgres ----
 
 pg_ready() { pg_isready -q -h 127.0.0.1 -p "$PG_PORT"; }
-# psql as the postgres OS user over the local socket (peer auth).
+# psql (SQL on stdin) as the postgres OS user over the local socket (peer auth).
 pg_admin() {
-  (cd / && if [[ $(id -u) -eq 0 ]]; then runuser -u postgres -- psql -X -q -At -v ON_ERROR_STOP=1 -p "$PG_PORT" "$@"
-  else sudo -n -u postgres psql -X -q -At -v ON_ERROR_STOP=1 -p "$PG_PORT" "$@"; fi)
+  (cd / && if [[ $(id -u) -eq 0 ]]; then runuser -u postgres -- psql -X -q -At -v ON_ERROR_STOP=1 -p "$PG_PORT"
+  else sudo -n -u postgres psql -X -q -At -v ON_ERROR_STOP=1 -p "$PG_PORT"; fi)
 }
 
 up_postgres() {
@@ -127,7 +129,7 @@ temporal_bin_start() {
   go=$(find_go) || die "Go (>= 1.21) is needed to build the Temporal CLI ($TEMPORAL_CLI_PKG); install Go first"
   log "temporal cli ... building $TEMPORAL_CLI_PKG in the background (first build takes several minutes; log: ${LOG_DIR#"$REPO"/}/temporal-build.log)"
   (GOBIN="$WAYMARK_CACHE/go/bin" GOPATH="$WAYMARK_CACHE/go" GOMODCACHE="$WAYMARK_CACHE/go/pkg/mod" \
-    GOCACHE="$WAYMARK_CACHE/go-build" GOFLAGS=-mod=mod GOTOOLCHAIN=auto \
+    GOCACHE="$WAYMARK_CACHE/go-build" GOTOOLCHAIN=auto \
     "$go" install "$TEMPORAL_CLI_PKG") >>"$LOG_DIR/temporal-build.log" 2>&1 &
   TEMPORAL_BUILD_PID=$!
 }
@@ -151,7 +153,7 @@ temporal_bin_wait() {
 temporal_healthy() {
   "$TEMPORAL_BIN" operator cluster health --address "$TEMPORAL_ADDR" 2>/dev/null | grep -q SERVING
 }
-ui_ready() { curl -fsS -o /dev/null --max-time 3 "$UI_URL/"; }
+ui_ready() { curl -fsS -o /dev/null --max-time 3 "$UI_URL/" 2>/dev/null; }
 
 ensure_search_attributes() {
   local list sa created=()
@@ -186,7 +188,7 @@ up_temporal() {
 
 # ---------------------------------------------------------- ses emulator ----
 
-ses_ready() { curl -fsS -o /dev/null --max-time 3 "$SES_URL/store"; }
+ses_ready() { curl -fsS -o /dev/null --max-time 3 "$SES_URL/store" 2>/dev/null; }
 
 ses_bin() {
   local bin="$REPO/node_modules/.bin/aws-ses-v2-local" ver
@@ -216,34 +218,19 @@ up_ses() {
 
 # --------------------------------------------- temporal java test server ----
 
-test_server_fetched() { [[ -f "$TEST_SERVER_LIB/temporal-test-server-$TEST_SERVER_VERSION.jar" ]]; }
+TEST_SERVER="$REPO/scripts/temporal-test-server.sh"
+test_server_fetched() { "$TEST_SERVER" --check; }
 
 up_test_server_jars() {
-  local t0 tmp
+  local t0
   t0=$(date +%s)
+  command -v java >/dev/null || apt_install openjdk-17-jre-headless
   if ! test_server_fetched; then
-    command -v java >/dev/null || apt_install openjdk-17-jre-headless
     command -v mvn >/dev/null || apt_install maven
     log "temporal test server ... fetching io.temporal:temporal-test-server:$TEST_SERVER_VERSION + deps from Maven Central (once)"
-    tmp=$(mktemp -d)
-    cat >"$tmp/pom.xml" <<POM
-<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>dev.waymark</groupId><artifactId>temporal-test-server-fetch</artifactId><version>0</version>
-  <dependencies><dependency>
-    <groupId>io.temporal</groupId><artifactId>temporal-test-server</artifactId><version>$TEST_SERVER_VERSION</version>
-  </dependency></dependencies>
-</project>
-POM
-    rm -rf "$TEST_SERVER_LIB.partial"
-    (cd "$tmp" && mvn -q -B -Dmaven.repo.local="$WAYMARK_CACHE/m2" dependency:copy-dependencies \
-      -DoutputDirectory="$TEST_SERVER_LIB.partial" -DincludeScope=runtime) >>"$LOG_DIR/test-server-fetch.log" 2>&1 ||
-      { log_tail "$LOG_DIR/test-server-fetch.log"; die "maven fetch of temporal-test-server failed; see $LOG_DIR/test-server-fetch.log"; }
-    rm -rf "$tmp" "$TEST_SERVER_LIB"
-    mv "$TEST_SERVER_LIB.partial" "$TEST_SERVER_LIB"
   fi
-  "$REPO/scripts/temporal-test-server.sh" --prepare >>"$LOG_DIR/test-server-fetch.log" 2>&1 ||
-    warn "could not build the test server's class-data archive (startup will be slower); see $LOG_DIR/test-server-fetch.log"
+  "$TEST_SERVER" --install >>"$LOG_DIR/test-server-fetch.log" 2>&1 ||
+    { log_tail "$LOG_DIR/test-server-fetch.log"; die "installing the Java test server failed; see $LOG_DIR/test-server-fetch.log"; }
   step_ok "test server jars" "$(find "$TEST_SERVER_LIB" -name '*.jar' | wc -l) jars in $TEST_SERVER_LIB" "$t0"
 }
 
@@ -290,9 +277,12 @@ cmd_down() {
     rm -f "$DATA_DIR/postgres.started"
     log "$(printf '%-20s' postgres) ... stopped (cluster $ver/$name)"
   else
-    log "$(printf '%-20s' postgres) ... left alone (not started by this script)"
+    log "$(printf '%-20s' postgres) ... left alone (not started by this script, or already stopped)"
   fi
 }
+
+pg_up() { if [[ -n "${DATABASE_URL:-}" ]]; then pg_isready -q -d "$DATABASE_URL" || pg_ready; else pg_ready; fi; }
+redis_up() { [[ -n "${CACHE_URL:-}" && "$(redis-cli -u "$CACHE_URL" ping 2>/dev/null)" == PONG ]] || redis_ping; }
 
 cmd_status() {
   local down=0
@@ -302,8 +292,8 @@ cmd_status() {
     if "$@" >/dev/null 2>&1; then log "$(printf '%-20s' "$name") up    $detail"
     else log "$(printf '%-20s' "$name") DOWN  $detail"; down=1; fi
   }
-  show postgres "127.0.0.1:$PG_PORT" pg_ready
-  show redis "127.0.0.1:$REDIS_PORT" redis_ping
+  show postgres "${DATABASE_URL:-127.0.0.1:$PG_PORT}" pg_up
+  show redis "${CACHE_URL:-127.0.0.1:$REDIS_PORT}" redis_up
   show temporal "$TEMPORAL_ADDR" temporal_healthy
   show "temporal web ui" "$UI_URL" ui_ready
   show "ses emulator" "$SES_URL" ses_ready
