@@ -1,10 +1,14 @@
 import { Client, Connection } from '@temporalio/client';
 import type { Config } from '@waymark/core/config/config';
+import type { JourneyOrchestrator } from '@waymark/core/journeys/orchestrator';
 import { temporalConnectionOptions } from './connection';
+import { createTemporalOrchestrator } from './journey-orchestrator';
 
 export interface TemporalGateway {
   client: Client;
   taskQueue: string;
+  /** start / signal / cancel journey runs (core's orchestrator port) */
+  orchestrator: JourneyOrchestrator;
   /** Resolves when the server answers within the timeout; rejects with the reason otherwise. */
   ping(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -20,6 +24,7 @@ export function createTemporalGateway(config: Config['temporal']): TemporalGatew
   return {
     client,
     taskQueue: config.taskQueue,
+    orchestrator: createTemporalOrchestrator(client, config.taskQueue),
     async ping(timeoutMs = 1_500) {
       await connection.withDeadline(Date.now() + timeoutMs, () => connection.workflowService.getSystemInfo({}));
     },

@@ -16,13 +16,47 @@ import { registerErrorHandler } from './plugins/error-handler';
 import { registerOpenApi } from './plugins/openapi';
 import { createSlidingWindowStore } from './plugins/rate-limit-store';
 import { apiKeyRoutes } from './routes/api-keys';
+import { adminEventRoutes } from './routes/admin-events';
 import { auditLogRoutes } from './routes/audit-logs';
+import { benchBaselineRoutes, eventRoutes } from './routes/events';
 import { healthRoutes } from './routes/health';
+import { alertRoutes } from './routes/alerts';
+import { contactRoutes } from './routes/contacts';
+import { contactBulkRoutes } from './routes/contacts-bulk';
+import { contactTimelineRoutes } from './routes/contact-timeline';
+import { dataContactRoutes } from './routes/data-contacts';
+import { dataEmailRoutes } from './routes/data-emails';
+import { dataListRoutes } from './routes/data-lists';
+import { dlqRoutes } from './routes/dlq';
+import { metricsRoutes } from './routes/metrics';
+import { journeyRoutes } from './routes/journeys';
+import { adminEmailRoutes } from './routes/admin-emails';
+import { contactPreferenceRoutes } from './routes/contact-preferences';
+import { emailPageRoutes } from './routes/email-pages';
+import { emailProviderWebhookRoutes } from './routes/email-provider-webhook';
+import { suppressionRoutes } from './routes/suppressions';
+import { trackingBenchBaselineRoutes, trackingRoutes } from './routes/tracking';
+
+/** Issue 4: email delivery (admin emails, contact preferences, suppression import). */
+const emailAdminRoutes = [adminEmailRoutes, contactPreferenceRoutes, suppressionRoutes];
+
+/** Issue 5: contacts, bulk operations, alerts, DLQ, metrics, and the contacts/emails/lists data plane. */
+const adminPlaneRoutes = [
+  contactRoutes,
+  contactTimelineRoutes,
+  contactBulkRoutes,
+  alertRoutes,
+  dlqRoutes,
+  metricsRoutes,
+  dataContactRoutes,
+  dataEmailRoutes,
+  dataListRoutes,
+];
 
 /** Routes that need no credential (health, tracking, public pages, webhooks). */
-const publicRoutes = [healthRoutes];
+const publicRoutes = [healthRoutes, trackingRoutes, emailPageRoutes, emailProviderWebhookRoutes];
 /** Routes behind bearer keys; each declares its scope (admin plane and data plane). */
-const bearerRoutes = [apiKeyRoutes, auditLogRoutes];
+const bearerRoutes = [apiKeyRoutes, auditLogRoutes, eventRoutes, journeyRoutes, adminEventRoutes, ...adminPlaneRoutes, ...emailAdminRoutes];
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -82,10 +116,14 @@ export async function buildApp({ deps, logger }: BuildAppOptions): Promise<Fasti
   if (!config.isProduction) await registerOpenApi(app, { version: deps.version, publicUrl: config.apiPublicUrl });
 
   for (const routes of publicRoutes) await app.register(routes, { deps });
+  // bench/tracking.ts only: the same GIF/302 without I/O; config refuses BENCH_BASELINE in production
+  if (config.benchBaseline) await app.register(trackingBenchBaselineRoutes, { deps });
   await app.register(async (bearer) => {
     await bearerAuth(bearer, { authenticator: deps.authenticator });
     await auditTrail(bearer, { db: deps.db });
     for (const routes of bearerRoutes) await bearer.register(routes, { deps });
+    // bench/ingest.ts only: config refuses BENCH_BASELINE in production
+    if (config.benchBaseline) await bearer.register(benchBaselineRoutes, { deps });
   });
 
   return app;

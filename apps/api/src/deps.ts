@@ -6,8 +6,20 @@ import { createKeyRevocations, type KeyRevocations } from '@waymark/core/auth/ke
 import { connectRedis, createRedis } from '@waymark/core/cache/redis';
 import type { Config } from '@waymark/core/config/config';
 import { createDatabase, type Db } from '@waymark/core/db/database';
+import { ingestEvent, type IngestInput, type IngestResult } from '@waymark/core/events/ingest';
+import { createJourneyRegistry, type JourneyRegistry } from '@waymark/core/journeys/registry';
+import { journeys as journeyDefinitions } from '@waymark/journeys';
 import { createTemporalGateway, type TemporalGateway } from '@waymark/temporal/client';
 import type { AppLogger } from '@waymark/core/logging/logger';
+import { createEmailDeps } from '@waymark/core/emails/create-email-deps';
+import type { EmailDeps } from '@waymark/core/emails/email-deps';
+import { createAnalyticsDestination, type AnalyticsDestination } from '@waymark/core/tracking/analytics';
+import { createSnsCertificateSource, type SnsCertificateSource } from '@waymark/email/sns-message';
+import { emailTemplates } from '@waymark/journeys/templates/registry';
+import { createDeadLetterRetriers } from '@waymark/core/dlq/dead-letter-retriers';
+import type { DeadLetterRetriers } from '@waymark/core/dlq/retry-dead-letter';
+import { sendEmail } from '@waymark/core/emails/send-email';
+import { createProcessMetrics, type ProcessMetrics } from '@waymark/core/metrics/prometheus';
 
 /** Everything the routes need, built once per process and passed down explicitly (no singletons). */
 export interface AppDeps {
@@ -16,8 +28,22 @@ export interface AppDeps {
   db: Db;
   redis: Redis;
   temporal: TemporalGateway;
+  /** this deployment's journeys (journeys/index.ts) with ENABLED_JOURNEYS applied */
+  journeys: JourneyRegistry;
+  /** SPEC §1 ingest pipeline; every route that accepts an event (tracking, webhooks, DLQ retry, imports) calls this */
+  ingest(input: IngestInput): Promise<IngestResult>;
   authenticator: Authenticator;
   keyRevocations: KeyRevocations;
+  /** send path (templates, SES transport, unsubscribe tokens): transactional sends, DLQ retries, pages */
+  email: EmailDeps;
+  /** PostHog destination of tracking events (no-op without ANALYTICS_API_KEY/HOST) */
+  analytics: AnalyticsDestination;
+  /** SNS signing certificates for the email-provider webhook, cached per URL */
+  snsCertificates: SnsCertificateSource;
+  /** POST /v1/admin/dlq/{id}/retry: how each DLQ source is re-queued (core/dlq/dead-letter-retriers.ts) */
+  deadLetterRetriers: DeadLetterRetriers;
+  /** Prometheus text of this instance (GET /v1/metrics) */
+  processMetrics: ProcessMetrics;
   pingDatabase(): Promise<void>;
   close(): Promise<void>;
 }
@@ -56,19 +82,37 @@ export async function createAppDeps(config: Config, logger: AppLogger): Promise<
     onError: (error) => logger.warn({ err: error }, 'API key revocation broadcast failed; other instances drop it within 60 s'),
   });
   const temporal = createTemporalGateway(config.temporal);
+  const journeys = createJourneyRegistry(journeyDefinitions, { enabledJourneys: config.enabledJourneys });
+  const ingestDeps = { db, logger, journeys, orchestrator: temporal.orchestrator };
+  const email = createEmailDeps(config, { db, templates: emailTemplates, logger });
+  const analytics = createAnalyticsDestination(config.analytics, { onError: (error) => logger.warn({ err: error }, 'analytics: capture failed') });
+  const snsCertificates = createSnsCertificateSource({ pinnedCertificatePem: config.email.snsCertificatePem });
+  const ingest = (input: IngestInput) => ingestEvent(ingestDeps, input);
+  const deadLetterRetriers = createDeadLetterRetriers({ db, ingest, sendEmail: (input) => sendEmail(email, input), orchestrator: temporal.orchestrator });
+  const version = readVersion();
+  const processMetrics = createProcessMetrics({ db, version });
   return {
     config,
-    version: readVersion(),
+    version,
     db,
     redis,
     temporal,
+    journeys,
+    ingest,
     authenticator,
     keyRevocations,
+    email,
+    analytics,
+    snsCertificates,
+    deadLetterRetriers,
+    processMetrics,
     async pingDatabase() {
       await sql`select 1`.execute(db);
     },
     async close() {
       await keyRevocations.close();
+      processMetrics.close();
+      await analytics.shutdown();
       redis.disconnect();
       await Promise.allSettled([db.destroy(), temporal.close()]);
     },

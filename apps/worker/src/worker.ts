@@ -1,11 +1,22 @@
 import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
+import { Client } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import type { Config } from '@waymark/core/config/config';
 import type { Db } from '@waymark/core/db/database';
+import { createAlertMailer } from '@waymark/core/alerts/alert-mailer';
+import { upsertContact } from '@waymark/core/contacts/upsert-contact';
+import { ingestEvent } from '@waymark/core/events/ingest';
+import { createJourneyRegistry } from '@waymark/core/journeys/registry';
 import type { AppLogger } from '@waymark/core/logging/logger';
+import { journeys as journeyDefinitions } from '@waymark/journeys';
 import { createActivities } from '@waymark/temporal/activities/index';
+import { ensureAlertSchedule } from '@waymark/temporal/alerts-schedule';
+import { createSesTransport } from '@waymark/email/ses-transport';
+import { createEmailDeps } from '@waymark/core/emails/create-email-deps';
+import { emailTemplates } from '@waymark/journeys/templates/registry';
 import { temporalConnectionOptions } from '@waymark/temporal/connection';
+import { createTemporalOrchestrator } from '@waymark/temporal/journey-orchestrator';
 
 const require = createRequire(import.meta.url);
 
@@ -13,6 +24,8 @@ export interface WorkerDeps {
   config: Config;
   db: Db;
   logger: AppLogger;
+  /** create the every-minute alert schedule if missing (the worker process does; tests opt in) */
+  ensureSchedules?: boolean;
 }
 
 let runtimeInstalled = false;
@@ -25,14 +38,40 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
     Runtime.install({ logger: new DefaultLogger('WARN') });
   }
   const connection = await NativeConnection.connect(temporalConnectionOptions(deps.config.temporal));
+  // lifecycle events (journey:completed / journey:failed) go through the same ingest pipeline as the api's
+  const client = new Client({ connection, namespace: deps.config.temporal.namespace });
+  const journeys = createJourneyRegistry(journeyDefinitions, { enabledJourneys: deps.config.enabledJourneys });
+  const ingestDeps = { db: deps.db, logger: deps.logger, journeys, orchestrator: createTemporalOrchestrator(client, deps.config.temporal.taskQueue) };
   const worker = await Worker.create({
     connection,
     namespace: deps.config.temporal.namespace,
     taskQueue: deps.config.temporal.taskQueue,
     workflowsPath: require.resolve('@waymark/temporal/workflows/index'),
-    activities: createActivities({ workerId: hostname() }),
+    activities: createActivities({
+      workerId: hostname(),
+      db: deps.db,
+      email: createEmailDeps(deps.config, { db: deps.db, templates: emailTemplates, logger: deps.logger }),
+      ingest: (input) => ingestEvent(ingestDeps, input),
+      config: deps.config,
+      upsertImportRow: async (row) => {
+        await upsertContact(deps.db, { userId: row.externalId, email: row.email, properties: row.properties });
+      },
+      alertMailer: createAlertMailer(
+        createSesTransport({
+          region: deps.config.email.sesRegion,
+          endpoint: deps.config.email.sesEndpoint,
+          configurationSet: deps.config.email.sesConfigurationSet,
+          apiKey: deps.config.email.providerApiKey,
+        }),
+        deps.config.email.from,
+      ),
+    }),
     shutdownGraceTime: '30 seconds',
   });
+  if (deps.ensureSchedules === true) {
+    const outcome = await ensureAlertSchedule(client, deps.config.temporal.taskQueue);
+    deps.logger.info(`alert evaluation schedule ${outcome}`);
+  }
   return {
     worker,
     close: () => connection.close(),

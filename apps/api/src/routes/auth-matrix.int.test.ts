@@ -57,6 +57,30 @@ describe('bearer auth matrix (SPEC §5)', () => {
     if (status === 403) expect(response.body).toEqual({ error: 'Insufficient scope' });
   });
 
+  // data plane (ingest) and a journey-admin mutation, with the bodies they need
+  const bodyProbes = {
+    ingest: { method: 'POST', path: '/v1/events', body: { name: 'matrix.probe', userId: 'matrix-user' }, ok: 202 },
+    'journey-admin': { method: 'PATCH', path: '/v1/admin/journeys/welcome-series', body: { enabled: true }, ok: 200 },
+  } as const;
+  const bodyExpectations: [string, keyof typeof bodyProbes, boolean][] = [
+    ['ingest', 'ingest', true],
+    ['read', 'ingest', false],
+    ['journeyAdmin', 'ingest', false],
+    ['fullAdmin', 'ingest', true],
+    ['readIngest', 'ingest', true],
+    ['read', 'journey-admin', false],
+    ['journeyAdmin', 'journey-admin', true],
+    ['fullAdmin', 'journey-admin', true],
+    ['ingest', 'journey-admin', false],
+  ];
+
+  it.each(bodyExpectations)('%s key on the %s route → allowed: %s', async (key, probe, allowed) => {
+    const { method, path, body, ok } = bodyProbes[probe];
+    const response = await api.request(method, path, { token: keys[key], body });
+    expect(response.status).toBe(allowed ? ok : 403);
+    if (!allowed) expect(response.body).toEqual({ error: 'Insufficient scope' });
+  });
+
   it('accepts the legacy key everywhere and audits it as actor legacy', async () => {
     const created = await api.request('POST', '/v1/admin/api-keys', { token: LEGACY, body: { name: 'audited', scopes: ['read'] } });
     const logs = await api.request('GET', `/v1/admin/audit-logs?resource=api-key&action=create&actor=legacy&limit=100`, { token: LEGACY });

@@ -51,6 +51,7 @@ export const configSchema = z
     SES_REGION: z.string().default('us-east-1'),
     SES_ENDPOINT: optionalString,
     SES_CONFIGURATION_SET: optionalString,
+    EMAIL_PROVIDER_SNS_CERTIFICATE: optionalString,
 
     RATE_LIMIT_MAX: z.coerce.number().int().positive().default(100),
     RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
@@ -62,6 +63,8 @@ export const configSchema = z
     IMPORT_CHUNK_SIZE: z.coerce.number().int().min(1).max(10_000).default(1_000),
     ALERT_HTTP_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
     ALERT_ALLOW_PRIVATE_TARGETS: boolFlag(false),
+    /** mounts the bench/ingest.ts baseline endpoint; ignored when NODE_ENV=production */
+    BENCH_BASELINE: boolFlag(false),
   })
   .transform((env) => ({
     nodeEnv: env.NODE_ENV,
@@ -81,6 +84,8 @@ export const configSchema = z
       sesEndpoint: env.SES_ENDPOINT,
       sesConfigurationSet: env.SES_CONFIGURATION_SET,
       bounceThreshold: env.BOUNCE_THRESHOLD,
+      // PEM that pins the SNS signing certificate instead of downloading it (docs/email.md)
+      snsCertificatePem: env.EMAIL_PROVIDER_SNS_CERTIFICATE?.replace(/\\n/g, '\n'),
     },
     analytics: {
       apiKey: env.ANALYTICS_API_KEY,
@@ -103,6 +108,7 @@ export const configSchema = z
     trustProxy: env.TRUST_PROXY,
     imports: { maxBytes: env.IMPORT_MAX_BYTES, maxRows: env.IMPORT_MAX_ROWS, chunkSize: env.IMPORT_CHUNK_SIZE },
     alerts: { httpTimeoutMs: env.ALERT_HTTP_TIMEOUT_MS, allowPrivateTargets: env.ALERT_ALLOW_PRIVATE_TARGETS },
+    benchBaseline: env.BENCH_BASELINE && env.NODE_ENV !== 'production',
   }));
 
 export type Config = z.infer<typeof configSchema>;

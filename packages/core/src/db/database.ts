@@ -13,6 +13,8 @@ export interface DatabaseOptions {
   connectionString: string;
   max?: number;
   applicationName?: string;
+  /** idle-client errors (e.g. PostgreSQL restarted); without a listener pg would crash the process */
+  onIdleClientError?: (error: Error) => void;
 }
 
 export function createDatabase(options: DatabaseOptions): Db {

@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { getEmailSendDetail, listEmailSends } from '@waymark/core/emails/email-admin';
+import type { EmailSendRow } from '@waymark/core/db/schema';
+import type { RoutePlugin } from '../http/type-provider';
+import type { AppDeps } from '../deps';
+import { bearerErrors, errorBody, isoDateQuery, nullableTimestamp, paginationQuery, timestamp } from '../http/schemas';
+
+export const emailStatuses = ['queued', 'rendered', 'sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained', 'failed'] as const;
+
+export const emailSendSchema = z
+  .object({
+    id: z.uuid(),
+    journeyStateId: z.uuid().nullable(),
+    templateKey: z.string(),
+    providerMessageId: z.string().nullable(),
+    fromEmail: z.string(),
+    toEmail: z.string(),
+    subject: z.string(),
+    category: z.string(),
+    status: z.enum(emailStatuses),
+    sentAt: nullableTimestamp,
+    deliveredAt: nullableTimestamp,
+    openedAt: nullableTimestamp,
+    clickedAt: nullableTimestamp,
+    bouncedAt: nullableTimestamp,
+    complainedAt: nullableTimestamp,
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: 'EmailSend' });
+
+const trackedLinkSchema = z
+  .object({
+    id: z.uuid(),
+    originalUrl: z.string(),
+    clickCount: z.number(),
+    clicks: z.array(z.object({ id: z.uuid(), clickedAt: timestamp, ipAddress: z.string().nullable(), userAgent: z.string().nullable() })),
+  })
+  .meta({ id: 'TrackedLink' });
+
+/** Only the SPEC fields leave (internal columns such as data and send bookkeeping stay). */
+function toEmailSend(row: EmailSendRow) {
+  return {
+    id: row.id,
+    journeyStateId: row.journeyStateId,
+    templateKey: row.templateKey,
+    providerMessageId: row.providerMessageId,
+    fromEmail: row.fromEmail,
+    toEmail: row.toEmail,
+    subject: row.subject,
+    category: row.category,
+    status: row.status,
+    sentAt: row.sentAt,
+    deliveredAt: row.deliveredAt,
+    openedAt: row.openedAt,
+    clickedAt: row.clickedAt,
+    bouncedAt: row.bouncedAt,
+    complainedAt: row.complainedAt,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+const tags = ['emails'];
+
+/** SPEC §4 Admin: emails (read). */
+export const adminEmailRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
+  app.get(
+    '/v1/admin/emails',
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags,
+        summary: 'List email sends, newest first',
+        querystring: paginationQuery.extend({
+          toEmail: z.string().trim().min(1).max(320).optional(),
+          templateKey: z.string().trim().min(1).max(200).optional(),
+          status: z.enum(emailStatuses).optional(),
+          from: isoDateQuery.optional(),
+          to: isoDateQuery.optional(),
+        }),
+        response: { 200: z.object({ emails: z.array(emailSendSchema), total: z.number(), limit: z.number(), offset: z.number() }), ...bearerErrors },
+      },
+    },
+    async (request) => {
+      const { emails, total } = await listEmailSends(deps.db, request.query);
+      return { emails: emails.map(toEmailSend), total, limit: request.query.limit, offset: request.query.offset };
+    },
+  );
+
+  app.get(
+    '/v1/admin/emails/:id',
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags,
+        summary: 'An email send with its tracked links (and their clicks) and its journey context',
+        params: z.object({ id: z.uuid() }),
+        response: {
+          200: z.object({
+            email: emailSendSchema,
+            trackedLinks: z.array(trackedLinkSchema),
+            journeyContext: z.object({ journeyId: z.string(), userId: z.string(), status: z.enum(['active', 'waiting', 'completed', 'failed', 'exited']), currentNodeId: z.string() }).nullable(),
+          }),
+          404: errorBody,
+          ...bearerErrors,
+        },
+      },
+    },
+    async (request) => {
+      const detail = await getEmailSendDetail(deps.db, request.params.id);
+      return { ...detail, email: toEmailSend(detail.email) };
+    },
+  );
+};

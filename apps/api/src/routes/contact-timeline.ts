@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { getContactTimeline, timelineTypes } from '@waymark/core/contacts/contact-timeline';
+import type { AppDeps } from '../deps';
+import type { RoutePlugin } from '../http/type-provider';
+import { bearerErrors, errorBody, paginationQuery, timestamp } from '../http/schemas';
+import { contactIdParams } from './contacts';
+
+const timelineEntry = z
+  .object({ type: z.enum(timelineTypes), timestamp, data: z.record(z.string(), z.unknown()) })
+  .meta({ id: 'TimelineEntry' });
+
+/** SPEC §4: events, journey states and emails of one contact, newest first, paginated in SQL. */
+export const contactTimelineRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
+  app.get(
+    '/v1/admin/contacts/:id/timeline',
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags: ['contacts'],
+        summary: 'Contact timeline: events (occurredAt), journey states (createdAt) and emails (createdAt), newest first',
+        params: contactIdParams,
+        querystring: paginationQuery.extend({ type: z.enum(timelineTypes).optional() }),
+        response: { 200: z.object({ timeline: z.array(timelineEntry), total: z.number(), limit: z.number(), offset: z.number() }), 404: errorBody, ...bearerErrors },
+      },
+    },
+    async (request) => {
+      const { timeline, total } = await getContactTimeline(deps.db, request.params.id, request.query);
+      return { timeline, total, limit: request.query.limit, offset: request.query.offset };
+    },
+  );
+};

@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import { getContactDetail } from '@waymark/core/contacts/contact';
+import { createContact, deleteContact, listContacts, updateContact } from '@waymark/core/contacts/contact-admin';
+import type { JsonObject } from '@waymark/core/db/schema';
+import type { AppDeps } from '../deps';
+import type { RoutePlugin } from '../http/type-provider';
+import { bearerErrors, errorBody, nullableTimestamp, paginationQuery, timestamp } from '../http/schemas';
+
+export const contactSchema = z
+  .object({
+    id: z.uuid(),
+    externalId: z.string().nullable(),
+    email: z.string().nullable(),
+    properties: z.record(z.string(), z.unknown()),
+    firstSeenAt: timestamp,
+    lastSeenAt: timestamp,
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: 'Contact' });
+
+export const preferencesSchema = z
+  .object({
+    id: z.uuid(),
+    userId: z.string().nullable(),
+    email: z.string(),
+    unsubscribedAll: z.boolean(),
+    suppressed: z.boolean(),
+    bounceCount: z.number(),
+    categories: z.record(z.string(), z.boolean()),
+    suppressedAt: nullableTimestamp,
+    lastBounceAt: nullableTimestamp,
+  })
+  .meta({ id: 'EmailPreferences' });
+
+/** `{id}`: the contact UUID or its externalId (SPEC §4). */
+export const contactIdParams = z.object({ id: z.string().min(1).max(512) });
+export const propertiesBody = z.record(z.string(), z.unknown()).transform((value) => value as JsonObject);
+export const emailField = z.string().trim().pipe(z.email({ error: 'must be a valid email address' }));
+
+const tags = ['contacts'];
+
+/** SPEC §4 Admin: contacts (read = R; mutations = J). */
+export const contactRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
+  app.get(
+    '/v1/admin/contacts',
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags,
+        summary: 'List contacts (search is case-insensitive on email or externalId; newest lastSeenAt first)',
+        querystring: paginationQuery.extend({ search: z.string().trim().max(320).optional() }),
+        response: { 200: z.object({ contacts: z.array(contactSchema), total: z.number(), limit: z.number(), offset: z.number() }), ...bearerErrors },
+      },
+    },
+    async (request) => {
+      const { contacts, total } = await listContacts(deps.db, request.query);
+      return { contacts, total, limit: request.query.limit, offset: request.query.offset };
+    },
+  );
+
+  app.get(
+    '/v1/admin/contacts/:id',
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags,
+        summary: 'Get a contact and its email preferences (null when none exist)',
+        params: contactIdParams,
+        response: { 200: z.object({ contact: contactSchema, preferences: preferencesSchema.nullable() }), 404: errorBody, ...bearerErrors },
+      },
+    },
+    async (request) => getContactDetail(deps.db, request.params.id),
+  );
+
+  app.post(
+    '/v1/admin/contacts',
+    {
+      config: { scope: 'journey-admin', audit: { resource: 'contact', action: 'create' } },
+      schema: {
+        tags,
+        summary: 'Create a contact (409 when the externalId exists)',
+        body: z.object({ externalId: z.string().trim().min(1).max(512), email: emailField.optional(), properties: propertiesBody.optional() }),
+        response: { 201: z.object({ contact: contactSchema }), 409: errorBody, ...bearerErrors },
+      },
+    },
+    async (request, reply) => {
+      const contact = await createContact(deps.db, request.body);
+      request.auditRecord = { resourceId: contact.id, detail: { externalId: contact.externalId } };
+      return reply.status(201).send({ contact });
+    },
+  );
+
+  app.patch(
+    '/v1/admin/contacts/:id',
+    {
+      config: { scope: 'journey-admin', audit: { resource: 'contact', action: 'update' } },
+      schema: {
+        tags,
+        summary: 'Update a contact: email replaces; properties deep-merge, and a null value removes that key',
+        params: contactIdParams,
+        body: z.object({ email: emailField.optional(), properties: propertiesBody.optional() }),
+        response: { 200: contactSchema, 404: errorBody, ...bearerErrors },
+      },
+    },
+    async (request) => {
+      const contact = await updateContact(deps.db, request.params.id, request.body);
+      request.auditRecord = { resourceId: contact.id, detail: { fields: Object.keys(request.body) } };
+      return contact;
+    },
+  );
+
+  app.delete(
+    '/v1/admin/contacts/:id',
+    {
+      config: { scope: 'journey-admin', audit: { resource: 'contact', action: 'delete' } },
+      schema: {
+        tags,
+        summary: 'Delete a contact and its email preferences',
+        params: contactIdParams,
+        response: { 200: z.object({ deleted: z.literal(true) }), 404: errorBody, ...bearerErrors },
+      },
+    },
+    async (request) => {
+      const contact = await deleteContact(deps.db, request.params.id);
+      request.auditRecord = { resourceId: contact.id, detail: { externalId: contact.externalId, email: contact.email } };
+      return { deleted: true as const };
+    },
+  );
+};

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { PIXEL_CACHE_CONTROL, TRANSPARENT_GIF } from '@waymark/email/tracking-pixel';
+import { clientIp, followTrackedLink, recordOpen } from '@waymark/core/tracking/handle-tracking';
+import type { TrackingDeps } from '@waymark/core/tracking/tracking-events';
+import type { RoutePlugin } from '../http/type-provider';
+import type { AppDeps } from '../deps';
+
+const tags = ['tracking'];
+// any string: a malformed id still gets its redirect or its GIF, never a 400
+const idParams = z.object({ id: z.string() });
+
+/** SPEC §4 Public: tracking. No credential; the pipeline push never delays the answer. */
+export const trackingRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
+  const tracking: TrackingDeps & { db: AppDeps['db'] } = {
+    db: deps.db,
+    analytics: deps.analytics,
+    logger: app.log,
+    ingest: (event) => deps.ingest(event),
+  };
+
+  app.get(
+    '/v1/t/c/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Follow a tracked link (records the click, 302 to the original URL; unknown id → API_PUBLIC_URL)',
+        params: idParams,
+        response: { 302: z.null().describe('redirect; Location is the original URL') },
+      },
+    },
+    async (request, reply) => {
+      let location = deps.config.apiPublicUrl;
+      try {
+        location =
+          (await followTrackedLink(tracking, {
+            linkId: request.params.id,
+            ipAddress: clientIp(request.headers),
+            userAgent: request.headers['user-agent'] ?? null,
+          })) ?? location;
+      } catch (error) {
+        // the recipient still reaches a page; the click is lost and logged
+        request.log.error({ err: error, linkId: request.params.id }, 'tracking: could not record click');
+      }
+      return reply.header('cache-control', 'no-store').redirect(location, 302);
+    },
+  );
+
+  app.get(
+    '/v1/t/o/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Open-tracking pixel (42-byte transparent GIF; the first open sets openedAt)',
+        params: idParams,
+        response: { 200: z.any().describe('image/gif, 42 bytes') },
+      },
+    },
+    async (request, reply) => {
+      try {
+        await recordOpen(tracking, request.params.id);
+      } catch (error) {
+        request.log.error({ err: error, emailSendId: request.params.id }, 'tracking: could not record open');
+      }
+      return reply.header('content-type', 'image/gif').header('cache-control', PIXEL_CACHE_CONTROL).send(TRANSPARENT_GIF);
+    },
+  );
+};
+
+/**
+ * bench/tracking.ts baselines: the same GIF and 302 with no I/O, in the same server. Mounted
+ * only with BENCH_BASELINE outside production (app.ts); never part of the product API.
+ */
+export const trackingBenchBaselineRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
+  app.get('/v1/bench/baseline/pixel/:id', { schema: { hide: true, params: idParams } }, async (_request, reply) =>
+    reply.header('content-type', 'image/gif').header('cache-control', PIXEL_CACHE_CONTROL).send(TRANSPARENT_GIF),
+  );
+  app.get('/v1/bench/baseline/click/:id', { schema: { hide: true, params: idParams } }, async (_request, reply) =>
+    reply.header('cache-control', 'no-store').redirect(deps.config.apiPublicUrl, 302),
+  );
+};

@@ -1,0 +1,98 @@
+/**
+ * npm run bench:ingest — POST /v1/events throughput and latency, in one run on one machine:
+ *   (a) an event that triggers nothing, (b) an event that starts a journey (welcome-series),
+ *   (c) the baseline: one authenticated INSERT + 202 (mounted only with BENCH_BASELINE, never in production).
+ * Uses the dev stack (Postgres, Redis, Temporal) and its own database and task queue. No worker
+ * polls that queue (the api's cost is what is measured); the runs it starts are terminated at the end.
+ * The last line is exactly `ingest ratio a/c=<x.xx> b/c=<y.yy>`.
+ */
+import { createRequire } from 'node:module';
+import { sql } from 'kysely';
+import { createApiKey } from '@waymark/core/auth/api-keys';
+import { loadConfig } from '@waymark/core/config/config';
+import { createDatabase } from '@waymark/core/db/database';
+import { migrateToLatest } from '@waymark/core/db/migrator';
+import { createLogger } from '@waymark/core/logging/logger';
+import { buildApp } from '../apps/api/src/app';
+import { createAppDeps } from '../apps/api/src/deps';
+
+interface AutocannonResult {
+  requests: { average: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+}
+type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const baseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://waymark:waymark@127.0.0.1:5432/waymark_bench';
+
+async function ensureDatabase(url: string): Promise<void> {
+  const admin = new URL(url);
+  const name = admin.pathname.slice(1);
+  admin.pathname = '/postgres';
+  const db = createDatabase({ connectionString: admin.toString(), max: 1 });
+  const exists = await sql<{ n: number }>`select count(*)::int as n from pg_database where datname = ${name}`.execute(db);
+  if (exists.rows[0]?.n === 0) await sql`create database ${sql.id(name)}`.execute(db);
+  await db.destroy();
+}
+
+async function main(): Promise<void> {
+  await ensureDatabase(baseUrl);
+  const taskQueue = `waymark-bench-${process.pid}`;
+  const config = loadConfig({
+    ...process.env,
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: baseUrl,
+    AUTH_SECRET: process.env.AUTH_SECRET ?? 'bench-auth-secret-at-least-32-characters',
+    EMAIL_PROVIDER_API_KEY: process.env.EMAIL_PROVIDER_API_KEY ?? 'bench:bench',
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    RATE_LIMIT_MAX: '100000000',
+    BENCH_BASELINE: 'true',
+  });
+  const migrateDb = createDatabase({ connectionString: baseUrl, max: 1 });
+  const migrated = await migrateToLatest(migrateDb);
+  if (migrated.error !== undefined) throw migrated.error;
+  await migrateDb.destroy();
+
+  const logger = createLogger({ level: 'warn', name: 'bench', pretty: false });
+  const deps = await createAppDeps(config, logger);
+  const app = await buildApp({ deps, logger });
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  const { key } = await createApiKey(deps.db, { name: `bench-${Date.now()}`, scopes: ['ingest'], expiresAt: null });
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const run = `${Date.now()}`;
+
+  const scenario = async (label: string, path: string, body: (n: number) => object) => {
+    let n = 0;
+    // warm-up: connection pools, JIT, the key cache
+    await autocannon({ url: `${url}${path}`, method: 'POST', headers, connections: CONNECTIONS, duration: 2, requests: [{ setupRequest: (req: object) => ({ ...req, body: JSON.stringify(body(n++)) }) }] });
+    const result = await autocannon({ url: `${url}${path}`, method: 'POST', headers, connections: CONNECTIONS, duration: DURATION, requests: [{ setupRequest: (req: object) => ({ ...req, body: JSON.stringify(body(n++)) }) }] });
+    console.log(`${label.padEnd(34)} ${result.requests.average.toFixed(0).padStart(6)} req/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  non-2xx ${result.non2xx}  errors ${result.errors}`);
+    return result;
+  };
+
+  const c = await scenario('(c) baseline INSERT', '/v1/bench/baseline', (n) => ({ name: 'bench.baseline', userId: `c-${run}-${n}` }));
+  const a = await scenario('(a) event triggering nothing', '/v1/events', (n) => ({ name: 'bench.noop', userId: `a-${run}-${n % 1000}`, eventProperties: { n } }));
+  const b = await scenario('(b) event starting a journey', '/v1/events', (n) => ({ name: 'user.signed_up', userId: `b-${run}-${n}`, email: `b-${run}-${n}@bench.local` }));
+
+  console.log(`p99 ratio a/c=${(a.latency.p99 / Math.max(c.latency.p99, 1)).toFixed(2)} (target ≤ 3)`);
+  await app.close();
+
+  // no worker polls the bench queue: end the runs the bench started
+  const handles: string[] = [];
+  for await (const execution of deps.temporal.client.workflow.list({ query: `TaskQueue = '${taskQueue}' AND ExecutionStatus = 'Running'` })) handles.push(execution.workflowId);
+  for (let i = 0; i < handles.length; i += 50) {
+    await Promise.allSettled(handles.slice(i, i + 50).map((id) => deps.temporal.client.workflow.getHandle(id).terminate('benchmark cleanup')));
+  }
+  await deps.close();
+  console.log(`ingest ratio a/c=${(a.requests.average / c.requests.average).toFixed(2)} b/c=${(b.requests.average / c.requests.average).toFixed(2)}`);
+}
+
+main().catch((error: unknown) => {
+  console.error('bench:ingest failed:', error);
+  process.exit(1);
+});

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { emailTemplates } from './registry';
+import { createTemplateRegistry } from '@waymark/email/email-template';
+import { renderEmail, TemplateDataError } from '@waymark/email/render-email';
+
+/** the keys passed to ctx.sendEmail in journeys/*.ts */
+const JOURNEY_TEMPLATE_KEYS = [
+  'welcome',
+  'welcome-tips',
+  'welcome-getting-started',
+  'trial-welcome',
+  'trial-pricing-followup',
+  'trial-last-chance',
+  'reengage-we-miss-you',
+  'reengage-welcome-back',
+  'reengage-last-call',
+];
+
+const links = { unsubscribeUrl: 'https://mail.example.com/v1/email/unsubscribe?token=UNSUB', preferencesUrl: 'https://mail.example.com/v1/email/preferences?token=PREFS' };
+
+describe('template registry (journeys/templates)', () => {
+  it('has unique keys and refuses duplicates', () => {
+    const registry = createTemplateRegistry(emailTemplates);
+    expect(registry.keys()).toHaveLength(emailTemplates.length);
+    expect(() => createTemplateRegistry([emailTemplates[0]!, emailTemplates[0]!])).toThrow(/Duplicate/);
+  });
+
+  it.each(emailTemplates.map((template) => [template.key, template] as const))('%s renders its sample data with subject, HTML, text and the unsubscribe footer', async (_key, template) => {
+    const rendered = await renderEmail(template, template.sampleData, links);
+    expect(rendered.subject.length).toBeGreaterThan(0);
+    expect(rendered.html).toMatch(/^<!DOCTYPE html/i);
+    expect(rendered.html).toContain(links.unsubscribeUrl);
+    expect(rendered.html).toContain(links.preferencesUrl);
+    expect(rendered.text).toContain('Unsubscribe');
+    expect(rendered.text).not.toContain('<');
+    expect(rendered.category).toBe(template.category ?? 'journey');
+  });
+
+  it('has a template for every key the example journeys send (journeys/*.ts)', () => {
+    const registry = createTemplateRegistry(emailTemplates);
+    for (const key of JOURNEY_TEMPLATE_KEYS) expect(registry.find(key), key).toBeDefined();
+  });
+
+  it('accepts null for unknown trigger properties (journeys pass them through)', async () => {
+    const template = createTemplateRegistry(emailTemplates).find('welcome')!;
+    const rendered = await renderEmail(template, { firstName: null }, links);
+    expect(rendered.subject).toBe('Welcome to Waymark!');
+  });
+
+  it('uses data in the subject and escapes it in the HTML', async () => {
+    const template = createTemplateRegistry(emailTemplates).find('welcome')!;
+    const rendered = await renderEmail(template, { firstName: '<b>Eve</b>' }, links);
+    expect(rendered.subject).toBe('Welcome to Waymark, <b>Eve</b>!');
+    expect(rendered.html).toContain('&lt;b&gt;Eve&lt;/b&gt;');
+    expect(rendered.html).not.toContain('<b>Eve</b>');
+  });
+
+  it('rejects data that fails the template schema with a TemplateDataError naming the field', async () => {
+    const template = createTemplateRegistry(emailTemplates).find('order-receipt')!;
+    await expect(renderEmail(template, { orderId: 'A-1', items: [] }, links)).rejects.toThrow(TemplateDataError);
+    await expect(renderEmail(template, { items: [{ name: 'x', quantity: 1, price: 1 }] }, links)).rejects.toThrow(/orderId/);
+  });
+});

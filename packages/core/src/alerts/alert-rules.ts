@@ -1,0 +1,185 @@
+import { z } from 'zod';
+import type { Db } from '../db/database';
+import type { AlertChannel, AlertHistoryRow, AlertRuleRow, AlertType, JsonObject } from '../db/schema';
+import { badRequest, notFound } from '../errors/app-error';
+
+export const alertTypes = ['bounce_rate_exceeded', 'journey_failure_spike', 'delivery_issue', 'high_complaint_rate'] as const satisfies readonly AlertType[];
+export const alertChannels = ['webhook', 'chat', 'email'] as const satisfies readonly AlertChannel[];
+export const DEFAULT_COOLDOWN_MINUTES = 60;
+
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+
+/** SPEC §4 channelConfig per channel. */
+export const channelConfigSchemas = {
+  webhook: z.object({ url: httpUrl }),
+  chat: z.object({ webhookUrl: httpUrl, channel: z.string().min(1).optional() }),
+  email: z.object({ to: z.email({ error: 'must be an email address' }) }),
+} as const;
+
+export type WebhookConfig = z.infer<typeof channelConfigSchemas.webhook>;
+export type ChatConfig = z.infer<typeof channelConfigSchemas.chat>;
+export type EmailChannelConfig = z.infer<typeof channelConfigSchemas.email>;
+
+export interface AlertRule {
+  id: string;
+  name: string;
+  type: AlertType;
+  threshold: number;
+  channel: AlertChannel;
+  channelConfig: JsonObject;
+  cooldownMinutes: number;
+  enabled: boolean;
+  lastTriggeredAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface AlertHistoryEntry {
+  id: string;
+  ruleId: string;
+  ruleName: string;
+  type: string;
+  currentValue: number;
+  threshold: number;
+  channel: string;
+  delivered: boolean;
+  triggeredAt: Date;
+}
+
+export function toAlertRule(row: AlertRuleRow): AlertRule {
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    threshold: row.threshold,
+    channel: row.channel,
+    channelConfig: row.channelConfig,
+    cooldownMinutes: row.cooldownMinutes,
+    enabled: row.enabled,
+    lastTriggeredAt: row.lastTriggeredAt,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+function toHistoryEntry(row: AlertHistoryRow): AlertHistoryEntry {
+  return {
+    id: row.id,
+    ruleId: row.ruleId,
+    ruleName: row.ruleName,
+    type: row.type,
+    currentValue: row.currentValue,
+    threshold: row.threshold,
+    channel: row.channel,
+    delivered: row.delivered,
+    triggeredAt: row.triggeredAt,
+  };
+}
+
+/** channelConfig must match its channel; the stored value is the parsed one (unknown keys dropped). */
+export function parseChannelConfig(channel: AlertChannel, config: unknown): JsonObject {
+  const result = channelConfigSchemas[channel].safeParse(config);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const where = ['channelConfig', ...(issue?.path ?? [])].join('.');
+    throw badRequest(`Invalid ${channel} channelConfig: ${where} ${issue?.message ?? 'is invalid'}`);
+  }
+  return result.data as JsonObject;
+}
+
+function checkThreshold(type: AlertType, threshold: number): void {
+  if (type === 'journey_failure_spike') {
+    if (threshold < 0) throw badRequest('threshold of journey_failure_spike is a failure count (≥ 0)');
+  } else if (threshold < 0 || threshold > 1) {
+    throw badRequest(`threshold of ${type} is a ratio between 0 and 1 (0.05 means 5%)`);
+  }
+}
+
+export interface AlertRuleInput {
+  name: string;
+  type: AlertType;
+  threshold: number;
+  channel: AlertChannel;
+  channelConfig: Record<string, unknown>;
+  cooldownMinutes?: number | undefined;
+  enabled?: boolean | undefined;
+}
+
+export async function listAlertRules(db: Db): Promise<AlertRule[]> {
+  const rows = await db.selectFrom('alertRules').selectAll().orderBy('createdAt').orderBy('id').execute();
+  return rows.map(toAlertRule);
+}
+
+export async function getAlertRule(db: Db, id: string): Promise<AlertRuleRow> {
+  const row = await db.selectFrom('alertRules').selectAll().where('id', '=', id).executeTakeFirst();
+  if (row === undefined) throw notFound('Alert rule not found');
+  return row;
+}
+
+export async function createAlertRule(db: Db, input: AlertRuleInput): Promise<AlertRule> {
+  checkThreshold(input.type, input.threshold);
+  const channelConfig = parseChannelConfig(input.channel, input.channelConfig);
+  const row = await db
+    .insertInto('alertRules')
+    .values({
+      name: input.name,
+      type: input.type,
+      threshold: input.threshold,
+      channel: input.channel,
+      channelConfig: JSON.stringify(channelConfig),
+      cooldownMinutes: input.cooldownMinutes ?? DEFAULT_COOLDOWN_MINUTES,
+      enabled: input.enabled ?? true,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toAlertRule(row);
+}
+
+/** PATCH: the merged rule is validated as a whole (a channel change needs a matching config). */
+export async function updateAlertRule(db: Db, id: string, patch: Partial<AlertRuleInput>): Promise<AlertRule> {
+  return db.transaction().execute(async (trx) => {
+    const current = await getAlertRule(trx, id);
+    const type = patch.type ?? current.type;
+    const threshold = patch.threshold ?? current.threshold;
+    const channel = patch.channel ?? current.channel;
+    checkThreshold(type, threshold);
+    const channelConfig = parseChannelConfig(channel, patch.channelConfig ?? current.channelConfig);
+    const row = await trx
+      .updateTable('alertRules')
+      .set({
+        name: patch.name ?? current.name,
+        type,
+        threshold,
+        channel,
+        channelConfig: JSON.stringify(channelConfig),
+        cooldownMinutes: patch.cooldownMinutes ?? current.cooldownMinutes,
+        enabled: patch.enabled ?? current.enabled,
+        updatedAt: new Date(),
+      })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toAlertRule(row);
+  });
+}
+
+export async function deleteAlertRule(db: Db, id: string): Promise<void> {
+  const result = await db.deleteFrom('alertRules').where('id', '=', id).executeTakeFirst();
+  if (Number(result.numDeletedRows) === 0) throw notFound('Alert rule not found');
+}
+
+export interface AlertHistoryQuery {
+  limit: number;
+  offset: number;
+  ruleId?: string | undefined;
+}
+
+export async function listAlertHistory(db: Db, query: AlertHistoryQuery): Promise<{ alerts: AlertHistoryEntry[]; total: number }> {
+  let base = db.selectFrom('alertHistory');
+  if (query.ruleId !== undefined) base = base.where('ruleId', '=', query.ruleId);
+  const [rows, count] = await Promise.all([
+    base.selectAll().orderBy('triggeredAt', 'desc').orderBy('id', 'desc').limit(query.limit).offset(query.offset).execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { alerts: rows.map(toHistoryEntry), total: count.total };
+}

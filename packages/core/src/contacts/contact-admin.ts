@@ -1,0 +1,116 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database';
+import type { ContactRow, JsonObject } from '../db/schema';
+import { conflict, notFound } from '../errors/app-error';
+import { CONTACT_NOT_FOUND, getContact, toContact, type Contact } from './contact';
+import { deepMergeProperties } from './deep-merge';
+
+export const DUPLICATE_EXTERNAL_ID = 'Contact with this externalId already exists';
+
+function isUniqueViolation(error: unknown, constraint: string): boolean {
+  const pgError = error as { code?: string; constraint?: string };
+  return pgError.code === '23505' && pgError.constraint === constraint;
+}
+
+/** `%` and `_` in a search term are literal characters, not wildcards. */
+export function likePattern(term: string): string {
+  return `%${term.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+export interface ListContactsQuery {
+  limit: number;
+  offset: number;
+  search?: string | undefined;
+}
+
+export async function listContacts(db: Db, query: ListContactsQuery): Promise<{ contacts: Contact[]; total: number }> {
+  let base = db.selectFrom('contacts');
+  if (query.search !== undefined && query.search !== '') {
+    const pattern = likePattern(query.search);
+    // lower(...) like matches the trigram indexes of migration 0001
+    base = base.where((eb) => eb.or([eb(sql`lower(email)`, 'like', pattern), eb(sql`lower(external_id)`, 'like', pattern)]));
+  }
+  const [rows, count] = await Promise.all([
+    base.selectAll().orderBy('lastSeenAt', 'desc').orderBy('id', 'desc').limit(query.limit).offset(query.offset).execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { contacts: rows.map(toContact), total: count.total };
+}
+
+export interface CreateContactInput {
+  externalId: string;
+  email?: string | undefined;
+  properties?: JsonObject | undefined;
+}
+
+export async function createContact(db: Db, input: CreateContactInput): Promise<Contact> {
+  try {
+    const row = await db
+      .insertInto('contacts')
+      .values({ externalId: input.externalId, email: input.email ?? null, properties: JSON.stringify(input.properties ?? {}) })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toContact(row);
+  } catch (error) {
+    if (isUniqueViolation(error, 'contacts_external_id_key')) throw conflict(DUPLICATE_EXTERNAL_ID);
+    throw error;
+  }
+}
+
+export interface UpdateContactInput {
+  email?: string | undefined;
+  properties?: JsonObject | undefined;
+}
+
+/** Email replaces; properties deep-merge with `null` removing a key (see deep-merge.ts). */
+export async function updateContact(db: Db, idOrExternalId: string, input: UpdateContactInput): Promise<Contact> {
+  return db.transaction().execute(async (trx) => {
+    const found = await getContact(trx, idOrExternalId);
+    // lock the row so two concurrent PATCHes merge in turn instead of losing one another's keys
+    const current = await trx.selectFrom('contacts').selectAll().where('id', '=', found.id).forUpdate().executeTakeFirst();
+    if (current === undefined) throw notFound(CONTACT_NOT_FOUND);
+    const properties = input.properties === undefined ? current.properties : deepMergeProperties(current.properties, input.properties);
+    const row = await trx
+      .updateTable('contacts')
+      .set({ email: input.email ?? current.email, properties: JSON.stringify(properties), updatedAt: new Date() })
+      .where('id', '=', current.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toContact(row);
+  });
+}
+
+async function deletePreferencesOf(db: Db, contact: ContactRow): Promise<void> {
+  if (contact.externalId !== null) {
+    await db.deleteFrom('emailPreferences').where('userId', '=', contact.externalId).execute();
+  } else if (contact.email !== null) {
+    await db.deleteFrom('emailPreferences').where('userId', 'is', null).where(sql`lower(email)`, '=', contact.email.toLowerCase()).execute();
+  }
+}
+
+/** Admin DELETE (SPEC §4): the contact and its preferences; list memberships cascade. */
+export async function deleteContact(db: Db, idOrExternalId: string): Promise<ContactRow> {
+  return db.transaction().execute(async (trx) => {
+    const contact = await getContact(trx, idOrExternalId);
+    await deletePreferencesOf(trx, contact);
+    await trx.deleteFrom('contacts').where('id', '=', contact.id).execute();
+    return contact;
+  });
+}
+
+/**
+ * Data-plane erasure request: the contact, its preferences and its event records. Email send
+ * records stay (they are the provider-side delivery history an operator must keep for bounces
+ * and complaints); list memberships cascade with the contact.
+ */
+export async function eraseContact(db: Db, idOrExternalId: string): Promise<{ contact: ContactRow; eventsDeleted: number }> {
+  return db.transaction().execute(async (trx) => {
+    const contact = await getContact(trx, idOrExternalId);
+    await deletePreferencesOf(trx, contact);
+    // an email-only contact's events carry the address as their user id
+    const userId = contact.externalId ?? contact.email?.toLowerCase() ?? '';
+    const events = await trx.deleteFrom('events').where('userId', '=', userId).executeTakeFirst();
+    await trx.deleteFrom('contacts').where('id', '=', contact.id).execute();
+    return { contact, eventsDeleted: Number(events.numDeletedRows) };
+  });
+}

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import type { Db } from '../db/database';
+import type { JsonObject } from '../db/schema';
+import { requeueFailedEmail } from '../emails/email-failures';
+import type { SendEmailInput, SendEmailResult } from '../emails/send-email';
+import { badRequest, conflict } from '../errors/app-error';
+import type { IngestInput, IngestResult, IngestSource } from '../events/ingest';
+import type { JourneyOrchestrator, JourneyRunRequest } from '../journeys/orchestrator';
+import { checkSendGate } from '../preferences/send-gate';
+import type { DeadLetterRetriers } from './retry-dead-letter';
+
+export interface DeadLetterRetrierDeps {
+  db: Db;
+  ingest(input: IngestInput): Promise<IngestResult>;
+  sendEmail(input: SendEmailInput): Promise<SendEmailResult>;
+  orchestrator: Pick<JourneyOrchestrator, 'startJourney'>;
+}
+
+/** core/emails/email-failures.ts emailRetryPayload */
+const emailPayload = z.object({
+  emailSendId: z.string().optional(),
+  templateKey: z.string().min(1),
+  to: z.string().min(1),
+  from: z.string().optional(),
+  userId: z.string().nullable().optional(),
+  category: z.string().min(1),
+  journeyStateId: z.string().nullable().optional(),
+  idempotencyKey: z.string().nullable().optional(),
+  data: z.record(z.string(), z.unknown()).default({}),
+});
+
+/** An event that failed before it was stored (webhook sources, event producers): an ingest input. */
+const eventPayload = z.object({
+  name: z.string().min(1),
+  userId: z.string().optional(),
+  email: z.string().optional(),
+  eventProperties: z.record(z.string(), z.unknown()).optional(),
+  contactProperties: z.record(z.string(), z.unknown()).optional(),
+  lists: z.record(z.string(), z.boolean()).optional(),
+  idempotencyKey: z.string().optional(),
+  timestamp: z.coerce.date().optional(),
+});
+
+const journeyPayload = z.object({ kind: z.literal('journey-start'), request: z.record(z.string(), z.unknown()) });
+
+function parsePayload<T>(schema: z.ZodType<T>, payload: JsonObject, what: string): T {
+  const result = schema.safeParse(payload);
+  if (!result.success) throw badRequest(`DLQ payload is not a retryable ${what}: ${result.error.issues[0]?.message ?? 'invalid'}`);
+  return result.data;
+}
+
+/**
+ * How each source is re-queued through its original pipeline (docs/operations.md):
+ * - email: the send path again (same row, same idempotency key), after the send gate; a
+ *   recipient unsubscribed or suppressed since is a 409 (discard the entry instead);
+ * - webhook, event: the payload is an ingest input, re-ingested through the full pipeline;
+ * - journey: a journey start that Temporal refused is started again (same workflow id, so a run
+ *   that did start meanwhile is not duplicated).
+ * `alert` and `import` entries are not retried automatically (a past alert is stale; resubmit
+ * an import), so they answer 409.
+ */
+export function createDeadLetterRetriers(deps: DeadLetterRetrierDeps): DeadLetterRetriers {
+  const reingest = (source: IngestSource) => async (entry: { payload: JsonObject }) => {
+    const input = parsePayload(eventPayload, entry.payload, 'event');
+    await deps.ingest({ ...input, source } as IngestInput);
+  };
+  return {
+    email: async (entry) => {
+      const payload = parsePayload(emailPayload, entry.payload, 'email');
+      const gate = await checkSendGate(deps.db, payload.to, payload.category);
+      if (!gate.allowed) throw conflict(`The recipient is blocked (${gate.reason ?? 'blocked'}); discard the entry instead`);
+      if (payload.emailSendId !== undefined) await requeueFailedEmail(deps.db, payload.emailSendId);
+      // a send that fails again parks a fresh DLQ entry itself; this one stays `retried`
+      await deps.sendEmail({
+        templateKey: payload.templateKey,
+        to: payload.to,
+        data: payload.data as JsonObject,
+        userId: payload.userId ?? undefined,
+        category: payload.category,
+        journeyStateId: payload.journeyStateId ?? undefined,
+        idempotencyKey: payload.idempotencyKey ?? `dlq-retry:${entry.id}`,
+        from: payload.from,
+      });
+    },
+    webhook: reingest('webhook'),
+    event: reingest('replay'),
+    journey: async (entry) => {
+      const payload = parsePayload(journeyPayload, entry.payload, 'journey start');
+      await deps.orchestrator.startJourney(payload.request as unknown as JourneyRunRequest);
+    },
+  };
+}

@@ -1,0 +1,30 @@
+import { createTemplateRegistry, type EmailTemplate } from '@waymark/email/email-template';
+import { createSesTransport, type EmailTransport } from '@waymark/email/ses-transport';
+import { createEmailTokenSigner } from '@waymark/email/unsubscribe-token';
+import type { Config } from '../config/config';
+import type { Db } from '../db/database';
+import type { AppLogger } from '../logging/logger';
+import type { EmailDeps } from './email-deps';
+
+/** The send path's dependencies from configuration; the api and the worker each build one. */
+export function createEmailDeps(
+  config: Config,
+  options: { db: Db; templates: readonly EmailTemplate[]; logger?: Pick<AppLogger, 'warn' | 'error'>; transport?: EmailTransport },
+): EmailDeps {
+  return {
+    db: options.db,
+    templates: createTemplateRegistry(options.templates),
+    transport:
+      options.transport ??
+      createSesTransport({
+        region: config.email.sesRegion,
+        endpoint: config.email.sesEndpoint,
+        configurationSet: config.email.sesConfigurationSet,
+        apiKey: config.email.providerApiKey,
+      }),
+    tokens: createEmailTokenSigner(config.authSecret),
+    publicUrl: config.apiPublicUrl,
+    from: config.email.from,
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
+  };
+}

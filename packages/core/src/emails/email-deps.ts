@@ -1,0 +1,20 @@
+import type { EmailTemplate, TemplateRegistry } from '@waymark/email/email-template';
+import type { EmailTransport } from '@waymark/email/ses-transport';
+import type { EmailTokenSigner } from '@waymark/email/unsubscribe-token';
+import type { Db } from '../db/database';
+import type { AppLogger } from '../logging/logger';
+
+/** What the send path needs; built by the api and the worker from config (no singletons). */
+export interface EmailDeps {
+  db: Db;
+  templates: TemplateRegistry;
+  transport: EmailTransport;
+  tokens: EmailTokenSigner;
+  /** API_PUBLIC_URL without a trailing slash */
+  publicUrl: string;
+  /** EMAIL_FROM */
+  from: string;
+  logger?: Pick<AppLogger, 'warn' | 'error'>;
+}
+
+export type { EmailTemplate };

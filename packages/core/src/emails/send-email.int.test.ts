@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config/config';
+import { createDatabase, type Db } from '../db/database';
+import type { EmailTransport } from '@waymark/email/ses-transport';
+import { emailTemplates } from '@waymark/journeys/templates/registry';
+import { integrationEnv } from '../../../../test/test-env';
+import { emailsTo, header, uniqueAddress } from '../../../../test/email-emulator';
+import { createEmailDeps } from './create-email-deps';
+import type { EmailDeps } from './email-deps';
+import { sendEmail } from './send-email';
+
+/**
+ * The send path against real PostgreSQL and the SES emulator. Failure injection wraps the real
+ * transport (no test branches in production code).
+ */
+describe('sendEmail (exactly once, failures, DLQ, suppress window)', () => {
+  const config = loadConfig(integrationEnv());
+  let db: Db;
+  let email: EmailDeps;
+
+  beforeAll(() => {
+    db = createDatabase({ connectionString: config.databaseUrl, max: 4 });
+    email = createEmailDeps(config, { db, templates: emailTemplates });
+  });
+  afterAll(() => db.destroy());
+
+  const withTransport = (transport: EmailTransport): EmailDeps => ({ ...email, transport });
+
+  it('renders, tracks and sends through SES with List-Unsubscribe headers; stores providerMessageId and sentAt', async () => {
+    const to = uniqueAddress('send');
+    const result = await sendEmail(email, { templateKey: 'trial-welcome', to, userId: `u-${randomUUID()}`, data: { firstName: 'Ada', plan: 'pro' }, idempotencyKey: randomUUID() });
+    expect(result.status).toBe('sent');
+    const row = await db.selectFrom('emailSends').selectAll().where('id', '=', result.emailSendId!).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: 'sent', subject: 'Your pro trial of Waymark has started', category: 'journey', toEmail: to });
+    expect(row.providerMessageId).toBeTruthy();
+    expect(row.sentAt).toBeInstanceOf(Date);
+
+    const [sent] = await emailsTo(to);
+    expect(sent?.messageId).toBe(row.providerMessageId);
+    expect(sent?.subject).toBe(row.subject);
+    expect(header(sent!, 'List-Unsubscribe')).toMatch(/^<http:\/\/localhost:3002\/v1\/email\/unsubscribe\?token=[\w.-]+>$/);
+    expect(header(sent!, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
+    const links = await db.selectFrom('trackedLinks').selectAll().where('emailSendId', '=', row.id).execute();
+    expect(links.map((link) => link.originalUrl)).toEqual(['https://app.example.com/']);
+    expect(sent?.body.html).toContain(`/v1/t/c/${links[0]!.id}`);
+    expect(sent?.body.html).toContain(`/v1/t/o/${row.id}`);
+    expect(sent?.body.html).toContain('/v1/email/unsubscribe?token=');
+    expect(sent?.body.text).toContain('Unsubscribe');
+  });
+
+  it('sends exactly once when the step fails AFTER the provider accepted the message, and is retried', async () => {
+    const to = uniqueAddress('once');
+    const key = randomUUID();
+    // The activity's work after the send (e.g. the journey log write) throws on the first attempt:
+    let attempt = 0;
+    const step = async () => {
+      attempt += 1;
+      const result = await sendEmail(email, { templateKey: 'welcome', to, idempotencyKey: key });
+      if (attempt === 1) throw new Error('worker died after the provider call');
+      return result;
+    };
+    await expect(step()).rejects.toThrow('worker died');
+    const retried = await step();
+    expect(retried.status).toBe('sent');
+    expect(await emailsTo(to)).toHaveLength(1);
+    expect(await db.selectFrom('emailSends').select('id').where('idempotencyKey', '=', key).execute()).toHaveLength(1);
+  });
+
+  it('never sends twice when an attempt died DURING the provider call (delivery unknown → failed + DLQ)', async () => {
+    const to = uniqueAddress('died');
+    const key = randomUUID();
+    // first attempt: the provider accepts the message, then the worker dies before recording it
+    const dying: EmailTransport = {
+      send: async (message) => {
+        await email.transport.send(message);
+        return new Promise<never>(() => undefined);
+      },
+    };
+    const first = sendEmail(withTransport(dying), { templateKey: 'welcome', to, idempotencyKey: key });
+    await expect(Promise.race([first, new Promise((resolve) => setTimeout(() => resolve('timeout'), 1_500))])).resolves.toBe('timeout');
+    const retry = await sendEmail(email, { templateKey: 'welcome', to, idempotencyKey: key });
+    expect(retry).toMatchObject({ status: 'failed' });
+    expect(await emailsTo(to)).toHaveLength(1);
+    const dlq = await db.selectFrom('dlqEntries').selectAll().where('sourceId', '=', retry.emailSendId!).executeTakeFirstOrThrow();
+    expect(dlq).toMatchObject({ source: 'email', status: 'pending' });
+    expect(dlq.payload).toMatchObject({ templateKey: 'welcome', to, idempotencyKey: key });
+  });
+
+  it('retries provider errors, then marks the send failed and parks it in the DLQ with what is needed to retry', async () => {
+    const to = uniqueAddress('fail');
+    const key = randomUUID();
+    let calls = 0;
+    const broken: EmailTransport = {
+      send: async () => {
+        calls += 1;
+        throw new Error('SES: Throttling');
+      },
+    };
+    const deps = withTransport(broken);
+    for (let attempt = 1; attempt < 3; attempt += 1) {
+      await expect(sendEmail(deps, { templateKey: 'welcome', to, idempotencyKey: key, maxAttempts: 3 })).rejects.toThrow('Throttling');
+    }
+    const final = await sendEmail(deps, { templateKey: 'welcome', to, idempotencyKey: key, maxAttempts: 3 });
+    expect(final).toMatchObject({ status: 'failed' });
+    expect(calls).toBe(3);
+    const row = await db.selectFrom('emailSends').selectAll().where('idempotencyKey', '=', key).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: 'failed', sendAttempts: 3, providerMessageId: null });
+    const dlq = await db.selectFrom('dlqEntries').selectAll().where('sourceId', '=', row.id).execute();
+    expect(dlq).toHaveLength(1);
+    expect(dlq[0]).toMatchObject({ source: 'email', retryCount: 3 });
+    expect(dlq[0]!.payload).toMatchObject({ emailSendId: row.id, templateKey: 'welcome', to, category: 'journey', idempotencyKey: key });
+    // a later call with the same key does not send either
+    expect(await sendEmail(email, { templateKey: 'welcome', to, idempotencyKey: key })).toMatchObject({ status: 'failed' });
+    expect(await emailsTo(to)).toHaveLength(0);
+  });
+
+  it('fails for good (no retry) on data that does not match the template schema', async () => {
+    const key = randomUUID();
+    const result = await sendEmail(email, { templateKey: 'order-receipt', to: uniqueAddress('bad'), data: { orderId: 'A-1', items: [] }, idempotencyKey: key });
+    expect(result).toMatchObject({ status: 'failed' });
+    expect(result.status === 'failed' && result.reason).toMatch(/items/);
+  });
+
+  it('rejects an unknown template with a 400-class error and writes nothing', async () => {
+    const key = randomUUID();
+    await expect(sendEmail(email, { templateKey: 'no-such-template', to: uniqueAddress(), idempotencyKey: key })).rejects.toMatchObject({ status: 400 });
+    expect(await db.selectFrom('emailSends').select('id').where('idempotencyKey', '=', key).execute()).toHaveLength(0);
+  });
+
+  it('skips a suppressed, unsubscribed or category-unsubscribed address without writing a send', async () => {
+    const to = uniqueAddress('gate');
+    await db.insertInto('emailPreferences').values({ email: to.toUpperCase(), userId: null, categories: JSON.stringify({ journey: false }) }).execute();
+    expect(await sendEmail(email, { templateKey: 'welcome', to, idempotencyKey: randomUUID() })).toEqual({ status: 'skipped', reason: 'category_unsubscribed' });
+    // another category still goes out
+    expect(await sendEmail(email, { templateKey: 'order-receipt', to, data: { orderId: '1', items: [{ name: 'x', quantity: 1, price: 1 }] }, idempotencyKey: randomUUID() })).toMatchObject({ status: 'sent' });
+  });
+
+  it('defers a journey email inside suppress.hours of the previous journey email, until the window ends', async () => {
+    const to = uniqueAddress('window');
+    const state = await db
+      .insertInto('journeyStates')
+      .values({ journeyId: 'test-journey', userId: `u-${randomUUID()}`, userEmail: to, workflowId: `wf-${randomUUID()}`, context: '{}' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const first = await sendEmail(email, { templateKey: 'welcome', to, journeyStateId: state.id, idempotencyKey: randomUUID(), suppressHours: 24 });
+    expect(first.status).toBe('sent');
+    const second = await sendEmail(email, { templateKey: 'welcome-tips', to, journeyStateId: state.id, idempotencyKey: randomUUID(), suppressHours: 24 });
+    expect(second.status).toBe('deferred');
+    const sentAt = (await db.selectFrom('emailSends').select('sentAt').where('id', '=', first.emailSendId!).executeTakeFirstOrThrow()).sentAt!;
+    expect(second.status === 'deferred' && second.retryAt.getTime()).toBe(sentAt.getTime() + 24 * 3_600_000);
+    // transactional sends ignore the window and do not start one
+    expect((await sendEmail(email, { templateKey: 'welcome-tips', to, idempotencyKey: randomUUID() })).status).toBe('sent');
+    expect(await emailsTo(to)).toHaveLength(2);
+  });
+});

@@ -1,0 +1,189 @@
+import { renderEmail, TemplateDataError } from '@waymark/email/render-email';
+import { applyTracking, collectTrackableUrls } from '@waymark/email/link-tracking';
+import { DEFAULT_EMAIL_CATEGORY } from '@waymark/email/email-template';
+import type { Db } from '../db/database';
+import type { EmailSendRow, EmailStatus, JsonObject } from '../db/schema';
+import { badRequest } from '../errors/app-error';
+import { checkSendGate } from '../preferences/send-gate';
+import type { EmailDeps } from './email-deps';
+import { markEmailFailed } from './email-failures';
+import { buildEmailLinks, listUnsubscribeHeaders } from './email-links';
+import { findSuppressWindowEnd } from './suppress-window';
+
+/** Provider failures a send survives before it is marked failed and parked in the DLQ. */
+export const DEFAULT_MAX_SEND_ATTEMPTS = 5;
+
+export interface SendEmailInput {
+  templateKey: string;
+  to: string;
+  data?: JsonObject;
+  userId?: string | undefined;
+  /** defaults to the template's category, else `journey` */
+  category?: string | undefined;
+  journeyStateId?: string | undefined;
+  /** one email per key, ever: retries with the same key never send twice */
+  idempotencyKey: string;
+  /** journey `suppress.hours`; see suppress-window.ts */
+  suppressHours?: number | undefined;
+  from?: string | undefined;
+  /** provider failures allowed before the send fails for good (default 5) */
+  maxAttempts?: number | undefined;
+}
+
+export type SendEmailResult =
+  | { status: 'sent'; emailSendId: string }
+  | { status: 'skipped'; emailSendId?: undefined; reason: string }
+  | { status: 'failed'; emailSendId: string; reason: string }
+  /** inside the journey's suppress window: try again at `retryAt` (nothing was written) */
+  | { status: 'deferred'; emailSendId?: undefined; reason: string; retryAt: Date };
+
+/** Statuses that mean the provider accepted the message: never send such a row again. */
+const ACCEPTED: readonly EmailStatus[] = ['sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained'];
+
+/**
+ * The one send path (journeys and the transactional endpoint). Exactly once per idempotency key:
+ * - the row is created once per key (unique index) and an accepted row is never sent again;
+ * - `send_started_at` is claimed before the provider call; a retry that finds it claimed but
+ *   without a provider message id cannot know whether the provider accepted the message (the
+ *   worker died mid-call), so it marks the send failed + DLQ rather than risk a duplicate;
+ * - a provider error releases the claim and is rethrown for the caller's retry, until
+ *   `maxAttempts` failures, after which the send is failed + DLQ and `failed` is returned.
+ */
+export async function sendEmail(deps: EmailDeps, input: SendEmailInput): Promise<SendEmailResult> {
+  let row = await findByIdempotencyKey(deps.db, input.idempotencyKey);
+  if (row === undefined) {
+    const template = deps.templates.find(input.templateKey);
+    if (template === undefined) throw badRequest(`Unknown email template "${input.templateKey}"`);
+    const category = input.category ?? template.category ?? DEFAULT_EMAIL_CATEGORY;
+    const gate = await checkSendGate(deps.db, input.to, category);
+    if (!gate.allowed) return { status: 'skipped', reason: gate.reason ?? 'blocked' };
+    if (input.suppressHours !== undefined && input.suppressHours > 0) {
+      const retryAt = await findSuppressWindowEnd(deps.db, { toEmail: input.to, hours: input.suppressHours, excludeIdempotencyKey: input.idempotencyKey });
+      if (retryAt !== undefined) return { status: 'deferred', reason: 'suppress_window', retryAt };
+    }
+    row = await createQueuedSend(deps, input, category);
+  }
+
+  if (ACCEPTED.includes(row.status)) return { status: 'sent', emailSendId: row.id };
+  if (row.status === 'failed') return { status: 'failed', emailSendId: row.id, reason: row.errorMessage ?? 'failed' };
+  if (row.sendStartedAt !== null) return failForGood(deps, row, 'Delivery unknown: an earlier attempt stopped during the provider call; not resent to avoid a duplicate');
+
+  const template = deps.templates.find(row.templateKey);
+  if (template === undefined) return failForGood(deps, row, `Unknown email template "${row.templateKey}"`);
+  const links = await buildEmailLinks(deps.tokens, deps.publicUrl, { externalId: row.userId ?? '', email: row.toEmail }, row.category);
+  let rendered;
+  try {
+    rendered = await renderEmail(template, row.data, links);
+  } catch (error) {
+    // bad data or a template bug: retrying cannot help
+    return failForGood(deps, row, error instanceof TemplateDataError ? error.message : `Render failed: ${(error as Error).message}`);
+  }
+  await deps.db
+    .updateTable('emailSends')
+    .set({ subject: rendered.subject, status: 'rendered', updatedAt: new Date() })
+    .where('id', '=', row.id)
+    .where('status', 'in', ['queued', 'rendered'])
+    .execute();
+
+  const html = applyTracking(rendered.html, { publicUrl: deps.publicUrl, emailSendId: row.id, linkIds: await ensureTrackedLinks(deps.db, row.id, collectTrackableUrls(rendered.html)) });
+
+  const claimed = await deps.db
+    .updateTable('emailSends')
+    .set({ sendStartedAt: new Date(), updatedAt: new Date() })
+    .where('id', '=', row.id)
+    .where('sendStartedAt', 'is', null)
+    .where('providerMessageId', 'is', null)
+    .where('status', 'in', ['queued', 'rendered'])
+    .executeTakeFirst();
+  if (claimed.numUpdatedRows === 0n) {
+    const current = await findByIdempotencyKey(deps.db, input.idempotencyKey);
+    if (current !== undefined && ACCEPTED.includes(current.status)) return { status: 'sent', emailSendId: current.id };
+    return failForGood(deps, current ?? row, 'Delivery unknown: another attempt claimed this send; not resent to avoid a duplicate');
+  }
+
+  let messageId: string;
+  try {
+    ({ messageId } = await deps.transport.send({
+      from: row.fromEmail,
+      to: row.toEmail,
+      subject: rendered.subject,
+      html,
+      text: rendered.text,
+      headers: listUnsubscribeHeaders(links),
+      tags: [
+        { name: 'waymark_email_send_id', value: row.id },
+        { name: 'waymark_template', value: row.templateKey.replace(/[^\w-]/g, '_') },
+      ],
+    }));
+  } catch (error) {
+    // The provider answered (with an error), so it did not accept the message: safe to retry.
+    const released = await deps.db
+      .updateTable('emailSends')
+      .set((eb) => ({ sendStartedAt: null, sendAttempts: eb('sendAttempts', '+', 1), errorMessage: String((error as Error).message).slice(0, 2000), updatedAt: new Date() }))
+      .where('id', '=', row.id)
+      .returning('sendAttempts')
+      .executeTakeFirstOrThrow();
+    if (released.sendAttempts >= (input.maxAttempts ?? DEFAULT_MAX_SEND_ATTEMPTS)) {
+      return failForGood(deps, row, `Provider error after ${released.sendAttempts} attempt(s): ${(error as Error).message}`);
+    }
+    throw error;
+  }
+
+  const sentAt = new Date();
+  await deps.db
+    .updateTable('emailSends')
+    .set({ status: 'sent', providerMessageId: messageId, sentAt, errorMessage: null, updatedAt: sentAt })
+    .where('id', '=', row.id)
+    .execute();
+  return { status: 'sent', emailSendId: row.id };
+}
+
+async function findByIdempotencyKey(db: Db, idempotencyKey: string): Promise<EmailSendRow | undefined> {
+  return db.selectFrom('emailSends').selectAll().where('idempotencyKey', '=', idempotencyKey).executeTakeFirst();
+}
+
+async function createQueuedSend(deps: EmailDeps, input: SendEmailInput, category: string): Promise<EmailSendRow> {
+  const inserted = await deps.db
+    .insertInto('emailSends')
+    .values({
+      idempotencyKey: input.idempotencyKey,
+      templateKey: input.templateKey,
+      toEmail: input.to,
+      fromEmail: input.from ?? deps.from,
+      userId: input.userId ?? null,
+      journeyStateId: input.journeyStateId ?? null,
+      category,
+      data: JSON.stringify(input.data ?? {}),
+      status: 'queued',
+    })
+    .onConflict((oc) => oc.column('idempotencyKey').doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  // a concurrent attempt with the same key created it first: continue with that row
+  return inserted ?? (await findByIdempotencyKey(deps.db, input.idempotencyKey))!;
+}
+
+/** One tracked link per unique URL per send; re-running (retries) reuses the same ids. */
+async function ensureTrackedLinks(db: Db, emailSendId: string, urls: string[]): Promise<Map<string, string>> {
+  const ids = new Map<string, string>();
+  if (urls.length === 0) return ids;
+  const rows = await db
+    .insertInto('trackedLinks')
+    .values(urls.map((originalUrl) => ({ emailSendId, originalUrl })))
+    .onConflict((oc) => oc.columns(['emailSendId', 'originalUrl']).doUpdateSet({ updatedAt: new Date() }))
+    .returning(['id', 'originalUrl'])
+    .execute();
+  for (const row of rows) ids.set(row.originalUrl, row.id);
+  return ids;
+}
+
+async function failForGood(deps: EmailDeps, row: EmailSendRow, reason: string): Promise<SendEmailResult> {
+  const failed = await markEmailFailed(deps.db, row.id, reason);
+  if (failed === undefined) {
+    const current = await deps.db.selectFrom('emailSends').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
+    if (ACCEPTED.includes(current.status)) return { status: 'sent', emailSendId: current.id };
+    return { status: 'failed', emailSendId: current.id, reason: current.errorMessage ?? reason };
+  }
+  deps.logger?.warn({ emailSendId: row.id, templateKey: row.templateKey, reason }, 'email send failed for good; recorded in the DLQ');
+  return { status: 'failed', emailSendId: row.id, reason };
+}

@@ -1,0 +1,188 @@
+import { sql } from 'kysely';
+import { evaluateConditions } from '@waymark/journey';
+import { upsertContact, type UpsertedContact } from '../contacts/upsert-contact';
+import type { Db } from '../db/database';
+import type { JsonObject } from '../db/schema';
+import { recordDeadLetter } from '../dlq/dead-letters';
+import { badRequest } from '../errors/app-error';
+import type { AppLogger } from '../logging/logger';
+import { setMemberships } from '../lists/set-memberships';
+import { effectiveEnabled } from '../journeys/effective-enabled';
+import { exitStates } from '../journeys/exit-states';
+import { primitiveProperties, type JourneyOrchestrator, type JourneyRunRequest } from '../journeys/orchestrator';
+import type { JourneyRegistry } from '../journeys/registry';
+
+export type IngestSource = 'api' | 'webhook' | 'tracking' | 'lifecycle' | 'replay' | 'enroll' | 'import';
+
+export interface IngestInput {
+  name: string;
+  userId?: string;
+  email?: string;
+  eventProperties?: Record<string, unknown>;
+  contactProperties?: Record<string, unknown>;
+  lists?: Record<string, boolean>;
+  idempotencyKey?: string;
+  timestamp?: Date;
+  source: IngestSource;
+}
+
+export interface IngestExit {
+  journeyId: string;
+  stateId: string;
+  exited: boolean;
+}
+
+export interface IngestResult {
+  stored: boolean;
+  eventId: string;
+  exits: IngestExit[];
+  listsError?: string;
+}
+
+export interface IngestDeps {
+  db: Db;
+  logger: Pick<AppLogger, 'warn' | 'error'>;
+  journeys: JourneyRegistry;
+  orchestrator: JourneyOrchestrator;
+}
+
+interface LiveState {
+  id: string;
+  journeyId: string;
+  workflowId: string;
+  waitingFor: string | null;
+}
+
+interface StoreRow {
+  insertedId: string | null;
+  existingId: string | null;
+  liveStates: LiveState[];
+  overrides: Record<string, boolean>;
+}
+
+/** Events keyed by email alone use the lowercased address as their user id. */
+export function ingestUserId(input: Pick<IngestInput, 'userId' | 'email'>): string {
+  if (input.userId !== undefined && input.userId !== '') return input.userId;
+  if (input.email !== undefined && input.email !== '') return input.email.trim().toLowerCase();
+  throw badRequest('One of userId or email is required');
+}
+
+/**
+ * SPEC §1 pipeline, in order, inside the caller's request: store → route → exit check →
+ * contact upsert, then list membership. The store, the user's live states and the overrides of
+ * the triggered journeys come back in ONE round trip; an event that triggers nothing for a user
+ * with no live state costs two statements (this one and the contact upsert).
+ */
+export async function ingestEvent(deps: IngestDeps, input: IngestInput): Promise<IngestResult> {
+  const name = input.name.trim();
+  if (name === '') throw badRequest('name must not be empty');
+  const userId = ingestUserId(input);
+  const email = input.email?.trim() || undefined;
+  const occurredAt = input.timestamp ?? new Date();
+  const eventProperties = input.eventProperties ?? {};
+  const candidates = deps.journeys.triggeredBy(name);
+  const candidateIds = candidates.map((journey) => journey.id);
+
+  // 1. store (+ read what routing and the exit check need)
+  const stored = await sql<StoreRow>`
+    with inserted as (
+      insert into events (user_id, user_email, event, properties, source, idempotency_key, occurred_at)
+      values (${userId}, ${email ?? null}, ${name}, ${JSON.stringify(eventProperties)}::jsonb, ${input.source},
+              ${input.idempotencyKey ?? null}, ${occurredAt})
+      on conflict (idempotency_key) do nothing
+      returning id
+    )
+    select
+      (select id from inserted) as inserted_id,
+      ${input.idempotencyKey === undefined ? sql`null::uuid` : sql`(select id from events where idempotency_key = ${input.idempotencyKey})`} as existing_id,
+      coalesce((
+        select json_agg(json_build_object('id', s.id, 'journeyId', s.journey_id, 'workflowId', s.workflow_id, 'waitingFor', s.context ->> 'waitingFor'))
+        from journey_states s where s.user_id = ${userId} and s.status in ('active', 'waiting')
+      ), '[]'::json) as live_states,
+      ${
+        candidateIds.length === 0
+          ? sql`'{}'::json`
+          : sql`coalesce((select json_object_agg(journey_id, enabled) from journey_overrides where journey_id = any(${candidateIds}::text[])), '{}'::json)`
+      } as overrides`.execute(deps.db);
+  const row = stored.rows[0]!;
+  if (row.insertedId === null) {
+    // a repeated Idempotency-Key: nothing new is stored and nothing is routed again
+    const existingId = row.existingId ?? (await findEventIdByKey(deps.db, input.idempotencyKey));
+    return { stored: false, eventId: existingId, exits: [] };
+  }
+  const eventId = row.insertedId;
+  const routed = primitiveProperties(eventProperties);
+
+  // 2. route: start every enabled journey triggered by this name; deliver to runs waiting for it
+  const starts = candidates
+    .filter((journey) => effectiveEnabled(deps.journeys, journey.id, row.overrides[journey.id]))
+    .map((journey) =>
+      startRun(deps, {
+        journeyId: journey.id,
+        userId,
+        userEmail: email ?? '',
+        properties: routed,
+        trigger: { event: name, eventId, occurredAt: occurredAt.toISOString() },
+      }),
+    );
+  const signal = { eventId, name, occurredAt: occurredAt.toISOString(), properties: routed };
+  const signals = row.liveStates
+    .filter((state) => state.waitingFor === name)
+    .map((state) =>
+      deps.orchestrator.signalEvent(state.workflowId, signal).catch((error: unknown) => {
+        deps.logger.warn({ err: error, workflowId: state.workflowId }, 'could not deliver event to a waiting journey run');
+      }),
+    );
+  await Promise.all([...starts, ...signals]);
+
+  // 3. exit check over the user's active and waiting states
+  const matching = row.liveStates.filter((state) =>
+    (deps.journeys.find(state.journeyId)?.exitOn ?? []).some((rule) => rule.event === name && evaluateConditions(rule.where, eventProperties)),
+  );
+  const exited = matching.length === 0 ? new Set<string>() : await exitStates(deps, matching, { reason: 'exit_rule', event: name, eventId });
+  const exits = row.liveStates.map((state) => ({ journeyId: state.journeyId, stateId: state.id, exited: exited.has(state.id) }));
+
+  // 4. contact upsert: a failure is logged and the event still counts
+  let contact: UpsertedContact | undefined;
+  try {
+    contact = await upsertContact(deps.db, { userId: input.userId, email, properties: input.contactProperties });
+  } catch (error) {
+    deps.logger.warn({ err: error, userId, eventId }, 'contact resolution failed; event processed without it');
+  }
+
+  const result: IngestResult = { stored: true, eventId, exits };
+  if (input.lists !== undefined && Object.keys(input.lists).length > 0) {
+    if (contact === undefined) {
+      result.listsError = 'Contact could not be resolved; list membership not written';
+    } else {
+      try {
+        await setMemberships(deps.db, contact.id, input.lists);
+      } catch (error) {
+        deps.logger.warn({ err: error, contactId: contact.id }, 'list membership write failed');
+        result.listsError = `List membership not written: ${(error as Error).message}`;
+      }
+    }
+  }
+  return result;
+}
+
+async function startRun(deps: IngestDeps, request: JourneyRunRequest): Promise<void> {
+  try {
+    await deps.orchestrator.startJourney(request);
+  } catch (error) {
+    // the event is stored; park the start so an operator can retry it from the DLQ
+    deps.logger.error({ err: error, journeyId: request.journeyId, userId: request.userId }, 'could not start journey run');
+    await recordDeadLetter(deps.db, {
+      source: 'journey',
+      sourceId: request.trigger.eventId,
+      payload: { kind: 'journey-start', request: request as unknown as JsonObject },
+      error: (error as Error).message,
+    }).catch((dlqError: unknown) => deps.logger.error({ err: dlqError }, 'could not record dead letter for journey start'));
+  }
+}
+
+async function findEventIdByKey(db: Db, key: string | undefined): Promise<string> {
+  if (key === undefined) throw new Error('event insert returned no id');
+  const row = await db.selectFrom('events').select('id').where('idempotencyKey', '=', key).executeTakeFirstOrThrow();
+  return row.id;
+}

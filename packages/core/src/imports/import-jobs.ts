@@ -1,0 +1,122 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database';
+import type { ImportJobRow, ImportStatus } from '../db/schema';
+import { notFound } from '../errors/app-error';
+import { parseImportData, type ImportFormat, type ImportLimits } from './import-rows';
+
+export interface ImportRowError {
+  row: number;
+  error: string;
+}
+
+/** SPEC §2 Import job. */
+export interface ImportJob {
+  id: string;
+  status: ImportStatus;
+  totalRows: number;
+  processedRows: number;
+  failedRows: number;
+  errors: ImportRowError[];
+}
+
+/** Row errors kept on the job; failedRows stays exact beyond it. */
+export const MAX_REPORTED_ERRORS = 1_000;
+
+export function toImportJob(row: ImportJobRow): ImportJob {
+  return {
+    id: row.id,
+    status: row.status,
+    totalRows: row.totalRows,
+    processedRows: row.processedRows,
+    failedRows: row.failedRows,
+    errors: row.errors,
+  };
+}
+
+export interface CreateImportJobInput {
+  format: ImportFormat;
+  data: string;
+  fileName?: string | undefined;
+  createdBy: string | null;
+}
+
+/** Validates the payload as a whole (400/413 now, not later) and stores it as a pending job. */
+export async function createImportJob(db: Db, input: CreateImportJobInput, limits: ImportLimits): Promise<ImportJob> {
+  const rows = parseImportData(input.format, input.data, limits);
+  const row = await db
+    .insertInto('importJobs')
+    .values({
+      format: input.format,
+      data: input.data,
+      fileName: input.fileName ?? null,
+      totalRows: rows.length,
+      createdBy: input.createdBy,
+      errors: JSON.stringify([]),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toImportJob(row);
+}
+
+export async function getImportJob(db: Db, id: string): Promise<ImportJob> {
+  const row = await db.selectFrom('importJobs').selectAll().where('id', '=', id).executeTakeFirst();
+  if (row === undefined) throw notFound('Import job not found');
+  return toImportJob(row);
+}
+
+export async function getImportJobRow(db: Db, id: string): Promise<ImportJobRow> {
+  const row = await db.selectFrom('importJobs').selectAll().where('id', '=', id).executeTakeFirst();
+  if (row === undefined) throw notFound('Import job not found');
+  return row;
+}
+
+/** Rows already accounted for: where a (re)started run resumes. */
+export function importCursor(job: Pick<ImportJob, 'processedRows' | 'failedRows'>): number {
+  return job.processedRows + job.failedRows;
+}
+
+export async function markImportProcessing(db: Db, id: string): Promise<ImportJobRow> {
+  const row = await db
+    .updateTable('importJobs')
+    .set({ status: 'processing', startedAt: sql<Date>`coalesce(started_at, now())`, updatedAt: new Date() })
+    .where('id', '=', id)
+    .where('status', 'in', ['pending', 'processing'])
+    .returningAll()
+    .executeTakeFirst();
+  return row ?? getImportJobRow(db, id);
+}
+
+/**
+ * Records one chunk's outcome, only if the job is still at `start`: a chunk replayed after a
+ * worker crash (its upserts already applied, idempotently) is counted once.
+ */
+export async function recordImportChunk(
+  db: Db,
+  input: { jobId: string; start: number; processed: number; failed: number; errors: ImportRowError[] },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('importJobs')
+    .set({
+      processedRows: sql<number>`processed_rows + ${input.processed}`,
+      failedRows: sql<number>`failed_rows + ${input.failed}`,
+      errors: sql`(errors || ${JSON.stringify(input.errors)}::jsonb)`,
+      updatedAt: new Date(),
+    })
+    .where('id', '=', input.jobId)
+    .where(sql`processed_rows + failed_rows`, '=', input.start)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function finishImportJob(db: Db, id: string, status: 'completed' | 'failed', error?: string): Promise<void> {
+  await db
+    .updateTable('importJobs')
+    .set({
+      status,
+      completedAt: new Date(),
+      updatedAt: new Date(),
+      ...(error === undefined ? {} : { errors: sql`(errors || ${JSON.stringify([{ row: 0, error }])}::jsonb)` }),
+    })
+    .where('id', '=', id)
+    .execute();
+}

@@ -1,0 +1,94 @@
+import { sql } from 'kysely';
+import { evaluateConditions } from '@waymark/journey';
+import type { Db } from '../db/database';
+import type { IngestInput, IngestResult } from '../events/ingest';
+import { effectiveEnabled, loadOverrides } from './effective-enabled';
+import { primitiveProperties } from './orchestrator';
+import type { JourneyRegistry } from './registry';
+
+export interface EnrollUser {
+  userId: string;
+  userEmail: string;
+  properties?: Record<string, unknown> | undefined;
+}
+
+export interface EnrollDeps {
+  db: Db;
+  journeys: JourneyRegistry;
+  ingest(input: IngestInput): Promise<IngestResult>;
+}
+
+/** SPEC §4: enrollment dispatches the journey's trigger event through the normal pipeline. */
+export async function enrollUser(deps: EnrollDeps, journeyId: string, user: EnrollUser): Promise<{ event: string }> {
+  const journey = deps.journeys.get(journeyId);
+  await deps.ingest({ name: journey.trigger.event, userId: user.userId, email: user.userEmail, eventProperties: user.properties ?? {}, source: 'enroll' });
+  return { event: journey.trigger.event };
+}
+
+const BATCH_CONCURRENCY = 8;
+
+/**
+ * Batch enrollment. The entry guards (enabled, trigger.where, entry limit, already enrolled,
+ * preferences) are checked up front in three set-based queries so rejected users are reported
+ * as skipped; the durable guards in the run still decide a race.
+ */
+export async function batchEnroll(
+  deps: EnrollDeps,
+  journeyId: string,
+  users: readonly EnrollUser[],
+): Promise<{ enrolled: number; skipped: number; results: { userId: string; enrolled: boolean }[] }> {
+  const journey = deps.journeys.get(journeyId);
+  const userIds = [...new Set(users.map((user) => user.userId))];
+  const emails = [...new Set(users.map((user) => user.userEmail.toLowerCase()))];
+  const [overrides, entered, live, blocked] = await Promise.all([
+    loadOverrides(deps.db, [journeyId]),
+    journey.entryLimit === 'once'
+      ? deps.db.selectFrom('journeyEntries').select('userId').where('journeyId', '=', journeyId).where('userId', 'in', userIds).execute()
+      : Promise.resolve([]),
+    deps.db
+      .selectFrom('journeyStates')
+      .select('userId')
+      .where('journeyId', '=', journeyId)
+      .where('userId', 'in', userIds)
+      .where('status', 'in', ['active', 'waiting'])
+      .execute(),
+    sql<{ email: string }>`
+      select lower(email) as email from email_preferences
+      where lower(email) = any(${emails}::text[])
+      group by lower(email)
+      having bool_or(suppressed) or bool_or(unsubscribed_all) or bool_or((categories ->> 'journey')::boolean = false)`.execute(deps.db),
+  ]);
+  const enabled = effectiveEnabled(deps.journeys, journeyId, overrides.get(journeyId)?.enabled);
+  const rejected = new Set([...entered.map((row) => row.userId), ...live.map((row) => row.userId)]);
+  const blockedEmails = new Set(blocked.rows.map((row) => row.email));
+  const seen = new Set<string>();
+
+  const eligible = users.map((user) => {
+    const ok =
+      enabled &&
+      !seen.has(user.userId) &&
+      !rejected.has(user.userId) &&
+      !blockedEmails.has(user.userEmail.toLowerCase()) &&
+      evaluateConditions(journey.trigger.where, primitiveProperties(user.properties));
+    seen.add(user.userId);
+    return ok;
+  });
+  const results = users.map((user) => ({ userId: user.userId, enrolled: false }));
+  let next = 0;
+  const workers = Array.from({ length: BATCH_CONCURRENCY }, async () => {
+    while (next < users.length) {
+      const index = next++;
+      const user = users[index]!;
+      if (!eligible[index]) continue;
+      try {
+        await enrollUser(deps, journeyId, user);
+        results[index]!.enrolled = true;
+      } catch {
+        results[index]!.enrolled = false;
+      }
+    }
+  });
+  await Promise.all(workers);
+  const enrolled = results.filter((result) => result.enrolled).length;
+  return { enrolled, skipped: results.length - enrolled, results };
+}

@@ -1,0 +1,166 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database';
+import type { JourneyStatus, JsonObject } from '../db/schema';
+import { conflict, notFound } from '../errors/app-error';
+import type { ExitDeps } from './exit-states';
+
+export const journeyStatuses = ['active', 'waiting', 'completed', 'failed', 'exited'] as const satisfies readonly JourneyStatus[];
+const TERMINAL: readonly JourneyStatus[] = ['completed', 'failed', 'exited'];
+
+export interface JourneyState {
+  id: string;
+  userId: string;
+  userEmail: string;
+  journeyId: string;
+  currentNodeId: string;
+  status: JourneyStatus;
+  workflowId: string;
+  workflowRunId: string;
+  context: JsonObject;
+  errorMessage: string | null;
+  entryCount: number;
+  completedAt: Date | null;
+  exitedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface JourneyLog {
+  id: string;
+  fromNodeId: string | null;
+  toNodeId: string;
+  action: string;
+  detail: JsonObject | null;
+  createdAt: Date;
+}
+
+export type JourneyCounts = Record<JourneyStatus, number>;
+
+function selectStates(db: Db) {
+  return db
+    .selectFrom('journeyStates')
+    .select([
+      'id',
+      'userId',
+      'userEmail',
+      'journeyId',
+      'currentNodeId',
+      'status',
+      'workflowId',
+      sql<string>`coalesce(workflow_run_id, '')`.as('workflowRunId'),
+      'context',
+      'errorMessage',
+      'entryCount',
+      'completedAt',
+      'exitedAt',
+      'createdAt',
+      'updatedAt',
+    ]);
+}
+
+
+export interface StateListQuery {
+  journeyId: string;
+  limit: number;
+  offset: number;
+  status?: JourneyStatus | undefined;
+  userId?: string | undefined;
+}
+
+export async function listJourneyStates(db: Db, query: StateListQuery): Promise<{ states: JourneyState[]; total: number }> {
+  let base = db.selectFrom('journeyStates').where('journeyId', '=', query.journeyId);
+  if (query.status !== undefined) base = base.where('status', '=', query.status);
+  if (query.userId !== undefined) base = base.where('userId', '=', query.userId);
+  let page = selectStates(db).where('journeyId', '=', query.journeyId);
+  if (query.status !== undefined) page = page.where('status', '=', query.status);
+  if (query.userId !== undefined) page = page.where('userId', '=', query.userId);
+  const [rows, count] = await Promise.all([
+    page.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(query.limit).offset(query.offset).execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { states: rows, total: count.total };
+}
+
+export async function recentJourneyStates(db: Db, journeyId: string, limit = 10): Promise<JourneyState[]> {
+  const rows = await selectStates(db).where('journeyId', '=', journeyId).orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  return rows;
+}
+
+export async function findJourneyState(db: Db, stateId: string): Promise<JourneyState | undefined> {
+  const row = await selectStates(db).where('id', '=', stateId).executeTakeFirst();
+  return row === undefined ? undefined : row;
+}
+
+/** 404 when the state is missing or belongs to another journey. */
+export async function getJourneyState(db: Db, journeyId: string | undefined, stateId: string): Promise<JourneyState> {
+  const state = await findJourneyState(db, stateId);
+  if (state === undefined || (journeyId !== undefined && state.journeyId !== journeyId)) throw notFound('Journey state not found');
+  return state;
+}
+
+/** Logs in chronological order. */
+export async function listJourneyLogs(db: Db, stateId: string): Promise<JourneyLog[]> {
+  const rows = await db
+    .selectFrom('journeyLogs')
+    .select(['id', 'fromNodeId', 'toNodeId', 'action', 'detail', 'createdAt'])
+    .where('journeyStateId', '=', stateId)
+    .orderBy('createdAt', 'asc')
+    .orderBy('id', 'asc')
+    .execute();
+  return rows;
+}
+
+export function emptyCounts(): JourneyCounts {
+  return { active: 0, waiting: 0, completed: 0, failed: 0, exited: 0 };
+}
+
+/** Status counts per journey, from the (journey_id, status) index. */
+export async function countJourneyStates(db: Db, journeyIds: readonly string[]): Promise<Map<string, JourneyCounts>> {
+  const counts = new Map(journeyIds.map((id) => [id, emptyCounts()]));
+  if (journeyIds.length === 0) return counts;
+  const rows = await db
+    .selectFrom('journeyStates')
+    .select(['journeyId', 'status', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('journeyId', 'in', journeyIds)
+    .groupBy(['journeyId', 'status'])
+    .execute();
+  for (const row of rows) {
+    const entry = counts.get(row.journeyId);
+    if (entry !== undefined) entry[row.status] = row.n;
+  }
+  return counts;
+}
+
+/** SPEC §3: DELETE of a live state → exited + cancel the run; terminal states → 409. */
+export async function cancelJourneyState(
+  deps: ExitDeps,
+  journeyId: string,
+  stateId: string,
+): Promise<{ state: { id: string; status: 'exited'; exitedAt: Date }; workflowCancelled: boolean }> {
+  const state = await getJourneyState(deps.db, journeyId, stateId);
+  if (TERMINAL.includes(state.status)) throw conflict(`Cannot cancel journey in '${state.status}' status`);
+  const updated = await sql<{ exitedAt: Date }>`
+    with exited as (
+      update journey_states set status = 'exited', exited_at = now(), updated_at = now()
+      where id = ${stateId} and status in ('active', 'waiting')
+      returning id, current_node_id, exited_at
+    ), logged as (
+      insert into journey_logs (journey_state_id, from_node_id, to_node_id, action, detail)
+      select id, current_node_id, current_node_id, 'exited', '{"reason":"cancelled"}'::jsonb from exited
+    )
+    select exited_at from exited`.execute(deps.db);
+  const row = updated.rows[0];
+  if (row === undefined) {
+    // finished between the read and the update
+    const now = await getJourneyState(deps.db, journeyId, stateId);
+    throw conflict(`Cannot cancel journey in '${now.status}' status`);
+  }
+  let workflowCancelled = false;
+  try {
+    workflowCancelled = await deps.orchestrator.cancelRun(state.workflowId);
+  } catch (error) {
+    deps.logger.warn({ err: error, workflowId: state.workflowId }, 'could not cancel journey run');
+  }
+  return { state: { id: stateId, status: 'exited', exitedAt: row.exitedAt }, workflowCancelled };
+}
+

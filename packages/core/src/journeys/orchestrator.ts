@@ -1,0 +1,49 @@
+/**
+ * The orchestrator PORT: what core needs from the workflow engine. Implemented in temporal/
+ * (core never imports Temporal); tests may pass a fake.
+ */
+
+/** SPEC §1 routed payload: JSON primitives only. */
+export type PrimitiveProperties = Record<string, string | number | boolean | null>;
+
+/** One enrollment request: the input of one journey run. */
+export interface JourneyRunRequest {
+  journeyId: string;
+  userId: string;
+  /** may be '' when the event carried only a userId; the run resolves it from the contact */
+  userEmail: string;
+  properties: PrimitiveProperties;
+  trigger: { event: string; eventId: string; occurredAt: string };
+}
+
+/** An event delivered to a run that waits for it. */
+export interface JourneyEventSignal {
+  eventId: string;
+  name: string;
+  occurredAt: string;
+  properties: PrimitiveProperties;
+}
+
+export interface StartedRun {
+  workflowId: string;
+  runId: string;
+}
+
+export interface JourneyOrchestrator {
+  /** Starts one run; starting the same (journey, user, trigger event) twice starts it once. */
+  startJourney(request: JourneyRunRequest): Promise<StartedRun>;
+  /** Delivers an event to a waiting run; a run that already finished is ignored. */
+  signalEvent(workflowId: string, event: JourneyEventSignal): Promise<void>;
+  /** Requests cancellation; false when the run had already finished or the engine was unreachable. */
+  cancelRun(workflowId: string): Promise<boolean>;
+}
+
+export function primitiveProperties(properties: Record<string, unknown> | undefined): PrimitiveProperties {
+  const result: PrimitiveProperties = {};
+  for (const [key, value] of Object.entries(properties ?? {})) {
+    if (value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) {
+      result[key] = value;
+    }
+  }
+  return result;
+}

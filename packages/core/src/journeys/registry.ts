@@ -1,0 +1,56 @@
+import { validateJourney, type Journey } from '@waymark/journey';
+import { notFound } from '../errors/app-error';
+
+/**
+ * The journeys this process knows, indexed by id and by trigger event (an O(1) lookup per
+ * ingested event). `codeEnabled` is the code default combined with ENABLED_JOURNEYS; the admin
+ * override (journey_overrides) takes precedence over it (see effective-enabled.ts).
+ */
+export interface JourneyRegistry {
+  all(): readonly Journey[];
+  find(id: string): Journey | undefined;
+  get(id: string): Journey;
+  triggeredBy(event: string): readonly Journey[];
+  codeEnabled(id: string): boolean;
+}
+
+export function parseEnabledJourneys(value: string): '*' | Set<string> {
+  const ids = value
+    .split(',')
+    .map((id) => id.trim())
+    .filter((id) => id.length > 0);
+  if (ids.length === 0 || ids.includes('*')) return '*';
+  return new Set(ids);
+}
+
+export function createJourneyRegistry(journeys: readonly Journey[], options: { enabledJourneys: string }): JourneyRegistry {
+  const byId = new Map<string, Journey>();
+  const byTrigger = new Map<string, Journey[]>();
+  for (const journey of journeys) {
+    const problems = validateJourney(journey);
+    if (problems.length > 0) throw new Error(`Invalid journey '${journey.id}': ${problems.join('; ')}`);
+    if (byId.has(journey.id)) throw new Error(`Duplicate journey id '${journey.id}' in journeys/index.ts`);
+    byId.set(journey.id, journey);
+    byTrigger.set(journey.trigger.event, [...(byTrigger.get(journey.trigger.event) ?? []), journey]);
+  }
+  const enabled = parseEnabledJourneys(options.enabledJourneys);
+  if (enabled !== '*') {
+    const unknown = [...enabled].filter((id) => !byId.has(id));
+    if (unknown.length > 0) throw new Error(`ENABLED_JOURNEYS names unknown journeys: ${unknown.join(', ')} (known: ${[...byId.keys()].join(', ')})`);
+  }
+  const sorted = [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
+  return {
+    all: () => sorted,
+    find: (id) => byId.get(id),
+    get(id) {
+      const journey = byId.get(id);
+      if (journey === undefined) throw notFound('Journey not found');
+      return journey;
+    },
+    triggeredBy: (event) => byTrigger.get(event) ?? [],
+    codeEnabled(id) {
+      const journey = byId.get(id);
+      return journey !== undefined && journey.enabled && (enabled === '*' || enabled.has(id));
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import type { Db } from '../db/database';
+
+interface Sample {
+  name: string;
+  help: string;
+  type: 'gauge' | 'counter';
+  value: number;
+  labels?: Record<string, string>;
+}
+
+function render(samples: Sample[]): string {
+  const lines: string[] = [];
+  const described = new Set<string>();
+  for (const sample of samples) {
+    if (!described.has(sample.name)) {
+      lines.push(`# HELP ${sample.name} ${sample.help}`, `# TYPE ${sample.name} ${sample.type}`);
+      described.add(sample.name);
+    }
+    const labels = sample.labels === undefined ? '' : `{${Object.entries(sample.labels).map(([key, value]) => `${key}="${value.replace(/["\\\n]/g, '\\$&')}"`).join(',')}}`;
+    lines.push(`${sample.name}${labels} ${Number.isFinite(sample.value) ? sample.value : 0}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export interface ProcessMetrics {
+  /** Prometheus text exposition format 0.0.4 */
+  render(): Promise<string>;
+  close(): void;
+}
+
+/**
+ * Process metrics of this api instance (memory, CPU, event-loop delay, uptime) plus a few
+ * queue gauges from the database. Per instance: scrape every instance, not the load balancer.
+ */
+export function createProcessMetrics(options: { db: Db; version: string }): ProcessMetrics {
+  const loopDelay: IntervalHistogram = monitorEventLoopDelay({ resolution: 20 });
+  loopDelay.enable();
+  return {
+    async render() {
+      const memory = process.memoryUsage();
+      const cpu = process.cpuUsage();
+      const [dlq, imports] = await Promise.all([
+        options.db.selectFrom('dlqEntries').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow(),
+        options.db.selectFrom('importJobs').select((eb) => eb.fn.countAll<number>().as('n')).where('status', 'in', ['pending', 'processing']).executeTakeFirstOrThrow(),
+      ]);
+      const samples: Sample[] = [
+        { name: 'waymark_info', help: 'Build information.', type: 'gauge', value: 1, labels: { version: options.version } },
+        { name: 'process_resident_memory_bytes', help: 'Resident memory size in bytes.', type: 'gauge', value: memory.rss },
+        { name: 'nodejs_heap_size_used_bytes', help: 'V8 heap used in bytes.', type: 'gauge', value: memory.heapUsed },
+        { name: 'nodejs_heap_size_total_bytes', help: 'V8 heap size in bytes.', type: 'gauge', value: memory.heapTotal },
+        { name: 'nodejs_external_memory_bytes', help: 'Memory of C++ objects bound to JS objects.', type: 'gauge', value: memory.external },
+        { name: 'process_cpu_user_seconds_total', help: 'User CPU time spent in seconds.', type: 'counter', value: cpu.user / 1e6 },
+        { name: 'process_cpu_system_seconds_total', help: 'System CPU time spent in seconds.', type: 'counter', value: cpu.system / 1e6 },
+        { name: 'process_uptime_seconds', help: 'Seconds since the process started.', type: 'gauge', value: Math.round(process.uptime()) },
+        { name: 'nodejs_eventloop_delay_p99_seconds', help: 'Event-loop delay, 99th percentile since start.', type: 'gauge', value: loopDelay.percentile(99) / 1e9 },
+        { name: 'waymark_dlq_pending_entries', help: 'Dead-letter entries waiting for retry or discard.', type: 'gauge', value: dlq.n },
+        { name: 'waymark_import_jobs_active', help: 'Contact import jobs pending or processing.', type: 'gauge', value: imports.n },
+      ];
+      return render(samples);
+    },
+    close() {
+      loopDelay.disable();
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import { sql } from 'kysely';
+import { findContactPreferences, getContact, toContactPreferences, type ContactPreferences } from '../contacts/contact';
+import type { Db } from '../db/database';
+import { badRequest, notFound } from '../errors/app-error';
+import { ensurePreferenceRow } from './preference-rows';
+import { recordContactUnsubscribed } from './outbound-events';
+
+export const PREFERENCES_NOT_FOUND = 'Preferences not found';
+export const CONTACT_WITHOUT_EMAIL = 'Contact has no email';
+
+/** GET /v1/admin/contacts/{contactId}/preferences: 404 when the contact or its row is missing. */
+export async function getContactPreferences(db: Db, contactId: string): Promise<ContactPreferences> {
+  const contact = await getContact(db, contactId);
+  const row = await findContactPreferences(db, contact);
+  if (row === undefined) throw notFound(PREFERENCES_NOT_FOUND);
+  return toContactPreferences(row);
+}
+
+export interface PreferencesUpdate {
+  unsubscribedAll?: boolean | undefined;
+  suppressed?: boolean | undefined;
+  /** merged onto the stored categories */
+  categories?: Record<string, boolean> | undefined;
+}
+
+/** PUT …/preferences: upsert of the contact's own row; 400 when the contact has no email. */
+export async function updateContactPreferences(db: Db, contactId: string, update: PreferencesUpdate): Promise<ContactPreferences> {
+  const contact = await getContact(db, contactId);
+  if (contact.email === null || contact.email.trim() === '') throw badRequest(CONTACT_WITHOUT_EMAIL);
+  const email = contact.email;
+  return db.transaction().execute(async (trx) => {
+    const existing = (await findContactPreferences(trx, contact)) ?? (await ensurePreferenceRow(trx, { email, userId: contact.externalId }));
+    const now = new Date();
+    const updated = await trx
+      .updateTable('emailPreferences')
+      .set({
+        updatedAt: now,
+        ...(update.unsubscribedAll === undefined ? {} : { unsubscribedAll: update.unsubscribedAll }),
+        ...(update.suppressed === undefined
+          ? {}
+          : update.suppressed
+            ? { suppressed: true, suppressedAt: sql<Date>`coalesce(suppressed_at, ${now})`, suppressionReason: sql<string>`coalesce(suppression_reason, 'manual')` }
+            : { suppressed: false, suppressedAt: null, suppressionReason: null }),
+        ...(update.categories === undefined ? {} : { categories: sql<Record<string, boolean>>`categories || ${JSON.stringify(update.categories)}::jsonb` }),
+      })
+      .where('id', '=', existing.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const newlyOff = Object.entries(update.categories ?? {}).filter(([name, value]) => value === false && existing.categories[name] !== false);
+    if (update.unsubscribedAll === true && !existing.unsubscribedAll) {
+      await recordContactUnsubscribed(trx, { externalId: contact.externalId, email, category: null, source: 'admin' });
+    }
+    for (const [name] of newlyOff) {
+      await recordContactUnsubscribed(trx, { externalId: contact.externalId, email, category: name, source: 'admin' });
+    }
+    return toContactPreferences(updated);
+  });
+}

@@ -1,0 +1,70 @@
+import { confirmationPage, errorPage, PREFERENCE_CATEGORIES, preferenceCenterPage } from '@waymark/email/preference-pages';
+import type { EmailTokenPayload, EmailTokenSigner } from '@waymark/email/unsubscribe-token';
+import type { Db } from '../db/database';
+import { preferencesPageUrl, unsubscribePageUrl } from '../emails/email-links';
+import { applyTokenAction, readAddressPreferences } from './apply-token-action';
+import type { UnsubscribeSource } from './outbound-events';
+
+export interface EmailPageDeps {
+  db: Db;
+  tokens: EmailTokenSigner;
+  publicUrl: string;
+}
+
+export interface HtmlPage {
+  status: 200 | 400;
+  html: string;
+}
+
+const INVALID_LINK: HtmlPage = {
+  status: 400,
+  html: errorPage({ title: 'This link is not valid', message: 'The link may have expired or been copied incompletely, so we could not change your email preferences.' }),
+};
+
+async function verified(deps: EmailPageDeps, token: string | undefined): Promise<EmailTokenPayload | undefined> {
+  if (token === undefined || token === '' || token.length > 4096) return undefined;
+  return deps.tokens.verify(token);
+}
+
+function categoryLabel(key: string | undefined): string | undefined {
+  if (key === undefined) return undefined;
+  return PREFERENCE_CATEGORIES.find((category) => category.key === key)?.label ?? `“${key}” emails`;
+}
+
+/** GET /v1/email/unsubscribe (and the POST one-click): applies the token's action. */
+export async function unsubscribeLinkPage(deps: EmailPageDeps, token: string | undefined, source: UnsubscribeSource): Promise<HtmlPage> {
+  const payload = await verified(deps, token);
+  if (payload === undefined) return INVALID_LINK;
+  await applyTokenAction(deps.db, payload, source);
+  const preferencesToken = await deps.tokens.sign({ externalId: payload.externalId, email: payload.email, action: 'unsubscribe' });
+  return {
+    status: 200,
+    html: confirmationPage({ action: payload.action, email: payload.email, categoryLabel: categoryLabel(payload.category), preferencesUrl: preferencesPageUrl(deps.publicUrl, preferencesToken) }),
+  };
+}
+
+/** GET /v1/email/preferences: the preference center, with a toggle link per category. */
+export async function preferenceCenter(deps: EmailPageDeps, token: string | undefined): Promise<HtmlPage> {
+  const payload = await verified(deps, token);
+  if (payload === undefined) return INVALID_LINK;
+  const preferences = await readAddressPreferences(deps.db, payload.email);
+  const recipient = { externalId: payload.externalId, email: payload.email };
+  const categories = await Promise.all(
+    PREFERENCE_CATEGORIES.map(async (category) => {
+      const subscribed = preferences.categories[category.key] !== false;
+      const toggle = await deps.tokens.sign({ ...recipient, action: subscribed ? 'unsubscribe' : 'resubscribe', category: category.key });
+      return { key: category.key, label: category.label, description: category.description, subscribed, toggleUrl: unsubscribePageUrl(deps.publicUrl, toggle) };
+    }),
+  );
+  const globalToken = await deps.tokens.sign({ ...recipient, action: preferences.unsubscribedAll ? 'resubscribe' : 'unsubscribe' });
+  return {
+    status: 200,
+    html: preferenceCenterPage({
+      email: payload.email,
+      suppressed: preferences.suppressed,
+      unsubscribedAll: preferences.unsubscribedAll,
+      globalToggleUrl: unsubscribePageUrl(deps.publicUrl, globalToken),
+      categories,
+    }),
+  };
+}

@@ -1,0 +1,95 @@
+import { sql } from 'kysely';
+import { parseSesNotification, type SesEvent } from '@waymark/email/ses-notification';
+import type { SnsMessage } from '@waymark/email/sns-message';
+import type { Db } from '../../db/database';
+import type { EmailSendRow, EmailStatus } from '../../db/schema';
+import { recordComplaint, recordHardBounce } from '../../preferences/suppression';
+
+export interface ProcessOutcome {
+  /** false for a redelivered SNS message (already processed: nothing changed) */
+  processed: boolean;
+  kind: SesEvent['kind'] | 'unparsed';
+  emailSendId?: string;
+}
+
+/** Delivery progress order; a late notification never moves a send backwards. */
+const PROGRESS: Record<EmailStatus, number> = {
+  queued: 0,
+  rendered: 1,
+  failed: 1,
+  sent: 2,
+  delivered: 3,
+  opened: 4,
+  clicked: 5,
+  bounced: 6,
+  complained: 7,
+};
+
+/**
+ * Applies one verified SES notification. The SNS MessageId is recorded in the same transaction,
+ * so a redelivery (SNS retries until it sees a 2xx) changes nothing twice: in particular a bounce
+ * is counted once.
+ */
+export async function processSesNotification(db: Db, message: SnsMessage, options: { bounceThreshold: number }): Promise<ProcessOutcome> {
+  const event = parseSesNotification(message.Message);
+  return db.transaction().execute(async (trx) => {
+    const fresh = await trx
+      .insertInto('emailProviderNotifications')
+      .values({ messageId: message.MessageId, notificationType: event?.kind ?? 'unparsed' })
+      .onConflict((oc) => oc.column('messageId').doNothing())
+      .returning('messageId')
+      .executeTakeFirst();
+    if (fresh === undefined) return { processed: false, kind: event?.kind ?? 'unparsed' };
+    if (event === undefined) return { processed: true, kind: 'unparsed' };
+
+    const send = await trx.selectFrom('emailSends').selectAll().where('providerMessageId', '=', event.messageId).forUpdate().executeTakeFirst();
+    const at = 'at' in event ? event.at : new Date();
+    switch (event.kind) {
+      case 'delivered':
+        if (send) await advance(trx, send, 'delivered', { deliveredAt: sql`coalesce(delivered_at, ${at})` });
+        break;
+      case 'opened':
+        if (send) await advance(trx, send, 'opened', { openedAt: sql`coalesce(opened_at, ${at})` });
+        break;
+      case 'clicked':
+        if (send) await advance(trx, send, 'clicked', { clickedAt: sql`coalesce(clicked_at, ${at})` });
+        break;
+      case 'bounced': {
+        // soft (transient) bounces: SES keeps retrying; only permanent bounces count
+        if (!event.permanent) break;
+        if (send) await advance(trx, send, 'bounced', { bouncedAt: sql`coalesce(bounced_at, ${at})` });
+        for (const email of recipientsOf(event.recipients, send)) {
+          await recordHardBounce(trx, { email, userId: send?.userId ?? null, threshold: options.bounceThreshold, at });
+        }
+        break;
+      }
+      case 'complained':
+        if (send) await advance(trx, send, 'complained', { complainedAt: sql`coalesce(complained_at, ${at})` });
+        for (const email of recipientsOf(event.recipients, send)) {
+          await recordComplaint(trx, { email, userId: send?.userId ?? null, at });
+        }
+        break;
+      case 'rejected':
+        if (send && PROGRESS[send.status] <= PROGRESS.sent) {
+          await trx.updateTable('emailSends').set({ status: 'failed', errorMessage: event.reason, updatedAt: new Date() }).where('id', '=', send.id).execute();
+        }
+        break;
+      case 'ignored':
+        break;
+    }
+    return { processed: true, kind: event.kind, ...(send ? { emailSendId: send.id } : {}) };
+  });
+}
+
+function recipientsOf(recipients: string[], send: EmailSendRow | undefined): string[] {
+  const list = recipients.length > 0 ? recipients : send ? [send.toEmail] : [];
+  return [...new Set(list.map((email) => email.trim()).filter((email) => email !== ''))];
+}
+
+async function advance(db: Db, send: EmailSendRow, status: EmailStatus, timestamps: Record<string, unknown>): Promise<void> {
+  await db
+    .updateTable('emailSends')
+    .set({ ...timestamps, ...(PROGRESS[status] > PROGRESS[send.status] ? { status } : {}), updatedAt: new Date() })
+    .where('id', '=', send.id)
+    .execute();
+}

@@ -1,0 +1,78 @@
+import { load, type CheerioAPI } from 'cheerio';
+
+/**
+ * SPEC §4 link rewriting, on a parsed document (cheerio), never with regular expressions.
+ * Phase 1 (`collectTrackableUrls`) lists the unique URLs so the caller can create one tracked
+ * link per URL; phase 2 (`applyTracking`) rewrites every occurrence to its link id and injects
+ * the open pixel before `</body>`.
+ */
+
+/** Pages that must keep working when tracking is down and that must not count as clicks. */
+const UNTRACKED_PATHS = ['/v1/email/unsubscribe', '/v1/email/preferences'];
+
+/** Elements whose href a recipient follows; `<link>` in the head (fonts, styles) is not a click. */
+const CLICKABLE = 'a[href], area[href]';
+
+export function isTrackableUrl(href: string): boolean {
+  const value = href.trim();
+  if (UNTRACKED_PATHS.some((path) => value.includes(path))) return false;
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    return false; // relative links, fragments, template placeholders
+  }
+  return parsed.protocol === 'http:' || parsed.protocol === 'https:';
+}
+
+function trackableHrefs($: CheerioAPI): string[] {
+  const hrefs: string[] = [];
+  $(CLICKABLE).each((_index, element) => {
+    const href = $(element).attr('href');
+    if (href !== undefined && isTrackableUrl(href)) hrefs.push(href.trim());
+  });
+  return hrefs;
+}
+
+/** Unique trackable URLs, in document order (entities decoded: the URL as a browser would follow it). */
+export function collectTrackableUrls(html: string): string[] {
+  return [...new Set(trackableHrefs(load(html)))];
+}
+
+export function clickUrl(publicUrl: string, trackedLinkId: string): string {
+  return `${publicUrl}/v1/t/c/${trackedLinkId}`;
+}
+
+export function openPixelUrl(publicUrl: string, emailSendId: string): string {
+  return `${publicUrl}/v1/t/o/${emailSendId}`;
+}
+
+export interface ApplyTrackingOptions {
+  publicUrl: string;
+  emailSendId: string;
+  /** original URL → tracked link id, for every URL `collectTrackableUrls` returned */
+  linkIds: ReadonlyMap<string, string>;
+}
+
+export function applyTracking(html: string, options: ApplyTrackingOptions): string {
+  const $ = load(html);
+  $(CLICKABLE).each((_index, element) => {
+    const node = $(element);
+    const href = node.attr('href');
+    if (href === undefined || !isTrackableUrl(href)) return;
+    const id = options.linkIds.get(href.trim());
+    if (id === undefined) throw new Error(`No tracked link for ${href.trim()}`);
+    node.attr('href', clickUrl(options.publicUrl, id));
+  });
+  const pixel = $('<img>').attr({
+    src: openPixelUrl(options.publicUrl, options.emailSendId),
+    width: '1',
+    height: '1',
+    alt: '',
+    style: 'display:none',
+  });
+  const body = $('body');
+  if (body.length > 0) body.append(pixel);
+  else $.root().append(pixel);
+  return $.html();
+}

@@ -1,0 +1,139 @@
+/**
+ * The public HTML pages (unsubscribe confirmation, preference center, error). Plain server-side
+ * HTML: no scripts, every dynamic value escaped, readable at 320 px, usable with a keyboard and
+ * a screen reader (landmarks, headings, status text rather than colour alone).
+ */
+
+/** Categories the preference center offers (SPEC §2: one today). */
+export const PREFERENCE_CATEGORIES = [{ key: 'journey', label: 'Journey & lifecycle emails', description: 'Onboarding tips, reminders and product updates.' }] as const;
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+const STYLE = `
+  :root { color-scheme: light; }
+  * { box-sizing: border-box; }
+  body { margin: 0; background: #f4f5f7; color: #111827; font: 16px/1.55 -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif; }
+  main { max-width: 34rem; margin: 0 auto; padding: 2.5rem 1rem; }
+  .card { background: #fff; border: 1px solid #e5e7eb; border-radius: 12px; padding: 1.75rem 1.5rem; box-shadow: 0 1px 2px rgba(0,0,0,.04); }
+  h1 { font-size: 1.5rem; line-height: 1.25; margin: 0 0 .75rem; }
+  h2 { font-size: 1rem; margin: 1.75rem 0 .5rem; }
+  p { margin: 0 0 1rem; }
+  .muted { color: #4b5563; font-size: .9375rem; }
+  .email { font-weight: 600; word-break: break-all; }
+  ul.prefs { list-style: none; margin: 0; padding: 0; border-top: 1px solid #e5e7eb; }
+  ul.prefs li { display: flex; flex-wrap: wrap; gap: .75rem; align-items: center; justify-content: space-between; padding: 1rem 0; border-bottom: 1px solid #e5e7eb; }
+  .label { font-weight: 600; display: block; }
+  .status { display: inline-block; font-size: .8125rem; font-weight: 600; border-radius: 999px; padding: .125rem .625rem; margin-top: .25rem; }
+  .on { background: #dcfce7; color: #14532d; }
+  .off { background: #f3f4f6; color: #374151; }
+  a.button { display: inline-block; min-height: 44px; padding: .625rem 1rem; border-radius: 8px; font-weight: 600; text-decoration: none; border: 1px solid #4338ca; color: #4338ca; background: #fff; }
+  a.button.primary { background: #4338ca; color: #fff; }
+  a.button:hover { text-decoration: underline; }
+  a:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
+  .notice { background: #fffbeb; border: 1px solid #fcd34d; border-radius: 8px; padding: .75rem 1rem; margin: 0 0 1rem; }
+  .icon { font-size: 2rem; line-height: 1; margin: 0 0 .75rem; }
+  footer { text-align: center; margin-top: 1.25rem; }
+`;
+
+function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<meta name="referrer" content="no-referrer">
+<title>${escapeHtml(title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+<div class="card">
+${body}
+</div>
+<footer class="muted">Email preferences</footer>
+</main>
+</body>
+</html>`;
+}
+
+export interface ConfirmationPageInput {
+  action: 'unsubscribe' | 'resubscribe';
+  email: string;
+  /** label of the category, or undefined for all emails */
+  categoryLabel?: string | undefined;
+  preferencesUrl: string;
+}
+
+export function confirmationPage(input: ConfirmationPageInput): string {
+  const scope = input.categoryLabel === undefined ? 'all emails' : input.categoryLabel;
+  const title = input.action === 'unsubscribe' ? 'You have been unsubscribed' : 'You have been resubscribed';
+  const text =
+    input.action === 'unsubscribe'
+      ? `<span class="email">${escapeHtml(input.email)}</span> will no longer receive ${escapeHtml(scope.charAt(0).toLowerCase() + scope.slice(1))}.`
+      : `<span class="email">${escapeHtml(input.email)}</span> will receive ${escapeHtml(scope.charAt(0).toLowerCase() + scope.slice(1))} again.`;
+  return page(
+    title,
+    `<div class="icon" aria-hidden="true">${input.action === 'unsubscribe' ? '✉️' : '✅'}</div>
+<h1 role="status">${escapeHtml(title)}</h1>
+<p>${text}</p>
+<p class="muted">Changed your mind, or want to choose which emails you get?</p>
+<p><a class="button primary" href="${escapeHtml(input.preferencesUrl)}">Manage email preferences</a></p>`,
+  );
+}
+
+export interface PreferenceCenterInput {
+  email: string;
+  suppressed: boolean;
+  unsubscribedAll: boolean;
+  /** URL that flips the global switch (unsubscribe when subscribed, resubscribe otherwise) */
+  globalToggleUrl: string;
+  categories: { key: string; label: string; description: string; subscribed: boolean; toggleUrl: string }[];
+}
+
+export function preferenceCenterPage(input: PreferenceCenterInput): string {
+  const items = input.categories
+    .map(
+      (category) => `<li>
+  <div>
+    <span class="label" id="cat-${escapeHtml(category.key)}">${escapeHtml(category.label)}</span>
+    <span class="muted">${escapeHtml(category.description)}</span><br>
+    <span class="status ${category.subscribed ? 'on' : 'off'}">${category.subscribed ? 'Subscribed' : 'Unsubscribed'}</span>
+  </div>
+  <a class="button" href="${escapeHtml(category.toggleUrl)}" aria-describedby="cat-${escapeHtml(category.key)}">${category.subscribed ? 'Unsubscribe' : 'Resubscribe'}</a>
+</li>`,
+    )
+    .join('\n');
+  const suppressed = input.suppressed
+    ? `<p class="notice" role="note">Delivery to this address is paused because earlier emails bounced or were reported as spam. Contact support to lift it.</p>`
+    : '';
+  const global = input.unsubscribedAll
+    ? `<p>You are <strong>unsubscribed from all emails</strong>.</p>
+<p><a class="button primary" href="${escapeHtml(input.globalToggleUrl)}">Resubscribe to emails</a></p>`
+    : `<p class="muted">Stop every email we send to this address, whatever the topic.</p>
+<p><a class="button" href="${escapeHtml(input.globalToggleUrl)}">Unsubscribe from all emails</a></p>`;
+  return page(
+    'Email preferences',
+    `<h1>Email preferences</h1>
+<p class="muted">For <span class="email">${escapeHtml(input.email)}</span></p>
+${suppressed}
+<h2>Topics</h2>
+<ul class="prefs" aria-label="Email topics">
+${items}
+</ul>
+<h2>All emails</h2>
+${global}`,
+  );
+}
+
+export function errorPage(input: { title: string; message: string }): string {
+  return page(
+    input.title,
+    `<div class="icon" aria-hidden="true">⚠️</div>
+<h1>${escapeHtml(input.title)}</h1>
+<p>${escapeHtml(input.message)}</p>
+<p class="muted">Use the link in a recent email from us, or reply to that email and we will update your preferences for you.</p>`,
+  );
+}

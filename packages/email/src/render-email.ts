@@ -1,0 +1,37 @@
+import { createElement } from 'react';
+import { render } from '@react-email/render';
+import { DEFAULT_EMAIL_CATEGORY, type EmailLinks, type EmailTemplate } from './email-template';
+
+export interface RenderedEmail {
+  subject: string;
+  category: string;
+  html: string;
+  text: string;
+}
+
+export class TemplateDataError extends Error {
+  constructor(templateKey: string, detail: string) {
+    super(`Invalid data for template "${templateKey}": ${detail}`);
+    this.name = 'TemplateDataError';
+  }
+}
+
+/** Validates the data against the template's schema, then renders subject, HTML and plain text. */
+export async function renderEmail(template: EmailTemplate, data: unknown, links: EmailLinks): Promise<RenderedEmail> {
+  const parsed = template.schema.safeParse(data ?? {});
+  if (!parsed.success) {
+    const detail = parsed.error.issues
+      .slice(0, 5)
+      .map((issue) => `${issue.path.join('.') || '(data)'}: ${issue.message}`)
+      .join('; ');
+    throw new TemplateDataError(template.key, detail);
+  }
+  const element = createElement(template.component, { ...parsed.data, links });
+  const [html, text] = await Promise.all([render(element), render(element, { plainText: true })]);
+  return {
+    subject: template.subject(parsed.data),
+    category: template.category ?? DEFAULT_EMAIL_CATEGORY,
+    html,
+    text,
+  };
+}

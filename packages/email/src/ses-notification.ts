@@ -1,0 +1,81 @@
+import { z } from 'zod';
+
+/**
+ * The SES message carried in an SNS Notification. Both SES feedback notifications
+ * (`notificationType`) and configuration-set event publishing (`eventType`) are accepted.
+ */
+const recipients = z.array(z.object({ emailAddress: z.string() }).loose()).default([]);
+
+const sesPayload = z
+  .object({
+    notificationType: z.string().optional(),
+    eventType: z.string().optional(),
+    mail: z.object({ messageId: z.string().min(1), destination: z.array(z.string()).optional() }).loose(),
+    bounce: z.object({ bounceType: z.string(), bounceSubType: z.string().optional(), bouncedRecipients: recipients, timestamp: z.string().optional() }).loose().optional(),
+    complaint: z.object({ complainedRecipients: recipients, timestamp: z.string().optional() }).loose().optional(),
+    delivery: z.object({ timestamp: z.string().optional() }).loose().optional(),
+    open: z.object({ timestamp: z.string().optional() }).loose().optional(),
+    click: z.object({ timestamp: z.string().optional(), link: z.string().optional() }).loose().optional(),
+    reject: z.object({ reason: z.string().optional() }).loose().optional(),
+    failure: z.object({ errorMessage: z.string().optional() }).loose().optional(),
+    deliveryDelay: z.object({ delayType: z.string().optional() }).loose().optional(),
+  })
+  .loose();
+
+export type SesEvent =
+  | { kind: 'delivered'; messageId: string; at: Date }
+  | { kind: 'bounced'; messageId: string; at: Date; permanent: boolean; recipients: string[]; bounceType: string }
+  | { kind: 'complained'; messageId: string; at: Date; recipients: string[] }
+  | { kind: 'opened'; messageId: string; at: Date }
+  | { kind: 'clicked'; messageId: string; at: Date }
+  | { kind: 'rejected'; messageId: string; at: Date; reason: string }
+  | { kind: 'ignored'; messageId: string; type: string };
+
+function when(value: string | undefined): Date {
+  const date = value === undefined ? new Date() : new Date(value);
+  return Number.isNaN(date.getTime()) ? new Date() : date;
+}
+
+/** Maps an SES notification to one domain event; undefined when the text is not an SES message. */
+export function parseSesNotification(text: string): SesEvent | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const parsed = sesPayload.safeParse(json);
+  if (!parsed.success) return undefined;
+  const ses = parsed.data;
+  const type = (ses.eventType ?? ses.notificationType ?? '').toLowerCase();
+  const messageId = ses.mail.messageId;
+  switch (type) {
+    case 'delivery':
+      return { kind: 'delivered', messageId, at: when(ses.delivery?.timestamp) };
+    case 'bounce': {
+      const bounceType = ses.bounce?.bounceType ?? 'Undetermined';
+      return {
+        kind: 'bounced',
+        messageId,
+        at: when(ses.bounce?.timestamp),
+        // SES: Permanent = hard bounce; Transient and Undetermined are soft and do not count
+        permanent: bounceType === 'Permanent',
+        recipients: (ses.bounce?.bouncedRecipients ?? []).map((recipient) => recipient.emailAddress),
+        bounceType,
+      };
+    }
+    case 'complaint':
+      return { kind: 'complained', messageId, at: when(ses.complaint?.timestamp), recipients: (ses.complaint?.complainedRecipients ?? []).map((r) => r.emailAddress) };
+    case 'open':
+      return { kind: 'opened', messageId, at: when(ses.open?.timestamp) };
+    case 'click':
+      return { kind: 'clicked', messageId, at: when(ses.click?.timestamp) };
+    case 'reject':
+      return { kind: 'rejected', messageId, at: new Date(), reason: ses.reject?.reason ?? 'rejected by the provider' };
+    case 'rendering failure':
+      return { kind: 'rejected', messageId, at: new Date(), reason: ses.failure?.errorMessage ?? 'rendering failure' };
+    default:
+      // send, deliverydelay, subscription: informational, no state change
+      return { kind: 'ignored', messageId, type: type || 'unknown' };
+  }
+}

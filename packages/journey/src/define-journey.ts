@@ -1,0 +1,81 @@
+import { describeConditionProblem, type PropertyCondition } from './conditions';
+import type { JourneyContext } from './context';
+
+export type EntryLimit = 'once' | 'unlimited';
+
+export interface EventRule {
+  event: string;
+  where?: PropertyCondition[];
+}
+
+export interface JourneyDefinition {
+  /** stable id: lowercase letters, digits and dashes */
+  id: string;
+  name: string;
+  description: string;
+  /** code default; ENABLED_JOURNEYS and the admin override decide the effective value */
+  enabled?: boolean;
+  trigger: EventRule;
+  /** 'once': a user enters at most once ever; 'unlimited' (default): again after the previous run ended */
+  entryLimit?: EntryLimit;
+  exitOn?: EventRule[];
+  /** minimum hours between two emails of this journey to one user (enforced by the send path) */
+  suppress?: { hours: number };
+  run(ctx: JourneyContext): Promise<void>;
+}
+
+export type Journey = Required<Pick<JourneyDefinition, 'enabled' | 'entryLimit' | 'exitOn'>> & JourneyDefinition;
+
+const ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
+
+export class JourneyDefinitionError extends Error {
+  constructor(id: string, problems: string[]) {
+    super(`Invalid journey '${id}':\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'JourneyDefinitionError';
+  }
+}
+
+function ruleProblems(label: string, rule: unknown): string[] {
+  if (rule === null || typeof rule !== 'object') return [`${label} must be an object {event, where?}`];
+  const r = rule as Record<string, unknown>;
+  const problems: string[] = [];
+  if (typeof r.event !== 'string' || r.event.trim().length === 0) problems.push(`${label}.event must be a non-empty string`);
+  if (r.where !== undefined) {
+    if (!Array.isArray(r.where)) problems.push(`${label}.where must be an array of conditions`);
+    else
+      r.where.forEach((condition, index) => {
+        const problem = describeConditionProblem(condition);
+        if (problem !== undefined) problems.push(`${label}.where[${index}] ${problem}`);
+      });
+  }
+  return problems;
+}
+
+/** Returns every problem of a definition (empty when valid). */
+export function validateJourney(definition: JourneyDefinition): string[] {
+  const d = definition as unknown as Record<string, unknown>;
+  const problems: string[] = [];
+  if (typeof d.id !== 'string' || !ID.test(d.id)) problems.push('id must be lowercase letters, digits and dashes (max 63)');
+  if (typeof d.name !== 'string' || d.name.trim() === '') problems.push('name must be a non-empty string');
+  if (typeof d.description !== 'string') problems.push('description must be a string');
+  if (d.enabled !== undefined && typeof d.enabled !== 'boolean') problems.push('enabled must be a boolean');
+  problems.push(...ruleProblems('trigger', d.trigger));
+  if (d.entryLimit !== undefined && d.entryLimit !== 'once' && d.entryLimit !== 'unlimited') problems.push(`entryLimit must be 'once' or 'unlimited'`);
+  if (d.exitOn !== undefined) {
+    if (!Array.isArray(d.exitOn)) problems.push('exitOn must be an array');
+    else d.exitOn.forEach((rule, index) => problems.push(...ruleProblems(`exitOn[${index}]`, rule)));
+  }
+  if (d.suppress !== undefined) {
+    const hours = (d.suppress as { hours?: unknown } | null)?.hours;
+    if (typeof hours !== 'number' || !Number.isFinite(hours) || hours < 0) problems.push('suppress.hours must be a number ≥ 0');
+  }
+  if (typeof d.run !== 'function') problems.push('run must be an async function (ctx) => …');
+  return problems;
+}
+
+/** Declares a journey. Throws a JourneyDefinitionError at import time, so a bad file stops start-up. */
+export function defineJourney(definition: JourneyDefinition): Journey {
+  const problems = validateJourney(definition);
+  if (problems.length > 0) throw new JourneyDefinitionError(String((definition as { id?: unknown }).id ?? '(no id)'), problems);
+  return { ...definition, enabled: definition.enabled ?? true, entryLimit: definition.entryLimit ?? 'unlimited', exitOn: definition.exitOn ?? [] };
+}

@@ -1,0 +1,81 @@
+import type { PropertyCondition } from '@waymark/journey';
+import type { Db } from '@waymark/core/db/database';
+import type { JsonObject } from '@waymark/core/db/schema';
+import type { IngestInput, IngestResult } from '@waymark/core/events/ingest';
+import { findUserEventsSince, hasUserEvent, type UserEvent } from '@waymark/core/events/user-history';
+import {
+  enterJourney,
+  finishJourneyRun,
+  recordJourneyStep,
+  type EnterJourneyInput,
+  type EnterJourneyResult,
+  type FinishRunInput,
+  type JourneyStepInput,
+} from '@waymark/core/journeys/run-steps';
+
+export interface JourneyActivityDeps {
+  db: Db;
+  /** the ingest pipeline, for lifecycle events (journey:completed / journey:failed) */
+  ingest(input: IngestInput): Promise<IngestResult>;
+}
+
+export interface FinishJourneyInput extends FinishRunInput {
+  journeyName: string;
+}
+
+/** Activities that mirror a journey run in Postgres (states, logs, the user's event history). */
+export function createJourneyActivities(deps: JourneyActivityDeps) {
+  return {
+    async enterJourney(input: EnterJourneyInput): Promise<EnterJourneyResult> {
+      return enterJourney(deps.db, input);
+    },
+
+    async recordJourneyStep(input: JourneyStepInput): Promise<boolean> {
+      return recordJourneyStep(deps.db, input);
+    },
+
+    /**
+     * Ends the state; a completed or failed run then emits its lifecycle event through the ingest
+     * pipeline (so it can trigger other journeys). The idempotency key makes retries harmless.
+     */
+    async finishJourneyRun(input: FinishJourneyInput): Promise<void> {
+      const { journeyName, ...finish } = input;
+      const state = await finishJourneyRun(deps.db, finish);
+      if (state.status !== input.status || (input.status !== 'completed' && input.status !== 'failed')) return;
+      const eventProperties: JsonObject = {
+        journeyId: state.journeyId,
+        journeyName,
+        stateId: input.stateId,
+        workflowId: state.workflowId,
+        status: input.status,
+        lastNodeId: state.currentNodeId,
+        enteredAt: state.createdAt.toISOString(),
+        finishedAt: new Date().toISOString(),
+        ...(input.errorMessage === undefined ? {} : { errorMessage: input.errorMessage }),
+      };
+      await deps.ingest({
+        name: `journey:${input.status}`,
+        userId: state.userId,
+        email: state.userEmail,
+        eventProperties,
+        idempotencyKey: `journey:${input.status}:${input.stateId}`,
+        source: 'lifecycle',
+      });
+    },
+
+    async findJourneyEvents(query: { userId: string; name: string; since: string }): Promise<UserEvent[]> {
+      return findUserEventsSince(deps.db, { userId: query.userId, name: query.name, since: new Date(query.since) });
+    },
+
+    async hasJourneyEvent(query: { userId: string; name: string; since?: string; where?: PropertyCondition[] }): Promise<boolean> {
+      return hasUserEvent(deps.db, {
+        userId: query.userId,
+        name: query.name,
+        since: query.since === undefined ? undefined : new Date(query.since),
+        where: query.where,
+      });
+    },
+  };
+}
+
+export type JourneyActivities = ReturnType<typeof createJourneyActivities>;

@@ -1,0 +1,37 @@
+import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
+import { deliverJourneyEmail } from '@waymark/core/emails/deliver-journey-email';
+import type { EmailDeps } from '@waymark/core/emails/email-deps';
+import type { SendJourneyEmailInput, SendJourneyEmailResult } from '@waymark/core/journeys/journey-email';
+
+export interface SendJourneyEmailDeps {
+  /** the send path (templates, SES transport, tokens); see core/emails/create-email-deps.ts */
+  email: EmailDeps;
+}
+
+/**
+ * The journey email step: ONE activity over the core send path (exactly once per idempotency
+ * key; failed-for-good sends come back as `failed`, parked in the DLQ, and the journey goes on).
+ * A send inside the journey's `suppress.hours` window is retried by Temporal exactly when the
+ * window ends (`nextRetryDelay`): the run waits durably, through worker restarts, and the email is
+ * not dropped. Errors thrown here are infrastructure errors (database, provider before giving up)
+ * and are retried by the workflow's retry policy.
+ */
+export function createSendJourneyEmailActivities(deps: SendJourneyEmailDeps) {
+  return {
+    async sendJourneyEmail(input: SendJourneyEmailInput): Promise<SendJourneyEmailResult> {
+      const outcome = await deliverJourneyEmail(deps.email, input);
+      if (outcome.status === 'deferred') {
+        throw ApplicationFailure.create({
+          type: 'EmailSuppressWindow',
+          message: `journey suppress window: next journey email to this address allowed at ${outcome.retryAt.toISOString()}`,
+          nextRetryDelay: Math.max(1_000, outcome.retryAt.getTime() - Date.now()),
+          // an expected wait, not an error: logged at debug level, no failure metrics
+          category: ApplicationFailureCategory.BENIGN,
+        });
+      }
+      return outcome;
+    },
+  };
+}
+
+export type SendJourneyEmailActivities = ReturnType<typeof createSendJourneyEmailActivities>;

@@ -1,0 +1,59 @@
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { JourneyEventSignal, JourneyOrchestrator, JourneyRunRequest } from '@waymark/core/journeys/orchestrator';
+import { JOURNEY_ID_ATTRIBUTE, USER_ID_ATTRIBUTE } from './search-attributes';
+import type { journeyWorkflow } from './workflows/journey';
+import { journeyEventSignal } from './workflows/journey-signals';
+
+/**
+ * One run per (journey, user, trigger event). The id reads well in the Temporal Web UI
+ * (`journey:trial-conversion:user-42:<eventId>`); re-delivering the same event reuses the run.
+ */
+export function journeyWorkflowId(request: Pick<JourneyRunRequest, 'journeyId' | 'userId' | 'trigger'>): string {
+  return `journey:${request.journeyId}:${request.userId}:${request.trigger.eventId}`;
+}
+
+/** The orchestrator port of core, implemented on a Temporal client (api and worker alike). */
+export function createTemporalOrchestrator(client: Client, taskQueue: string): JourneyOrchestrator {
+  return {
+    async startJourney(request) {
+      const workflowId = journeyWorkflowId(request);
+      try {
+        const handle = await client.workflow.start<typeof journeyWorkflow>('journeyWorkflow', {
+          taskQueue,
+          workflowId,
+          args: [request],
+          workflowIdConflictPolicy: 'USE_EXISTING',
+          workflowIdReusePolicy: 'REJECT_DUPLICATE',
+          typedSearchAttributes: [
+            { key: JOURNEY_ID_ATTRIBUTE, value: request.journeyId },
+            { key: USER_ID_ATTRIBUTE, value: request.userId },
+          ],
+        });
+        return { workflowId, runId: handle.firstExecutionRunId };
+      } catch (error) {
+        // the run for this very event already ran to completion: nothing to start again
+        if (error instanceof WorkflowExecutionAlreadyStartedError) return { workflowId, runId: '' };
+        throw error;
+      }
+    },
+
+    async signalEvent(workflowId: string, event: JourneyEventSignal) {
+      try {
+        await client.workflow.getHandle(workflowId).signal(journeyEventSignal, event);
+      } catch (error) {
+        if (error instanceof WorkflowNotFoundError) return;
+        throw error;
+      }
+    },
+
+    async cancelRun(workflowId: string) {
+      try {
+        await client.workflow.getHandle(workflowId).cancel();
+        return true;
+      } catch {
+        // already finished (WorkflowNotFoundError) or Temporal unreachable: SPEC reports false
+        return false;
+      }
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApi, type TestApi } from '../../test/test-api';
+import { integrationEnv } from '../../test/test-env';
+import { alertScheduleId } from '../alerts-schedule';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
+const ROWS = 20_000;
+
+/** A real worker process (apps/worker/src/main.ts), so it can be killed with SIGKILL mid-chunk. */
+function startWorkerProcess(env: Record<string, string>): ChildProcess {
+  const child = spawn(path.join(repoRoot, 'node_modules/.bin/tsx'), ['apps/worker/src/main.ts'], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return child;
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+}
+
+describe('contact import survives a killed worker', () => {
+  let api: TestApi;
+  const queue = `import-kill-${randomUUID()}`;
+  const env = { ...integrationEnv(), TEMPORAL_TASK_QUEUE: queue, IMPORT_CHUNK_SIZE: '500', LOG_LEVEL: 'warn' };
+  const workers: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    api = await startTestApi({ ADMIN_API_KEY: LEGACY, TEMPORAL_TASK_QUEUE: queue, IMPORT_CHUNK_SIZE: '500' });
+  });
+  afterAll(async () => {
+    for (const worker of workers) {
+      worker.kill('SIGTERM');
+      await exited(worker);
+    }
+    // the worker process created the alert schedule of this throwaway queue
+    await api.deps.temporal.client.schedule.getHandle(alertScheduleId(queue)).delete().catch(() => undefined);
+    await api.close();
+  });
+
+  const progress = async (jobId: string) => (await api.request('GET', `/v1/admin/contacts/import/${jobId}`, { token: LEGACY })).body;
+
+  async function waitUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = await read();
+      if (done(value)) return value;
+      if (Date.now() > deadline) throw new Error(`timed out; last value ${JSON.stringify(value)}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
+  it('SIGKILL mid-import, restart: completes with every contact exactly once and exact counts', async () => {
+    const tag = randomUUID().slice(0, 8);
+    const csv = ['externalId,email,n', ...Array.from({ length: ROWS }, (_, i) => `${tag}-${i + 1},k${i + 1}.${tag}@example.com,${i + 1}`)].join('\n');
+    const submitted = await api.request('POST', '/v1/admin/contacts/import', { token: LEGACY, body: { format: 'csv', data: csv } });
+    expect(submitted.status).toBe(202);
+    const jobId: string = submitted.body.jobId;
+
+    const first = startWorkerProcess(env);
+    workers.push(first);
+    const midway = await waitUntil(() => progress(jobId), (job) => job.processedRows >= 2_000, 120_000);
+    first.kill('SIGKILL');
+    await exited(first);
+    expect(midway.status).toBe('processing');
+    expect(midway.processedRows).toBeLessThan(ROWS);
+
+    const second = startWorkerProcess(env);
+    workers.push(second);
+    const job = await waitUntil(() => progress(jobId), (value) => value.status === 'completed' || value.status === 'failed', 240_000);
+    expect(job).toMatchObject({ status: 'completed', totalRows: ROWS, processedRows: ROWS, failedRows: 0, errors: [] });
+
+    const rows = await api.deps.db.selectFrom('contacts').select(['externalId', 'properties']).where('externalId', 'like', `${tag}-%`).execute();
+    expect(rows).toHaveLength(ROWS);
+    const numbers = new Set(rows.map((row) => Number(row.properties.n)));
+    expect(numbers.size).toBe(ROWS);
+    for (let n = 1; n <= ROWS; n += 1) if (!numbers.has(n)) throw new Error(`contact ${tag}-${n} missing`);
+  }, 400_000);
+});

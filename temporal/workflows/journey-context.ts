@@ -1,0 +1,137 @@
+import { CancellationScope, condition, proxyActivities, sleep } from '@temporalio/workflow';
+import { durationMs, evaluateConditions, type Journey, type JourneyContext, type ReceivedEvent } from '@waymark/journey';
+import type { JsonObject } from '@waymark/core/db/schema';
+import type { JourneyEventSignal, JourneyRunRequest } from '@waymark/core/journeys/orchestrator';
+import type { JourneyStepInput } from '@waymark/core/journeys/run-steps';
+import type { JourneyActivities } from '../activities/journey';
+import type { SendJourneyEmailActivities } from '../activities/send-journey-email';
+
+/**
+ * Activity calls run in a non-cancellable scope: a cancellation arriving mid-write lets the short
+ * write finish and surfaces at the next timer or wait (or when the body returns), instead of
+ * abandoning an activity that may already have written.
+ */
+function shielded<T>(call: () => Promise<T>): Promise<T> {
+  return CancellationScope.nonCancellable(call);
+}
+
+/** Mirror writes are cheap and must survive a database blip; give them a long, bounded retry. */
+const mirror = proxyActivities<JourneyActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 30 },
+});
+const email = proxyActivities<SendJourneyEmailActivities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '5 seconds', maximumInterval: '5 minutes', maximumAttempts: 10 },
+});
+
+/** Thrown when a step finds its state no longer live (exited by a rule or an admin). */
+export class StateEnded extends Error {
+  constructor() {
+    super('journey state is no longer active');
+    this.name = 'StateEnded';
+  }
+}
+
+export interface RunContextInput {
+  journey: Journey;
+  request: JourneyRunRequest;
+  stateId: string;
+  userEmail: string;
+  workflowId: string;
+  /** events delivered by signal, oldest first */
+  inbox: JourneyEventSignal[];
+}
+
+/** Builds the `ctx` a journey's run receives: a thin, journey-aware layer over workflow APIs. */
+export function createJourneyContext(input: RunContextInput): JourneyContext {
+  const { journey, request, stateId, workflowId, inbox } = input;
+  const enteredAt = new Date(Date.now());
+  const consumed = new Set<string>();
+  let step = 0;
+
+  const move = async (stepInput: Omit<JourneyStepInput, 'stateId'>): Promise<void> => {
+    const live = await shielded(() => mirror.recordJourneyStep({ stateId, ...stepInput }));
+    if (!live) throw new StateEnded();
+  };
+
+  return {
+    journey: { id: journey.id, name: journey.name },
+    stateId,
+    user: { id: request.userId, email: input.userEmail },
+    trigger: { event: request.trigger.event, eventId: request.trigger.eventId, occurredAt: request.trigger.occurredAt, properties: request.properties },
+
+    async sendEmail(templateKey, options = {}) {
+      const nodeId = options.node ?? templateKey;
+      step += 1;
+      const result = await shielded(() =>
+        email.sendJourneyEmail({
+        stateId,
+        journeyId: journey.id,
+        userId: request.userId,
+        userEmail: input.userEmail,
+        templateKey,
+        nodeId,
+        data: (options.data ?? {}) as JsonObject,
+        category: options.category ?? 'journey',
+        idempotencyKey: `${workflowId}:${nodeId}:${step}`,
+          ...(journey.suppress === undefined ? {} : { suppressHours: journey.suppress.hours }),
+        }),
+      );
+      if (result.status === 'skipped' && result.reason === 'state_not_active') throw new StateEnded();
+      return result;
+    },
+
+    async sleep(duration, options = {}) {
+      const ms = durationMs(duration);
+      const nodeId = options.node ?? `sleep:${String(duration)}`;
+      await move({ toNodeId: nodeId, action: 'waiting', status: 'waiting', detail: { duration: String(duration), until: new Date(Date.now() + ms).toISOString() } });
+      await sleep(ms);
+      await move({ toNodeId: nodeId, action: 'resumed', status: 'active' });
+    },
+
+    async waitForEvent(name, options) {
+      const ms = durationMs(options.timeout);
+      const nodeId = options.node ?? `wait:${name}`;
+      const since = new Date(Date.now()).toISOString();
+      const from = inbox.length;
+      await move({ toNodeId: nodeId, action: 'waiting', status: 'waiting', context: { waitingFor: name }, detail: { event: name, timeout: String(options.timeout) } });
+      // an event stored between the decision to wait and the state saying so was not signalled
+      for (const event of await shielded(() => mirror.findJourneyEvents({ userId: request.userId, name, since }))) {
+        if (!inbox.some((seen) => seen.eventId === event.eventId)) inbox.push(event as JourneyEventSignal);
+      }
+      const match = () =>
+        inbox.slice(from).find((event) => event.name === name && !consumed.has(event.eventId) && evaluateConditions(options.where, event.properties));
+      await condition(() => match() !== undefined, ms);
+      const event = match();
+      if (event !== undefined) consumed.add(event.eventId);
+      await move({
+        toNodeId: nodeId,
+        action: event === undefined ? 'wait_timeout' : 'resumed',
+        status: 'active',
+        context: { waitingFor: null },
+        ...(event === undefined ? {} : { detail: { event: name, eventId: event.eventId } }),
+      });
+      if (event === undefined) return undefined;
+      const received: ReceivedEvent = { eventId: event.eventId, name: event.name, occurredAt: event.occurredAt, properties: event.properties };
+      return received;
+    },
+
+    history: {
+      async hasEvent(name, options = {}) {
+        const bounds: number[] = [];
+        if (options.since === 'entry') bounds.push(enteredAt.getTime());
+        else if (options.since instanceof Date) bounds.push(options.since.getTime());
+        if (options.within !== undefined) bounds.push(Date.now() - durationMs(options.within));
+        const since = bounds.length === 0 ? undefined : new Date(Math.max(...bounds)).toISOString();
+        return shielded(() =>
+          mirror.hasJourneyEvent({ userId: request.userId, name, ...(since === undefined ? {} : { since }), ...(options.where === undefined ? {} : { where: options.where }) }),
+        );
+      },
+    },
+
+    async node(id) {
+      await move({ toNodeId: id, action: 'node' });
+    },
+  };
+}

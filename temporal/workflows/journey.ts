@@ -1,0 +1,80 @@
+import { ApplicationFailure, CancellationScope, CancelledFailure, isCancellation, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { evaluateConditions, type Journey } from '@waymark/journey';
+import { journeys } from '@waymark/journeys';
+import type { EntryRejection } from '@waymark/core/journeys/run-steps';
+import type { JourneyEventSignal, JourneyRunRequest } from '@waymark/core/journeys/orchestrator';
+import type { JourneyActivities } from '../activities/journey';
+import { createJourneyContext, StateEnded } from './journey-context';
+import { journeyEventSignal } from './journey-signals';
+
+const mirror = proxyActivities<JourneyActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 30 },
+});
+
+export type JourneyRunOutcome =
+  | { outcome: 'skipped'; reason: 'trigger_where' | EntryRejection }
+  | { outcome: 'completed' | 'exited'; stateId: string };
+
+/**
+ * One enrollment = one run. `trigger.where` is evaluated before anything is written (a trigger
+ * that fails it is not an entry); the entry guards run in one activity; then the journey body.
+ * Cancellation (exit rule or admin DELETE) records `exited` and ends the run as cancelled;
+ * any other error records `failed` (+ journey:failed) and fails the run without retrying.
+ */
+export async function journeyWorkflow(request: JourneyRunRequest): Promise<JourneyRunOutcome> {
+  const journey = journeys.find((candidate) => candidate.id === request.journeyId);
+  if (journey === undefined) throw ApplicationFailure.nonRetryable(`Unknown journey '${request.journeyId}'`, 'UnknownJourney');
+  return runJourney(journey, request);
+}
+
+async function runJourney(journey: Journey, request: JourneyRunRequest): Promise<JourneyRunOutcome> {
+  const inbox: JourneyEventSignal[] = [];
+  setHandler(journeyEventSignal, (event) => {
+    if (!inbox.some((seen) => seen.eventId === event.eventId)) inbox.push(event);
+  });
+
+  if (!evaluateConditions(journey.trigger.where, request.properties)) return { outcome: 'skipped', reason: 'trigger_where' };
+
+  const { workflowId, runId } = workflowInfo();
+  const entry = await mirror.enterJourney({
+    journeyId: journey.id,
+    userId: request.userId,
+    userEmail: request.userEmail,
+    workflowId,
+    runId,
+    entryLimit: journey.entryLimit,
+    context: { trigger: { event: request.trigger.event, eventId: request.trigger.eventId, occurredAt: request.trigger.occurredAt }, properties: request.properties },
+  });
+  if (!entry.entered) return { outcome: 'skipped', reason: entry.reason };
+  const { stateId } = entry;
+
+  const ctx = createJourneyContext({ journey, request, stateId, userEmail: entry.userEmail, workflowId, inbox });
+  try {
+    await journey.run(ctx);
+    // a cancellation that arrived during the last (shielded) step still ends the run as exited
+    if (CancellationScope.current().consideredCancelled) throw new CancelledFailure('Journey run cancelled');
+  } catch (error) {
+    if (isCancellation(error)) {
+      await CancellationScope.nonCancellable(() =>
+        mirror.finishJourneyRun({ stateId, status: 'exited', journeyName: journey.name, detail: { reason: 'cancelled' } }),
+      );
+      throw error;
+    }
+    if (error instanceof StateEnded) return { outcome: 'exited', stateId };
+    const message = describeError(error);
+    await mirror.finishJourneyRun({ stateId, status: 'failed', errorMessage: message, journeyName: journey.name });
+    throw ApplicationFailure.nonRetryable(`Journey '${journey.id}' failed: ${message}`, 'JourneyFailed');
+  }
+  await mirror.finishJourneyRun({ stateId, status: 'completed', journeyName: journey.name });
+  return { outcome: 'completed', stateId };
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) {
+    // an activity failure wraps the real reason in `cause`
+    const cause = (error as { cause?: unknown }).cause;
+    return cause instanceof Error && cause.message !== '' ? `${error.message}: ${cause.message}` : error.message;
+  }
+  return String(error);
+}

@@ -1,0 +1,39 @@
+import { randomUUID } from 'node:crypto';
+import { integrationEnv } from './test-env';
+
+/** What aws-ses-v2-local keeps per email (GET /store). */
+export interface EmulatorEmail {
+  messageId: string;
+  from: string;
+  destination: { to: string[] };
+  subject: string;
+  body: { html?: string; text?: string };
+  headers?: { name: string; value: string }[];
+}
+
+/** A recipient no other test (or developer) uses, so the shared emulator store can be filtered by it. */
+export function uniqueAddress(label = 'rcpt'): string {
+  return `${label}-${randomUUID().slice(0, 8)}@waymark-test.example`;
+}
+
+/** Every email the emulator holds for an address (the store is shared: never cleared by tests). */
+export async function emailsTo(address: string): Promise<EmulatorEmail[]> {
+  const response = await fetch(`${integrationEnv().SES_ENDPOINT}/store`);
+  const store = (await response.json()) as { emails: EmulatorEmail[] };
+  return store.emails.filter((email) => email.destination.to.some((to) => to.toLowerCase() === address.toLowerCase()));
+}
+
+export function header(email: EmulatorEmail, name: string): string | undefined {
+  return email.headers?.find((h) => h.name.toLowerCase() === name.toLowerCase())?.value;
+}
+
+/** Polls until `probe` returns a value (not undefined) or the timeout passes. */
+export async function waitFor<T>(probe: () => Promise<T | undefined>, options: { timeoutMs?: number; what?: string } = {}): Promise<T> {
+  const deadline = Date.now() + (options.timeoutMs ?? 20_000);
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${options.what ?? 'condition'}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
