@@ -2,6 +2,6 @@
 FROM node:20-bookworm-slim
 WORKDIR /app
 COPY . .
-RUN npm ci --omit=dev --no-audit --no-fund
+RUN npm install --omit=dev --no-audit --no-fund
 EXPOSE 3002
 CMD ["npx", "tsx", "apps/api/src/server.ts"]

@@ -13,6 +13,8 @@ if [[ -f "$REPO/.env" ]]; then
 fi
 : "${NODE_ENV:=development}"
 : "${PORT:=3002}"
+: "${LOG_FORMAT:=pretty}"
+: "${LOG_LEVEL:=http}"
 : "${DATABASE_URL:=postgres://waymark:waymark@127.0.0.1:5432/waymark}"
 : "${CACHE_URL:=redis://127.0.0.1:6379/0}"
 : "${AUTH_SECRET:=$(cat "$REPO/.data/auth-secret")}"

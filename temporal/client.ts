@@ -20,16 +20,19 @@ export interface TemporalGateway {
  */
 export function createTemporalGateway(config: Config['temporal']): TemporalGateway {
   const connection = Connection.lazy(temporalConnectionOptions(config));
+  // Health probes get their own channel without the SDK's retry interceptor: a probe must answer
+  // within its deadline, and retries scheduled past it would outlive the connection on close.
+  const probe = Connection.lazy({ ...temporalConnectionOptions(config), interceptors: [] });
   const client = new Client({ connection, namespace: config.namespace });
   return {
     client,
     taskQueue: config.taskQueue,
     orchestrator: createTemporalOrchestrator(client, config.taskQueue),
     async ping(timeoutMs = 1_500) {
-      await connection.withDeadline(Date.now() + timeoutMs, () => connection.workflowService.getSystemInfo({}));
+      await probe.withDeadline(Date.now() + timeoutMs, () => probe.workflowService.getSystemInfo({}));
     },
     async close() {
-      await connection.close();
+      await Promise.all([connection.close(), probe.close()]);
     },
   };
 }

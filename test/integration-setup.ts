@@ -35,7 +35,7 @@ export default async function setup(): Promise<() => Promise<void>> {
   const migrated = await migrateToLatest(db);
   if (migrated.error !== undefined) throw migrated.error;
 
-  const logger = createLogger({ level: 'warn', name: 'test-worker', pretty: false });
+  const logger = createLogger({ level: 'warn', name: 'test-worker', format: 'json' });
   const { worker, close } = await createWorker({ config, db, logger });
   const running = worker.run();
 

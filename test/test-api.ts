@@ -25,7 +25,7 @@ export interface TestResponse {
 /** A real api instance listening on a random port, built exactly as server.ts builds it. */
 export async function startTestApi(overrides: Record<string, string | undefined> = {}): Promise<TestApi> {
   const config = loadConfig({ ...integrationEnv(), ...overrides });
-  const logger = createLogger({ level: config.logLevel, name: 'test-api', pretty: false });
+  const logger = createLogger({ level: config.logLevel, name: 'test-api', format: 'json' });
   const deps = await createAppDeps(config, logger);
   const app = await buildApp({ deps, logger });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });

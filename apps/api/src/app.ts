@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
@@ -71,7 +71,8 @@ export async function buildApp({ deps, logger }: BuildAppOptions): Promise<Fasti
   const baseLogger: FastifyBaseLogger = logger;
   const app = Fastify({
     loggerInstance: baseLogger,
-    disableRequestLogging: true,
+    // one readable line per request comes from the onResponse hook below, at the `http` level
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy,
     bodyLimit: 5 * 1024 * 1024,
     genReqId: (request) => {

@@ -15,7 +15,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const logger = createLogger({ level: config.logLevel, name: 'api' });
+  const logger = createLogger({ level: config.logLevel, name: 'api', format: config.logFormat });
   const deps = await createAppDeps(config, logger);
   try {
     await assertMigrated(deps.db);

@@ -16,7 +16,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const logger = createLogger({ level: config.logLevel, name: 'worker' });
+  const logger = createLogger({ level: config.logLevel, name: 'worker', format: config.logFormat });
   const db = createDatabase({ connectionString: config.databaseUrl, applicationName: 'waymark-worker' });
   try {
     await assertMigrated(db);

@@ -16,7 +16,9 @@ export async function bearerAuth(app: FastifyInstance, options: { authenticator:
     }
   });
 
-  app.addHook('onRequest', async (request: FastifyRequest) => {
+  // preParsing: after the rate limit (a route-level onRequest hook, so anonymous floods are cut off
+  // before any key lookup) and before the body is read (nobody unauthenticated gets a body parsed).
+  app.addHook('preParsing', async (request: FastifyRequest, _reply, payload) => {
     const required = request.routeOptions.config.scope;
     if (required === undefined) throw new AppError('internal', 'Route declares no scope');
     const header = request.headers.authorization;
@@ -33,7 +35,7 @@ export async function bearerAuth(app: FastifyInstance, options: { authenticator:
       case 'authenticated':
         if (!hasScope(outcome.principal.scopes, required)) throw forbidden('Insufficient scope');
         request.principal = outcome.principal;
-        return;
+        return payload;
     }
   });
 }

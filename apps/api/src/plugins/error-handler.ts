@@ -19,7 +19,9 @@ function describeValidation(context: string | undefined, issues: readonly Valida
 export function registerErrorHandler(app: FastifyInstance, options: { production: boolean }): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (isAppError(error)) {
-      if (error.status >= 500) request.log.error({ err: error }, error.message);
+      // a 503 is a known condition (e.g. no key configured): one line, no stack
+      if (error.status === 500) request.log.error({ err: error }, error.message);
+      else if (error.status > 500) request.log.warn(error.message);
       return reply.status(error.status).send({ error: error.message });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

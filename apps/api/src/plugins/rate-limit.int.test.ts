@@ -55,14 +55,27 @@ describe('rate limit (SPEC §8): sliding window per API key, shared through Redi
     const other = '203.0.113.7';
     try {
       const statuses: number[] = [];
-      for (let i = 0; i < 4; i++) statuses.push((await c.request('GET', '/v1/health', { headers: { 'x-forwarded-for': ip } })).status);
-      expect(statuses).toEqual([200, 200, 200, 429]);
-      expect((await c.request('GET', '/v1/health', { headers: { 'x-forwarded-for': other } })).status).toBe(200);
+      const call = (from: string) => c.request('GET', '/v1/admin/audit-logs', { headers: { 'x-forwarded-for': from } });
+      for (let i = 0; i < 4; i++) statuses.push((await call(ip)).status);
+      // the limit applies before authentication, so anonymous floods are cut off too
+      expect(statuses).toEqual([401, 401, 401, 429]);
+      expect((await call(other)).status).toBe(401);
       // the window slides: once the oldest request is 2 s old, a slot frees up
       await new Promise((resolve) => setTimeout(resolve, 2_100));
-      expect((await c.request('GET', '/v1/health', { headers: { 'x-forwarded-for': ip } })).status).toBe(200);
+      expect((await call(ip)).status).toBe(401);
     } finally {
       await c.close();
+    }
+  });
+
+  it('never limits the health probe', async () => {
+    const d = await startTestApi({ ADMIN_API_KEY: LEGACY, RATE_LIMIT_MAX: '1' });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++) statuses.push((await d.request('GET', '/v1/health')).status);
+      expect(statuses).toEqual([200, 200, 200]);
+    } finally {
+      await d.close();
     }
   });
 

@@ -19,7 +19,11 @@ export const healthRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }
 
   app.get(
     '/v1/health',
-    { schema: { tags: ['service'], summary: 'Service health', response: { 200: healthResponse } } },
+    {
+      // Load balancers and orchestrators poll this; a 429 here would take a healthy instance out.
+      config: { rateLimit: false },
+      schema: { tags: ['service'], summary: 'Service health (not rate limited)', response: { 200: healthResponse } },
+    },
     async (request) => {
       const results = await Promise.all(
         Object.entries(checks).map(async ([name, check]) => {

@@ -26,6 +26,7 @@ export const configSchema = z
     PORT: z.coerce.number().int().min(0).max(65535).default(3002),
     HOST: z.string().default('0.0.0.0'),
     LOG_LEVEL: z.enum(['error', 'warn', 'info', 'http', 'debug']).default('info'),
+    LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
     DATABASE_URL: z.string({ error: 'is required' }).min(1, 'is required'),
     CACHE_URL: z.string().default('redis://127.0.0.1:6379'),
     AUTH_SECRET: z.string({ error: 'is required' }).min(16, 'must be at least 16 characters'),
@@ -72,6 +73,8 @@ export const configSchema = z
     port: env.PORT,
     host: env.HOST,
     logLevel: env.LOG_LEVEL,
+    // JSON for log shippers; pretty lines for people. Default: pretty only on a terminal outside production.
+    logFormat: env.LOG_FORMAT ?? (process.stdout.isTTY === true && env.NODE_ENV !== 'production' ? 'pretty' : 'json'),
     databaseUrl: env.DATABASE_URL,
     cacheUrl: env.CACHE_URL,
     authSecret: env.AUTH_SECRET,

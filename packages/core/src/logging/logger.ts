@@ -6,8 +6,8 @@ const customLevels = { http: 25 } as const;
 
 export type AppLogger = Logger<'http'>;
 
-export function createLogger(options: { level: Config['logLevel']; name: string; pretty?: boolean }): AppLogger {
-  const pretty = options.pretty ?? (process.stdout.isTTY === true && process.env.NODE_ENV !== 'production');
+export function createLogger(options: { level: Config['logLevel']; name: string; format: Config['logFormat'] }): AppLogger {
+  const pretty = options.format === 'pretty';
   return pino({
     name: options.name,
     level: options.level,
