@@ -14,6 +14,8 @@ import type { AppLogger } from '@waymark/core/logging/logger';
 import { createEmailDeps } from '@waymark/core/emails/create-email-deps';
 import type { EmailDeps } from '@waymark/core/emails/email-deps';
 import { createAnalyticsDestination, type AnalyticsDestination } from '@waymark/core/tracking/analytics';
+import { createTrackingEventPublisher, type TrackingEventPublisher } from '@waymark/core/tracking/tracking-events';
+import { createTrackingRecorder, type TrackingRecorder } from '@waymark/core/tracking/tracking-recorder';
 import { createSnsCertificateSource, type SnsCertificateSource } from '@waymark/email/sns-message';
 import { emailTemplates } from '@waymark/journeys/templates/registry';
 import { createDeadLetterRetriers } from '@waymark/core/dlq/dead-letter-retriers';
@@ -38,6 +40,9 @@ export interface AppDeps {
   email: EmailDeps;
   /** PostHog destination of tracking events (no-op without ANALYTICS_API_KEY/HOST) */
   analytics: AnalyticsDestination;
+  /** click/open recording (group commit) and the fire-and-forget tracking event pushes */
+  tracking: TrackingRecorder;
+  trackingEvents: TrackingEventPublisher;
   /** SNS signing certificates for the email-provider webhook, cached per URL */
   snsCertificates: SnsCertificateSource;
   /** POST /v1/admin/dlq/{id}/retry: how each DLQ source is re-queued (core/dlq/dead-letter-retriers.ts) */
@@ -48,7 +53,7 @@ export interface AppDeps {
   close(): Promise<void>;
 }
 
-export function readVersion(): string {
+function readVersion(): string {
   const file = new URL('../../../package.json', import.meta.url);
   return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
 }
@@ -87,6 +92,8 @@ export async function createAppDeps(config: Config, logger: AppLogger): Promise<
   const email = createEmailDeps(config, { db, templates: emailTemplates, logger });
   const analytics = createAnalyticsDestination(config.analytics, { onError: (error) => logger.warn({ err: error }, 'analytics: capture failed') });
   const snsCertificates = createSnsCertificateSource({ pinnedCertificatePem: config.email.snsCertificatePem });
+  const trackingEvents = createTrackingEventPublisher({ db, ingest: (event) => ingest(event), analytics, logger });
+  const tracking = createTrackingRecorder({ db, events: trackingEvents });
   const ingest = (input: IngestInput) => ingestEvent(ingestDeps, input);
   const deadLetterRetriers = createDeadLetterRetriers({ db, ingest, sendEmail: (input) => sendEmail(email, input), orchestrator: temporal.orchestrator });
   const version = readVersion();
@@ -103,6 +110,8 @@ export async function createAppDeps(config: Config, logger: AppLogger): Promise<
     keyRevocations,
     email,
     analytics,
+    tracking,
+    trackingEvents,
     snsCertificates,
     deadLetterRetriers,
     processMetrics,
@@ -112,6 +121,7 @@ export async function createAppDeps(config: Config, logger: AppLogger): Promise<
     async close() {
       await keyRevocations.close();
       processMetrics.close();
+      await trackingEvents.drain();
       await analytics.shutdown();
       redis.disconnect();
       await Promise.allSettled([db.destroy(), temporal.close()]);
