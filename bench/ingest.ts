@@ -58,7 +58,7 @@ async function main(): Promise<void> {
   if (migrated.error !== undefined) throw migrated.error;
   await migrateDb.destroy();
 
-  const logger = createLogger({ level: 'warn', name: 'bench', pretty: false });
+  const logger = createLogger({ level: 'warn', name: 'bench', format: 'json' });
   const deps = await createAppDeps(config, logger);
   const app = await buildApp({ deps, logger });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });

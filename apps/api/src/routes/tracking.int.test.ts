@@ -103,6 +103,7 @@ describe('GET /v1/t/c/{id} and /v1/t/o/{id}', () => {
     expect(first.status).toBe(200);
     expect(first.headers.get('content-type')).toBe('image/gif');
     expect(first.headers.get('cache-control')).toBe('no-store, no-cache, must-revalidate');
+    expect(first.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
     const bytes = Buffer.from(await first.arrayBuffer());
     expect(bytes.length).toBe(42);
     expect(bytes.subarray(0, 6).toString('latin1')).toBe('GIF89a');

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { PIXEL_CACHE_CONTROL, TRANSPARENT_GIF } from '@waymark/email/tracking-pixel';
-import { clientIp, followTrackedLink, recordOpen } from '@waymark/core/tracking/handle-tracking';
-import type { TrackingDeps } from '@waymark/core/tracking/tracking-events';
+import { clientIp } from '@waymark/core/tracking/tracking-recorder';
 import type { RoutePlugin } from '../http/type-provider';
 import type { AppDeps } from '../deps';
 
@@ -11,13 +10,6 @@ const idParams = z.object({ id: z.string() });
 
 /** SPEC §4 Public: tracking. No credential; the pipeline push never delays the answer. */
 export const trackingRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
-  const tracking: TrackingDeps & { db: AppDeps['db'] } = {
-    db: deps.db,
-    analytics: deps.analytics,
-    logger: app.log,
-    ingest: (event) => deps.ingest(event),
-  };
-
   app.get(
     '/v1/t/c/:id',
     {
@@ -32,7 +24,7 @@ export const trackingRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps
       let location = deps.config.apiPublicUrl;
       try {
         location =
-          (await followTrackedLink(tracking, {
+          (await deps.tracking.followLink({
             linkId: request.params.id,
             ipAddress: clientIp(request.headers),
             userAgent: request.headers['user-agent'] ?? null,
@@ -57,11 +49,18 @@ export const trackingRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps
     },
     async (request, reply) => {
       try {
-        await recordOpen(tracking, request.params.id);
+        await deps.tracking.recordOpen(request.params.id);
       } catch (error) {
         request.log.error({ err: error, emailSendId: request.params.id }, 'tracking: could not record open');
       }
-      return reply.header('content-type', 'image/gif').header('cache-control', PIXEL_CACHE_CONTROL).send(TRANSPARENT_GIF);
+      return (
+        reply
+          .header('content-type', 'image/gif')
+          .header('cache-control', PIXEL_CACHE_CONTROL)
+          // helmet's default (same-origin) would stop webmail pages on other origins from showing the image
+          .header('cross-origin-resource-policy', 'cross-origin')
+          .send(TRANSPARENT_GIF)
+      );
     },
   );
 };
@@ -72,7 +71,7 @@ export const trackingRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps
  */
 export const trackingBenchBaselineRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
   app.get('/v1/bench/baseline/pixel/:id', { schema: { hide: true, params: idParams } }, async (_request, reply) =>
-    reply.header('content-type', 'image/gif').header('cache-control', PIXEL_CACHE_CONTROL).send(TRANSPARENT_GIF),
+    reply.header('content-type', 'image/gif').header('cache-control', PIXEL_CACHE_CONTROL).header('cross-origin-resource-policy', 'cross-origin').send(TRANSPARENT_GIF),
   );
   app.get('/v1/bench/baseline/click/:id', { schema: { hide: true, params: idParams } }, async (_request, reply) =>
     reply.header('cache-control', 'no-store').redirect(deps.config.apiPublicUrl, 302),

@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
+import { recordDeadLetter } from '../dlq/dead-letters';
+import { isAppError } from '../errors/app-error';
 import type { SendJourneyEmailInput, SendJourneyEmailResult } from '../journeys/journey-email';
 import { recordJourneyStep } from '../journeys/run-steps';
 import type { EmailDeps } from './email-deps';
@@ -20,17 +22,32 @@ export async function deliverJourneyEmail(deps: EmailDeps, input: SendJourneyEma
   const state = await deps.db.selectFrom('journeyStates').select('status').where('id', '=', input.stateId).executeTakeFirst();
   if (state === undefined || (state.status !== 'active' && state.status !== 'waiting')) return { status: 'skipped', reason: 'state_not_active' };
 
-  const result = await sendEmail(deps, {
-    templateKey: input.templateKey,
-    to: input.userEmail,
-    data: input.data,
-    userId: input.userId,
-    category: input.category,
-    journeyStateId: input.stateId,
-    idempotencyKey: input.idempotencyKey,
-    suppressHours: input.suppressHours,
-  });
   const base = { stateId: input.stateId, toNodeId: input.nodeId };
+  let result;
+  try {
+    result = await sendEmail(deps, {
+      templateKey: input.templateKey,
+      to: input.userEmail,
+      data: input.data,
+      userId: input.userId,
+      category: input.category,
+      journeyStateId: input.stateId,
+      idempotencyKey: input.idempotencyKey,
+      suppressHours: input.suppressHours,
+    });
+  } catch (error) {
+    // a journey naming a template this deployment does not have: retrying cannot help
+    if (!isAppError(error) || error.code !== 'validation') throw error;
+    const reason = error.message;
+    await recordDeadLetter(deps.db, {
+      source: 'email',
+      sourceId: null,
+      payload: { templateKey: input.templateKey, to: input.userEmail, userId: input.userId, category: input.category, journeyStateId: input.stateId, idempotencyKey: input.idempotencyKey, data: input.data },
+      error: reason,
+    });
+    await recordJourneyStep(deps.db, { ...base, action: 'email_failed', status: 'active', detail: { templateKey: input.templateKey, reason } });
+    return { status: 'failed', reason };
+  }
   switch (result.status) {
     case 'sent':
       if (!(await hasLogFor(deps.db, input.stateId, 'email_sent', result.emailSendId))) {

@@ -1,4 +1,4 @@
-import type { EmailTemplate, TemplateRegistry } from '@waymark/email/email-template';
+import type { TemplateRegistry } from '@waymark/email/email-template';
 import type { EmailTransport } from '@waymark/email/ses-transport';
 import type { EmailTokenSigner } from '@waymark/email/unsubscribe-token';
 import type { Db } from '../db/database';
@@ -16,5 +16,3 @@ export interface EmailDeps {
   from: string;
   logger?: Pick<AppLogger, 'warn' | 'error'>;
 }
-
-export type { EmailTemplate };

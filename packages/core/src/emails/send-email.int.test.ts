@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config';
 import { createDatabase, type Db } from '../db/database';
@@ -9,6 +10,7 @@ import { emailsTo, header, uniqueAddress } from '../../../../test/email-emulator
 import { createEmailDeps } from './create-email-deps';
 import type { EmailDeps } from './email-deps';
 import { sendEmail } from './send-email';
+import { deliverJourneyEmail } from './deliver-journey-email';
 
 /**
  * The send path against real PostgreSQL and the SES emulator. Failure injection wraps the real
@@ -152,5 +154,33 @@ describe('sendEmail (exactly once, failures, DLQ, suppress window)', () => {
     // transactional sends ignore the window and do not start one
     expect((await sendEmail(email, { templateKey: 'welcome-tips', to, idempotencyKey: randomUUID() })).status).toBe('sent');
     expect(await emailsTo(to)).toHaveLength(2);
+  });
+
+  it('a journey step naming an unknown template fails for good: email_failed log, DLQ entry, the journey goes on', async () => {
+    const to = uniqueAddress('unknown-template');
+    const state = await db
+      .insertInto('journeyStates')
+      .values({ journeyId: 'test-journey', userId: `u-${randomUUID()}`, userEmail: to, workflowId: `wf-${randomUUID()}`, context: '{}' })
+      .returning(['id', 'userId'])
+      .executeTakeFirstOrThrow();
+    const key = `wf:${randomUUID()}:missing:1`;
+    const result = await deliverJourneyEmail(email, {
+      stateId: state.id,
+      journeyId: 'test-journey',
+      userId: state.userId,
+      userEmail: to,
+      templateKey: 'missing-template',
+      nodeId: 'missing',
+      data: {},
+      category: 'journey',
+      idempotencyKey: key,
+    });
+    expect(result).toMatchObject({ status: 'failed', reason: 'Unknown email template "missing-template"' });
+    const logs = await db.selectFrom('journeyLogs').select(['action', 'detail']).where('journeyStateId', '=', state.id).execute();
+    expect(logs).toEqual([{ action: 'email_failed', detail: { templateKey: 'missing-template', reason: 'Unknown email template "missing-template"' } }]);
+    const dlq = await db.selectFrom('dlqEntries').selectAll().where('source', '=', 'email').where(sql<string>`payload ->> 'idempotencyKey'`, '=', key).executeTakeFirstOrThrow();
+    expect(dlq.payload).toMatchObject({ templateKey: 'missing-template', to, category: 'journey' });
+    const live = await db.selectFrom('journeyStates').select('status').where('id', '=', state.id).executeTakeFirstOrThrow();
+    expect(live.status).toBe('active');
   });
 });

@@ -1,7 +1,14 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
 
+export interface ClickInput {
+  linkId: string;
+  ipAddress: string | null;
+  userAgent: string | null;
+}
+
 export interface RecordedClick {
+  clickId: string;
   originalUrl: string;
   linkId: string;
   emailSendId: string;
@@ -11,31 +18,36 @@ export interface RecordedClick {
 }
 
 /**
- * SPEC §4 click handling steps 1–3 in one statement (one round trip on the hot path):
- * (1) insert the click with IP, user agent and time, (2) increment the link's click count,
+ * SPEC §4 click handling steps 1–3 for a batch of clicks in one statement:
+ * (1) insert each click with IP, user agent and time, (2) add them to each link's click count,
  * (3) set the send's clickedAt only when empty (status moves to clicked from sent/delivered/opened).
- * Returns undefined for an unknown link id.
+ * Returns, per input, the click (undefined for an unknown link id). Ids must be UUIDs.
  */
-export async function recordClick(db: Db, input: { linkId: string; ipAddress: string | null; userAgent: string | null }): Promise<RecordedClick | undefined> {
-  const result = await sql<RecordedClick>`
-    with link as (
-      select id, email_send_id, original_url from tracked_links where id = ${input.linkId}
+export async function recordClicks(db: Db, clicks: readonly ClickInput[]): Promise<(RecordedClick | undefined)[]> {
+  if (clicks.length === 0) return [];
+  const result = await sql<RecordedClick & { ord: number }>`
+    with input as (
+      select * from unnest(${clicks.map((click) => click.linkId)}::uuid[], ${clicks.map((click) => click.ipAddress)}::text[],
+                           ${clicks.map((click) => click.userAgent)}::text[]) with ordinality as t(link_id, ip, ua, ord)
+    ), link as (
+      select i.ord, i.ip, i.ua, gen_random_uuid() as click_id, t.id, t.email_send_id, t.original_url
+      from input i join tracked_links t on t.id = i.link_id
     ), click as (
-      insert into link_clicks (tracked_link_id, ip_address, user_agent)
-      select id, ${input.ipAddress}, ${input.userAgent} from link
+      insert into link_clicks (id, tracked_link_id, ip_address, user_agent) select click_id, id, ip, ua from link order by ord
     ), counted as (
-      update tracked_links t set click_count = t.click_count + 1, updated_at = now()
-      from link where t.id = link.id
+      update tracked_links t set click_count = t.click_count + c.n, updated_at = now()
+      from (select id, count(*)::int as n from link group by id) c where t.id = c.id
     ), first_click as (
       update email_sends s set clicked_at = now(), updated_at = now(),
         status = case when s.status in ('sent', 'delivered', 'opened') then 'clicked' else s.status end
-      from link where s.id = link.email_send_id and s.clicked_at is null
+      from (select distinct email_send_id from link) l where s.id = l.email_send_id and s.clicked_at is null
     )
-    select link.original_url as "originalUrl", link.id as "linkId", s.id as "emailSendId",
+    select link.ord::int as ord, link.click_id as "clickId", link.original_url as "originalUrl", link.id as "linkId", s.id as "emailSendId",
       s.template_key as "templateKey", s.user_id as "userId", s.to_email as "toEmail"
     from link join email_sends s on s.id = link.email_send_id
   `.execute(db);
-  return result.rows[0];
+  const byOrd = new Map(result.rows.map(({ ord, ...click }) => [Number(ord), click]));
+  return clicks.map((_click, index) => byOrd.get(index + 1));
 }
 
 export interface RecordedOpen {
@@ -45,17 +57,28 @@ export interface RecordedOpen {
   toEmail: string;
 }
 
-/** First open only: sets openedAt when empty; later opens write nothing (undefined). */
-export async function recordFirstOpen(db: Db, emailSendId: string): Promise<RecordedOpen | undefined> {
-  return db
+/**
+ * First opens for a batch of send ids: sets openedAt only when empty. Returns, per input, the
+ * send when THIS call opened it first (undefined for repeat opens and unknown ids).
+ */
+export async function recordFirstOpens(db: Db, emailSendIds: readonly string[]): Promise<(RecordedOpen | undefined)[]> {
+  if (emailSendIds.length === 0) return [];
+  const rows = await db
     .updateTable('emailSends')
     .set({
       openedAt: new Date(),
       updatedAt: new Date(),
       status: sql`case when status in ('sent', 'delivered') then 'opened' else status end`,
     })
-    .where('id', '=', emailSendId)
+    .where('id', '=', sql<string>`any(${[...new Set(emailSendIds)]}::uuid[])`)
     .where('openedAt', 'is', null)
     .returning(['id as emailSendId', 'templateKey', 'userId', 'toEmail'])
-    .executeTakeFirst();
+    .execute();
+  const byId = new Map(rows.map((row) => [row.emailSendId, row]));
+  // the same id twice in one batch: only the first caller opened it
+  return emailSendIds.map((id) => {
+    const row = byId.get(id);
+    byId.delete(id);
+    return row;
+  });
 }
