@@ -16,10 +16,19 @@ export async function withScratchDatabase<T>(use: (databaseUrl: string) => Promi
   try {
     const migrated = await migrateToLatest(scratch);
     if (migrated.error !== undefined) throw migrated.error;
+  } finally {
     await scratch.destroy();
+  }
+  try {
     return await use(url.toString());
   } finally {
-    await scratch.destroy().catch(() => undefined);
+    // pg's pool.end() resolves before its sockets close; a forced drop racing them makes the
+    // server kill a closing client (57P01), which surfaces as an uncaught error. Let them go first.
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const open = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = ${name}`.execute(admin);
+      if (open.rows[0]?.n === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     await sql`drop database if exists ${sql.id(name)} with (force)`.execute(admin);
     await admin.destroy();
   }

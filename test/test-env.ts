@@ -6,7 +6,8 @@ export function integrationEnv() {
   const env = process.env;
   return {
     NODE_ENV: 'test',
-    LOG_LEVEL: env.TEST_LOG_LEVEL ?? 'warn',
+    // errors only: tests that break Redis or Temporal on purpose would fill the output with warnings
+    LOG_LEVEL: env.TEST_LOG_LEVEL ?? 'error',
     DATABASE_URL: env.TEST_DATABASE_URL ?? 'postgres://waymark:waymark@127.0.0.1:5432/waymark_test',
     CACHE_URL: env.TEST_CACHE_URL ?? 'redis://127.0.0.1:6379/1',
     AUTH_SECRET: 'test-auth-secret-at-least-32-characters-long',
