@@ -14,6 +14,9 @@ export async function bearerAuth(app: FastifyInstance, options: { authenticator:
     if (route.config?.scope === undefined) {
       throw new Error(`Route ${route.method} ${route.url} is in the bearer context but declares no scope`);
     }
+    // the OpenAPI document marks exactly these routes as needing a bearer key, with their scope
+    const description = [route.schema?.description, `Requires a bearer key with scope \`${route.config.scope}\`.`].filter(Boolean).join('\n\n');
+    route.schema = { ...route.schema, security: [{ bearer: [] }], description };
   });
 
   // preParsing: after the rate limit (a route-level onRequest hook, so anonymous floods are cut off
