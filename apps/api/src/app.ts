@@ -7,12 +7,13 @@ import rateLimit from '@fastify/rate-limit';
 import { createHash } from 'node:crypto';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { readBearerToken } from '@waymark/core/auth/api-key-secret';
-import { AppError } from '@waymark/core/errors/app-error';
+import { AppError, badRequest } from '@waymark/core/errors/app-error';
 import type { AppLogger } from '@waymark/core/logging/logger';
 import type { AppDeps } from './deps';
+import { MAX_BODY_DEPTH, nestsDeeperThan } from './http/json-depth';
 import { auditTrail } from './plugins/audit-trail';
 import { bearerAuth } from './plugins/bearer-auth';
-import { registerErrorHandler } from './plugins/error-handler';
+import { registerErrorHandler, sendFrameworkError } from './plugins/error-handler';
 import { registerOpenApi } from './plugins/openapi';
 import { createSlidingWindowStore } from './plugins/rate-limit-store';
 import { apiKeyRoutes } from './routes/api-keys';
@@ -75,6 +76,9 @@ export async function buildApp({ deps, logger }: BuildAppOptions): Promise<Fasti
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy,
     bodyLimit: 5 * 1024 * 1024,
+    // a contact `{id}` may be an externalId of up to 512 characters (the create body allows that)
+    routerOptions: { maxParamLength: 512 },
+    frameworkErrors: sendFrameworkError,
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
@@ -98,6 +102,9 @@ export async function buildApp({ deps, logger }: BuildAppOptions): Promise<Fasti
     );
   });
   registerErrorHandler(app, { production: config.isProduction });
+  app.addHook('preValidation', async (request) => {
+    if (nestsDeeperThan(request.body, MAX_BODY_DEPTH)) throw badRequest(`Invalid request: body nests deeper than ${MAX_BODY_DEPTH} levels`);
+  });
 
   // SPEC §8: sliding window per API key (per client IP without one), shared through Redis.
   await app.register(rateLimit, {

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { isAppError } from '@waymark/core/errors/app-error';
 
@@ -15,6 +15,17 @@ function describeValidation(context: string | undefined, issues: readonly Valida
   return `Invalid request: ${parts.join('; ')}`;
 }
 
+/**
+ * PostgreSQL refuses NUL in text (22021) and `\u0000` in jsonb (22P05). Only the request's own
+ * content can cause either, so it is a 400, not a 500.
+ */
+const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
+
+function isUnstorableText(error: unknown): boolean {
+  const database = error as { code?: unknown; severity?: unknown };
+  return typeof database.severity === 'string' && typeof database.code === 'string' && UNSTORABLE_TEXT.has(database.code);
+}
+
 /** SPEC §7: every error leaves as `{error}`; a 500 says nothing internal in production. */
 export function registerErrorHandler(app: FastifyInstance, options: { production: boolean }): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -26,6 +37,9 @@ export function registerErrorHandler(app: FastifyInstance, options: { production
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       return reply.status(400).send({ error: describeValidation(error.validationContext, error.validation) });
+    }
+    if (isUnstorableText(error)) {
+      return reply.status(400).send({ error: 'Invalid request: text must not contain NUL (\\u0000) characters' });
     }
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error, issues: error.cause?.issues }, 'response did not match its schema');
@@ -42,4 +56,9 @@ export function registerErrorHandler(app: FastifyInstance, options: { production
   app.setNotFoundHandler((request, reply) =>
     reply.status(404).send({ error: `Route ${request.method} ${request.url.split('?')[0]} not found` }),
   );
+}
+
+/** Fastify `frameworkErrors`: router-level rejections (undecodable URL, over-long parameter) leave as `{error}` too. */
+export function sendFrameworkError(error: FastifyError, _request: unknown, reply: FastifyReply): void {
+  void reply.status(error.statusCode ?? 400).send({ error: error.message });
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { insertBareEvent } from '@waymark/core/events/bare-event';
+import { badRequest } from '@waymark/core/errors/app-error';
 import type { RoutePlugin } from '../http/type-provider';
 import type { AppDeps } from '../deps';
 import { bearerErrors } from '../http/schemas';
@@ -45,7 +46,9 @@ export const eventRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps })
     },
     async (request, reply) => {
       const header = request.headers['idempotency-key'];
-      const headerKey = typeof header === 'string' && header !== '' ? idempotencyHeader.parse(header) : undefined;
+      const parsedHeader = typeof header === 'string' && header !== '' ? idempotencyHeader.safeParse(header) : undefined;
+      if (parsedHeader?.success === false) throw badRequest('Invalid request: the Idempotency-Key header must be 1 to 255 characters');
+      const headerKey = parsedHeader?.data;
       const { timestamp, idempotencyKey, ...body } = request.body;
       const key = headerKey ?? idempotencyKey;
       const result = await deps.ingest({
