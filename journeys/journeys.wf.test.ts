@@ -14,6 +14,7 @@ import { createFakeJourneyActivities, type FakeOptions } from '@waymark/temporal
 import { createTimeSkippingEnv, workflowsPath } from '@waymark/temporal/test/time-skipping';
 import { journeyWorkflow } from '@waymark/temporal/workflows/journey';
 import { journeyEventSignal } from '@waymark/temporal/workflows/journey-signals';
+import { eventually } from '../test/eventually';
 
 const historiesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'histories');
 
@@ -21,13 +22,9 @@ function request(journeyId: string, event: string, properties: JourneyRunRequest
   return { journeyId, userId: `u-${randomUUID()}`, userEmail: 'ada@example.com', properties, trigger: { event, eventId: randomUUID(), occurredAt: new Date().toISOString() } };
 }
 
-async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not reached');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+/** Waits for a step the fake activities recorded (they run in this process: poll often). */
+const untilStep = (fake: ReturnType<typeof createFakeJourneyActivities>, matches: (step: (typeof fake.steps)[number]) => boolean) =>
+  eventually(() => fake.steps.some(matches), (reached) => reached, { timeoutMs: 15_000, intervalMs: 20, what: 'a journey step' });
 
 describe('example journeys on the time-skipping test server', () => {
   let env: TestWorkflowEnvironment;
@@ -79,9 +76,9 @@ describe('example journeys on the time-skipping test server', () => {
   it('trial-conversion: pricing viewed during the wait → pricing follow-up', async () => {
     await withWorker({}, async (taskQueue, fake) => {
       const handle = await start(taskQueue, request('trial-conversion', 'trial.started', { plan: 'pro' }));
-      await until(() => fake.steps.some((step) => step.toNodeId === 'sleep:3 days'));
+      await untilStep(fake, (step) => step.toNodeId === 'sleep:3 days');
       await env.sleep('3 days');
-      await until(() => fake.steps.some((step) => step.toNodeId === 'wait-pricing' && step.action === 'waiting'));
+      await untilStep(fake, (step) => step.toNodeId === 'wait-pricing' && step.action === 'waiting');
       await handle.signal(journeyEventSignal, { eventId: randomUUID(), name: 'pricing.viewed', occurredAt: new Date().toISOString(), properties: {} });
       expect(await handle.result()).toMatchObject({ outcome: 'completed' });
       expect(fake.sends.map((send) => send.templateKey)).toEqual(['trial-welcome', 'trial-pricing-followup']);
@@ -100,7 +97,7 @@ describe('example journeys on the time-skipping test server', () => {
   it('re-engagement: comes back → welcome back; stays away → last call on its named node', async () => {
     await withWorker({}, async (taskQueue, fake) => {
       const handle = await start(taskQueue, request('re-engagement', 'user.inactive', { daysInactive: 30 }));
-      await until(() => fake.steps.some((step) => step.toNodeId === 'wait:session.started'));
+      await untilStep(fake, (step) => step.toNodeId === 'wait:session.started');
       await handle.signal(journeyEventSignal, { eventId: randomUUID(), name: 'session.started', occurredAt: new Date().toISOString(), properties: {} });
       await handle.result();
       expect(fake.sends.map((send) => send.templateKey)).toEqual(['reengage-we-miss-you', 'reengage-welcome-back']);
@@ -115,7 +112,7 @@ describe('example journeys on the time-skipping test server', () => {
   it('exit mid-sleep: the cancelled run records exited, ends as cancelled and sends nothing more', async () => {
     await withWorker({}, async (taskQueue, fake) => {
       const handle = await start(taskQueue, request('welcome-series', 'user.signed_up'));
-      await until(() => fake.steps.some((step) => step.action === 'waiting'));
+      await untilStep(fake, (step) => step.action === 'waiting');
       await handle.cancel();
       const error = await handle.result().catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(WorkflowFailedError);
@@ -128,7 +125,7 @@ describe('example journeys on the time-skipping test server', () => {
   it('cancellation mid-wait (waitForEvent) stops the run the same way', async () => {
     await withWorker({}, async (taskQueue, fake) => {
       const handle = await start(taskQueue, request('re-engagement', 'user.inactive', { daysInactive: 20 }));
-      await until(() => fake.steps.some((step) => step.toNodeId === 'wait:session.started'));
+      await untilStep(fake, (step) => step.toNodeId === 'wait:session.started');
       await handle.cancel();
       await expect(handle.result()).rejects.toBeInstanceOf(WorkflowFailedError);
       expect(fake.finishes).toEqual([{ status: 'exited' }]);

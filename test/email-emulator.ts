@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { eventually } from './eventually';
 import { integrationEnv } from './test-env';
 
 /** What aws-ses-v2-local keeps per email (GET /store). */
@@ -28,12 +29,6 @@ export function header(email: EmulatorEmail, name: string): string | undefined {
 }
 
 /** Polls until `probe` returns a value (not undefined) or the timeout passes. */
-export async function waitFor<T>(probe: () => Promise<T | undefined>, options: { timeoutMs?: number; what?: string } = {}): Promise<T> {
-  const deadline = Date.now() + (options.timeoutMs ?? 20_000);
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${options.what ?? 'condition'}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+export function waitFor<T>(probe: () => Promise<T | undefined>, options: { timeoutMs?: number; what?: string } = {}): Promise<T> {
+  return eventually(probe, (value): value is T => value !== undefined, { intervalMs: 200, ...options });
 }

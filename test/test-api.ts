@@ -59,3 +59,10 @@ export async function startTestApi(overrides: Record<string, string | undefined>
     },
   };
 }
+
+/** Issues a stored API key with `scopes` through the admin API (as an operator would) and returns its secret. */
+export async function issueApiKey(api: TestApi, adminToken: string, name: string, scopes: string[]): Promise<string> {
+  const response = await api.request('POST', '/v1/admin/api-keys', { token: adminToken, body: { name, scopes } });
+  if (response.status !== 201) throw new Error(`creating API key ${name} answered ${response.status}: ${response.text}`);
+  return response.body.key as string;
+}

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../../test/eventually';
 import { startTestApi, type TestApi } from '../../test/test-api';
 import { integrationEnv } from '../../test/test-env';
 import { alertScheduleId } from '../alerts-schedule';
@@ -49,16 +50,6 @@ describe('contact import survives a killed worker', () => {
 
   const progress = async (jobId: string) => (await api.request('GET', `/v1/admin/contacts/import/${jobId}`, { token: LEGACY })).body;
 
-  async function waitUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await read();
-      if (done(value)) return value;
-      if (Date.now() > deadline) throw new Error(`timed out; last value ${JSON.stringify(value)}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-
   it('SIGKILL mid-import, restart: completes with every contact exactly once and exact counts', async () => {
     const tag = randomUUID().slice(0, 8);
     const csv = ['externalId,email,n', ...Array.from({ length: ROWS }, (_, i) => `${tag}-${i + 1},k${i + 1}.${tag}@example.com,${i + 1}`)].join('\n');
@@ -68,7 +59,7 @@ describe('contact import survives a killed worker', () => {
 
     const first = startWorkerProcess(env);
     workers.push(first);
-    const midway = await waitUntil(() => progress(jobId), (job) => job.processedRows >= 2_000, 120_000);
+    const midway = await eventually(() => progress(jobId), (job) => job.processedRows >= 2_000, { timeoutMs: 120_000, intervalMs: 200, what: 'the import to pass 2,000 rows' });
     first.kill('SIGKILL');
     await exited(first);
     expect(midway.status).toBe('processing');
@@ -76,7 +67,7 @@ describe('contact import survives a killed worker', () => {
 
     const second = startWorkerProcess(env);
     workers.push(second);
-    const job = await waitUntil(() => progress(jobId), (value) => value.status === 'completed' || value.status === 'failed', 240_000);
+    const job = await eventually(() => progress(jobId), (value) => value.status === 'completed' || value.status === 'failed', { timeoutMs: 240_000, intervalMs: 200, what: 'the import to finish' });
     expect(job).toMatchObject({ status: 'completed', totalRows: ROWS, processedRows: ROWS, failedRows: 0, errors: [] });
 
     const rows = await api.deps.db.selectFrom('contacts').select(['externalId', 'properties']).where('externalId', 'like', `${tag}-%`).execute();

@@ -19,7 +19,7 @@ export interface JourneyDefinition {
   /** 'once': a user enters at most once ever; 'unlimited' (default): again after the previous run ended */
   entryLimit?: EntryLimit;
   exitOn?: EventRule[];
-  /** minimum hours between two emails of this journey to one user (enforced by the send path) */
+  /** defer this journey's emails while any journey email went to the address less than `hours` ago (send path; docs/email.md) */
   suppress?: { hours: number };
   run(ctx: JourneyContext): Promise<void>;
 }

@@ -1,29 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from '../../../../test/test-api';
+import { eventually } from '../../../../test/eventually';
+import { journeyStatesOf } from '../../../../test/journey-states';
+import { issueApiKey, startTestApi, type TestApi } from '../../../../test/test-api';
 
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
-
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() - start > timeoutMs) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('POST /v1/events (SPEC §1 pipeline)', () => {
   let api: TestApi;
   let ingestKey: string;
   beforeAll(async () => {
     api = await startTestApi({ ADMIN_API_KEY: LEGACY });
-    ingestKey = (await api.request('POST', '/v1/admin/api-keys', { token: LEGACY, body: { name: 'producer', scopes: ['ingest'] } })).body.key;
+    ingestKey = await issueApiKey(api, LEGACY, 'producer', ['ingest']);
   });
   afterAll(() => api.close());
 
-  const liveStates = (userId: string, journeyId: string) =>
-    api.deps.db.selectFrom('journeyStates').selectAll().where('userId', '=', userId).where('journeyId', '=', journeyId).execute();
+  const liveStates = (userId: string, journeyId: string) => journeyStatesOf(api.deps.db, userId, journeyId);
 
   it('stores an event that triggers nothing, upserts the contact (contactProperties only) and answers 202', async () => {
     const userId = `u-${randomUUID()}`;

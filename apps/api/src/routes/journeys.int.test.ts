@@ -1,32 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from '../../../../test/test-api';
+import { eventually } from '../../../../test/eventually';
+import { journeyStatesOf } from '../../../../test/journey-states';
+import { issueApiKey, startTestApi, type TestApi } from '../../../../test/test-api';
 
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
-
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() - start > timeoutMs) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('/v1/admin/journeys and /v1/admin/events', () => {
   let api: TestApi;
   let journeyAdmin: string;
   beforeAll(async () => {
     api = await startTestApi({ ADMIN_API_KEY: LEGACY });
-    journeyAdmin = (await api.request('POST', '/v1/admin/api-keys', { token: LEGACY, body: { name: 'ja', scopes: ['journey-admin'] } })).body.key;
+    journeyAdmin = await issueApiKey(api, LEGACY, 'ja', ['journey-admin']);
   });
   afterAll(async () => {
     await api.deps.db.deleteFrom('journeyOverrides').execute();
     await api.close();
   });
 
-  const statesOf = (userId: string, journeyId: string) =>
-    api.deps.db.selectFrom('journeyStates').selectAll().where('userId', '=', userId).where('journeyId', '=', journeyId).execute();
+  const statesOf = (userId: string, journeyId: string) => journeyStatesOf(api.deps.db, userId, journeyId);
   const enroll = (journeyId: string, userId: string, properties?: Record<string, unknown>) =>
     api.request('POST', `/v1/admin/journeys/${journeyId}/enroll`, { token: journeyAdmin, body: { userId, userEmail: `${userId}@example.com`, properties } });
 
