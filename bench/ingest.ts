@@ -7,10 +7,10 @@
  * The last line is exactly `ingest ratio a/c=<x.xx> b/c=<y.yy>`.
  */
 import { createRequire } from 'node:module';
-import { sql } from 'kysely';
 import { createApiKey } from '@waymark/core/auth/api-keys';
 import { loadConfig } from '@waymark/core/config/config';
 import { createDatabase } from '@waymark/core/db/database';
+import { ensureDatabaseExists } from '@waymark/core/db/ensure-database';
 import { migrateToLatest } from '@waymark/core/db/migrator';
 import { createLogger } from '@waymark/core/logging/logger';
 import { buildApp } from '../apps/api/src/app';
@@ -29,18 +29,8 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const baseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://waymark:waymark@127.0.0.1:5432/waymark_bench';
 
-async function ensureDatabase(url: string): Promise<void> {
-  const admin = new URL(url);
-  const name = admin.pathname.slice(1);
-  admin.pathname = '/postgres';
-  const db = createDatabase({ connectionString: admin.toString(), max: 1 });
-  const exists = await sql<{ n: number }>`select count(*)::int as n from pg_database where datname = ${name}`.execute(db);
-  if (exists.rows[0]?.n === 0) await sql`create database ${sql.id(name)}`.execute(db);
-  await db.destroy();
-}
-
 async function main(): Promise<void> {
-  await ensureDatabase(baseUrl);
+  await ensureDatabaseExists(baseUrl);
   const taskQueue = `waymark-bench-${process.pid}`;
   const config = loadConfig({
     ...process.env,

@@ -1,24 +1,11 @@
 import { sql } from 'kysely';
 import { loadConfig } from '@waymark/core/config/config';
 import { createDatabase } from '@waymark/core/db/database';
+import { ensureDatabaseExists } from '@waymark/core/db/ensure-database';
 import { migrateToLatest } from '@waymark/core/db/migrator';
 import { createLogger } from '@waymark/core/logging/logger';
 import { createWorker } from '../apps/worker/src/worker';
 import { integrationEnv } from './test-env';
-
-/** TEST_DATABASE_URL may name a database of its own (e.g. one per developer); create it on first use. */
-async function ensureDatabaseExists(databaseUrl: string): Promise<void> {
-  const url = new URL(databaseUrl);
-  const name = decodeURIComponent(url.pathname.slice(1));
-  url.pathname = '/postgres';
-  const admin = createDatabase({ connectionString: url.toString(), max: 1 });
-  try {
-    const existing = await sql<{ n: number }>`select count(*)::int as n from pg_database where datname = ${name}`.execute(admin);
-    if (existing.rows[0]?.n === 0) await sql`create database ${sql.id(name)}`.execute(admin);
-  } finally {
-    await admin.destroy();
-  }
-}
 
 /**
  * Runs once per integration run: fresh schema in the test database, migrations, and one real
