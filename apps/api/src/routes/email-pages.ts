@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { preferenceCenter, unsubscribeLinkPage, type HtmlPage } from '@waymark/core/preferences/email-pages';
 import type { FastifyReply } from 'fastify';
 import type { RoutePlugin } from '../http/type-provider';
+import { errorBody } from '../http/schemas';
 import type { AppDeps } from '../deps';
 
 const tags = ['email-pages'];
@@ -45,7 +46,8 @@ export const emailPageRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { dep
         summary: 'RFC 8058 one-click unsubscribe (List-Unsubscribe-Post)',
         querystring: tokenQuery,
         body: z.unknown(),
-        response: { 200: html, 400: html },
+        // an unreadable body (e.g. malformed JSON) is rejected before the handler as `{error}`
+        response: { 200: html, 400: z.union([html, errorBody]) },
       },
     },
     async (request, reply) => sendPage(reply, await unsubscribeLinkPage(pages, firstToken(request.query.token), 'one_click')),
