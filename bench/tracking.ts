@@ -151,8 +151,11 @@ async function main(): Promise<void> {
   }
 
   // the fire-and-forget pushes (tracking events through the ingest pipeline) finish after the
-  // requests; report how long they lagged and that none were lost
+  // requests; report how long they lagged and that none were lost. autocannon stops at its
+  // deadline without waiting for the requests in flight: close the server first (it lets them
+  // finish, so their clicks are written and their events queued), then drain.
   const drainStart = Date.now();
+  await app.close();
   await deps.trackingEvents.drain();
   const drainSeconds = (Date.now() - drainStart) / 1000;
   const [events, parked, clicks] = await Promise.all([
@@ -162,7 +165,6 @@ async function main(): Promise<void> {
   ]);
   console.log(`last round p99: pixel ${pixel?.latency.p99} ms vs ${pixelBase?.latency.p99} ms; click ${click?.latency.p99} ms vs ${clickBase?.latency.p99} ms`);
   console.log(`clicks recorded ${clicks.n}; tracking events stored ${events.n}, parked in DLQ ${parked.n}; pipeline backlog drained ${drainSeconds.toFixed(1)} s after the last request`);
-  await app.close();
   await deps.close();
   console.log(`tracking ratio pixel=${(totals.pixel / totals.pixelBase).toFixed(2)} click=${(totals.click / totals.clickBase).toFixed(2)}`);
 }

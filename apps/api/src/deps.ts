@@ -7,6 +7,7 @@ import { connectRedis, createRedis } from '@waymark/core/cache/redis';
 import type { Config } from '@waymark/core/config/config';
 import { createDatabase, type Db } from '@waymark/core/db/database';
 import { ingestEvent, type IngestInput, type IngestResult } from '@waymark/core/events/ingest';
+import { ingestEvents } from '@waymark/core/events/ingest-batch';
 import { createJourneyRegistry, type JourneyRegistry } from '@waymark/core/journeys/registry';
 import { journeys as journeyDefinitions } from '@waymark/journeys';
 import { createTemporalGateway, type TemporalGateway } from '@waymark/temporal/client';
@@ -92,7 +93,7 @@ export async function createAppDeps(config: Config, logger: AppLogger): Promise<
   const email = createEmailDeps(config, { db, templates: emailTemplates, logger });
   const analytics = createAnalyticsDestination(config.analytics, { onError: (error) => logger.warn({ err: error }, 'analytics: capture failed') });
   const snsCertificates = createSnsCertificateSource({ pinnedCertificatePem: config.email.snsCertificatePem });
-  const trackingEvents = createTrackingEventPublisher({ db, ingest: (event) => ingest(event), analytics, logger });
+  const trackingEvents = createTrackingEventPublisher({ db, ingest: (events) => ingestEvents(ingestDeps, events), analytics, logger });
   const tracking = createTrackingRecorder({ db, events: trackingEvents });
   const ingest = (input: IngestInput) => ingestEvent(ingestDeps, input);
   const deadLetterRetriers = createDeadLetterRetriers({ db, ingest, sendEmail: (input) => sendEmail(email, input), orchestrator: temporal.orchestrator });

@@ -166,7 +166,8 @@ export async function ingestEvent(deps: IngestDeps, input: IngestInput): Promise
   return result;
 }
 
-async function startRun(deps: IngestDeps, request: JourneyRunRequest): Promise<void> {
+/** Starts one run; a failure is parked in the DLQ (source `journey`) instead of failing the event. */
+export async function startRun(deps: IngestDeps, request: JourneyRunRequest): Promise<void> {
   try {
     await deps.orchestrator.startJourney(request);
   } catch (error) {

@@ -23,50 +23,92 @@ describe('tracking event publisher', () => {
   const analytics: AnalyticsDestination = { capture: vi.fn(), shutdown: async () => undefined };
   const logger = { warn: vi.fn() };
 
-  it('pushes every event with bounded concurrency, captures analytics at once, and drains', async () => {
+  it('pushes every event once, in order, in batches of at most batchSize with bounded concurrency; captures analytics at once; drains', async () => {
     const { db, parked } = fakeDb();
     let running = 0;
     let peak = 0;
-    const pushed: string[] = [];
+    const batches: string[][] = [];
     const publisher = createTrackingEventPublisher({
       db,
       analytics,
       logger,
       concurrency: 2,
-      ingest: async (input) => {
+      batchSize: 4,
+      lingerMs: 0,
+      ingest: async (inputs) => {
         running += 1;
         peak = Math.max(peak, running);
         await new Promise((resolve) => setTimeout(resolve, 5));
-        pushed.push(input.idempotencyKey);
+        batches.push(inputs.map((input) => input.idempotencyKey));
         running -= 1;
       },
     });
     for (let n = 0; n < 10; n += 1) publisher.publish(event(n));
     expect(analytics.capture).toHaveBeenCalledTimes(10);
     await publisher.drain();
-    expect(pushed).toHaveLength(10);
+    expect(batches.map((batch) => batch.length)).toEqual([4, 4, 2]);
+    expect(batches.flat()).toEqual(Array.from({ length: 10 }, (_, n) => `email.link_clicked:${n}`));
     expect(peak).toBe(2);
     expect(parked).toEqual([]);
   });
 
-  it('parks failed pushes and overflow in the DLQ as re-ingestable events', async () => {
+  it('a batch leaves lingerMs after its first event; events published while it is in the pipeline go together in the next one', async () => {
+    const { db } = fakeDb();
+    const sizes: number[] = [];
+    const publisher = createTrackingEventPublisher({
+      db,
+      analytics,
+      logger,
+      lingerMs: 10,
+      ingest: async (inputs) => {
+        sizes.push(inputs.length);
+        await new Promise((resolve) => setTimeout(resolve, 40));
+      },
+    });
+    publisher.publish(event(0));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(sizes).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 15));
+    expect(sizes).toEqual([1]);
+    for (let n = 1; n <= 6; n += 1) publisher.publish(event(n));
+    await publisher.drain();
+    expect(sizes).toEqual([1, 6]);
+  });
+
+  it('drain sends what is queued at once instead of waiting out the linger', async () => {
+    const { db } = fakeDb();
+    const sizes: number[] = [];
+    const publisher = createTrackingEventPublisher({ db, analytics, logger, lingerMs: 60_000, ingest: async (inputs) => void sizes.push(inputs.length) });
+    for (let n = 0; n < 3; n += 1) publisher.publish(event(n));
+    const started = Date.now();
+    await publisher.drain();
+    expect(sizes).toEqual([3]);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('parks a failed batch (every event of it) and overflow in the DLQ as re-ingestable events', async () => {
     const { db, parked } = fakeDb();
     const publisher = createTrackingEventPublisher({
       db,
       analytics,
       logger,
-      concurrency: 1,
+      batchSize: 2,
+      // [0, 1] is full and leaves at once; [2, 3] waits behind it; 4 and 5 do not fit
       maxQueue: 2,
-      ingest: async (input) => {
-        if (input.idempotencyKey.endsWith(':0')) throw new Error('database down');
+      ingest: async (inputs) => {
+        if (inputs.some((input) => input.idempotencyKey.endsWith(':0'))) throw new Error('database down');
       },
     });
-    for (let n = 0; n < 4; n += 1) publisher.publish(event(n));
+    for (let n = 0; n < 6; n += 1) publisher.publish(event(n));
     await publisher.drain();
     await new Promise((resolve) => setImmediate(resolve));
-    expect(parked).toHaveLength(3);
+    const errors = parked.map((row) => (row as { error: string }).error);
+    expect(errors.filter((error) => error === 'ingest failed: database down')).toHaveLength(2);
+    expect(errors.filter((error) => error === 'tracking event queue full')).toHaveLength(2);
+    expect(parked).toHaveLength(4);
     expect(parked).toContainEqual(expect.objectContaining({ source: 'event', error: 'ingest failed: database down' }));
-    expect(parked.filter((row) => (row as { error: string }).error === 'tracking event queue full')).toHaveLength(2);
-    expect(JSON.parse((parked[0] as { payload: string }).payload)).toMatchObject({ name: 'email.link_clicked', userId: expect.any(String), idempotencyKey: expect.any(String), eventProperties: expect.any(Object) });
+    const payloads = parked.map((row) => JSON.parse((row as { payload: string }).payload) as { idempotencyKey: string });
+    expect(payloads.map((payload) => payload.idempotencyKey).sort()).toEqual(['email.link_clicked:0', 'email.link_clicked:1', 'email.link_clicked:4', 'email.link_clicked:5']);
+    expect(payloads[0]).toMatchObject({ name: 'email.link_clicked', userId: expect.any(String), idempotencyKey: expect.any(String), eventProperties: expect.any(Object) });
   });
 });

@@ -23,25 +23,36 @@ export interface TrackingEventPublisher {
 
 export interface TrackingEventPublisherOptions {
   db: Db;
-  /** the ingest pipeline (deps.ingest on the api) */
-  ingest(event: TrackingEvent): Promise<unknown>;
+  /** the batched ingest pipeline (`ingestEvents` on the api): stores and routes every event of a batch */
+  ingest(events: TrackingEvent[]): Promise<unknown>;
   analytics: AnalyticsDestination;
   logger: { warn(object: object, message: string): void };
-  /** concurrent pipeline pushes (default 2) */
+  /** concurrent batches (default 1) */
   concurrency?: number;
+  /** events per batch at most (default 500) */
+  batchSize?: number;
+  /** how long a batch waits for more events before it leaves (default 100 ms) */
+  lingerMs?: number;
   /** queued events beyond which new ones are parked in the DLQ instead (default 10,000) */
   maxQueue?: number;
 }
 
 /**
  * SPEC §4 step 4, "fire-and-forget push through the ingest pipeline and to the analytics
- * destination". The redirect and the pixel never wait for it. Pushes run with bounded
- * concurrency so a click storm cannot take every database connection from the requests
- * themselves; a push that fails, or that does not fit the bounded queue, is parked in the DLQ
- * (source `event`, payload = the ingest input) so POST /v1/admin/dlq/{id}/retry re-ingests it.
+ * destination". The redirect and the pixel never wait for it. Events are pushed in batches
+ * (`ingestEvents`): a batch leaves lingerMs after its first event, or at once when full or when
+ * someone drains, and whatever queues while a batch is in the pipeline goes in the next one, so
+ * a click storm costs a few statements per batch instead of two per event. Batches run with
+ * bounded concurrency so a storm cannot take every database connection from the requests
+ * themselves. A batch that fails, or an event that does not fit the bounded queue,
+ * is parked in the DLQ (source `event`, one entry per event, payload = the ingest input) so
+ * POST /v1/admin/dlq/{id}/retry re-ingests it; its idempotency key keeps a retry from storing
+ * an event twice.
  */
 export function createTrackingEventPublisher(options: TrackingEventPublisherOptions): TrackingEventPublisher {
-  const concurrency = options.concurrency ?? 2;
+  const concurrency = options.concurrency ?? 1;
+  const batchSize = options.batchSize ?? 500;
+  const lingerMs = options.lingerMs ?? 100;
   const maxQueue = options.maxQueue ?? 10_000;
   const queue: TrackingEvent[] = [];
   let running = 0;
@@ -65,26 +76,42 @@ export function createTrackingEventPublisher(options: TrackingEventPublisherOpti
       .catch((dlqError: unknown) => options.logger.warn({ err: dlqError, count: events.length }, 'tracking: could not park events in the DLQ; they are lost'));
   };
 
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const settle = () => {
+    if (running > 0 || queue.length > 0) return;
+    const waiting = idle;
+    idle = [];
+    for (const resolve of waiting) resolve();
+  };
+
   const pump = () => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
     while (running < concurrency && queue.length > 0) {
-      const event = queue.shift()!;
+      const batch = queue.splice(0, batchSize);
       running += 1;
       options
-        .ingest(event)
+        .ingest(batch)
         .catch((error: unknown) => {
-          options.logger.warn({ err: error, event: event.name }, 'tracking: ingest pipeline push failed; parked in the DLQ');
-          park([event], `ingest failed: ${(error as Error).message}`);
+          options.logger.warn({ err: error, count: batch.length }, 'tracking: ingest pipeline push failed; parked in the DLQ');
+          park(batch, `ingest failed: ${(error as Error).message}`);
         })
         .finally(() => {
           running -= 1;
-          pump();
+          schedule();
+          settle();
         });
     }
-    if (running === 0 && queue.length === 0) {
-      const waiting = idle;
-      idle = [];
-      for (const resolve of waiting) resolve();
-    }
+    settle();
+  };
+
+  // the next batch leaves lingerMs after the pipeline is free, or at once when it is full or
+  // someone drains: a burst then costs one batch per linger, not one per event
+  const schedule = () => {
+    if (queue.length === 0 || running >= concurrency) return;
+    if (queue.length >= batchSize || idle.length > 0) return pump();
+    timer ??= setTimeout(pump, lingerMs);
   };
 
   return {
@@ -96,11 +123,13 @@ export function createTrackingEventPublisher(options: TrackingEventPublisherOpti
         return;
       }
       queue.push(event);
-      setImmediate(pump);
+      schedule();
     },
     drain() {
       if (running === 0 && queue.length === 0) return Promise.resolve();
-      return new Promise((resolve) => idle.push(resolve));
+      const drained = new Promise<void>((resolve) => idle.push(resolve));
+      schedule();
+      return drained;
     },
   };
 }
