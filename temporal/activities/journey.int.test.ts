@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Journey } from '@waymark/journey';
+import { createApiKey } from '@waymark/core/auth/api-keys';
 import { ingestEvent, type IngestInput } from '@waymark/core/events/ingest';
 import { createJourneyRegistry } from '@waymark/core/journeys/registry';
 import { createLogger } from '@waymark/core/logging/logger';
@@ -103,6 +104,37 @@ describe('finishJourneyRun activity: lifecycle events go back through the ingest
     // an activity retry emits nothing twice (the state is already finished)
     await activities.finishJourneyRun({ stateId: trial.stateId, status: 'completed', journeyName: 'Trial conversion' });
     expect(await lifecycleEvents(userId, 'journey:completed')).toHaveLength(1);
+  });
+
+  it('a failed run is parked in the DLQ with its request, and a retry runs the journey again for the user', async () => {
+    const userId = `u-${randomUUID()}`;
+    const trial = await enteredTrial(userId);
+    const request = {
+      journeyId: 'trial-conversion',
+      userId,
+      userEmail: `${userId}@example.com`,
+      properties: { plan: 'pro' },
+      trigger: { event: 'trial.started', eventId: randomUUID(), occurredAt: new Date().toISOString() },
+    };
+    await activities.finishJourneyRun({ stateId: trial.stateId, status: 'failed', errorMessage: 'SES gave up', journeyName: 'Trial conversion', retryRequest: request });
+    // the activity retried after its commit parks nothing twice
+    await activities.finishJourneyRun({ stateId: trial.stateId, status: 'failed', errorMessage: 'SES gave up', journeyName: 'Trial conversion', retryRequest: request });
+
+    const parked = await api.deps.db.selectFrom('dlqEntries').selectAll().where('source', '=', 'journey').where('sourceId', '=', trial.stateId).execute();
+    expect(parked).toHaveLength(1);
+    expect(parked[0]).toMatchObject({ status: 'pending', error: 'SES gave up', payload: { kind: 'journey-run', stateId: trial.stateId, request } });
+
+    const admin = await createApiKey(api.deps.db, { name: `dlq-${userId}`, scopes: ['full-admin'] });
+    const retried = await api.request('POST', `/v1/admin/dlq/${parked[0]!.id}/retry`, { token: admin.key });
+    expect(retried).toMatchObject({ status: 200, body: { id: parked[0]!.id, status: 'retried' } });
+    // trial-conversion is entryLimit 'once', but every earlier run of this user failed, so the retry is let in
+    const states = await eventually(
+      () => journeyStatesOf(api.deps.db, userId, 'trial-conversion'),
+      (rows) => rows.some((row) => row.workflowId.includes('.retry-') && (row.status === 'active' || row.status === 'waiting')),
+      { what: 'the retried trial-conversion run to start' },
+    );
+    expect(states.filter((row) => row.status === 'failed').map((row) => row.id)).toEqual([trial.stateId]);
+    expect((await api.request('POST', `/v1/admin/dlq/${parked[0]!.id}/retry`, { token: admin.key })).status).toBe(409);
   });
 
   it('journey:failed carries errorMessage and drives the exit check of the user’s other runs', async () => {

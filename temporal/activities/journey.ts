@@ -3,6 +3,8 @@ import type { Db } from '@waymark/core/db/database';
 import type { JsonObject } from '@waymark/core/db/schema';
 import type { IngestInput, IngestResult } from '@waymark/core/events/ingest';
 import { findUserEventsSince, hasUserEvent, type UserEvent } from '@waymark/core/events/user-history';
+import { recordJourneyRunDeadLetter } from '@waymark/core/journeys/journey-dead-letters';
+import type { JourneyRunRequest } from '@waymark/core/journeys/orchestrator';
 import {
   enterJourney,
   finishJourneyRun,
@@ -21,6 +23,8 @@ export interface JourneyActivityDeps {
 
 export interface FinishJourneyInput extends FinishRunInput {
   journeyName: string;
+  /** on failure: the run's request, parked in the DLQ so an operator can run the journey again */
+  retryRequest?: JourneyRunRequest;
 }
 
 /** Activities that mirror a journey run in Postgres (states, logs, the user's event history). */
@@ -39,9 +43,13 @@ export function createJourneyActivities(deps: JourneyActivityDeps) {
      * pipeline (so it can trigger other journeys). The idempotency key makes retries harmless.
      */
     async finishJourneyRun(input: FinishJourneyInput): Promise<void> {
-      const { journeyName, ...finish } = input;
+      const { journeyName, retryRequest, ...finish } = input;
       const state = await finishJourneyRun(deps.db, finish);
       if (state.status !== input.status || (input.status !== 'completed' && input.status !== 'failed')) return;
+      if (input.status === 'failed' && retryRequest !== undefined) {
+        // a run that gave up lands in the DLQ; a retry re-runs the journey for this user (docs/operations.md)
+        await recordJourneyRunDeadLetter(deps.db, { stateId: input.stateId, request: retryRequest, error: input.errorMessage ?? 'journey failed' });
+      }
       const eventProperties: JsonObject = {
         journeyId: state.journeyId,
         journeyName,

@@ -63,7 +63,8 @@ async function runJourney(journey: Journey, request: JourneyRunRequest): Promise
     }
     if (error instanceof StateEnded) return { outcome: 'exited', stateId };
     const message = describeError(error);
-    await mirror.finishJourneyRun({ stateId, status: 'failed', errorMessage: message, journeyName: journey.name });
+    // the run request goes along so the dead-letter entry can start the journey again
+    await mirror.finishJourneyRun({ stateId, status: 'failed', errorMessage: message, journeyName: journey.name, retryRequest: request });
     throw ApplicationFailure.nonRetryable(`Journey '${journey.id}' failed: ${message}`, 'JourneyFailed');
   }
   await mirror.finishJourneyRun({ stateId, status: 'completed', journeyName: journey.name });

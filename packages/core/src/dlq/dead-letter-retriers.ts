@@ -5,7 +5,8 @@ import { requeueFailedEmail } from '../emails/email-failures';
 import type { SendEmailInput, SendEmailResult } from '../emails/send-email';
 import { badRequest, conflict } from '../errors/app-error';
 import type { IngestInput, IngestResult, IngestSource } from '../events/ingest';
-import type { JourneyOrchestrator, JourneyRunRequest } from '../journeys/orchestrator';
+import { retryJourneyRun } from '../journeys/journey-dead-letters';
+import type { JourneyOrchestrator } from '../journeys/orchestrator';
 import { checkSendGate } from '../preferences/send-gate';
 import type { DeadLetterRetriers } from './retry-dead-letter';
 
@@ -41,7 +42,18 @@ const eventPayload = z.object({
   timestamp: z.coerce.date().optional(),
 });
 
-const journeyPayload = z.object({ kind: z.literal('journey-start'), request: z.record(z.string(), z.unknown()) });
+const journeyRequest = z.object({
+  journeyId: z.string().min(1),
+  userId: z.string().min(1),
+  userEmail: z.string(),
+  properties: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+  trigger: z.object({ event: z.string(), eventId: z.string(), occurredAt: z.string() }),
+});
+/** journey-start: Temporal refused to start the run; journey-run: the run started and failed. */
+const journeyPayload = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('journey-start'), request: journeyRequest }),
+  z.object({ kind: z.literal('journey-run'), request: journeyRequest }),
+]);
 
 function parsePayload<T>(schema: z.ZodType<T>, payload: JsonObject, what: string): T {
   const result = schema.safeParse(payload);
@@ -55,7 +67,8 @@ function parsePayload<T>(schema: z.ZodType<T>, payload: JsonObject, what: string
  *   recipient unsubscribed or suppressed since is a 409 (discard the entry instead);
  * - webhook, event: the payload is an ingest input, re-ingested through the full pipeline;
  * - journey: a journey start that Temporal refused is started again (same workflow id, so a run
- *   that did start meanwhile is not duplicated).
+ *   that did start meanwhile is not duplicated); a run that failed is run again for the user
+ *   under a new workflow id (journeys/journey-dead-letters.ts).
  * `alert` and `import` entries are not retried automatically (a past alert is stale; resubmit
  * an import), so they answer 409.
  */
@@ -85,8 +98,15 @@ export function createDeadLetterRetriers(deps: DeadLetterRetrierDeps): DeadLette
     webhook: reingest('webhook'),
     event: reingest('replay'),
     journey: async (entry) => {
-      const payload = parsePayload(journeyPayload, entry.payload, 'journey start');
-      await deps.orchestrator.startJourney(payload.request as unknown as JourneyRunRequest);
+      const payload = parsePayload(journeyPayload, entry.payload, 'journey start or run');
+      switch (payload.kind) {
+        case 'journey-start':
+          await deps.orchestrator.startJourney(payload.request);
+          return;
+        case 'journey-run':
+          await retryJourneyRun(deps, { dlqEntryId: entry.id, request: payload.request });
+          return;
+      }
     },
   };
 }

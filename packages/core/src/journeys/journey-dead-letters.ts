@@ -1,0 +1,42 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database';
+import type { JsonObject } from '../db/schema';
+import { recordDeadLetter } from '../dlq/dead-letters';
+import type { JourneyOrchestrator, JourneyRunRequest } from './orchestrator';
+
+/**
+ * A journey run that failed (its body threw, or an activity gave up after its retries) is parked
+ * once per state, with the request that started it: the activity that records it may be retried
+ * after its commit, so an existing entry for the state is kept instead of adding a second.
+ */
+export async function recordJourneyRunDeadLetter(db: Db, input: { stateId: string; request: JourneyRunRequest; error: string }): Promise<void> {
+  const existing = await db.selectFrom('dlqEntries').select('id').where('source', '=', 'journey').where('sourceId', '=', input.stateId).executeTakeFirst();
+  if (existing !== undefined) return;
+  await recordDeadLetter(db, {
+    source: 'journey',
+    sourceId: input.stateId,
+    payload: { kind: 'journey-run', stateId: input.stateId, request: input.request as unknown as JsonObject },
+    error: input.error,
+  });
+}
+
+/**
+ * Retrying a failed run starts the journey again for the same user under a new workflow id (the
+ * failed state stays as the record of what happened). An `entryLimit: 'once'` journey re-admits
+ * the user only when every earlier run of theirs in it failed, so a retry never lets someone in twice.
+ */
+export async function retryJourneyRun(
+  deps: { db: Db; orchestrator: Pick<JourneyOrchestrator, 'startJourney'> },
+  input: { dlqEntryId: string; request: JourneyRunRequest },
+): Promise<void> {
+  const { journeyId, userId } = input.request;
+  await sql`
+    delete from journey_entries e
+    where e.journey_id = ${journeyId} and e.user_id = ${userId}
+      and not exists (select 1 from journey_states s where s.journey_id = ${journeyId} and s.user_id = ${userId} and s.status <> 'failed')
+  `.execute(deps.db);
+  await deps.orchestrator.startJourney({
+    ...input.request,
+    trigger: { ...input.request.trigger, eventId: `${input.request.trigger.eventId}.retry-${input.dlqEntryId}` },
+  });
+}
