@@ -6,52 +6,14 @@
  * polls that queue (the api's cost is what is measured); the runs it starts are terminated at the end.
  * The last line is exactly `ingest ratio a/c=<x.xx> b/c=<y.yy>`.
  */
-import { createRequire } from 'node:module';
 import { createApiKey } from '@waymark/core/auth/api-keys';
-import { loadConfig } from '@waymark/core/config/config';
-import { createDatabase } from '@waymark/core/db/database';
-import { ensureDatabaseExists } from '@waymark/core/db/ensure-database';
-import { migrateToLatest } from '@waymark/core/db/migrator';
-import { createLogger } from '@waymark/core/logging/logger';
-import { buildApp } from '../apps/api/src/app';
-import { createAppDeps } from '../apps/api/src/deps';
+import { autocannon, CONNECTIONS, DURATION, startBenchServer } from './bench-server';
 
-interface AutocannonResult {
-  requests: { average: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-}
-type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
-
-const DURATION = Number(process.env.BENCH_DURATION ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const baseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://waymark:waymark@127.0.0.1:5432/waymark_bench';
 
 async function main(): Promise<void> {
-  await ensureDatabaseExists(baseUrl);
   const taskQueue = `waymark-bench-${process.pid}`;
-  const config = loadConfig({
-    ...process.env,
-    NODE_ENV: 'development',
-    LOG_LEVEL: 'warn',
-    DATABASE_URL: baseUrl,
-    AUTH_SECRET: process.env.AUTH_SECRET ?? 'bench-auth-secret-at-least-32-characters',
-    EMAIL_PROVIDER_API_KEY: process.env.EMAIL_PROVIDER_API_KEY ?? 'bench:bench',
-    TEMPORAL_TASK_QUEUE: taskQueue,
-    RATE_LIMIT_MAX: '100000000',
-    BENCH_BASELINE: 'true',
-  });
-  const migrateDb = createDatabase({ connectionString: baseUrl, max: 1 });
-  const migrated = await migrateToLatest(migrateDb);
-  if (migrated.error !== undefined) throw migrated.error;
-  await migrateDb.destroy();
-
-  const logger = createLogger({ level: 'warn', name: 'bench', format: 'json' });
-  const deps = await createAppDeps(config, logger);
-  const app = await buildApp({ deps, logger });
-  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  const { url, app, deps } = await startBenchServer(baseUrl, { TEMPORAL_TASK_QUEUE: taskQueue });
   const { key } = await createApiKey(deps.db, { name: `bench-${Date.now()}`, scopes: ['ingest'], expiresAt: null });
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const run = `${Date.now()}`;

@@ -11,65 +11,19 @@
  * BENCH_ROUNDS (default 2) alternating baseline/tracked pairs; the ratios use the summed req/s.
  * The last line is exactly `tracking ratio pixel=<x.xx> click=<y.yy>` (req/s tracked ÷ baseline).
  */
-import { createRequire } from 'node:module';
 import { sql } from 'kysely';
-import { loadConfig } from '@waymark/core/config/config';
-import { createDatabase } from '@waymark/core/db/database';
-import { migrateToLatest } from '@waymark/core/db/migrator';
-import { createLogger } from '@waymark/core/logging/logger';
-import { buildApp } from '../apps/api/src/app';
-import { createAppDeps } from '../apps/api/src/deps';
+import { autocannon, CONNECTIONS, DURATION, startBenchServer, type AutocannonResult } from './bench-server';
 
-interface AutocannonResult {
-  requests: { average: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-  statusCodeStats?: Record<string, { count: number }>;
-}
-type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
-
-const DURATION = Number(process.env.BENCH_DURATION ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SENDS = Number(process.env.BENCH_SENDS ?? 2000);
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://waymark:waymark@127.0.0.1:5432/waymark_bench_tracking';
 
-async function ensureDatabase(url: string): Promise<void> {
-  const admin = new URL(url);
-  const name = admin.pathname.slice(1);
-  admin.pathname = '/postgres';
-  const db = createDatabase({ connectionString: admin.toString(), max: 1 });
-  const exists = await sql<{ n: number }>`select count(*)::int as n from pg_database where datname = ${name}`.execute(db);
-  if (exists.rows[0]?.n === 0) await sql`create database ${sql.id(name)}`.execute(db);
-  await db.destroy();
-}
-
 async function main(): Promise<void> {
-  await ensureDatabase(databaseUrl);
-  const config = loadConfig({
-    ...process.env,
-    NODE_ENV: 'development',
-    LOG_LEVEL: 'warn',
-    DATABASE_URL: databaseUrl,
-    AUTH_SECRET: process.env.AUTH_SECRET ?? 'bench-auth-secret-at-least-32-characters',
-    EMAIL_PROVIDER_API_KEY: process.env.EMAIL_PROVIDER_API_KEY ?? 'bench:bench',
+  const { url, app, deps, config } = await startBenchServer(databaseUrl, {
     TEMPORAL_TASK_QUEUE: `waymark-bench-tracking-${process.pid}`,
     API_PUBLIC_URL: 'http://bench.waymark.local',
-    RATE_LIMIT_MAX: '100000000',
-    BENCH_BASELINE: 'true',
     ANALYTICS_API_KEY: '',
     ANALYTICS_HOST: '',
   });
-  const migrateDb = createDatabase({ connectionString: databaseUrl, max: 1 });
-  const migrated = await migrateToLatest(migrateDb);
-  if (migrated.error !== undefined) throw migrated.error;
-  await migrateDb.destroy();
-
-  const logger = createLogger({ level: 'warn', name: 'bench', format: 'json' });
-  const deps = await createAppDeps(config, logger);
-  const app = await buildApp({ deps, logger });
-  const url = await app.listen({ port: 0, host: '127.0.0.1' });
 
   // seed: sent emails with one tracked link each (fresh ones per round, so every round pays
   // for its first opens)

@@ -1,0 +1,60 @@
+/**
+ * What every api benchmark shares: autocannon, the run settings, and an api built exactly as
+ * server.ts builds it (with the bench-only baseline routes) on a database of the bench's own.
+ */
+import { createRequire } from 'node:module';
+import { loadConfig, type Config } from '@waymark/core/config/config';
+import { createDatabase } from '@waymark/core/db/database';
+import { ensureDatabaseExists } from '@waymark/core/db/ensure-database';
+import { migrateToLatest } from '@waymark/core/db/migrator';
+import { createLogger } from '@waymark/core/logging/logger';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../apps/api/src/app';
+import { createAppDeps, type AppDeps } from '../apps/api/src/deps';
+
+export interface AutocannonResult {
+  requests: { average: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+  statusCodeStats?: Record<string, { count: number }>;
+}
+type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
+// autocannon ships no types; it is loaded through require and typed by the fields used here
+export const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+export const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+
+export interface BenchServer {
+  url: string;
+  app: FastifyInstance;
+  deps: AppDeps;
+  config: Config;
+}
+
+/** Migrates `databaseUrl` (created if missing) and listens on a random local port. */
+export async function startBenchServer(databaseUrl: string, env: Record<string, string>): Promise<BenchServer> {
+  await ensureDatabaseExists(databaseUrl);
+  const config = loadConfig({
+    ...process.env,
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: databaseUrl,
+    AUTH_SECRET: process.env.AUTH_SECRET ?? 'bench-auth-secret-at-least-32-characters',
+    EMAIL_PROVIDER_API_KEY: process.env.EMAIL_PROVIDER_API_KEY ?? 'bench:bench',
+    RATE_LIMIT_MAX: '100000000',
+    BENCH_BASELINE: 'true',
+    ...env,
+  });
+  const migrateDb = createDatabase({ connectionString: databaseUrl, max: 1 });
+  const migrated = await migrateToLatest(migrateDb);
+  await migrateDb.destroy();
+  if (migrated.error !== undefined) throw migrated.error;
+
+  const logger = createLogger({ level: 'warn', name: 'bench', format: 'json' });
+  const deps = await createAppDeps(config, logger);
+  const app = await buildApp({ deps, logger });
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  return { url, app, deps, config };
+}
