@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { evaluateConditions } from '@waymark/journey';
 import { upsertContact } from '../contacts/upsert-contact';
 import { badRequest } from '../errors/app-error';
-import { effectiveEnabled } from '../journeys/effective-enabled';
 import { exitStates } from '../journeys/exit-states';
-import { primitiveProperties } from '../journeys/orchestrator';
-import { ingestUserId, startRun, type IngestDeps, type IngestInput } from './ingest';
+import { ingestUserId, type IngestDeps, type IngestInput } from './ingest';
+import { matchesExitRule, overridesJson, routeEvent, type LiveState } from './route-event';
 
 /** One event of a batch: an ingest input without list membership (a per-contact write). */
 export type BatchIngestInput = Omit<IngestInput, 'lists'>;
@@ -32,18 +30,14 @@ interface PreparedEvent {
   source: string;
 }
 
-interface LiveState {
-  id: string;
+interface UserLiveState extends LiveState {
   userId: string;
-  journeyId: string;
-  workflowId: string;
-  waitingFor: string | null;
 }
 
 interface BatchStoreRow {
   inserted: string[];
   existing: Record<string, string>;
-  liveStates: LiveState[];
+  liveStates: UserLiveState[];
   overrides: Record<string, boolean>;
 }
 
@@ -99,11 +93,7 @@ export async function ingestEvents(deps: IngestDeps, inputs: readonly BatchInges
         where s.user_id = any(${userIds}::text[]) and s.status in ('active', 'waiting')
           and (s.journey_id = any(${exitJourneyIds}::text[]) or s.context ->> 'waitingFor' = any(${names}::text[]))
       ), '[]'::json) as live_states,
-      ${
-        candidateIds.length === 0
-          ? sql`'{}'::json`
-          : sql`coalesce((select json_object_agg(journey_id, enabled) from journey_overrides where journey_id = any(${candidateIds}::text[])), '{}'::json)`
-      } as overrides`.execute(deps.db);
+      ${overridesJson(candidateIds)} as overrides`.execute(deps.db);
   const row = stored.rows[0]!;
   const inserted = new Set(row.inserted);
   const existing = new Map(Object.entries(row.existing));
@@ -120,45 +110,15 @@ export async function ingestEvents(deps: IngestDeps, inputs: readonly BatchInges
   const fresh = events.filter((event) => inserted.has(event.id));
 
   // 2. route: start every enabled journey triggered by each new event; deliver to runs waiting for it
-  const routed = new Map(fresh.map((event) => [event.id, primitiveProperties(event.eventProperties)]));
-  const starts = fresh.flatMap((event) =>
-    deps.journeys
-      .triggeredBy(event.name)
-      .filter((journey) => effectiveEnabled(deps.journeys, journey.id, row.overrides[journey.id]))
-      .map((journey) =>
-        startRun(deps, {
-          journeyId: journey.id,
-          userId: event.userId,
-          userEmail: event.email ?? '',
-          properties: routed.get(event.id)!,
-          trigger: { event: event.name, eventId: event.id, occurredAt: event.occurredAt.toISOString() },
-        }),
-      ),
-  );
-  const statesByUser = new Map<string, LiveState[]>();
+  const statesByUser = new Map<string, UserLiveState[]>();
   for (const state of row.liveStates) statesByUser.set(state.userId, [...(statesByUser.get(state.userId) ?? []), state]);
-  const signals = fresh.flatMap((event) =>
-    (statesByUser.get(event.userId) ?? [])
-      .filter((state) => state.waitingFor === event.name)
-      .map((state) =>
-        deps.orchestrator
-          .signalEvent(state.workflowId, { eventId: event.id, name: event.name, occurredAt: event.occurredAt.toISOString(), properties: routed.get(event.id)! })
-          .catch((error: unknown) => {
-            deps.logger.warn({ err: error, workflowId: state.workflowId }, 'could not deliver event to a waiting journey run');
-          }),
-      ),
-  );
-  await Promise.all([...starts, ...signals]);
+  await Promise.all(fresh.map((event) => routeEvent(deps, event, statesByUser.get(event.userId) ?? [], row.overrides)));
 
   // 3. exit check: each live state exits on the first event of the batch that matches a rule
   const claimed = new Set<string>();
-  const exitsByEvent = new Map<PreparedEvent, LiveState[]>();
+  const exitsByEvent = new Map<PreparedEvent, UserLiveState[]>();
   for (const event of fresh) {
-    const matching = (statesByUser.get(event.userId) ?? []).filter(
-      (state) =>
-        !claimed.has(state.id) &&
-        (deps.journeys.find(state.journeyId)?.exitOn ?? []).some((rule) => rule.event === event.name && evaluateConditions(rule.where, event.eventProperties)),
-    );
+    const matching = (statesByUser.get(event.userId) ?? []).filter((state) => !claimed.has(state.id) && matchesExitRule(deps, state, event));
     for (const state of matching) claimed.add(state.id);
     if (matching.length > 0) exitsByEvent.set(event, matching);
   }

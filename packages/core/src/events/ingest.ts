@@ -1,16 +1,13 @@
 import { sql } from 'kysely';
-import { evaluateConditions } from '@waymark/journey';
 import { upsertContact, type UpsertedContact } from '../contacts/upsert-contact';
 import type { Db } from '../db/database';
-import type { JsonObject } from '../db/schema';
-import { recordDeadLetter } from '../dlq/dead-letters';
 import { badRequest } from '../errors/app-error';
 import type { AppLogger } from '../logging/logger';
 import { setMemberships } from '../lists/set-memberships';
-import { effectiveEnabled } from '../journeys/effective-enabled';
 import { exitStates } from '../journeys/exit-states';
-import { primitiveProperties, type JourneyOrchestrator, type JourneyRunRequest } from '../journeys/orchestrator';
+import type { JourneyOrchestrator } from '../journeys/orchestrator';
 import type { JourneyRegistry } from '../journeys/registry';
+import { matchesExitRule, overridesJson, routeEvent, type LiveState } from './route-event';
 
 export type IngestSource = 'api' | 'webhook' | 'tracking' | 'lifecycle' | 'replay' | 'enroll' | 'import';
 
@@ -46,13 +43,6 @@ export interface IngestDeps {
   orchestrator: JourneyOrchestrator;
 }
 
-interface LiveState {
-  id: string;
-  journeyId: string;
-  workflowId: string;
-  waitingFor: string | null;
-}
-
 interface StoreRow {
   insertedId: string | null;
   existingId: string | null;
@@ -80,8 +70,7 @@ export async function ingestEvent(deps: IngestDeps, input: IngestInput): Promise
   const email = input.email?.trim() || undefined;
   const occurredAt = input.timestamp ?? new Date();
   const eventProperties = input.eventProperties ?? {};
-  const candidates = deps.journeys.triggeredBy(name);
-  const candidateIds = candidates.map((journey) => journey.id);
+  const candidateIds = deps.journeys.triggeredBy(name).map((journey) => journey.id);
 
   // 1. store (+ read what routing and the exit check need)
   const stored = await sql<StoreRow>`
@@ -99,11 +88,7 @@ export async function ingestEvent(deps: IngestDeps, input: IngestInput): Promise
         select json_agg(json_build_object('id', s.id, 'journeyId', s.journey_id, 'workflowId', s.workflow_id, 'waitingFor', s.context ->> 'waitingFor'))
         from journey_states s where s.user_id = ${userId} and s.status in ('active', 'waiting')
       ), '[]'::json) as live_states,
-      ${
-        candidateIds.length === 0
-          ? sql`'{}'::json`
-          : sql`coalesce((select json_object_agg(journey_id, enabled) from journey_overrides where journey_id = any(${candidateIds}::text[])), '{}'::json)`
-      } as overrides`.execute(deps.db);
+      ${overridesJson(candidateIds)} as overrides`.execute(deps.db);
   const row = stored.rows[0]!;
   if (row.insertedId === null) {
     // a repeated Idempotency-Key: nothing new is stored and nothing is routed again
@@ -111,34 +96,13 @@ export async function ingestEvent(deps: IngestDeps, input: IngestInput): Promise
     return { stored: false, eventId: existingId, exits: [] };
   }
   const eventId = row.insertedId;
-  const routed = primitiveProperties(eventProperties);
 
   // 2. route: start every enabled journey triggered by this name; deliver to runs waiting for it
-  const starts = candidates
-    .filter((journey) => effectiveEnabled(deps.journeys, journey.id, row.overrides[journey.id]))
-    .map((journey) =>
-      startRun(deps, {
-        journeyId: journey.id,
-        userId,
-        userEmail: email ?? '',
-        properties: routed,
-        trigger: { event: name, eventId, occurredAt: occurredAt.toISOString() },
-      }),
-    );
-  const signal = { eventId, name, occurredAt: occurredAt.toISOString(), properties: routed };
-  const signals = row.liveStates
-    .filter((state) => state.waitingFor === name)
-    .map((state) =>
-      deps.orchestrator.signalEvent(state.workflowId, signal).catch((error: unknown) => {
-        deps.logger.warn({ err: error, workflowId: state.workflowId }, 'could not deliver event to a waiting journey run');
-      }),
-    );
-  await Promise.all([...starts, ...signals]);
+  const event = { id: eventId, name, userId, email, eventProperties, occurredAt };
+  await routeEvent(deps, event, row.liveStates, row.overrides);
 
   // 3. exit check over the user's active and waiting states
-  const matching = row.liveStates.filter((state) =>
-    (deps.journeys.find(state.journeyId)?.exitOn ?? []).some((rule) => rule.event === name && evaluateConditions(rule.where, eventProperties)),
-  );
+  const matching = row.liveStates.filter((state) => matchesExitRule(deps, state, event));
   const exited = matching.length === 0 ? new Set<string>() : await exitStates(deps, matching, { reason: 'exit_rule', event: name, eventId });
   const exits = row.liveStates.map((state) => ({ journeyId: state.journeyId, stateId: state.id, exited: exited.has(state.id) }));
 
@@ -164,22 +128,6 @@ export async function ingestEvent(deps: IngestDeps, input: IngestInput): Promise
     }
   }
   return result;
-}
-
-/** Starts one run; a failure is parked in the DLQ (source `journey`) instead of failing the event. */
-export async function startRun(deps: IngestDeps, request: JourneyRunRequest): Promise<void> {
-  try {
-    await deps.orchestrator.startJourney(request);
-  } catch (error) {
-    // the event is stored; park the start so an operator can retry it from the DLQ
-    deps.logger.error({ err: error, journeyId: request.journeyId, userId: request.userId }, 'could not start journey run');
-    await recordDeadLetter(deps.db, {
-      source: 'journey',
-      sourceId: request.trigger.eventId,
-      payload: { kind: 'journey-start', request: request as unknown as JsonObject },
-      error: (error as Error).message,
-    }).catch((dlqError: unknown) => deps.logger.error({ err: dlqError }, 'could not record dead letter for journey start'));
-  }
 }
 
 async function findEventIdByKey(db: Db, key: string | undefined): Promise<string> {
