@@ -20,61 +20,12 @@ export type WebhookConfig = z.infer<typeof channelConfigSchemas.webhook>;
 export type ChatConfig = z.infer<typeof channelConfigSchemas.chat>;
 export type EmailChannelConfig = z.infer<typeof channelConfigSchemas.email>;
 
-export interface AlertRule {
-  id: string;
-  name: string;
-  type: AlertType;
-  threshold: number;
-  channel: AlertChannel;
-  channelConfig: JsonObject;
-  cooldownMinutes: number;
-  enabled: boolean;
-  lastTriggeredAt: Date | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+/** SPEC §2 Alert rule: exactly the stored row. */
+export type AlertRule = AlertRuleRow;
 
-export interface AlertHistoryEntry {
-  id: string;
-  ruleId: string;
-  ruleName: string;
-  type: string;
-  currentValue: number;
-  threshold: number;
-  channel: string;
-  delivered: boolean;
-  triggeredAt: Date;
-}
-
-export function toAlertRule(row: AlertRuleRow): AlertRule {
-  return {
-    id: row.id,
-    name: row.name,
-    type: row.type,
-    threshold: row.threshold,
-    channel: row.channel,
-    channelConfig: row.channelConfig,
-    cooldownMinutes: row.cooldownMinutes,
-    enabled: row.enabled,
-    lastTriggeredAt: row.lastTriggeredAt,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
-}
-
-function toHistoryEntry(row: AlertHistoryRow): AlertHistoryEntry {
-  return {
-    id: row.id,
-    ruleId: row.ruleId,
-    ruleName: row.ruleName,
-    type: row.type,
-    currentValue: row.currentValue,
-    threshold: row.threshold,
-    channel: row.channel,
-    delivered: row.delivered,
-    triggeredAt: row.triggeredAt,
-  };
-}
+/** SPEC §2 Alert history entry: the stored row less the delivery error (kept for operators' logs). */
+const historyColumns = ['id', 'ruleId', 'ruleName', 'type', 'currentValue', 'threshold', 'channel', 'delivered', 'triggeredAt'] as const;
+export type AlertHistoryEntry = Pick<AlertHistoryRow, (typeof historyColumns)[number]>;
 
 /** channelConfig must match its channel; the stored value is the parsed one (unknown keys dropped). */
 export function parseChannelConfig(channel: AlertChannel, config: unknown): JsonObject {
@@ -106,8 +57,7 @@ export interface AlertRuleInput {
 }
 
 export async function listAlertRules(db: Db): Promise<AlertRule[]> {
-  const rows = await db.selectFrom('alertRules').selectAll().orderBy('createdAt').orderBy('id').execute();
-  return rows.map(toAlertRule);
+  return db.selectFrom('alertRules').selectAll().orderBy('createdAt').orderBy('id').execute();
 }
 
 export async function getAlertRule(db: Db, id: string): Promise<AlertRuleRow> {
@@ -119,7 +69,7 @@ export async function getAlertRule(db: Db, id: string): Promise<AlertRuleRow> {
 export async function createAlertRule(db: Db, input: AlertRuleInput): Promise<AlertRule> {
   checkThreshold(input.type, input.threshold);
   const channelConfig = parseChannelConfig(input.channel, input.channelConfig);
-  const row = await db
+  return db
     .insertInto('alertRules')
     .values({
       name: input.name,
@@ -132,7 +82,6 @@ export async function createAlertRule(db: Db, input: AlertRuleInput): Promise<Al
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  return toAlertRule(row);
 }
 
 /** PATCH: the merged rule is validated as a whole (a channel change needs a matching config). */
@@ -144,7 +93,7 @@ export async function updateAlertRule(db: Db, id: string, patch: Partial<AlertRu
     const channel = patch.channel ?? current.channel;
     checkThreshold(type, threshold);
     const channelConfig = parseChannelConfig(channel, patch.channelConfig ?? current.channelConfig);
-    const row = await trx
+    return trx
       .updateTable('alertRules')
       .set({
         name: patch.name ?? current.name,
@@ -159,7 +108,6 @@ export async function updateAlertRule(db: Db, id: string, patch: Partial<AlertRu
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    return toAlertRule(row);
   });
 }
 
@@ -178,8 +126,8 @@ export async function listAlertHistory(db: Db, query: AlertHistoryQuery): Promis
   let base = db.selectFrom('alertHistory');
   if (query.ruleId !== undefined) base = base.where('ruleId', '=', query.ruleId);
   const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('triggeredAt', 'desc').orderBy('id', 'desc').limit(query.limit).offset(query.offset).execute(),
+    base.select(historyColumns).orderBy('triggeredAt', 'desc').orderBy('id', 'desc').limit(query.limit).offset(query.offset).execute(),
     base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
   ]);
-  return { alerts: rows.map(toHistoryEntry), total: count.total };
+  return { alerts: rows, total: count.total };
 }
