@@ -53,6 +53,8 @@ describe('admin: emails, contact preferences, suppression import', () => {
       const detail = await get(`/v1/admin/emails/${first.emailSendId}`, readKey);
       expect(detail.status).toBe(200);
       expect(detail.body.email).toMatchObject({ id: first.emailSendId, status: 'clicked' });
+      // the response schema alone decides the wire fields: internal columns (data, keys, attempts) stay in
+      expect(Object.keys(detail.body.email).sort()).toEqual(Object.keys(list.body.emails[0]).sort());
       expect(detail.body.trackedLinks).toEqual([
         { id: link.id, originalUrl: link.originalUrl, clickCount: 1, clicks: [{ id: expect.any(String), clickedAt: expect.any(String), ipAddress: '192.0.2.1', userAgent: 'UA/1' }] },
       ]);

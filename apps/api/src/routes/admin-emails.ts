@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { getEmailSendDetail, listEmailSends } from '@waymark/core/emails/email-admin';
-import type { EmailSendRow } from '@waymark/core/db/schema';
 import type { RoutePlugin } from '../http/type-provider';
 import type { AppDeps } from '../deps';
 import { bearerErrors, errorBody, isoDateQuery, nullableTimestamp, paginationQuery, timestamp } from '../http/schemas';
 
 export const emailStatuses = ['queued', 'rendered', 'sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained', 'failed'] as const;
 
+/** Only these SPEC fields leave: the schema strips internal columns (data, send bookkeeping). */
 export const emailSendSchema = z
   .object({
     id: z.uuid(),
@@ -38,29 +38,6 @@ const trackedLinkSchema = z
   })
   .meta({ id: 'TrackedLink' });
 
-/** Only the SPEC fields leave (internal columns such as data and send bookkeeping stay). */
-function toEmailSend(row: EmailSendRow) {
-  return {
-    id: row.id,
-    journeyStateId: row.journeyStateId,
-    templateKey: row.templateKey,
-    providerMessageId: row.providerMessageId,
-    fromEmail: row.fromEmail,
-    toEmail: row.toEmail,
-    subject: row.subject,
-    category: row.category,
-    status: row.status,
-    sentAt: row.sentAt,
-    deliveredAt: row.deliveredAt,
-    openedAt: row.openedAt,
-    clickedAt: row.clickedAt,
-    bouncedAt: row.bouncedAt,
-    complainedAt: row.complainedAt,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
-}
-
 const tags = ['emails'];
 
 /** SPEC §4 Admin: emails (read). */
@@ -84,7 +61,7 @@ export const adminEmailRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { de
     },
     async (request) => {
       const { emails, total } = await listEmailSends(deps.db, request.query);
-      return { emails: emails.map(toEmailSend), total, limit: request.query.limit, offset: request.query.offset };
+      return { emails, total, limit: request.query.limit, offset: request.query.offset };
     },
   );
 
@@ -109,7 +86,7 @@ export const adminEmailRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { de
     },
     async (request) => {
       const detail = await getEmailSendDetail(deps.db, request.params.id);
-      return { ...detail, email: toEmailSend(detail.email) };
+      return detail;
     },
   );
 };
