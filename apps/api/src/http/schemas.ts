@@ -31,3 +31,18 @@ export const bearerErrors = {
   429: errorBody,
   503: errorBody,
 } as const;
+
+type Envelope<K extends string, T extends z.ZodType> = z.ZodObject<
+  { [P in K]: z.ZodArray<T> } & { total: z.ZodNumber; limit: z.ZodNumber; offset: z.ZodNumber }
+>;
+
+/** SPEC §4 admin list response: `{<plural>: [...], total, limit, offset}`. */
+export function listEnvelope<K extends string, T extends z.ZodType>(plural: K, item: T): Envelope<K, T> {
+  // a computed key widens to `string` for TypeScript; the mapped type restores the literal name
+  return z.object({ [plural]: z.array(item), total: z.number(), limit: z.number(), offset: z.number() }) as unknown as Envelope<K, T>;
+}
+
+/** The page a list query asked for, echoed beside the rows and the total. */
+export function page<R extends { total: number }>(query: { limit: number; offset: number }, result: R): R & { limit: number; offset: number } {
+  return { ...result, limit: query.limit, offset: query.offset };
+}

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { getEmailSendDetail, listEmailSends } from '@waymark/core/emails/email-admin';
 import type { RoutePlugin } from '../http/type-provider';
 import type { AppDeps } from '../deps';
-import { bearerErrors, errorBody, isoDateQuery, nullableTimestamp, paginationQuery, timestamp } from '../http/schemas';
+import { bearerErrors, errorBody, isoDateQuery, listEnvelope, nullableTimestamp, page, paginationQuery, timestamp } from '../http/schemas';
 
 export const emailStatuses = ['queued', 'rendered', 'sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained', 'failed'] as const;
 
@@ -56,12 +56,11 @@ export const adminEmailRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { de
           from: isoDateQuery.optional(),
           to: isoDateQuery.optional(),
         }),
-        response: { 200: z.object({ emails: z.array(emailSendSchema), total: z.number(), limit: z.number(), offset: z.number() }), ...bearerErrors },
+        response: { 200: listEnvelope('emails', emailSendSchema), ...bearerErrors },
       },
     },
     async (request) => {
-      const { emails, total } = await listEmailSends(deps.db, request.query);
-      return { emails, total, limit: request.query.limit, offset: request.query.offset };
+      return page(request.query, await listEmailSends(deps.db, request.query));
     },
   );
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { getEvent, listEvents, REPLAY_MAX_LIMIT, replayEvents } from '@waymark/core/events/events';
 import type { RoutePlugin } from '../http/type-provider';
 import type { AppDeps } from '../deps';
-import { bearerErrors, errorBody, isoDateQuery, paginationQuery, timestamp } from '../http/schemas';
+import { bearerErrors, errorBody, isoDateQuery, listEnvelope, page, paginationQuery, timestamp } from '../http/schemas';
 
 const storedEvent = z
   .object({ id: z.uuid(), userId: z.string(), event: z.string(), properties: z.record(z.string(), z.unknown()), occurredAt: timestamp })
@@ -37,12 +37,11 @@ export const adminEventRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { de
           from: isoDateQuery.optional(),
           to: isoDateQuery.optional(),
         }),
-        response: { 200: z.object({ events: z.array(storedEvent), total: z.number(), limit: z.number(), offset: z.number() }), ...bearerErrors },
+        response: { 200: listEnvelope('events', storedEvent), ...bearerErrors },
       },
     },
     async (request) => {
-      const { events, total } = await listEvents(deps.db, request.query);
-      return { events, total, limit: request.query.limit, offset: request.query.offset };
+      return page(request.query, await listEvents(deps.db, request.query));
     },
   );
 

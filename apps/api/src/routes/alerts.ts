@@ -11,7 +11,7 @@ import {
 } from '@waymark/core/alerts/alert-rules';
 import type { AppDeps } from '../deps';
 import type { RoutePlugin } from '../http/type-provider';
-import { bearerErrors, errorBody, nullableTimestamp, paginationQuery, timestamp } from '../http/schemas';
+import { bearerErrors, errorBody, listEnvelope, nullableTimestamp, page, paginationQuery, timestamp } from '../http/schemas';
 
 const alertRuleSchema = z
   .object({
@@ -125,12 +125,11 @@ export const alertRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps })
         tags,
         summary: 'Alert history, newest first',
         querystring: paginationQuery.extend({ ruleId: z.uuid().optional() }),
-        response: { 200: z.object({ alerts: z.array(alertHistorySchema), total: z.number(), limit: z.number(), offset: z.number() }), ...bearerErrors },
+        response: { 200: listEnvelope('alerts', alertHistorySchema), ...bearerErrors },
       },
     },
     async (request) => {
-      const { alerts, total } = await listAlertHistory(deps.db, request.query);
-      return { alerts, total, limit: request.query.limit, offset: request.query.offset };
+      return page(request.query, await listAlertHistory(deps.db, request.query));
     },
   );
 };

@@ -4,7 +4,7 @@ import { createApiKey, listApiKeys, revokeApiKey } from '@waymark/core/auth/api-
 import { scopeSchema } from '@waymark/core/auth/scopes';
 import { badRequest } from '@waymark/core/errors/app-error';
 import type { AppDeps } from '../deps';
-import { bearerErrors, booleanQuery, errorBody, nullableTimestamp, paginationQuery, timestamp } from '../http/schemas';
+import { bearerErrors, booleanQuery, errorBody, listEnvelope, nullableTimestamp, page, paginationQuery, timestamp } from '../http/schemas';
 
 const apiKeyRecord = z
   .object({
@@ -37,12 +37,11 @@ export const apiKeyRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }
         tags,
         summary: 'List API keys',
         querystring: paginationQuery.extend({ includeRevoked: booleanQuery.default(false) }),
-        response: { 200: z.object({ keys: z.array(apiKeyRecord), total: z.number(), limit: z.number(), offset: z.number() }), ...bearerErrors },
+        response: { 200: listEnvelope('keys', apiKeyRecord), ...bearerErrors },
       },
     },
     async (request) => {
-      const { keys, total } = await listApiKeys(deps.db, request.query);
-      return { keys, total, limit: request.query.limit, offset: request.query.offset };
+      return page(request.query, await listApiKeys(deps.db, request.query));
     },
   );
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { RoutePlugin } from '../http/type-provider';
 import { auditActions, auditResources, listAuditLogs } from '@waymark/core/audit/audit-log';
 import type { AppDeps } from '../deps';
-import { bearerErrors, isoDateQuery, paginationQuery, timestamp } from '../http/schemas';
+import { bearerErrors, isoDateQuery, listEnvelope, page, paginationQuery, timestamp } from '../http/schemas';
 
 const auditLogEntry = z
   .object({
@@ -33,12 +33,11 @@ export const auditLogRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps
           from: isoDateQuery.optional(),
           to: isoDateQuery.optional(),
         }),
-        response: { 200: z.object({ logs: z.array(auditLogEntry), total: z.number(), limit: z.number(), offset: z.number() }), ...bearerErrors },
+        response: { 200: listEnvelope('logs', auditLogEntry), ...bearerErrors },
       },
     },
     async (request) => {
-      const { logs, total } = await listAuditLogs(deps.db, request.query);
-      return { logs, total, limit: request.query.limit, offset: request.query.offset };
+      return page(request.query, await listAuditLogs(deps.db, request.query));
     },
   );
 };

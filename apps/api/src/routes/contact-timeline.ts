@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { getContactTimeline, timelineTypes } from '@waymark/core/contacts/contact-timeline';
 import type { AppDeps } from '../deps';
 import type { RoutePlugin } from '../http/type-provider';
-import { bearerErrors, errorBody, paginationQuery, timestamp } from '../http/schemas';
+import { bearerErrors, errorBody, listEnvelope, page, paginationQuery, timestamp } from '../http/schemas';
 import { contactIdParams } from './contacts';
 
 const timelineEntry = z
@@ -20,12 +20,11 @@ export const contactTimelineRoutes: RoutePlugin<{ deps: AppDeps }> = async (app,
         summary: 'Contact timeline: events (occurredAt), journey states (createdAt) and emails (createdAt), newest first',
         params: contactIdParams,
         querystring: paginationQuery.extend({ type: z.enum(timelineTypes).optional() }),
-        response: { 200: z.object({ timeline: z.array(timelineEntry), total: z.number(), limit: z.number(), offset: z.number() }), 404: errorBody, ...bearerErrors },
+        response: { 200: listEnvelope('timeline', timelineEntry), 404: errorBody, ...bearerErrors },
       },
     },
     async (request) => {
-      const { timeline, total } = await getContactTimeline(deps.db, request.params.id, request.query);
-      return { timeline, total, limit: request.query.limit, offset: request.query.offset };
+      return page(request.query, await getContactTimeline(deps.db, request.params.id, request.query));
     },
   );
 };

@@ -4,7 +4,7 @@ import { createContact, deleteContact, listContacts, updateContact } from '@waym
 import type { JsonObject } from '@waymark/core/db/schema';
 import type { AppDeps } from '../deps';
 import type { RoutePlugin } from '../http/type-provider';
-import { bearerErrors, errorBody, nullableTimestamp, paginationQuery, timestamp } from '../http/schemas';
+import { bearerErrors, errorBody, listEnvelope, nullableTimestamp, page, paginationQuery, timestamp } from '../http/schemas';
 
 export const contactSchema = z
   .object({
@@ -50,12 +50,11 @@ export const contactRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps 
         tags,
         summary: 'List contacts (search is case-insensitive on email or externalId; newest lastSeenAt first)',
         querystring: paginationQuery.extend({ search: z.string().trim().max(320).optional() }),
-        response: { 200: z.object({ contacts: z.array(contactSchema), total: z.number(), limit: z.number(), offset: z.number() }), ...bearerErrors },
+        response: { 200: listEnvelope('contacts', contactSchema), ...bearerErrors },
       },
     },
     async (request) => {
-      const { contacts, total } = await listContacts(deps.db, request.query);
-      return { contacts, total, limit: request.query.limit, offset: request.query.offset };
+      return page(request.query, await listContacts(deps.db, request.query));
     },
   );
 

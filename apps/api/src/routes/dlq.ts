@@ -3,7 +3,7 @@ import { discardDlqEntry, listDlqEntries } from '@waymark/core/dlq/dlq-entries';
 import { retryDeadLetter } from '@waymark/core/dlq/retry-dead-letter';
 import type { AppDeps } from '../deps';
 import type { RoutePlugin } from '../http/type-provider';
-import { bearerErrors, errorBody, nullableTimestamp, paginationQuery, timestamp } from '../http/schemas';
+import { bearerErrors, errorBody, listEnvelope, nullableTimestamp, page, paginationQuery, timestamp } from '../http/schemas';
 
 const dlqStatus = z.enum(['pending', 'retried', 'discarded']);
 
@@ -34,12 +34,11 @@ export const dlqRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) =
         tags,
         summary: 'List dead-letter entries, newest first',
         querystring: paginationQuery.extend({ source: z.string().trim().min(1).max(50).optional(), status: dlqStatus.optional() }),
-        response: { 200: z.object({ entries: z.array(dlqEntrySchema), total: z.number(), limit: z.number(), offset: z.number() }), ...bearerErrors },
+        response: { 200: listEnvelope('entries', dlqEntrySchema), ...bearerErrors },
       },
     },
     async (request) => {
-      const { entries, total } = await listDlqEntries(deps.db, request.query);
-      return { entries, total, limit: request.query.limit, offset: request.query.offset };
+      return page(request.query, await listDlqEntries(deps.db, request.query));
     },
   );
 

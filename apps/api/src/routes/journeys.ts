@@ -5,7 +5,7 @@ import { getJourneyDetail, listJourneys, updateJourneyEnabled } from '@waymark/c
 import { batchEnroll, enrollUser } from '@waymark/core/journeys/enroll';
 import type { RoutePlugin } from '../http/type-provider';
 import type { AppDeps } from '../deps';
-import { bearerErrors, booleanQuery, errorBody, nullableTimestamp, paginationQuery, timestamp } from '../http/schemas';
+import { bearerErrors, booleanQuery, errorBody, listEnvelope, nullableTimestamp, page, paginationQuery, timestamp } from '../http/schemas';
 
 const propertyCondition = z
   .object({ type: z.literal('property'), property: z.string(), operator: z.enum(conditionOperators), value: z.unknown().optional() })
@@ -77,12 +77,11 @@ export const journeyRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps 
         tags,
         summary: 'List journeys with status counts',
         querystring: paginationQuery.extend({ enabled: booleanQuery.optional() }),
-        response: { 200: z.object({ journeys: z.array(journeySummary), total: z.number(), limit: z.number(), offset: z.number() }), ...bearerErrors },
+        response: { 200: listEnvelope('journeys', journeySummary), ...bearerErrors },
       },
     },
     async (request) => {
-      const { journeys, total } = await listJourneys(deps.db, deps.journeys, request.query);
-      return { journeys, total, limit: request.query.limit, offset: request.query.offset };
+      return page(request.query, await listJourneys(deps.db, deps.journeys, request.query));
     },
   );
 
@@ -123,13 +122,12 @@ export const journeyRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps 
         summary: 'States (enrollments) of a journey, newest first',
         params: journeyParams,
         querystring: paginationQuery.extend({ status: z.enum(journeyStatuses).optional(), userId: z.string().min(1).optional() }),
-        response: { 200: z.object({ states: z.array(journeyState), total: z.number(), limit: z.number(), offset: z.number() }), 404: errorBody, ...bearerErrors },
+        response: { 200: listEnvelope('states', journeyState), 404: errorBody, ...bearerErrors },
       },
     },
     async (request) => {
       deps.journeys.get(request.params.id);
-      const { states, total } = await listJourneyStates(deps.db, { journeyId: request.params.id, ...request.query });
-      return { states, total, limit: request.query.limit, offset: request.query.offset };
+      return page(request.query, await listJourneyStates(deps.db, { journeyId: request.params.id, ...request.query }));
     },
   );
 
