@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { Redis, Result } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import { InMemorySlidingWindow, SLIDING_WINDOW_LUA } from './sliding-window';
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    waymarkSlidingWindow(key: string, at: number, windowMs: number, max: number, member: string): Result<[number, number], Context>;
+  }
+}
 
 type Callback = (error: Error | null, result?: { current: number; ttl: number }) => void;
 
@@ -19,16 +25,19 @@ export function createSlidingWindowStore(deps: StoreDeps) {
   const fallback = new InMemorySlidingWindow();
   const now = deps.now ?? Date.now;
   let degraded = false;
+  // a defined command goes out as EVALSHA (the script body is sent only after a NOSCRIPT), so a
+  // request does not ship the whole script to Redis every time
+  deps.redis.defineCommand('waymarkSlidingWindow', { numberOfKeys: 1, lua: SLIDING_WINDOW_LUA });
 
   class SlidingWindowStore {
     incr(key: string, callback: Callback, windowMs: number, max: number): void {
       const at = now();
       deps.redis
-        .eval(SLIDING_WINDOW_LUA, 1, `waymark:rl:${key}`, at, windowMs, max, `${at}:${randomUUID()}`)
+        .waymarkSlidingWindow(`waymark:rl:${key}`, at, windowMs, max, `${at}:${randomUUID()}`)
         .then((raw) => {
           if (degraded) deps.logger.info('rate limiter: Redis reachable again, using the shared window');
           degraded = false;
-          const [current, ttl] = raw as [number, number];
+          const [current, ttl] = raw;
           callback(null, { current, ttl });
         })
         .catch((error: unknown) => {
