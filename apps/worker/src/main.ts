@@ -17,7 +17,11 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger({ level: config.logLevel, name: 'worker', format: config.logFormat });
-  const db = createDatabase({ connectionString: config.databaseUrl, applicationName: 'waymark-worker' });
+  const db = createDatabase({
+    connectionString: config.databaseUrl,
+    applicationName: 'waymark-worker',
+    onIdleClientError: (error) => logger.warn({ err: error }, 'postgres: idle connection failed; the pool reconnects'),
+  });
   try {
     await assertMigrated(db);
   } catch (error) {

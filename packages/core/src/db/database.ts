@@ -25,6 +25,7 @@ export function createDatabase(options: DatabaseOptions): Db {
     // fail fast when the database is down instead of queueing requests forever
     connectionTimeoutMillis: 5_000,
   });
+  if (options.onIdleClientError !== undefined) pool.on('error', options.onIdleClientError);
   // maintainNestedObjectKeys: jsonb values (contact/event properties) come back exactly as stored;
   // without it the plugin camel-cases keys inside them (`first_name` would read as `firstName`).
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin({ maintainNestedObjectKeys: true })] });
