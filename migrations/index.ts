@@ -2,6 +2,7 @@ import type { Migration } from 'kysely/migration';
 import * as m0001 from './0001_initial';
 import * as m0003 from './0003_email_delivery';
 import * as m0004 from './0004_admin_plane';
+import * as m0005 from './0005_write_path_indexes';
 
 /**
  * Every migration, in order. A static list (rather than reading the folder at run time) works
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
   '0003_email_delivery': m0003,
   '0004_admin_plane': m0004,
+  '0005_write_path_indexes': m0005,
 };

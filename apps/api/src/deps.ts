@@ -6,6 +6,7 @@ import { createKeyRevocations, type KeyRevocations } from '@waymark/core/auth/ke
 import { connectRedis, createRedis } from '@waymark/core/cache/redis';
 import type { Config } from '@waymark/core/config/config';
 import { createDatabase, type Db } from '@waymark/core/db/database';
+import { createPreparedStatementPool } from '@waymark/core/db/prepared-statements';
 import { ingestEvent, type IngestInput, type IngestResult } from '@waymark/core/events/ingest';
 import { ingestEvents } from '@waymark/core/events/ingest-batch';
 import { createJourneyRegistry, type JourneyRegistry } from '@waymark/core/journeys/registry';
@@ -60,7 +61,10 @@ function readVersion(): string {
 }
 
 export async function createAppDeps(config: Config, logger: AppLogger): Promise<AppDeps> {
-  const db = createDatabase({ connectionString: config.databaseUrl, applicationName: 'waymark-api' });
+  const onIdleClientError = (error: Error) => logger.warn({ err: error }, 'postgres: idle connection failed; the pool reconnects');
+  const db = createDatabase({ connectionString: config.databaseUrl, applicationName: 'waymark-api', onIdleClientError });
+  // clicks and opens: one batch of each in flight at a time (group commit), so two connections
+  const trackingStatements = createPreparedStatementPool({ connectionString: config.databaseUrl, max: 2, applicationName: 'waymark-api-tracking', onIdleClientError });
   const redis = createRedis(config.cacheUrl, { connectionName: 'waymark-api' });
   const subscriber = createRedis(config.cacheUrl, { connectionName: 'waymark-api-sub' });
   // ioredis emits 'error' on every failed reconnect; without a listener Node would crash.
@@ -94,7 +98,7 @@ export async function createAppDeps(config: Config, logger: AppLogger): Promise<
   const analytics = createAnalyticsDestination(config.analytics, { onError: (error) => logger.warn({ err: error }, 'analytics: capture failed') });
   const snsCertificates = createSnsCertificateSource({ pinnedCertificatePem: config.email.snsCertificatePem });
   const trackingEvents = createTrackingEventPublisher({ db, ingest: (events) => ingestEvents(ingestDeps, events), analytics, logger });
-  const tracking = createTrackingRecorder({ db, events: trackingEvents });
+  const tracking = createTrackingRecorder({ statements: trackingStatements, events: trackingEvents });
   const ingest = (input: IngestInput) => ingestEvent(ingestDeps, input);
   const deadLetterRetriers = createDeadLetterRetriers({ db, ingest, sendEmail: (input) => sendEmail(email, input), orchestrator: temporal.orchestrator });
   const version = readVersion();
@@ -125,7 +129,7 @@ export async function createAppDeps(config: Config, logger: AppLogger): Promise<
       await trackingEvents.drain();
       await analytics.shutdown();
       redis.disconnect();
-      await Promise.allSettled([db.destroy(), temporal.close()]);
+      await Promise.allSettled([db.destroy(), trackingStatements.close(), temporal.close()]);
     },
   };
 }

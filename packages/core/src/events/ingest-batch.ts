@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
+import { newRowId } from '../db/ids';
 import { upsertContact } from '../contacts/upsert-contact';
 import { badRequest } from '../errors/app-error';
 import { exitStates } from '../journeys/exit-states';
@@ -149,7 +149,7 @@ function prepare(input: BatchIngestInput): PreparedEvent {
   if (name === '') throw badRequest('name must not be empty');
   const userId = ingestUserId(input);
   return {
-    id: randomUUID(),
+    id: newRowId(),
     name,
     userId,
     externalId: input.userId === undefined || input.userId === '' ? undefined : input.userId,

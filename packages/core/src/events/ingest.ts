@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { upsertContact, type UpsertedContact } from '../contacts/upsert-contact';
 import type { Db } from '../db/database';
+import { newRowId } from '../db/ids';
 import { badRequest } from '../errors/app-error';
 import type { AppLogger } from '../logging/logger';
 import { setMemberships } from '../lists/set-memberships';
@@ -75,8 +76,8 @@ export async function ingestEvent(deps: IngestDeps, input: IngestInput): Promise
   // 1. store (+ read what routing and the exit check need)
   const stored = await sql<StoreRow>`
     with inserted as (
-      insert into events (user_id, user_email, event, properties, source, idempotency_key, occurred_at)
-      values (${userId}, ${email ?? null}, ${name}, ${JSON.stringify(eventProperties)}::jsonb, ${input.source},
+      insert into events (id, user_id, user_email, event, properties, source, idempotency_key, occurred_at)
+      values (${newRowId()}, ${userId}, ${email ?? null}, ${name}, ${JSON.stringify(eventProperties)}::jsonb, ${input.source},
               ${input.idempotencyKey ?? null}, ${occurredAt})
       on conflict (idempotency_key) do nothing
       returning id

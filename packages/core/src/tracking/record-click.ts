@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
-import type { Db } from '../db/database';
+import { newRowId } from '../db/ids';
+import { preparedStatement, type PreparedStatementPool } from '../db/prepared-statements';
 
 export interface ClickInput {
   linkId: string;
@@ -17,36 +17,45 @@ export interface RecordedClick {
   toEmail: string;
 }
 
+// Both statements are planned once per connection (prepared, generic plan): their plans do not
+// depend on the values, and re-planning the click statement used to cost as much as running it.
+const RECORD_CLICKS = preparedStatement<RecordedClick & { ord: number }>(
+  'waymark_record_clicks',
+  `with input as (
+     select * from unnest($1::uuid[], $2::text[], $3::text[], $4::uuid[]) with ordinality as t(link_id, ip, ua, click_id, ord)
+   ), link as (
+     select i.ord, i.ip, i.ua, i.click_id, t.id, t.email_send_id, t.original_url
+     from input i join tracked_links t on t.id = i.link_id
+   ), click as (
+     insert into link_clicks (id, tracked_link_id, ip_address, user_agent) select click_id, id, ip, ua from link order by ord
+   ), counted as (
+     update tracked_links t set click_count = t.click_count + c.n, updated_at = now()
+     from (select id, count(*)::int as n from link group by id) c where t.id = c.id
+   ), first_click as (
+     update email_sends s set clicked_at = now(), updated_at = now(),
+       status = case when s.status in ('sent', 'delivered', 'opened') then 'clicked' else s.status end
+     from (select distinct email_send_id from link) l where s.id = l.email_send_id and s.clicked_at is null
+   )
+   select link.ord::int as ord, link.click_id as "clickId", link.original_url as "originalUrl", link.id as "linkId", s.id as "emailSendId",
+     s.template_key as "templateKey", s.user_id as "userId", s.to_email as "toEmail"
+   from link join email_sends s on s.id = link.email_send_id`,
+);
+
 /**
  * SPEC §4 click handling steps 1–3 for a batch of clicks in one statement:
  * (1) insert each click with IP, user agent and time, (2) add them to each link's click count,
  * (3) set the send's clickedAt only when empty (status moves to clicked from sent/delivered/opened).
  * Returns, per input, the click (undefined for an unknown link id). Ids must be UUIDs.
  */
-export async function recordClicks(db: Db, clicks: readonly ClickInput[]): Promise<(RecordedClick | undefined)[]> {
+export async function recordClicks(statements: PreparedStatementPool, clicks: readonly ClickInput[]): Promise<(RecordedClick | undefined)[]> {
   if (clicks.length === 0) return [];
-  const result = await sql<RecordedClick & { ord: number }>`
-    with input as (
-      select * from unnest(${clicks.map((click) => click.linkId)}::uuid[], ${clicks.map((click) => click.ipAddress)}::text[],
-                           ${clicks.map((click) => click.userAgent)}::text[]) with ordinality as t(link_id, ip, ua, ord)
-    ), link as (
-      select i.ord, i.ip, i.ua, gen_random_uuid() as click_id, t.id, t.email_send_id, t.original_url
-      from input i join tracked_links t on t.id = i.link_id
-    ), click as (
-      insert into link_clicks (id, tracked_link_id, ip_address, user_agent) select click_id, id, ip, ua from link order by ord
-    ), counted as (
-      update tracked_links t set click_count = t.click_count + c.n, updated_at = now()
-      from (select id, count(*)::int as n from link group by id) c where t.id = c.id
-    ), first_click as (
-      update email_sends s set clicked_at = now(), updated_at = now(),
-        status = case when s.status in ('sent', 'delivered', 'opened') then 'clicked' else s.status end
-      from (select distinct email_send_id from link) l where s.id = l.email_send_id and s.clicked_at is null
-    )
-    select link.ord::int as ord, link.click_id as "clickId", link.original_url as "originalUrl", link.id as "linkId", s.id as "emailSendId",
-      s.template_key as "templateKey", s.user_id as "userId", s.to_email as "toEmail"
-    from link join email_sends s on s.id = link.email_send_id
-  `.execute(db);
-  const byOrd = new Map(result.rows.map(({ ord, ...click }) => [Number(ord), click]));
+  const rows = await statements.run(RECORD_CLICKS, [
+    clicks.map((click) => click.linkId),
+    clicks.map((click) => click.ipAddress),
+    clicks.map((click) => click.userAgent),
+    clicks.map(() => newRowId()),
+  ]);
+  const byOrd = new Map(rows.map(({ ord, ...click }) => [Number(ord), click]));
   return clicks.map((_click, index) => byOrd.get(index + 1));
 }
 
@@ -57,23 +66,21 @@ export interface RecordedOpen {
   toEmail: string;
 }
 
+const RECORD_FIRST_OPENS = preparedStatement<RecordedOpen>(
+  'waymark_record_first_opens',
+  `update email_sends set opened_at = now(), updated_at = now(),
+     status = case when status in ('sent', 'delivered') then 'opened' else status end
+   where id = any($1::uuid[]) and opened_at is null
+   returning id as "emailSendId", template_key as "templateKey", user_id as "userId", to_email as "toEmail"`,
+);
+
 /**
  * First opens for a batch of send ids: sets openedAt only when empty. Returns, per input, the
  * send when THIS call opened it first (undefined for repeat opens and unknown ids).
  */
-export async function recordFirstOpens(db: Db, emailSendIds: readonly string[]): Promise<(RecordedOpen | undefined)[]> {
+export async function recordFirstOpens(statements: PreparedStatementPool, emailSendIds: readonly string[]): Promise<(RecordedOpen | undefined)[]> {
   if (emailSendIds.length === 0) return [];
-  const rows = await db
-    .updateTable('emailSends')
-    .set({
-      openedAt: new Date(),
-      updatedAt: new Date(),
-      status: sql`case when status in ('sent', 'delivered') then 'opened' else status end`,
-    })
-    .where('id', '=', sql<string>`any(${[...new Set(emailSendIds)]}::uuid[])`)
-    .where('openedAt', 'is', null)
-    .returning(['id as emailSendId', 'templateKey', 'userId', 'toEmail'])
-    .execute();
+  const rows = await statements.run(RECORD_FIRST_OPENS, [[...new Set(emailSendIds)]]);
   const byId = new Map(rows.map((row) => [row.emailSendId, row]));
   // the same id twice in one batch: only the first caller opened it
   return emailSendIds.map((id) => {

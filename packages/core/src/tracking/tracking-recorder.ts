@@ -1,4 +1,4 @@
-import type { Db } from '../db/database';
+import type { PreparedStatementPool } from '../db/prepared-statements';
 import { createGroupCommit } from './group-commit';
 import { recordClicks, recordFirstOpens, type ClickInput, type RecordedClick, type RecordedOpen } from './record-click';
 import type { TrackingEventPublisher } from './tracking-events';
@@ -27,9 +27,9 @@ export interface TrackingRecorder {
  * repeat open — mail clients and image proxies re-fetch pixels — costs no database round trip.
  * The database stays the truth: openedAt is only ever set where it is empty.
  */
-export function createTrackingRecorder(options: { db: Db; events: TrackingEventPublisher; openedCacheSize?: number }): TrackingRecorder {
-  const writeClick = createGroupCommit<ClickInput, RecordedClick | undefined>({ write: (inputs) => recordClicks(options.db, inputs) });
-  const writeOpen = createGroupCommit<string, RecordedOpen | undefined>({ write: (ids) => recordFirstOpens(options.db, ids) });
+export function createTrackingRecorder(options: { statements: PreparedStatementPool; events: TrackingEventPublisher; openedCacheSize?: number }): TrackingRecorder {
+  const writeClick = createGroupCommit<ClickInput, RecordedClick | undefined>({ write: (inputs) => recordClicks(options.statements, inputs) });
+  const writeOpen = createGroupCommit<string, RecordedOpen | undefined>({ write: (ids) => recordFirstOpens(options.statements, ids) });
   const cacheSize = options.openedCacheSize ?? 100_000;
   // Map keeps insertion order: the first key is the least recently added
   const opened = new Map<string, true>();
