@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import { loadConfig, type Config } from '@waymark/core/config/config';
 import { createDatabase } from '@waymark/core/db/database';
-import { ensureDatabaseExists } from '@waymark/core/db/ensure-database';
+import { recreateDatabase } from '@waymark/core/db/ensure-database';
 import { migrateToLatest } from '@waymark/core/db/migrator';
 import { createLogger } from '@waymark/core/logging/logger';
 import type { FastifyInstance } from 'fastify';
@@ -33,9 +33,9 @@ export interface BenchServer {
   config: Config;
 }
 
-/** Migrates `databaseUrl` (created if missing) and listens on a random local port. */
+/** Migrates `databaseUrl` (recreated empty) and listens on a random local port. */
 export async function startBenchServer(databaseUrl: string, env: Record<string, string>): Promise<BenchServer> {
-  await ensureDatabaseExists(databaseUrl);
+  await recreateDatabase(databaseUrl);
   const config = loadConfig({
     ...process.env,
     NODE_ENV: 'development',

@@ -11,6 +11,7 @@ import { sql } from 'kysely';
 import { createDatabase } from '@waymark/core/db/database';
 import { migrateToLatest } from '@waymark/core/db/migrator';
 import { integrationEnv } from '../test/test-env';
+import { recreateDatabase } from '@waymark/core/db/ensure-database';
 
 const CONTACTS = 10_000;
 const ROUNDS = 5;
@@ -19,13 +20,7 @@ const key = `bench-${randomUUID()}-${randomUUID()}`;
 const port = 3900 + Math.floor(Math.random() * 90);
 
 async function prepareDatabase(): Promise<void> {
-  const url = new URL(databaseUrl);
-  const name = url.pathname.slice(1);
-  url.pathname = '/postgres';
-  const admin = createDatabase({ connectionString: url.toString(), max: 1 });
-  await sql`drop database if exists ${sql.id(name)} with (force)`.execute(admin);
-  await sql`create database ${sql.id(name)}`.execute(admin);
-  await admin.destroy();
+  await recreateDatabase(databaseUrl);
   const db = createDatabase({ connectionString: databaseUrl, max: 2 });
   const migrated = await migrateToLatest(db);
   if (migrated.error !== undefined) throw migrated.error;
