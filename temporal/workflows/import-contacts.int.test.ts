@@ -12,9 +12,13 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
 const ROWS = 20_000;
 
-/** A real worker process (apps/worker/src/main.ts), so it can be killed with SIGKILL mid-chunk. */
+/**
+ * A real worker process (apps/worker/src/main.ts), so it can be killed with SIGKILL mid-chunk.
+ * Node itself with the tsx loader, not the tsx CLI: the CLI runs the script in a child process,
+ * and killing the CLI would leave that worker running (and finishing the import).
+ */
 function startWorkerProcess(env: Record<string, string>): ChildProcess {
-  const child = spawn(path.join(repoRoot, 'node_modules/.bin/tsx'), ['apps/worker/src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/worker/src/main.ts'], {
     cwd: repoRoot,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
