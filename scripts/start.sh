@@ -13,19 +13,20 @@ npx --no-install tsx apps/cli/src/main.ts migrate
 npx --no-install tsx apps/cli/src/main.ts dev-key
 
 mkdir -p .data/logs
-pids=()
+# Each background pipeline (npx → tsx → node, piped into sed) gets a process group of its own, and
+# cleanup signals the whole group: $! would name only sed, and a TERM to npx is not passed on, so
+# a `kill` of this script used to leave the api and worker running.
+set -m
 cleanup() {
   trap - INT TERM EXIT
   echo "[start] stopping api and worker ..."
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for group in $(jobs -p); do kill -TERM -- "-$group" 2>/dev/null || true; done
   wait || true
 }
 trap cleanup INT TERM EXIT
 
 npx --no-install tsx apps/worker/src/main.ts 2>&1 | sed -u 's/^/[worker] /' &
-pids+=($!)
 npx --no-install tsx apps/api/src/server.ts 2>&1 | sed -u 's/^/[api]    /' &
-pids+=($!)
 
 for _ in $(seq 1 120); do
   if curl -fsS "http://127.0.0.1:${PORT}/v1/health" >/dev/null 2>&1; then break; fi
