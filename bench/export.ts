@@ -9,9 +9,8 @@ import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { createDatabase } from '@waymark/core/db/database';
-import { migrateToLatest } from '@waymark/core/db/migrator';
 import { integrationEnv } from '../test/test-env';
-import { recreateDatabase } from '@waymark/core/db/ensure-database';
+import { prepareBenchDatabase } from './lib/bench-server';
 
 const CONTACTS = 10_000;
 const ROUNDS = 5;
@@ -20,10 +19,8 @@ const key = `bench-${randomUUID()}-${randomUUID()}`;
 const port = 3900 + Math.floor(Math.random() * 90);
 
 async function prepareDatabase(): Promise<void> {
-  await recreateDatabase(databaseUrl);
+  await prepareBenchDatabase(databaseUrl);
   const db = createDatabase({ connectionString: databaseUrl, max: 2 });
-  const migrated = await migrateToLatest(db);
-  if (migrated.error !== undefined) throw migrated.error;
   // realistic rows: a dozen properties each (about 600 bytes of JSON)
   await sql`insert into contacts (external_id, email, properties)
     select 'bench-' || g, 'bench' || g || '@example.com',

@@ -15,7 +15,7 @@
  * The last line is exactly `tracking ratio pixel=<x.xx> click=<y.yy>` (req/s tracked ÷ baseline).
  */
 import { sql } from 'kysely';
-import { autocannon, startBenchServer, type AutocannonResult } from './bench-server';
+import { autocannon, startBenchServer, type AutocannonResult } from './lib/bench-server';
 
 const SENDS = Number(process.env.BENCH_SENDS ?? 2000);
 // Throughput is compared with both sides driven to their limit. The bare endpoints top out at 10
@@ -74,7 +74,7 @@ async function main(): Promise<void> {
     return { sendIds, linkIds: links };
   };
 
-  const measure = async (prefix: string, ids: string[], duration: number) => {
+  const measure = async (prefix: string, ids: readonly string[], duration: number) => {
     // start each run quiet: the previous run's fire-and-forget pushes must not bill this one
     await deps.trackingEvents.drain();
     let n = 0;
@@ -102,7 +102,7 @@ async function main(): Promise<void> {
     ['/v1/bench/baseline/click/', warm.linkIds],
     ['/v1/t/c/', warm.linkIds],
   ] as const) {
-    await measure(prefix, [...ids], 2);
+    await measure(prefix, ids, 2);
   }
 
   // ROUNDS short alternating baseline/tracked pairs, summed: the machine is shared and its speed

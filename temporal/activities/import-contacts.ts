@@ -4,8 +4,8 @@ import type { Config } from '@waymark/core/config/config';
 import type { Db } from '@waymark/core/db/database';
 import { recordDeadLetter } from '@waymark/core/dlq/dead-letters';
 import { importChunk, type ImportUpsert } from '@waymark/core/imports/import-chunk';
-import { finishImportJob, getImportJobRow, importCursor, markImportProcessing } from '@waymark/core/imports/import-jobs';
-import { parseImportData, type RawImportRow } from '@waymark/core/imports/import-rows';
+import { finishImportJob, getImportData, getImportProgress, importCursor, markImportProcessing } from '@waymark/core/imports/import-jobs';
+import { parseImportRows, type RawImportRow } from '@waymark/core/imports/import-rows';
 import { isAppError } from '@waymark/core/errors/app-error';
 
 export interface ImportActivityDeps {
@@ -25,10 +25,10 @@ export interface ImportPlan {
 /** Parsed payloads of the jobs this worker is running; re-parsed after a restart. */
 function createParsedCache(size: number) {
   const cache = new Map<string, RawImportRow[]>();
-  return (jobId: string, parse: () => RawImportRow[]): RawImportRow[] => {
+  return async (jobId: string, parse: () => Promise<RawImportRow[]>): Promise<RawImportRow[]> => {
     const hit = cache.get(jobId);
     if (hit !== undefined) return hit;
-    const rows = parse();
+    const rows = await parse();
     cache.set(jobId, rows);
     while (cache.size > size) cache.delete(cache.keys().next().value as string);
     return rows;
@@ -37,8 +37,6 @@ function createParsedCache(size: number) {
 
 export function createImportActivities(deps: ImportActivityDeps) {
   const parsed = createParsedCache(2);
-  // the payload was validated at submit; the limits only guard against a row edited since
-  const limits = { maxBytes: Number.MAX_SAFE_INTEGER, maxRows: Number.MAX_SAFE_INTEGER };
 
   return {
     async startContactImport(jobId: string): Promise<ImportPlan> {
@@ -53,10 +51,11 @@ export function createImportActivities(deps: ImportActivityDeps) {
     },
 
     async importContactsChunk(input: { jobId: string; start: number; size: number }): Promise<number> {
-      const job = await getImportJobRow(deps.db, input.jobId);
+      // progress only: the payload (up to IMPORT_MAX_BYTES) is read when this worker has not parsed it yet
+      const job = await getImportProgress(deps.db, input.jobId);
       let rows: RawImportRow[];
       try {
-        rows = parsed(job.id, () => parseImportData(job.format, job.data, limits));
+        rows = await parsed(job.id, async () => parseImportRows(job.format, await getImportData(deps.db, job.id)));
       } catch (error) {
         if (isAppError(error)) throw ApplicationFailure.nonRetryable(error.message, 'InvalidImport');
         throw error;

@@ -16,7 +16,7 @@ function shielded<T>(call: () => Promise<T>): Promise<T> {
 }
 
 /** Mirror writes are cheap and must survive a database blip; give them a long, bounded retry. */
-const mirror = proxyActivities<JourneyActivities>({
+export const mirror = proxyActivities<JourneyActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 30 },
 });

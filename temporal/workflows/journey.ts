@@ -1,16 +1,10 @@
-import { ApplicationFailure, CancellationScope, CancelledFailure, isCancellation, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, CancelledFailure, isCancellation, setHandler, workflowInfo } from '@temporalio/workflow';
 import { evaluateConditions, type Journey } from '@waymark/journey';
 import { journeys } from '@waymark/journeys';
 import type { EntryRejection } from '@waymark/core/journeys/run-steps';
 import type { JourneyEventSignal, JourneyRunRequest } from '@waymark/core/journeys/orchestrator';
-import type { JourneyActivities } from '../activities/journey';
-import { createJourneyContext, StateEnded } from './journey-context';
+import { createJourneyContext, mirror, StateEnded } from './journey-context';
 import { journeyEventSignal } from './journey-signals';
-
-const mirror = proxyActivities<JourneyActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 30 },
-});
 
 export type JourneyRunOutcome =
   | { outcome: 'skipped'; reason: 'trigger_where' | EntryRejection }

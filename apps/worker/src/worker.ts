@@ -12,7 +12,6 @@ import type { AppLogger } from '@waymark/core/logging/logger';
 import { journeys as journeyDefinitions } from '@waymark/journeys';
 import { createActivities } from '@waymark/temporal/activities/index';
 import { ensureAlertSchedule } from '@waymark/temporal/alerts-schedule';
-import { createSesTransport } from '@waymark/email/ses-transport';
 import { createEmailDeps } from '@waymark/core/emails/create-email-deps';
 import { emailTemplates } from '@waymark/journeys/templates/registry';
 import { temporalConnectionOptions } from '@waymark/temporal/connection';
@@ -42,6 +41,7 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
   const client = new Client({ connection, namespace: deps.config.temporal.namespace });
   const journeys = createJourneyRegistry(journeyDefinitions, { enabledJourneys: deps.config.enabledJourneys });
   const ingestDeps = { db: deps.db, logger: deps.logger, journeys, orchestrator: createTemporalOrchestrator(client, deps.config.temporal.taskQueue) };
+  const email = createEmailDeps(deps.config, { db: deps.db, templates: emailTemplates, logger: deps.logger });
   const worker = await Worker.create({
     connection,
     namespace: deps.config.temporal.namespace,
@@ -50,21 +50,14 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
     activities: createActivities({
       workerId: hostname(),
       db: deps.db,
-      email: createEmailDeps(deps.config, { db: deps.db, templates: emailTemplates, logger: deps.logger }),
+      email,
       ingest: (input) => ingestEvent(ingestDeps, input),
       config: deps.config,
       upsertImportRow: async (row) => {
         await upsertContact(deps.db, { userId: row.externalId, email: row.email, properties: row.properties });
       },
-      alertMailer: createAlertMailer(
-        createSesTransport({
-          region: deps.config.email.sesRegion,
-          endpoint: deps.config.email.sesEndpoint,
-          configurationSet: deps.config.email.sesConfigurationSet,
-          apiKey: deps.config.email.providerApiKey,
-        }),
-        deps.config.email.from,
-      ),
+      // operator notices go out through the same SES client as the journey emails
+      alertMailer: createAlertMailer(email.transport, email.from),
     }),
     shutdownGraceTime: '30 seconds',
   });

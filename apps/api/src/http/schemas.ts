@@ -21,6 +21,9 @@ export const nullableTimestamp = timestamp.nullable();
 /** Query-string datetime filter: ISO 8601 with offset, else 400. */
 export const isoDateQuery = z.iso.datetime({ offset: true }).transform((value) => new Date(value));
 
+/** `from` / `to` filters of the list and metrics routes (ISO 8601 with an offset). */
+export const dateRangeQuery = { from: isoDateQuery.optional(), to: isoDateQuery.optional() };
+
 export const booleanQuery = z.enum(['true', 'false']).transform((value) => value === 'true');
 
 /** Standard error responses a bearer route can produce, for the OpenAPI document. */

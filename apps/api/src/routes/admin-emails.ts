@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { getEmailSendDetail, listEmailSends } from '@waymark/core/emails/email-admin';
 import type { RoutePlugin } from '../http/type-provider';
 import type { AppDeps } from '../deps';
-import { bearerErrors, errorBody, isoDateQuery, listEnvelope, nullableTimestamp, page, paginationQuery, timestamp } from '../http/schemas';
+import { bearerErrors, errorBody, dateRangeQuery, listEnvelope, nullableTimestamp, page, paginationQuery, timestamp } from '../http/schemas';
 
 export const emailStatuses = ['queued', 'rendered', 'sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained', 'failed'] as const;
 
@@ -53,8 +53,7 @@ export const adminEmailRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { de
           toEmail: z.string().trim().min(1).max(320).optional(),
           templateKey: z.string().trim().min(1).max(200).optional(),
           status: z.enum(emailStatuses).optional(),
-          from: isoDateQuery.optional(),
-          to: isoDateQuery.optional(),
+          ...dateRangeQuery,
         }),
         response: { 200: listEnvelope('emails', emailSendSchema), ...bearerErrors },
       },

@@ -2,19 +2,17 @@ import { z } from 'zod';
 import { getEvent, listEvents, REPLAY_MAX_LIMIT, replayEvents } from '@waymark/core/events/events';
 import type { RoutePlugin } from '../http/type-provider';
 import type { AppDeps } from '../deps';
-import { bearerErrors, errorBody, isoDateQuery, listEnvelope, page, paginationQuery, timestamp } from '../http/schemas';
+import { bearerErrors, errorBody, dateRangeQuery, listEnvelope, page, paginationQuery, timestamp } from '../http/schemas';
 
 const storedEvent = z
   .object({ id: z.uuid(), userId: z.string(), event: z.string(), properties: z.record(z.string(), z.unknown()), occurredAt: timestamp })
   .meta({ id: 'Event' });
 
-const isoDate = z.iso.datetime({ offset: true }).transform((value) => new Date(value));
-
 const replayBody = z
   .object({
     eventIds: z.array(z.uuid()).min(1).max(REPLAY_MAX_LIMIT).optional(),
     filter: z
-      .object({ event: z.string().min(1).optional(), userId: z.string().min(1).optional(), from: isoDate.optional(), to: isoDate.optional() })
+      .object({ event: z.string().min(1).optional(), userId: z.string().min(1).optional(), ...dateRangeQuery })
       .optional(),
     limit: z.number().int().min(1).max(REPLAY_MAX_LIMIT).optional(),
   })
@@ -34,8 +32,7 @@ export const adminEventRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { de
         querystring: paginationQuery.extend({
           userId: z.string().min(1).optional(),
           event: z.string().min(1).optional(),
-          from: isoDateQuery.optional(),
-          to: isoDateQuery.optional(),
+          ...dateRangeQuery,
         }),
         response: { 200: listEnvelope('events', storedEvent), ...bearerErrors },
       },

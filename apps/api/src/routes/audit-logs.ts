@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { RoutePlugin } from '../http/type-provider';
 import { auditActions, auditResources, listAuditLogs } from '@waymark/core/audit/audit-log';
 import type { AppDeps } from '../deps';
-import { bearerErrors, isoDateQuery, listEnvelope, page, paginationQuery, timestamp } from '../http/schemas';
+import { bearerErrors, dateRangeQuery, listEnvelope, page, paginationQuery, timestamp } from '../http/schemas';
 
 const auditLogEntry = z
   .object({
@@ -30,8 +30,7 @@ export const auditLogRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps
           actor: z.string().min(1).optional(),
           resource: z.enum(auditResources).optional(),
           action: z.enum(auditActions).optional(),
-          from: isoDateQuery.optional(),
-          to: isoDateQuery.optional(),
+          ...dateRangeQuery,
         }),
         response: { 200: listEnvelope('logs', auditLogEntry), ...bearerErrors },
       },

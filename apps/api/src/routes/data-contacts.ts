@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { getContact, toContact } from '@waymark/core/contacts/contact';
 import { eraseContact } from '@waymark/core/contacts/contact-admin';
 import { upsertContact } from '@waymark/core/contacts/upsert-contact';
-import { badRequest } from '@waymark/core/errors/app-error';
 import { setMemberships } from '@waymark/core/lists/set-memberships';
 import type { AppDeps } from '../deps';
 import type { RoutePlugin } from '../http/type-provider';
@@ -38,7 +37,6 @@ export const dataContactRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { d
     },
     async (request) => {
       const { userId, email, properties, lists } = request.body;
-      if (userId === undefined && email === undefined) throw badRequest('One of userId or email is required');
       const upserted = await upsertContact(deps.db, { userId, email, properties });
       if (lists !== undefined) await setMemberships(deps.db, upserted.id, lists);
       return { contact: toContact(await getContact(deps.db, upserted.id)) };

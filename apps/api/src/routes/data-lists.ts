@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { upsertContact } from '@waymark/core/contacts/upsert-contact';
-import { badRequest } from '@waymark/core/errors/app-error';
 import { createMailingList, listMailingLists } from '@waymark/core/lists/mailing-lists';
 import { setMemberships } from '@waymark/core/lists/set-memberships';
 import type { AppDeps } from '../deps';
@@ -66,7 +65,6 @@ export const dataListRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps
     },
     async (request) => {
       const { userId, email, lists } = request.body;
-      if (userId === undefined && email === undefined) throw badRequest('One of userId or email is required');
       const contact = await upsertContact(deps.db, { userId, email });
       await setMemberships(deps.db, contact.id, lists);
       return { contactId: contact.id, lists };

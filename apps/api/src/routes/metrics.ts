@@ -3,7 +3,7 @@ import { badRequest } from '@waymark/core/errors/app-error';
 import { getAdminMetrics } from '@waymark/core/metrics/admin-metrics';
 import type { AppDeps } from '../deps';
 import type { RoutePlugin } from '../http/type-provider';
-import { bearerErrors, isoDateQuery, timestamp } from '../http/schemas';
+import { bearerErrors, dateRangeQuery, timestamp } from '../http/schemas';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const rate = z.number().nullable();
@@ -36,7 +36,7 @@ export const metricsRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps 
       schema: {
         tags: ['metrics'],
         summary: 'Headline numbers over [from, to) (default: the last 24 hours); rates are ratios of emails sent, null when none were sent',
-        querystring: z.object({ from: isoDateQuery.optional(), to: isoDateQuery.optional() }),
+        querystring: z.object(dateRangeQuery),
         response: { 200: metricsSchema, ...bearerErrors },
       },
     },

@@ -52,10 +52,12 @@ describe('tracking events through the batched ingest pipeline', () => {
     const all = registry.all.bind(registry);
     const find = registry.find.bind(registry);
     const triggeredBy = registry.triggeredBy.bind(registry);
+    const exitedBy = registry.exitedBy.bind(registry);
     const codeEnabled = registry.codeEnabled.bind(registry);
     vi.spyOn(registry, 'all').mockImplementation(() => [...all(), ...extra]);
     vi.spyOn(registry, 'find').mockImplementation((id) => extra.find((journey) => journey.id === id) ?? find(id));
     vi.spyOn(registry, 'triggeredBy').mockImplementation((name) => [...triggeredBy(name), ...extra.filter((journey) => journey.trigger.event === name)]);
+    vi.spyOn(registry, 'exitedBy').mockImplementation((name) => [...exitedBy(name), ...extra.filter((journey) => (journey.exitOn ?? []).some((rule) => rule.event === name))]);
     vi.spyOn(registry, 'codeEnabled').mockImplementation((id) => extra.some((journey) => journey.id === id) || codeEnabled(id));
   }
 

@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { PIXEL_CACHE_CONTROL, TRANSPARENT_GIF } from '@waymark/email/tracking-pixel';
 import { clientIp } from '@waymark/core/tracking/tracking-recorder';
@@ -7,6 +8,18 @@ import type { AppDeps } from '../deps';
 const tags = ['tracking'];
 // any string: a malformed id still gets its redirect or its GIF, never a 400
 const idParams = z.object({ id: z.string() });
+
+/** The 42-byte GIF and its headers, shared with the bench baseline so the two cannot drift apart. */
+function sendPixel(reply: FastifyReply): FastifyReply {
+  return (
+    reply
+      .header('content-type', 'image/gif')
+      .header('cache-control', PIXEL_CACHE_CONTROL)
+      // helmet's default (same-origin) would stop webmail pages on other origins from showing the image
+      .header('cross-origin-resource-policy', 'cross-origin')
+      .send(TRANSPARENT_GIF)
+  );
+}
 
 /** SPEC §4 Public: tracking. No credential; the pipeline push never delays the answer. */
 export const trackingRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
@@ -53,14 +66,7 @@ export const trackingRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps
       } catch (error) {
         request.log.error({ err: error, emailSendId: request.params.id }, 'tracking: could not record open');
       }
-      return (
-        reply
-          .header('content-type', 'image/gif')
-          .header('cache-control', PIXEL_CACHE_CONTROL)
-          // helmet's default (same-origin) would stop webmail pages on other origins from showing the image
-          .header('cross-origin-resource-policy', 'cross-origin')
-          .send(TRANSPARENT_GIF)
-      );
+      return sendPixel(reply);
     },
   );
 };
@@ -70,9 +76,7 @@ export const trackingRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps
  * only with BENCH_BASELINE outside production (app.ts); never part of the product API.
  */
 export const trackingBenchBaselineRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
-  app.get('/v1/bench/baseline/pixel/:id', { schema: { hide: true, params: idParams } }, async (_request, reply) =>
-    reply.header('content-type', 'image/gif').header('cache-control', PIXEL_CACHE_CONTROL).header('cross-origin-resource-policy', 'cross-origin').send(TRANSPARENT_GIF),
-  );
+  app.get('/v1/bench/baseline/pixel/:id', { schema: { hide: true, params: idParams } }, async (_request, reply) => sendPixel(reply));
   app.get('/v1/bench/baseline/click/:id', { schema: { hide: true, params: idParams } }, async (_request, reply) =>
     reply.header('cache-control', 'no-store').redirect(deps.config.apiPublicUrl, 302),
   );

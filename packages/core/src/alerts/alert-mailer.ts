@@ -1,9 +1,6 @@
+import { escapeHtml } from '@waymark/email/preference-pages';
 import type { EmailTransport } from '@waymark/email/ses-transport';
 import type { AlertMailer } from './alert-delivery';
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
 
 /** The email channel: a plain operator notice through the service's SES transport (no tracking, no gate). */
 export function createAlertMailer(transport: EmailTransport, from: string): AlertMailer {

@@ -1,7 +1,6 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../db/database';
 import type { ApiKeyRow } from '../db/schema';
-import { hashApiKey } from './api-key-secret';
+import { hashApiKey, sameSecret } from './api-key-secret';
 import { findActiveApiKeyByHash, hasAnyActiveApiKey, touchApiKey } from './api-keys';
 import { parseScopes, type Scope } from './scopes';
 
@@ -32,11 +31,6 @@ export interface AuthenticatorDeps {
 }
 
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
-
-function sameSecret(a: string, b: string): boolean {
-  const digest = (value: string) => createHash('sha256').update(value).digest();
-  return timingSafeEqual(digest(a), digest(b));
-}
 
 /**
  * SPEC §5 admin request algorithm, steps 2–7 (step 1, reading the header, is the caller's).

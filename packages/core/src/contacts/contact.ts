@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { isUuid } from '../db/ids';
 import type { Db } from '../db/database';
 import type { ContactRow, EmailPreferencesRow, JsonObject } from '../db/schema';
 import { notFound } from '../errors/app-error';
@@ -28,7 +29,6 @@ export interface ContactPreferences {
 
 export const CONTACT_NOT_FOUND = 'Contact not found';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function toContact(row: ContactRow): Contact {
   return {
@@ -62,7 +62,7 @@ export async function findContact(db: Db, idOrExternalId: string): Promise<Conta
   const rows = await db
     .selectFrom('contacts')
     .selectAll()
-    .where((eb) => (UUID.test(idOrExternalId) ? eb.or([eb('id', '=', idOrExternalId), eb('externalId', '=', idOrExternalId)]) : eb('externalId', '=', idOrExternalId)))
+    .where((eb) => (isUuid(idOrExternalId) ? eb.or([eb('id', '=', idOrExternalId), eb('externalId', '=', idOrExternalId)]) : eb('externalId', '=', idOrExternalId)))
     .limit(2)
     .execute();
   return rows.find((row) => row.id === idOrExternalId) ?? rows[0];

@@ -1,5 +1,9 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
+import { badRequest } from '../errors/app-error';
+
+/** Every contact is keyed by its external id or, without one, its address (SPEC §1). */
+export const CONTACT_KEY_REQUIRED = 'One of userId or email is required';
 
 export interface ContactUpsertInput {
   userId?: string | undefined;
@@ -18,21 +22,13 @@ export interface UpsertedContact {
  * email-only events, by address; create it the first time; always move lastSeenAt.
  */
 export async function upsertContact(db: Db, input: ContactUpsertInput): Promise<UpsertedContact> {
-  const properties = JSON.stringify(input.properties ?? {});
   const email = input.email?.trim() === '' ? undefined : input.email?.trim();
   if (input.userId !== undefined && input.userId !== '') {
-    const result = await sql<UpsertedContact>`
-      insert into contacts (external_id, email, properties)
-      values (${input.userId}, ${email ?? null}, ${properties}::jsonb)
-      on conflict (external_id) do update set
-        email = coalesce(excluded.email, contacts.email),
-        properties = contacts.properties || excluded.properties,
-        last_seen_at = now(),
-        updated_at = now()
-      returning id, email`.execute(db);
-    return result.rows[0]!;
+    const [contact] = await upsertContactsByExternalId(db, [{ externalId: input.userId, email: email ?? null, properties: input.properties ?? {} }]);
+    return contact!;
   }
-  if (email === undefined) throw new Error('A contact needs a userId or an email');
+  if (email === undefined) throw badRequest(CONTACT_KEY_REQUIRED);
+  const properties = JSON.stringify(input.properties ?? {});
   // email-only: the most recently seen contact with this address wins; else an email-only contact
   const result = await sql<UpsertedContact>`
     with target as (
@@ -50,4 +46,33 @@ export async function upsertContact(db: Db, input: ContactUpsertInput): Promise<
     )
     select id, email from updated union all select id, email from inserted`.execute(db);
   return result.rows[0]!;
+}
+
+export interface ExternalIdContact {
+  externalId: string;
+  /** null keeps the stored address */
+  email: string | null;
+  properties: Record<string, unknown>;
+}
+
+/**
+ * Contacts keyed by external id, any number in one statement: created the first time, else the
+ * address replaced when one is given, properties merged (shallow), lastSeenAt moved. Rows are
+ * written in the given order, so callers that sort them lock rows in the same order.
+ */
+export async function upsertContactsByExternalId(db: Db, contacts: readonly ExternalIdContact[]): Promise<UpsertedContact[]> {
+  if (contacts.length === 0) return [];
+  const result = await sql<UpsertedContact>`
+    insert into contacts (external_id, email, properties)
+    select external_id, email, properties::jsonb
+    from unnest(${contacts.map((contact) => contact.externalId)}::text[], ${contacts.map((contact) => contact.email)}::text[],
+                ${contacts.map((contact) => JSON.stringify(contact.properties))}::text[]) with ordinality as t(external_id, email, properties, ord)
+    order by ord
+    on conflict (external_id) do update set
+      email = coalesce(excluded.email, contacts.email),
+      properties = contacts.properties || excluded.properties,
+      last_seen_at = now(),
+      updated_at = now()
+    returning id, email`.execute(db);
+  return result.rows;
 }

@@ -8,3 +8,10 @@ import { v7 as uuidv7 } from 'uuid';
 export function newRowId(): string {
   return uuidv7();
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Any UUID (any version, any case): what a uuid column accepts without an error. */
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { newRowId } from '../db/ids';
-import { upsertContact } from '../contacts/upsert-contact';
+import { upsertContact, upsertContactsByExternalId } from '../contacts/upsert-contact';
 import { badRequest } from '../errors/app-error';
 import { exitStates } from '../journeys/exit-states';
 import { ingestUserId, type IngestDeps, type IngestInput } from './ingest';
@@ -36,7 +36,6 @@ interface UserLiveState extends LiveState {
 
 interface BatchStoreRow {
   inserted: string[];
-  existing: Record<string, string>;
   liveStates: UserLiveState[];
   overrides: Record<string, boolean>;
 }
@@ -58,11 +57,7 @@ export async function ingestEvents(deps: IngestDeps, inputs: readonly BatchInges
   const names = [...new Set(events.map((event) => event.name))];
   const userIds = [...new Set(events.map((event) => event.userId))];
   const candidateIds = [...new Set(names.flatMap((name) => deps.journeys.triggeredBy(name).map((journey) => journey.id)))];
-  const exitJourneyIds = deps.journeys
-    .all()
-    .filter((journey) => (journey.exitOn ?? []).some((rule) => names.includes(rule.event)))
-    .map((journey) => journey.id);
-  const keys = events.flatMap((event) => (event.idempotencyKey === null ? [] : [event.idempotencyKey]));
+  const exitJourneyIds = [...new Set(names.flatMap((name) => deps.journeys.exitedBy(name).map((journey) => journey.id)))];
 
   // 1. store (+ read what routing and the exit check need), in one round trip
   const stored = await sql<BatchStoreRow>`
@@ -81,11 +76,6 @@ export async function ingestEvents(deps: IngestDeps, inputs: readonly BatchInges
     )
     select
       coalesce((select json_agg(id) from inserted), '[]'::json) as inserted,
-      ${
-        keys.length === 0
-          ? sql`'{}'::json`
-          : sql`coalesce((select json_object_agg(idempotency_key, id) from events where idempotency_key = any(${keys}::text[])), '{}'::json)`
-      } as existing,
       coalesce((
         select json_agg(json_build_object('id', s.id, 'userId', s.user_id, 'journeyId', s.journey_id, 'workflowId', s.workflow_id,
                                           'waitingFor', s.context ->> 'waitingFor') order by s.created_at)
@@ -96,16 +86,18 @@ export async function ingestEvents(deps: IngestDeps, inputs: readonly BatchInges
       ${overridesJson(candidateIds)} as overrides`.execute(deps.db);
   const row = stored.rows[0]!;
   const inserted = new Set(row.inserted);
-  const existing = new Map(Object.entries(row.existing));
-  // a key stored by a concurrent transaction that committed after this statement's snapshot
-  const unresolved = events.filter((event) => !inserted.has(event.id) && event.idempotencyKey !== null && !existing.has(event.idempotencyKey));
-  if (unresolved.length > 0) {
-    const late = await deps.db
+  // a repeated key (stored earlier, by a concurrent request, or earlier in this batch): its stored
+  // id, read after the statement has committed, so every one of those is visible. Rare, so the
+  // common batch pays no lookup.
+  const repeats = events.filter((event) => !inserted.has(event.id));
+  const existing = new Map<string, string>();
+  if (repeats.length > 0) {
+    const rows = await deps.db
       .selectFrom('events')
       .select(['id', 'idempotencyKey'])
-      .where('idempotencyKey', 'in', unresolved.map((event) => event.idempotencyKey!))
+      .where('idempotencyKey', 'in', repeats.map((event) => event.idempotencyKey ?? ''))
       .execute();
-    for (const event of late) if (event.idempotencyKey !== null) existing.set(event.idempotencyKey, event.id);
+    for (const stored of rows) if (stored.idempotencyKey !== null) existing.set(stored.idempotencyKey, stored.id);
   }
   const fresh = events.filter((event) => inserted.has(event.id));
 
@@ -140,7 +132,7 @@ export async function ingestEvents(deps: IngestDeps, inputs: readonly BatchInges
   return events.map((event) =>
     inserted.has(event.id)
       ? { stored: true, eventId: event.id, exitedStateIds: exited.get(event.id) ?? [] }
-      : { stored: false, eventId: existing.get(event.idempotencyKey!) ?? firstIdWithKey(events, inserted, event.idempotencyKey), exitedStateIds: [] },
+      : { stored: false, eventId: storedIdOf(existing, event.idempotencyKey), exitedStateIds: [] },
   );
 }
 
@@ -162,11 +154,10 @@ function prepare(input: BatchIngestInput): PreparedEvent {
   };
 }
 
-/** The same key twice in one batch: the later one is the duplicate of the one stored first. */
-function firstIdWithKey(events: readonly PreparedEvent[], inserted: ReadonlySet<string>, key: string | null): string {
-  const first = events.find((event) => event.idempotencyKey === key && inserted.has(event.id));
-  if (first === undefined) throw new Error('event insert returned no id');
-  return first.id;
+function storedIdOf(existing: ReadonlyMap<string, string>, key: string | null): string {
+  const id = key === null ? undefined : existing.get(key);
+  if (id === undefined) throw new Error('event insert returned no id');
+  return id;
 }
 
 /**
@@ -188,23 +179,10 @@ async function upsertContacts(deps: IngestDeps, events: readonly PreparedEvent[]
       byEmail.set(key, { email: contact.email, properties: { ...contact.properties, ...event.contactProperties } });
     }
   }
-  const contacts = [...byExternalId].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const writes: Promise<unknown>[] = [];
-  if (contacts.length > 0) {
-    writes.push(
-      sql`
-        insert into contacts (external_id, email, properties)
-        select external_id, email, properties::jsonb
-        from unnest(${contacts.map(([id]) => id)}::text[], ${contacts.map(([, contact]) => contact.email)}::text[],
-                    ${contacts.map(([, contact]) => JSON.stringify(contact.properties))}::text[]) with ordinality as t(external_id, email, properties, ord)
-        order by ord
-        on conflict (external_id) do update set
-          email = coalesce(excluded.email, contacts.email),
-          properties = contacts.properties || excluded.properties,
-          last_seen_at = now(),
-          updated_at = now()`.execute(deps.db),
-    );
-  }
+  const contacts = [...byExternalId]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([externalId, contact]) => ({ externalId, ...contact }));
+  const writes: Promise<unknown>[] = [upsertContactsByExternalId(deps.db, contacts)];
   for (const contact of byEmail.values()) writes.push(upsertContact(deps.db, contact));
   const failures = (await Promise.allSettled(writes)).filter((result) => result.status === 'rejected');
   if (failures.length > 0) throw (failures[0] as PromiseRejectedResult).reason;

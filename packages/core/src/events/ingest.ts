@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { upsertContact, type UpsertedContact } from '../contacts/upsert-contact';
+import { CONTACT_KEY_REQUIRED, upsertContact, type UpsertedContact } from '../contacts/upsert-contact';
 import type { Db } from '../db/database';
 import { newRowId } from '../db/ids';
 import { badRequest } from '../errors/app-error';
@@ -46,7 +46,6 @@ export interface IngestDeps {
 
 interface StoreRow {
   insertedId: string | null;
-  existingId: string | null;
   liveStates: LiveState[];
   overrides: Record<string, boolean>;
 }
@@ -55,7 +54,7 @@ interface StoreRow {
 export function ingestUserId(input: Pick<IngestInput, 'userId' | 'email'>): string {
   if (input.userId !== undefined && input.userId !== '') return input.userId;
   if (input.email !== undefined && input.email !== '') return input.email.trim().toLowerCase();
-  throw badRequest('One of userId or email is required');
+  throw badRequest(CONTACT_KEY_REQUIRED);
 }
 
 /**
@@ -84,7 +83,6 @@ export async function ingestEvent(deps: IngestDeps, input: IngestInput): Promise
     )
     select
       (select id from inserted) as inserted_id,
-      ${input.idempotencyKey === undefined ? sql`null::uuid` : sql`(select id from events where idempotency_key = ${input.idempotencyKey})`} as existing_id,
       coalesce((
         select json_agg(json_build_object('id', s.id, 'journeyId', s.journey_id, 'workflowId', s.workflow_id, 'waitingFor', s.context ->> 'waitingFor'))
         from journey_states s where s.user_id = ${userId} and s.status in ('active', 'waiting')
@@ -92,9 +90,10 @@ export async function ingestEvent(deps: IngestDeps, input: IngestInput): Promise
       ${overridesJson(candidateIds)} as overrides`.execute(deps.db);
   const row = stored.rows[0]!;
   if (row.insertedId === null) {
-    // a repeated Idempotency-Key: nothing new is stored and nothing is routed again
-    const existingId = row.existingId ?? (await findEventIdByKey(deps.db, input.idempotencyKey));
-    return { stored: false, eventId: existingId, exits: [] };
+    // a repeated Idempotency-Key: nothing new is stored and nothing is routed again. Its stored id
+    // is read after this statement (rare, so the common request pays no lookup; a key a concurrent
+    // request committed after this statement's snapshot is visible then too).
+    return { stored: false, eventId: await findEventIdByKey(deps.db, input.idempotencyKey), exits: [] };
   }
   const eventId = row.insertedId;
 

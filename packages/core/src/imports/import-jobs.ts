@@ -22,7 +22,11 @@ export interface ImportJob {
 /** Row errors kept on the job; failedRows stays exact beyond it. */
 export const MAX_REPORTED_ERRORS = 1_000;
 
-export function toImportJob(row: ImportJobRow): ImportJob {
+/** Everything a job row holds but its payload (up to IMPORT_MAX_BYTES, read only to parse it). */
+const PROGRESS_COLUMNS = ['id', 'status', 'format', 'totalRows', 'processedRows', 'failedRows', 'errors'] as const;
+export type ImportProgress = Pick<ImportJobRow, (typeof PROGRESS_COLUMNS)[number]>;
+
+function toImportJob(row: ImportProgress): ImportJob {
   return {
     id: row.id,
     status: row.status,
@@ -58,16 +62,20 @@ export async function createImportJob(db: Db, input: CreateImportJobInput, limit
   return toImportJob(row);
 }
 
-export async function getImportJob(db: Db, id: string): Promise<ImportJob> {
-  const row = await db.selectFrom('importJobs').selectAll().where('id', '=', id).executeTakeFirst();
-  if (row === undefined) throw notFound('Import job not found');
-  return toImportJob(row);
-}
-
-export async function getImportJobRow(db: Db, id: string): Promise<ImportJobRow> {
-  const row = await db.selectFrom('importJobs').selectAll().where('id', '=', id).executeTakeFirst();
+export async function getImportProgress(db: Db, id: string): Promise<ImportProgress> {
+  const row = await db.selectFrom('importJobs').select(PROGRESS_COLUMNS).where('id', '=', id).executeTakeFirst();
   if (row === undefined) throw notFound('Import job not found');
   return row;
+}
+
+export async function getImportJob(db: Db, id: string): Promise<ImportJob> {
+  return toImportJob(await getImportProgress(db, id));
+}
+
+export async function getImportData(db: Db, id: string): Promise<string> {
+  const row = await db.selectFrom('importJobs').select('data').where('id', '=', id).executeTakeFirst();
+  if (row === undefined) throw notFound('Import job not found');
+  return row.data;
 }
 
 /** Rows already accounted for: where a (re)started run resumes. */
@@ -75,15 +83,15 @@ export function importCursor(job: Pick<ImportJob, 'processedRows' | 'failedRows'
   return job.processedRows + job.failedRows;
 }
 
-export async function markImportProcessing(db: Db, id: string): Promise<ImportJobRow> {
+export async function markImportProcessing(db: Db, id: string): Promise<ImportProgress> {
   const row = await db
     .updateTable('importJobs')
     .set({ status: 'processing', startedAt: sql<Date>`coalesce(started_at, now())`, updatedAt: new Date() })
     .where('id', '=', id)
     .where('status', 'in', ['pending', 'processing'])
-    .returningAll()
+    .returning(PROGRESS_COLUMNS)
     .executeTakeFirst();
-  return row ?? getImportJobRow(db, id);
+  return row ?? getImportProgress(db, id);
 }
 
 /**

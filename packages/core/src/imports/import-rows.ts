@@ -64,16 +64,22 @@ function parseJson(data: string): RawImportRow[] {
 
 /**
  * Parses the whole payload (a real CSV parser: quoted fields, embedded newlines, BOM). A payload
- * that cannot be read at all, or is over the limits, is a 400/413 at submit time; a bad row is
- * not — it is counted and reported per row while the rest imports.
+ * that cannot be read at all is a 400; a bad row is not — it is counted and reported per row while
+ * the rest imports.
  */
+export function parseImportRows(format: ImportFormat, data: string): RawImportRow[] {
+  const rows = format === 'csv' ? parseCsv(data) : parseJson(data);
+  if (rows.length === 0) throw badRequest('Import data has no rows');
+  return rows;
+}
+
+/** At submit: the size limits (413 / 400) and then the parse. */
 export function parseImportData(format: ImportFormat, data: string, limits: ImportLimits): RawImportRow[] {
   const bytes = Buffer.byteLength(data, 'utf8');
   if (bytes > limits.maxBytes) {
     throw new AppError('payload_too_large', `Import data is ${bytes} bytes; the maximum is ${limits.maxBytes} bytes (IMPORT_MAX_BYTES)`);
   }
-  const rows = format === 'csv' ? parseCsv(data) : parseJson(data);
-  if (rows.length === 0) throw badRequest('Import data has no rows');
+  const rows = parseImportRows(format, data);
   if (rows.length > limits.maxRows) throw badRequest(`Import has ${rows.length} rows; the maximum is ${limits.maxRows} (IMPORT_MAX_ROWS)`);
   return rows;
 }

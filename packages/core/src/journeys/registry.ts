@@ -2,8 +2,8 @@ import { validateJourney, type Journey } from '@waymark/journey';
 import { notFound } from '../errors/app-error';
 
 /**
- * The journeys this process knows, indexed by id and by trigger event (an O(1) lookup per
- * ingested event). `codeEnabled` is the code default combined with ENABLED_JOURNEYS; the admin
+ * The journeys this process knows, indexed by id, by trigger event and by exitOn event (O(1)
+ * lookups per ingested event). `codeEnabled` is the code default combined with ENABLED_JOURNEYS; the admin
  * override (journey_overrides) takes precedence over it (see effective-enabled.ts).
  */
 export interface JourneyRegistry {
@@ -11,6 +11,8 @@ export interface JourneyRegistry {
   find(id: string): Journey | undefined;
   get(id: string): Journey;
   triggeredBy(event: string): readonly Journey[];
+  /** journeys with an exitOn rule for this event name */
+  exitedBy(event: string): readonly Journey[];
   codeEnabled(id: string): boolean;
 }
 
@@ -26,12 +28,14 @@ export function parseEnabledJourneys(value: string): '*' | Set<string> {
 export function createJourneyRegistry(journeys: readonly Journey[], options: { enabledJourneys: string }): JourneyRegistry {
   const byId = new Map<string, Journey>();
   const byTrigger = new Map<string, Journey[]>();
+  const byExitEvent = new Map<string, Journey[]>();
   for (const journey of journeys) {
     const problems = validateJourney(journey);
     if (problems.length > 0) throw new Error(`Invalid journey '${journey.id}': ${problems.join('; ')}`);
     if (byId.has(journey.id)) throw new Error(`Duplicate journey id '${journey.id}' in journeys/index.ts`);
     byId.set(journey.id, journey);
     byTrigger.set(journey.trigger.event, [...(byTrigger.get(journey.trigger.event) ?? []), journey]);
+    for (const event of new Set((journey.exitOn ?? []).map((rule) => rule.event))) byExitEvent.set(event, [...(byExitEvent.get(event) ?? []), journey]);
   }
   const enabled = parseEnabledJourneys(options.enabledJourneys);
   if (enabled !== '*') {
@@ -48,6 +52,7 @@ export function createJourneyRegistry(journeys: readonly Journey[], options: { e
       return journey;
     },
     triggeredBy: (event) => byTrigger.get(event) ?? [],
+    exitedBy: (event) => byExitEvent.get(event) ?? [],
     codeEnabled(id) {
       const journey = byId.get(id);
       return journey !== undefined && journey.enabled && (enabled === '*' || enabled.has(id));

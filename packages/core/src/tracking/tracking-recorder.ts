@@ -1,9 +1,9 @@
 import type { PreparedStatementPool } from '../db/prepared-statements';
+import { isUuid } from '../db/ids';
 import { createGroupCommit } from './group-commit';
 import { recordClicks, recordFirstOpens, type ClickInput, type RecordedClick, type RecordedOpen } from './record-click';
 import type { TrackingEventPublisher } from './tracking-events';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The client address: first entry of x-forwarded-for, else x-real-ip (SPEC §4). */
 export function clientIp(headers: Record<string, string | string[] | undefined>): string | null {
@@ -40,7 +40,7 @@ export function createTrackingRecorder(options: { statements: PreparedStatementP
 
   return {
     async followLink(input) {
-      if (!UUID.test(input.linkId)) return undefined;
+      if (!isUuid(input.linkId)) return undefined;
       const click = await writeClick({ ...input, linkId: input.linkId.toLowerCase(), userAgent: input.userAgent?.slice(0, 1000) ?? null });
       if (click === undefined) return undefined;
       options.events.publish({
@@ -56,7 +56,7 @@ export function createTrackingRecorder(options: { statements: PreparedStatementP
     },
 
     async recordOpen(emailSendId) {
-      if (!UUID.test(emailSendId)) return;
+      if (!isUuid(emailSendId)) return;
       const id = emailSendId.toLowerCase();
       if (opened.has(id)) return;
       const open = await writeOpen(id);

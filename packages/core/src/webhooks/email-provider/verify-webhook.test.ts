@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createSnsCertificateSource } from '@waymark/email/sns-message';
 import { signedSnsMessage, TEST_SNS_CERT_PEM } from '../../../../../test/sns-signer';
-import { basicPassword, verifyEmailProviderWebhook } from './verify-webhook';
+import { readBasicPassword } from '../../auth/api-key-secret';
+import { verifyEmailProviderWebhook } from './verify-webhook';
 
 const certificates = createSnsCertificateSource({ pinnedCertificatePem: TEST_SNS_CERT_PEM });
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
@@ -32,6 +33,6 @@ describe('email-provider webhook verification', () => {
   });
 
   it('reads the password after the first colon (passwords may contain colons)', () => {
-    expect(basicPassword(basic('sns', 'a:b:c'))).toBe('a:b:c');
+    expect(readBasicPassword(basic('sns', 'a:b:c'))).toBe('a:b:c');
   });
 });

@@ -1,26 +1,10 @@
-import { timingSafeEqual } from 'node:crypto';
+import { readBasicPassword, sameSecret } from '../../auth/api-key-secret';
 import { verifySnsMessage, type SnsCertificateSource, type SnsMessage } from '@waymark/email/sns-message';
 
 export const EMAIL_SERVICE_NOT_CONFIGURED = 'Email service not configured';
 export const WEBHOOK_VERIFICATION_FAILED = 'Webhook verification failed';
 
 export type WebhookVerification = { ok: true; message: SnsMessage } | { ok: false; error: typeof EMAIL_SERVICE_NOT_CONFIGURED | typeof WEBHOOK_VERIFICATION_FAILED; reason: string };
-
-/** The password of an HTTP Basic `Authorization` header (the SNS endpoint URL carries it). */
-export function basicPassword(header: string | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
-  if (match?.[1] === undefined) return undefined;
-  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  return colon < 0 ? undefined : decoded.slice(colon + 1);
-}
-
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
 
 /**
  * Two independent checks (docs/email.md): the Basic password must equal
@@ -32,7 +16,7 @@ export async function verifyEmailProviderWebhook(
   options: { secret: string | undefined; certificates: SnsCertificateSource },
 ): Promise<WebhookVerification> {
   if (options.secret === undefined) return { ok: false, error: EMAIL_SERVICE_NOT_CONFIGURED, reason: 'EMAIL_PROVIDER_WEBHOOK_SECRET is not set' };
-  const password = basicPassword(input.authorization);
+  const password = readBasicPassword(input.authorization);
   if (password === undefined || !sameSecret(password, options.secret)) return { ok: false, error: WEBHOOK_VERIFICATION_FAILED, reason: 'basic auth password mismatch' };
   const verified = await verifySnsMessage(input.body, options.certificates);
   if (!verified.ok) return { ok: false, error: WEBHOOK_VERIFICATION_FAILED, reason: verified.reason };

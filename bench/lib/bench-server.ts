@@ -9,8 +9,8 @@ import { recreateDatabase } from '@waymark/core/db/ensure-database';
 import { migrateToLatest } from '@waymark/core/db/migrator';
 import { createLogger } from '@waymark/core/logging/logger';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../apps/api/src/app';
-import { createAppDeps, type AppDeps } from '../apps/api/src/deps';
+import { buildApp } from '../../apps/api/src/app';
+import { createAppDeps, type AppDeps } from '../../apps/api/src/deps';
 
 export interface AutocannonResult {
   requests: { average: number };
@@ -33,9 +33,21 @@ export interface BenchServer {
   config: Config;
 }
 
-/** Migrates `databaseUrl` (recreated empty) and listens on a random local port. */
-export async function startBenchServer(databaseUrl: string, env: Record<string, string>): Promise<BenchServer> {
+/** The bench's own database, dropped, recreated and migrated: every run starts from the same empty state. */
+export async function prepareBenchDatabase(databaseUrl: string): Promise<void> {
   await recreateDatabase(databaseUrl);
+  const db = createDatabase({ connectionString: databaseUrl, max: 1 });
+  try {
+    const migrated = await migrateToLatest(db);
+    if (migrated.error !== undefined) throw migrated.error;
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** Prepares `databaseUrl` (recreated empty) and listens on a random local port. */
+export async function startBenchServer(databaseUrl: string, env: Record<string, string>): Promise<BenchServer> {
+  await prepareBenchDatabase(databaseUrl);
   const config = loadConfig({
     ...process.env,
     NODE_ENV: 'development',
@@ -47,11 +59,6 @@ export async function startBenchServer(databaseUrl: string, env: Record<string, 
     BENCH_BASELINE: 'true',
     ...env,
   });
-  const migrateDb = createDatabase({ connectionString: databaseUrl, max: 1 });
-  const migrated = await migrateToLatest(migrateDb);
-  await migrateDb.destroy();
-  if (migrated.error !== undefined) throw migrated.error;
-
   const logger = createLogger({ level: 'warn', name: 'bench', format: 'json' });
   const deps = await createAppDeps(config, logger);
   const app = await buildApp({ deps, logger });
