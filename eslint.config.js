@@ -12,13 +12,28 @@ const workflowSafeImports = {
   '@typescript-eslint/no-restricted-imports': [
     'error',
     {
-      paths: [...nodeBuiltins, 'pg', 'ioredis', 'kysely', 'fastify', 'pino', 'react-dom', '@temporalio/client', '@temporalio/worker', '@temporalio/activity'].map((name) => ({
+      paths: [
+        ...nodeBuiltins,
+        'pg',
+        'ioredis',
+        'kysely',
+        'fastify',
+        'pino',
+        'react-dom',
+        '@temporalio/client',
+        '@temporalio/worker',
+        '@temporalio/activity',
+      ].map((name) => ({
         name,
         message: 'Workflow code must be deterministic: no Node built-ins or I/O modules (use an activity).',
         allowTypeImports: true,
       })),
       patterns: [
-        { group: ['@aws-sdk/*', '@waymark/core/*', '@waymark/email/*', '**/activities/*'], message: 'Workflow code reaches these only through activities (import type is fine).', allowTypeImports: true },
+        {
+          group: ['@aws-sdk/*', '@waymark/core/*', '@waymark/email/*', '**/activities/*'],
+          message: 'Workflow code reaches these only through activities (import type is fine).',
+          allowTypeImports: true,
+        },
       ],
     },
   ],

@@ -33,7 +33,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ["{apps,packages,journeys,temporal}/**/*.int.test.{ts,tsx}", "{apps,packages,journeys,temporal}/**/*.browser.test.{ts,tsx}"],
+          include: ['{apps,packages,journeys,temporal}/**/*.int.test.{ts,tsx}', '{apps,packages,journeys,temporal}/**/*.browser.test.{ts,tsx}'],
           exclude: shared,
           globalSetup: ['test/integration-setup.ts'],
           testTimeout: 60_000,

@@ -61,7 +61,16 @@ async function fetchAll(path: string): Promise<number> {
 
 async function main(): Promise<void> {
   await prepareDatabase();
-  const env = { ...process.env, ...integrationEnv(), DATABASE_URL: databaseUrl, ADMIN_API_KEY: key, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000' };
+  const env = {
+    ...process.env,
+    ...integrationEnv(),
+    DATABASE_URL: databaseUrl,
+    ADMIN_API_KEY: key,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_MAX: '100000',
+  };
   // node --import tsx (not the tsx CLI, which forks): the measured pid is the server itself
   const api = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], { env, stdio: ['ignore', 'ignore', 'ignore'] });
   try {

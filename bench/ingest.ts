@@ -22,14 +22,27 @@ async function main(): Promise<void> {
   const scenario = (label: string, path: string, body: (n: number) => object) => {
     let n = 0;
     return async (duration: number) => {
-      const result = await autocannon({ url: `${url}${path}`, method: 'POST', headers, connections: CONNECTIONS, duration, requests: [{ setupRequest: (req: object) => ({ ...req, body: JSON.stringify(body(n++)) }) }] });
-      console.log(`${label.padEnd(34)} ${result.requests.average.toFixed(0).padStart(6)} req/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  non-2xx ${result.non2xx}  errors ${result.errors}`);
+      const result = await autocannon({
+        url: `${url}${path}`,
+        method: 'POST',
+        headers,
+        connections: CONNECTIONS,
+        duration,
+        requests: [{ setupRequest: (req: object) => ({ ...req, body: JSON.stringify(body(n++)) }) }],
+      });
+      console.log(
+        `${label.padEnd(34)} ${result.requests.average.toFixed(0).padStart(6)} req/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  non-2xx ${result.non2xx}  errors ${result.errors}`,
+      );
       return result;
     };
   };
   const baseline = scenario('(c) baseline INSERT', '/v1/bench/baseline', (n) => ({ name: 'bench.baseline', userId: `c-${run}-${n}` }));
   const noop = scenario('(a) event triggering nothing', '/v1/events', (n) => ({ name: 'bench.noop', userId: `a-${run}-${n % 1000}`, eventProperties: { n } }));
-  const journeyStart = scenario('(b) event starting a journey', '/v1/events', (n) => ({ name: 'user.signed_up', userId: `b-${run}-${n}`, email: `b-${run}-${n}@bench.local` }));
+  const journeyStart = scenario('(b) event starting a journey', '/v1/events', (n) => ({
+    name: 'user.signed_up',
+    userId: `b-${run}-${n}`,
+    email: `b-${run}-${n}@bench.local`,
+  }));
 
   // warm-up (connection pools, JIT, the key cache), then ROUNDS short alternating (c)/(a) pairs,
   // summed: the machine's speed drifts over seconds, and many short pairs expose both sides alike
@@ -54,7 +67,8 @@ async function main(): Promise<void> {
 
   // no worker polls the bench queue: end the runs the bench started
   const handles: string[] = [];
-  for await (const execution of deps.temporal.client.workflow.list({ query: `TaskQueue = '${taskQueue}' AND ExecutionStatus = 'Running'` })) handles.push(execution.workflowId);
+  for await (const execution of deps.temporal.client.workflow.list({ query: `TaskQueue = '${taskQueue}' AND ExecutionStatus = 'Running'` }))
+    handles.push(execution.workflowId);
   for (let i = 0; i < handles.length; i += 50) {
     await Promise.allSettled(handles.slice(i, i + 50).map((id) => deps.temporal.client.workflow.getHandle(id).terminate('benchmark cleanup')));
   }

@@ -144,12 +144,30 @@ async function main(): Promise<void> {
   await deps.trackingEvents.drain();
   const drainSeconds = (Date.now() - drainStart) / 1000;
   const [events, parked, clicks] = await Promise.all([
-    deps.db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).where('userId', 'like', `bench-${run}-%`).executeTakeFirstOrThrow(),
-    deps.db.selectFrom('dlqEntries').select((eb) => eb.fn.countAll<number>().as('n')).where('source', '=', 'event').where(sql<string>`payload ->> 'userId'`, 'like', `bench-${run}-%`).executeTakeFirstOrThrow(),
-    deps.db.selectFrom('linkClicks').innerJoin('trackedLinks', 'trackedLinks.id', 'linkClicks.trackedLinkId').select((eb) => eb.fn.countAll<number>().as('n')).where('trackedLinks.id', 'in', linkIds).executeTakeFirstOrThrow(),
+    deps.db
+      .selectFrom('events')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('userId', 'like', `bench-${run}-%`)
+      .executeTakeFirstOrThrow(),
+    deps.db
+      .selectFrom('dlqEntries')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('source', '=', 'event')
+      .where(sql<string>`payload ->> 'userId'`, 'like', `bench-${run}-%`)
+      .executeTakeFirstOrThrow(),
+    deps.db
+      .selectFrom('linkClicks')
+      .innerJoin('trackedLinks', 'trackedLinks.id', 'linkClicks.trackedLinkId')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('trackedLinks.id', 'in', linkIds)
+      .executeTakeFirstOrThrow(),
   ]);
-  console.log(`last round p99: pixel ${last?.pixel.latency.p99} ms vs ${last?.pixelBase.latency.p99} ms; click ${last?.click.latency.p99} ms vs ${last?.clickBase.latency.p99} ms`);
-  console.log(`clicks recorded ${clicks.n}; tracking events stored ${events.n}, parked in DLQ ${parked.n}; pipeline backlog drained ${drainSeconds.toFixed(1)} s after the last request`);
+  console.log(
+    `last round p99: pixel ${last?.pixel.latency.p99} ms vs ${last?.pixelBase.latency.p99} ms; click ${last?.click.latency.p99} ms vs ${last?.clickBase.latency.p99} ms`,
+  );
+  console.log(
+    `clicks recorded ${clicks.n}; tracking events stored ${events.n}, parked in DLQ ${parked.n}; pipeline backlog drained ${drainSeconds.toFixed(1)} s after the last request`,
+  );
   await deps.close();
   console.log(`tracking ratio pixel=${(totals.pixel / totals.pixelBase).toFixed(2)} click=${(totals.click / totals.clickBase).toFixed(2)}`);
 }

@@ -19,12 +19,22 @@ import { eventually } from '../test/eventually';
 const historiesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'histories');
 
 function request(journeyId: string, event: string, properties: JourneyRunRequest['properties'] = {}): JourneyRunRequest {
-  return { journeyId, userId: `u-${randomUUID()}`, userEmail: 'ada@example.com', properties, trigger: { event, eventId: randomUUID(), occurredAt: new Date().toISOString() } };
+  return {
+    journeyId,
+    userId: `u-${randomUUID()}`,
+    userEmail: 'ada@example.com',
+    properties,
+    trigger: { event, eventId: randomUUID(), occurredAt: new Date().toISOString() },
+  };
 }
 
 /** Waits for a step the fake activities recorded (they run in this process: poll often). */
 const untilStep = (fake: ReturnType<typeof createFakeJourneyActivities>, matches: (step: (typeof fake.steps)[number]) => boolean) =>
-  eventually(() => fake.steps.some(matches), (reached) => reached, { timeoutMs: 15_000, intervalMs: 20, what: 'a journey step' });
+  eventually(
+    () => fake.steps.some(matches),
+    (reached) => reached,
+    { timeoutMs: 15_000, intervalMs: 20, what: 'a journey step' },
+  );
 
 describe('example journeys on the time-skipping test server', () => {
   let env: TestWorkflowEnvironment;
@@ -50,7 +60,10 @@ describe('example journeys on the time-skipping test server', () => {
       const result = await (await start(taskQueue, request('welcome-series', 'user.signed_up'))).result();
       expect(result).toMatchObject({ outcome: 'completed' });
       expect((await env.currentTimeMs()) - before).toBeGreaterThanOrEqual(2 * 86_400_000);
-      expect(fake.sends.map((send) => [send.templateKey, send.nodeId])).toEqual([['welcome', 'welcome'], ['welcome-getting-started', 'nudge']]);
+      expect(fake.sends.map((send) => [send.templateKey, send.nodeId])).toEqual([
+        ['welcome', 'welcome'],
+        ['welcome-getting-started', 'nudge'],
+      ]);
       expect(fake.steps.map((step) => step.action)).toEqual(['waiting', 'resumed']);
       expect(fake.finishes).toEqual([{ status: 'completed' }]);
       // idempotency keys are deterministic per workflow, node and step

@@ -7,7 +7,10 @@ export default defineJourney({
   description: 'Brings back users who have been inactive for 14 days or more',
   trigger: { event: 'user.inactive', where: [{ type: 'property', property: 'daysInactive', operator: 'gte', value: 14 }] },
   entryLimit: 'unlimited',
-  exitOn: [{ event: 'user.deleted' }, { event: 'subscription.cancelled', where: [{ type: 'property', property: 'reason', operator: 'eq', value: 'account_closed' }] }],
+  exitOn: [
+    { event: 'user.deleted' },
+    { event: 'subscription.cancelled', where: [{ type: 'property', property: 'reason', operator: 'eq', value: 'account_closed' }] },
+  ],
   suppress: { hours: 48 },
   async run(ctx) {
     await ctx.sendEmail('reengage-we-miss-you', { data: { daysInactive: ctx.trigger.properties.daysInactive } });

@@ -26,9 +26,15 @@ export function signedSnsMessage(fields: Partial<SnsMessage> & Pick<SnsMessage, 
 }
 
 /** An SES event notification as SES publishes it to SNS. */
-export function sesEventMessage(eventType: 'Delivery' | 'Bounce' | 'Complaint' | 'Open' | 'Click' | 'Reject', messageId: string, recipient: string, extra: Record<string, unknown> = {}): string {
+export function sesEventMessage(
+  eventType: 'Delivery' | 'Bounce' | 'Complaint' | 'Open' | 'Click' | 'Reject',
+  messageId: string,
+  recipient: string,
+  extra: Record<string, unknown> = {},
+): string {
   const body: Record<string, unknown> = { eventType, mail: { messageId, destination: [recipient], timestamp: new Date().toISOString() } };
-  if (eventType === 'Bounce') body.bounce = { bounceType: 'Permanent', bounceSubType: 'General', bouncedRecipients: [{ emailAddress: recipient }], timestamp: new Date().toISOString() };
+  if (eventType === 'Bounce')
+    body.bounce = { bounceType: 'Permanent', bounceSubType: 'General', bouncedRecipients: [{ emailAddress: recipient }], timestamp: new Date().toISOString() };
   if (eventType === 'Complaint') body.complaint = { complainedRecipients: [{ emailAddress: recipient }], timestamp: new Date().toISOString() };
   if (eventType === 'Delivery') body.delivery = { timestamp: new Date().toISOString(), recipients: [recipient] };
   return JSON.stringify({ ...body, ...extra });

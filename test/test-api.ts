@@ -37,7 +37,8 @@ export async function startTestApi(overrides: Record<string, string | undefined>
     async request(method, path, options = {}) {
       const headers: Record<string, string> = { ...options.headers };
       if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
-      if (options.body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+      if (options.body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type'))
+        headers['content-type'] = 'application/json';
       const response = await fetch(`${address}${path}`, {
         method,
         headers,

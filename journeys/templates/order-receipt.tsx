@@ -55,7 +55,12 @@ const orderReceipt: EmailTemplate<typeof schema> = {
       </EmailLayout>
     );
   },
-  sampleData: { orderId: 'A-1042', items: [{ name: 'Pro plan (monthly)', quantity: 1, price: 29 }], currency: 'USD', orderUrl: 'https://example.com/orders/A-1042' },
+  sampleData: {
+    orderId: 'A-1042',
+    items: [{ name: 'Pro plan (monthly)', quantity: 1, price: 29 }],
+    currency: 'USD',
+    orderUrl: 'https://example.com/orders/A-1042',
+  },
 };
 
 export default orderReceipt;

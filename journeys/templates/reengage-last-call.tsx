@@ -19,7 +19,8 @@ const reengageLastCall: EmailTemplate<typeof schema> = {
       </Heading>
       <Text style={textStyle}>{greeting(firstName)}</Text>
       <Text style={textStyle}>
-        We have not seen you in {productName} for a while, so this is the last reminder you will get from us. Your account and data stay exactly where you left them.
+        We have not seen you in {productName} for a while, so this is the last reminder you will get from us. Your account and data stay exactly where you left
+        them.
       </Text>
       <Button href={dashboardUrl} style={buttonStyle}>
         Pick up where you left off

@@ -19,7 +19,8 @@ const reengageWeMissYou: EmailTemplate<typeof schema> = {
       </Heading>
       <Text style={textStyle}>{greeting(firstName)}</Text>
       <Text style={textStyle}>
-        {daysInactive == null ? 'It has been a while' : `It has been ${daysInactive} days`} since you last used {productName}. We have shipped a lot since then — come and take a look.
+        {daysInactive == null ? 'It has been a while' : `It has been ${daysInactive} days`} since you last used {productName}. We have shipped a lot since then
+        — come and take a look.
       </Text>
       <Button href={dashboardUrl} style={buttonStyle}>
         See what is new

@@ -16,7 +16,10 @@ const JOURNEY_TEMPLATE_KEYS = [
   'reengage-last-call',
 ];
 
-const links = { unsubscribeUrl: 'https://mail.example.com/v1/email/unsubscribe?token=UNSUB', preferencesUrl: 'https://mail.example.com/v1/email/preferences?token=PREFS' };
+const links = {
+  unsubscribeUrl: 'https://mail.example.com/v1/email/unsubscribe?token=UNSUB',
+  preferencesUrl: 'https://mail.example.com/v1/email/preferences?token=PREFS',
+};
 
 describe('template registry (journeys/templates)', () => {
   it('has unique keys and refuses duplicates', () => {
@@ -25,16 +28,19 @@ describe('template registry (journeys/templates)', () => {
     expect(() => createTemplateRegistry([emailTemplates[0]!, emailTemplates[0]!])).toThrow(/Duplicate/);
   });
 
-  it.each(emailTemplates.map((template) => [template.key, template] as const))('%s renders its sample data with subject, HTML, text and the unsubscribe footer', async (_key, template) => {
-    const rendered = await renderEmail(template, template.sampleData, links);
-    expect(rendered.subject.length).toBeGreaterThan(0);
-    expect(rendered.html).toMatch(/^<!DOCTYPE html/i);
-    expect(rendered.html).toContain(links.unsubscribeUrl);
-    expect(rendered.html).toContain(links.preferencesUrl);
-    expect(rendered.text).toContain('Unsubscribe');
-    expect(rendered.text).not.toContain('<');
-    expect(rendered.category).toBe(template.category ?? 'journey');
-  });
+  it.each(emailTemplates.map((template) => [template.key, template] as const))(
+    '%s renders its sample data with subject, HTML, text and the unsubscribe footer',
+    async (_key, template) => {
+      const rendered = await renderEmail(template, template.sampleData, links);
+      expect(rendered.subject.length).toBeGreaterThan(0);
+      expect(rendered.html).toMatch(/^<!DOCTYPE html/i);
+      expect(rendered.html).toContain(links.unsubscribeUrl);
+      expect(rendered.html).toContain(links.preferencesUrl);
+      expect(rendered.text).toContain('Unsubscribe');
+      expect(rendered.text).not.toContain('<');
+      expect(rendered.category).toBe(template.category ?? 'journey');
+    },
+  );
 
   it('has a template for every key the example journeys send (journeys/*.ts)', () => {
     const registry = createTemplateRegistry(emailTemplates);

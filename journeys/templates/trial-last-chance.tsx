@@ -4,7 +4,13 @@ import type { EmailTemplate } from '@waymark/email/email-template';
 import { EmailLayout, buttonStyle, headingStyle, textStyle } from './components/email-layout';
 import { appUrl, greeting, optionalText, productName } from './components/fields';
 
-const schema = z.object({ firstName: optionalText, plan: optionalText, productName, upgradeUrl: appUrl('/billing/upgrade'), daysLeft: z.coerce.number().int().min(0).default(3) });
+const schema = z.object({
+  firstName: optionalText,
+  plan: optionalText,
+  productName,
+  upgradeUrl: appUrl('/billing/upgrade'),
+  daysLeft: z.coerce.number().int().min(0).default(3),
+});
 
 /** trial-conversion, last reminder before the trial ends. */
 const trialLastChance: EmailTemplate<typeof schema> = {

@@ -19,7 +19,8 @@ const trialPricingFollowup: EmailTemplate<typeof schema> = {
       </Heading>
       <Text style={textStyle}>{greeting(firstName)}</Text>
       <Text style={textStyle}>
-        We noticed you were looking at {productName} pricing{plan === undefined ? '' : ` during your ${plan} trial`}. If a plan does not quite fit, reply and tell us what you need.
+        We noticed you were looking at {productName} pricing{plan === undefined ? '' : ` during your ${plan} trial`}. If a plan does not quite fit, reply and
+        tell us what you need.
       </Text>
       <Button href={pricingUrl} style={buttonStyle}>
         Compare plans

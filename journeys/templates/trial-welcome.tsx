@@ -4,7 +4,13 @@ import type { EmailTemplate } from '@waymark/email/email-template';
 import { EmailLayout, buttonStyle, headingStyle, textStyle } from './components/email-layout';
 import { appUrl, greeting, optionalText, productName } from './components/fields';
 
-const schema = z.object({ firstName: optionalText, plan: optionalText, productName, dashboardUrl: appUrl('/'), trialDays: z.coerce.number().int().positive().default(14) });
+const schema = z.object({
+  firstName: optionalText,
+  plan: optionalText,
+  productName,
+  dashboardUrl: appUrl('/'),
+  trialDays: z.coerce.number().int().positive().default(14),
+});
 
 /** trial-conversion, first step (on trial.started). */
 const trialWelcome: EmailTemplate<typeof schema> = {

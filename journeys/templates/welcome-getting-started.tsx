@@ -18,7 +18,9 @@ const welcomeGettingStarted: EmailTemplate<typeof schema> = {
         Ready for your first project?
       </Heading>
       <Text style={textStyle}>{greeting(firstName)}</Text>
-      <Text style={textStyle}>Most people see what {productName} can do within minutes of creating a project. Start from a template and you are done before your coffee cools.</Text>
+      <Text style={textStyle}>
+        Most people see what {productName} can do within minutes of creating a project. Start from a template and you are done before your coffee cools.
+      </Text>
       <Button href={newProjectUrl} style={buttonStyle}>
         Create a project
       </Button>

@@ -96,9 +96,13 @@ describe('finishJourneyRun activity: lifecycle events go back through the ingest
     expect(Date.parse((event!.properties as { finishedAt: string }).finishedAt)).toBeGreaterThanOrEqual(before - 1_000);
 
     // routed: the lifecycle event started a welcome-series run for the same user, keyed by that event
-    const [welcome] = await eventually(() => journeyStatesOf(api.deps.db, userId, 'welcome-series'), (rows) => rows[0]?.status === 'waiting', {
-      what: 'the welcome-series run started by journey:completed',
-    });
+    const [welcome] = await eventually(
+      () => journeyStatesOf(api.deps.db, userId, 'welcome-series'),
+      (rows) => rows[0]?.status === 'waiting',
+      {
+        what: 'the welcome-series run started by journey:completed',
+      },
+    );
     expect(welcome).toMatchObject({ userEmail: `${userId}@example.com`, workflowId: `journey:welcome-series:${userId}:${event!.id}` });
 
     // an activity retry emits nothing twice (the state is already finished)
@@ -116,9 +120,21 @@ describe('finishJourneyRun activity: lifecycle events go back through the ingest
       properties: { plan: 'pro' },
       trigger: { event: 'trial.started', eventId: randomUUID(), occurredAt: new Date().toISOString() },
     };
-    await activities.finishJourneyRun({ stateId: trial.stateId, status: 'failed', errorMessage: 'SES gave up', journeyName: 'Trial conversion', retryRequest: request });
+    await activities.finishJourneyRun({
+      stateId: trial.stateId,
+      status: 'failed',
+      errorMessage: 'SES gave up',
+      journeyName: 'Trial conversion',
+      retryRequest: request,
+    });
     // the activity retried after its commit parks nothing twice
-    await activities.finishJourneyRun({ stateId: trial.stateId, status: 'failed', errorMessage: 'SES gave up', journeyName: 'Trial conversion', retryRequest: request });
+    await activities.finishJourneyRun({
+      stateId: trial.stateId,
+      status: 'failed',
+      errorMessage: 'SES gave up',
+      journeyName: 'Trial conversion',
+      retryRequest: request,
+    });
 
     const parked = await api.deps.db.selectFrom('dlqEntries').selectAll().where('source', '=', 'journey').where('sourceId', '=', trial.stateId).execute();
     expect(parked).toHaveLength(1);
@@ -139,18 +155,38 @@ describe('finishJourneyRun activity: lifecycle events go back through the ingest
 
   it('journey:failed carries errorMessage and drives the exit check of the user’s other runs', async () => {
     const userId = `u-${randomUUID()}`;
-    const started = await api.deps.ingest({ name: 'user.inactive', userId, email: `${userId}@example.com`, eventProperties: { daysInactive: 30 }, source: 'api' });
-    expect(started.stored).toBe(true);
-    const [reengagement] = await eventually(() => journeyStatesOf(api.deps.db, userId, 're-engagement'), (rows) => rows[0]?.status === 'waiting', {
-      what: 'the re-engagement run to wait',
+    const started = await api.deps.ingest({
+      name: 'user.inactive',
+      userId,
+      email: `${userId}@example.com`,
+      eventProperties: { daysInactive: 30 },
+      source: 'api',
     });
+    expect(started.stored).toBe(true);
+    const [reengagement] = await eventually(
+      () => journeyStatesOf(api.deps.db, userId, 're-engagement'),
+      (rows) => rows[0]?.status === 'waiting',
+      {
+        what: 'the re-engagement run to wait',
+      },
+    );
     const trial = await enteredTrial(userId);
 
-    await activities.finishJourneyRun({ stateId: trial.stateId, status: 'failed', errorMessage: 'template trial-last-chance missing', journeyName: 'Trial conversion' });
+    await activities.finishJourneyRun({
+      stateId: trial.stateId,
+      status: 'failed',
+      errorMessage: 'template trial-last-chance missing',
+      journeyName: 'Trial conversion',
+    });
 
     const failed = await api.deps.db.selectFrom('journeyStates').selectAll().where('id', '=', trial.stateId).executeTakeFirstOrThrow();
     expect(failed).toMatchObject({ status: 'failed', errorMessage: 'template trial-last-chance missing' });
-    const logs = await api.deps.db.selectFrom('journeyLogs').select(['action', 'detail']).where('journeyStateId', '=', trial.stateId).orderBy('createdAt').execute();
+    const logs = await api.deps.db
+      .selectFrom('journeyLogs')
+      .select(['action', 'detail'])
+      .where('journeyStateId', '=', trial.stateId)
+      .orderBy('createdAt')
+      .execute();
     expect(logs.at(-1)).toEqual({ action: 'failed', detail: { error: 'template trial-last-chance missing' } });
 
     const [event, ...others] = await lifecycleEvents(userId, 'journey:failed');

@@ -54,7 +54,13 @@ describe('sendJourneyEmail activity under Temporal retries', () => {
 
   async function run(activity: (input: SendJourneyEmailInput) => Promise<unknown>, ...inputs: SendJourneyEmailInput[]): Promise<unknown[]> {
     const taskQueue = `send-email-test-${randomUUID()}`;
-    const worker = await Worker.create({ connection, namespace: config.temporal.namespace, taskQueue, workflowsPath, activities: { sendJourneyEmail: activity } });
+    const worker = await Worker.create({
+      connection,
+      namespace: config.temporal.namespace,
+      taskQueue,
+      workflowsPath,
+      activities: { sendJourneyEmail: activity },
+    });
     return worker.runUntil(client.workflow.execute('sendJourneyEmailWorkflow', { taskQueue, workflowId: `send-email-test-${randomUUID()}`, args: [inputs] }));
   }
 

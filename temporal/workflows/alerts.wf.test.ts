@@ -56,11 +56,22 @@ describe('alert evaluation (time-skipping, real database, local webhook receiver
       const db = createDatabase({ connectionString: databaseUrl, max: 4 });
       try {
         const taskQueue = `alerts-${randomUUID()}`;
-        const activities = createAlertActivities({ db, config: { alerts: { httpTimeoutMs: 2_000, allowPrivateTargets: true } }, alertMailer: async () => undefined });
+        const activities = createAlertActivities({
+          db,
+          config: { alerts: { httpTimeoutMs: 2_000, allowPrivateTargets: true } },
+          alertMailer: async () => undefined,
+        });
         const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath, activities });
         const rule = await db
           .insertInto('alertRules')
-          .values({ name: 'bounces', type: 'bounce_rate_exceeded', threshold: 0.05, channel: 'webhook', channelConfig: JSON.stringify({ url: receiverUrl }), cooldownMinutes: 60 })
+          .values({
+            name: 'bounces',
+            type: 'bounce_rate_exceeded',
+            threshold: 0.05,
+            channel: 'webhook',
+            channelConfig: JSON.stringify({ url: receiverUrl }),
+            cooldownMinutes: 60,
+          })
           .returning('id')
           .executeTakeFirstOrThrow();
         const quiet = await db
@@ -76,7 +87,12 @@ describe('alert evaluation (time-skipping, real database, local webhook receiver
         await worker.runUntil(async () => {
           await seedBounces(db, new Date(await env.currentTimeMs()), 10, 2);
           const first = await run();
-          expect(first).toEqual(expect.arrayContaining([{ ruleId: rule.id, outcome: 'fired', value: 0.2, delivered: true }, { ruleId: quiet.id, outcome: 'ok', value: 0 }]));
+          expect(first).toEqual(
+            expect.arrayContaining([
+              { ruleId: rule.id, outcome: 'fired', value: 0.2, delivered: true },
+              { ruleId: quiet.id, outcome: 'ok', value: 0 },
+            ]),
+          );
           expect(received).toHaveLength(1);
           expect(received[0]!.alert).toMatchObject({ ruleId: rule.id, currentValue: 0.2, threshold: 0.05 });
 
@@ -103,7 +119,11 @@ describe('alert evaluation (time-skipping, real database, local webhook receiver
 
         // same rule, default configuration: loopback is refused, recorded as undelivered
         await db.updateTable('alertRules').set({ lastTriggeredAt: null }).execute();
-        const guarded = createAlertActivities({ db, config: { alerts: { httpTimeoutMs: 2_000, allowPrivateTargets: false } }, alertMailer: async () => undefined });
+        const guarded = createAlertActivities({
+          db,
+          config: { alerts: { httpTimeoutMs: 2_000, allowPrivateTargets: false } },
+          alertMailer: async () => undefined,
+        });
         const refused = await guarded.evaluateAlertRule({ ruleId: rule.id, at: new Date(history[1]!.triggeredAt.getTime() + 1_000).toISOString() });
         expect(refused).toMatchObject({ outcome: 'fired', delivered: false, error: expect.stringMatching(/refused: 127\.0\.0\.1/) });
         expect(received).toHaveLength(2);

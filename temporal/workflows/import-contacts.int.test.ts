@@ -48,7 +48,10 @@ describe('contact import survives a killed worker', () => {
       await exited(worker);
     }
     // the worker process created the alert schedule of this throwaway queue
-    await api.deps.temporal.client.schedule.getHandle(alertScheduleId(queue)).delete().catch(() => undefined);
+    await api.deps.temporal.client.schedule
+      .getHandle(alertScheduleId(queue))
+      .delete()
+      .catch(() => undefined);
     await api.close();
   });
 
@@ -63,7 +66,11 @@ describe('contact import survives a killed worker', () => {
 
     const first = startWorkerProcess(env);
     workers.push(first);
-    const midway = await eventually(() => progress(jobId), (job) => job.processedRows >= 2_000, { timeoutMs: 120_000, intervalMs: 200, what: 'the import to pass 2,000 rows' });
+    const midway = await eventually(
+      () => progress(jobId),
+      (job) => job.processedRows >= 2_000,
+      { timeoutMs: 120_000, intervalMs: 200, what: 'the import to pass 2,000 rows' },
+    );
     first.kill('SIGKILL');
     await exited(first);
     expect(midway.status).toBe('processing');
@@ -71,7 +78,11 @@ describe('contact import survives a killed worker', () => {
 
     const second = startWorkerProcess(env);
     workers.push(second);
-    const job = await eventually(() => progress(jobId), (value) => value.status === 'completed' || value.status === 'failed', { timeoutMs: 240_000, intervalMs: 200, what: 'the import to finish' });
+    const job = await eventually(
+      () => progress(jobId),
+      (value) => value.status === 'completed' || value.status === 'failed',
+      { timeoutMs: 240_000, intervalMs: 200, what: 'the import to finish' },
+    );
     expect(job).toMatchObject({ status: 'completed', totalRows: ROWS, processedRows: ROWS, failedRows: 0, errors: [] });
 
     const rows = await api.deps.db.selectFrom('contacts').select(['externalId', 'properties']).where('externalId', 'like', `${tag}-%`).execute();

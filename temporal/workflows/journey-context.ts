@@ -66,15 +66,15 @@ export function createJourneyContext(input: RunContextInput): JourneyContext {
       step += 1;
       const result = await shielded(() =>
         email.sendJourneyEmail({
-        stateId,
-        journeyId: journey.id,
-        userId: request.userId,
-        userEmail: input.userEmail,
-        templateKey,
-        nodeId,
-        data: (options.data ?? {}) as JsonObject,
-        category: options.category ?? 'journey',
-        idempotencyKey: `${workflowId}:${nodeId}:${step}`,
+          stateId,
+          journeyId: journey.id,
+          userId: request.userId,
+          userEmail: input.userEmail,
+          templateKey,
+          nodeId,
+          data: (options.data ?? {}) as JsonObject,
+          category: options.category ?? 'journey',
+          idempotencyKey: `${workflowId}:${nodeId}:${step}`,
           ...(journey.suppress === undefined ? {} : { suppressHours: journey.suppress.hours }),
         }),
       );
@@ -85,7 +85,12 @@ export function createJourneyContext(input: RunContextInput): JourneyContext {
     async sleep(duration, options = {}) {
       const ms = durationMs(duration);
       const nodeId = options.node ?? `sleep:${String(duration)}`;
-      await move({ toNodeId: nodeId, action: 'waiting', status: 'waiting', detail: { duration: String(duration), until: new Date(Date.now() + ms).toISOString() } });
+      await move({
+        toNodeId: nodeId,
+        action: 'waiting',
+        status: 'waiting',
+        detail: { duration: String(duration), until: new Date(Date.now() + ms).toISOString() },
+      });
       await sleep(ms);
       await move({ toNodeId: nodeId, action: 'resumed', status: 'active' });
     },
@@ -95,7 +100,13 @@ export function createJourneyContext(input: RunContextInput): JourneyContext {
       const nodeId = options.node ?? `wait:${name}`;
       const since = new Date(Date.now()).toISOString();
       const from = inbox.length;
-      await move({ toNodeId: nodeId, action: 'waiting', status: 'waiting', context: { waitingFor: name }, detail: { event: name, timeout: String(options.timeout) } });
+      await move({
+        toNodeId: nodeId,
+        action: 'waiting',
+        status: 'waiting',
+        context: { waitingFor: name },
+        detail: { event: name, timeout: String(options.timeout) },
+      });
       // an event stored between the decision to wait and the state saying so was not signalled
       for (const event of await shielded(() => mirror.findJourneyEvents({ userId: request.userId, name, since }))) {
         if (!inbox.some((seen) => seen.eventId === event.eventId)) inbox.push(event as JourneyEventSignal);
@@ -125,7 +136,12 @@ export function createJourneyContext(input: RunContextInput): JourneyContext {
         if (options.within !== undefined) bounds.push(Date.now() - durationMs(options.within));
         const since = bounds.length === 0 ? undefined : new Date(Math.max(...bounds)).toISOString();
         return shielded(() =>
-          mirror.hasJourneyEvent({ userId: request.userId, name, ...(since === undefined ? {} : { since }), ...(options.where === undefined ? {} : { where: options.where }) }),
+          mirror.hasJourneyEvent({
+            userId: request.userId,
+            name,
+            ...(since === undefined ? {} : { since }),
+            ...(options.where === undefined ? {} : { where: options.where }),
+          }),
         );
       },
     },

@@ -6,9 +6,7 @@ import type { JourneyEventSignal, JourneyRunRequest } from '@waymark/core/journe
 import { createJourneyContext, mirror, StateEnded } from './journey-context';
 import { journeyEventSignal } from './journey-signals';
 
-export type JourneyRunOutcome =
-  | { outcome: 'skipped'; reason: 'trigger_where' | EntryRejection }
-  | { outcome: 'completed' | 'exited'; stateId: string };
+export type JourneyRunOutcome = { outcome: 'skipped'; reason: 'trigger_where' | EntryRejection } | { outcome: 'completed' | 'exited'; stateId: string };
 
 /**
  * One enrollment = one run. `trigger.where` is evaluated before anything is written (a trigger
@@ -38,7 +36,10 @@ async function runJourney(journey: Journey, request: JourneyRunRequest): Promise
     workflowId,
     runId,
     entryLimit: journey.entryLimit,
-    context: { trigger: { event: request.trigger.event, eventId: request.trigger.eventId, occurredAt: request.trigger.occurredAt }, properties: request.properties },
+    context: {
+      trigger: { event: request.trigger.event, eventId: request.trigger.eventId, occurredAt: request.trigger.occurredAt },
+      properties: request.properties,
+    },
   });
   if (!entry.entered) return { outcome: 'skipped', reason: entry.reason };
   const { stateId } = entry;

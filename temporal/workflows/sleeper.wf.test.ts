@@ -16,9 +16,7 @@ describe('time-skipping test server wiring', () => {
     const taskQueue = `sleeper-${randomUUID()}`;
     const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath });
     const skippedBefore = await env.currentTimeMs();
-    const result = await worker.runUntil(
-      env.client.workflow.execute(sleeperWorkflow, { taskQueue, workflowId: randomUUID(), args: ['30 days'] }),
-    );
+    const result = await worker.runUntil(env.client.workflow.execute(sleeperWorkflow, { taskQueue, workflowId: randomUUID(), args: ['30 days'] }));
     expect(result).toBe('woke');
     const skipped = (await env.currentTimeMs()) - skippedBefore;
     expect(skipped).toBeGreaterThanOrEqual(30 * 24 * 3600 * 1000);

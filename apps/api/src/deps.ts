@@ -64,7 +64,12 @@ export async function createAppDeps(config: Config, logger: AppLogger): Promise<
   const onIdleClientError = (error: Error) => logger.warn({ err: error }, 'postgres: idle connection failed; the pool reconnects');
   const db = createDatabase({ connectionString: config.databaseUrl, applicationName: 'waymark-api', onIdleClientError });
   // clicks and opens: one batch of each in flight at a time (group commit), so two connections
-  const trackingStatements = createPreparedStatementPool({ connectionString: config.databaseUrl, max: 2, applicationName: 'waymark-api-tracking', onIdleClientError });
+  const trackingStatements = createPreparedStatementPool({
+    connectionString: config.databaseUrl,
+    max: 2,
+    applicationName: 'waymark-api-tracking',
+    onIdleClientError,
+  });
   const redis = createRedis(config.cacheUrl, { connectionName: 'waymark-api' });
   const subscriber = createRedis(config.cacheUrl, { connectionName: 'waymark-api-sub' });
   // ioredis emits 'error' on every failed reconnect; without a listener Node would crash.

@@ -68,7 +68,10 @@ async function createKey(db: Db, args: string[]): Promise<number> {
   const parsed = z
     .object({
       name: z.string().min(1),
-      scopes: z.string().transform((value) => value.split(',').map((scope) => scope.trim())).pipe(z.array(scopeSchema).min(1)),
+      scopes: z
+        .string()
+        .transform((value) => value.split(',').map((scope) => scope.trim()))
+        .pipe(z.array(scopeSchema).min(1)),
       expires: z.iso.datetime({ offset: true }).optional(),
     })
     .safeParse(values);
@@ -90,11 +93,15 @@ const DEV_KEY_NAME = 'dev-admin';
 async function devKey(db: Db): Promise<number> {
   const existing = await db.selectFrom('apiKeys').select('keyPrefix').where('name', '=', DEV_KEY_NAME).where('revokedAt', 'is', null).executeTakeFirst();
   if (existing) {
-    console.log(`Dev admin key already exists (${existing.keyPrefix}…; shown once when created). New one: npm run waymark -- keys create --name me --scopes full-admin`);
+    console.log(
+      `Dev admin key already exists (${existing.keyPrefix}…; shown once when created). New one: npm run waymark -- keys create --name me --scopes full-admin`,
+    );
     return 0;
   }
   const key = await createApiKey(db, { name: DEV_KEY_NAME, scopes: ['full-admin'] });
-  console.log(`\nDev admin key (full-admin), shown only this once:\n\n  ${key.key}\n\n  curl -H "Authorization: Bearer ${key.key}" http://localhost:3002/v1/admin/api-keys\n`);
+  console.log(
+    `\nDev admin key (full-admin), shown only this once:\n\n  ${key.key}\n\n  curl -H "Authorization: Bearer ${key.key}" http://localhost:3002/v1/admin/api-keys\n`,
+  );
   return 0;
 }
 

@@ -10,7 +10,14 @@ function track(html: string) {
   const linkIds = new Map(urls.map((url, index) => [url, `link-${index + 1}`]));
   const out = applyTracking(html, { publicUrl: PUBLIC, emailSendId: SEND, linkIds });
   const $ = load(out);
-  return { urls, out, hrefs: $('a').map((_i, el) => $(el).attr('href')).get(), $ };
+  return {
+    urls,
+    out,
+    hrefs: $('a')
+      .map((_i, el) => $(el).attr('href'))
+      .get(),
+    $,
+  };
 }
 
 describe('isTrackableUrl', () => {
@@ -41,7 +48,9 @@ describe('link rewriting (SPEC §4 rules)', () => {
   });
 
   it('gives one tracked link to a URL that appears several times', () => {
-    const { urls, hrefs } = track('<body><a href="https://a.example/x">1</a><p><a href="https://a.example/x">2</a></p><a href="https://a.example/y">3</a></body>');
+    const { urls, hrefs } = track(
+      '<body><a href="https://a.example/x">1</a><p><a href="https://a.example/x">2</a></p><a href="https://a.example/y">3</a></body>',
+    );
     expect(urls).toEqual(['https://a.example/x', 'https://a.example/y']);
     expect(hrefs).toEqual([`${PUBLIC}/v1/t/c/link-1`, `${PUBLIC}/v1/t/c/link-1`, `${PUBLIC}/v1/t/c/link-2`]);
   });

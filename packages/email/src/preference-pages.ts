@@ -5,7 +5,9 @@
  */
 
 /** Categories the preference center offers (SPEC §2: one today). */
-export const PREFERENCE_CATEGORIES = [{ key: 'journey', label: 'Journey & lifecycle emails', description: 'Onboarding tips, reminders and product updates.' }] as const;
+export const PREFERENCE_CATEGORIES = [
+  { key: 'journey', label: 'Journey & lifecycle emails', description: 'Onboarding tips, reminders and product updates.' },
+] as const;
 
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);

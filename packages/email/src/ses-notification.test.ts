@@ -5,15 +5,33 @@ const mail = { messageId: 'msg-1', destination: ['a@example.com'] };
 
 describe('parseSesNotification', () => {
   it.each([
-    [{ eventType: 'Delivery', mail, delivery: { timestamp: '2026-01-01T00:00:00.000Z' } }, { kind: 'delivered', messageId: 'msg-1' }],
+    [
+      { eventType: 'Delivery', mail, delivery: { timestamp: '2026-01-01T00:00:00.000Z' } },
+      { kind: 'delivered', messageId: 'msg-1' },
+    ],
     [{ notificationType: 'Delivery', mail }, { kind: 'delivered' }],
-    [{ eventType: 'Bounce', mail, bounce: { bounceType: 'Permanent', bouncedRecipients: [{ emailAddress: 'a@example.com' }] } }, { kind: 'bounced', permanent: true, recipients: ['a@example.com'] }],
-    [{ notificationType: 'Bounce', mail, bounce: { bounceType: 'Transient', bouncedRecipients: [] } }, { kind: 'bounced', permanent: false }],
-    [{ eventType: 'Complaint', mail, complaint: { complainedRecipients: [{ emailAddress: 'a@example.com' }] } }, { kind: 'complained', recipients: ['a@example.com'] }],
+    [
+      { eventType: 'Bounce', mail, bounce: { bounceType: 'Permanent', bouncedRecipients: [{ emailAddress: 'a@example.com' }] } },
+      { kind: 'bounced', permanent: true, recipients: ['a@example.com'] },
+    ],
+    [
+      { notificationType: 'Bounce', mail, bounce: { bounceType: 'Transient', bouncedRecipients: [] } },
+      { kind: 'bounced', permanent: false },
+    ],
+    [
+      { eventType: 'Complaint', mail, complaint: { complainedRecipients: [{ emailAddress: 'a@example.com' }] } },
+      { kind: 'complained', recipients: ['a@example.com'] },
+    ],
     [{ eventType: 'Open', mail, open: {} }, { kind: 'opened' }],
     [{ eventType: 'Click', mail, click: { link: 'https://x' } }, { kind: 'clicked' }],
-    [{ eventType: 'Reject', mail, reject: { reason: 'Bad content' } }, { kind: 'rejected', reason: 'Bad content' }],
-    [{ eventType: 'Send', mail }, { kind: 'ignored', type: 'send' }],
+    [
+      { eventType: 'Reject', mail, reject: { reason: 'Bad content' } },
+      { kind: 'rejected', reason: 'Bad content' },
+    ],
+    [
+      { eventType: 'Send', mail },
+      { kind: 'ignored', type: 'send' },
+    ],
     [{ eventType: 'DeliveryDelay', mail, deliveryDelay: {} }, { kind: 'ignored' }],
   ])('%o', (payload, expected) => {
     expect(parseSesNotification(JSON.stringify(payload))).toMatchObject(expected);

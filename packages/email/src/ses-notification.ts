@@ -11,7 +11,10 @@ const sesPayload = z
     notificationType: z.string().optional(),
     eventType: z.string().optional(),
     mail: z.object({ messageId: z.string().min(1), destination: z.array(z.string()).optional() }).loose(),
-    bounce: z.object({ bounceType: z.string(), bounceSubType: z.string().optional(), bouncedRecipients: recipients, timestamp: z.string().optional() }).loose().optional(),
+    bounce: z
+      .object({ bounceType: z.string(), bounceSubType: z.string().optional(), bouncedRecipients: recipients, timestamp: z.string().optional() })
+      .loose()
+      .optional(),
     complaint: z.object({ complainedRecipients: recipients, timestamp: z.string().optional() }).loose().optional(),
     delivery: z.object({ timestamp: z.string().optional() }).loose().optional(),
     open: z.object({ timestamp: z.string().optional() }).loose().optional(),
@@ -65,7 +68,12 @@ export function parseSesNotification(text: string): SesEvent | undefined {
       };
     }
     case 'complaint':
-      return { kind: 'complained', messageId, at: when(ses.complaint?.timestamp), recipients: (ses.complaint?.complainedRecipients ?? []).map((r) => r.emailAddress) };
+      return {
+        kind: 'complained',
+        messageId,
+        at: when(ses.complaint?.timestamp),
+        recipients: (ses.complaint?.complainedRecipients ?? []).map((r) => r.emailAddress),
+      };
     case 'open':
       return { kind: 'opened', messageId, at: when(ses.open?.timestamp) };
     case 'click':

@@ -12,9 +12,17 @@ describe('SNS signature verification', () => {
   });
 
   it('accepts a SubscriptionConfirmation (SubscribeURL and Token are signed)', async () => {
-    const message = signedSnsMessage({ Type: 'SubscriptionConfirmation', Message: 'confirm', SubscribeURL: 'https://sns.us-east-1.amazonaws.com/?Action=ConfirmSubscription', Token: 'tok' });
+    const message = signedSnsMessage({
+      Type: 'SubscriptionConfirmation',
+      Message: 'confirm',
+      SubscribeURL: 'https://sns.us-east-1.amazonaws.com/?Action=ConfirmSubscription',
+      Token: 'tok',
+    });
     expect(await verifySnsMessage(message, pinned)).toMatchObject({ ok: true });
-    expect(await verifySnsMessage({ ...message, SubscribeURL: 'https://sns.us-east-1.amazonaws.com/?Action=Evil' }, pinned)).toMatchObject({ ok: false, reason: 'signature mismatch' });
+    expect(await verifySnsMessage({ ...message, SubscribeURL: 'https://sns.us-east-1.amazonaws.com/?Action=Evil' }, pinned)).toMatchObject({
+      ok: false,
+      reason: 'signature mismatch',
+    });
   });
 
   it.each([

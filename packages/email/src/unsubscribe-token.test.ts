@@ -18,7 +18,9 @@ describe('email preference tokens', () => {
   it('rejects a tampered payload, a tampered signature and garbage', async () => {
     const token = await signer.sign({ externalId: 'user-1', email: 'a@example.com', action: 'unsubscribe' });
     const [header, payload, signature] = token.split('.') as [string, string, string];
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), email: 'victim@example.com' })).toString('base64url');
+    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), email: 'victim@example.com' })).toString(
+      'base64url',
+    );
     expect(await signer.verify(`${header}.${forged}.${signature}`)).toBeUndefined();
     expect(await signer.verify(`${header}.${payload}.${signature.slice(0, -2)}xx`)).toBeUndefined();
     expect(await signer.verify('not-a-token')).toBeUndefined();

@@ -55,6 +55,11 @@ describe('defineJourney', () => {
   });
 
   it('keeps explicit values', () => {
-    expect(defineJourney({ ...valid, enabled: false })).toMatchObject({ enabled: false, entryLimit: 'once', exitOn: [{ event: 'subscription.started' }], suppress: { hours: 24 } });
+    expect(defineJourney({ ...valid, enabled: false })).toMatchObject({
+      enabled: false,
+      entryLimit: 'once',
+      exitOn: [{ event: 'subscription.started' }],
+      suppress: { hours: 24 },
+    });
   });
 });

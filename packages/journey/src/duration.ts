@@ -36,7 +36,10 @@ const PART = /(\d+(?:\.\d+)?)\s*([a-z]+)/g;
 /** Milliseconds for a duration, or undefined when it cannot be read. Parts add up: '1 day 12 hours'. */
 export function parseDuration(duration: Duration): number | undefined {
   if (typeof duration === 'number') return Number.isFinite(duration) && duration >= 0 ? duration : undefined;
-  const text = duration.trim().toLowerCase().replace(/\band\b|,/g, ' ');
+  const text = duration
+    .trim()
+    .toLowerCase()
+    .replace(/\band\b|,/g, ' ');
   if (text.length === 0) return undefined;
   let total = 0;
   let consumed = '';

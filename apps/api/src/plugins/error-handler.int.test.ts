@@ -14,7 +14,13 @@ async function appWithFailingRoute(nodeEnv: 'production' | 'development') {
   app.get('/v1/failing', async () => {
     throw new Error('connection string postgres://secret@db leaked');
   });
-  return { app, close: async () => { await app.close(); await deps.close(); } };
+  return {
+    app,
+    close: async () => {
+      await app.close();
+      await deps.close();
+    },
+  };
 }
 
 describe('error handler (SPEC §7)', () => {

@@ -53,9 +53,7 @@ export function registerErrorHandler(app: FastifyInstance, options: { production
     return reply.status(500).send({ error: options.production ? 'Internal server error' : error.message });
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    reply.status(404).send({ error: `Route ${request.method} ${request.url.split('?')[0]} not found` }),
-  );
+  app.setNotFoundHandler((request, reply) => reply.status(404).send({ error: `Route ${request.method} ${request.url.split('?')[0]} not found` }));
 }
 
 /** Fastify `frameworkErrors`: router-level rejections (undecodable URL, over-long parameter) leave as `{error}` too. */

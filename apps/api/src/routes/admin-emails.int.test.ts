@@ -24,10 +24,23 @@ describe('admin: emails, contact preferences, suppression import', () => {
       const to = uniqueAddress('admin');
       const state = await api.deps.db
         .insertInto('journeyStates')
-        .values({ journeyId: 'welcome-series', userId: `u-${randomUUID()}`, userEmail: to, workflowId: `wf-${randomUUID()}`, currentNodeId: 'welcome', context: '{}' })
+        .values({
+          journeyId: 'welcome-series',
+          userId: `u-${randomUUID()}`,
+          userEmail: to,
+          workflowId: `wf-${randomUUID()}`,
+          currentNodeId: 'welcome',
+          context: '{}',
+        })
         .returning(['id', 'userId'])
         .executeTakeFirstOrThrow();
-      const first = await sendEmail(api.deps.email, { templateKey: 'welcome', to, userId: state.userId, journeyStateId: state.id, idempotencyKey: randomUUID() });
+      const first = await sendEmail(api.deps.email, {
+        templateKey: 'welcome',
+        to,
+        userId: state.userId,
+        journeyStateId: state.id,
+        idempotencyKey: randomUUID(),
+      });
       const second = await sendEmail(api.deps.email, { templateKey: 'welcome-tips', to: to.toUpperCase(), idempotencyKey: randomUUID() });
 
       const list = await get(`/v1/admin/emails?toEmail=${encodeURIComponent(to)}`, readKey);
@@ -35,7 +48,25 @@ describe('admin: emails, contact preferences, suppression import', () => {
       expect(list.body).toMatchObject({ total: 2, limit: 50, offset: 0 });
       expect(list.body.emails.map((email: { id: string }) => email.id)).toEqual([second.emailSendId, first.emailSendId]);
       expect(Object.keys(list.body.emails[0]).sort()).toEqual(
-        ['id', 'journeyStateId', 'templateKey', 'providerMessageId', 'fromEmail', 'toEmail', 'subject', 'category', 'status', 'sentAt', 'deliveredAt', 'openedAt', 'clickedAt', 'bouncedAt', 'complainedAt', 'createdAt', 'updatedAt'].sort(),
+        [
+          'id',
+          'journeyStateId',
+          'templateKey',
+          'providerMessageId',
+          'fromEmail',
+          'toEmail',
+          'subject',
+          'category',
+          'status',
+          'sentAt',
+          'deliveredAt',
+          'openedAt',
+          'clickedAt',
+          'bouncedAt',
+          'complainedAt',
+          'createdAt',
+          'updatedAt',
+        ].sort(),
       );
       expect(list.body.emails[1]).toMatchObject({ templateKey: 'welcome', status: 'sent', category: 'journey', journeyStateId: state.id, toEmail: to });
 
@@ -56,7 +87,12 @@ describe('admin: emails, contact preferences, suppression import', () => {
       // the response schema alone decides the wire fields: internal columns (data, keys, attempts) stay in
       expect(Object.keys(detail.body.email).sort()).toEqual(Object.keys(list.body.emails[0]).sort());
       expect(detail.body.trackedLinks).toEqual([
-        { id: link.id, originalUrl: link.originalUrl, clickCount: 1, clicks: [{ id: expect.any(String), clickedAt: expect.any(String), ipAddress: '192.0.2.1', userAgent: 'UA/1' }] },
+        {
+          id: link.id,
+          originalUrl: link.originalUrl,
+          clickCount: 1,
+          clicks: [{ id: expect.any(String), clickedAt: expect.any(String), ipAddress: '192.0.2.1', userAgent: 'UA/1' }],
+        },
       ]);
       expect(detail.body.journeyContext).toEqual({ journeyId: 'welcome-series', userId: state.userId, status: 'active', currentNodeId: 'welcome' });
       expect((await get(`/v1/admin/emails/${second.emailSendId}`)).body.journeyContext).toBeNull();
@@ -93,9 +129,21 @@ describe('admin: emails, contact preferences, suppression import', () => {
 
       const put = await api.request('PUT', `/v1/admin/contacts/${row.externalId}/preferences`, { token: LEGACY, body: { categories: { journey: false } } });
       expect(put.status).toBe(200);
-      expect(put.body).toMatchObject({ userId: row.externalId, email, unsubscribedAll: false, suppressed: false, bounceCount: 0, categories: { journey: false }, suppressedAt: null, lastBounceAt: null });
+      expect(put.body).toMatchObject({
+        userId: row.externalId,
+        email,
+        unsubscribedAll: false,
+        suppressed: false,
+        bounceCount: 0,
+        categories: { journey: false },
+        suppressedAt: null,
+        lastBounceAt: null,
+      });
 
-      const again = await api.request('PUT', `/v1/admin/contacts/${row.id}/preferences`, { token: LEGACY, body: { unsubscribedAll: true, suppressed: true, categories: { product: true } } });
+      const again = await api.request('PUT', `/v1/admin/contacts/${row.id}/preferences`, {
+        token: LEGACY,
+        body: { unsubscribedAll: true, suppressed: true, categories: { product: true } },
+      });
       expect(again.body).toMatchObject({ id: put.body.id, unsubscribedAll: true, suppressed: true, categories: { journey: false, product: true } });
       expect(again.body.suppressedAt).toEqual(expect.any(String));
       expect((await get(`/v1/admin/contacts/${row.id}/preferences`, readKey)).body.preferences).toEqual(again.body);
@@ -103,7 +151,9 @@ describe('admin: emails, contact preferences, suppression import', () => {
       const cleared = await api.request('PUT', `/v1/admin/contacts/${row.id}/preferences`, { token: LEGACY, body: { suppressed: false } });
       expect(cleared.body).toMatchObject({ suppressed: false, suppressedAt: null, unsubscribedAll: true });
 
-      const outbound = (await api.deps.db.selectFrom('outboundEvents').selectAll().where('event', '=', 'contact.unsubscribed').execute()).filter((event) => event.payload.email === email);
+      const outbound = (await api.deps.db.selectFrom('outboundEvents').selectAll().where('event', '=', 'contact.unsubscribed').execute()).filter(
+        (event) => event.payload.email === email,
+      );
       expect(outbound.map((event) => [event.payload.category, event.payload.source])).toEqual([
         ['journey', 'admin'],
         [null, 'admin'],
@@ -113,8 +163,15 @@ describe('admin: emails, contact preferences, suppression import', () => {
     });
 
     it('PUT answers 400 for a contact without email, 404 for an unknown contact, 400 for bad bodies, 403 for a read key', async () => {
-      const row = await api.deps.db.insertInto('contacts').values({ externalId: `c-${randomUUID()}`, email: null, properties: '{}' }).returning('id').executeTakeFirstOrThrow();
-      expect(await api.request('PUT', `/v1/admin/contacts/${row.id}/preferences`, { token: LEGACY, body: { unsubscribedAll: true } })).toMatchObject({ status: 400, body: { error: 'Contact has no email' } });
+      const row = await api.deps.db
+        .insertInto('contacts')
+        .values({ externalId: `c-${randomUUID()}`, email: null, properties: '{}' })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      expect(await api.request('PUT', `/v1/admin/contacts/${row.id}/preferences`, { token: LEGACY, body: { unsubscribedAll: true } })).toMatchObject({
+        status: 400,
+        body: { error: 'Contact has no email' },
+      });
       expect(await api.request('PUT', `/v1/admin/contacts/${randomUUID()}/preferences`, { token: LEGACY, body: {} })).toMatchObject({ status: 404 });
       for (const body of [{ unsubscribedAll: 'yes' }, { categories: { journey: 'off' } }, { unknown: true }, []]) {
         expect((await api.request('PUT', `/v1/admin/contacts/${row.id}/preferences`, { token: LEGACY, body })).status).toBe(400);
@@ -130,7 +187,13 @@ describe('admin: emails, contact preferences, suppression import', () => {
       const unsub = uniqueAddress('imp-unsub');
       const bounced = uniqueAddress('imp-bounce');
       const complained = uniqueAddress('imp-complaint');
-      const rows = [{ email: unsub }, { email: bounced, reason: 'bounced', externalId: `x-${randomUUID()}` }, { email: complained, reason: 'complained' }, { email: 'not-an-email' }, { email: unsub, reason: 'lost' }];
+      const rows = [
+        { email: unsub },
+        { email: bounced, reason: 'bounced', externalId: `x-${randomUUID()}` },
+        { email: complained, reason: 'complained' },
+        { email: 'not-an-email' },
+        { email: unsub, reason: 'lost' },
+      ];
       const first = await importRows(rows);
       expect(first.status).toBe(200);
       expect(first.body).toMatchObject({ total: 5, applied: 3, unchanged: 0, failed: 2 });
@@ -144,7 +207,9 @@ describe('admin: emails, contact preferences, suppression import', () => {
       expect(await pref(bounced)).toMatchObject({ suppressed: true, suppressionReason: 'bounced', bounceCount: 1 });
       expect(await pref(complained)).toMatchObject({ suppressed: true, suppressionReason: 'complained' });
       for (const email of [unsub, bounced, complained]) expect((await checkSendGate(api.deps.db, email, 'journey')).allowed).toBe(false);
-      const outbound = (await api.deps.db.selectFrom('outboundEvents').selectAll().execute()).filter((event) => [unsub, bounced, complained].includes(event.payload.email as string));
+      const outbound = (await api.deps.db.selectFrom('outboundEvents').selectAll().execute()).filter((event) =>
+        [unsub, bounced, complained].includes(event.payload.email as string),
+      );
       expect(outbound).toHaveLength(0);
     });
 

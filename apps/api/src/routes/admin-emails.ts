@@ -75,7 +75,14 @@ export const adminEmailRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { de
           200: z.object({
             email: emailSendSchema,
             trackedLinks: z.array(trackedLinkSchema),
-            journeyContext: z.object({ journeyId: z.string(), userId: z.string(), status: z.enum(['active', 'waiting', 'completed', 'failed', 'exited']), currentNodeId: z.string() }).nullable(),
+            journeyContext: z
+              .object({
+                journeyId: z.string(),
+                userId: z.string(),
+                status: z.enum(['active', 'waiting', 'completed', 'failed', 'exited']),
+                currentNodeId: z.string(),
+              })
+              .nullable(),
           }),
           404: errorBody,
           ...bearerErrors,

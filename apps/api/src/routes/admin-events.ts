@@ -11,9 +11,7 @@ const storedEvent = z
 const replayBody = z
   .object({
     eventIds: z.array(z.uuid()).min(1).max(REPLAY_MAX_LIMIT).optional(),
-    filter: z
-      .object({ event: z.string().min(1).optional(), userId: z.string().min(1).optional(), ...dateRangeQuery })
-      .optional(),
+    filter: z.object({ event: z.string().min(1).optional(), userId: z.string().min(1).optional(), ...dateRangeQuery }).optional(),
     limit: z.number().int().min(1).max(REPLAY_MAX_LIMIT).optional(),
   })
   .refine((body) => body.eventIds !== undefined || body.filter !== undefined, { message: 'Provide eventIds or filter' });
@@ -46,7 +44,12 @@ export const adminEventRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { de
     '/v1/admin/events/:id',
     {
       config: { scope: 'read' },
-      schema: { tags, summary: 'One event', params: z.object({ id: z.uuid() }), response: { 200: z.object({ event: storedEvent }), 404: errorBody, ...bearerErrors } },
+      schema: {
+        tags,
+        summary: 'One event',
+        params: z.object({ id: z.uuid() }),
+        response: { 200: z.object({ event: storedEvent }), 404: errorBody, ...bearerErrors },
+      },
     },
     async (request) => ({ event: await getEvent(deps.db, request.params.id) }),
   );

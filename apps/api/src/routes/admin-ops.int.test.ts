@@ -4,7 +4,13 @@ import { recordDeadLetter } from '@waymark/core/dlq/dead-letters';
 import { startTestApi, type TestApi } from '../../../../test/test-api';
 
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
-const webhookRule = { name: 'bounces', type: 'bounce_rate_exceeded', threshold: 0.05, channel: 'webhook', channelConfig: { url: 'https://hooks.example.com/a' } };
+const webhookRule = {
+  name: 'bounces',
+  type: 'bounce_rate_exceeded',
+  threshold: 0.05,
+  channel: 'webhook',
+  channelConfig: { url: 'https://hooks.example.com/a' },
+};
 
 describe('alerts, DLQ, metrics and the contacts/emails/lists data plane', () => {
   let api: TestApi;
@@ -28,9 +34,18 @@ describe('alerts, DLQ, metrics and the contacts/emails/lists data plane', () => 
         token: LEGACY,
         body: { channel: 'chat', channelConfig: { webhookUrl: 'https://hooks.slack.com/services/x', channel: '#ops' }, cooldownMinutes: 5 },
       });
-      expect(patched).toMatchObject({ status: 200, body: { channel: 'chat', channelConfig: { webhookUrl: 'https://hooks.slack.com/services/x', channel: '#ops' }, cooldownMinutes: 5 } });
-      expect(await api.request('DELETE', `/v1/admin/alerts/rules/${created.body.id}`, { token: LEGACY })).toMatchObject({ status: 200, body: { deleted: true } });
-      expect(await api.request('DELETE', `/v1/admin/alerts/rules/${created.body.id}`, { token: LEGACY })).toMatchObject({ status: 404, body: { error: 'Alert rule not found' } });
+      expect(patched).toMatchObject({
+        status: 200,
+        body: { channel: 'chat', channelConfig: { webhookUrl: 'https://hooks.slack.com/services/x', channel: '#ops' }, cooldownMinutes: 5 },
+      });
+      expect(await api.request('DELETE', `/v1/admin/alerts/rules/${created.body.id}`, { token: LEGACY })).toMatchObject({
+        status: 200,
+        body: { deleted: true },
+      });
+      expect(await api.request('DELETE', `/v1/admin/alerts/rules/${created.body.id}`, { token: LEGACY })).toMatchObject({
+        status: 404,
+        body: { error: 'Alert rule not found' },
+      });
       expect((await api.request('PATCH', `/v1/admin/alerts/rules/${created.body.id}`, { token: LEGACY, body: { name: 'x' } })).status).toBe(404);
     });
 
@@ -57,10 +72,31 @@ describe('alerts, DLQ, metrics and the contacts/emails/lists data plane', () => 
 
     it('history lists newest first, filters by ruleId, paginates', async () => {
       const rule = await api.request('POST', '/v1/admin/alerts/rules', { token: LEGACY, body: webhookRule });
-      await api.deps.db.insertInto('alertHistory').values([
-        { ruleId: rule.body.id, ruleName: 'bounces', type: 'bounce_rate_exceeded', currentValue: 0.1, threshold: 0.05, channel: 'webhook', delivered: true, triggeredAt: new Date(Date.now() - 60_000) },
-        { ruleId: rule.body.id, ruleName: 'bounces', type: 'bounce_rate_exceeded', currentValue: 0.2, threshold: 0.05, channel: 'webhook', delivered: false, triggeredAt: new Date() },
-      ]).execute();
+      await api.deps.db
+        .insertInto('alertHistory')
+        .values([
+          {
+            ruleId: rule.body.id,
+            ruleName: 'bounces',
+            type: 'bounce_rate_exceeded',
+            currentValue: 0.1,
+            threshold: 0.05,
+            channel: 'webhook',
+            delivered: true,
+            triggeredAt: new Date(Date.now() - 60_000),
+          },
+          {
+            ruleId: rule.body.id,
+            ruleName: 'bounces',
+            type: 'bounce_rate_exceeded',
+            currentValue: 0.2,
+            threshold: 0.05,
+            channel: 'webhook',
+            delivered: false,
+            triggeredAt: new Date(),
+          },
+        ])
+        .execute();
       const history = await api.request('GET', `/v1/admin/alerts/history?ruleId=${rule.body.id}&limit=1`, { token: LEGACY });
       expect(history.body).toMatchObject({ total: 2, limit: 1, offset: 0 });
       expect(history.body.alerts[0]).toMatchObject({ ruleId: rule.body.id, currentValue: 0.2, delivered: false, channel: 'webhook' });
@@ -69,7 +105,10 @@ describe('alerts, DLQ, metrics and the contacts/emails/lists data plane', () => 
 
     it('scopes: read and journey-admin cannot create rules or read them', async () => {
       for (const key of [keys.read, keys.journeyAdmin, keys.ingest]) {
-        expect(await api.request('POST', '/v1/admin/alerts/rules', { token: key, body: webhookRule })).toMatchObject({ status: 403, body: { error: 'Insufficient scope' } });
+        expect(await api.request('POST', '/v1/admin/alerts/rules', { token: key, body: webhookRule })).toMatchObject({
+          status: 403,
+          body: { error: 'Insufficient scope' },
+        });
         expect((await api.request('GET', '/v1/admin/alerts/rules', { token: key })).status).toBe(403);
       }
     });
@@ -78,9 +117,20 @@ describe('alerts, DLQ, metrics and the contacts/emails/lists data plane', () => 
   describe('dead-letter queue', () => {
     it('lists with source/status filters; retry re-ingests an event; a second retry is 409; discard', async () => {
       const userId = `dlq-${randomUUID()}`;
-      const id = await recordDeadLetter(api.deps.db, { source: 'webhook', sourceId: null, payload: { name: 'dlq.replayed', userId, eventProperties: { n: 1 } }, error: 'boom' });
+      const id = await recordDeadLetter(api.deps.db, {
+        source: 'webhook',
+        sourceId: null,
+        payload: { name: 'dlq.replayed', userId, eventProperties: { n: 1 } },
+        error: 'boom',
+      });
       const listed = await api.request('GET', '/v1/admin/dlq?source=webhook&status=pending&limit=100', { token: LEGACY });
-      expect(listed.body.entries.find((entry: { id: string }) => entry.id === id)).toMatchObject({ source: 'webhook', status: 'pending', retryCount: 0, retriedAt: null, error: 'boom' });
+      expect(listed.body.entries.find((entry: { id: string }) => entry.id === id)).toMatchObject({
+        source: 'webhook',
+        status: 'pending',
+        retryCount: 0,
+        retriedAt: null,
+        error: 'boom',
+      });
 
       const retried = await api.request('POST', `/v1/admin/dlq/${id}/retry`, { token: keys.fullAdmin });
       expect(retried).toMatchObject({ status: 200, body: { id, status: 'retried', retriedAt: expect.any(String) } });
@@ -95,7 +145,12 @@ describe('alerts, DLQ, metrics and the contacts/emails/lists data plane', () => 
       const discarded = await api.request('GET', '/v1/admin/dlq?status=discarded&limit=100', { token: LEGACY });
       expect(discarded.body.entries.map((entry: { id: string }) => entry.id)).toContain(other);
       const audit = await api.request('GET', '/v1/admin/audit-logs?resource=dlq&limit=100', { token: LEGACY });
-      expect(audit.body.logs.map((log: { resourceId: string; action: string }) => [log.action, log.resourceId])).toEqual(expect.arrayContaining([['replay', id], ['delete', other]]));
+      expect(audit.body.logs.map((log: { resourceId: string; action: string }) => [log.action, log.resourceId])).toEqual(
+        expect.arrayContaining([
+          ['replay', id],
+          ['delete', other],
+        ]),
+      );
     });
 
     it('retrying a payload that is not retryable → 400 and the entry stays pending', async () => {
@@ -106,7 +161,10 @@ describe('alerts, DLQ, metrics and the contacts/emails/lists data plane', () => 
     });
 
     it('404 for unknown entries, 400 for bad ids and filters, 403 below full-admin', async () => {
-      expect(await api.request('POST', `/v1/admin/dlq/${randomUUID()}/retry`, { token: LEGACY })).toMatchObject({ status: 404, body: { error: 'DLQ entry not found' } });
+      expect(await api.request('POST', `/v1/admin/dlq/${randomUUID()}/retry`, { token: LEGACY })).toMatchObject({
+        status: 404,
+        body: { error: 'DLQ entry not found' },
+      });
       expect((await api.request('DELETE', `/v1/admin/dlq/${randomUUID()}`, { token: LEGACY })).status).toBe(404);
       expect((await api.request('POST', '/v1/admin/dlq/nope/retry', { token: LEGACY })).status).toBe(400);
       expect((await api.request('GET', '/v1/admin/dlq?status=lost', { token: LEGACY })).status).toBe(400);
@@ -122,17 +180,34 @@ describe('alerts, DLQ, metrics and the contacts/emails/lists data plane', () => 
       // a private window in the past: other test files write events and sends "now" at the same time
       const now = new Date(Date.UTC(2003, 0, 1) + Math.floor(Math.random() * 1e9));
       const from = new Date(now.getTime() - 1_000).toISOString();
-      await api.deps.db.insertInto('events').values({ userId: `m-${randomUUID()}`, event: 'metric.test', properties: '{}', occurredAt: now }).execute();
-      await api.deps.db.insertInto('emailSends').values([
-        { templateKey: 't', fromEmail: 'f@x.io', toEmail: 'a@x.io', status: 'delivered', createdAt: now, sentAt: now, deliveredAt: now, openedAt: now },
-        { templateKey: 't', fromEmail: 'f@x.io', toEmail: 'b@x.io', status: 'bounced', createdAt: now, sentAt: now, bouncedAt: now },
-      ]).execute();
+      await api.deps.db
+        .insertInto('events')
+        .values({ userId: `m-${randomUUID()}`, event: 'metric.test', properties: '{}', occurredAt: now })
+        .execute();
+      await api.deps.db
+        .insertInto('emailSends')
+        .values([
+          { templateKey: 't', fromEmail: 'f@x.io', toEmail: 'a@x.io', status: 'delivered', createdAt: now, sentAt: now, deliveredAt: now, openedAt: now },
+          { templateKey: 't', fromEmail: 'f@x.io', toEmail: 'b@x.io', status: 'bounced', createdAt: now, sentAt: now, bouncedAt: now },
+        ])
+        .execute();
       const to = new Date(now.getTime() + 1_000).toISOString();
       const metrics = await api.request('GET', `/v1/admin/metrics?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`, { token: keys.read });
       expect(metrics.status).toBe(200);
       expect(metrics.body.events.ingested).toBe(1);
-      expect(metrics.body.emails).toMatchObject({ sent: 2, delivered: 1, opened: 1, bounced: 1, rates: { delivery: 0.5, bounce: 0.5, open: 0.5, complaint: 0 } });
-      expect(metrics.body.journeys).toEqual({ entered: expect.any(Number), completed: expect.any(Number), failed: expect.any(Number), exited: expect.any(Number) });
+      expect(metrics.body.emails).toMatchObject({
+        sent: 2,
+        delivered: 1,
+        opened: 1,
+        bounced: 1,
+        rates: { delivery: 0.5, bounce: 0.5, open: 0.5, complaint: 0 },
+      });
+      expect(metrics.body.journeys).toEqual({
+        entered: expect.any(Number),
+        completed: expect.any(Number),
+        failed: expect.any(Number),
+        exited: expect.any(Number),
+      });
       const empty = await api.request('GET', '/v1/admin/metrics?from=2001-01-01T00:00:00Z&to=2001-01-02T00:00:00Z', { token: keys.read });
       expect(empty.body.emails).toMatchObject({ sent: 0, rates: { delivery: null } });
       expect((await api.request('GET', '/v1/admin/metrics', { token: keys.read })).status).toBe(200);
@@ -159,13 +234,26 @@ describe('alerts, DLQ, metrics and the contacts/emails/lists data plane', () => 
   describe('data plane', () => {
     it('POST /v1/contacts upserts by userId (idempotent), merges properties, sets lists; GET reads it', async () => {
       const userId = `dp-${randomUUID()}`;
-      const first = await api.request('POST', '/v1/contacts', { token: keys.ingest, body: { userId, email: 'dp@example.com', properties: { plan: 'free' }, lists: { news: true } } });
+      const first = await api.request('POST', '/v1/contacts', {
+        token: keys.ingest,
+        body: { userId, email: 'dp@example.com', properties: { plan: 'free' }, lists: { news: true } },
+      });
       expect(first.status).toBe(200);
       const second = await api.request('POST', '/v1/contacts', { token: keys.ingest, body: { userId, properties: { seats: 3 } } });
-      expect(second.body.contact).toMatchObject({ id: first.body.contact.id, externalId: userId, email: 'dp@example.com', properties: { plan: 'free', seats: 3 } });
+      expect(second.body.contact).toMatchObject({
+        id: first.body.contact.id,
+        externalId: userId,
+        email: 'dp@example.com',
+        properties: { plan: 'free', seats: 3 },
+      });
       const read = await api.request('GET', `/v1/contacts/${userId}`, { token: keys.ingest });
       expect(read.body.contact.id).toBe(first.body.contact.id);
-      const membership = await api.deps.db.selectFrom('listMemberships').innerJoin('lists', 'lists.id', 'listMemberships.listId').select(['key', 'subscribed']).where('contactId', '=', first.body.contact.id).execute();
+      const membership = await api.deps.db
+        .selectFrom('listMemberships')
+        .innerJoin('lists', 'lists.id', 'listMemberships.listId')
+        .select(['key', 'subscribed'])
+        .where('contactId', '=', first.body.contact.id)
+        .execute();
       expect(membership).toEqual([{ key: 'news', subscribed: true }]);
       const byEmail = await api.request('POST', '/v1/contacts', { token: keys.ingest, body: { email: `only-${randomUUID().slice(0, 6)}@example.com` } });
       expect(byEmail.body.contact.externalId).toBeNull();
@@ -174,22 +262,36 @@ describe('alerts, DLQ, metrics and the contacts/emails/lists data plane', () => 
     it('DELETE /v1/contacts/{id} erases contact, preferences and events, audited; then 404', async () => {
       const userId = `erase-${randomUUID()}`;
       const created = await api.request('POST', '/v1/contacts', { token: keys.ingest, body: { userId, email: 'erase@example.com' } });
-      await api.deps.db.insertInto('events').values([{ userId, event: 'a', properties: '{}' }, { userId, event: 'b', properties: '{}' }]).execute();
+      await api.deps.db
+        .insertInto('events')
+        .values([
+          { userId, event: 'a', properties: '{}' },
+          { userId, event: 'b', properties: '{}' },
+        ])
+        .execute();
       await api.deps.db.insertInto('emailPreferences').values({ userId, email: 'erase@example.com', categories: '{}' }).execute();
-      expect(await api.request('DELETE', `/v1/contacts/${userId}`, { token: keys.ingest })).toMatchObject({ status: 200, body: { deleted: true, eventsDeleted: 2 } });
+      expect(await api.request('DELETE', `/v1/contacts/${userId}`, { token: keys.ingest })).toMatchObject({
+        status: 200,
+        body: { deleted: true, eventsDeleted: 2 },
+      });
       expect(await api.deps.db.selectFrom('events').select('id').where('userId', '=', userId).execute()).toEqual([]);
       expect(await api.deps.db.selectFrom('emailPreferences').select('id').where('userId', '=', userId).execute()).toEqual([]);
       expect(await api.request('GET', `/v1/contacts/${userId}`, { token: keys.ingest })).toMatchObject({ status: 404, body: { error: 'Contact not found' } });
       expect((await api.request('DELETE', `/v1/contacts/${userId}`, { token: keys.ingest })).status).toBe(404);
       const audit = await api.request('GET', '/v1/admin/audit-logs?resource=contact&action=delete&limit=100', { token: LEGACY });
-      expect(audit.body.logs.find((log: { resourceId: string }) => log.resourceId === created.body.contact.id)).toMatchObject({ detail: { erasure: true, eventsDeleted: 2 } });
+      expect(audit.body.logs.find((log: { resourceId: string }) => log.resourceId === created.body.contact.id)).toMatchObject({
+        detail: { erasure: true, eventsDeleted: 2 },
+      });
     });
 
     it('lists: create (409 on a duplicate key), list with counts, set memberships', async () => {
       const key = `list-${randomUUID().slice(0, 8)}`;
       const created = await api.request('POST', '/v1/lists', { token: keys.ingest, body: { key, name: 'Product news' } });
       expect(created).toMatchObject({ status: 201, body: { list: { key, name: 'Product news', description: null, subscribers: 0 } } });
-      expect(await api.request('POST', '/v1/lists', { token: keys.ingest, body: { key, name: 'again' } })).toMatchObject({ status: 409, body: { error: 'List with this key already exists' } });
+      expect(await api.request('POST', '/v1/lists', { token: keys.ingest, body: { key, name: 'again' } })).toMatchObject({
+        status: 409,
+        body: { error: 'List with this key already exists' },
+      });
       const userId = `member-${randomUUID()}`;
       const set = await api.request('POST', '/v1/lists/memberships', { token: keys.ingest, body: { userId, lists: { [key]: true } } });
       expect(set).toMatchObject({ status: 200, body: { lists: { [key]: true } } });
@@ -200,7 +302,9 @@ describe('alerts, DLQ, metrics and the contacts/emails/lists data plane', () => 
     });
 
     it('POST /v1/emails validates: unknown template → 400, bad address → 400, no key needed fields → 400', async () => {
-      expect((await api.request('POST', '/v1/emails', { token: keys.ingest, body: { templateKey: 'no-such-template', to: 'a@example.com' } })).status).toBe(400);
+      expect((await api.request('POST', '/v1/emails', { token: keys.ingest, body: { templateKey: 'no-such-template', to: 'a@example.com' } })).status).toBe(
+        400,
+      );
       expect((await api.request('POST', '/v1/emails', { token: keys.ingest, body: { templateKey: 'order-receipt', to: 'nope' } })).status).toBe(400);
       expect((await api.request('POST', '/v1/emails', { token: keys.ingest, body: { to: 'a@example.com' } })).status).toBe(400);
     });

@@ -109,7 +109,12 @@ export const alertRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps })
     '/v1/admin/alerts/rules/:id',
     {
       config: { scope: 'full-admin', audit: { resource: 'alert-rule', action: 'delete' } },
-      schema: { tags, summary: 'Delete an alert rule (and its history)', params: ruleParams, response: { 200: z.object({ deleted: z.literal(true) }), 404: errorBody, ...bearerErrors } },
+      schema: {
+        tags,
+        summary: 'Delete an alert rule (and its history)',
+        params: ruleParams,
+        response: { 200: z.object({ deleted: z.literal(true) }), 404: errorBody, ...bearerErrors },
+      },
     },
     async (request) => {
       await deleteAlertRule(deps.db, request.params.id);

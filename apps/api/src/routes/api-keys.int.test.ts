@@ -92,7 +92,9 @@ describe('/v1/admin/api-keys and /v1/admin/audit-logs', () => {
     const second = await api.request('POST', '/v1/admin/api-keys', { token: named.body.key, body: { name: 'by-auditor-2', scopes: ['read'] } });
     await api.request('DELETE', `/v1/admin/api-keys/${first.body.id}`, { token: named.body.key });
 
-    const byActor = await api.request('GET', `/v1/admin/audit-logs?actor=${encodeURIComponent(named.body.name)}&from=${encodeURIComponent(start)}`, { token: LEGACY });
+    const byActor = await api.request('GET', `/v1/admin/audit-logs?actor=${encodeURIComponent(named.body.name)}&from=${encodeURIComponent(start)}`, {
+      token: LEGACY,
+    });
     expect(byActor.body.total).toBe(3);
     expect(byActor.body.logs.map((log: { action: string; resourceId: string }) => [log.action, log.resourceId])).toEqual([
       ['revoke', first.body.id],

@@ -14,7 +14,12 @@ export const contactPreferenceRoutes: RoutePlugin<{ deps: AppDeps }> = async (ap
     '/v1/admin/contacts/:contactId/preferences',
     {
       config: { scope: 'read' },
-      schema: { tags, summary: "A contact's email preferences", params, response: { 200: z.object({ preferences: preferencesSchema }), 404: errorBody, ...bearerErrors } },
+      schema: {
+        tags,
+        summary: "A contact's email preferences",
+        params,
+        response: { 200: z.object({ preferences: preferencesSchema }), 404: errorBody, ...bearerErrors },
+      },
     },
     async (request) => ({ preferences: await getContactPreferences(deps.db, request.params.contactId) }),
   );

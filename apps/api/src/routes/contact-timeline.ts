@@ -5,9 +5,7 @@ import type { RoutePlugin } from '../http/type-provider';
 import { bearerErrors, errorBody, listEnvelope, page, paginationQuery, timestamp } from '../http/schemas';
 import { contactIdParams } from './contacts';
 
-const timelineEntry = z
-  .object({ type: z.enum(timelineTypes), timestamp, data: z.record(z.string(), z.unknown()) })
-  .meta({ id: 'TimelineEntry' });
+const timelineEntry = z.object({ type: z.enum(timelineTypes), timestamp, data: z.record(z.string(), z.unknown()) }).meta({ id: 'TimelineEntry' });
 
 /** SPEC §4: events, journey states and emails of one contact, newest first, paginated in SQL. */
 export const contactTimelineRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {

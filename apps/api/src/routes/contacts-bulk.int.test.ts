@@ -42,7 +42,10 @@ describe('bulk import and export (full-admin)', () => {
       else if (row === 2) lines.push(`${tag}-${row},two@example.com,pro,"multi\nline, ""quoted"""`);
       else lines.push(`${tag}-${row},u${row}@example.com,${row % 2 === 0 ? 'pro' : 'free'},`);
     }
-    const submitted = await api.request('POST', '/v1/admin/contacts/import', { token: LEGACY, body: { format: 'csv', data: lines.join('\n'), fileName: 'big.csv' } });
+    const submitted = await api.request('POST', '/v1/admin/contacts/import', {
+      token: LEGACY,
+      body: { format: 'csv', data: lines.join('\n'), fileName: 'big.csv' },
+    });
     expect(submitted.status).toBe(202);
     expect(submitted.body).toEqual({ jobId: expect.any(String), status: 'pending' });
 
@@ -52,7 +55,11 @@ describe('bulk import and export (full-admin)', () => {
     expect(job).toMatchObject({ id: submitted.body.jobId, status: 'completed', totalRows: 50_000, processedRows: 49_997, failedRows: 3 });
     expect(job.errors).toEqual([...bad].map(([row, error]) => ({ row, error })));
 
-    const count = await api.deps.db.selectFrom('contacts').select((eb) => eb.fn.countAll<number>().as('n')).where('externalId', 'like', `${tag}-%`).executeTakeFirstOrThrow();
+    const count = await api.deps.db
+      .selectFrom('contacts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('externalId', 'like', `${tag}-%`)
+      .executeTakeFirstOrThrow();
     expect(count.n).toBe(49_997);
     const two = await api.request('GET', `/v1/admin/contacts/${tag}-2`, { token: LEGACY });
     expect(two.body.contact).toMatchObject({ email: 'two@example.com', properties: { plan: 'pro', note: 'multi\nline, "quoted"' } });
@@ -69,7 +76,13 @@ describe('bulk import and export (full-admin)', () => {
     ]);
     for (let round = 0; round < 2; round += 1) {
       const submitted = await api.request('POST', '/v1/admin/contacts/import', { token: LEGACY, body: { format: 'json', data } });
-      expect(await waitForJob(api, submitted.body.jobId, 60_000)).toMatchObject({ status: 'completed', totalRows: 3, processedRows: 2, failedRows: 1, errors: [{ row: 3, error: 'externalId is required' }] });
+      expect(await waitForJob(api, submitted.body.jobId, 60_000)).toMatchObject({
+        status: 'completed',
+        totalRows: 3,
+        processedRows: 2,
+        failedRows: 1,
+        errors: [{ row: 3, error: 'externalId is required' }],
+      });
     }
     const rows = await api.deps.db.selectFrom('contacts').selectAll().where('externalId', 'like', `${tag}-%`).orderBy('externalId').execute();
     expect(rows.map((row) => [row.externalId, row.properties])).toEqual([
@@ -85,7 +98,12 @@ describe('bulk import and export (full-admin)', () => {
     ['unknown format', 400, () => ({ format: 'xml', data: '<a/>' }), /format/],
     ['empty data', 400, () => ({ format: 'csv', data: '' }), /data/],
     ['too many rows', 400, () => ({ format: 'csv', data: `externalId\n${Array.from({ length: 60_001 }, (_, i) => `r${i}`).join('\n')}` }), /maximum is 60000/],
-    ['too many bytes', 413, () => ({ format: 'csv', data: `externalId,pad\n${Array.from({ length: 50_000 }, (_, i) => `r${i},${'x'.repeat(100)}`).join('\n')}` }), /maximum is 4194304 bytes/],
+    [
+      'too many bytes',
+      413,
+      () => ({ format: 'csv', data: `externalId,pad\n${Array.from({ length: 50_000 }, (_, i) => `r${i},${'x'.repeat(100)}`).join('\n')}` }),
+      /maximum is 4194304 bytes/,
+    ],
   ] as const)('rejects %s with %i', async (_name, status, body, message) => {
     const response = await api.request('POST', '/v1/admin/contacts/import', { token: LEGACY, body: body() });
     expect(response.status).toBe(status);
@@ -93,13 +111,19 @@ describe('bulk import and export (full-admin)', () => {
   });
 
   it('404s an unknown job and 400s a malformed job id', async () => {
-    expect(await api.request('GET', `/v1/admin/contacts/import/${randomUUID()}`, { token: LEGACY })).toMatchObject({ status: 404, body: { error: 'Import job not found' } });
+    expect(await api.request('GET', `/v1/admin/contacts/import/${randomUUID()}`, { token: LEGACY })).toMatchObject({
+      status: 404,
+      body: { error: 'Import job not found' },
+    });
     expect((await api.request('GET', '/v1/admin/contacts/import/nope', { token: LEGACY })).status).toBe(400);
   });
 
   it('exports CSV as a streamed attachment with the documented columns, and JSON with search', async () => {
     const tag = randomUUID().slice(0, 8);
-    await api.request('POST', '/v1/admin/contacts', { token: LEGACY, body: { externalId: `exp-${tag}-1`, email: `e1.${tag}@example.com`, properties: { note: 'comma, "quote"\nnewline', nested: { a: 1 } } } });
+    await api.request('POST', '/v1/admin/contacts', {
+      token: LEGACY,
+      body: { externalId: `exp-${tag}-1`, email: `e1.${tag}@example.com`, properties: { note: 'comma, "quote"\nnewline', nested: { a: 1 } } },
+    });
     await api.request('POST', '/v1/admin/contacts', { token: LEGACY, body: { externalId: `exp-${tag}-2` } });
 
     const csv = await api.request('GET', `/v1/admin/contacts/export?format=csv&search=exp-${tag}`, { token: LEGACY });
@@ -136,7 +160,10 @@ describe('bulk import and export (full-admin)', () => {
 
   it('scopes: journey-admin and read cannot import or export; ingest cannot either', async () => {
     for (const key of [keys.read, keys.journeyAdmin, keys.ingest]) {
-      expect(await api.request('POST', '/v1/admin/contacts/import', { token: key, body: { format: 'csv', data: 'externalId\nx' } })).toMatchObject({ status: 403, body: { error: 'Insufficient scope' } });
+      expect(await api.request('POST', '/v1/admin/contacts/import', { token: key, body: { format: 'csv', data: 'externalId\nx' } })).toMatchObject({
+        status: 403,
+        body: { error: 'Insufficient scope' },
+      });
       expect((await api.request('GET', '/v1/admin/contacts/export', { token: key })).status).toBe(403);
       expect((await api.request('GET', `/v1/admin/contacts/import/${randomUUID()}`, { token: key })).status).toBe(403);
     }

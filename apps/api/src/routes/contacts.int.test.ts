@@ -35,9 +35,20 @@ describe('/v1/admin/contacts and timeline', () => {
   it('returns preferences with the contact when a row exists', async () => {
     const externalId = `pref-${randomUUID()}`;
     await create({ externalId, email: 'pref@example.com' });
-    await api.deps.db.insertInto('emailPreferences').values({ userId: externalId, email: 'pref@example.com', categories: JSON.stringify({ journey: false }) }).execute();
+    await api.deps.db
+      .insertInto('emailPreferences')
+      .values({ userId: externalId, email: 'pref@example.com', categories: JSON.stringify({ journey: false }) })
+      .execute();
     const detail = await api.request('GET', `/v1/admin/contacts/${externalId}`, { token: LEGACY });
-    expect(detail.body.preferences).toMatchObject({ userId: externalId, email: 'pref@example.com', unsubscribedAll: false, suppressed: false, bounceCount: 0, categories: { journey: false }, suppressedAt: null });
+    expect(detail.body.preferences).toMatchObject({
+      userId: externalId,
+      email: 'pref@example.com',
+      unsubscribedAll: false,
+      suppressed: false,
+      bounceCount: 0,
+      categories: { journey: false },
+      suppressedAt: null,
+    });
   });
 
   it('PATCH deep-merges properties, null removes a key, email replaces', async () => {
@@ -56,9 +67,15 @@ describe('/v1/admin/contacts and timeline', () => {
     const externalId = `del-${randomUUID()}`;
     const created = await create({ externalId, email: 'del@example.com' });
     await api.deps.db.insertInto('emailPreferences').values({ userId: externalId, email: 'del@example.com', categories: '{}' }).execute();
-    expect(await api.request('DELETE', `/v1/admin/contacts/${created.body.contact.id}`, { token: LEGACY })).toMatchObject({ status: 200, body: { deleted: true } });
+    expect(await api.request('DELETE', `/v1/admin/contacts/${created.body.contact.id}`, { token: LEGACY })).toMatchObject({
+      status: 200,
+      body: { deleted: true },
+    });
     expect(await api.deps.db.selectFrom('emailPreferences').select('id').where('userId', '=', externalId).execute()).toEqual([]);
-    expect(await api.request('GET', `/v1/admin/contacts/${externalId}`, { token: LEGACY })).toMatchObject({ status: 404, body: { error: 'Contact not found' } });
+    expect(await api.request('GET', `/v1/admin/contacts/${externalId}`, { token: LEGACY })).toMatchObject({
+      status: 404,
+      body: { error: 'Contact not found' },
+    });
     const audit = await api.request('GET', `/v1/admin/audit-logs?resource=contact&action=delete&limit=100`, { token: LEGACY });
     expect(audit.body.logs.some((log: { resourceId: string }) => log.resourceId === created.body.contact.id)).toBe(true);
   });
@@ -97,7 +114,11 @@ describe('/v1/admin/contacts and timeline', () => {
     await create({ externalId: `S-${tag}-1`, email: `one.${tag}@example.com` });
     await create({ externalId: `s-${tag}-2` });
     await create({ externalId: `other-${randomUUID()}`, email: `ONE.${tag}@EXAMPLE.org` });
-    await api.deps.db.updateTable('contacts').set({ lastSeenAt: new Date(Date.now() + 60_000) }).where('externalId', '=', `s-${tag}-2`).execute();
+    await api.deps.db
+      .updateTable('contacts')
+      .set({ lastSeenAt: new Date(Date.now() + 60_000) })
+      .where('externalId', '=', `s-${tag}-2`)
+      .execute();
     const found = await api.request('GET', `/v1/admin/contacts?search=${tag.toUpperCase()}&limit=2`, { token: keys.read });
     expect(found.body).toMatchObject({ total: 3, limit: 2, offset: 0 });
     expect(found.body.contacts[0].externalId).toBe(`s-${tag}-2`);
@@ -120,26 +141,56 @@ describe('/v1/admin/contacts and timeline', () => {
     const userId = `tl-${randomUUID()}`;
     await create({ externalId: userId, email: 'tl@example.com' });
     const base = Date.now() - 3_600_000;
-    await api.deps.db.insertInto('events').values([
-      { userId, event: 'signed_up', properties: JSON.stringify({ a: 1 }), occurredAt: new Date(base) },
-      { userId, event: 'clicked', properties: '{}', occurredAt: new Date(base + 3_000) },
-    ]).execute();
+    await api.deps.db
+      .insertInto('events')
+      .values([
+        { userId, event: 'signed_up', properties: JSON.stringify({ a: 1 }), occurredAt: new Date(base) },
+        { userId, event: 'clicked', properties: '{}', occurredAt: new Date(base + 3_000) },
+      ])
+      .execute();
     const state = await api.deps.db
       .insertInto('journeyStates')
-      .values({ journeyId: 'welcome', userId, userEmail: 'tl@example.com', workflowId: `wf-${randomUUID()}`, status: 'completed', completedAt: new Date(base + 5_000), createdAt: new Date(base + 1_000) })
+      .values({
+        journeyId: 'welcome',
+        userId,
+        userEmail: 'tl@example.com',
+        workflowId: `wf-${randomUUID()}`,
+        status: 'completed',
+        completedAt: new Date(base + 5_000),
+        createdAt: new Date(base + 1_000),
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     await api.deps.db
       .insertInto('emailSends')
-      .values({ userId: null, templateKey: 'welcome', fromEmail: 'f@x.io', toEmail: 'TL@example.com', subject: 'Hi', status: 'sent', sentAt: new Date(base + 2_000), createdAt: new Date(base + 2_000) })
+      .values({
+        userId: null,
+        templateKey: 'welcome',
+        fromEmail: 'f@x.io',
+        toEmail: 'TL@example.com',
+        subject: 'Hi',
+        status: 'sent',
+        sentAt: new Date(base + 2_000),
+        createdAt: new Date(base + 2_000),
+      })
       .execute();
 
     const all = await api.request('GET', `/v1/admin/contacts/${userId}/timeline`, { token: keys.read });
     expect(all.status).toBe(200);
     expect(all.body.total).toBe(4);
     expect(all.body.timeline.map((entry: { type: string }) => entry.type)).toEqual(['event', 'email', 'journey', 'event']);
-    expect(all.body.timeline[2]).toMatchObject({ type: 'journey', data: { id: state.id, journeyId: 'welcome', status: 'completed', completedAt: new Date(base + 5_000).toISOString(), exitedAt: null } });
-    expect(all.body.timeline[1].data).toMatchObject({ templateKey: 'welcome', subject: 'Hi', status: 'sent', toEmail: 'TL@example.com', sentAt: new Date(base + 2_000).toISOString(), openedAt: null });
+    expect(all.body.timeline[2]).toMatchObject({
+      type: 'journey',
+      data: { id: state.id, journeyId: 'welcome', status: 'completed', completedAt: new Date(base + 5_000).toISOString(), exitedAt: null },
+    });
+    expect(all.body.timeline[1].data).toMatchObject({
+      templateKey: 'welcome',
+      subject: 'Hi',
+      status: 'sent',
+      toEmail: 'TL@example.com',
+      sentAt: new Date(base + 2_000).toISOString(),
+      openedAt: null,
+    });
     expect(all.body.timeline[3]).toMatchObject({ timestamp: new Date(base).toISOString(), data: { event: 'signed_up', properties: { a: 1 } } });
 
     const events = await api.request('GET', `/v1/admin/contacts/${userId}/timeline?type=event&limit=1&offset=1`, { token: keys.read });
@@ -158,7 +209,9 @@ describe('/v1/admin/contacts and timeline', () => {
     expect(page.status).toBe(200);
     expect(page.body.total).toBe(100_000);
     expect(page.body.timeline[0].data.event).toBe('e101');
-    const plan = await sql<{ 'QUERY PLAN': string }>`explain select id from events where user_id = ${userId} order by occurred_at desc, id desc limit 150`.execute(api.deps.db);
+    const plan = await sql<{
+      'QUERY PLAN': string;
+    }>`explain select id from events where user_id = ${userId} order by occurred_at desc, id desc limit 150`.execute(api.deps.db);
     expect(plan.rows.map((row) => row['QUERY PLAN']).join('\n')).toMatch(/Index Scan|Index Only Scan|Incremental Sort/);
   });
 });

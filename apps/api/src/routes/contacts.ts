@@ -36,7 +36,10 @@ export const preferencesSchema = z
 /** `{id}`: the contact UUID or its externalId (SPEC §4). */
 export const contactIdParams = z.object({ id: z.string().min(1).max(512) });
 export const propertiesBody = z.record(z.string(), z.unknown()).transform((value) => value as JsonObject);
-export const emailField = z.string().trim().pipe(z.email({ error: 'must be a valid email address' }));
+export const emailField = z
+  .string()
+  .trim()
+  .pipe(z.email({ error: 'must be a valid email address' }));
 
 const tags = ['contacts'];
 

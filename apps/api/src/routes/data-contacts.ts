@@ -75,4 +75,3 @@ export const dataContactRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { d
     },
   );
 };
-

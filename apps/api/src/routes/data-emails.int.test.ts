@@ -41,12 +41,23 @@ describe('POST /v1/emails (transactional send)', () => {
     expect(response.body).toEqual({ emailSendId: expect.stringMatching(/^[0-9a-f-]{36}$/), status: 'sent' });
     const id = response.body.emailSendId as string;
     const row = await api.deps.db.selectFrom('emailSends').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ templateKey: 'order-receipt', toEmail: to, userId, category: 'transactional', status: 'sent', subject: `Your receipt for order ${orderId}` });
+    expect(row).toMatchObject({
+      templateKey: 'order-receipt',
+      toEmail: to,
+      userId,
+      category: 'transactional',
+      status: 'sent',
+      subject: `Your receipt for order ${orderId}`,
+    });
 
     const emails = await emailsTo(to);
     expect(emails).toHaveLength(1);
     const email = emails[0]!;
-    expect(email).toMatchObject({ messageId: row.providerMessageId, subject: `Your receipt for order ${orderId}`, from: 'Waymark Tests <tests@waymark.local>' });
+    expect(email).toMatchObject({
+      messageId: row.providerMessageId,
+      subject: `Your receipt for order ${orderId}`,
+      from: 'Waymark Tests <tests@waymark.local>',
+    });
     expect(email.body.text).toContain(`Order ${orderId}`);
     expect(email.body.text).toContain('$39.00');
 
@@ -111,7 +122,11 @@ describe('POST /v1/emails (transactional send)', () => {
     const target = header(email!, 'List-Unsubscribe')!.slice(1, -1).replace(api.config.apiPublicUrl, api.url);
 
     // what a mail client does (RFC 8058): a form POST to the header's URL
-    const oneClick = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    const oneClick = await fetch(target, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
     expect(oneClick.status).toBe(200);
 
     const next = await send({ templateKey: 'order-receipt', to, data: receipt('D-2') });

@@ -19,7 +19,12 @@ const listSchema = z
   })
   .meta({ id: 'MailingList' });
 
-const listKey = z.string().trim().min(1).max(200).regex(/^[\w.:-]+$/, 'letters, digits, _ . : - only');
+const listKey = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .regex(/^[\w.:-]+$/, 'letters, digits, _ . : - only');
 const tags = ['data-plane'];
 
 /** Data plane: mailing lists (scope ingest or full-admin). */
@@ -28,7 +33,11 @@ export const dataListRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps
     '/v1/lists',
     {
       config: { scope: 'ingest' },
-      schema: { tags, summary: 'List the mailing lists with their subscriber counts', response: { 200: z.object({ lists: z.array(listSchema) }), ...bearerErrors } },
+      schema: {
+        tags,
+        summary: 'List the mailing lists with their subscriber counts',
+        response: { 200: z.object({ lists: z.array(listSchema) }), ...bearerErrors },
+      },
     },
     async () => ({ lists: await listMailingLists(deps.db) }),
   );

@@ -29,10 +29,13 @@ describe('journey email, end to end', () => {
     const to = uniqueAddress('e2e');
     expect((await signUp(userId, to)).status).toBe(202);
 
-    const [email] = await waitFor(async () => {
-      const found = await emailsTo(to);
-      return found.length > 0 ? found : undefined;
-    }, { timeoutMs: 45_000, what: 'the welcome email in the SES emulator' });
+    const [email] = await waitFor(
+      async () => {
+        const found = await emailsTo(to);
+        return found.length > 0 ? found : undefined;
+      },
+      { timeoutMs: 45_000, what: 'the welcome email in the SES emulator' },
+    );
     expect(email!.subject).toBe('Welcome to Waymark, Grace!');
     expect(email!.from).toBe('Waymark Tests <tests@waymark.local>');
     expect(header(email!, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
@@ -58,10 +61,13 @@ describe('journey email, end to end', () => {
     const tracked = await api.deps.db.selectFrom('emailSends').selectAll().where('id', '=', send.id).executeTakeFirstOrThrow();
     expect(tracked.clickedAt).toBeInstanceOf(Date);
     expect(tracked.openedAt).toBeInstanceOf(Date);
-    const events = await waitFor(async () => {
-      const rows = await api.deps.db.selectFrom('events').select('event').where('userId', '=', userId).where('event', 'like', 'email.%').execute();
-      return rows.length >= 2 ? rows : undefined;
-    }, { what: 'tracking events' });
+    const events = await waitFor(
+      async () => {
+        const rows = await api.deps.db.selectFrom('events').select('event').where('userId', '=', userId).where('event', 'like', 'email.%').execute();
+        return rows.length >= 2 ? rows : undefined;
+      },
+      { what: 'tracking events' },
+    );
     expect(events.map((row) => row.event).sort()).toEqual(['email.link_clicked', 'email.opened']);
 
     const unsubscribe = await api.request('GET', pathOf($('a:contains("Unsubscribe")').attr('href')!));

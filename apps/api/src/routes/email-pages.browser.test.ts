@@ -30,7 +30,15 @@ describe('email pages in Chromium', () => {
     const context = await browser.newContext({ viewport });
     // (helmet's CSP upgrade-insecure-requests turns followed links into https://, hence both schemes)
     await context.route(/^https?:\/\/pages\.waymark-test\.example\//, async (route) =>
-      route.fulfill({ response: await route.fetch({ url: route.request().url().replace(/^https?:\/\/pages\.waymark-test\.example/, api.url), maxRedirects: 0 }) }),
+      route.fulfill({
+        response: await route.fetch({
+          url: route
+            .request()
+            .url()
+            .replace(/^https?:\/\/pages\.waymark-test\.example/, api.url),
+          maxRedirects: 0,
+        }),
+      }),
     );
     return { context, page: await context.newPage() };
   }
@@ -39,8 +47,10 @@ describe('email pages in Chromium', () => {
     await api?.close();
   });
 
-  const tokenUrl = async (page: 'unsubscribe' | 'preferences', payload: { externalId: string; email: string; action: 'unsubscribe' | 'resubscribe'; category?: string }) =>
-    `${PUBLIC_URL}/v1/email/${page}?token=${await api.deps.email.tokens.sign(payload)}`;
+  const tokenUrl = async (
+    page: 'unsubscribe' | 'preferences',
+    payload: { externalId: string; email: string; action: 'unsubscribe' | 'resubscribe'; category?: string },
+  ) => `${PUBLIC_URL}/v1/email/${page}?token=${await api.deps.email.tokens.sign(payload)}`;
 
   it.each([
     ['phone', { width: 360, height: 740 }],

@@ -13,17 +13,23 @@ describe('unsubscribe and preference pages', () => {
   });
   afterAll(() => api?.close());
 
-  const token = (payload: { externalId: string; email: string; action: 'unsubscribe' | 'resubscribe'; category?: string }) => api.deps.email.tokens.sign(payload);
+  const token = (payload: { externalId: string; email: string; action: 'unsubscribe' | 'resubscribe'; category?: string }) =>
+    api.deps.email.tokens.sign(payload);
   const pathOf = (url: string) => url.replace(api.config.apiPublicUrl, '');
   const rows = (email: string) => api.deps.db.selectFrom('emailPreferences').selectAll().where('email', '=', email).execute();
   const outbound = async (email: string) =>
-    (await api.deps.db.selectFrom('outboundEvents').selectAll().where('event', '=', 'contact.unsubscribed').execute()).filter((row) => row.payload.email === email);
+    (await api.deps.db.selectFrom('outboundEvents').selectAll().where('event', '=', 'contact.unsubscribed').execute()).filter(
+      (row) => row.payload.email === email,
+    );
 
   it('applies the SPEC action table through GET /v1/email/unsubscribe, with a confirmation page linking to the preference center', async () => {
     const email = uniqueAddress('page');
     const externalId = `u-${randomUUID()}`;
 
-    const categoryOff = await api.request('GET', `/v1/email/unsubscribe?token=${await token({ externalId, email, action: 'unsubscribe', category: 'journey' })}`);
+    const categoryOff = await api.request(
+      'GET',
+      `/v1/email/unsubscribe?token=${await token({ externalId, email, action: 'unsubscribe', category: 'journey' })}`,
+    );
     expect(categoryOff.status).toBe(200);
     expect(categoryOff.headers.get('content-type')).toBe('text/html; charset=utf-8');
     const $ = load(categoryOff.text);
@@ -36,7 +42,10 @@ describe('unsubscribe and preference pages', () => {
     await api.request('GET', `/v1/email/unsubscribe?token=${await token({ externalId, email, action: 'unsubscribe' })}`);
     expect((await rows(email))[0]).toMatchObject({ unsubscribedAll: true, categories: { journey: false } });
 
-    const resubscribeCategory = await api.request('GET', `/v1/email/unsubscribe?token=${await token({ externalId, email, action: 'resubscribe', category: 'journey' })}`);
+    const resubscribeCategory = await api.request(
+      'GET',
+      `/v1/email/unsubscribe?token=${await token({ externalId, email, action: 'resubscribe', category: 'journey' })}`,
+    );
     expect(load(resubscribeCategory.text)('h1').text()).toBe('You have been resubscribed');
     expect((await rows(email))[0]).toMatchObject({ unsubscribedAll: false, categories: { journey: true } });
 

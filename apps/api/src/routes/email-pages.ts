@@ -34,7 +34,14 @@ export const emailPageRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { dep
 
   app.get(
     '/v1/email/unsubscribe',
-    { schema: { tags, summary: 'Apply the signed token (unsubscribe or resubscribe) and show a confirmation page', querystring: tokenQuery, response: { 200: html, 400: html } } },
+    {
+      schema: {
+        tags,
+        summary: 'Apply the signed token (unsubscribe or resubscribe) and show a confirmation page',
+        querystring: tokenQuery,
+        response: { 200: html, 400: html },
+      },
+    },
     async (request, reply) => sendPage(reply, await unsubscribeLinkPage(pages, firstToken(request.query.token), 'unsubscribe_page')),
   );
 

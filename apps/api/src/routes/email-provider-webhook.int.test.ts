@@ -31,7 +31,10 @@ describe('POST /v1/webhooks/email-provider (SES via SNS)', () => {
   it('answers 401 "Email service not configured" without a secret', async () => {
     const unconfigured = await startTestApi({ EMAIL_PROVIDER_SNS_CERTIFICATE: TEST_SNS_CERT_PEM });
     try {
-      const response = await unconfigured.request('POST', '/v1/webhooks/email-provider', { body: signedSnsMessage({ Message: '{}' }), headers: { authorization: basic('x') } });
+      const response = await unconfigured.request('POST', '/v1/webhooks/email-provider', {
+        body: signedSnsMessage({ Message: '{}' }),
+        headers: { authorization: basic('x') },
+      });
       expect(response).toMatchObject({ status: 401, body: { error: 'Email service not configured' } });
     } finally {
       await unconfigured.close();
@@ -51,7 +54,12 @@ describe('POST /v1/webhooks/email-provider (SES via SNS)', () => {
   });
 
   it('accepts a SubscriptionConfirmation (200 {ok:true})', async () => {
-    const message = signedSnsMessage({ Type: 'SubscriptionConfirmation', Message: 'You have chosen to subscribe', SubscribeURL: 'https://sns.us-east-1.amazonaws.com/?Action=ConfirmSubscription&Token=t', Token: 't' });
+    const message = signedSnsMessage({
+      Type: 'SubscriptionConfirmation',
+      Message: 'You have chosen to subscribe',
+      SubscribeURL: 'https://sns.us-east-1.amazonaws.com/?Action=ConfirmSubscription&Token=t',
+      Token: 't',
+    });
     expect(await post(message)).toMatchObject({ status: 200, body: { ok: true } });
   });
 
@@ -89,7 +97,10 @@ describe('POST /v1/webhooks/email-provider (SES via SNS)', () => {
     const [suppressed] = await prefs(to);
     expect(suppressed?.suppressedAt).toBeInstanceOf(Date);
     expect(await checkSendGate(api.deps.db, to, 'journey')).toEqual({ allowed: false, reason: 'suppressed' });
-    expect(await sendEmail(api.deps.email, { templateKey: 'welcome', to, userId, idempotencyKey: randomUUID() })).toEqual({ status: 'skipped', reason: 'suppressed' });
+    expect(await sendEmail(api.deps.email, { templateKey: 'welcome', to, userId, idempotencyKey: randomUUID() })).toEqual({
+      status: 'skipped',
+      reason: 'suppressed',
+    });
   });
 
   it('does not count soft (transient) bounces', async () => {
@@ -104,7 +115,9 @@ describe('POST /v1/webhooks/email-provider (SES via SNS)', () => {
 
   it('suppresses at once on a complaint', async () => {
     const send = await sent(uniqueAddress('complaint'));
-    expect(await post(signedSnsMessage({ Message: sesEventMessage('Complaint', send.providerMessageId!, send.toEmail), SignatureVersion: '1' }))).toMatchObject({ status: 200 });
+    expect(await post(signedSnsMessage({ Message: sesEventMessage('Complaint', send.providerMessageId!, send.toEmail), SignatureVersion: '1' }))).toMatchObject(
+      { status: 200 },
+    );
     const after = await row(send.id);
     expect(after.status).toBe('complained');
     expect(after.complainedAt).toBeInstanceOf(Date);

@@ -36,7 +36,11 @@ export const emailProviderWebhookRoutes: RoutePlugin<{ deps: AppDeps }> = async 
         case 'SubscriptionConfirmation': {
           const confirmed = await confirmSnsSubscription(message);
           if (confirmed) request.log.info({ topicArn: message.TopicArn }, 'SNS subscription confirmed');
-          else request.log.warn({ topicArn: message.TopicArn }, 'SNS subscription could not be confirmed (SubscribeURL unreachable); confirm it in the AWS console');
+          else
+            request.log.warn(
+              { topicArn: message.TopicArn },
+              'SNS subscription could not be confirmed (SubscribeURL unreachable); confirm it in the AWS console',
+            );
           break;
         }
         case 'UnsubscribeConfirmation':

@@ -21,7 +21,13 @@ describe('POST /v1/events (SPEC §1 pipeline)', () => {
     const userId = `u-${randomUUID()}`;
     const response = await api.request('POST', '/v1/events', {
       token: ingestKey,
-      body: { name: 'page.viewed', userId, email: `${userId}@example.com`, eventProperties: { path: '/home', nested: { snake_case: 1 } }, contactProperties: { plan: 'free' } },
+      body: {
+        name: 'page.viewed',
+        userId,
+        email: `${userId}@example.com`,
+        eventProperties: { path: '/home', nested: { snake_case: 1 } },
+        contactProperties: { plan: 'free' },
+      },
     });
     expect(response.status).toBe(202);
     expect(response.body).toEqual({ stored: true, exits: [] });
@@ -53,15 +59,24 @@ describe('POST /v1/events (SPEC §1 pipeline)', () => {
     expect(second).toMatchObject({ status: 202, body: { stored: false, exits: [] } });
     const events = await api.deps.db.selectFrom('events').select(['idempotencyKey']).where('userId', '=', userId).execute();
     expect(events).toEqual([{ idempotencyKey: key }]);
-    const states = await eventually(() => liveStates(userId, 'welcome-series'), (rows) => rows.length > 0);
+    const states = await eventually(
+      () => liveStates(userId, 'welcome-series'),
+      (rows) => rows.length > 0,
+    );
     expect(states).toHaveLength(1);
   });
 
   it('starts the triggered journey: a state appears, logs entered + email_sent, and the intended send is recorded', async () => {
     const userId = `u-${randomUUID()}`;
-    const response = await api.request('POST', '/v1/events', { token: ingestKey, body: { name: 'user.signed_up', userId, email: `${userId}@example.com`, eventProperties: { firstName: 'Ada' } } });
+    const response = await api.request('POST', '/v1/events', {
+      token: ingestKey,
+      body: { name: 'user.signed_up', userId, email: `${userId}@example.com`, eventProperties: { firstName: 'Ada' } },
+    });
     expect(response.status).toBe(202);
-    const states = await eventually(() => liveStates(userId, 'welcome-series'), (rows) => rows[0]?.status === 'waiting');
+    const states = await eventually(
+      () => liveStates(userId, 'welcome-series'),
+      (rows) => rows[0]?.status === 'waiting',
+    );
     expect(states[0]).toMatchObject({ status: 'waiting', currentNodeId: 'sleep:2 days', userEmail: `${userId}@example.com` });
     expect(states[0]!.workflowId).toMatch(/^journey:welcome-series:/);
     const detail = await api.request('GET', `/v1/admin/journeys/welcome-series/states/${states[0]!.id}`, { token: LEGACY });
@@ -73,7 +88,10 @@ describe('POST /v1/events (SPEC §1 pipeline)', () => {
   it('exitOn: the next matching event reports exited in `exits` and the state is exited', async () => {
     const userId = `u-${randomUUID()}`;
     await api.request('POST', '/v1/events', { token: ingestKey, body: { name: 'user.signed_up', userId, email: `${userId}@example.com` } });
-    const [state] = await eventually(() => liveStates(userId, 'welcome-series'), (rows) => rows[0]?.status === 'waiting');
+    const [state] = await eventually(
+      () => liveStates(userId, 'welcome-series'),
+      (rows) => rows[0]?.status === 'waiting',
+    );
     const other = await api.request('POST', '/v1/events', { token: ingestKey, body: { name: 'page.viewed', userId } });
     expect(other.body.exits).toEqual([{ journeyId: 'welcome-series', stateId: state!.id, exited: false }]);
     const exit = await api.request('POST', '/v1/events', { token: ingestKey, body: { name: 'user.deleted', userId } });
@@ -94,7 +112,10 @@ describe('POST /v1/events (SPEC §1 pipeline)', () => {
     const body = { name: 'user.signed_up', userId, email: `${userId}@example.com` };
     const responses = await Promise.all(Array.from({ length: 20 }, () => api.request('POST', '/v1/events', { token: ingestKey, body })));
     expect(responses.every((response) => response.status === 202)).toBe(true);
-    await eventually(() => liveStates(userId, 'welcome-series'), (rows) => rows.length > 0);
+    await eventually(
+      () => liveStates(userId, 'welcome-series'),
+      (rows) => rows.length > 0,
+    );
     // give the other 19 runs time to reach their guard
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     expect(await liveStates(userId, 'welcome-series')).toHaveLength(1);
@@ -104,11 +125,22 @@ describe('POST /v1/events (SPEC §1 pipeline)', () => {
 
   it('a trigger failing trigger.where is not an entry', async () => {
     const userId = `u-${randomUUID()}`;
-    await api.request('POST', '/v1/events', { token: ingestKey, body: { name: 'trial.started', userId, email: `${userId}@example.com`, eventProperties: { plan: 'free' } } });
+    await api.request('POST', '/v1/events', {
+      token: ingestKey,
+      body: { name: 'trial.started', userId, email: `${userId}@example.com`, eventProperties: { plan: 'free' } },
+    });
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(await liveStates(userId, 'trial-conversion')).toHaveLength(0);
-    await api.request('POST', '/v1/events', { token: ingestKey, body: { name: 'trial.started', userId, email: `${userId}@example.com`, eventProperties: { plan: 'pro' } } });
-    expect(await eventually(() => liveStates(userId, 'trial-conversion'), (rows) => rows.length > 0)).toHaveLength(1);
+    await api.request('POST', '/v1/events', {
+      token: ingestKey,
+      body: { name: 'trial.started', userId, email: `${userId}@example.com`, eventProperties: { plan: 'pro' } },
+    });
+    expect(
+      await eventually(
+        () => liveStates(userId, 'trial-conversion'),
+        (rows) => rows.length > 0,
+      ),
+    ).toHaveLength(1);
   });
 
   it('an unsubscribed user does not enter', async () => {

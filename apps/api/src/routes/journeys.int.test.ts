@@ -52,7 +52,12 @@ describe('/v1/admin/journeys and /v1/admin/events', () => {
 
     await api.request('PATCH', '/v1/admin/journeys/re-engagement', { token: journeyAdmin, body: { enabled: true } });
     expect((await enroll('re-engagement', userId, { daysInactive: 30 })).body).toEqual({ enrolled: true, event: 'user.inactive', userId });
-    expect(await eventually(() => statesOf(userId, 're-engagement'), (rows) => rows.length > 0)).toHaveLength(1);
+    expect(
+      await eventually(
+        () => statesOf(userId, 're-engagement'),
+        (rows) => rows.length > 0,
+      ),
+    ).toHaveLength(1);
     const audit = await api.request('GET', '/v1/admin/audit-logs?resource=journey&action=update', { token: LEGACY });
     expect(audit.body.logs[0]).toMatchObject({ resourceId: 're-engagement', detail: { enabled: true } });
   });
@@ -60,7 +65,10 @@ describe('/v1/admin/journeys and /v1/admin/events', () => {
   it('lists states with filters, shows one with logs, cancels it (409 the second time)', async () => {
     const userId = `u-${randomUUID()}`;
     await enroll('re-engagement', userId, { daysInactive: 20 });
-    const [state] = await eventually(() => statesOf(userId, 're-engagement'), (rows) => rows[0]?.status === 'waiting');
+    const [state] = await eventually(
+      () => statesOf(userId, 're-engagement'),
+      (rows) => rows[0]?.status === 'waiting',
+    );
     const listed = await api.request('GET', `/v1/admin/journeys/re-engagement/states?userId=${userId}&status=waiting`, { token: LEGACY });
     expect(listed.body).toMatchObject({ total: 1, states: [{ id: state!.id, status: 'waiting', currentNodeId: 'wait:session.started', entryCount: 1 }] });
     const none = await api.request('GET', `/v1/admin/journeys/re-engagement/states?userId=${userId}&status=completed`, { token: LEGACY });
@@ -78,7 +86,10 @@ describe('/v1/admin/journeys and /v1/admin/events', () => {
     expect(cancelled.body).toMatchObject({ state: { id: state!.id, status: 'exited' }, workflowCancelled: true });
     const again = await api.request('DELETE', `/v1/admin/journeys/re-engagement/states/${state!.id}`, { token: journeyAdmin });
     expect(again).toMatchObject({ status: 409, body: { error: "Cannot cancel journey in 'exited' status" } });
-    const run = await eventually(() => api.deps.temporal.client.workflow.getHandle(state!.workflowId).describe(), (d) => d.status.name === 'CANCELLED');
+    const run = await eventually(
+      () => api.deps.temporal.client.workflow.getHandle(state!.workflowId).describe(),
+      (d) => d.status.name === 'CANCELLED',
+    );
     expect(run.status.name).toBe('CANCELLED');
     const final = await api.request('GET', `/v1/admin/journey-logs/${state!.id}`, { token: LEGACY });
     expect(final.body.state.status).toBe('exited');
@@ -89,9 +100,15 @@ describe('/v1/admin/journeys and /v1/admin/events', () => {
     const fresh = `u-${randomUUID()}`;
     const unsubscribed = `u-${randomUUID()}`;
     const enrolledBefore = `u-${randomUUID()}`;
-    await api.deps.db.insertInto('emailPreferences').values({ userId: unsubscribed, email: `${unsubscribed}@example.com`, unsubscribedAll: true, categories: '{}' }).execute();
+    await api.deps.db
+      .insertInto('emailPreferences')
+      .values({ userId: unsubscribed, email: `${unsubscribed}@example.com`, unsubscribedAll: true, categories: '{}' })
+      .execute();
     await enroll('trial-conversion', enrolledBefore, { plan: 'pro' });
-    await eventually(() => statesOf(enrolledBefore, 'trial-conversion'), (rows) => rows.length > 0);
+    await eventually(
+      () => statesOf(enrolledBefore, 'trial-conversion'),
+      (rows) => rows.length > 0,
+    );
     const user = (userId: string, plan = 'pro') => ({ userId, userEmail: `${userId}@example.com`, properties: { plan } });
     const wrongPlan = `u-${randomUUID()}`;
     const response = await api.request('POST', '/v1/admin/journeys/trial-conversion/enroll/batch', {
@@ -109,7 +126,12 @@ describe('/v1/admin/journeys and /v1/admin/events', () => {
         { userId: wrongPlan, enrolled: false },
       ],
     });
-    expect(await eventually(() => statesOf(fresh, 'trial-conversion'), (rows) => rows.length > 0)).toHaveLength(1);
+    expect(
+      await eventually(
+        () => statesOf(fresh, 'trial-conversion'),
+        (rows) => rows.length > 0,
+      ),
+    ).toHaveLength(1);
   });
 
   it('replays events through the pipeline (full-admin) and lists/gets events', async () => {
@@ -134,11 +156,17 @@ describe('/v1/admin/journeys and /v1/admin/events', () => {
   it('replayed trigger events start runs again', async () => {
     const userId = `u-${randomUUID()}`;
     await enroll('re-engagement', userId, { daysInactive: 15 });
-    const [state] = await eventually(() => statesOf(userId, 're-engagement'), (rows) => rows[0]?.status === 'waiting');
+    const [state] = await eventually(
+      () => statesOf(userId, 're-engagement'),
+      (rows) => rows[0]?.status === 'waiting',
+    );
     await api.request('DELETE', `/v1/admin/journeys/re-engagement/states/${state!.id}`, { token: journeyAdmin });
     const replay = await api.request('POST', '/v1/admin/events/replay', { token: LEGACY, body: { filter: { userId, event: 'user.inactive' } } });
     expect(replay.body.replayed).toBe(1);
-    const states = await eventually(() => statesOf(userId, 're-engagement'), (rows) => rows.length === 2);
+    const states = await eventually(
+      () => statesOf(userId, 're-engagement'),
+      (rows) => rows.length === 2,
+    );
     expect(states.map((row) => row.entryCount).sort()).toEqual([1, 2]);
   });
 
@@ -154,7 +182,13 @@ describe('/v1/admin/journeys and /v1/admin/events', () => {
     ['GET', `/v1/admin/events/${randomUUID()}`],
   ])('%s %s → 404', async (method, path) => {
     const body =
-      method === 'PATCH' ? { enabled: true } : path.endsWith('/batch') ? { users: [{ userId: 'a', userEmail: 'a@example.com' }] } : method === 'POST' ? { userId: 'a', userEmail: 'a@example.com' } : undefined;
+      method === 'PATCH'
+        ? { enabled: true }
+        : path.endsWith('/batch')
+          ? { users: [{ userId: 'a', userEmail: 'a@example.com' }] }
+          : method === 'POST'
+            ? { userId: 'a', userEmail: 'a@example.com' }
+            : undefined;
     const response = await api.request(method, path, { token: LEGACY, body });
     expect(response.status).toBe(404);
     expect(typeof response.body.error).toBe('string');
@@ -172,7 +206,11 @@ describe('/v1/admin/journeys and /v1/admin/events', () => {
     ['POST', '/v1/admin/journeys/welcome-series/enroll', { userId: 'a' }],
     ['POST', '/v1/admin/journeys/welcome-series/enroll', { userId: 'a', userEmail: 'nope' }],
     ['POST', '/v1/admin/journeys/welcome-series/enroll/batch', { users: [] }],
-    ['POST', '/v1/admin/journeys/welcome-series/enroll/batch', { users: Array.from({ length: 501 }, (_, i) => ({ userId: `u${i}`, userEmail: `u${i}@example.com` })) }],
+    [
+      'POST',
+      '/v1/admin/journeys/welcome-series/enroll/batch',
+      { users: Array.from({ length: 501 }, (_, i) => ({ userId: `u${i}`, userEmail: `u${i}@example.com` })) },
+    ],
     ['GET', '/v1/admin/events?from=yesterday', undefined],
     ['GET', '/v1/admin/events?limit=101', undefined],
     ['GET', '/v1/admin/events/not-a-uuid', undefined],

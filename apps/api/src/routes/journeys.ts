@@ -89,7 +89,12 @@ export const journeyRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps 
     '/v1/admin/journeys/:id',
     {
       config: { scope: 'read' },
-      schema: { tags, summary: 'Journey detail with the 10 most recent states', params: journeyParams, response: { 200: z.object({ journey: journeyDetail }), 404: errorBody, ...bearerErrors } },
+      schema: {
+        tags,
+        summary: 'Journey detail with the 10 most recent states',
+        params: journeyParams,
+        response: { 200: z.object({ journey: journeyDetail }), 404: errorBody, ...bearerErrors },
+      },
     },
     async (request) => ({ journey: await getJourneyDetail(deps.db, deps.journeys, request.params.id) }),
   );
@@ -103,7 +108,11 @@ export const journeyRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps 
         summary: 'Enable or disable a journey (persisted; effective on the next trigger)',
         params: journeyParams,
         body: z.object({ enabled: z.boolean() }),
-        response: { 200: z.object({ journey: z.object({ id: z.string(), name: z.string(), enabled: z.boolean(), updatedAt: timestamp }) }), 404: errorBody, ...bearerErrors },
+        response: {
+          200: z.object({ journey: z.object({ id: z.string(), name: z.string(), enabled: z.boolean(), updatedAt: timestamp }) }),
+          404: errorBody,
+          ...bearerErrors,
+        },
       },
     },
     async (request) => {
@@ -135,7 +144,12 @@ export const journeyRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps 
     '/v1/admin/journeys/:id/states/:stateId',
     {
       config: { scope: 'read' },
-      schema: { tags, summary: 'One state with its logs', params: stateParams, response: { 200: z.object({ state: journeyState, logs: z.array(journeyLog) }), 404: errorBody, ...bearerErrors } },
+      schema: {
+        tags,
+        summary: 'One state with its logs',
+        params: stateParams,
+        response: { 200: z.object({ state: journeyState, logs: z.array(journeyLog) }), 404: errorBody, ...bearerErrors },
+      },
     },
     async (request) => {
       deps.journeys.get(request.params.id);
@@ -162,7 +176,11 @@ export const journeyRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps 
     },
     async (request) => {
       deps.journeys.get(request.params.id);
-      const result = await cancelJourneyState({ db: deps.db, logger: request.log, orchestrator: deps.temporal.orchestrator }, request.params.id, request.params.stateId);
+      const result = await cancelJourneyState(
+        { db: deps.db, logger: request.log, orchestrator: deps.temporal.orchestrator },
+        request.params.id,
+        request.params.stateId,
+      );
       request.auditRecord = { resourceId: request.params.id, detail: { stateId: request.params.stateId, workflowCancelled: result.workflowCancelled } };
       return result;
     },

@@ -50,7 +50,9 @@ describe('service conventions (SPEC §4)', () => {
     const spec = await api.request('GET', '/openapi.json');
     expect(spec.status).toBe(200);
     expect(spec.body.openapi).toBe('3.1.0');
-    expect(Object.keys(spec.body.paths)).toEqual(expect.arrayContaining(['/v1/health', '/v1/admin/api-keys', '/v1/admin/api-keys/{id}', '/v1/admin/audit-logs']));
+    expect(Object.keys(spec.body.paths)).toEqual(
+      expect.arrayContaining(['/v1/health', '/v1/admin/api-keys', '/v1/admin/api-keys/{id}', '/v1/admin/audit-logs']),
+    );
     const listKeys = spec.body.paths['/v1/admin/api-keys'].get;
     expect(listKeys.security).toEqual([{ bearer: [] }]);
     expect(listKeys.description).toContain('full-admin');

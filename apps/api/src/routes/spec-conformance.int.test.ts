@@ -32,8 +32,20 @@ const CONTACT = ['id', 'externalId', 'email', 'properties', 'firstSeenAt', 'last
 const PREFERENCES = ['id', 'userId', 'email', 'unsubscribedAll', 'suppressed', 'bounceCount', 'categories', 'suppressedAt', 'lastBounceAt'];
 const EVENT = ['id', 'userId', 'event', 'properties', 'occurredAt'];
 const JOURNEY_STATE = [
-  'id', 'userId', 'userEmail', 'journeyId', 'currentNodeId', 'status', 'workflowRunId', 'context',
-  'errorMessage', 'entryCount', 'completedAt', 'exitedAt', 'createdAt', 'updatedAt',
+  'id',
+  'userId',
+  'userEmail',
+  'journeyId',
+  'currentNodeId',
+  'status',
+  'workflowRunId',
+  'context',
+  'errorMessage',
+  'entryCount',
+  'completedAt',
+  'exitedAt',
+  'createdAt',
+  'updatedAt',
 ];
 const JOURNEY_LOG = ['id', 'fromNodeId', 'toNodeId', 'action', 'detail', 'createdAt'];
 const API_KEY = ['id', 'name', 'keyPrefix', 'scopes', 'expiresAt', 'revokedAt', 'lastUsedAt', 'createdAt'];
@@ -167,11 +179,17 @@ describe('SPEC conformance of the HTTP surface', () => {
     expect(keysOf(detail.body)).toEqual(['contact', 'preferences']);
     expect(detail.body.preferences).toBeNull();
 
-    const patched = await api.request('PATCH', `/v1/admin/contacts/${created.body.contact.id}`, { token: keys.journeyAdmin, body: { properties: { plan: 'pro' } } });
+    const patched = await api.request('PATCH', `/v1/admin/contacts/${created.body.contact.id}`, {
+      token: keys.journeyAdmin,
+      body: { properties: { plan: 'pro' } },
+    });
     expect(patched.status).toBe(200);
     expect(keysOf(patched.body)).toEqual(sorted(CONTACT));
 
-    const put = await api.request('PUT', `/v1/admin/contacts/${externalId}/preferences`, { token: keys.journeyAdmin, body: { categories: { journey: false } } });
+    const put = await api.request('PUT', `/v1/admin/contacts/${externalId}/preferences`, {
+      token: keys.journeyAdmin,
+      body: { categories: { journey: false } },
+    });
     expect(put.status).toBe(200);
     expect(keysOf(put.body)).toEqual(sorted(PREFERENCES));
     const prefs = await get(`/v1/admin/contacts/${externalId}/preferences`);
@@ -200,7 +218,10 @@ describe('SPEC conformance of the HTTP surface', () => {
 
   it('timeline entries are {type, timestamp, data} with the §2 data fields', async () => {
     const userId = `conf-tl-${randomUUID()}`;
-    const ingested = await api.request('POST', '/v1/events', { token: keys.ingest, body: { name: 'conf.seen', userId, email: `${userId}@example.com`, eventProperties: { n: 1 } } });
+    const ingested = await api.request('POST', '/v1/events', {
+      token: keys.ingest,
+      body: { name: 'conf.seen', userId, email: `${userId}@example.com`, eventProperties: { n: 1 } },
+    });
     expect(ingested.status).toBe(202);
     expect(keysOf(ingested.body)).toEqual(['exits', 'stored']);
     const timeline = await get(`/v1/admin/contacts/${userId}/timeline`);
@@ -222,7 +243,10 @@ describe('SPEC conformance of the HTTP surface', () => {
 
   it('journeys: state and log fields, {state, logs}, cancel shape and its 409 message', async () => {
     const userId = `conf-j-${randomUUID()}`;
-    const enrolled = await api.request('POST', '/v1/admin/journeys/welcome-series/enroll', { token: keys.journeyAdmin, body: { userId, userEmail: `${userId}@example.com` } });
+    const enrolled = await api.request('POST', '/v1/admin/journeys/welcome-series/enroll', {
+      token: keys.journeyAdmin,
+      body: { userId, userEmail: `${userId}@example.com` },
+    });
     expect(enrolled.status).toBe(202);
     expect(enrolled.body).toEqual({ enrolled: true, event: expect.any(String), userId });
 
@@ -253,13 +277,20 @@ describe('SPEC conformance of the HTTP surface', () => {
     expect(keysOf(cancelled.body)).toEqual(['state', 'workflowCancelled']);
     expect(keysOf(cancelled.body.state)).toEqual(['exitedAt', 'id', 'status']);
     expect(cancelled.body.state).toMatchObject({ id: state.id, status: 'exited' });
-    expectError(await api.request('DELETE', `/v1/admin/journeys/welcome-series/states/${state.id}`, { token: keys.journeyAdmin }), 409, "Cannot cancel journey in 'exited' status");
+    expectError(
+      await api.request('DELETE', `/v1/admin/journeys/welcome-series/states/${state.id}`, { token: keys.journeyAdmin }),
+      409,
+      "Cannot cancel journey in 'exited' status",
+    );
 
     const patched = await api.request('PATCH', '/v1/admin/journeys/welcome-series', { token: keys.journeyAdmin, body: { enabled: true } });
     expect(keysOf(patched.body)).toEqual(['journey']);
     expect(keysOf(patched.body.journey)).toEqual(sorted(['id', 'name', 'enabled', 'updatedAt']));
 
-    const batch = await api.request('POST', '/v1/admin/journeys/welcome-series/enroll/batch', { token: LEGACY, body: { users: [{ userId, userEmail: `${userId}@example.com` }] } });
+    const batch = await api.request('POST', '/v1/admin/journeys/welcome-series/enroll/batch', {
+      token: LEGACY,
+      body: { users: [{ userId, userEmail: `${userId}@example.com` }] },
+    });
     expect(batch.status).toBe(200);
     expect(keysOf(batch.body)).toEqual(sorted(['enrolled', 'skipped', 'results']));
     expect(keysOf(batch.body.results[0])).toEqual(['enrolled', 'userId']);
@@ -297,7 +328,10 @@ describe('SPEC conformance of the HTTP surface', () => {
     expect(keysOf(dlq.body.entries.find((entry: { id: string }) => entry.id === dlqId))).toEqual(sorted(DLQ_ENTRY));
     expect((await api.request('DELETE', `/v1/admin/dlq/${dlqId}`, { token: LEGACY })).body).toEqual({ id: dlqId, status: 'discarded' });
 
-    const job = await api.request('POST', '/v1/admin/contacts/import', { token: LEGACY, body: { format: 'json', data: JSON.stringify([{ externalId: `conf-imp-${randomUUID()}` }]) } });
+    const job = await api.request('POST', '/v1/admin/contacts/import', {
+      token: LEGACY,
+      body: { format: 'json', data: JSON.stringify([{ externalId: `conf-imp-${randomUUID()}` }]) },
+    });
     expect(job.status).toBe(202);
     expect(job.body).toEqual({ jobId: expect.any(String), status: 'pending' });
     const progress = await get(`/v1/admin/contacts/import/${job.body.jobId}`);
@@ -380,7 +414,12 @@ describe('SPEC conformance of the HTTP surface', () => {
       ['POST', '/v1/admin/journeys/welcome-series/enroll', { userId: nul, userEmail: 'u@example.com' }, 400],
       ['POST', '/v1/admin/events/replay', { filter: { userId: nul } }, 400],
       ['POST', '/v1/admin/api-keys', { name: nul, scopes: ['read'] }, 400],
-      ['POST', '/v1/admin/alerts/rules', { name: nul, type: 'delivery_issue', threshold: 0.9, channel: 'email', channelConfig: { to: 'ops@example.com' } }, 400],
+      [
+        'POST',
+        '/v1/admin/alerts/rules',
+        { name: nul, type: 'delivery_issue', threshold: 0.9, channel: 'email', channelConfig: { to: 'ops@example.com' } },
+        400,
+      ],
       ['POST', '/v1/events', { name: nul, userId: 'u' }, 400],
       ['POST', '/v1/events', { name: 'x', userId: 'u', eventProperties: { note: nul } }, 400],
       ['POST', '/v1/contacts', { userId: nul }, 400],
@@ -394,7 +433,11 @@ describe('SPEC conformance of the HTTP surface', () => {
     });
 
     it('an over-long Idempotency-Key header is a 400, not a 500', async () => {
-      const response = await api.request('POST', '/v1/events', { token: keys.ingest, body: { name: 'conf.key', userId: 'u' }, headers: { 'idempotency-key': 'k'.repeat(300) } });
+      const response = await api.request('POST', '/v1/events', {
+        token: keys.ingest,
+        body: { name: 'conf.key', userId: 'u' },
+        headers: { 'idempotency-key': 'k'.repeat(300) },
+      });
       expectError(response, 400);
     });
 
@@ -402,7 +445,10 @@ describe('SPEC conformance of the HTTP surface', () => {
       const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
       const contact = (depth: number) => `{"externalId":"conf-deep-${randomUUID()}","properties":${nested(depth)}}`;
       expectError(await api.request('POST', '/v1/admin/contacts', { token: LEGACY, body: contact(5000) }), 400);
-      expectError(await api.request('POST', '/v1/events', { token: keys.ingest, body: `{"name":"conf.deep","userId":"u","eventProperties":${nested(5000)}}` }), 400);
+      expectError(
+        await api.request('POST', '/v1/events', { token: keys.ingest, body: `{"name":"conf.deep","userId":"u","eventProperties":${nested(5000)}}` }),
+        400,
+      );
       expect((await api.request('POST', '/v1/admin/contacts', { token: LEGACY, body: contact(50) })).status).toBe(201);
     });
 

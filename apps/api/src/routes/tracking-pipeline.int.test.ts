@@ -57,7 +57,10 @@ describe('tracking events through the batched ingest pipeline', () => {
     vi.spyOn(registry, 'all').mockImplementation(() => [...all(), ...extra]);
     vi.spyOn(registry, 'find').mockImplementation((id) => extra.find((journey) => journey.id === id) ?? find(id));
     vi.spyOn(registry, 'triggeredBy').mockImplementation((name) => [...triggeredBy(name), ...extra.filter((journey) => journey.trigger.event === name)]);
-    vi.spyOn(registry, 'exitedBy').mockImplementation((name) => [...exitedBy(name), ...extra.filter((journey) => (journey.exitOn ?? []).some((rule) => rule.event === name))]);
+    vi.spyOn(registry, 'exitedBy').mockImplementation((name) => [
+      ...exitedBy(name),
+      ...extra.filter((journey) => (journey.exitOn ?? []).some((rule) => rule.event === name)),
+    ]);
     vi.spyOn(registry, 'codeEnabled').mockImplementation((id) => extra.some((journey) => journey.id === id) || codeEnabled(id));
   }
 
@@ -69,11 +72,14 @@ describe('tracking events through the batched ingest pipeline', () => {
     expect(responses.every((response) => response.status === 302 && response.headers.get('location') === 'https://app.example.com/')).toBe(true);
 
     const userIds = sends.map((send) => send.userId);
-    const events = await waitFor(async () => {
-      await api.deps.trackingEvents.drain();
-      const rows = await api.deps.db.selectFrom('events').selectAll().where('userId', 'in', userIds).where('event', '=', 'email.link_clicked').execute();
-      return rows.length >= clicks.length ? rows : undefined;
-    }, { what: `${clicks.length} email.link_clicked events` });
+    const events = await waitFor(
+      async () => {
+        await api.deps.trackingEvents.drain();
+        const rows = await api.deps.db.selectFrom('events').selectAll().where('userId', 'in', userIds).where('event', '=', 'email.link_clicked').execute();
+        return rows.length >= clicks.length ? rows : undefined;
+      },
+      { what: `${clicks.length} email.link_clicked events` },
+    );
     expect(events).toHaveLength(clicks.length);
     expect(new Set(events.map((event) => event.idempotencyKey)).size).toBe(clicks.length);
     expect(events.every((event) => event.source === 'tracking')).toBe(true);
@@ -88,7 +94,12 @@ describe('tracking events through the batched ingest pipeline', () => {
       expect(contact.email).toBe(sends.find((send) => send.userId === contact.externalId)!.toEmail);
       expect(contact.lastSeenAt.getTime()).toBeGreaterThan(before.getTime());
     }
-    const parked = await api.deps.db.selectFrom('dlqEntries').select('id').where('source', '=', 'event').where(sql<string>`payload ->> 'userId'`, '=', first.userId).execute();
+    const parked = await api.deps.db
+      .selectFrom('dlqEntries')
+      .select('id')
+      .where('source', '=', 'event')
+      .where(sql<string>`payload ->> 'userId'`, '=', first.userId)
+      .execute();
     expect(parked).toEqual([]);
   });
 
@@ -113,30 +124,49 @@ describe('tracking events through the batched ingest pipeline', () => {
     const [send] = await seedSends(1, 'https://app.example.com/pricing');
     const states = await api.deps.db
       .insertInto('journeyStates')
-      .values([exitOnClick, exitOnOtherLink].map((journey) => ({
-        journeyId: journey.id,
-        userId: send!.userId,
-        userEmail: send!.toEmail,
-        status: 'waiting' as const,
-        workflowId: `journey:${journey.id}:${send!.userId}:${randomUUID()}`,
-        currentNodeId: 'wait',
-      })))
+      .values(
+        [exitOnClick, exitOnOtherLink].map((journey) => ({
+          journeyId: journey.id,
+          userId: send!.userId,
+          userEmail: send!.toEmail,
+          status: 'waiting' as const,
+          workflowId: `journey:${journey.id}:${send!.userId}:${randomUUID()}`,
+          currentNodeId: 'wait',
+        })),
+      )
       .returning(['id', 'journeyId'])
       .execute();
 
     expect((await api.request('GET', `/v1/t/c/${send!.linkId}`)).status).toBe(302);
 
-    const exited = await waitFor(async () => {
-      const row = await api.deps.db.selectFrom('journeyStates').selectAll().where('journeyId', '=', exitOnClick.id).where('userId', '=', send!.userId).executeTakeFirstOrThrow();
-      return row.status === 'exited' ? row : undefined;
-    }, { what: 'the state exited by the click' });
+    const exited = await waitFor(
+      async () => {
+        const row = await api.deps.db
+          .selectFrom('journeyStates')
+          .selectAll()
+          .where('journeyId', '=', exitOnClick.id)
+          .where('userId', '=', send!.userId)
+          .executeTakeFirstOrThrow();
+        return row.status === 'exited' ? row : undefined;
+      },
+      { what: 'the state exited by the click' },
+    );
     expect(exited.exitedAt).toBeInstanceOf(Date);
-    const event = await api.deps.db.selectFrom('events').select('id').where('userId', '=', send!.userId).where('event', '=', 'email.link_clicked').executeTakeFirstOrThrow();
+    const event = await api.deps.db
+      .selectFrom('events')
+      .select('id')
+      .where('userId', '=', send!.userId)
+      .where('event', '=', 'email.link_clicked')
+      .executeTakeFirstOrThrow();
     const logs = await api.deps.db.selectFrom('journeyLogs').select(['action', 'detail']).where('journeyStateId', '=', exited.id).execute();
     expect(logs).toEqual([{ action: 'exited', detail: { reason: 'exit_rule', event: 'email.link_clicked', eventId: event.id } }]);
 
     await api.deps.trackingEvents.drain();
-    const other = await api.deps.db.selectFrom('journeyStates').select('status').where('id', '=', states.find((state) => state.journeyId === exitOnOtherLink.id)!.id).executeTakeFirstOrThrow();
+    const other = await api.deps.db
+      .selectFrom('journeyStates')
+      .select('status')
+      .where('id', '=', states.find((state) => state.journeyId === exitOnOtherLink.id)!.id)
+      .executeTakeFirstOrThrow();
     expect(other.status).toBe('waiting');
   });
 
@@ -151,10 +181,18 @@ describe('tracking events through the batched ingest pipeline', () => {
 
     for (let n = 0; n < 3; n += 1) expect((await fetch(`${api.url}/v1/t/o/${send!.id}`)).status).toBe(200);
 
-    const [state] = await waitFor(async () => {
-      const rows = await api.deps.db.selectFrom('journeyStates').selectAll().where('journeyId', '=', 'welcome-series').where('userId', '=', send!.userId).execute();
-      return rows.length > 0 ? rows : undefined;
-    }, { what: 'a welcome-series run started by email.opened', timeoutMs: 20_000 });
+    const [state] = await waitFor(
+      async () => {
+        const rows = await api.deps.db
+          .selectFrom('journeyStates')
+          .selectAll()
+          .where('journeyId', '=', 'welcome-series')
+          .where('userId', '=', send!.userId)
+          .execute();
+        return rows.length > 0 ? rows : undefined;
+      },
+      { what: 'a welcome-series run started by email.opened', timeoutMs: 20_000 },
+    );
     const opened = await api.deps.db.selectFrom('events').select('id').where('userId', '=', send!.userId).where('event', '=', 'email.opened').execute();
     expect(opened).toHaveLength(1);
     expect(state!.context).toMatchObject({ trigger: { event: 'email.opened', eventId: opened[0]!.id } });

@@ -26,7 +26,9 @@ function fakePosthog(): Promise<{ server: Server; url: string; events: { event: 
       response.writeHead(200, { 'content-type': 'application/json' }).end('{"status":1}');
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, events })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, events })),
+  );
 }
 
 describe('GET /v1/t/c/{id} and /v1/t/o/{id}', () => {
@@ -60,7 +62,9 @@ describe('GET /v1/t/c/{id} and /v1/t/o/{id}', () => {
     expect(email.links.length).toBe(2);
     const link = email.links[0]!;
 
-    const first = await api.request('GET', `/v1/t/c/${link.id}`, { headers: { 'x-forwarded-for': '203.0.113.7, 10.0.0.1', 'x-real-ip': '10.9.9.9', 'user-agent': 'Mail/1.0' } });
+    const first = await api.request('GET', `/v1/t/c/${link.id}`, {
+      headers: { 'x-forwarded-for': '203.0.113.7, 10.0.0.1', 'x-real-ip': '10.9.9.9', 'user-agent': 'Mail/1.0' },
+    });
     expect(first.status).toBe(302);
     expect(first.headers.get('location')).toBe(link.originalUrl);
     const afterFirst = await sendRow(email.id);
@@ -79,10 +83,13 @@ describe('GET /v1/t/c/{id} and /v1/t/o/{id}', () => {
     const counted = await api.deps.db.selectFrom('trackedLinks').select('clickCount').where('id', '=', link.id).executeTakeFirstOrThrow();
     expect(counted.clickCount).toBe(2);
 
-    const events = await waitFor(async () => {
-      const rows = await eventsFor(email.userId, 'email.link_clicked');
-      return rows.length === 2 ? rows : undefined;
-    }, { what: 'two email.link_clicked events' });
+    const events = await waitFor(
+      async () => {
+        const rows = await eventsFor(email.userId, 'email.link_clicked');
+        return rows.length === 2 ? rows : undefined;
+      },
+      { what: 'two email.link_clicked events' },
+    );
     expect(events[0]!.properties).toEqual({ emailSendId: email.id, templateKey: 'welcome-tips', linkUrl: link.originalUrl, linkId: link.id });
 
     await api.deps.analytics.shutdown();
@@ -91,11 +98,14 @@ describe('GET /v1/t/c/{id} and /v1/t/o/{id}', () => {
     expect(captured[0]!.properties).toMatchObject({ emailSendId: email.id, linkId: link.id });
   });
 
-  it.each(['00000000-0000-4000-8000-000000000000', 'not-a-uuid', '%27%3B--'])('redirects an unknown or malformed link id (%s) to API_PUBLIC_URL', async (id) => {
-    const response = await api.request('GET', `/v1/t/c/${id}`);
-    expect(response.status).toBe(302);
-    expect(response.headers.get('location')).toBe(PUBLIC_URL);
-  });
+  it.each(['00000000-0000-4000-8000-000000000000', 'not-a-uuid', '%27%3B--'])(
+    'redirects an unknown or malformed link id (%s) to API_PUBLIC_URL',
+    async (id) => {
+      const response = await api.request('GET', `/v1/t/c/${id}`);
+      expect(response.status).toBe(302);
+      expect(response.headers.get('location')).toBe(PUBLIC_URL);
+    },
+  );
 
   it('serves the 42-byte GIF with no-store caching; the first open sets openedAt and pushes email.opened, later opens write nothing', async () => {
     const email = await sentEmail();
@@ -117,10 +127,13 @@ describe('GET /v1/t/c/{id} and /v1/t/o/{id}', () => {
     expect(later.openedAt).toEqual(opened.openedAt);
     expect(later.updatedAt).toEqual(opened.updatedAt);
 
-    const events = await waitFor(async () => {
-      const rows = await eventsFor(email.userId, 'email.opened');
-      return rows.length > 0 ? rows : undefined;
-    }, { what: 'email.opened' });
+    const events = await waitFor(
+      async () => {
+        const rows = await eventsFor(email.userId, 'email.opened');
+        return rows.length > 0 ? rows : undefined;
+      },
+      { what: 'email.opened' },
+    );
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await eventsFor(email.userId, 'email.opened')).toHaveLength(1);
     expect(events[0]!.properties).toEqual({ emailSendId: email.id, templateKey: 'welcome-tips' });

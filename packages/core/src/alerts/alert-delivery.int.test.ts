@@ -52,7 +52,12 @@ describe('alert delivery channels (real database, SES emulator, local receiver)'
   /** dependencies exactly as the worker builds them, from config (ALERT_ALLOW_PRIVATE_TARGETS as given) */
   function depsFor(allowPrivateTargets: boolean): AlertEvaluationDeps {
     const config = loadConfig({ ...env, ALERT_ALLOW_PRIVATE_TARGETS: String(allowPrivateTargets), ALERT_HTTP_TIMEOUT_MS: '3000' });
-    const transport = createSesTransport({ region: config.email.sesRegion, endpoint: config.email.sesEndpoint, configurationSet: config.email.sesConfigurationSet, apiKey: config.email.providerApiKey });
+    const transport = createSesTransport({
+      region: config.email.sesRegion,
+      endpoint: config.email.sesEndpoint,
+      configurationSet: config.email.sesConfigurationSet,
+      apiKey: config.email.providerApiKey,
+    });
     return {
       db,
       mailer: createAlertMailer(transport, config.email.from),
@@ -83,7 +88,13 @@ describe('alert delivery channels (real database, SES emulator, local receiver)'
   async function createRule(channel: AlertChannel, channelConfig: JsonObject): Promise<string> {
     const rule = await db
       .insertInto('alertRules')
-      .values({ name: `alert-test-${randomUUID().slice(0, 8)}`, type: 'bounce_rate_exceeded', threshold: 0.1, channel, channelConfig: JSON.stringify(channelConfig) })
+      .values({
+        name: `alert-test-${randomUUID().slice(0, 8)}`,
+        type: 'bounce_rate_exceeded',
+        threshold: 0.1,
+        channel,
+        channelConfig: JSON.stringify(channelConfig),
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     ruleIds.push(rule.id);
@@ -120,8 +131,12 @@ describe('alert delivery channels (real database, SES emulator, local receiver)'
     // exactly the Slack keys: a chat webhook rejects unknown top-level fields in some implementations
     expect(Object.keys(body).sort()).toEqual(['channel', 'text']);
     expect(body.channel).toBe('#ops-alerts');
-    expect(body.text).toMatch(/^\[Waymark\] alert-test-\w+: bounce_rate_exceeded is 30\.00% \(over 10 emails sent in the last hour\), above the threshold of 10\.00%$/);
-    expect(await historyOf(ruleId)).toEqual([expect.objectContaining({ channel: 'chat', delivered: true, error: null, currentValue: 0.3, threshold: 0.1, triggeredAt: now })]);
+    expect(body.text).toMatch(
+      /^\[Waymark\] alert-test-\w+: bounce_rate_exceeded is 30\.00% \(over 10 emails sent in the last hour\), above the threshold of 10\.00%$/,
+    );
+    expect(await historyOf(ruleId)).toEqual([
+      expect.objectContaining({ channel: 'chat', delivered: true, error: null, currentValue: 0.3, threshold: 0.1, triggeredAt: now }),
+    ]);
   });
 
   it('chat without a channel sends only {text}', async () => {
@@ -143,10 +158,13 @@ describe('alert delivery channels (real database, SES emulator, local receiver)'
 
     expect(await evaluateAlertRule(depsFor(false), ruleId, now)).toEqual({ ruleId, outcome: 'fired', value: 0.3, delivered: true });
 
-    const emails = await waitFor(async () => {
-      const found = await emailsTo(to);
-      return found.length > 0 ? found : undefined;
-    }, { what: 'the alert email in the SES emulator' });
+    const emails = await waitFor(
+      async () => {
+        const found = await emailsTo(to);
+        return found.length > 0 ? found : undefined;
+      },
+      { what: 'the alert email in the SES emulator' },
+    );
     expect(emails).toHaveLength(1);
     const rule = await db.selectFrom('alertRules').select('name').where('id', '=', ruleId).executeTakeFirstOrThrow();
     expect(emails[0]).toMatchObject({ from: env.EMAIL_FROM, subject: `Waymark alert: ${rule.name}` });

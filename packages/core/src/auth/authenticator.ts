@@ -11,10 +11,7 @@ export interface Principal {
   scopes: Scope[];
 }
 
-export type AuthOutcome =
-  | { kind: 'authenticated'; principal: Principal }
-  | { kind: 'rejected'; message: string }
-  | { kind: 'unconfigured' };
+export type AuthOutcome = { kind: 'authenticated'; principal: Principal } | { kind: 'rejected'; message: string } | { kind: 'unconfigured' };
 
 interface CachedKey {
   row: ApiKeyRow;

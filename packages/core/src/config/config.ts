@@ -59,7 +59,11 @@ export const configSchema = z
     BOUNCE_THRESHOLD: z.coerce.number().int().positive().default(3),
     TRUST_PROXY: boolFlag(false),
 
-    IMPORT_MAX_BYTES: z.coerce.number().int().positive().default(16 * 1024 * 1024),
+    IMPORT_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(16 * 1024 * 1024),
     IMPORT_MAX_ROWS: z.coerce.number().int().positive().default(100_000),
     IMPORT_CHUNK_SIZE: z.coerce.number().int().min(1).max(10_000).default(1_000),
     ALERT_HTTP_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),

@@ -84,7 +84,11 @@ async function deletePreferencesOf(db: Db, contact: ContactRow): Promise<void> {
   if (contact.externalId !== null) {
     await db.deleteFrom('emailPreferences').where('userId', '=', contact.externalId).execute();
   } else if (contact.email !== null) {
-    await db.deleteFrom('emailPreferences').where('userId', 'is', null).where(sql`lower(email)`, '=', contact.email.toLowerCase()).execute();
+    await db
+      .deleteFrom('emailPreferences')
+      .where('userId', 'is', null)
+      .where(sql`lower(email)`, '=', contact.email.toLowerCase())
+      .execute();
   }
 }
 

@@ -29,7 +29,6 @@ export interface ContactPreferences {
 
 export const CONTACT_NOT_FOUND = 'Contact not found';
 
-
 export function toContact(row: ContactRow): Contact {
   return {
     id: row.id,
@@ -62,7 +61,9 @@ export async function findContact(db: Db, idOrExternalId: string): Promise<Conta
   const rows = await db
     .selectFrom('contacts')
     .selectAll()
-    .where((eb) => (isUuid(idOrExternalId) ? eb.or([eb('id', '=', idOrExternalId), eb('externalId', '=', idOrExternalId)]) : eb('externalId', '=', idOrExternalId)))
+    .where((eb) =>
+      isUuid(idOrExternalId) ? eb.or([eb('id', '=', idOrExternalId), eb('externalId', '=', idOrExternalId)]) : eb('externalId', '=', idOrExternalId),
+    )
     .limit(2)
     .execute();
   return rows.find((row) => row.id === idOrExternalId) ?? rows[0];

@@ -21,8 +21,6 @@ export async function pendingMigrations(db: Db): Promise<string[]> {
 export async function assertMigrated(db: Db): Promise<void> {
   const pending = await pendingMigrations(db);
   if (pending.length > 0) {
-    throw new Error(
-      `Database is not migrated: ${pending.length} pending migration(s) (${pending.join(', ')}). Run \`npm run migrate\` first.`,
-    );
+    throw new Error(`Database is not migrated: ${pending.length} pending migration(s) (${pending.join(', ')}). Run \`npm run migrate\` first.`);
   }
 }

@@ -9,7 +9,10 @@ describe('createPreparedStatementPool (real PostgreSQL)', () => {
   const pool = createPreparedStatementPool({ connectionString: config.databaseUrl, max: 1, applicationName: 'waymark-test-prepared' });
   afterAll(() => pool.close());
 
-  const lookup = preparedStatement<{ n: number; label: string }>('waymark_test_lookup', 'select n, $2::text as label from unnest($1::int[]) as t(n) order by n');
+  const lookup = preparedStatement<{ n: number; label: string }>(
+    'waymark_test_lookup',
+    'select n, $2::text as label from unnest($1::int[]) as t(n) order by n',
+  );
   const planCounts = preparedStatement<{ genericPlans: string; customPlans: string }>(
     'waymark_test_plan_counts',
     `select generic_plans::text as "genericPlans", custom_plans::text as "customPlans" from pg_prepared_statements where name = $1`,

@@ -95,16 +95,7 @@ export interface JourneyLogsTable {
   createdAt: Timestamp;
 }
 
-export type EmailStatus =
-  | 'queued'
-  | 'rendered'
-  | 'sent'
-  | 'delivered'
-  | 'opened'
-  | 'clicked'
-  | 'bounced'
-  | 'complained'
-  | 'failed';
+export type EmailStatus = 'queued' | 'rendered' | 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'failed';
 
 export interface EmailSendsTable {
   id: Generated<string>;

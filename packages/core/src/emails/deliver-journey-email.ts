@@ -42,7 +42,15 @@ export async function deliverJourneyEmail(deps: EmailDeps, input: SendJourneyEma
     await recordDeadLetter(deps.db, {
       source: 'email',
       sourceId: null,
-      payload: { templateKey: input.templateKey, to: input.userEmail, userId: input.userId, category: input.category, journeyStateId: input.stateId, idempotencyKey: input.idempotencyKey, data: input.data },
+      payload: {
+        templateKey: input.templateKey,
+        to: input.userEmail,
+        userId: input.userId,
+        category: input.category,
+        journeyStateId: input.stateId,
+        idempotencyKey: input.idempotencyKey,
+        data: input.data,
+      },
       error: reason,
     });
     await recordJourneyStep(deps.db, { ...base, action: 'email_failed', status: 'active', detail: { templateKey: input.templateKey, reason } });
@@ -51,15 +59,30 @@ export async function deliverJourneyEmail(deps: EmailDeps, input: SendJourneyEma
   switch (result.status) {
     case 'sent':
       if (!(await hasLogFor(deps.db, input.stateId, 'email_sent', result.emailSendId))) {
-        await recordJourneyStep(deps.db, { ...base, action: 'email_sent', status: 'active', detail: { templateKey: input.templateKey, emailSendId: result.emailSendId } });
+        await recordJourneyStep(deps.db, {
+          ...base,
+          action: 'email_sent',
+          status: 'active',
+          detail: { templateKey: input.templateKey, emailSendId: result.emailSendId },
+        });
       }
       return { status: 'sent', emailSendId: result.emailSendId };
     case 'skipped':
-      await recordJourneyStep(deps.db, { ...base, action: 'email_skipped', status: 'active', detail: { templateKey: input.templateKey, reason: result.reason } });
+      await recordJourneyStep(deps.db, {
+        ...base,
+        action: 'email_skipped',
+        status: 'active',
+        detail: { templateKey: input.templateKey, reason: result.reason },
+      });
       return { status: 'skipped', reason: result.reason };
     case 'failed':
       if (!(await hasLogFor(deps.db, input.stateId, 'email_failed', result.emailSendId))) {
-        await recordJourneyStep(deps.db, { ...base, action: 'email_failed', status: 'active', detail: { templateKey: input.templateKey, emailSendId: result.emailSendId, reason: result.reason } });
+        await recordJourneyStep(deps.db, {
+          ...base,
+          action: 'email_failed',
+          status: 'active',
+          detail: { templateKey: input.templateKey, emailSendId: result.emailSendId, reason: result.reason },
+        });
       }
       return { status: 'failed', emailSendId: result.emailSendId, reason: result.reason };
     case 'deferred':

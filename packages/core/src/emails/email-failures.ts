@@ -32,7 +32,13 @@ export async function markEmailFailed(db: Db, emailSendId: string, error: string
       .returningAll()
       .executeTakeFirst();
     if (row === undefined) return undefined;
-    await recordDeadLetter(trx, { source: 'email', sourceId: row.id, payload: emailRetryPayload(row), error: row.errorMessage ?? error, retryCount: row.sendAttempts });
+    await recordDeadLetter(trx, {
+      source: 'email',
+      sourceId: row.id,
+      payload: emailRetryPayload(row),
+      error: row.errorMessage ?? error,
+      retryCount: row.sendAttempts,
+    });
     return row;
   });
 }

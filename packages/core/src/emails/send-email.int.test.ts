@@ -31,7 +31,13 @@ describe('sendEmail (exactly once, failures, DLQ, suppress window)', () => {
 
   it('renders, tracks and sends through SES with List-Unsubscribe headers; stores providerMessageId and sentAt', async () => {
     const to = uniqueAddress('send');
-    const result = await sendEmail(email, { templateKey: 'trial-welcome', to, userId: `u-${randomUUID()}`, data: { firstName: 'Ada', plan: 'pro' }, idempotencyKey: randomUUID() });
+    const result = await sendEmail(email, {
+      templateKey: 'trial-welcome',
+      to,
+      userId: `u-${randomUUID()}`,
+      data: { firstName: 'Ada', plan: 'pro' },
+      idempotencyKey: randomUUID(),
+    });
     expect(result.status).toBe('sent');
     const row = await db.selectFrom('emailSends').selectAll().where('id', '=', result.emailSendId!).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: 'sent', subject: 'Your pro trial of Waymark has started', category: 'journey', toEmail: to });
@@ -132,10 +138,23 @@ describe('sendEmail (exactly once, failures, DLQ, suppress window)', () => {
 
   it('skips a suppressed, unsubscribed or category-unsubscribed address without writing a send', async () => {
     const to = uniqueAddress('gate');
-    await db.insertInto('emailPreferences').values({ email: to.toUpperCase(), userId: null, categories: JSON.stringify({ journey: false }) }).execute();
-    expect(await sendEmail(email, { templateKey: 'welcome', to, idempotencyKey: randomUUID() })).toEqual({ status: 'skipped', reason: 'category_unsubscribed' });
+    await db
+      .insertInto('emailPreferences')
+      .values({ email: to.toUpperCase(), userId: null, categories: JSON.stringify({ journey: false }) })
+      .execute();
+    expect(await sendEmail(email, { templateKey: 'welcome', to, idempotencyKey: randomUUID() })).toEqual({
+      status: 'skipped',
+      reason: 'category_unsubscribed',
+    });
     // another category still goes out
-    expect(await sendEmail(email, { templateKey: 'order-receipt', to, data: { orderId: '1', items: [{ name: 'x', quantity: 1, price: 1 }] }, idempotencyKey: randomUUID() })).toMatchObject({ status: 'sent' });
+    expect(
+      await sendEmail(email, {
+        templateKey: 'order-receipt',
+        to,
+        data: { orderId: '1', items: [{ name: 'x', quantity: 1, price: 1 }] },
+        idempotencyKey: randomUUID(),
+      }),
+    ).toMatchObject({ status: 'sent' });
   });
 
   it('defers a journey email inside suppress.hours of the previous journey email, until the window ends', async () => {
@@ -178,7 +197,12 @@ describe('sendEmail (exactly once, failures, DLQ, suppress window)', () => {
     expect(result).toMatchObject({ status: 'failed', reason: 'Unknown email template "missing-template"' });
     const logs = await db.selectFrom('journeyLogs').select(['action', 'detail']).where('journeyStateId', '=', state.id).execute();
     expect(logs).toEqual([{ action: 'email_failed', detail: { templateKey: 'missing-template', reason: 'Unknown email template "missing-template"' } }]);
-    const dlq = await db.selectFrom('dlqEntries').selectAll().where('source', '=', 'email').where(sql<string>`payload ->> 'idempotencyKey'`, '=', key).executeTakeFirstOrThrow();
+    const dlq = await db
+      .selectFrom('dlqEntries')
+      .selectAll()
+      .where('source', '=', 'email')
+      .where(sql<string>`payload ->> 'idempotencyKey'`, '=', key)
+      .executeTakeFirstOrThrow();
     expect(dlq.payload).toMatchObject({ templateKey: 'missing-template', to, category: 'journey' });
     const live = await db.selectFrom('journeyStates').select('status').where('id', '=', state.id).executeTakeFirstOrThrow();
     expect(live.status).toBe('active');

@@ -66,7 +66,8 @@ export async function sendEmail(deps: EmailDeps, input: SendEmailInput): Promise
 
   if (ACCEPTED.includes(row.status)) return { status: 'sent', emailSendId: row.id };
   if (row.status === 'failed') return { status: 'failed', emailSendId: row.id, reason: row.errorMessage ?? 'failed' };
-  if (row.sendStartedAt !== null) return failForGood(deps, row, 'Delivery unknown: an earlier attempt stopped during the provider call; not resent to avoid a duplicate');
+  if (row.sendStartedAt !== null)
+    return failForGood(deps, row, 'Delivery unknown: an earlier attempt stopped during the provider call; not resent to avoid a duplicate');
 
   const template = deps.templates.find(row.templateKey);
   if (template === undefined) return failForGood(deps, row, `Unknown email template "${row.templateKey}"`);
@@ -85,7 +86,11 @@ export async function sendEmail(deps: EmailDeps, input: SendEmailInput): Promise
     .where('status', 'in', ['queued', 'rendered'])
     .execute();
 
-  const html = applyTracking(rendered.html, { publicUrl: deps.publicUrl, emailSendId: row.id, linkIds: await ensureTrackedLinks(deps.db, row.id, collectTrackableUrls(rendered.html)) });
+  const html = applyTracking(rendered.html, {
+    publicUrl: deps.publicUrl,
+    emailSendId: row.id,
+    linkIds: await ensureTrackedLinks(deps.db, row.id, collectTrackableUrls(rendered.html)),
+  });
 
   const claimed = await deps.db
     .updateTable('emailSends')
@@ -119,7 +124,12 @@ export async function sendEmail(deps: EmailDeps, input: SendEmailInput): Promise
     // The provider answered (with an error), so it did not accept the message: safe to retry.
     const released = await deps.db
       .updateTable('emailSends')
-      .set((eb) => ({ sendStartedAt: null, sendAttempts: eb('sendAttempts', '+', 1), errorMessage: String((error as Error).message).slice(0, 2000), updatedAt: new Date() }))
+      .set((eb) => ({
+        sendStartedAt: null,
+        sendAttempts: eb('sendAttempts', '+', 1),
+        errorMessage: String((error as Error).message).slice(0, 2000),
+        updatedAt: new Date(),
+      }))
       .where('id', '=', row.id)
       .returning('sendAttempts')
       .executeTakeFirstOrThrow();

@@ -30,8 +30,7 @@ export class AppError extends Error {
   }
 }
 
-export const badRequest = (message: string, details?: Record<string, unknown>) =>
-  new AppError('validation', message, details);
+export const badRequest = (message: string, details?: Record<string, unknown>) => new AppError('validation', message, details);
 export const unauthorized = (message = 'Unauthorized') => new AppError('unauthorized', message);
 export const forbidden = (message = 'Insufficient scope') => new AppError('forbidden', message);
 export const notFound = (message: string) => new AppError('not_found', message);

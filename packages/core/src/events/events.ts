@@ -24,7 +24,6 @@ function selectEvents(db: Db) {
   return db.selectFrom('events').select(['id', 'userId', 'userEmail', 'event', 'properties', 'occurredAt']);
 }
 
-
 function applyFilter<O>(query: SelectQueryBuilder<Database, 'events', O>, filter: EventFilter): SelectQueryBuilder<Database, 'events', O> {
   let q = query;
   if (filter.userId !== undefined) q = q.where('userId', '=', filter.userId);
@@ -36,7 +35,10 @@ function applyFilter<O>(query: SelectQueryBuilder<Database, 'events', O>, filter
 
 export async function listEvents(db: Db, query: EventFilter & { limit: number; offset: number }): Promise<{ events: StoredEvent[]; total: number }> {
   const page = applyFilter(selectEvents(db), query);
-  const count = applyFilter(db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('total')), query);
+  const count = applyFilter(
+    db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('total')),
+    query,
+  );
   const [rows, total] = await Promise.all([
     page.orderBy('occurredAt', 'desc').orderBy('id', 'desc').limit(query.limit).offset(query.offset).execute(),
     count.executeTakeFirstOrThrow(),
@@ -75,7 +77,7 @@ export async function replayEvents(
   let query = selectEvents(deps.db);
   if (request.eventIds !== undefined && request.eventIds.length > 0) query = query.where('id', 'in', request.eventIds);
   if (request.filter !== undefined) query = applyFilter(query, request.filter);
-  const rows = (await query.orderBy('occurredAt', 'asc').orderBy('id', 'asc').limit(limit).execute());
+  const rows = await query.orderBy('occurredAt', 'asc').orderBy('id', 'asc').limit(limit).execute();
   const errors: { eventId: string; error: string }[] = [];
   const found = new Set(rows.map((row) => row.id));
   for (const id of request.eventIds ?? []) if (!found.has(id) && request.filter === undefined) errors.push({ eventId: id, error: 'Event not found' });

@@ -95,7 +95,11 @@ export async function ingestEvents(deps: IngestDeps, inputs: readonly BatchInges
     const rows = await deps.db
       .selectFrom('events')
       .select(['id', 'idempotencyKey'])
-      .where('idempotencyKey', 'in', repeats.map((event) => event.idempotencyKey ?? ''))
+      .where(
+        'idempotencyKey',
+        'in',
+        repeats.map((event) => event.idempotencyKey ?? ''),
+      )
       .execute();
     for (const stored of rows) if (stored.idempotencyKey !== null) existing.set(stored.idempotencyKey, stored.id);
   }
@@ -179,9 +183,7 @@ async function upsertContacts(deps: IngestDeps, events: readonly PreparedEvent[]
       byEmail.set(key, { email: contact.email, properties: { ...contact.properties, ...event.contactProperties } });
     }
   }
-  const contacts = [...byExternalId]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([externalId, contact]) => ({ externalId, ...contact }));
+  const contacts = [...byExternalId].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([externalId, contact]) => ({ externalId, ...contact }));
   const writes: Promise<unknown>[] = [upsertContactsByExternalId(deps.db, contacts)];
   for (const contact of byEmail.values()) writes.push(upsertContact(deps.db, contact));
   const failures = (await Promise.allSettled(writes)).filter((result) => result.status === 'rejected');

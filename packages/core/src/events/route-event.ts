@@ -37,12 +37,7 @@ export function overridesJson(journeyIds: readonly string[]): RawBuilder<Record<
  * fails is parked in the DLQ) and deliver it to the user's runs waiting for it. Shared by the
  * single-event and the batched pipeline so both route identically.
  */
-export async function routeEvent(
-  deps: IngestDeps,
-  event: RoutableEvent,
-  liveStates: readonly LiveState[],
-  overrides: Record<string, boolean>,
-): Promise<void> {
+export async function routeEvent(deps: IngestDeps, event: RoutableEvent, liveStates: readonly LiveState[], overrides: Record<string, boolean>): Promise<void> {
   const properties = primitiveProperties(event.eventProperties);
   const occurredAt = event.occurredAt.toISOString();
   const starts = deps.journeys
@@ -70,9 +65,7 @@ export async function routeEvent(
 
 /** SPEC §1 step 3: the event's name matches one of the state's journey exitOn rules and its `where` passes. */
 export function matchesExitRule(deps: Pick<IngestDeps, 'journeys'>, state: LiveState, event: Pick<RoutableEvent, 'name' | 'eventProperties'>): boolean {
-  return (deps.journeys.find(state.journeyId)?.exitOn ?? []).some(
-    (rule) => rule.event === event.name && evaluateConditions(rule.where, event.eventProperties),
-  );
+  return (deps.journeys.find(state.journeyId)?.exitOn ?? []).some((rule) => rule.event === event.name && evaluateConditions(rule.where, event.eventProperties));
 }
 
 /** Starts one run; a failure is parked in the DLQ (source `journey`) instead of failing the event. */

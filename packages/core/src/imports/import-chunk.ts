@@ -39,12 +39,7 @@ function laneOf(key: string): number {
  * Imports rows [start, start + size). Upserts are idempotent, so a chunk that is replayed after
  * a crash re-applies the same state; the progress counters move once (recordImportChunk).
  */
-export async function importChunk(
-  db: Db,
-  upsert: ImportUpsert,
-  input: ImportChunkInput,
-  onProgress: () => void = () => undefined,
-): Promise<ImportChunkResult> {
+export async function importChunk(db: Db, upsert: ImportUpsert, input: ImportChunkInput, onProgress: () => void = () => undefined): Promise<ImportChunkResult> {
   const already = importCursor(input);
   if (already > input.start) {
     return { cursor: already, processed: 0, failed: 0, recorded: false };

@@ -13,11 +13,7 @@ export interface ExitDeps {
  * Marks live states `exited` (with exitedAt and an `exited` log row) in one statement, then asks
  * the orchestrator to cancel their runs. Returns the ids that this call moved to exited.
  */
-export async function exitStates(
-  deps: ExitDeps,
-  states: readonly { id: string; workflowId: string }[],
-  detail: Record<string, string>,
-): Promise<Set<string>> {
+export async function exitStates(deps: ExitDeps, states: readonly { id: string; workflowId: string }[], detail: Record<string, string>): Promise<Set<string>> {
   const ids = states.map((state) => state.id);
   const result = await sql<{ id: string }>`
     with exited as (

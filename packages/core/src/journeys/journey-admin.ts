@@ -31,7 +31,10 @@ export async function listJourneys(
     .map((journey) => ({ journey, enabled: effectiveEnabled(registry, journey.id, overrides.get(journey.id)?.enabled) }))
     .filter((entry) => query.enabled === undefined || entry.enabled === query.enabled);
   const page = all.slice(query.offset, query.offset + query.limit);
-  const counts = await countJourneyStates(db, page.map((entry) => entry.journey.id));
+  const counts = await countJourneyStates(
+    db,
+    page.map((entry) => entry.journey.id),
+  );
   return {
     total: all.length,
     journeys: page.map(({ journey, enabled }) => ({

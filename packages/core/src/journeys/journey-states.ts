@@ -58,7 +58,6 @@ function selectStates(db: Db) {
     ]);
 }
 
-
 export interface StateListQuery {
   journeyId: string;
   limit: number;
@@ -163,4 +162,3 @@ export async function cancelJourneyState(
   }
   return { state: { id: stateId, status: 'exited', exitedAt: row.exitedAt }, workflowCancelled };
 }
-

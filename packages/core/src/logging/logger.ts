@@ -13,6 +13,13 @@ export function createLogger(options: { level: Config['logLevel']; name: string;
     level: options.level,
     customLevels,
     redact: { paths: ['req.headers.authorization', 'headers.authorization', '*.password', '*.key'], censor: '[redacted]' },
-    ...(pretty ? { transport: { target: 'pino-pretty', options: { ignore: 'pid,hostname', translateTime: 'HH:MM:ss.l', customLevels: 'http:25', useOnlyCustomProps: false } } } : {}),
+    ...(pretty
+      ? {
+          transport: {
+            target: 'pino-pretty',
+            options: { ignore: 'pid,hostname', translateTime: 'HH:MM:ss.l', customLevels: 'http:25', useOnlyCustomProps: false },
+          },
+        }
+      : {}),
   });
 }

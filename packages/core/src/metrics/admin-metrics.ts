@@ -43,12 +43,7 @@ export async function getAdminMetrics(db: Db, window: { from: Date; to: Date }):
         sql<number>`(count(*) filter (where status = 'failed' and updated_at >= ${from} and updated_at < ${to}))::int`.as('failed'),
         inWindow('exited_at').as('exited'),
       ])
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('createdAt', '>=', from), eb('createdAt', '<', to)]),
-          eb.and([eb('updatedAt', '>=', from), eb('updatedAt', '<', to)]),
-        ]),
-      )
+      .where((eb) => eb.or([eb.and([eb('createdAt', '>=', from), eb('createdAt', '<', to)]), eb.and([eb('updatedAt', '>=', from), eb('updatedAt', '<', to)])]))
       .executeTakeFirstOrThrow(),
     db
       .selectFrom('emailSends')
@@ -61,14 +56,13 @@ export async function getAdminMetrics(db: Db, window: { from: Date; to: Date }):
         inWindow('complained_at').as('complained'),
         sql<number>`(count(*) filter (where status = 'failed'))::int`.as('failed'),
       ])
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('createdAt', '>=', from), eb('createdAt', '<', to)]),
-          eb.and([eb('sentAt', '>=', from), eb('sentAt', '<', to)]),
-        ]),
-      )
+      .where((eb) => eb.or([eb.and([eb('createdAt', '>=', from), eb('createdAt', '<', to)]), eb.and([eb('sentAt', '>=', from), eb('sentAt', '<', to)])]))
       .executeTakeFirstOrThrow(),
-    db.selectFrom('dlqEntries').select((eb) => eb.fn.countAll<number>().as('pending')).where('status', '=', 'pending').executeTakeFirstOrThrow(),
+    db
+      .selectFrom('dlqEntries')
+      .select((eb) => eb.fn.countAll<number>().as('pending'))
+      .where('status', '=', 'pending')
+      .executeTakeFirstOrThrow(),
   ]);
   return {
     window: { from, to },

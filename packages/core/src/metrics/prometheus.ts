@@ -17,7 +17,12 @@ function render(samples: Sample[]): string {
       lines.push(`# HELP ${sample.name} ${sample.help}`, `# TYPE ${sample.name} ${sample.type}`);
       described.add(sample.name);
     }
-    const labels = sample.labels === undefined ? '' : `{${Object.entries(sample.labels).map(([key, value]) => `${key}="${value.replace(/["\\\n]/g, '\\$&')}"`).join(',')}}`;
+    const labels =
+      sample.labels === undefined
+        ? ''
+        : `{${Object.entries(sample.labels)
+            .map(([key, value]) => `${key}="${value.replace(/["\\\n]/g, '\\$&')}"`)
+            .join(',')}}`;
     lines.push(`${sample.name}${labels} ${Number.isFinite(sample.value) ? sample.value : 0}`);
   }
   return `${lines.join('\n')}\n`;
@@ -41,8 +46,16 @@ export function createProcessMetrics(options: { db: Db; version: string }): Proc
       const memory = process.memoryUsage();
       const cpu = process.cpuUsage();
       const [dlq, imports] = await Promise.all([
-        options.db.selectFrom('dlqEntries').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow(),
-        options.db.selectFrom('importJobs').select((eb) => eb.fn.countAll<number>().as('n')).where('status', 'in', ['pending', 'processing']).executeTakeFirstOrThrow(),
+        options.db
+          .selectFrom('dlqEntries')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('status', '=', 'pending')
+          .executeTakeFirstOrThrow(),
+        options.db
+          .selectFrom('importJobs')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('status', 'in', ['pending', 'processing'])
+          .executeTakeFirstOrThrow(),
       ]);
       const samples: Sample[] = [
         { name: 'waymark_info', help: 'Build information.', type: 'gauge', value: 1, labels: { version: options.version } },
@@ -53,7 +66,12 @@ export function createProcessMetrics(options: { db: Db; version: string }): Proc
         { name: 'process_cpu_user_seconds_total', help: 'User CPU time spent in seconds.', type: 'counter', value: cpu.user / 1e6 },
         { name: 'process_cpu_system_seconds_total', help: 'System CPU time spent in seconds.', type: 'counter', value: cpu.system / 1e6 },
         { name: 'process_uptime_seconds', help: 'Seconds since the process started.', type: 'gauge', value: Math.round(process.uptime()) },
-        { name: 'nodejs_eventloop_delay_p99_seconds', help: 'Event-loop delay, 99th percentile since start.', type: 'gauge', value: loopDelay.percentile(99) / 1e9 },
+        {
+          name: 'nodejs_eventloop_delay_p99_seconds',
+          help: 'Event-loop delay, 99th percentile since start.',
+          type: 'gauge',
+          value: loopDelay.percentile(99) / 1e9,
+        },
         { name: 'waymark_dlq_pending_entries', help: 'Dead-letter entries waiting for retry or discard.', type: 'gauge', value: dlq.n },
         { name: 'waymark_import_jobs_active', help: 'Contact import jobs pending or processing.', type: 'gauge', value: imports.n },
       ];

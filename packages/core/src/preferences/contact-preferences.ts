@@ -39,7 +39,11 @@ export async function updateContactPreferences(db: Db, contactId: string, update
         ...(update.suppressed === undefined
           ? {}
           : update.suppressed
-            ? { suppressed: true, suppressedAt: sql<Date>`coalesce(suppressed_at, ${now})`, suppressionReason: sql<string>`coalesce(suppression_reason, 'manual')` }
+            ? {
+                suppressed: true,
+                suppressedAt: sql<Date>`coalesce(suppressed_at, ${now})`,
+                suppressionReason: sql<string>`coalesce(suppression_reason, 'manual')`,
+              }
             : { suppressed: false, suppressedAt: null, suppressionReason: null }),
         ...(update.categories === undefined ? {} : { categories: sql<Record<string, boolean>>`categories || ${JSON.stringify(update.categories)}::jsonb` }),
       })

@@ -18,7 +18,10 @@ export interface HtmlPage {
 
 const INVALID_LINK: HtmlPage = {
   status: 400,
-  html: errorPage({ title: 'This link is not valid', message: 'The link may have expired or been copied incompletely, so we could not change your email preferences.' }),
+  html: errorPage({
+    title: 'This link is not valid',
+    message: 'The link may have expired or been copied incompletely, so we could not change your email preferences.',
+  }),
 };
 
 async function verified(deps: EmailPageDeps, token: string | undefined): Promise<EmailTokenPayload | undefined> {
@@ -39,7 +42,12 @@ export async function unsubscribeLinkPage(deps: EmailPageDeps, token: string | u
   const preferencesToken = await deps.tokens.sign({ externalId: payload.externalId, email: payload.email, action: 'unsubscribe' });
   return {
     status: 200,
-    html: confirmationPage({ action: payload.action, email: payload.email, categoryLabel: categoryLabel(payload.category), preferencesUrl: preferencesPageUrl(deps.publicUrl, preferencesToken) }),
+    html: confirmationPage({
+      action: payload.action,
+      email: payload.email,
+      categoryLabel: categoryLabel(payload.category),
+      preferencesUrl: preferencesPageUrl(deps.publicUrl, preferencesToken),
+    }),
   };
 }
 

@@ -14,7 +14,13 @@ export async function recordContactUnsubscribed(
     .insertInto('outboundEvents')
     .values({
       event: 'contact.unsubscribed',
-      payload: JSON.stringify({ externalId: input.externalId, email: input.email, category: input.category, source: input.source, occurredAt: new Date().toISOString() }),
+      payload: JSON.stringify({
+        externalId: input.externalId,
+        email: input.email,
+        category: input.category,
+        source: input.source,
+        occurredAt: new Date().toISOString(),
+      }),
     })
     .execute();
 }

@@ -27,7 +27,12 @@ export async function ensurePreferenceRow(db: Db, key: PreferenceKey): Promise<E
 }
 
 export async function listPreferenceRowsForAddress(db: Db, email: string): Promise<EmailPreferencesRow[]> {
-  return db.selectFrom('emailPreferences').selectAll().where(sql`lower(email)`, '=', email.trim().toLowerCase()).orderBy('createdAt').execute();
+  return db
+    .selectFrom('emailPreferences')
+    .selectAll()
+    .where(sql`lower(email)`, '=', email.trim().toLowerCase())
+    .orderBy('createdAt')
+    .execute();
 }
 
 /** Every row of an address, aggregated the way the send gate reads them. */

@@ -83,7 +83,13 @@ async function applyRow(db: Db, row: SuppressionImportRow): Promise<boolean> {
         if (existing.suppressed && existing.complainedAt !== null) return false;
         await trx
           .updateTable('emailPreferences')
-          .set({ suppressed: true, suppressedAt: sql<Date>`coalesce(suppressed_at, ${now})`, suppressionReason: 'complained', complainedAt: sql<Date>`coalesce(complained_at, ${now})`, updatedAt: now })
+          .set({
+            suppressed: true,
+            suppressedAt: sql<Date>`coalesce(suppressed_at, ${now})`,
+            suppressionReason: 'complained',
+            complainedAt: sql<Date>`coalesce(complained_at, ${now})`,
+            updatedAt: now,
+          })
           .where('id', '=', existing.id)
           .execute();
         return true;

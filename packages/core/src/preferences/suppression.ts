@@ -7,7 +7,10 @@ import { ensurePreferenceRow } from './preference-rows';
  * reaching `threshold` suppresses delivery. With no row yet, one is created for the send's user
  * (or the bare address). The caller guarantees one call per provider notification.
  */
-export async function recordHardBounce(db: Db, input: { email: string; userId: string | null; threshold: number; at?: Date }): Promise<{ bounceCount: number; suppressed: boolean }> {
+export async function recordHardBounce(
+  db: Db,
+  input: { email: string; userId: string | null; threshold: number; at?: Date },
+): Promise<{ bounceCount: number; suppressed: boolean }> {
   const at = input.at ?? new Date();
   await ensureAnyRow(db, input.email, input.userId);
   const rows = await db
@@ -17,7 +20,9 @@ export async function recordHardBounce(db: Db, input: { email: string; userId: s
       lastBounceAt: at,
       suppressed: sql<boolean>`suppressed or bounce_count + 1 >= ${input.threshold}`,
       suppressedAt: sql<Date | null>`case when suppressed then suppressed_at when bounce_count + 1 >= ${input.threshold} then ${at} else null end`,
-      suppressionReason: sql<string | null>`case when suppressed then suppression_reason when bounce_count + 1 >= ${input.threshold} then 'bounced' else suppression_reason end`,
+      suppressionReason: sql<
+        string | null
+      >`case when suppressed then suppression_reason when bounce_count + 1 >= ${input.threshold} then 'bounced' else suppression_reason end`,
       updatedAt: at,
     }))
     .where(sql`lower(email)`, '=', input.email.trim().toLowerCase())
@@ -44,6 +49,10 @@ export async function recordComplaint(db: Db, input: { email: string; userId: st
 }
 
 async function ensureAnyRow(db: Db, email: string, userId: string | null): Promise<void> {
-  const existing = await db.selectFrom('emailPreferences').select('id').where(sql`lower(email)`, '=', email.trim().toLowerCase()).executeTakeFirst();
+  const existing = await db
+    .selectFrom('emailPreferences')
+    .select('id')
+    .where(sql`lower(email)`, '=', email.trim().toLowerCase())
+    .executeTakeFirst();
   if (existing === undefined) await ensurePreferenceRow(db, { email, userId });
 }

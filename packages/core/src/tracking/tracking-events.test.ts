@@ -108,7 +108,17 @@ describe('tracking event publisher', () => {
     expect(parked).toHaveLength(4);
     expect(parked).toContainEqual(expect.objectContaining({ source: 'event', error: 'ingest failed: database down' }));
     const payloads = parked.map((row) => JSON.parse((row as { payload: string }).payload) as { idempotencyKey: string });
-    expect(payloads.map((payload) => payload.idempotencyKey).sort()).toEqual(['email.link_clicked:0', 'email.link_clicked:1', 'email.link_clicked:4', 'email.link_clicked:5']);
-    expect(payloads[0]).toMatchObject({ name: 'email.link_clicked', userId: expect.any(String), idempotencyKey: expect.any(String), eventProperties: expect.any(Object) });
+    expect(payloads.map((payload) => payload.idempotencyKey).sort()).toEqual([
+      'email.link_clicked:0',
+      'email.link_clicked:1',
+      'email.link_clicked:4',
+      'email.link_clicked:5',
+    ]);
+    expect(payloads[0]).toMatchObject({
+      name: 'email.link_clicked',
+      userId: expect.any(String),
+      idempotencyKey: expect.any(String),
+      eventProperties: expect.any(Object),
+    });
   });
 });

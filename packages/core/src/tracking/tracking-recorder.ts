@@ -4,7 +4,6 @@ import { createGroupCommit } from './group-commit';
 import { recordClicks, recordFirstOpens, type ClickInput, type RecordedClick, type RecordedOpen } from './record-click';
 import type { TrackingEventPublisher } from './tracking-events';
 
-
 /** The client address: first entry of x-forwarded-for, else x-real-ip (SPEC §4). */
 export function clientIp(headers: Record<string, string | string[] | undefined>): string | null {
   const forwarded = Array.isArray(headers['x-forwarded-for']) ? headers['x-forwarded-for'][0] : headers['x-forwarded-for'];
@@ -27,7 +26,11 @@ export interface TrackingRecorder {
  * repeat open — mail clients and image proxies re-fetch pixels — costs no database round trip.
  * The database stays the truth: openedAt is only ever set where it is empty.
  */
-export function createTrackingRecorder(options: { statements: PreparedStatementPool; events: TrackingEventPublisher; openedCacheSize?: number }): TrackingRecorder {
+export function createTrackingRecorder(options: {
+  statements: PreparedStatementPool;
+  events: TrackingEventPublisher;
+  openedCacheSize?: number;
+}): TrackingRecorder {
   const writeClick = createGroupCommit<ClickInput, RecordedClick | undefined>({ write: (inputs) => recordClicks(options.statements, inputs) });
   const writeOpen = createGroupCommit<string, RecordedOpen | undefined>({ write: (ids) => recordFirstOpens(options.statements, ids) });
   const cacheSize = options.openedCacheSize ?? 100_000;

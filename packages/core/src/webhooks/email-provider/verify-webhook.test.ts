@@ -11,7 +11,10 @@ describe('email-provider webhook verification', () => {
   const body = signedSnsMessage({ Message: '{}' });
 
   it('is closed without EMAIL_PROVIDER_WEBHOOK_SECRET', async () => {
-    expect(await verifyEmailProviderWebhook({ authorization: basic('sns', 's3cret'), body }, { secret: undefined, certificates })).toMatchObject({ ok: false, error: 'Email service not configured' });
+    expect(await verifyEmailProviderWebhook({ authorization: basic('sns', 's3cret'), body }, { secret: undefined, certificates })).toMatchObject({
+      ok: false,
+      error: 'Email service not configured',
+    });
   });
 
   it.each([
@@ -21,12 +24,20 @@ describe('email-provider webhook verification', () => {
     ['malformed basic', 'Basic !!!'],
     ['no colon', `Basic ${Buffer.from('s3cret').toString('base64')}`],
   ])('fails with %s', async (_name, authorization) => {
-    expect(await verifyEmailProviderWebhook({ authorization, body }, { secret: 's3cret', certificates })).toMatchObject({ ok: false, error: 'Webhook verification failed' });
+    expect(await verifyEmailProviderWebhook({ authorization, body }, { secret: 's3cret', certificates })).toMatchObject({
+      ok: false,
+      error: 'Webhook verification failed',
+    });
   });
 
   it('needs both the password and a valid SNS signature', async () => {
     expect(await verifyEmailProviderWebhook({ authorization: basic('sns', 's3cret'), body }, { secret: 's3cret', certificates })).toMatchObject({ ok: true });
-    expect(await verifyEmailProviderWebhook({ authorization: basic('any-user', 's3cret'), body: { ...body, Message: '{"x":1}' } }, { secret: 's3cret', certificates })).toMatchObject({
+    expect(
+      await verifyEmailProviderWebhook(
+        { authorization: basic('any-user', 's3cret'), body: { ...body, Message: '{"x":1}' } },
+        { secret: 's3cret', certificates },
+      ),
+    ).toMatchObject({
       ok: false,
       error: 'Webhook verification failed',
     });

@@ -4,7 +4,8 @@ import { verifySnsMessage, type SnsCertificateSource, type SnsMessage } from '@w
 export const EMAIL_SERVICE_NOT_CONFIGURED = 'Email service not configured';
 export const WEBHOOK_VERIFICATION_FAILED = 'Webhook verification failed';
 
-export type WebhookVerification = { ok: true; message: SnsMessage } | { ok: false; error: typeof EMAIL_SERVICE_NOT_CONFIGURED | typeof WEBHOOK_VERIFICATION_FAILED; reason: string };
+export type WebhookVerification =
+  { ok: true; message: SnsMessage } | { ok: false; error: typeof EMAIL_SERVICE_NOT_CONFIGURED | typeof WEBHOOK_VERIFICATION_FAILED; reason: string };
 
 /**
  * Two independent checks (docs/email.md): the Basic password must equal
@@ -17,7 +18,8 @@ export async function verifyEmailProviderWebhook(
 ): Promise<WebhookVerification> {
   if (options.secret === undefined) return { ok: false, error: EMAIL_SERVICE_NOT_CONFIGURED, reason: 'EMAIL_PROVIDER_WEBHOOK_SECRET is not set' };
   const password = readBasicPassword(input.authorization);
-  if (password === undefined || !sameSecret(password, options.secret)) return { ok: false, error: WEBHOOK_VERIFICATION_FAILED, reason: 'basic auth password mismatch' };
+  if (password === undefined || !sameSecret(password, options.secret))
+    return { ok: false, error: WEBHOOK_VERIFICATION_FAILED, reason: 'basic auth password mismatch' };
   const verified = await verifySnsMessage(input.body, options.certificates);
   if (!verified.ok) return { ok: false, error: WEBHOOK_VERIFICATION_FAILED, reason: verified.reason };
   return { ok: true, message: verified.message };
