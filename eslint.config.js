@@ -1,6 +1,8 @@
 import js from '@eslint/js';
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
+import { importX } from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
 const nodeBuiltins = builtinModules.flatMap((name) => [name, `node:${name}`]);
 
@@ -55,5 +57,18 @@ export default tseslint.config(
     files: ['journeys/**/*.{ts,tsx}', 'packages/journey/**/*.ts', 'temporal/workflows/**/*.ts'],
     ignores: ['**/*.test.ts', '**/*.test.tsx'],
     rules: workflowSafeImports,
+  },
+  {
+    // Imports point one way (docs/contributing.md): a cycle between modules means two concepts
+    // that cannot be understood, tested or moved apart. Type-only imports count too, since a type
+    // cycle is still a knot in the design.
+    files: ['**/*.{ts,tsx}'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx', 'apps/studio/**'],
+    plugins: { 'import-x': importX },
+    settings: {
+      ...importX.flatConfigs.typescript.settings,
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: 'tsconfig.json' })],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
 );

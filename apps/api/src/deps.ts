@@ -20,8 +20,10 @@ import { createTrackingEventPublisher, type TrackingEventPublisher } from '@waym
 import { createTrackingRecorder, type TrackingRecorder } from '@waymark/core/tracking/tracking-recorder';
 import { createSnsCertificateSource, type SnsCertificateSource } from '@waymark/email/sns-message';
 import { emailTemplates } from '@waymark/journeys/templates/registry';
-import { createDeadLetterRetriers } from '@waymark/core/dlq/dead-letter-retriers';
-import type { DeadLetterRetriers } from '@waymark/core/dlq/retry-dead-letter';
+import { createDeadLetterRetryHandlers, type DeadLetterRetryHandlers } from '@waymark/core/dlq/retry-handlers';
+import { registerEmailRetryHandler } from '@waymark/core/emails/email-retry';
+import { registerEventRetryHandlers } from '@waymark/core/events/event-retry';
+import { registerJourneyRetryHandler } from '@waymark/core/journeys/journey-dead-letters';
 import { sendEmail } from '@waymark/core/emails/send-email';
 import { createProcessMetrics, type ProcessMetrics } from '@waymark/core/metrics/prometheus';
 
@@ -47,8 +49,8 @@ export interface AppDeps {
   trackingEvents: TrackingEventPublisher;
   /** SNS signing certificates for the email-provider webhook, cached per URL */
   snsCertificates: SnsCertificateSource;
-  /** POST /v1/admin/dlq/{id}/retry: how each DLQ source is re-queued (core/dlq/dead-letter-retriers.ts) */
-  deadLetterRetriers: DeadLetterRetriers;
+  /** POST /v1/admin/dlq/{id}/retry: how each DLQ source is re-queued, registered by the module that owns it */
+  deadLetterRetryHandlers: DeadLetterRetryHandlers;
   /** Prometheus text of this instance (GET /v1/metrics) */
   processMetrics: ProcessMetrics;
   pingDatabase(): Promise<void>;
@@ -105,7 +107,11 @@ export async function createAppDeps(config: Config, logger: AppLogger): Promise<
   const trackingEvents = createTrackingEventPublisher({ db, ingest: (events) => ingestEvents(ingestDeps, events), analytics, logger });
   const tracking = createTrackingRecorder({ statements: trackingStatements, events: trackingEvents });
   const ingest = (input: IngestInput) => ingestEvent(ingestDeps, input);
-  const deadLetterRetriers = createDeadLetterRetriers({ db, ingest, sendEmail: (input) => sendEmail(email, input), orchestrator: temporal.orchestrator });
+  // alert and import entries have no handler: a past alert is stale, an import is resubmitted
+  const deadLetterRetryHandlers = createDeadLetterRetryHandlers();
+  registerEmailRetryHandler(deadLetterRetryHandlers, { db, sendEmail: (input) => sendEmail(email, input) });
+  registerEventRetryHandlers(deadLetterRetryHandlers, { ingest });
+  registerJourneyRetryHandler(deadLetterRetryHandlers, { db, orchestrator: temporal.orchestrator });
   const version = readVersion();
   const processMetrics = createProcessMetrics({ db, version });
   return {
@@ -123,7 +129,7 @@ export async function createAppDeps(config: Config, logger: AppLogger): Promise<
     tracking,
     trackingEvents,
     snsCertificates,
-    deadLetterRetriers,
+    deadLetterRetryHandlers,
     processMetrics,
     async pingDatabase() {
       await sql`select 1`.execute(db);

@@ -59,7 +59,7 @@ export const dlqRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) =
       },
     },
     async (request) => {
-      const entry = await retryDeadLetter(deps.db, request.params.id, deps.deadLetterRetriers);
+      const entry = await retryDeadLetter(deps.db, request.params.id, deps.deadLetterRetryHandlers);
       request.auditRecord = { detail: { source: entry.source, sourceId: entry.sourceId } };
       return { id: entry.id, status: 'retried' as const, retriedAt: entry.retriedAt ?? new Date() };
     },

@@ -3,7 +3,8 @@ import { newRowId } from '../db/ids';
 import { upsertContact, upsertContactsByExternalId } from '../contacts/upsert-contact';
 import { badRequest } from '../errors/app-error';
 import { exitStates } from '../journeys/exit-states';
-import { ingestUserId, type IngestDeps, type IngestInput } from './ingest';
+import { ingestUserId, type IngestInput } from './ingest';
+import type { IngestDeps } from './ingest-deps';
 import { matchesExitRule, overridesJson, routeEvent, type LiveState } from './route-event';
 
 /** One event of a batch: an ingest input without list membership (a per-contact write). */

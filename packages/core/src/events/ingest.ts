@@ -1,13 +1,11 @@
 import { sql } from 'kysely';
-import { CONTACT_KEY_REQUIRED, upsertContact, type UpsertedContact } from '../contacts/upsert-contact';
 import type { Db } from '../db/database';
+import { CONTACT_KEY_REQUIRED, upsertContact, type UpsertedContact } from '../contacts/upsert-contact';
 import { newRowId } from '../db/ids';
 import { badRequest } from '../errors/app-error';
-import type { AppLogger } from '../logging/logger';
 import { setMemberships } from '../lists/set-memberships';
 import { exitStates } from '../journeys/exit-states';
-import type { JourneyOrchestrator } from '../journeys/orchestrator';
-import type { JourneyRegistry } from '../journeys/registry';
+import type { IngestDeps } from './ingest-deps';
 import { matchesExitRule, overridesJson, routeEvent, type LiveState } from './route-event';
 
 export type IngestSource = 'api' | 'webhook' | 'tracking' | 'lifecycle' | 'replay' | 'enroll' | 'import';
@@ -35,13 +33,6 @@ export interface IngestResult {
   eventId: string;
   exits: IngestExit[];
   listsError?: string;
-}
-
-export interface IngestDeps {
-  db: Db;
-  logger: Pick<AppLogger, 'warn' | 'error'>;
-  journeys: JourneyRegistry;
-  orchestrator: JourneyOrchestrator;
 }
 
 interface StoreRow {
