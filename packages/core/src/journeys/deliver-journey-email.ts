@@ -2,10 +2,10 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import { recordDeadLetter } from '../dlq/dead-letters';
 import { isAppError } from '../errors/app-error';
-import type { SendJourneyEmailInput, SendJourneyEmailResult } from '../journeys/journey-email';
-import { recordJourneyStep } from '../journeys/run-steps';
-import type { EmailDeps } from './email-deps';
-import { sendEmail } from './send-email';
+import type { SendJourneyEmailInput, SendJourneyEmailResult } from './journey-email';
+import { recordJourneyStep } from './run-steps';
+import type { EmailDeps } from '../emails/email-deps';
+import { sendEmail } from '../emails/send-email';
 
 export type JourneyEmailOutcome = SendJourneyEmailResult | { status: 'deferred'; retryAt: Date; reason: string };
 
