@@ -1,6 +1,6 @@
 import { sleep } from '@temporalio/workflow';
 
-/** Sleeps for the given duration and returns; used to prove time skipping works. */
+/** Test-only: sleeps for the given duration and returns, to prove time skipping works (sleeper.wf.test.ts). */
 export async function sleeperWorkflow(duration: string): Promise<string> {
   await sleep(duration);
   return 'woke';

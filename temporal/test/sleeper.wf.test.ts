@@ -2,8 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTimeSkippingEnv, workflowsPath } from '../test/time-skipping';
-import { sleeperWorkflow } from './sleeper';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createTimeSkippingEnv } from './time-skipping';
+import { sleeperWorkflow } from './sleeper-workflow';
+
+const workflowsPath = path.join(path.dirname(fileURLToPath(import.meta.url)), 'sleeper-workflow.ts');
 
 describe('time-skipping test server wiring', () => {
   let env: TestWorkflowEnvironment;
