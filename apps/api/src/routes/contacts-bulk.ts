@@ -1,9 +1,7 @@
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { EXPORT_MAX_ROWS, exportContacts, exportFileName } from '@waymark/core/contacts/contact-export';
-import { unavailable } from '@waymark/core/errors/app-error';
-import { createImportJob, finishImportJob, getImportJob } from '@waymark/core/imports/import-jobs';
-import { startImportWorkflow } from '@waymark/temporal/imports-client';
+import { getImportJob, startImportJob } from '@waymark/core/imports/import-jobs';
 import type { AppDeps } from '../deps';
 import type { RoutePlugin } from '../http/type-provider';
 import { bearerErrors, errorBody } from '../http/schemas';
@@ -39,14 +37,12 @@ export const contactBulkRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { d
       },
     },
     async (request, reply) => {
-      const job = await createImportJob(deps.db, { ...request.body, createdBy: request.principal?.actor ?? null }, { maxBytes, maxRows });
+      const job = await startImportJob(
+        { db: deps.db, orchestrator: deps.temporal.imports },
+        { ...request.body, createdBy: request.principal?.actor ?? null },
+        { maxBytes, maxRows },
+      );
       request.auditRecord = { resourceId: job.id, detail: { format: request.body.format, rows: job.totalRows, fileName: request.body.fileName ?? null } };
-      try {
-        await startImportWorkflow(deps.temporal, job.id);
-      } catch (error) {
-        await finishImportJob(deps.db, job.id, 'failed', `could not start the import: ${(error as Error).message}`);
-        throw unavailable('The workflow service is unreachable; the import was not started');
-      }
       return reply.status(202).send({ jobId: job.id, status: 'pending' as const });
     },
   );
