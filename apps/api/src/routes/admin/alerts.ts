@@ -9,9 +9,9 @@ import {
   listAlertRules,
   updateAlertRule,
 } from '@waymark/core/alerts/alert-rules';
-import type { AppDeps } from '../deps';
-import type { RoutePlugin } from '../http/type-provider';
-import { bearerErrors, errorBody, listEnvelope, nullableTimestamp, page, paginationQuery, timestamp } from '../http/schemas';
+import type { AppDeps } from '../../deps';
+import type { RoutePlugin } from '../../http/type-provider';
+import { bearerErrors, errorBody, listEnvelope, nullableTimestamp, page, paginationQuery, timestamp } from '../../schemas/common';
 
 const alertRuleSchema = z
   .object({

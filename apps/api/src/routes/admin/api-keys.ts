@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import type { RoutePlugin } from '../http/type-provider';
+import type { RoutePlugin } from '../../http/type-provider';
 import { createApiKey, listApiKeys, revokeApiKey } from '@waymark/core/auth/api-keys';
 import { scopeSchema } from '@waymark/core/auth/scopes';
 import { badRequest } from '@waymark/core/errors/app-error';
-import type { AppDeps } from '../deps';
-import { bearerErrors, booleanQuery, errorBody, listEnvelope, nullableTimestamp, page, paginationQuery, timestamp } from '../http/schemas';
+import type { AppDeps } from '../../deps';
+import { bearerErrors, booleanQuery, errorBody, listEnvelope, nullableTimestamp, page, paginationQuery, timestamp } from '../../schemas/common';
 
 const apiKeyRecord = z
   .object({

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { RoutePlugin } from '../http/type-provider';
+import type { RoutePlugin } from '../../http/type-provider';
 import { auditActions, auditResources, listAuditLogs } from '@waymark/core/audit/audit-log';
-import type { AppDeps } from '../deps';
-import { bearerErrors, dateRangeQuery, listEnvelope, page, paginationQuery, timestamp } from '../http/schemas';
+import type { AppDeps } from '../../deps';
+import { bearerErrors, dateRangeQuery, listEnvelope, page, paginationQuery, timestamp } from '../../schemas/common';
 
 const auditLogEntry = z
   .object({

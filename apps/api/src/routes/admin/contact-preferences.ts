@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { getContactPreferences, updateContactPreferences } from '@waymark/core/preferences/contact-preferences';
-import type { RoutePlugin } from '../http/type-provider';
-import type { AppDeps } from '../deps';
-import { bearerErrors, errorBody } from '../http/schemas';
+import type { RoutePlugin } from '../../http/type-provider';
+import type { AppDeps } from '../../deps';
+import { bearerErrors, errorBody } from '../../schemas/common';
 import { preferencesSchema } from './contacts';
 
 const params = z.object({ contactId: z.string().min(1).max(512) });

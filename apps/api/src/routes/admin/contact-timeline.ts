@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { getContactTimeline, timelineTypes } from '@waymark/core/contacts/contact-timeline';
-import type { AppDeps } from '../deps';
-import type { RoutePlugin } from '../http/type-provider';
-import { bearerErrors, errorBody, listEnvelope, page, paginationQuery, timestamp } from '../http/schemas';
+import type { AppDeps } from '../../deps';
+import type { RoutePlugin } from '../../http/type-provider';
+import { bearerErrors, errorBody, listEnvelope, page, paginationQuery, timestamp } from '../../schemas/common';
 import { contactIdParams } from './contacts';
 
 const timelineEntry = z.object({ type: z.enum(timelineTypes), timestamp, data: z.record(z.string(), z.unknown()) }).meta({ id: 'TimelineEntry' });

@@ -2,9 +2,9 @@ import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { EXPORT_MAX_ROWS, exportContacts, exportFileName } from '@waymark/core/contacts/contact-export';
 import { getImportJob, startImportJob } from '@waymark/core/imports/import-jobs';
-import type { AppDeps } from '../deps';
-import type { RoutePlugin } from '../http/type-provider';
-import { bearerErrors, errorBody } from '../http/schemas';
+import type { AppDeps } from '../../deps';
+import type { RoutePlugin } from '../../http/type-provider';
+import { bearerErrors, errorBody } from '../../schemas/common';
 
 const importJobSchema = z
   .object({

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { getContactDetail } from '@waymark/core/contacts/contact';
 import { createContact, deleteContact, listContacts, updateContact } from '@waymark/core/contacts/contact-admin';
 import type { JsonObject } from '@waymark/core/db/schema';
-import type { AppDeps } from '../deps';
-import type { RoutePlugin } from '../http/type-provider';
-import { bearerErrors, errorBody, listEnvelope, nullableTimestamp, page, paginationQuery, timestamp } from '../http/schemas';
+import type { AppDeps } from '../../deps';
+import type { RoutePlugin } from '../../http/type-provider';
+import { bearerErrors, errorBody, listEnvelope, nullableTimestamp, page, paginationQuery, timestamp } from '../../schemas/common';
 
 export const contactSchema = z
   .object({

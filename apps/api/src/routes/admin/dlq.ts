@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { discardDlqEntry, listDlqEntries } from '@waymark/core/dlq/dlq-entries';
 import { retryDeadLetter } from '@waymark/core/dlq/retry-dead-letter';
-import type { AppDeps } from '../deps';
-import type { RoutePlugin } from '../http/type-provider';
-import { bearerErrors, errorBody, listEnvelope, nullableTimestamp, page, paginationQuery, timestamp } from '../http/schemas';
+import type { AppDeps } from '../../deps';
+import type { RoutePlugin } from '../../http/type-provider';
+import { bearerErrors, errorBody, listEnvelope, nullableTimestamp, page, paginationQuery, timestamp } from '../../schemas/common';
 
 const dlqStatus = z.enum(['pending', 'retried', 'discarded']);
 

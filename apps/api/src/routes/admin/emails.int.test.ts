@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendEmail } from '@waymark/core/emails/send-email';
 import { checkSendGate } from '@waymark/core/preferences/send-gate';
-import { uniqueAddress } from '../../../../test/email-emulator';
-import { startTestApi, type TestApi } from '../../../../test/test-api';
+import { uniqueAddress } from '../../../../../test/email-emulator';
+import { startTestApi, type TestApi } from '../../../../../test/test-api';
 
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { getEmailSendDetail, listEmailSends } from '@waymark/core/emails/email-admin';
-import type { RoutePlugin } from '../http/type-provider';
-import type { AppDeps } from '../deps';
-import { bearerErrors, errorBody, dateRangeQuery, listEnvelope, nullableTimestamp, page, paginationQuery, timestamp } from '../http/schemas';
+import type { RoutePlugin } from '../../http/type-provider';
+import type { AppDeps } from '../../deps';
+import { bearerErrors, errorBody, dateRangeQuery, listEnvelope, nullableTimestamp, page, paginationQuery, timestamp } from '../../schemas/common';
 
 export const emailStatuses = ['queued', 'rendered', 'sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained', 'failed'] as const;
 

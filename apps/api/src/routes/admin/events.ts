@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { getEvent, listEvents, REPLAY_MAX_LIMIT, replayEvents } from '@waymark/core/events/events';
-import type { RoutePlugin } from '../http/type-provider';
-import type { AppDeps } from '../deps';
-import { bearerErrors, errorBody, dateRangeQuery, listEnvelope, page, paginationQuery, timestamp } from '../http/schemas';
+import type { RoutePlugin } from '../../http/type-provider';
+import type { AppDeps } from '../../deps';
+import { bearerErrors, errorBody, dateRangeQuery, listEnvelope, page, paginationQuery, timestamp } from '../../schemas/common';
 
 const storedEvent = z
   .object({ id: z.uuid(), userId: z.string(), event: z.string(), properties: z.record(z.string(), z.unknown()), occurredAt: timestamp })

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from '../../../../test/eventually';
-import { journeyStatesOf } from '../../../../test/journey-states';
-import { issueApiKey, startTestApi, type TestApi } from '../../../../test/test-api';
+import { eventually } from '../../../../../test/eventually';
+import { journeyStatesOf } from '../../../../../test/journey-states';
+import { issueApiKey, startTestApi, type TestApi } from '../../../../../test/test-api';
 
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
 

@@ -3,9 +3,9 @@ import { conditionOperators } from '@waymark/journey';
 import { cancelJourneyState, getJourneyState, journeyStatuses, listJourneyLogs, listJourneyStates } from '@waymark/core/journeys/journey-states';
 import { getJourneyDetail, listJourneys, updateJourneyEnabled } from '@waymark/core/journeys/journey-admin';
 import { batchEnroll, enrollUser } from '@waymark/core/journeys/enroll';
-import type { RoutePlugin } from '../http/type-provider';
-import type { AppDeps } from '../deps';
-import { bearerErrors, booleanQuery, errorBody, listEnvelope, nullableTimestamp, page, paginationQuery, timestamp } from '../http/schemas';
+import type { RoutePlugin } from '../../http/type-provider';
+import type { AppDeps } from '../../deps';
+import { bearerErrors, booleanQuery, errorBody, listEnvelope, nullableTimestamp, page, paginationQuery, timestamp } from '../../schemas/common';
 
 const propertyCondition = z
   .object({ type: z.literal('property'), property: z.string(), operator: z.enum(conditionOperators), value: z.unknown().optional() })

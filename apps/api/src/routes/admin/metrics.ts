@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { badRequest } from '@waymark/core/errors/app-error';
 import { getAdminMetrics } from '@waymark/core/metrics/admin-metrics';
-import type { AppDeps } from '../deps';
-import type { RoutePlugin } from '../http/type-provider';
-import { bearerErrors, dateRangeQuery, timestamp } from '../http/schemas';
+import type { AppDeps } from '../../deps';
+import type { RoutePlugin } from '../../http/type-provider';
+import { bearerErrors, dateRangeQuery, timestamp } from '../../schemas/common';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const rate = z.number().nullable();

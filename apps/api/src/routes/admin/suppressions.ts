@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { importSuppressions } from '@waymark/core/preferences/suppression-import';
-import type { RoutePlugin } from '../http/type-provider';
-import type { AppDeps } from '../deps';
-import { bearerErrors } from '../http/schemas';
+import type { RoutePlugin } from '../../http/type-provider';
+import type { AppDeps } from '../../deps';
+import { bearerErrors } from '../../schemas/common';
 
 /** Rows per request; larger lists are sent in several requests (the import is idempotent). */
 const MAX_ROWS = 10_000;

@@ -3,10 +3,10 @@ import { getContact, toContact } from '@waymark/core/contacts/contact';
 import { eraseContact } from '@waymark/core/contacts/contact-admin';
 import { upsertContact } from '@waymark/core/contacts/upsert-contact';
 import { setMemberships } from '@waymark/core/lists/set-memberships';
-import type { AppDeps } from '../deps';
-import type { RoutePlugin } from '../http/type-provider';
-import { bearerErrors, errorBody } from '../http/schemas';
-import { contactIdParams, contactSchema, emailField, propertiesBody } from './contacts';
+import type { AppDeps } from '../../deps';
+import type { RoutePlugin } from '../../http/type-provider';
+import { bearerErrors, errorBody } from '../../schemas/common';
+import { contactIdParams, contactSchema, emailField, propertiesBody } from '../admin/contacts';
 
 const tags = ['data-plane'];
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { load } from 'cheerio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emailsTo, header, uniqueAddress } from '../../../../test/email-emulator';
-import { issueApiKey, startTestApi, type TestApi } from '../../../../test/test-api';
+import { emailsTo, header, uniqueAddress } from '../../../../../test/email-emulator';
+import { issueApiKey, startTestApi, type TestApi } from '../../../../../test/test-api';
 
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
 

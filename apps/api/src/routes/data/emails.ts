@@ -3,10 +3,10 @@ import { z } from 'zod';
 import { AppError, isAppError } from '@waymark/core/errors/app-error';
 import type { JsonObject } from '@waymark/core/db/schema';
 import { sendEmail } from '@waymark/core/emails/send-email';
-import type { AppDeps } from '../deps';
-import type { RoutePlugin } from '../http/type-provider';
-import { bearerErrors } from '../http/schemas';
-import { emailField } from './contacts';
+import type { AppDeps } from '../../deps';
+import type { RoutePlugin } from '../../http/type-provider';
+import { bearerErrors } from '../../schemas/common';
+import { emailField } from '../admin/contacts';
 
 const tags = ['data-plane'];
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { insertBareEvent } from '@waymark/core/events/bare-event';
 import { badRequest } from '@waymark/core/errors/app-error';
-import type { RoutePlugin } from '../http/type-provider';
-import type { AppDeps } from '../deps';
-import { bearerErrors } from '../http/schemas';
+import type { RoutePlugin } from '../../http/type-provider';
+import type { AppDeps } from '../../deps';
+import { bearerErrors } from '../../schemas/common';
 
 const jsonObject = z.record(z.string(), z.unknown());
 

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { upsertContact } from '@waymark/core/contacts/upsert-contact';
 import { createMailingList, listMailingLists } from '@waymark/core/lists/mailing-lists';
 import { setMemberships } from '@waymark/core/lists/set-memberships';
-import type { AppDeps } from '../deps';
-import type { RoutePlugin } from '../http/type-provider';
-import { bearerErrors, errorBody, timestamp } from '../http/schemas';
-import { emailField } from './contacts';
+import type { AppDeps } from '../../deps';
+import type { RoutePlugin } from '../../http/type-provider';
+import { bearerErrors, errorBody, timestamp } from '../../schemas/common';
+import { emailField } from '../admin/contacts';
 
 const listSchema = z
   .object({

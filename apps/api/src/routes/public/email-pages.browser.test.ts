@@ -3,9 +3,9 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../../../../test/browser';
-import { uniqueAddress } from '../../../../test/email-emulator';
-import { startTestApi, type TestApi } from '../../../../test/test-api';
+import { launchChromium } from '../../../../../test/browser';
+import { uniqueAddress } from '../../../../../test/email-emulator';
+import { startTestApi, type TestApi } from '../../../../../test/test-api';
 
 const SCREENSHOTS = path.resolve('test-results/email-pages');
 const PUBLIC_URL = 'http://pages.waymark-test.example';

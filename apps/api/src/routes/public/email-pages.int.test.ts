@@ -3,8 +3,8 @@ import { load } from 'cheerio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkSendGate } from '@waymark/core/preferences/send-gate';
 import { sendEmail } from '@waymark/core/emails/send-email';
-import { emailsTo, header, uniqueAddress } from '../../../../test/email-emulator';
-import { startTestApi, type TestApi } from '../../../../test/test-api';
+import { emailsTo, header, uniqueAddress } from '../../../../../test/email-emulator';
+import { startTestApi, type TestApi } from '../../../../../test/test-api';
 
 describe('unsubscribe and preference pages', () => {
   let api: TestApi;

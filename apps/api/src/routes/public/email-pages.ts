@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { preferenceCenter, unsubscribeLinkPage, type HtmlPage } from '@waymark/core/preferences/email-pages';
 import type { FastifyReply } from 'fastify';
-import type { RoutePlugin } from '../http/type-provider';
-import { errorBody } from '../http/schemas';
-import type { AppDeps } from '../deps';
+import type { RoutePlugin } from '../../http/type-provider';
+import { errorBody } from '../../schemas/common';
+import type { AppDeps } from '../../deps';
 
 const tags = ['email-pages'];
 // the token is checked by the page (400 HTML page), not by the schema (which would answer JSON)

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendEmail } from '@waymark/core/emails/send-email';
 import { checkSendGate } from '@waymark/core/preferences/send-gate';
-import { uniqueAddress } from '../../../../test/email-emulator';
-import { sesEventMessage, signedSnsMessage, TEST_SNS_CERT_PEM } from '../../../../test/sns-signer';
-import { startTestApi, type TestApi } from '../../../../test/test-api';
+import { uniqueAddress } from '../../../../../test/email-emulator';
+import { sesEventMessage, signedSnsMessage, TEST_SNS_CERT_PEM } from '../../../../../test/sns-signer';
+import { startTestApi, type TestApi } from '../../../../../test/test-api';
 
 const SECRET = `whsec-${randomUUID()}`;
 const basic = (password: string) => `Basic ${Buffer.from(`sns:${password}`).toString('base64')}`;

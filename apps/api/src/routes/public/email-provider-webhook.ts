@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { confirmSnsSubscription } from '@waymark/core/webhooks/email-provider/confirm-subscription';
 import { processSesNotification } from '@waymark/core/webhooks/email-provider/process-notification';
 import { verifyEmailProviderWebhook } from '@waymark/core/webhooks/email-provider/verify-webhook';
-import type { RoutePlugin } from '../http/type-provider';
-import type { AppDeps } from '../deps';
-import { errorBody } from '../http/schemas';
+import type { RoutePlugin } from '../../http/type-provider';
+import type { AppDeps } from '../../deps';
+import { errorBody } from '../../schemas/common';
 
 /**
  * SPEC §4 POST /v1/webhooks/email-provider: SES notifications delivered by Amazon SNS.

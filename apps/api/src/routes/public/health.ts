@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { RoutePlugin } from '../http/type-provider';
-import type { AppDeps } from '../deps';
+import type { RoutePlugin } from '../../http/type-provider';
+import type { AppDeps } from '../../deps';
 
 const healthResponse = z.object({
   status: z.enum(['healthy', 'degraded']),

@@ -3,8 +3,8 @@ import { createServer, type Server } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendEmail } from '@waymark/core/emails/send-email';
-import { uniqueAddress, waitFor } from '../../../../test/email-emulator';
-import { startTestApi, type TestApi } from '../../../../test/test-api';
+import { uniqueAddress, waitFor } from '../../../../../test/email-emulator';
+import { startTestApi, type TestApi } from '../../../../../test/test-api';
 
 const PUBLIC_URL = 'https://track.waymark-test.example';
 

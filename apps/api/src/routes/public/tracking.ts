@@ -2,8 +2,8 @@ import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { PIXEL_CACHE_CONTROL, TRANSPARENT_GIF } from '@waymark/email/tracking-pixel';
 import { clientIp } from '@waymark/core/tracking/tracking-recorder';
-import type { RoutePlugin } from '../http/type-provider';
-import type { AppDeps } from '../deps';
+import type { RoutePlugin } from '../../http/type-provider';
+import type { AppDeps } from '../../deps';
 
 const tags = ['tracking'];
 // any string: a malformed id still gets its redirect or its GIF, never a 400
