@@ -11,6 +11,7 @@ import { AppError, badRequest } from '@waymark/core/errors/app-error';
 import type { AppLogger } from '@waymark/core/logging/logger';
 import type { AppDeps } from './deps';
 import { MAX_BODY_DEPTH, nestsDeeperThan } from './http/json-depth';
+import { findUnstorable } from '@waymark/core/db/storable-value';
 import { auditTrail } from './plugins/audit-trail';
 import { bearerAuth } from './plugins/bearer-auth';
 import { registerErrorHandler, sendFrameworkError } from './plugins/error-handler';
@@ -104,6 +105,8 @@ export async function buildApp({ deps, logger }: BuildAppOptions): Promise<Fasti
   registerErrorHandler(app, { production: config.isProduction });
   app.addHook('preValidation', async (request) => {
     if (nestsDeeperThan(request.body, MAX_BODY_DEPTH)) throw badRequest(`Invalid request: body nests deeper than ${MAX_BODY_DEPTH} levels`);
+    const unstorable = findUnstorable(request.params, 'path') ?? findUnstorable(request.query, 'query') ?? findUnstorable(request.body, 'body');
+    if (unstorable !== undefined) throw badRequest(`Invalid request: ${unstorable}`);
   });
 
   // SPEC §8: sliding window per API key (per client IP without one), shared through Redis.
