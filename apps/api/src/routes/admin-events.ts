@@ -60,7 +60,10 @@ export const adminEventRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { de
       config: { scope: 'full-admin', audit: { resource: 'event', action: 'replay' } },
       schema: {
         tags,
-        summary: 'Replay stored events through the ingest pipeline (eventIds or filter; limit default 100, max 1000)',
+        summary: `Replay stored events through the ingest pipeline (eventIds or filter; at most ${REPLAY_MAX_LIMIT} per request)`,
+        description:
+          `Runs inside the request, oldest first, so it is bounded to stay under a second: \`limit\` defaults to and may not exceed ${REPLAY_MAX_LIMIT}, ` +
+          `and \`eventIds\` holds at most ${REPLAY_MAX_LIMIT} ids. Replay more by narrowing \`filter.from\`/\`filter.to\` over several requests.`,
         body: replayBody,
         response: { 200: z.object({ replayed: z.number(), errors: z.array(z.object({ eventId: z.string(), error: z.string() })) }), ...bearerErrors },
       },
