@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { getEvent, listEvents, REPLAY_MAX_LIMIT, replayEvents } from '@waymark/core/events/events';
 import type { RoutePlugin } from '../http/type-provider';
 import type { AppDeps } from '../deps';
-import { bearerErrors, errorBody, dateRangeQuery, listEnvelope, page, paginationQuery, timestamp } from '../http/schemas';
+import { bearerErrors, errorBody, dateRangeQuery, listEnvelope, page, paginationQuery, requireAnyOf, timestamp } from '../http/schemas';
 
 const storedEvent = z
   .object({ id: z.uuid(), userId: z.string(), event: z.string(), properties: z.record(z.string(), z.unknown()), occurredAt: timestamp })
@@ -14,7 +14,8 @@ const replayBody = z
     filter: z.object({ event: z.string().min(1).optional(), userId: z.string().min(1).optional(), ...dateRangeQuery }).optional(),
     limit: z.number().int().min(1).max(REPLAY_MAX_LIMIT).optional(),
   })
-  .refine((body) => body.eventIds !== undefined || body.filter !== undefined, { message: 'Provide eventIds or filter' });
+  .refine((body) => body.eventIds !== undefined || body.filter !== undefined, { message: 'Provide eventIds or filter' })
+  .meta(requireAnyOf('eventIds', 'filter'));
 
 const tags = ['events'];
 

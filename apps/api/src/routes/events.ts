@@ -3,7 +3,7 @@ import { insertBareEvent } from '@waymark/core/events/bare-event';
 import { badRequest } from '@waymark/core/errors/app-error';
 import type { RoutePlugin } from '../http/type-provider';
 import type { AppDeps } from '../deps';
-import { bearerErrors } from '../http/schemas';
+import { bearerErrors, requireAnyOf } from '../http/schemas';
 
 const jsonObject = z.record(z.string(), z.unknown());
 
@@ -23,7 +23,8 @@ const eventBody = z
       )
       .optional(),
   })
-  .refine((body) => body.userId !== undefined || body.email !== undefined, { message: 'One of email or userId is required', path: ['userId'] });
+  .refine((body) => body.userId !== undefined || body.email !== undefined, { message: 'One of email or userId is required', path: ['userId'] })
+  .meta(requireAnyOf('userId', 'email'));
 
 const ingestResponse = z
   .object({
