@@ -11,9 +11,12 @@ import { AppError, badRequest } from '@waymark/core/errors/app-error';
 import type { AppLogger } from '@waymark/core/logging/logger';
 import type { AppDeps } from './deps';
 import { MAX_BODY_DEPTH, nestsDeeperThan } from './http/json-depth';
+import { findUnstorable } from '@waymark/core/db/storable-value';
 import { auditTrail } from './plugins/audit-trail';
 import { bearerAuth } from './plugins/bearer-auth';
 import { registerErrorHandler, sendFrameworkError } from './plugins/error-handler';
+import { registerMethodNotAllowed } from './plugins/method-not-allowed';
+import { registerSharedErrorResponses } from './plugins/shared-error-responses';
 import { registerOpenApi } from './plugins/openapi';
 import { createSlidingWindowStore } from './plugins/rate-limit-store';
 import { apiKeyRoutes } from './routes/admin/api-keys';
@@ -60,6 +63,7 @@ const publicRoutes = [healthRoutes, trackingRoutes, emailPageRoutes, emailProvid
 const bearerRoutes = [apiKeyRoutes, auditLogRoutes, eventRoutes, journeyRoutes, adminEventRoutes, ...adminPlaneRoutes, ...emailAdminRoutes];
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
+const MAX_PARAM_LENGTH = 4096;
 
 export interface BuildAppOptions {
   deps: AppDeps;
@@ -76,8 +80,9 @@ export async function buildApp({ deps, logger }: BuildAppOptions): Promise<Fasti
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy,
     bodyLimit: 5 * 1024 * 1024,
-    // a contact `{id}` may be an externalId of up to 512 characters (the create body allows that)
-    routerOptions: { maxParamLength: 512 },
+    // a contact `{id}` may be an externalId of up to 512 characters; longer parameters still reach
+    // the route, whose schema answers 400 naming the parameter (past this, the router answers 414)
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: sendFrameworkError,
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
@@ -102,8 +107,12 @@ export async function buildApp({ deps, logger }: BuildAppOptions): Promise<Fasti
     );
   });
   registerErrorHandler(app, { production: config.isProduction });
+  registerMethodNotAllowed(app, { maxParamLength: MAX_PARAM_LENGTH });
+  registerSharedErrorResponses(app);
   app.addHook('preValidation', async (request) => {
     if (nestsDeeperThan(request.body, MAX_BODY_DEPTH)) throw badRequest(`Invalid request: body nests deeper than ${MAX_BODY_DEPTH} levels`);
+    const unstorable = findUnstorable(request.params, 'path') ?? findUnstorable(request.query, 'query') ?? findUnstorable(request.body, 'body');
+    if (unstorable !== undefined) throw badRequest(`Invalid request: ${unstorable}`);
   });
 
   // SPEC §8: sliding window per API key (per client IP without one), shared through Redis.

@@ -49,3 +49,26 @@ export function listEnvelope<K extends string, T extends z.ZodType>(plural: K, i
 export function page<R extends { total: number }>(query: { limit: number; offset: number }, result: R): R & { limit: number; offset: number } {
   return { ...result, limit: query.limit, offset: query.offset };
 }
+
+/**
+ * `.meta()` for a refine that JSON Schema can state: "at least one of these fields". The refine
+ * keeps the clear message; this keeps the OpenAPI document (and any client generated from it)
+ * knowing the same rule, e.g. `.refine(...).meta(requireAnyOf('userId', 'email'))`.
+ */
+export function requireAnyOf(...keys: string[]): { anyOf: { required: string[] }[] } {
+  return { anyOf: keys.map((key) => ({ required: [key] })) };
+}
+
+/** The JSON Schema a zod schema accepts as input, for stating a rule checked elsewhere in `.meta()`. */
+export function inputJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
+  return json;
+}
+
+/**
+ * A response that is not JSON (an HTML page, an image, Prometheus text, CSV), documented with
+ * its media type; the handler sends it as is. Error answers of the same route stay `{error}` JSON.
+ */
+export function mediaResponse(description: string, content: Record<string, z.ZodType>) {
+  return { description, content: Object.fromEntries(Object.entries(content).map(([type, schema]) => [type, { schema }])) };
+}

@@ -7,6 +7,7 @@ import { preferencesSchema } from './contacts';
 
 const params = z.object({ contactId: z.string().min(1).max(512) });
 const tags = ['contacts'];
+const effectivePreferences = preferencesSchema.extend({ id: z.uuid().nullable(), email: z.string().nullable() }).meta({ id: 'EffectiveEmailPreferences' });
 
 /** SPEC §4 GET/PUT /v1/admin/contacts/{contactId}/preferences ({contactId}: UUID or externalId). */
 export const contactPreferenceRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
@@ -18,7 +19,8 @@ export const contactPreferenceRoutes: RoutePlugin<{ deps: AppDeps }> = async (ap
         tags,
         summary: "A contact's email preferences",
         params,
-        response: { 200: z.object({ preferences: preferencesSchema }), 404: errorBody, ...bearerErrors },
+        description: 'A contact with no stored preferences yet gets the defaults (subscribed, not suppressed) with `id: null`.',
+        response: { 200: z.object({ preferences: effectivePreferences }), 404: errorBody, ...bearerErrors },
       },
     },
     async (request) => ({ preferences: await getContactPreferences(deps.db, request.params.contactId) }),

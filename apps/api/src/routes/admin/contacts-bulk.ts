@@ -4,7 +4,7 @@ import { EXPORT_MAX_ROWS, exportContacts, exportFileName } from '@waymark/core/c
 import { getImportJob, startImportJob } from '@waymark/core/imports/import-jobs';
 import type { AppDeps } from '../../deps';
 import type { RoutePlugin } from '../../http/type-provider';
-import { bearerErrors, errorBody } from '../../schemas/common';
+import { bearerErrors, errorBody, mediaResponse } from '../../schemas/common';
 
 const importJobSchema = z
   .object({
@@ -75,9 +75,14 @@ export const contactBulkRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { d
           search: z.string().trim().max(320).optional(),
           limit: z.coerce.number().int().min(1).max(EXPORT_MAX_ROWS).default(EXPORT_MAX_ROWS),
         }),
-        produces: ['application/json', 'text/csv'],
         // a stream is sent as is (never through the serializer); the schema documents the body
-        response: { 200: z.unknown().describe('JSON array of Contact, or CSV with a header row'), ...bearerErrors },
+        response: {
+          200: mediaResponse('A JSON array of contacts (format=json) or CSV with a header row (format=csv), as an attachment', {
+            'application/json': z.array(z.record(z.string(), z.unknown())),
+            'text/csv': z.string(),
+          }),
+          ...bearerErrors,
+        },
       },
     },
     async (request, reply) => {

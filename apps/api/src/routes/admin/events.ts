@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { getEvent, listEvents, REPLAY_MAX_LIMIT, replayEvents } from '@waymark/core/events/events';
 import type { RoutePlugin } from '../../http/type-provider';
 import type { AppDeps } from '../../deps';
-import { bearerErrors, errorBody, dateRangeQuery, listEnvelope, page, paginationQuery, timestamp } from '../../schemas/common';
+import { bearerErrors, errorBody, dateRangeQuery, listEnvelope, page, paginationQuery, requireAnyOf, timestamp } from '../../schemas/common';
 
 const storedEvent = z
   .object({ id: z.uuid(), userId: z.string(), event: z.string(), properties: z.record(z.string(), z.unknown()), occurredAt: timestamp })
@@ -14,7 +14,8 @@ const replayBody = z
     filter: z.object({ event: z.string().min(1).optional(), userId: z.string().min(1).optional(), ...dateRangeQuery }).optional(),
     limit: z.number().int().min(1).max(REPLAY_MAX_LIMIT).optional(),
   })
-  .refine((body) => body.eventIds !== undefined || body.filter !== undefined, { message: 'Provide eventIds or filter' });
+  .refine((body) => body.eventIds !== undefined || body.filter !== undefined, { message: 'Provide eventIds or filter' })
+  .meta(requireAnyOf('eventIds', 'filter'));
 
 const tags = ['events'];
 
@@ -60,7 +61,10 @@ export const adminEventRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { de
       config: { scope: 'full-admin', audit: { resource: 'event', action: 'replay' } },
       schema: {
         tags,
-        summary: 'Replay stored events through the ingest pipeline (eventIds or filter; limit default 100, max 1000)',
+        summary: `Replay stored events through the ingest pipeline (eventIds or filter; at most ${REPLAY_MAX_LIMIT} per request)`,
+        description:
+          `Runs inside the request, oldest first, so it is bounded to stay under a second: \`limit\` defaults to and may not exceed ${REPLAY_MAX_LIMIT}, ` +
+          `and \`eventIds\` holds at most ${REPLAY_MAX_LIMIT} ids. Replay more by narrowing \`filter.from\`/\`filter.to\` over several requests.`,
         body: replayBody,
         response: { 200: z.object({ replayed: z.number(), errors: z.array(z.object({ eventId: z.string(), error: z.string() })) }), ...bearerErrors },
       },

@@ -3,7 +3,7 @@ import { badRequest } from '@waymark/core/errors/app-error';
 import { getAdminMetrics } from '@waymark/core/metrics/admin-metrics';
 import type { AppDeps } from '../../deps';
 import type { RoutePlugin } from '../../http/type-provider';
-import { bearerErrors, dateRangeQuery, timestamp } from '../../schemas/common';
+import { bearerErrors, dateRangeQuery, mediaResponse, timestamp } from '../../schemas/common';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const rate = z.number().nullable();
@@ -55,8 +55,7 @@ export const metricsRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps 
       schema: {
         tags: ['metrics'],
         summary: 'Prometheus text metrics of this api instance (bearer key with the read scope)',
-        produces: ['text/plain'],
-        response: { 200: z.string(), ...bearerErrors },
+        response: { 200: mediaResponse('Prometheus text exposition format 0.0.4', { 'text/plain': z.string() }), ...bearerErrors },
       },
     },
     async (_request, reply) => {

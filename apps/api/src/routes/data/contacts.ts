@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { getContact, toContact } from '@waymark/core/contacts/contact';
 import { eraseContact } from '@waymark/core/contacts/contact-admin';
-import { upsertContact } from '@waymark/core/contacts/upsert-contact';
+import { CONTACT_KEY_REQUIRED, upsertContact } from '@waymark/core/contacts/upsert-contact';
 import { setMemberships } from '@waymark/core/lists/set-memberships';
 import type { AppDeps } from '../../deps';
 import type { RoutePlugin } from '../../http/type-provider';
-import { bearerErrors, errorBody } from '../../schemas/common';
+import { bearerErrors, errorBody, requireAnyOf } from '../../schemas/common';
 import { contactIdParams, contactSchema, emailField, propertiesBody } from '../admin/contacts';
 
 const tags = ['data-plane'];
@@ -26,12 +26,15 @@ export const dataContactRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { d
         description:
           'Resolves the contact by userId (its externalId) or, with email alone, by address; creates it the first time. ' +
           'properties are merged (shallow) onto the stored properties; lists sets list membership (true = subscribed), as the lists field of POST /v1/events.',
-        body: z.object({
-          userId: z.string().trim().min(1).max(512).optional(),
-          email: emailField.optional(),
-          properties: propertiesBody.optional(),
-          lists: z.record(z.string().min(1).max(200), z.boolean()).optional(),
-        }),
+        body: z
+          .object({
+            userId: z.string().trim().min(1).max(512).optional(),
+            email: emailField.optional(),
+            properties: propertiesBody.optional(),
+            lists: z.record(z.string().min(1).max(200), z.boolean()).optional(),
+          })
+          .refine((body) => body.userId !== undefined || body.email !== undefined, { message: CONTACT_KEY_REQUIRED, path: ['userId'] })
+          .meta(requireAnyOf('userId', 'email')),
         response: { 200: z.object({ contact: contactSchema }), ...bearerErrors },
       },
     },

@@ -3,7 +3,7 @@ import { insertBareEvent } from '@waymark/core/events/bare-event';
 import { badRequest } from '@waymark/core/errors/app-error';
 import type { RoutePlugin } from '../../http/type-provider';
 import type { AppDeps } from '../../deps';
-import { bearerErrors } from '../../schemas/common';
+import { bearerErrors, requireAnyOf } from '../../schemas/common';
 
 const jsonObject = z.record(z.string(), z.unknown());
 
@@ -16,9 +16,15 @@ const eventBody = z
     contactProperties: jsonObject.optional(),
     lists: z.record(z.string().trim().min(1).max(200), z.boolean()).optional(),
     idempotencyKey: z.string().min(1).max(255).optional(),
-    timestamp: z.iso.datetime({ offset: true }).optional(),
+    timestamp: z.iso
+      .datetime({ offset: true })
+      .describe(
+        'When the event happened (ISO 8601 with offset); default now. Must lie between 1970-01-01T00:00:00Z and 24 hours after the server time, else 400.',
+      )
+      .optional(),
   })
-  .refine((body) => body.userId !== undefined || body.email !== undefined, { message: 'One of email or userId is required', path: ['userId'] });
+  .refine((body) => body.userId !== undefined || body.email !== undefined, { message: 'One of email or userId is required', path: ['userId'] })
+  .meta(requireAnyOf('userId', 'email'));
 
 const ingestResponse = z
   .object({

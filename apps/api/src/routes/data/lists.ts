@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { upsertContact } from '@waymark/core/contacts/upsert-contact';
+import { CONTACT_KEY_REQUIRED, upsertContact } from '@waymark/core/contacts/upsert-contact';
 import { createMailingList, listMailingLists } from '@waymark/core/lists/mailing-lists';
 import { setMemberships } from '@waymark/core/lists/set-memberships';
 import type { AppDeps } from '../../deps';
 import type { RoutePlugin } from '../../http/type-provider';
-import { bearerErrors, errorBody, timestamp } from '../../schemas/common';
+import { bearerErrors, errorBody, requireAnyOf, timestamp } from '../../schemas/common';
 import { emailField } from '../admin/contacts';
 
 const listSchema = z
@@ -64,11 +64,17 @@ export const dataListRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps
         tags,
         summary: "Set a contact's list memberships (same effect as the lists field of POST /v1/events)",
         description: 'The contact is resolved (or created) by userId and/or email; a list key seen for the first time creates the list.',
-        body: z.object({
-          userId: z.string().trim().min(1).max(512).optional(),
-          email: emailField.optional(),
-          lists: z.record(listKey, z.boolean()).refine((value) => Object.keys(value).length > 0, 'must name at least one list'),
-        }),
+        body: z
+          .object({
+            userId: z.string().trim().min(1).max(512).optional(),
+            email: emailField.optional(),
+            lists: z
+              .record(listKey, z.boolean())
+              .refine((value) => Object.keys(value).length > 0, 'must name at least one list')
+              .meta({ minProperties: 1 }),
+          })
+          .refine((body) => body.userId !== undefined || body.email !== undefined, { message: CONTACT_KEY_REQUIRED, path: ['userId'] })
+          .meta(requireAnyOf('userId', 'email')),
         response: { 200: z.object({ contactId: z.uuid(), lists: z.record(z.string(), z.boolean()) }), ...bearerErrors },
       },
     },

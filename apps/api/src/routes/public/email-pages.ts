@@ -2,13 +2,15 @@ import { z } from 'zod';
 import { preferenceCenter, unsubscribeLinkPage, type HtmlPage } from '@waymark/core/preferences/email-pages';
 import type { FastifyReply } from 'fastify';
 import type { RoutePlugin } from '../../http/type-provider';
-import { errorBody } from '../../schemas/common';
+import { errorBody, mediaResponse } from '../../schemas/common';
 import type { AppDeps } from '../../deps';
 
 const tags = ['email-pages'];
 // the token is checked by the page (400 HTML page), not by the schema (which would answer JSON)
 const tokenQuery = z.object({ token: z.union([z.string(), z.array(z.string())]).optional() });
-const html = z.string().describe('text/html page');
+const html = z.string();
+const page = mediaResponse('HTML page', { 'text/html': html });
+const errorPage = mediaResponse('HTML error page: the token is missing, invalid or expired', { 'text/html': html });
 
 function firstToken(token: string | string[] | undefined): string | undefined {
   return Array.isArray(token) ? token[0] : token;
@@ -39,7 +41,7 @@ export const emailPageRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { dep
         tags,
         summary: 'Apply the signed token (unsubscribe or resubscribe) and show a confirmation page',
         querystring: tokenQuery,
-        response: { 200: html, 400: html },
+        response: { 200: page, 400: errorPage },
       },
     },
     async (request, reply) => sendPage(reply, await unsubscribeLinkPage(pages, firstToken(request.query.token), 'unsubscribe_page')),
@@ -54,7 +56,10 @@ export const emailPageRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { dep
         querystring: tokenQuery,
         body: z.unknown(),
         // an unreadable body (e.g. malformed JSON) is rejected before the handler as `{error}`
-        response: { 200: html, 400: z.union([html, errorBody]) },
+        response: {
+          200: page,
+          400: mediaResponse('HTML error page for a bad token; `{error}` JSON for an unreadable body', { 'text/html': html, 'application/json': errorBody }),
+        },
       },
     },
     async (request, reply) => sendPage(reply, await unsubscribeLinkPage(pages, firstToken(request.query.token), 'one_click')),
@@ -62,7 +67,7 @@ export const emailPageRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { dep
 
   app.get(
     '/v1/email/preferences',
-    { schema: { tags, summary: 'Preference center (categories and the global switch)', querystring: tokenQuery, response: { 200: html, 400: html } } },
+    { schema: { tags, summary: 'Preference center (categories and the global switch)', querystring: tokenQuery, response: { 200: page, 400: errorPage } } },
     async (request, reply) => sendPage(reply, await preferenceCenter(pages, firstToken(request.query.token))),
   );
 };

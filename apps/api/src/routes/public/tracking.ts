@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { PIXEL_CACHE_CONTROL, TRANSPARENT_GIF } from '@waymark/email/tracking-pixel';
 import { clientIp } from '@waymark/core/tracking/tracking-recorder';
 import type { RoutePlugin } from '../../http/type-provider';
+import { mediaResponse } from '../../schemas/common';
 import type { AppDeps } from '../../deps';
 
 const tags = ['tracking'];
@@ -57,7 +58,7 @@ export const trackingRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps
         tags,
         summary: 'Open-tracking pixel (42-byte transparent GIF; the first open sets openedAt)',
         params: idParams,
-        response: { 200: z.any().describe('image/gif, 42 bytes') },
+        response: { 200: mediaResponse('42-byte transparent 1x1 GIF', { 'image/gif': z.string().meta({ format: 'binary' }) }) },
       },
     },
     async (request, reply) => {
