@@ -19,48 +19,52 @@ import { registerMethodNotAllowed } from './plugins/method-not-allowed';
 import { registerSharedErrorResponses } from './plugins/shared-error-responses';
 import { registerOpenApi } from './plugins/openapi';
 import { createSlidingWindowStore } from './plugins/rate-limit-store';
-import { apiKeyRoutes } from './routes/admin/api-keys';
-import { adminEventRoutes } from './routes/admin/events';
-import { auditLogRoutes } from './routes/admin/audit-logs';
-import { benchBaselineRoutes, eventRoutes } from './routes/data/events';
-import { healthRoutes } from './routes/public/health';
-import { alertRoutes } from './routes/admin/alerts';
-import { contactRoutes } from './routes/admin/contacts';
-import { contactBulkRoutes } from './routes/admin/contacts-bulk';
-import { contactTimelineRoutes } from './routes/admin/contact-timeline';
-import { dataContactRoutes } from './routes/data/contacts';
-import { dataEmailRoutes } from './routes/data/emails';
-import { dataListRoutes } from './routes/data/lists';
-import { dlqRoutes } from './routes/admin/dlq';
-import { metricsRoutes } from './routes/admin/metrics';
-import { journeyRoutes } from './routes/admin/journeys';
-import { adminEmailRoutes } from './routes/admin/emails';
-import { contactPreferenceRoutes } from './routes/admin/contact-preferences';
+// Route files live in one folder per plane (docs/contributing.md): routes/public (no credential),
+// routes/data (product servers, `ingest` scope) and routes/admin (operators, `read` and up).
 import { emailPageRoutes } from './routes/public/email-pages';
 import { emailProviderWebhookRoutes } from './routes/public/email-provider-webhook';
-import { suppressionRoutes } from './routes/admin/suppressions';
+import { healthRoutes } from './routes/public/health';
 import { trackingBenchBaselineRoutes, trackingRoutes } from './routes/public/tracking';
+import { dataContactRoutes } from './routes/data/contacts';
+import { dataEmailRoutes } from './routes/data/emails';
+import { benchBaselineRoutes, eventRoutes } from './routes/data/events';
+import { dataListRoutes } from './routes/data/lists';
+import { alertRoutes } from './routes/admin/alerts';
+import { apiKeyRoutes } from './routes/admin/api-keys';
+import { auditLogRoutes } from './routes/admin/audit-logs';
+import { contactPreferenceRoutes } from './routes/admin/contact-preferences';
+import { contactTimelineRoutes } from './routes/admin/contact-timeline';
+import { contactRoutes } from './routes/admin/contacts';
+import { contactBulkRoutes } from './routes/admin/contacts-bulk';
+import { dlqRoutes } from './routes/admin/dlq';
+import { adminEmailRoutes } from './routes/admin/emails';
+import { adminEventRoutes } from './routes/admin/events';
+import { journeyRoutes } from './routes/admin/journeys';
+import { metricsRoutes } from './routes/admin/metrics';
+import { suppressionRoutes } from './routes/admin/suppressions';
 
-/** Issue 4: email delivery (admin emails, contact preferences, suppression import). */
-const emailAdminRoutes = [adminEmailRoutes, contactPreferenceRoutes, suppressionRoutes];
+/** Public plane: no credential; each route authenticates by its own means (signed token, SNS signature) or needs none. */
+const publicRoutes = [healthRoutes, trackingRoutes, emailPageRoutes, emailProviderWebhookRoutes];
 
-/** Issue 5: contacts, bulk operations, alerts, DLQ, metrics, and the contacts/emails/lists data plane. */
-const adminPlaneRoutes = [
+/** Data plane: what a product's servers call with an `ingest` key (/v1/events, /v1/contacts, /v1/emails, /v1/lists). */
+const dataRoutes = [eventRoutes, dataContactRoutes, dataEmailRoutes, dataListRoutes];
+
+/** Admin plane: operators and the studio under /v1/admin (and /v1/metrics); each route declares its scope. */
+const adminRoutes = [
   contactRoutes,
   contactTimelineRoutes,
+  contactPreferenceRoutes,
   contactBulkRoutes,
-  alertRoutes,
+  journeyRoutes,
+  adminEventRoutes,
+  adminEmailRoutes,
+  suppressionRoutes,
   dlqRoutes,
+  alertRoutes,
   metricsRoutes,
-  dataContactRoutes,
-  dataEmailRoutes,
-  dataListRoutes,
+  apiKeyRoutes,
+  auditLogRoutes,
 ];
-
-/** Routes that need no credential (health, tracking, public pages, webhooks). */
-const publicRoutes = [healthRoutes, trackingRoutes, emailPageRoutes, emailProviderWebhookRoutes];
-/** Routes behind bearer keys; each declares its scope (admin plane and data plane). */
-const bearerRoutes = [apiKeyRoutes, auditLogRoutes, eventRoutes, journeyRoutes, adminEventRoutes, ...adminPlaneRoutes, ...emailAdminRoutes];
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 const MAX_PARAM_LENGTH = 4096;
@@ -138,7 +142,7 @@ export async function buildApp({ deps, logger }: BuildAppOptions): Promise<Fasti
   await app.register(async (bearer) => {
     await bearerAuth(bearer, { authenticator: deps.authenticator });
     await auditTrail(bearer, { db: deps.db });
-    for (const routes of bearerRoutes) await bearer.register(routes, { deps });
+    for (const routes of [...dataRoutes, ...adminRoutes]) await bearer.register(routes, { deps });
     // bench/ingest.ts only: config refuses BENCH_BASELINE in production
     if (config.benchBaseline) await bearer.register(benchBaselineRoutes, { deps });
   });

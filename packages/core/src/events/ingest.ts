@@ -8,6 +8,7 @@ import { setMemberships } from '../lists/set-memberships';
 import { exitStates } from '../journeys/exit-states';
 import type { IngestDeps } from './ingest-deps';
 import { matchesExitRule, overridesJson, routeEvent, type LiveState } from './route-event';
+import { LIVE_STATUS_LIST } from '../journeys/live-statuses';
 
 export type IngestSource = 'api' | 'webhook' | 'tracking' | 'lifecycle' | 'replay' | 'enroll' | 'import';
 
@@ -94,7 +95,7 @@ export async function ingestEvent(deps: IngestDeps, input: IngestInput): Promise
       (select id from inserted) as inserted_id,
       coalesce((
         select json_agg(json_build_object('id', s.id, 'journeyId', s.journey_id, 'workflowId', s.workflow_id, 'waitingFor', s.context ->> 'waitingFor'))
-        from journey_states s where s.user_id = ${userId} and s.status in ('active', 'waiting')
+        from journey_states s where s.user_id = ${userId} and s.status in ${LIVE_STATUS_LIST}
       ), '[]'::json) as live_states,
       ${overridesJson(candidateIds)} as overrides`.execute(deps.db);
   const row = stored.rows[0]!;

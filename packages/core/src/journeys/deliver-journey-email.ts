@@ -3,6 +3,7 @@ import type { Db } from '../db/database';
 import { recordDeadLetter } from '../dlq/dead-letters';
 import { isAppError } from '../errors/app-error';
 import type { SendJourneyEmailInput, SendJourneyEmailResult } from './journey-email';
+import { isLiveStatus } from './live-statuses';
 import { recordJourneyStep } from './run-steps';
 import type { EmailDeps } from '../emails/email-deps';
 import { sendEmail } from '../emails/send-email';
@@ -20,7 +21,7 @@ export type JourneyEmailOutcome = SendJourneyEmailResult | { status: 'deferred';
  */
 export async function deliverJourneyEmail(deps: EmailDeps, input: SendJourneyEmailInput): Promise<JourneyEmailOutcome> {
   const state = await deps.db.selectFrom('journeyStates').select('status').where('id', '=', input.stateId).executeTakeFirst();
-  if (state === undefined || (state.status !== 'active' && state.status !== 'waiting')) return { status: 'skipped', reason: 'state_not_active' };
+  if (state === undefined || !isLiveStatus(state.status)) return { status: 'skipped', reason: 'state_not_active' };
 
   const base = { stateId: input.stateId, toNodeId: input.nodeId };
   let result;

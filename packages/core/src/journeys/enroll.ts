@@ -3,6 +3,7 @@ import { evaluateConditions } from '@waymark/journey';
 import type { Db } from '../db/database';
 import { effectiveEnabled, loadOverrides } from './effective-enabled';
 import { primitiveProperties } from './orchestrator';
+import { LIVE_STATUSES } from './live-statuses';
 import type { JourneyRegistry } from './registry';
 
 export interface EnrollUser {
@@ -59,7 +60,7 @@ export async function batchEnroll(
       .select('userId')
       .where('journeyId', '=', journeyId)
       .where('userId', 'in', userIds)
-      .where('status', 'in', ['active', 'waiting'])
+      .where('status', 'in', LIVE_STATUSES)
       .execute(),
     sql<{ email: string }>`
       select lower(email) as email from email_preferences

@@ -3,7 +3,7 @@ import { getContactPreferences, updateContactPreferences } from '@waymark/core/p
 import type { RoutePlugin } from '../../http/type-provider';
 import type { AppDeps } from '../../deps';
 import { bearerErrors, errorBody } from '../../schemas/common';
-import { preferencesSchema } from './contacts';
+import { preferencesSchema } from '../../schemas/contacts';
 
 const params = z.object({ contactId: z.string().min(1).max(512) });
 const tags = ['contacts'];

@@ -3,7 +3,7 @@ import { getContactTimeline, timelineTypes } from '@waymark/core/contacts/contac
 import type { AppDeps } from '../../deps';
 import type { RoutePlugin } from '../../http/type-provider';
 import { bearerErrors, errorBody, listEnvelope, page, paginationQuery, timestamp } from '../../schemas/common';
-import { contactIdParams } from './contacts';
+import { contactIdParams } from '../../schemas/contacts';
 
 const timelineEntry = z.object({ type: z.enum(timelineTypes), timestamp, data: z.record(z.string(), z.unknown()) }).meta({ id: 'TimelineEntry' });
 

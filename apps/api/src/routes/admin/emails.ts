@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { getEmailSendDetail, listEmailSends } from '@waymark/core/emails/email-admin';
+import { journeyStatuses } from '@waymark/core/journeys/journey-states';
 import type { RoutePlugin } from '../../http/type-provider';
 import type { AppDeps } from '../../deps';
 import { bearerErrors, errorBody, dateRangeQuery, listEnvelope, nullableTimestamp, page, paginationQuery, timestamp } from '../../schemas/common';
@@ -79,7 +80,7 @@ export const adminEmailRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { de
               .object({
                 journeyId: z.string(),
                 userId: z.string(),
-                status: z.enum(['active', 'waiting', 'completed', 'failed', 'exited']),
+                status: z.enum(journeyStatuses),
                 currentNodeId: z.string(),
               })
               .nullable(),

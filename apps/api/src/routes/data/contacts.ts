@@ -6,7 +6,7 @@ import { setMemberships } from '@waymark/core/lists/set-memberships';
 import type { AppDeps } from '../../deps';
 import type { RoutePlugin } from '../../http/type-provider';
 import { bearerErrors, errorBody, requireAnyOf } from '../../schemas/common';
-import { contactIdParams, contactSchema, emailField, propertiesBody } from '../admin/contacts';
+import { contactIdParams, contactSchema, emailField, propertiesBody } from '../../schemas/contacts';
 
 const tags = ['data-plane'];
 

@@ -6,7 +6,7 @@ import { sendEmail } from '@waymark/core/emails/send-email';
 import type { AppDeps } from '../../deps';
 import type { RoutePlugin } from '../../http/type-provider';
 import { bearerErrors } from '../../schemas/common';
-import { emailField } from '../admin/contacts';
+import { emailField } from '../../schemas/contacts';
 
 const tags = ['data-plane'];
 

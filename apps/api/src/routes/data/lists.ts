@@ -5,7 +5,7 @@ import { setMemberships } from '@waymark/core/lists/set-memberships';
 import type { AppDeps } from '../../deps';
 import type { RoutePlugin } from '../../http/type-provider';
 import { bearerErrors, errorBody, requireAnyOf, timestamp } from '../../schemas/common';
-import { emailField } from '../admin/contacts';
+import { emailField } from '../../schemas/contacts';
 
 const listSchema = z
   .object({
