@@ -37,6 +37,7 @@ import { emailPageRoutes } from './routes/email-pages';
 import { emailProviderWebhookRoutes } from './routes/email-provider-webhook';
 import { suppressionRoutes } from './routes/suppressions';
 import { trackingBenchBaselineRoutes, trackingRoutes } from './routes/tracking';
+import { webhookSourceRoutes } from './routes/webhook-sources';
 
 /** Issue 4: email delivery (admin emails, contact preferences, suppression import). */
 const emailAdminRoutes = [adminEmailRoutes, contactPreferenceRoutes, suppressionRoutes];
@@ -55,7 +56,7 @@ const adminPlaneRoutes = [
 ];
 
 /** Routes that need no credential (health, tracking, public pages, webhooks). */
-const publicRoutes = [healthRoutes, trackingRoutes, emailPageRoutes, emailProviderWebhookRoutes];
+const publicRoutes = [healthRoutes, trackingRoutes, emailPageRoutes, emailProviderWebhookRoutes, webhookSourceRoutes];
 /** Routes behind bearer keys; each declares its scope (admin plane and data plane). */
 const bearerRoutes = [apiKeyRoutes, auditLogRoutes, eventRoutes, journeyRoutes, adminEventRoutes, ...adminPlaneRoutes, ...emailAdminRoutes];
 

@@ -24,6 +24,10 @@ import { createDeadLetterRetriers } from '@waymark/core/dlq/dead-letter-retriers
 import type { DeadLetterRetriers } from '@waymark/core/dlq/retry-dead-letter';
 import { sendEmail } from '@waymark/core/emails/send-email';
 import { createProcessMetrics, type ProcessMetrics } from '@waymark/core/metrics/prometheus';
+import { createPersonPropertyCache, type PersonPropertyCache } from '@waymark/core/webhooks/sources/person-cache';
+import { createSourceRegistry, type SourceRegistry } from '@waymark/core/webhooks/sources/source-registry';
+import { builtInSources } from '@waymark/sources';
+import { sources as ownSources } from '@waymark/journeys/sources/index';
 
 /** Everything the routes need, built once per process and passed down explicitly (no singletons). */
 export interface AppDeps {
@@ -49,6 +53,10 @@ export interface AppDeps {
   snsCertificates: SnsCertificateSource;
   /** POST /v1/admin/dlq/{id}/retry: how each DLQ source is re-queued (core/dlq/dead-letter-retriers.ts) */
   deadLetterRetriers: DeadLetterRetriers;
+  /** webhook sources (POST /v1/webhooks/{sourceId}): the presets plus journeys/sources, with their secrets */
+  sources: SourceRegistry;
+  /** per-person properties of sources that keep them (the analytics source), in Redis */
+  personCache: PersonPropertyCache;
   /** Prometheus text of this instance (GET /v1/metrics) */
   processMetrics: ProcessMetrics;
   pingDatabase(): Promise<void>;
@@ -106,6 +114,7 @@ export async function createAppDeps(config: Config, logger: AppLogger): Promise<
   const tracking = createTrackingRecorder({ statements: trackingStatements, events: trackingEvents });
   const ingest = (input: IngestInput) => ingestEvent(ingestDeps, input);
   const deadLetterRetriers = createDeadLetterRetriers({ db, ingest, sendEmail: (input) => sendEmail(email, input), orchestrator: temporal.orchestrator });
+  const sources = createSourceRegistry([...builtInSources, ...ownSources], config.webhookSources.secrets);
   const version = readVersion();
   const processMetrics = createProcessMetrics({ db, version });
   return {
@@ -124,6 +133,8 @@ export async function createAppDeps(config: Config, logger: AppLogger): Promise<
     trackingEvents,
     snsCertificates,
     deadLetterRetriers,
+    sources,
+    personCache: createPersonPropertyCache(redis),
     processMetrics,
     async pingDatabase() {
       await sql`select 1`.execute(db);

@@ -4,3 +4,4 @@ export { standardWebhooks, standardWebhookId } from './schemes/standard-webhooks
 export { timestampedHmac } from './schemes/timestamped-hmac';
 export { hmacHex, type HmacHexOptions } from './schemes/hmac-hex';
 export { builtInSources } from './presets/index';
+export { equalsSecret } from './schemes/constant-time';
