@@ -28,7 +28,7 @@ describe('trial-ending (a journey started by the Stripe preset)', () => {
     const input: JourneyRunRequest = {
       journeyId: 'trial-ending',
       userId: ingest.userId!,
-      userEmail: ingest.userEmail!,
+      userEmail: 'ada@example.com',
       properties: { plan: 'pro_monthly', trial_end: 1_726_259_200 },
       trigger: { event: ingest.event, eventId: randomUUID(), occurredAt: new Date().toISOString() },
     };

@@ -6,7 +6,8 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 
-export const stripeSubscriptionTrialWillEnd = (n = 1, userId = 'user_42', email = 'ada@example.com') => ({
+// a subscription carries no email: the person is the metadata user id (the contact's email is used)
+export const stripeSubscriptionTrialWillEnd = (n = 1, userId = 'user_42') => ({
   id: `evt_1PzTrial${n}WillEnd`,
   object: 'event',
   api_version: '2024-06-20',
@@ -25,7 +26,6 @@ export const stripeSubscriptionTrialWillEnd = (n = 1, userId = 'user_42', email 
       currency: 'usd',
       trial_end: 1_726_259_200,
       metadata: { userId },
-      customer_email: email,
       items: { object: 'list', data: [{ id: 'si_1', price: { id: 'price_1', lookup_key: 'pro_monthly', unit_amount: 2900 } }] },
     },
   },

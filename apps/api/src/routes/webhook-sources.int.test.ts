@@ -52,16 +52,30 @@ describe('POST /v1/webhooks/{sourceId}', () => {
   const eventsOf = (userId: string) => api.deps.db.selectFrom('events').selectAll().where('userId', '=', userId).execute();
 
   describe('stripe (timestamped t=…,v1=…)', () => {
-    it('ingests stripe.<type> for metadata.userId with the email, plan and amounts', async () => {
+    it('ingests stripe.<type> for metadata.userId with the plan and status', async () => {
       const userId = `u-${randomUUID()}`;
-      const body = JSON.stringify(stripeSubscriptionTrialWillEnd(Date.now(), userId, `${userId}@example.com`));
+      const body = JSON.stringify(stripeSubscriptionTrialWillEnd(Date.now(), userId));
       const response = await post('stripe', body, stripeSignature(body, [STRIPE]));
       expect(response.status).toBe(200);
       expect(response.body).toEqual({ ok: true, event: 'stripe.customer.subscription.trial_will_end', userId, exits: [] });
       const [event] = await eventsOf(userId);
-      expect(event).toMatchObject({ source: 'webhook', userEmail: `${userId}@example.com` });
+      expect(event).toMatchObject({ source: 'webhook', userEmail: null });
       expect(event!.properties).toMatchObject({ plan: 'pro_monthly', status: 'trialing', stripeCustomerId: 'cus_Qx12' });
       expect(event!.idempotencyKey).toMatch(/^stripe:evt_/);
+    });
+
+    it('starts the trial-ending journey for a user Clerk introduced (the subscription itself carries no email)', async () => {
+      const userId = `user_${randomUUID()}`;
+      const user = JSON.stringify(clerkUserCreated(userId, `${userId}@example.com`));
+      expect((await post('clerk', user, standardWebhookHeaders(user, [CLERK], { prefix: 'svix' }))).status).toBe(200);
+      const body = JSON.stringify(stripeSubscriptionTrialWillEnd(Date.now(), userId));
+      expect((await post('stripe', body, stripeSignature(body, [STRIPE]))).status).toBe(200);
+      const [state] = await eventually(
+        () => journeyStatesOf(api.deps.db, userId, 'trial-ending'),
+        (rows) => rows.some((row) => row.status === 'waiting'),
+        { what: 'trial-ending waiting after its first email' },
+      );
+      expect(state).toMatchObject({ userEmail: `${userId}@example.com`, currentNodeId: 'sleep:2 days' });
     });
 
     it('keys an email-only invoice by its address', async () => {

@@ -38,7 +38,7 @@ describe('built-in presets', () => {
     expect(run(stripe, stripeSubscriptionTrialWillEnd(1))).toEqual({
       event: 'stripe.customer.subscription.trial_will_end',
       userId: 'user_42',
-      userEmail: 'ada@example.com',
+      userEmail: undefined,
       eventProperties: {
         stripeEventId: 'evt_1PzTrial1WillEnd',
         stripeObject: 'subscription',
