@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
+import { isAppError } from '@waymark/core/errors/app-error';
 import { receiveWebhook } from '@waymark/core/webhooks/sources/receive-webhook';
 import type { MountedSource } from '@waymark/core/webhooks/sources/source-registry';
 import type { SourceHeaders } from '@waymark/sources';
@@ -49,6 +50,14 @@ function describeSource({ source, auth }: MountedSource): string {
 export const webhookSourceRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+  // refusals before the handler (a body over the limit, an aborted upload) are logged here with
+  // the source, as receiveWebhook logs its own
+  app.addHook('onError', async (request, _reply, error) => {
+    if (isAppError(error)) return;
+    const { sourceId } = request.params as { sourceId?: string };
+    request.log.warn({ sourceId, status: error.statusCode, reason: error.code ?? error.message }, 'webhook source request rejected');
+  });
 
   const mounted = deps.sources.list().map(describeSource);
   app.post(
