@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineSource } from '../define-source';
-import { asEmail, asRecord, asString, compact } from '../payload-fields';
+import { asEmail, asString, compact } from '../payload-fields';
 import { hmacHex } from '../schemes/hmac-hex';
 
 const properties = z.record(z.string(), z.unknown());
@@ -31,9 +31,8 @@ export const segment = defineSource({
   schema: segmentCall,
   transform(payload) {
     if (payload.type === 'group' || payload.type === 'alias') return undefined;
-    const traits = payload.traits ?? payload.context?.traits ?? {};
     const userId = asString(payload.userId);
-    const userEmail = asEmail(traits.email) ?? asEmail(asRecord(payload.context?.traits)?.email);
+    const userEmail = asEmail(payload.traits?.email) ?? asEmail(payload.context?.traits?.email);
     if (userId === undefined && userEmail === undefined) return undefined;
     const event = payload.type === 'track' ? asString(payload.event) : payload.type;
     if (event === undefined) return undefined;
