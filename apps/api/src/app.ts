@@ -42,9 +42,10 @@ import { adminEventRoutes } from './routes/admin/events';
 import { journeyRoutes } from './routes/admin/journeys';
 import { metricsRoutes } from './routes/admin/metrics';
 import { suppressionRoutes } from './routes/admin/suppressions';
+import { webhookSourceRoutes } from './routes/public/webhook-sources';
 
 /** Public plane: no credential; each route authenticates by its own means (signed token, SNS signature) or needs none. */
-const publicRoutes = [healthRoutes, trackingRoutes, emailPageRoutes, emailProviderWebhookRoutes];
+const publicRoutes = [healthRoutes, trackingRoutes, emailPageRoutes, emailProviderWebhookRoutes, webhookSourceRoutes];
 
 /** Data plane: what a product's servers call with an `ingest` key (/v1/events, /v1/contacts, /v1/emails, /v1/lists). */
 const dataRoutes = [eventRoutes, dataContactRoutes, dataEmailRoutes, dataListRoutes];

@@ -26,6 +26,10 @@ import { registerEventRetryHandlers } from '@waymark/core/events/event-retry';
 import { registerJourneyRetryHandler } from '@waymark/core/journeys/journey-dead-letters';
 import { sendEmail } from '@waymark/core/emails/send-email';
 import { createProcessMetrics, type ProcessMetrics } from '@waymark/core/metrics/prometheus';
+import { createPersonPropertyCache, type PersonPropertyCache } from '@waymark/core/webhooks/sources/person-cache';
+import { createSourceRegistry, type SourceRegistry } from '@waymark/core/webhooks/sources/source-registry';
+import { builtInSources } from '@waymark/sources';
+import { sources as ownSources } from '@waymark/journeys/sources/index';
 
 /** Everything the routes need, built once per process and passed down explicitly (no singletons). */
 export interface AppDeps {
@@ -51,6 +55,10 @@ export interface AppDeps {
   snsCertificates: SnsCertificateSource;
   /** POST /v1/admin/dlq/{id}/retry: how each DLQ source is re-queued, registered by the module that owns it */
   deadLetterRetryHandlers: DeadLetterRetryHandlers;
+  /** webhook sources (POST /v1/webhooks/{sourceId}): the presets plus journeys/sources, with their secrets */
+  sources: SourceRegistry;
+  /** per-person properties of sources that keep them (the analytics source), in Redis */
+  personCache: PersonPropertyCache;
   /** Prometheus text of this instance (GET /v1/metrics) */
   processMetrics: ProcessMetrics;
   pingDatabase(): Promise<void>;
@@ -112,6 +120,7 @@ export async function createAppDeps(config: Config, logger: AppLogger): Promise<
   registerEmailRetryHandler(deadLetterRetryHandlers, { db, sendEmail: (input) => sendEmail(email, input) });
   registerEventRetryHandlers(deadLetterRetryHandlers, { ingest });
   registerJourneyRetryHandler(deadLetterRetryHandlers, { db, orchestrator: temporal.orchestrator });
+  const sources = createSourceRegistry([...builtInSources, ...ownSources], config.webhookSources.secrets);
   const version = readVersion();
   const processMetrics = createProcessMetrics({ db, version });
   return {
@@ -130,6 +139,8 @@ export async function createAppDeps(config: Config, logger: AppLogger): Promise<
     trackingEvents,
     snsCertificates,
     deadLetterRetryHandlers,
+    sources,
+    personCache: createPersonPropertyCache(redis),
     processMetrics,
     async pingDatabase() {
       await sql`select 1`.execute(db);
