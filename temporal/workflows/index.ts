@@ -3,5 +3,6 @@
 export { alertEvaluationWorkflow } from './alerts';
 export { importContactsWorkflow } from './import-contacts';
 export { journeyWorkflow } from './journey';
+export { outboundEventWorkflow } from './outbound-event';
 export { pingWorkflow } from './ping';
 export { sleeperWorkflow } from './sleeper';

@@ -37,6 +37,7 @@ import { emailPageRoutes } from './routes/email-pages';
 import { emailProviderWebhookRoutes } from './routes/email-provider-webhook';
 import { suppressionRoutes } from './routes/suppressions';
 import { trackingBenchBaselineRoutes, trackingRoutes } from './routes/tracking';
+import { webhookEndpointRoutes } from './routes/webhook-endpoints';
 
 /** Issue 4: email delivery (admin emails, contact preferences, suppression import). */
 const emailAdminRoutes = [adminEmailRoutes, contactPreferenceRoutes, suppressionRoutes];
@@ -57,7 +58,18 @@ const adminPlaneRoutes = [
 /** Routes that need no credential (health, tracking, public pages, webhooks). */
 const publicRoutes = [healthRoutes, trackingRoutes, emailPageRoutes, emailProviderWebhookRoutes];
 /** Routes behind bearer keys; each declares its scope (admin plane and data plane). */
-const bearerRoutes = [apiKeyRoutes, auditLogRoutes, eventRoutes, journeyRoutes, adminEventRoutes, ...adminPlaneRoutes, ...emailAdminRoutes];
+/** Issue 11 §3: outbound webhook endpoints. */
+const outboundWebhookRoutes = [webhookEndpointRoutes];
+const bearerRoutes = [
+  apiKeyRoutes,
+  auditLogRoutes,
+  eventRoutes,
+  journeyRoutes,
+  adminEventRoutes,
+  ...adminPlaneRoutes,
+  ...emailAdminRoutes,
+  ...outboundWebhookRoutes,
+];
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 

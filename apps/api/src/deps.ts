@@ -12,6 +12,8 @@ import { ingestEvents } from '@waymark/core/events/ingest-batch';
 import { createJourneyRegistry, type JourneyRegistry } from '@waymark/core/journeys/registry';
 import { journeys as journeyDefinitions } from '@waymark/journeys';
 import { createTemporalGateway, type TemporalGateway } from '@waymark/temporal/client';
+import { startWebhookRedelivery } from '@waymark/temporal/outbound-client';
+import { webhookRetryPolicy } from '@waymark/temporal/outbound-retry';
 import type { AppLogger } from '@waymark/core/logging/logger';
 import { createEmailDeps } from '@waymark/core/emails/create-email-deps';
 import type { EmailDeps } from '@waymark/core/emails/email-deps';
@@ -105,7 +107,14 @@ export async function createAppDeps(config: Config, logger: AppLogger): Promise<
   const trackingEvents = createTrackingEventPublisher({ db, ingest: (events) => ingestEvents(ingestDeps, events), analytics, logger });
   const tracking = createTrackingRecorder({ statements: trackingStatements, events: trackingEvents });
   const ingest = (input: IngestInput) => ingestEvent(ingestDeps, input);
-  const deadLetterRetriers = createDeadLetterRetriers({ db, ingest, sendEmail: (input) => sendEmail(email, input), orchestrator: temporal.orchestrator });
+  const outboundStarter = { client: temporal.client, taskQueue: config.temporal.taskQueue, retry: webhookRetryPolicy(config.webhooks) };
+  const deadLetterRetriers = createDeadLetterRetriers({
+    db,
+    ingest,
+    sendEmail: (input) => sendEmail(email, input),
+    orchestrator: temporal.orchestrator,
+    redeliverWebhook: (input) => startWebhookRedelivery(outboundStarter, input),
+  });
   const version = readVersion();
   const processMetrics = createProcessMetrics({ db, version });
   return {

@@ -8,6 +8,7 @@ import type { IngestInput, IngestResult, IngestSource } from '../events/ingest';
 import { retryJourneyRun } from '../journeys/journey-dead-letters';
 import type { JourneyOrchestrator } from '../journeys/orchestrator';
 import { checkSendGate } from '../preferences/send-gate';
+import { reopenWebhookDelivery } from '../webhooks/outbound/webhook-deliveries';
 import type { DeadLetterRetriers } from './retry-dead-letter';
 
 export interface DeadLetterRetrierDeps {
@@ -15,7 +16,12 @@ export interface DeadLetterRetrierDeps {
   ingest(input: IngestInput): Promise<IngestResult>;
   sendEmail(input: SendEmailInput): Promise<SendEmailResult>;
   orchestrator: Pick<JourneyOrchestrator, 'startJourney'>;
+  /** starts a fresh delivery run of one parked outbound webhook delivery (temporal/outbound-client.ts) */
+  redeliverWebhook(input: { outboundEventId: string; deliveryId: string; dlqEntryId: string }): Promise<void>;
 }
+
+/** core/webhooks/outbound/webhook-deliveries.ts parkWebhookDelivery */
+const webhookDeliveryPayload = z.object({ deliveryId: z.string().min(1) });
 
 /** core/emails/email-failures.ts emailRetryPayload */
 const emailPayload = z.object({
@@ -69,6 +75,8 @@ function parsePayload<T>(schema: z.ZodType<T>, payload: JsonObject, what: string
  * - journey: a journey start that Temporal refused is started again (same workflow id, so a run
  *   that did start meanwhile is not duplicated); a run that failed is run again for the user
  *   under a new workflow id (journeys/journey-dead-letters.ts).
+ * - webhook-delivery: the outbound delivery is opened again and runs a fresh retry schedule,
+ *   with the same `webhook-id` (receivers dedupe on it).
  * `alert` and `import` entries are not retried automatically (a past alert is stale; resubmit
  * an import), so they answer 409.
  */
@@ -96,6 +104,11 @@ export function createDeadLetterRetriers(deps: DeadLetterRetrierDeps): DeadLette
       });
     },
     webhook: reingest('webhook'),
+    'webhook-delivery': async (entry) => {
+      const { deliveryId } = parsePayload(webhookDeliveryPayload, entry.payload, 'webhook delivery');
+      const { outboundEventId } = await reopenWebhookDelivery(deps.db, deliveryId);
+      await deps.redeliverWebhook({ outboundEventId, deliveryId, dlqEntryId: entry.id });
+    },
     event: reingest('replay'),
     journey: async (entry) => {
       const payload = parsePayload(journeyPayload, entry.payload, 'journey start or run');
