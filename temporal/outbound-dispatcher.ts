@@ -9,6 +9,7 @@ const CHANNEL = 'waymark_outbound_events';
 /** A row older than this without a dispatch missed its notice (or its start failed). */
 const SWEEP_GRACE_MS = 10_000;
 const SWEEP_BATCH = 500;
+const SWEEP_INTERVAL_MS = 30_000;
 const RECONNECT_DELAY_MS = 5_000;
 
 export interface OutboundDispatcherDeps {
@@ -16,7 +17,6 @@ export interface OutboundDispatcherDeps {
   databaseUrl: string;
   logger: AppLogger;
   starter: OutboundStarter;
-  sweepIntervalMs?: number;
 }
 
 export interface OutboundDispatcher {
@@ -74,11 +74,11 @@ export async function startOutboundDispatcher(deps: OutboundDispatcherDeps): Pro
   }
 
   let sweeping = false;
-  const sweep = async () => {
+  const sweep = async (graceMs: number) => {
     if (sweeping || closed) return;
     sweeping = true;
     try {
-      const ids = await listUndispatchedOutboundEvents(deps.db, { olderThan: new Date(Date.now() - SWEEP_GRACE_MS), limit: SWEEP_BATCH });
+      const ids = await listUndispatchedOutboundEvents(deps.db, { olderThan: new Date(Date.now() - graceMs), limit: SWEEP_BATCH });
       for (const id of ids) await startOutboundEventWorkflow(deps.starter, id);
     } catch (error) {
       deps.logger.warn({ err: error }, 'outbound webhooks: sweep failed; the next one retries');
@@ -91,8 +91,9 @@ export async function startOutboundDispatcher(deps: OutboundDispatcherDeps): Pro
     deps.logger.warn({ err: error }, 'outbound webhooks: listener could not connect');
     scheduleReconnect();
   });
-  void sweep();
-  const timer = setInterval(() => void sweep(), deps.sweepIntervalMs ?? 30_000);
+  // at start every undispatched row is due: whatever was written while no listener ran
+  void sweep(0);
+  const timer = setInterval(() => void sweep(SWEEP_GRACE_MS), SWEEP_INTERVAL_MS);
 
   return {
     async close() {
