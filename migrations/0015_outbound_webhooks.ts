@@ -47,6 +47,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       last_error text,
       last_response_body text,
       next_attempt_at timestamptz,
+      first_attempt_at timestamptz,
       delivered_at timestamptz,
       created_at timestamptz not null default now(),
       updated_at timestamptz not null default now(),

@@ -33,8 +33,12 @@ export function createOutboundActivities(deps: OutboundActivityDeps) {
     },
     /** One attempt; a failure throws so that Temporal's retry policy schedules the next one. */
     async deliverWebhook(input: { deliveryId: string; retry: WebhookRetryPolicy }): Promise<void> {
-      const attempt = Context.current().info.attempt;
-      const result = await attemptWebhookDelivery(delivery, { deliveryId: input.deliveryId, nextAttemptAt: nextAttemptAt(input.retry, attempt) });
+      const { attempt, currentAttemptScheduledTimestampMs } = Context.current().info;
+      const result = await attemptWebhookDelivery(delivery, {
+        deliveryId: input.deliveryId,
+        scheduledAt: new Date(currentAttemptScheduledTimestampMs),
+        nextAttemptAt: nextAttemptAt(input.retry, attempt),
+      });
       if (result.outcome !== 'failed') return;
       if (result.endpointDisabled) {
         throw ApplicationFailure.nonRetryable(`${result.error}; the endpoint was disabled after failing for the whole retry window`, 'WebhookEndpointDisabled');
@@ -42,7 +46,7 @@ export function createOutboundActivities(deps: OutboundActivityDeps) {
       throw ApplicationFailure.retryable(result.error, 'WebhookDeliveryFailed');
     },
     async parkWebhookDelivery(input: { deliveryId: string; error: string }): Promise<void> {
-      await parkWebhookDelivery(deps.db, input);
+      await parkWebhookDelivery(delivery, input);
     },
   };
 }

@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordDeadLetter } from '@waymark/core/dlq/dead-letters';
 import { sendEmail } from '@waymark/core/emails/send-email';
 import { emailsTo, header, uniqueAddress } from '../../../../test/email-emulator';
 import { eventually } from '../../../../test/eventually';
@@ -224,6 +225,47 @@ describe('outbound webhooks: endpoints, signed delivery, retries, a killed worke
       for (const attempt of attempts) expect(verify(endpoint.secret, attempt)).toMatchObject({ type: 'webhook.test', data: { endpointId: endpoint.id } });
       // the retries waited (Temporal's timer, not a tight loop)
       expect(attempts[3]!.at - attempts[0]!.at).toBeGreaterThanOrEqual(200 + 400 + 800 - 100);
+    });
+
+    it('a delivery parked in the DLQ is retried from the DLQ endpoint: delivered again with the same webhook-id', async () => {
+      const endpoint = await createEndpoint('/parked', ['email.failed']);
+      // what a delivery that gave up after its retry window leaves behind (temporal/workflows/outbound-event.wf.test.ts)
+      const { eventId, dlqId } = await api.deps.db.transaction().execute(async (trx) => {
+        const event = await trx
+          .insertInto('outboundEvents')
+          .values({ event: 'email.failed', payload: JSON.stringify({ emailId: 'e-1', to: 'parked@example.com' }), dispatchedAt: new Date() })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        const delivery = await trx
+          .insertInto('webhookDeliveries')
+          .values({ endpointId: endpoint.id, outboundEventId: event.id, eventType: 'email.failed', status: 'failed', attempts: 30, lastError: 'HTTP 503' })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        const dlqId = await recordDeadLetter(trx, {
+          source: 'webhook-delivery',
+          sourceId: delivery.id,
+          payload: { deliveryId: delivery.id, endpointId: endpoint.id, eventId: event.id, type: 'email.failed' },
+          error: 'HTTP 503',
+          retryCount: 30,
+        });
+        return { eventId: event.id, dlqId };
+      });
+      const retried = await api.request('POST', `/v1/admin/dlq/${dlqId}/retry`, { token: LEGACY });
+      expect(retried).toMatchObject({ status: 200, body: { id: dlqId, status: 'retried' } });
+      const [request] = await eventually(
+        () => receivedOn('/parked'),
+        (list) => list.length > 0,
+        { what: 'the redelivered event' },
+      );
+      expect(request!.headers['webhook-id']).toBe(eventId);
+      expect(verify(endpoint.secret, request!)).toMatchObject({ type: 'email.failed', data: { emailId: 'e-1' } });
+      const page = await eventually(
+        () => deliveries(endpoint.id),
+        (value) => value.deliveries[0]?.status === 'succeeded',
+        { what: 'the delivery recorded as succeeded' },
+      );
+      expect(page.deliveries[0]).toMatchObject({ eventId, attempts: 31, lastStatusCode: 200 });
+      expect((await api.request('POST', `/v1/admin/dlq/${dlqId}/retry`, { token: LEGACY })).status).toBe(409);
     });
 
     it('kill the worker mid-delivery and while events are written: nothing is lost', async () => {

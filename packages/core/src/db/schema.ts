@@ -290,6 +290,8 @@ export interface WebhookDeliveriesTable {
   lastError: ColumnType<string | null, string | null | undefined, string | null>;
   lastResponseBody: ColumnType<string | null, string | null | undefined, string | null>;
   nextAttemptAt: NullableTimestamp;
+  /** the orchestrator's time of the first attempt (the clock the retry window runs on) */
+  firstAttemptAt: NullableTimestamp;
   deliveredAt: NullableTimestamp;
   createdAt: Timestamp;
   updatedAt: Timestamp;

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { postJsonBody, type OutboundOptions, type OutboundResponse } from '../../alerts/outbound-http';
 import type { Db } from '../../db/database';
@@ -26,6 +27,11 @@ export type DeliveryAttemptOutcome =
 
 export interface DeliveryAttempt {
   deliveryId: string;
+  /**
+   * when the orchestrator scheduled this attempt: the endpoint's failure clock runs on it, so
+   * "failing for the whole retry window" is measured on the same clock as the retry window
+   */
+  scheduledAt: Date;
   /** when the next attempt is due if this one fails (null: this is the last one) */
   nextAttemptAt: Date | null;
 }
@@ -95,6 +101,7 @@ export async function attemptWebhookDelivery(deps: WebhookDeliveryDeps, attempt:
     .updateTable('webhookDeliveries')
     .set((eb) => ({
       attempts: eb('attempts', '+', 1),
+      firstAttemptAt: sql<Date>`coalesce(first_attempt_at, ${attempt.scheduledAt})`,
       status: error === undefined ? 'succeeded' : 'retrying',
       lastStatusCode: response?.status ?? null,
       lastDurationMs: response?.durationMs ?? Math.round(now.getTime() - sentAt.getTime()),
@@ -110,6 +117,6 @@ export async function attemptWebhookDelivery(deps: WebhookDeliveryDeps, attempt:
     await recordEndpointSuccess(deps.db, row.endpointId);
     return { outcome: 'delivered', status: response?.status ?? 200 };
   }
-  const endpointDisabled = row.target === null && (await recordEndpointFailure(deps, row.endpointId, now));
+  const endpointDisabled = row.target === null && (await recordEndpointFailure(deps, row.endpointId, attempt.scheduledAt));
   return { outcome: 'failed', error, endpointDisabled };
 }

@@ -11,6 +11,10 @@ export async function recordEndpointSuccess(db: Db, endpointId: string): Promise
   await db.updateTable('webhookEndpoints').set({ failingSince: null }).where('id', '=', endpointId).where('failingSince', 'is not', null).execute();
 }
 
+function disabledFields(now: Date, windowMs: number) {
+  return { enabled: false, disabledAt: now, disabledReason: `every delivery failed for ${Math.round(windowMs / 3_600_000)} h`, updatedAt: now };
+}
+
 /**
  * Starts the endpoint's failure clock at its first failure since the last success; once the
  * clock has run for the whole retry window the endpoint is disabled (new events are no longer
@@ -26,15 +30,24 @@ export async function recordEndpointFailure(deps: EndpointHealthDeps, endpointId
   const cutoff = new Date(now.getTime() - deps.retryWindowMs);
   const disabled = await deps.db
     .updateTable('webhookEndpoints')
-    .set({
-      enabled: false,
-      disabledAt: now,
-      disabledReason: `every delivery failed for ${Math.round(deps.retryWindowMs / 60_000)} minutes`,
-      updatedAt: now,
-    })
+    .set(disabledFields(now, deps.retryWindowMs))
     .where('id', '=', endpointId)
     .where('enabled', '=', true)
     .where('failingSince', '<=', cutoff)
     .executeTakeFirst();
   return Number(disabled.numUpdatedRows) > 0;
+}
+
+/**
+ * A delivery gave up after its whole retry schedule: if the endpoint's failure clock started no
+ * later than that delivery's first attempt, nothing reached it for the whole window.
+ */
+export async function disableEndpointFailingSince(deps: EndpointHealthDeps, endpointId: string, firstAttemptAt: Date): Promise<void> {
+  await deps.db
+    .updateTable('webhookEndpoints')
+    .set(disabledFields(new Date(), deps.retryWindowMs))
+    .where('id', '=', endpointId)
+    .where('enabled', '=', true)
+    .where('failingSince', '<=', firstAttemptAt)
+    .execute();
 }

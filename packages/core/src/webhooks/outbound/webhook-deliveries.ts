@@ -2,6 +2,7 @@ import type { Db } from '../../db/database';
 import type { WebhookDeliveryRow } from '../../db/schema';
 import { recordDeadLetter } from '../../dlq/dead-letters';
 import { notFound } from '../../errors/app-error';
+import { disableEndpointFailingSince, type EndpointHealthDeps } from './endpoint-health';
 import { getWebhookEndpoint } from './webhook-endpoints';
 
 /** A delivery as GET /v1/admin/webhook-endpoints/{id}/deliveries shows it. */
@@ -35,25 +36,39 @@ export const WEBHOOK_DELIVERY_DLQ_SOURCE = 'webhook-delivery';
 
 /**
  * The delivery gave up (retry window over, or its endpoint was disabled): the row is marked
- * failed and a DLQ entry keeps what a retry needs, so nothing accepted is lost.
+ * failed and a DLQ entry keeps what a retry needs, so nothing accepted is lost. When the
+ * endpoint has not answered any delivery with a 2xx since this one's first attempt, it has
+ * been failing for the whole retry window, and it is disabled.
  */
-export async function parkWebhookDelivery(db: Db, input: { deliveryId: string; error: string }): Promise<string | undefined> {
+export async function parkWebhookDelivery(deps: EndpointHealthDeps, input: { deliveryId: string; error: string }): Promise<string | undefined> {
+  const parked = await parkDelivery(deps.db, input);
+  if (parked === undefined) return undefined;
+  if (!parked.targeted && parked.firstAttemptAt !== null) await disableEndpointFailingSince(deps, parked.endpointId, parked.firstAttemptAt);
+  return parked.dlqEntryId;
+}
+
+async function parkDelivery(
+  db: Db,
+  input: { deliveryId: string; error: string },
+): Promise<{ dlqEntryId: string; endpointId: string; targeted: boolean; firstAttemptAt: Date | null } | undefined> {
   return db.transaction().execute(async (trx) => {
     const row = await trx
       .updateTable('webhookDeliveries')
       .set({ status: 'failed', nextAttemptAt: null, lastError: input.error, updatedAt: new Date() })
       .where('id', '=', input.deliveryId)
       .where('status', 'in', ['pending', 'retrying'])
-      .returning(['id', 'endpointId', 'outboundEventId', 'eventType', 'attempts'])
+      .returning(['id', 'endpointId', 'outboundEventId', 'eventType', 'attempts', 'firstAttemptAt'])
       .executeTakeFirst();
     if (row === undefined) return undefined;
-    return recordDeadLetter(trx, {
+    const event = await trx.selectFrom('outboundEvents').select('endpointId').where('id', '=', row.outboundEventId).executeTakeFirstOrThrow();
+    const dlqEntryId = await recordDeadLetter(trx, {
       source: WEBHOOK_DELIVERY_DLQ_SOURCE,
       sourceId: row.id,
       payload: { deliveryId: row.id, endpointId: row.endpointId, eventId: row.outboundEventId, type: row.eventType },
       error: input.error,
       retryCount: row.attempts,
     });
+    return { dlqEntryId, endpointId: row.endpointId, targeted: event.endpointId !== null, firstAttemptAt: row.firstAttemptAt };
   });
 }
 
