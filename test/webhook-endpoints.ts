@@ -9,7 +9,12 @@ import type { OutboundEventType } from '@waymark/core/webhooks/outbound/event-ty
 export async function subscribeOutboxEndpoint(db: Db, events: OutboundEventType[]): Promise<() => Promise<void>> {
   const row = await db
     .insertInto('webhookEndpoints')
-    .values({ url: 'http://127.0.0.1:9/discard', events, secret: 'whsec_dGVzdC1zZWNyZXQtdGVzdC1zZWNyZXQ=', description: 'outbox test subscriber' })
+    .values({
+      url: 'http://127.0.0.1:9/discard',
+      events,
+      secret: 'whsec_dGVzdC1zZWNyZXQtdGVzdC1zZWNyZXQ=',
+      description: `outbox test subscriber ${events.join(' ')}`,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return async () => {

@@ -16,8 +16,8 @@ describe('admin: emails, contact preferences, suppression import', () => {
     api = await startTestApi({ ADMIN_API_KEY: LEGACY });
     const created = await api.request('POST', '/v1/admin/api-keys', { token: LEGACY, body: { name: 'reader', scopes: ['read'] } });
     readKey = created.body.key;
-    // an endpoint takes contact.unsubscribed, so unsubscribes write outbox rows (and a quiet import must not)
-    unsubscribeEndpoint = await subscribeOutboxEndpoint(api.deps.db, ['contact.unsubscribed']);
+    // an endpoint takes these types, so unsubscribes write outbox rows (and a quiet import must not)
+    unsubscribeEndpoint = await subscribeOutboxEndpoint(api.deps.db, ['contact.unsubscribed', 'contact.suppressed', 'contact.resubscribed']);
   });
   afterAll(async () => {
     await unsubscribeEndpoint?.();
