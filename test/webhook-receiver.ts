@@ -10,8 +10,8 @@ export interface ReceivedWebhook {
   status: number;
 }
 
-/** Decides the answer of one request: a status, or 'hang' (hold the request open, never answer). */
-export type Responder = (request: ReceivedWebhook, nthOnPath: number) => number | 'hang';
+/** Decides the answer of one request: a status (and body), or 'hang' (hold the request open, never answer). */
+export type Responder = (request: ReceivedWebhook, nthOnPath: number) => number | { status: number; body: string } | 'hang';
 
 export interface WebhookReceiver {
   url: string;
@@ -34,8 +34,9 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       received.push(entry);
       const answer = (responders.get(path) ?? (() => 200))(entry, nth);
       if (answer === 'hang') return;
-      entry.status = answer;
-      response.writeHead(answer, { 'content-type': 'text/plain' }).end(answer >= 300 ? `receiver says ${answer}` : 'ok');
+      const { status, body } = typeof answer === 'number' ? { status: answer, body: answer >= 300 ? `receiver says ${answer}` : 'ok' } : answer;
+      entry.status = status;
+      response.writeHead(status, { 'content-type': 'text/plain' }).end(body);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
