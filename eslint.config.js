@@ -58,6 +58,7 @@ const coreLayers = [
   'contacts',
   'lists',
   'dlq',
+  'outbox',
   'preferences',
   'emails',
   'journeys',

@@ -3,6 +3,8 @@ import * as m0001 from './0001_initial';
 import * as m0003 from './0003_email_delivery';
 import * as m0004 from './0004_admin_plane';
 import * as m0005 from './0005_write_path_indexes';
+import * as m0015 from './0015_outbound_webhooks';
+import * as m0016 from './0016_outbound_event_triggers';
 
 /**
  * Every migration, in order. A static list (rather than reading the folder at run time) works
@@ -13,4 +15,6 @@ export const migrations: Record<string, Migration> = {
   '0003_email_delivery': m0003,
   '0004_admin_plane': m0004,
   '0005_write_path_indexes': m0005,
+  '0015_outbound_webhooks': m0015,
+  '0016_outbound_event_triggers': m0016,
 };

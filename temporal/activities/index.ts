@@ -1,9 +1,10 @@
 import { createAlertActivities, type AlertActivityDeps } from './alerts';
 import { createImportActivities, type ImportActivityDeps } from './import-contacts';
 import { createJourneyActivities, type JourneyActivityDeps } from './journey';
+import { createOutboundActivities, type OutboundActivityDeps } from './outbound-webhooks';
 import { createSendJourneyEmailActivities, type SendJourneyEmailDeps } from './send-journey-email';
 
-export type ActivityDeps = JourneyActivityDeps & SendJourneyEmailDeps & ImportActivityDeps & AlertActivityDeps;
+export type ActivityDeps = JourneyActivityDeps & SendJourneyEmailDeps & ImportActivityDeps & AlertActivityDeps & OutboundActivityDeps;
 
 /** Every activity the worker registers, built from explicit dependencies (house rule 3). */
 export function createActivities(deps: ActivityDeps) {
@@ -12,6 +13,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSendJourneyEmailActivities(deps),
     ...createImportActivities(deps),
     ...createAlertActivities(deps),
+    ...createOutboundActivities(deps),
   };
 }
 

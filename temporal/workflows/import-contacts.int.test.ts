@@ -1,37 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../../test/eventually';
 import { startTestApi, type TestApi } from '../../test/test-api';
 import { integrationEnv } from '../../test/test-env';
+import { exited, startWorkerProcess } from '../../test/worker-process';
 import { alertScheduleId } from '../alerts-schedule';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
 const ROWS = 20_000;
-
-/**
- * A real worker process (apps/worker/src/main.ts), so it can be killed with SIGKILL mid-chunk.
- * Node itself with the tsx loader, not the tsx CLI: the CLI runs the script in a child process,
- * and killing the CLI would leave that worker running (and finishing the import).
- */
-function startWorkerProcess(env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/worker/src/main.ts'], {
-    cwd: repoRoot,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  return child;
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve();
-    else child.once('exit', () => resolve());
-  });
-}
 
 describe('contact import survives a killed worker', () => {
   let api: TestApi;

@@ -3,3 +3,4 @@
 export { alertEvaluationWorkflow } from './alerts';
 export { importContactsWorkflow } from './import-contacts';
 export { journeyWorkflow } from './journey';
+export { outboundEventWorkflow } from './outbound-event';

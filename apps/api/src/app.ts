@@ -43,6 +43,7 @@ import { journeyRoutes } from './routes/admin/journeys';
 import { metricsRoutes } from './routes/admin/metrics';
 import { suppressionRoutes } from './routes/admin/suppressions';
 import { webhookSourceRoutes } from './routes/public/webhook-sources';
+import { webhookEndpointRoutes } from './routes/admin/webhook-endpoints';
 
 /** Public plane: no credential; each route authenticates by its own means (signed token, SNS signature) or needs none. */
 const publicRoutes = [healthRoutes, trackingRoutes, emailPageRoutes, emailProviderWebhookRoutes, webhookSourceRoutes];
@@ -65,6 +66,7 @@ const adminRoutes = [
   metricsRoutes,
   apiKeyRoutes,
   auditLogRoutes,
+  webhookEndpointRoutes,
 ];
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;

@@ -12,6 +12,9 @@ import { ingestEvents } from '@waymark/core/events/ingest-batch';
 import { createJourneyRegistry, type JourneyRegistry } from '@waymark/core/journeys/registry';
 import { journeys as journeyDefinitions } from '@waymark/journeys';
 import { createTemporalGateway, type TemporalGateway } from '@waymark/temporal/client';
+import { startWebhookRedelivery } from '@waymark/temporal/outbound-client';
+import { webhookRetryPolicy } from '@waymark/temporal/outbound-retry';
+import { registerWebhookDeliveryRetryHandler } from '@waymark/core/webhooks/outbound/webhook-delivery-retry';
 import type { AppLogger } from '@waymark/core/logging/logger';
 import { createEmailDeps } from '@waymark/core/emails/create-email-deps';
 import type { EmailDeps } from '@waymark/core/emails/email-deps';
@@ -121,6 +124,8 @@ export async function createAppDeps(config: Config, logger: AppLogger): Promise<
   registerEventRetryHandlers(deadLetterRetryHandlers, { ingest });
   registerJourneyRetryHandler(deadLetterRetryHandlers, { db, orchestrator: temporal.orchestrator });
   const sources = createSourceRegistry([...builtInSources, ...ownSources], config.webhookSources.secrets);
+  const outboundStarter = { client: temporal.client, taskQueue: config.temporal.taskQueue, retry: webhookRetryPolicy(config.webhooks) };
+  registerWebhookDeliveryRetryHandler(deadLetterRetryHandlers, { db, redeliverWebhook: (input) => startWebhookRedelivery(outboundStarter, input) });
   const version = readVersion();
   const processMetrics = createProcessMetrics({ db, version });
   return {

@@ -15,6 +15,8 @@ import { createEmailDeps } from '@waymark/core/emails/create-email-deps';
 import { emailTemplates } from '@waymark/journeys/templates/registry';
 import { temporalConnectionOptions } from '@waymark/temporal/connection';
 import { createTemporalOrchestrator } from '@waymark/temporal/journey-orchestrator';
+import { startOutboundDispatcher, type OutboundDispatcher } from '@waymark/temporal/outbound-dispatcher';
+import { webhookRetryPolicy } from '@waymark/temporal/outbound-retry';
 
 const require = createRequire(import.meta.url);
 
@@ -24,6 +26,8 @@ export interface WorkerDeps {
   logger: AppLogger;
   /** create the every-minute alert schedule if missing (the worker process does; tests opt in) */
   ensureSchedules?: boolean;
+  /** start outbound webhook deliveries from the outbox (the worker process does; tests opt in) */
+  dispatchOutbound?: boolean;
 }
 
 let runtimeInstalled = false;
@@ -63,8 +67,20 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
     const outcome = await ensureAlertSchedule(client, deps.config.temporal.taskQueue);
     deps.logger.info(`alert evaluation schedule ${outcome}`);
   }
+  let dispatcher: OutboundDispatcher | undefined;
+  if (deps.dispatchOutbound === true) {
+    dispatcher = await startOutboundDispatcher({
+      db: deps.db,
+      databaseUrl: deps.config.databaseUrl,
+      logger: deps.logger,
+      starter: { client, taskQueue: deps.config.temporal.taskQueue, retry: webhookRetryPolicy(deps.config.webhooks) },
+    });
+  }
   return {
     worker,
-    close: () => connection.close(),
+    close: async () => {
+      await dispatcher?.close();
+      await connection.close();
+    },
   };
 }

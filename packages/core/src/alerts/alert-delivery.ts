@@ -18,14 +18,19 @@ export interface AlertNotice {
 }
 
 function formatValue(type: string, value: number): string {
-  return type === 'journey_failure_spike' ? String(value) : `${(value * 100).toFixed(2)}%`;
+  return type === 'journey_failure_spike' || type === 'webhook_endpoint_disabled' ? String(value) : `${(value * 100).toFixed(2)}%`;
 }
 
 export function describeAlert(notice: AlertNotice): string {
   const { rule } = notice;
   const current = formatValue(rule.type, notice.currentValue);
   const threshold = formatValue(rule.type, rule.threshold);
-  const basis = rule.type === 'journey_failure_spike' ? 'journey failures in the last hour' : `over ${notice.sample} emails sent in the last hour`;
+  const basis =
+    rule.type === 'journey_failure_spike'
+      ? 'journey failures in the last hour'
+      : rule.type === 'webhook_endpoint_disabled'
+        ? 'webhook endpoints disabled in the last hour after failing for the retry window'
+        : `over ${notice.sample} emails sent in the last hour`;
   const direction = rule.type === 'delivery_issue' ? 'below' : 'above';
   return `[Waymark] ${rule.name}: ${rule.type} is ${current} (${basis}), ${direction} the threshold of ${threshold}`;
 }

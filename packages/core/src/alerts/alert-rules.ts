@@ -4,7 +4,13 @@ import type { AlertChannel, AlertHistoryRow, AlertRuleRow, AlertType, JsonObject
 import { badRequest, notFound } from '../errors/app-error';
 import { paginate } from '../db/paginate';
 
-export const alertTypes = ['bounce_rate_exceeded', 'journey_failure_spike', 'delivery_issue', 'high_complaint_rate'] as const satisfies readonly AlertType[];
+export const alertTypes = [
+  'bounce_rate_exceeded',
+  'journey_failure_spike',
+  'delivery_issue',
+  'high_complaint_rate',
+  'webhook_endpoint_disabled',
+] as const satisfies readonly AlertType[];
 export const alertChannels = ['webhook', 'chat', 'email'] as const satisfies readonly AlertChannel[];
 export const DEFAULT_COOLDOWN_MINUTES = 60;
 
@@ -40,8 +46,8 @@ export function parseChannelConfig(channel: AlertChannel, config: unknown): Json
 }
 
 function checkThreshold(type: AlertType, threshold: number): void {
-  if (type === 'journey_failure_spike') {
-    if (threshold < 0) throw badRequest('threshold of journey_failure_spike is a failure count (≥ 0)');
+  if (type === 'journey_failure_spike' || type === 'webhook_endpoint_disabled') {
+    if (threshold < 0) throw badRequest(`threshold of ${type} is a count (≥ 0)`);
   } else if (threshold < 0 || threshold > 1) {
     throw badRequest(`threshold of ${type} is a ratio between 0 and 1 (0.05 means 5%)`);
   }

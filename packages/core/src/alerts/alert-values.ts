@@ -15,7 +15,8 @@ export interface AlertReading {
 /**
  * The rates are over emails *sent* in the window (sentAt in [now − 1 h, now]): bounced,
  * complained, or delivered (deliveredAt set, or a later status) among them. Journey failures
- * count states that turned `failed` in the window (updatedAt of a failed state).
+ * count states that turned `failed` in the window (updatedAt of a failed state); disabled webhook
+ * endpoints count endpoints disabled in the window.
  */
 export async function readAlertValue(db: Db, type: AlertType, now: Date): Promise<AlertReading> {
   const from = new Date(now.getTime() - ALERT_WINDOW_MS);
@@ -28,6 +29,16 @@ export async function readAlertValue(db: Db, type: AlertType, now: Date): Promis
       .where('updatedAt', '<=', now)
       .executeTakeFirstOrThrow();
     return { value: row.failures, sample: row.failures };
+  }
+  if (type === 'webhook_endpoint_disabled') {
+    // endpoints Waymark disabled after every delivery failed for the retry window (docs/webhooks.md)
+    const row = await db
+      .selectFrom('webhookEndpoints')
+      .select((eb) => eb.fn.countAll<number>().as('disabled'))
+      .where('disabledAt', '>', from)
+      .where('disabledAt', '<=', now)
+      .executeTakeFirstOrThrow();
+    return { value: row.disabled, sample: row.disabled };
   }
   const row = await db
     .selectFrom('emailSends')
@@ -57,6 +68,7 @@ export function breachesThreshold(type: AlertType, value: number, threshold: num
     case 'bounce_rate_exceeded':
     case 'high_complaint_rate':
     case 'journey_failure_spike':
+    case 'webhook_endpoint_disabled':
       return value > threshold;
     case 'delivery_issue':
       return value < threshold;

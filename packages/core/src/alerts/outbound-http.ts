@@ -34,43 +34,79 @@ function guardedLookup(): LookupFunction {
   };
 }
 
-/**
- * POSTs JSON to an operator-configured URL (alert webhooks): http(s) only, a hard timeout,
- * no redirects followed (a 3xx is a failure, so a redirect cannot reach an internal address),
- * and private targets refused unless explicitly allowed. Resolves on 2xx, rejects otherwise.
- */
-export async function postJson(target: string, body: unknown, options: OutboundOptions): Promise<void> {
-  const url = new URL(target);
+export interface OutboundResponse {
+  status: number;
+  /** the first RESPONSE_BODY_LIMIT bytes of the answer (UTF-8), for operators' diagnostics */
+  body: string;
+  durationMs: number;
+}
+
+/** How much of a receiver's answer is kept: enough to read an error message, never a whole page. */
+export const RESPONSE_BODY_LIMIT = 1024;
+
+function assertAllowedTarget(url: URL, options: OutboundOptions): void {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundRefusedError(`refused: ${url.protocol} URLs are not allowed`);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (!options.allowPrivateTargets && isIP(host) !== 0 && isBlockedAddress(host)) {
     throw new OutboundRefusedError(`refused: ${host} is a private, loopback or link-local address`);
   }
-  const payload = Buffer.from(JSON.stringify(body));
+}
+
+/**
+ * POSTs a JSON body to an operator-configured URL (alert and outbound webhooks): http(s) only,
+ * one deadline for the whole exchange, no redirects followed (a 3xx is an answer like any other,
+ * so a redirect cannot reach an internal address), and private targets refused unless
+ * explicitly allowed. Resolves with any HTTP answer; rejects when there was none (refused,
+ * network error, timeout).
+ */
+export async function postJsonBody(target: string, body: string, headers: Record<string, string>, options: OutboundOptions): Promise<OutboundResponse> {
+  const url = new URL(target);
+  assertAllowedTarget(url, options);
+  const payload = Buffer.from(body);
   const transport = url.protocol === 'https:' ? https : http;
-  await new Promise<void>((resolve, reject) => {
-    // one deadline for the whole exchange (connect, send, answer), not a per-read idle timeout
+  const started = performance.now();
+  return new Promise<OutboundResponse>((resolve, reject) => {
     const timer = setTimeout(() => request.destroy(new Error(`no answer from ${url.host} within ${options.timeoutMs} ms`)), options.timeoutMs);
-    const settle = (error?: Error) => {
-      clearTimeout(timer);
-      if (error === undefined) resolve();
-      else reject(error);
-    };
     const request = transport.request(
       url,
       {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': String(payload.length), 'user-agent': 'waymark-alerts' },
+        headers: { 'content-type': 'application/json', 'content-length': String(payload.length), ...headers },
         ...(options.allowPrivateTargets ? {} : { lookup: guardedLookup() }),
       },
       (response) => {
-        response.resume();
-        const status = response.statusCode ?? 0;
-        if (status >= 200 && status < 300) settle();
-        else settle(new Error(`${url.host} answered HTTP ${status}`));
+        const chunks: Buffer[] = [];
+        let kept = 0;
+        response.on('data', (chunk: Buffer) => {
+          if (kept >= RESPONSE_BODY_LIMIT) return;
+          chunks.push(chunk.subarray(0, RESPONSE_BODY_LIMIT - kept));
+          kept += Math.min(chunk.length, RESPONSE_BODY_LIMIT - kept);
+          // the rest of a long answer is not read: the status is all that matters
+          if (kept >= RESPONSE_BODY_LIMIT) response.destroy();
+        });
+        const finish = () => {
+          clearTimeout(timer);
+          resolve({
+            status: response.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8'),
+            durationMs: Math.round(performance.now() - started),
+          });
+        };
+        response.on('end', finish);
+        response.on('close', finish);
+        response.on('error', finish);
       },
     );
-    request.on('error', (error) => settle(error));
+    request.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
     request.end(payload);
   });
+}
+
+/** POSTs JSON (alert webhooks); resolves on 2xx, rejects otherwise. */
+export async function postJson(target: string, body: unknown, options: OutboundOptions): Promise<void> {
+  const response = await postJsonBody(target, JSON.stringify(body), { 'user-agent': 'waymark-alerts' }, options);
+  if (response.status < 200 || response.status >= 300) throw new Error(`${new URL(target).host} answered HTTP ${response.status}`);
 }

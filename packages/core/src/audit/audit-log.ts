@@ -3,8 +3,8 @@ import type { AuditLogRow, JsonObject } from '../db/schema';
 import { paginate } from '../db/paginate';
 
 /** SPEC §2 closed sets; an audited route must name one of each. */
-export const auditActions = ['create', 'update', 'delete', 'revoke', 'enroll', 'cancel', 'import', 'export', 'replay', 'resend'] as const;
-export const auditResources = ['contact', 'journey', 'api-key', 'alert-rule', 'email', 'event', 'dlq'] as const;
+export const auditActions = ['create', 'update', 'delete', 'revoke', 'enroll', 'cancel', 'import', 'export', 'replay', 'resend', 'rotate', 'test'] as const;
+export const auditResources = ['contact', 'journey', 'api-key', 'alert-rule', 'email', 'event', 'dlq', 'webhook-endpoint'] as const;
 export type AuditAction = (typeof auditActions)[number];
 export type AuditResource = (typeof auditResources)[number];
 

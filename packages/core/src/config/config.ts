@@ -74,6 +74,10 @@ export const configSchema = z
     IMPORT_CHUNK_SIZE: z.coerce.number().int().min(1).max(10_000).default(1_000),
     ALERT_HTTP_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
     ALERT_ALLOW_PRIVATE_TARGETS: boolFlag(false),
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: boolFlag(false),
+    WEBHOOK_RETRY_INITIAL_INTERVAL_MS: z.coerce.number().int().positive().default(30_000),
+    WEBHOOK_RETRY_MAX_INTERVAL_MS: z.coerce.number().int().positive().default(3_600_000),
+    WEBHOOK_RETRY_WINDOW_MS: z.coerce.number().int().positive().default(86_400_000),
     /** mounts the bench/ingest.ts baseline endpoint; ignored when NODE_ENV=production */
     BENCH_BASELINE: boolFlag(false),
   })
@@ -121,6 +125,14 @@ export const configSchema = z
     trustProxy: env.TRUST_PROXY,
     imports: { maxBytes: env.IMPORT_MAX_BYTES, maxRows: env.IMPORT_MAX_ROWS, chunkSize: env.IMPORT_CHUNK_SIZE },
     alerts: { httpTimeoutMs: env.ALERT_HTTP_TIMEOUT_MS, allowPrivateTargets: env.ALERT_ALLOW_PRIVATE_TARGETS },
+    // outbound webhooks (docs/webhooks.md): exponential retries from the initial interval, doubling
+    // up to the maximum, for the window; an endpoint failing for a whole window is disabled
+    webhooks: {
+      allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      retryInitialIntervalMs: env.WEBHOOK_RETRY_INITIAL_INTERVAL_MS,
+      retryMaxIntervalMs: env.WEBHOOK_RETRY_MAX_INTERVAL_MS,
+      retryWindowMs: env.WEBHOOK_RETRY_WINDOW_MS,
+    },
     benchBaseline: env.BENCH_BASELINE && env.NODE_ENV !== 'production',
     webhookSources: { secrets: webhookSourceSecrets(env) },
   }));

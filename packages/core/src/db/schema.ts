@@ -171,7 +171,7 @@ export interface AuditLogsTable {
   createdAt: Timestamp;
 }
 
-export type AlertType = 'bounce_rate_exceeded' | 'journey_failure_spike' | 'delivery_issue' | 'high_complaint_rate';
+export type AlertType = 'bounce_rate_exceeded' | 'journey_failure_spike' | 'delivery_issue' | 'high_complaint_rate' | 'webhook_endpoint_disabled';
 export type AlertChannel = 'webhook' | 'chat' | 'email';
 
 export interface AlertRulesTable {
@@ -255,8 +255,46 @@ export interface OutboundEventsTable {
   id: Generated<string>;
   event: string;
   payload: Json<JsonObject>;
+  /** when the delivery workflow fanned the event out to its endpoints */
+  dispatchedAt: NullableTimestamp;
+  /** set only for an event meant for one endpoint (webhook.test) */
+  endpointId: ColumnType<string | null, string | null | undefined, string | null>;
+  createdAt: Timestamp;
+}
+
+export interface WebhookEndpointsTable {
+  id: Generated<string>;
+  url: string;
+  description: string | null;
+  events: string[];
+  enabled: Generated<boolean>;
+  secret: string;
+  disabledReason: ColumnType<string | null, string | null | undefined, string | null>;
+  disabledAt: NullableTimestamp;
+  failingSince: NullableTimestamp;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'retrying' | 'succeeded' | 'failed' | 'skipped';
+
+export interface WebhookDeliveriesTable {
+  id: Generated<string>;
+  endpointId: string;
+  outboundEventId: string;
+  eventType: string;
+  status: ColumnType<WebhookDeliveryStatus, WebhookDeliveryStatus | undefined, WebhookDeliveryStatus>;
+  attempts: Generated<number>;
+  lastStatusCode: ColumnType<number | null, number | null | undefined, number | null>;
+  lastDurationMs: ColumnType<number | null, number | null | undefined, number | null>;
+  lastError: ColumnType<string | null, string | null | undefined, string | null>;
+  lastResponseBody: ColumnType<string | null, string | null | undefined, string | null>;
+  nextAttemptAt: NullableTimestamp;
+  /** the orchestrator's time of the first attempt (the clock the retry window runs on) */
+  firstAttemptAt: NullableTimestamp;
   deliveredAt: NullableTimestamp;
   createdAt: Timestamp;
+  updatedAt: Timestamp;
 }
 
 export interface UsersTable {
@@ -308,6 +346,8 @@ export interface Database {
   lists: ListsTable;
   listMemberships: ListMembershipsTable;
   outboundEvents: OutboundEventsTable;
+  webhookEndpoints: WebhookEndpointsTable;
+  webhookDeliveries: WebhookDeliveriesTable;
   users: UsersTable;
   sessions: SessionsTable;
   organizations: OrganizationsTable;
@@ -331,3 +371,6 @@ export type AlertHistoryRow = Selectable<AlertHistoryTable>;
 export type DlqEntryRow = Selectable<DlqEntriesTable>;
 export type ImportJobRow = Selectable<ImportJobsTable>;
 export type ListRow = Selectable<ListsTable>;
+export type OutboundEventRow = Selectable<OutboundEventsTable>;
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;

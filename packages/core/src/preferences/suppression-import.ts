@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../db/database';
+import { quietOutboundEvents } from '../outbox/outbox';
 import { ensurePreferenceRow } from './preference-rows';
 
 export const suppressionReasons = ['unsubscribed', 'bounced', 'complained'] as const;
@@ -55,6 +56,7 @@ export async function importSuppressions(db: Db, rows: readonly unknown[]): Prom
 
 async function applyRow(db: Db, row: SuppressionImportRow): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
+    await quietOutboundEvents(trx);
     const existing = await ensurePreferenceRow(trx, { email: row.email, userId: row.externalId ?? null });
     const now = new Date();
     switch (row.reason) {

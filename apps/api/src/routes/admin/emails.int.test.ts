@@ -4,18 +4,25 @@ import { sendEmail } from '@waymark/core/emails/send-email';
 import { checkSendGate } from '@waymark/core/preferences/send-gate';
 import { uniqueAddress } from '../../../../../test/email-emulator';
 import { startTestApi, type TestApi } from '../../../../../test/test-api';
+import { subscribeOutboxEndpoint } from '../../../../../test/webhook-endpoints';
 
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
 
 describe('admin: emails, contact preferences, suppression import', () => {
   let api: TestApi;
   let readKey: string;
+  let unsubscribeEndpoint: () => Promise<void>;
   beforeAll(async () => {
     api = await startTestApi({ ADMIN_API_KEY: LEGACY });
     const created = await api.request('POST', '/v1/admin/api-keys', { token: LEGACY, body: { name: 'reader', scopes: ['read'] } });
     readKey = created.body.key;
+    // an endpoint takes these types, so unsubscribes write outbox rows (and a quiet import must not)
+    unsubscribeEndpoint = await subscribeOutboxEndpoint(api.deps.db, ['contact.unsubscribed', 'contact.suppressed', 'contact.resubscribed']);
   });
-  afterAll(() => api?.close());
+  afterAll(async () => {
+    await unsubscribeEndpoint?.();
+    await api?.close();
+  });
 
   const get = (path: string, token = LEGACY) => api.request('GET', path, { token });
 

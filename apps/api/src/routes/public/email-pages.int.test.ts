@@ -5,13 +5,19 @@ import { checkSendGate } from '@waymark/core/preferences/send-gate';
 import { sendEmail } from '@waymark/core/emails/send-email';
 import { emailsTo, header, uniqueAddress } from '../../../../../test/email-emulator';
 import { startTestApi, type TestApi } from '../../../../../test/test-api';
+import { subscribeOutboxEndpoint } from '../../../../../test/webhook-endpoints';
 
 describe('unsubscribe and preference pages', () => {
   let api: TestApi;
+  let unsubscribeEndpoint: () => Promise<void>;
   beforeAll(async () => {
     api = await startTestApi();
+    unsubscribeEndpoint = await subscribeOutboxEndpoint(api.deps.db, ['contact.unsubscribed']);
   });
-  afterAll(() => api?.close());
+  afterAll(async () => {
+    await unsubscribeEndpoint?.();
+    await api?.close();
+  });
 
   const token = (payload: { externalId: string; email: string; action: 'unsubscribe' | 'resubscribe'; category?: string }) =>
     api.deps.email.tokens.sign(payload);
@@ -56,7 +62,7 @@ describe('unsubscribe and preference pages', () => {
     // contact.unsubscribed outbound events: one per actual unsubscribe (category, then global twice)
     const events = await outbound(email);
     expect(events.map((event) => event.payload.category)).toEqual(['journey', null, null]);
-    expect(events[0]!.payload).toMatchObject({ externalId, email, source: 'unsubscribe_page' });
+    expect(events[0]!.payload).toMatchObject({ userId: externalId, email, source: 'unsubscribe_page' });
 
     // the preference center link from the confirmation page works
     expect((await api.request('GET', pathOf(preferencesLink!))).status).toBe(200);
@@ -138,7 +144,7 @@ describe('unsubscribe and preference pages', () => {
     });
     expect(response.status).toBe(200);
     expect(await checkSendGate(api.deps.db, to, 'journey')).toEqual({ allowed: false, reason: 'category_unsubscribed' });
-    expect((await outbound(to))[0]!.payload).toMatchObject({ externalId: userId, category: 'journey', source: 'one_click' });
+    expect((await outbound(to))[0]!.payload).toMatchObject({ userId, category: 'journey', source: 'one_click' });
     // the next journey email is skipped
     expect(await sendEmail(api.deps.email, { templateKey: 'welcome-tips', to, userId, idempotencyKey: randomUUID() })).toMatchObject({ status: 'skipped' });
     // multipart one-click works too

@@ -1,0 +1,108 @@
+import type { Db } from '../../db/database';
+import type { WebhookEndpointRow } from '../../db/schema';
+import { notFound } from '../../errors/app-error';
+import { generateEndpointSecret } from './endpoint-secret';
+import type { OutboundEventType } from '../../outbox/event-types';
+
+export const ENDPOINT_NOT_FOUND = 'Webhook endpoint not found';
+
+/** An endpoint as the admin API shows it: everything but the secret. */
+export type WebhookEndpoint = Omit<WebhookEndpointRow, 'secret'>;
+
+export interface WebhookEndpointInput {
+  url: string;
+  events: OutboundEventType[];
+  description?: string | undefined;
+  enabled?: boolean | undefined;
+}
+
+const publicColumns = ['id', 'url', 'description', 'events', 'enabled', 'disabledReason', 'disabledAt', 'failingSince', 'createdAt', 'updatedAt'] as const;
+
+export async function createWebhookEndpoint(db: Db, input: WebhookEndpointInput): Promise<WebhookEndpoint & { secret: string }> {
+  return db
+    .insertInto('webhookEndpoints')
+    .values({
+      url: input.url,
+      events: [...new Set(input.events)],
+      description: input.description ?? null,
+      enabled: input.enabled ?? true,
+      secret: generateEndpointSecret(),
+    })
+    .returning([...publicColumns, 'secret'])
+    .executeTakeFirstOrThrow();
+}
+
+export async function listWebhookEndpoints(db: Db, page: { limit: number; offset: number }): Promise<{ endpoints: WebhookEndpoint[]; total: number }> {
+  const [endpoints, count] = await Promise.all([
+    db.selectFrom('webhookEndpoints').select(publicColumns).orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
+    db
+      .selectFrom('webhookEndpoints')
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { endpoints, total: count.total };
+}
+
+export async function getWebhookEndpoint(db: Db, id: string): Promise<WebhookEndpoint> {
+  const row = await db.selectFrom('webhookEndpoints').select(publicColumns).where('id', '=', id).executeTakeFirst();
+  if (row === undefined) throw notFound(ENDPOINT_NOT_FOUND);
+  return row;
+}
+
+/** Re-enabling an endpoint (enabled: true) also clears why it was disabled and its failure clock. */
+export type WebhookEndpointUpdate = Partial<Omit<WebhookEndpointInput, 'description'>> & { description?: string | null | undefined };
+
+export async function updateWebhookEndpoint(db: Db, id: string, update: WebhookEndpointUpdate): Promise<WebhookEndpoint> {
+  const row = await db
+    .updateTable('webhookEndpoints')
+    .set({
+      updatedAt: new Date(),
+      ...(update.url === undefined ? {} : { url: update.url }),
+      ...(update.events === undefined ? {} : { events: [...new Set(update.events)] }),
+      ...(update.description === undefined ? {} : { description: update.description }),
+      ...(update.enabled === undefined ? {} : { enabled: update.enabled }),
+      ...(update.enabled === true ? { disabledReason: null, disabledAt: null, failingSince: null } : {}),
+    })
+    .where('id', '=', id)
+    .returning(publicColumns)
+    .executeTakeFirst();
+  if (row === undefined) throw notFound(ENDPOINT_NOT_FOUND);
+  return row;
+}
+
+/** Deleting an endpoint drops its delivery history too; deliveries in flight stop at their next attempt. */
+export async function deleteWebhookEndpoint(db: Db, id: string): Promise<void> {
+  const result = await db.deleteFrom('webhookEndpoints').where('id', '=', id).executeTakeFirst();
+  if (Number(result.numDeletedRows) === 0) throw notFound(ENDPOINT_NOT_FOUND);
+}
+
+/**
+ * A new secret replaces the old one at once: every later attempt (retries included) is signed
+ * with it. The receiver should accept both while it switches (standard-webhooks allows several
+ * signatures; docs/webhooks.md).
+ */
+export async function rotateWebhookEndpointSecret(db: Db, id: string): Promise<{ id: string; secret: string }> {
+  const row = await db
+    .updateTable('webhookEndpoints')
+    .set({ secret: generateEndpointSecret(), updatedAt: new Date() })
+    .where('id', '=', id)
+    .returning(['id', 'secret'])
+    .executeTakeFirst();
+  if (row === undefined) throw notFound(ENDPOINT_NOT_FOUND);
+  return row;
+}
+
+/** Queues a `webhook.test` event for one endpoint; the worker delivers it like any other. */
+export async function queueTestEvent(db: Db, id: string): Promise<{ eventId: string }> {
+  const endpoint = await getWebhookEndpoint(db, id);
+  const row = await db
+    .insertInto('outboundEvents')
+    .values({
+      event: 'webhook.test',
+      endpointId: endpoint.id,
+      payload: JSON.stringify({ endpointId: endpoint.id, message: 'Test event from Waymark' }),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { eventId: row.id };
+}
