@@ -14,6 +14,8 @@ const JOURNEY_TEMPLATE_KEYS = [
   'reengage-we-miss-you',
   'reengage-welcome-back',
   'reengage-last-call',
+  'payment-failed',
+  'payment-final-notice',
 ];
 
 const links = {

@@ -1,5 +1,7 @@
 import type { EmailTemplate } from '@waymark/email/email-template';
 import orderReceipt from './order-receipt';
+import paymentFailed from './payment-failed';
+import paymentFinalNotice from './payment-final-notice';
 import reengageLastCall from './reengage-last-call';
 import reengageWeMissYou from './reengage-we-miss-you';
 import reengageWelcomeBack from './reengage-welcome-back';
@@ -26,4 +28,6 @@ export const emailTemplates: readonly EmailTemplate[] = [
   reengageWelcomeBack,
   reengageLastCall,
   orderReceipt,
+  paymentFailed,
+  paymentFinalNotice,
 ];

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
+import { primitiveProperties, type PrimitiveProperties } from '@waymark/core/journeys/orchestrator';
+import { emailTemplates } from '@waymark/journeys/templates/registry';
 import type { Activities } from '@waymark/temporal/activities/index';
+import { z } from 'zod';
 import { evaluateConditions, type Properties } from '../src/conditions';
 import { durationMs, type Duration } from '../src/duration';
 
@@ -29,6 +32,8 @@ export interface JourneyFakes {
   lastEmailAgo?: Duration;
   /** template keys whose send fails for good (`email_failed`; the journey goes on, as in production) */
   failingTemplates?: string[];
+  /** every send throws a non-retryable error with this message: the run fails, as after an outage that outlasts the retries */
+  sendOutage?: string;
 }
 
 export interface SentEmail {
@@ -50,7 +55,7 @@ export interface LogEntry {
 interface StoredEvent {
   eventId: string;
   name: string;
-  properties: Properties;
+  properties: PrimitiveProperties;
   occurredAt: Date;
 }
 
@@ -72,12 +77,12 @@ export class FakeWorld {
   ) {
     for (const event of fakes.events ?? []) {
       const ago = event.ago === undefined ? 1 : durationMs(event.ago);
-      this.events.push({ eventId: randomUUID(), name: event.name, properties: event.properties ?? {}, occurredAt: new Date(startedAt.getTime() - ago) });
+      this.events.push({ eventId: randomUUID(), name: event.name, properties: primitiveProperties(event.properties), occurredAt: new Date(startedAt.getTime() - ago) });
     }
     if (fakes.lastEmailAgo !== undefined) this.lastEmailAt = new Date(startedAt.getTime() - durationMs(fakes.lastEmailAgo));
   }
 
-  record(name: string, properties: Properties, occurredAt: Date): StoredEvent {
+  record(name: string, properties: PrimitiveProperties, occurredAt: Date): StoredEvent {
     const event = { eventId: randomUUID(), name, properties, occurredAt };
     this.events.push(event);
     return event;
@@ -181,9 +186,11 @@ export class FakeRun {
         }
         this.deferredUntil = undefined;
         this.status = 'active';
-        if (this.world.fakes.failingTemplates?.includes(input.templateKey) === true) {
-          await this.log('email_failed', input.nodeId, { templateKey: input.templateKey, reason: 'failing template (fake)' });
-          return { status: 'failed', reason: 'failing template (fake)' };
+        if (world.fakes.sendOutage !== undefined) throw ApplicationFailure.nonRetryable(world.fakes.sendOutage, 'SendOutage');
+        const problem = world.fakes.failingTemplates?.includes(input.templateKey) === true ? 'failing template (fake)' : templateProblem(input.templateKey, input.data);
+        if (problem !== undefined) {
+          await this.log('email_failed', input.nodeId, { templateKey: input.templateKey, reason: problem });
+          return { status: 'failed', reason: problem };
         }
         const emailSendId = randomUUID();
         world.lastEmailAt = now;
@@ -193,4 +200,12 @@ export class FakeRun {
       },
     };
   }
+}
+
+/** The send path refuses an unknown template or data its props schema rejects; so do the fakes. */
+function templateProblem(templateKey: string, data: Record<string, unknown>): string | undefined {
+  const template = emailTemplates.find((candidate) => candidate.key === templateKey);
+  if (template === undefined) return `unknown template '${templateKey}' (journeys/templates/registry.ts)`;
+  const parsed = template.schema.safeParse(data);
+  return parsed.success ? undefined : `template '${templateKey}' data: ${z.prettifyError(parsed.error)}`;
 }

@@ -34,7 +34,31 @@ export class JourneyTestRun {
     private readonly run: FakeRun,
     private readonly handle: WorkflowHandle<typeof journeyWorkflow>,
     readonly userId: string,
-  ) {}
+  ) {
+    // known without polling: the observer's result() leaves the test clock alone
+    this.closed = server.observer
+      .getHandle<typeof journeyWorkflow>(handle.workflowId)
+      .result()
+      .then(
+        (outcome) => {
+          if (outcome.outcome === 'skipped') this.skipReason = outcome.reason;
+          return true;
+        },
+        (error: unknown) => {
+          // cancelled (exit) and failed runs are reported through `status` and `error`
+          if (error instanceof WorkflowFailedError) return true;
+          throw error;
+        },
+      );
+    // a rejection surfaces in settle(); this handler only marks the end
+    this.closed.then(
+      () => (this.ended = true),
+      () => (this.ended = true),
+    );
+  }
+
+  private readonly closed: Promise<true>;
+  private ended = false;
 
   /** signals sent to the run; settling waits until the run has taken each in */
   private signalled = 0;
@@ -94,10 +118,34 @@ export class JourneyTestRun {
     return new Date(await this.server.env.currentTimeMs());
   }
 
+  /** The run's Temporal history, e.g. to record a replay fixture (docs/journeys.md). */
+  history(): ReturnType<WorkflowHandle['fetchHistory']> {
+    return this.handle.fetchHistory();
+  }
+
   /** Moves the test clock forward; timers that fall due fire in order. */
   async advance(duration: Duration): Promise<void> {
+    const startedAt = Date.now();
+    const target = (await this.server.env.currentTimeMs()) + durationMs(duration);
     await this.server.env.sleep(durationMs(duration));
     await this.settle();
+    // A step's timer starts when the run reaches it, a few real milliseconds after it would have
+    // on paper; a timer that falls in the window but for that lag fires too, so that a 3-day
+    // sleep followed by a 4-day wait is over after advance('7 days').
+    for (;;) {
+      const wake = await this.nextWake();
+      if (wake === undefined || wake > target + (Date.now() - startedAt)) return;
+      await this.server.env.sleep(Math.max(wake - (await this.server.env.currentTimeMs()), 0) + 1);
+      await this.settle();
+    }
+  }
+
+  /** When the settled run next wakes up by itself (test-clock ms), if it waits at all. */
+  private async nextWake(): Promise<number | undefined> {
+    if (this.ended || !this.run.live) return undefined;
+    if (this.run.deferredUntil !== undefined) return this.run.deferredUntil.getTime();
+    const until = (await this.handle.query(journeyProgressQuery)).until;
+    return until === undefined ? undefined : Date.parse(until);
   }
 
   /**
@@ -131,32 +179,20 @@ export class JourneyTestRun {
   /** Waits until the run sits in a timer or a wait, or has closed. */
   private async settle(): Promise<void> {
     const deadline = Date.now() + SETTLE_TIMEOUT_MS;
-    for (;;) {
-      const description = await this.handle.describe();
-      if (description.status.name !== 'RUNNING') {
-        await this.collectOutcome();
-        return;
-      }
-      if (this.run.deferredUntil !== undefined) return;
-      if (this.run.stateId !== undefined) {
-        const [progress, now] = await Promise.all([this.handle.query(journeyProgressQuery), this.server.env.currentTimeMs()]);
-        // a wait whose end has passed, or an unread signal, means a workflow task is still to come
-        const stale = progress.until !== undefined && Date.parse(progress.until) <= now;
-        if (progress.phase === 'waiting' && !stale && progress.received >= this.signalled) return;
-      }
+    while (!(await this.isSettled())) {
       if (Date.now() > deadline) throw new Error(`journey ${this.journey.id} did not settle within ${SETTLE_TIMEOUT_MS} ms (status ${this.status})`);
-      await new Promise((resolve) => setTimeout(resolve, 2));
+      await Promise.race([this.closed, new Promise((resolve) => setTimeout(resolve, 2))]);
     }
+    if (this.ended) await this.closed;
   }
 
-  private async collectOutcome(): Promise<void> {
-    try {
-      const outcome: JourneyRunOutcome = await this.handle.result();
-      if (outcome.outcome === 'skipped') this.skipReason = outcome.reason;
-    } catch (error) {
-      // cancelled (exit) and failed runs are reported through `status` and `error`
-      if (!(error instanceof WorkflowFailedError)) throw error;
-    }
+  private async isSettled(): Promise<boolean> {
+    if (this.ended || this.run.deferredUntil !== undefined) return true;
+    if (this.run.stateId === undefined || !this.run.live) return false;
+    const progress = await this.handle.query(journeyProgressQuery);
+    if (progress.phase !== 'waiting' || progress.received < this.signalled) return false;
+    // a wait whose end has passed means the timer's workflow task is still to come
+    return progress.until === undefined || Date.parse(progress.until) > (await this.server.env.currentTimeMs());
   }
 }
 

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Context } from '@temporalio/activity';
+import { WorkflowClient } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, DefaultLogger, Worker } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import type { FakeRun, JourneyRunActivities } from './fake-world';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -15,6 +16,11 @@ export const workflowsPath = path.join(repoRoot, 'temporal/workflows/index.ts');
 export interface JourneyTestServer {
   env: TestWorkflowEnvironment;
   taskQueue: string;
+  /**
+   * A plain client: its result() leaves the clock alone, where the environment's time-skipping
+   * client would unlock it and run every timer to the end.
+   */
+  observer: WorkflowClient;
   /** the fake runs by workflow id: the shared worker's activities dispatch to them */
   runs: Map<string, FakeRun>;
 }
@@ -34,7 +40,7 @@ export function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
 
 function dispatchingActivities(runs: Map<string, FakeRun>): JourneyRunActivities {
   const runOf = (): JourneyRunActivities => {
-    const workflowId = Context.current().info.workflowExecution.workflowId;
+    const workflowId = Context.current().info.workflowExecution?.workflowId ?? '';
     const run = runs.get(workflowId);
     if (run === undefined) throw new Error(`no test run registered for workflow ${workflowId}`);
     return run.activities();
@@ -50,6 +56,9 @@ function dispatchingActivities(runs: Map<string, FakeRun>): JourneyRunActivities
 }
 
 async function start(): Promise<{ server: JourneyTestServer; stop: () => Promise<void> }> {
+  // the worker's info lines (state changes) would drown the test report; a runtime the caller
+  // already installed keeps its own logger
+  if (Runtime._instance === undefined) Runtime.install({ logger: new DefaultLogger('WARN') });
   const [env, bundle] = await Promise.all([createTimeSkippingEnv(), // the bundler's info lines would drown the test report
     bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') }),
   ]);
@@ -58,7 +67,7 @@ async function start(): Promise<{ server: JourneyTestServer; stop: () => Promise
   const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities: dispatchingActivities(runs) });
   const running = worker.run();
   return {
-    server: { env, taskQueue, runs },
+    server: { env, taskQueue, runs, observer: new WorkflowClient({ connection: env.connection, namespace: env.namespace ?? 'default' }) },
     async stop() {
       worker.shutdown();
       await running;

@@ -25,7 +25,7 @@ describe('/v1/admin/journeys and /v1/admin/events', () => {
   it('lists journeys with counts, filters by enabled, and shows the detail', async () => {
     const list = await api.request('GET', '/v1/admin/journeys', { token: LEGACY });
     expect(list.status).toBe(200);
-    expect(list.body).toMatchObject({ total: 3, limit: 50, offset: 0 });
+    expect(list.body).toMatchObject({ total: 4, limit: 50, offset: 0 });
     const trial = list.body.journeys.find((journey: { id: string }) => journey.id === 'trial-conversion');
     expect(trial).toMatchObject({ name: 'Trial conversion', enabled: true, entryLimit: 'once', trigger: { event: 'trial.started' } });
     expect(Object.keys(trial.counts).sort()).toEqual(['active', 'completed', 'exited', 'failed', 'waiting']);
