@@ -1,7 +1,8 @@
-import { stopJourneyTestServer, testJourney } from '@waymark/journey/testing';
-import { afterAll, describe, expect, it } from 'vitest';
+import { startJourneyTestServer, stopJourneyTestServer, testJourney } from '@waymark/journey/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import paymentRecovery from './payment-recovery';
 
+beforeAll(startJourneyTestServer);
 afterAll(stopJourneyTestServer);
 
 describe('payment-recovery', () => {

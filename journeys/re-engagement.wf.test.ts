@@ -1,7 +1,8 @@
-import { stopJourneyTestServer, testJourney } from '@waymark/journey/testing';
-import { afterAll, describe, expect, it } from 'vitest';
+import { startJourneyTestServer, stopJourneyTestServer, testJourney } from '@waymark/journey/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import reEngagement from './re-engagement';
 
+beforeAll(startJourneyTestServer);
 afterAll(stopJourneyTestServer);
 
 const inactive = (daysInactive: number) => ({ trigger: { properties: { daysInactive } } });

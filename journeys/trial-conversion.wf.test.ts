@@ -1,7 +1,8 @@
-import { stopJourneyTestServer, testJourney } from '@waymark/journey/testing';
-import { afterAll, describe, expect, it } from 'vitest';
+import { startJourneyTestServer, stopJourneyTestServer, testJourney } from '@waymark/journey/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import trialConversion from './trial-conversion';
 
+beforeAll(startJourneyTestServer);
 afterAll(stopJourneyTestServer);
 
 const HOUR = 3_600_000;

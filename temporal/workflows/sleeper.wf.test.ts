@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTimeSkippingEnv, workflowsPath } from '../test/time-skipping';
+import { createTimeSkippingEnv, workflowsPath } from '@waymark/journey/testing';
 import { sleeperWorkflow } from './sleeper';
 
 describe('time-skipping test server wiring', () => {

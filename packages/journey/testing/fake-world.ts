@@ -8,7 +8,10 @@ import { evaluateConditions, type Properties } from '../src/conditions';
 import { durationMs, type Duration } from '../src/duration';
 
 /** The activities a journey run calls, typed from the worker's real factory (house rule 9). */
-export type JourneyRunActivities = Pick<Activities, 'enterJourney' | 'recordJourneyStep' | 'finishJourneyRun' | 'findJourneyEvents' | 'hasJourneyEvent' | 'sendJourneyEmail'>;
+export type JourneyRunActivities = Pick<
+  Activities,
+  'enterJourney' | 'recordJourneyStep' | 'finishJourneyRun' | 'findJourneyEvents' | 'hasJourneyEvent' | 'sendJourneyEmail'
+>;
 
 export type RunStatus = 'active' | 'waiting' | 'completed' | 'exited' | 'failed';
 
@@ -77,7 +80,12 @@ export class FakeWorld {
   ) {
     for (const event of fakes.events ?? []) {
       const ago = event.ago === undefined ? 1 : durationMs(event.ago);
-      this.events.push({ eventId: randomUUID(), name: event.name, properties: primitiveProperties(event.properties), occurredAt: new Date(startedAt.getTime() - ago) });
+      this.events.push({
+        eventId: randomUUID(),
+        name: event.name,
+        properties: primitiveProperties(event.properties),
+        occurredAt: new Date(startedAt.getTime() - ago),
+      });
     }
     if (fakes.lastEmailAgo !== undefined) this.lastEmailAt = new Date(startedAt.getTime() - durationMs(fakes.lastEmailAgo));
   }
@@ -130,7 +138,8 @@ export class FakeRun {
         const blocked = world.blocked('journey');
         if (blocked !== undefined) return { entered: false, reason: blocked };
         if (input.entryLimit === 'once' && world.entered.has(input.journeyId)) return { entered: false, reason: 'entry_limit' };
-        if ([...world.runs.values()].some((run) => run !== this && run.journeyId === input.journeyId && run.live)) return { entered: false, reason: 'already_enrolled' };
+        if ([...world.runs.values()].some((run) => run !== this && run.journeyId === input.journeyId && run.live))
+          return { entered: false, reason: 'already_enrolled' };
         world.entered.add(input.journeyId);
         this.stateId = randomUUID();
         this.status = 'active';
@@ -171,7 +180,8 @@ export class FakeRun {
           await this.log('email_skipped', input.nodeId, { templateKey: input.templateKey, reason: blocked });
           return { status: 'skipped', reason: blocked };
         }
-        const windowEnd = input.suppressHours === undefined || world.lastEmailAt === undefined ? 0 : world.lastEmailAt.getTime() + input.suppressHours * 3_600_000;
+        const windowEnd =
+          input.suppressHours === undefined || world.lastEmailAt === undefined ? 0 : world.lastEmailAt.getTime() + input.suppressHours * 3_600_000;
         if (windowEnd > now.getTime()) {
           this.deferredUntil = new Date(windowEnd);
           this.status = 'waiting';
@@ -187,7 +197,8 @@ export class FakeRun {
         this.deferredUntil = undefined;
         this.status = 'active';
         if (world.fakes.sendOutage !== undefined) throw ApplicationFailure.nonRetryable(world.fakes.sendOutage, 'SendOutage');
-        const problem = world.fakes.failingTemplates?.includes(input.templateKey) === true ? 'failing template (fake)' : templateProblem(input.templateKey, input.data);
+        const problem =
+          world.fakes.failingTemplates?.includes(input.templateKey) === true ? 'failing template (fake)' : templateProblem(input.templateKey, input.data);
         if (problem !== undefined) {
           await this.log('email_failed', input.nodeId, { templateKey: input.templateKey, reason: problem });
           return { status: 'failed', reason: problem };

@@ -2,4 +2,4 @@
 export { testJourney, JourneyTestRun } from './test-journey';
 export type { TestJourneyOptions, TestRunStatus } from './test-journey';
 export type { FakeEvent, JourneyFakes, LogEntry, SentEmail } from './fake-world';
-export { stopJourneyTestServer } from './test-server';
+export { createTimeSkippingEnv, startJourneyTestServer, stopJourneyTestServer, workflowsPath } from './test-server';

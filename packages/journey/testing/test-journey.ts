@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { primitiveProperties as primitives, type JourneyRunRequest } from '@waymark/core/journeys/orchestrator';
 import { journeys } from '@waymark/journeys';
-import type { journeyWorkflow, JourneyRunOutcome } from '@waymark/temporal/workflows/journey';
+import type { journeyWorkflow } from '@waymark/temporal/workflows/journey';
 import { journeyEventSignal, journeyProgressQuery } from '@waymark/temporal/workflows/journey-signals';
 import { evaluateConditions, type Properties } from '../src/conditions';
 import type { Journey } from '../src/define-journey';
@@ -85,7 +85,11 @@ export class JourneyTestRun {
     const run = new FakeRun(shared, journey.id);
     shared.runs.set(workflowId, run);
     server.runs.set(workflowId, run);
-    const handle = await server.env.client.workflow.start<typeof journeyWorkflow>('journeyWorkflow', { taskQueue: server.taskQueue, workflowId, args: [request] });
+    const handle = await server.env.client.workflow.start<typeof journeyWorkflow>('journeyWorkflow', {
+      taskQueue: server.taskQueue,
+      workflowId,
+      args: [request],
+    });
     const testRun = new JourneyTestRun(server, journey, shared, run, handle, userId);
     await testRun.settle();
     return testRun;

@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Context } from '@temporalio/activity';
-import { WorkflowClient } from '@temporalio/client';
+import { WorkflowClient, WorkflowFailedError } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import type { journeyWorkflow } from '@waymark/temporal/workflows/journey';
 import type { FakeRun, JourneyRunActivities } from './fake-world';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -59,15 +60,18 @@ async function start(): Promise<{ server: JourneyTestServer; stop: () => Promise
   // the worker's info lines (state changes) would drown the test report; a runtime the caller
   // already installed keeps its own logger
   if (Runtime._instance === undefined) Runtime.install({ logger: new DefaultLogger('WARN') });
-  const [env, bundle] = await Promise.all([createTimeSkippingEnv(), // the bundler's info lines would drown the test report
+  const [env, bundle] = await Promise.all([
+    createTimeSkippingEnv(), // the bundler's info lines would drown the test report
     bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') }),
   ]);
   const runs = new Map<string, FakeRun>();
   const taskQueue = `journey-tests-${randomUUID()}`;
   const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities: dispatchingActivities(runs) });
   const running = worker.run();
+  const observer = new WorkflowClient({ connection: env.connection, namespace: env.namespace ?? 'default' });
+  await warmUp(env, observer, taskQueue);
   return {
-    server: { env, taskQueue, runs, observer: new WorkflowClient({ connection: env.connection, namespace: env.namespace ?? 'default' }) },
+    server: { env, taskQueue, runs, observer },
     async stop() {
       worker.shutdown();
       await running;
@@ -76,10 +80,47 @@ async function start(): Promise<{ server: JourneyTestServer; stop: () => Promise
   };
 }
 
+/**
+ * The worker loads the workflow bundle into its sandbox on the first run; one throw-away run (an
+ * unknown journey id, which fails at once without an activity) does that during start-up.
+ */
+async function warmUp(env: TestWorkflowEnvironment, observer: WorkflowClient, taskQueue: string): Promise<void> {
+  const workflowId = `journey-tests-warm-up-${randomUUID()}`;
+  await env.client.workflow.start<typeof journeyWorkflow>('journeyWorkflow', {
+    taskQueue,
+    workflowId,
+    args: [
+      {
+        journeyId: '(warm-up)',
+        userId: 'warm-up',
+        userEmail: '',
+        properties: {},
+        trigger: { event: 'warm-up', eventId: workflowId, occurredAt: new Date(0).toISOString() },
+      },
+    ],
+  });
+  const failure = await observer
+    .getHandle(workflowId)
+    .result()
+    .then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+  if (!(failure instanceof WorkflowFailedError)) throw new Error(`the journey test worker did not start cleanly: ${String(failure)}`);
+}
+
 /** Starts (once per process) the shared server and worker; later calls return the same one. */
 export async function journeyTestServer(): Promise<JourneyTestServer> {
   current ??= start();
   return (await current).server;
+}
+
+/**
+ * Starts the shared server ahead of the first test (call it in `beforeAll`), so that the start-up
+ * (about a second for the Java server, a few for the workflow bundle) is not billed to one test.
+ */
+export async function startJourneyTestServer(): Promise<void> {
+  await journeyTestServer();
 }
 
 /** Stops the shared server and worker (call it in `afterAll`). */
