@@ -9,3 +9,5 @@ import welcomeSeries from './welcome-series';
  * api, the worker and the workflow bundle all read this list, so a definition error stops each.
  */
 export const journeys: readonly Journey[] = [welcomeSeries, trialConversion, reEngagement, paymentRecovery];
+
+export { events } from './events';

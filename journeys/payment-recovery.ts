@@ -1,11 +1,11 @@
-import { defineJourney } from '@waymark/journey';
+import { defineTypedJourney } from './events';
 
 /**
  * Dunning: a failed payment gets a notice, and a last notice a week later unless the subscription
  * is active again. The exit rule reads the event's properties: only `subscription.updated` with
  * `status` = active ends the run (a change to another status, such as past_due, does not).
  */
-export default defineJourney({
+export default defineTypedJourney({
   id: 'payment-recovery',
   name: 'Payment recovery',
   description: 'Asks customers whose payment failed to update their card, until the subscription is active again',
