@@ -18,6 +18,7 @@ import { registerOpenApi } from './plugins/openapi';
 import { createSlidingWindowStore } from './plugins/rate-limit-store';
 import { apiKeyRoutes } from './routes/api-keys';
 import { adminEventRoutes } from './routes/admin-events';
+import { eventCatalogRoutes } from './routes/event-catalog';
 import { auditLogRoutes } from './routes/audit-logs';
 import { benchBaselineRoutes, eventRoutes } from './routes/events';
 import { healthRoutes } from './routes/health';
@@ -57,7 +58,7 @@ const adminPlaneRoutes = [
 /** Routes that need no credential (health, tracking, public pages, webhooks). */
 const publicRoutes = [healthRoutes, trackingRoutes, emailPageRoutes, emailProviderWebhookRoutes];
 /** Routes behind bearer keys; each declares its scope (admin plane and data plane). */
-const bearerRoutes = [apiKeyRoutes, auditLogRoutes, eventRoutes, journeyRoutes, adminEventRoutes, ...adminPlaneRoutes, ...emailAdminRoutes];
+const bearerRoutes = [apiKeyRoutes, auditLogRoutes, eventRoutes, journeyRoutes, adminEventRoutes, eventCatalogRoutes, ...adminPlaneRoutes, ...emailAdminRoutes];
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
