@@ -26,6 +26,7 @@ import { alertRoutes } from './routes/alerts';
 import { contactRoutes } from './routes/contacts';
 import { contactBulkRoutes } from './routes/contacts-bulk';
 import { contactTimelineRoutes } from './routes/contact-timeline';
+import { contactExplainRoutes } from './routes/contact-explain';
 import { dataContactRoutes } from './routes/data-contacts';
 import { dataEmailRoutes } from './routes/data-emails';
 import { dataListRoutes } from './routes/data-lists';
@@ -46,6 +47,7 @@ const emailAdminRoutes = [adminEmailRoutes, contactPreferenceRoutes, suppression
 const adminPlaneRoutes = [
   contactRoutes,
   contactTimelineRoutes,
+  contactExplainRoutes,
   contactBulkRoutes,
   alertRoutes,
   dlqRoutes,
