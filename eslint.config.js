@@ -95,7 +95,8 @@ export default tseslint.config(
   },
   {
     files: ['journeys/**/*.{ts,tsx}', 'packages/journey/**/*.ts', 'temporal/workflows/**/*.ts'],
-    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    // the journey test kit (@waymark/journey/testing) runs in Node beside the tests, never in a workflow
+    ignores: ['**/*.test.ts', '**/*.test.tsx', 'packages/journey/testing/**'],
     rules: workflowSafeImports,
   },
   {

@@ -1,7 +1,7 @@
-import { defineJourney } from '@waymark/journey';
+import { defineTypedJourney } from './events';
 
 /** Win-back: users inactive for two weeks or more get one nudge, then a welcome back or a last call. */
-export default defineJourney({
+export default defineTypedJourney({
   id: 're-engagement',
   name: 'Re-engagement',
   description: 'Brings back users who have been inactive for 14 days or more',

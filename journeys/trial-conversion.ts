@@ -1,7 +1,7 @@
-import { defineJourney } from '@waymark/journey';
+import { defineTypedJourney } from './events';
 
 /** Paid-plan trials: welcome, then push towards pricing; leaves as soon as the user subscribes. */
-export default defineJourney({
+export default defineTypedJourney({
   id: 'trial-conversion',
   name: 'Trial conversion',
   description: 'Nudges pro and team trial users until they subscribe',

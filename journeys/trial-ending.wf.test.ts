@@ -1,52 +1,37 @@
-import { randomUUID } from 'node:crypto';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
+import { startJourneyTestServer, stopJourneyTestServer, testJourney } from '@waymark/journey/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JourneyRunRequest } from '@waymark/core/journeys/orchestrator';
 import { stripe } from '@waymark/sources/presets/stripe';
-import { createFakeJourneyActivities } from '@waymark/temporal/test/fake-journey-activities';
-import { createTimeSkippingEnv, workflowsPath } from '@waymark/temporal/test/time-skipping';
-import { journeyWorkflow } from '@waymark/temporal/workflows/journey';
 import { stripeSubscriptionTrialWillEnd } from '../packages/sources/test/provider-payloads';
 import trialEnding from './trial-ending';
 
-describe('trial-ending (a journey started by the Stripe preset)', () => {
-  let env: TestWorkflowEnvironment;
-  beforeAll(async () => {
-    env = await createTimeSkippingEnv();
-  });
-  afterAll(() => env?.teardown());
+beforeAll(startJourneyTestServer);
+afterAll(stopJourneyTestServer);
 
+describe('trial-ending (a journey started by the Stripe preset)', () => {
   it('the preset turns trial_will_end into its trigger; the run reminds now and again two days later', async () => {
     // the event the Stripe preset makes of Stripe's payload is exactly what the journey waits for
     const ingest = stripe.transform(stripe.schema!.parse(stripeSubscriptionTrialWillEnd()), {})!;
     expect(ingest.event).toBe(trialEnding.trigger.event);
 
-    const fake = createFakeJourneyActivities();
-    const taskQueue = `trial-ending-${randomUUID()}`;
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath, activities: fake.activities });
-    const input: JourneyRunRequest = {
-      journeyId: 'trial-ending',
-      userId: ingest.userId!,
-      userEmail: 'ada@example.com',
-      properties: { plan: 'pro_monthly', trial_end: 1_726_259_200 },
-      trigger: { event: ingest.event, eventId: randomUUID(), occurredAt: new Date().toISOString() },
-    };
-    await worker.runUntil(async () => {
-      const before = await env.currentTimeMs();
-      const handle = await env.client.workflow.start(journeyWorkflow, {
-        taskQueue,
-        workflowId: `journey:trial-ending:${input.userId}:${input.trigger.eventId}`,
-        args: [input],
-      });
-      expect(await handle.result()).toMatchObject({ outcome: 'completed' });
-      expect((await env.currentTimeMs()) - before).toBeGreaterThanOrEqual(2 * 86_400_000);
+    const t = await testJourney(trialEnding, {
+      user: { userId: ingest.userId!, email: 'ada@example.com' },
+      trigger: { properties: { plan: 'pro_monthly', trial_end: 1_726_259_200 } },
     });
-    expect(fake.sends.map((send) => [send.templateKey, send.nodeId])).toEqual([
+    expect(t.sent.map((send) => [send.templateKey, send.node])).toEqual([['trial-ending', 'trial-ending']]);
+    await t.advance('2 days');
+    expect(t.sent.map((send) => [send.templateKey, send.node])).toEqual([
       ['trial-ending', 'trial-ending'],
       ['trial-last-chance', 'last-day'],
     ]);
-    expect(fake.finishes).toEqual([{ status: 'completed' }]);
+    expect(t.status).toBe('completed');
+  });
+
+  it('paying during the trial exits the run before the last reminder', async () => {
+    const t = await testJourney(trialEnding, { trigger: { properties: { plan: 'pro_monthly', trial_end: 1_726_259_200 } } });
+    await t.emit('stripe.invoice.paid', {});
+    expect(t.status).toBe('exited');
+    await t.advance('3 days');
+    expect(t.sent.map((send) => send.templateKey)).toEqual(['trial-ending']);
   });
 
   it('exits on the preset events for payment and cancellation', () => {

@@ -1,7 +1,7 @@
-import { defineJourney } from '@waymark/journey';
+import { defineTypedJourney } from './events';
 
 /** Onboarding: a welcome, then after two days either a getting-started nudge or power-user tips. */
-export default defineJourney({
+export default defineTypedJourney({
   id: 'welcome-series',
   name: 'Welcome series',
   description: 'Welcomes new sign-ups and nudges them to create their first project',

@@ -1,8 +1,8 @@
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { QueryNotRegisteredError, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { JourneyEventSignal, JourneyOrchestrator, JourneyRunRequest } from '@waymark/core/journeys/orchestrator';
 import { JOURNEY_ID_ATTRIBUTE, USER_ID_ATTRIBUTE } from './search-attributes';
 import type { journeyWorkflow } from './workflows/journey';
-import { journeyEventSignal } from './workflows/journey-signals';
+import { journeyEventSignal, journeyProgressQuery } from './workflows/journey-signals';
 
 /**
  * One run per (journey, user, trigger event). The id reads well in the Temporal Web UI
@@ -42,6 +42,20 @@ export function createTemporalOrchestrator(client: Client, taskQueue: string): J
         await client.workflow.getHandle(workflowId).signal(journeyEventSignal, event);
       } catch (error) {
         if (error instanceof WorkflowNotFoundError) return;
+        throw error;
+      }
+    },
+
+    async runProgress(workflowId: string) {
+      try {
+        const handle = client.workflow.getHandle(workflowId);
+        const description = await handle.describe();
+        if (description.status.name !== 'RUNNING') return undefined;
+        const { phase, nodeId, waitingFor, until } = await handle.query(journeyProgressQuery);
+        return { phase, nodeId, ...(waitingFor === undefined ? {} : { waitingFor }), ...(until === undefined ? {} : { until }) };
+      } catch (error) {
+        // a run from before the progress query existed, or Temporal unreachable: explain falls back to the journey log
+        if (error instanceof WorkflowNotFoundError || error instanceof QueryNotRegisteredError) return undefined;
         throw error;
       }
     },

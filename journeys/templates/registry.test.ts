@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emailTemplates } from './registry';
+import { emailTemplates, listedKeys } from './registry';
 import { createTemplateRegistry } from '@waymark/email/email-template';
 import { renderEmail, TemplateDataError } from '@waymark/email/render-email';
 
@@ -15,6 +15,8 @@ const JOURNEY_TEMPLATE_KEYS = [
   'reengage-welcome-back',
   'reengage-last-call',
   'trial-ending',
+  'payment-failed',
+  'payment-final-notice',
 ];
 
 const links = {
@@ -23,6 +25,10 @@ const links = {
 };
 
 describe('template registry (journeys/templates)', () => {
+  it('lists each template under its own key (the key ctx.sendEmail is typed with)', () => {
+    expect(listedKeys).toEqual(emailTemplates.map((template) => template.key));
+  });
+
   it('has unique keys and refuses duplicates', () => {
     const registry = createTemplateRegistry(emailTemplates);
     expect(registry.keys()).toHaveLength(emailTemplates.length);

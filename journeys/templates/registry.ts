@@ -1,5 +1,8 @@
+import type { z } from 'zod';
 import type { EmailTemplate } from '@waymark/email/email-template';
 import orderReceipt from './order-receipt';
+import paymentFailed from './payment-failed';
+import paymentFinalNotice from './payment-final-notice';
 import reengageLastCall from './reengage-last-call';
 import reengageWeMissYou from './reengage-we-miss-you';
 import reengageWelcomeBack from './reengage-welcome-back';
@@ -12,20 +15,31 @@ import welcomeGettingStarted from './welcome-getting-started';
 import welcomeTips from './welcome-tips';
 
 /**
- * Every email template of this deployment. The api and the worker build a TemplateRegistry from
- * this list (`createTemplateRegistry`); journeys refer to templates by key only, so the workflow
- * bundle never includes React. Add a template by importing its file here.
+ * Every email template of this deployment, by key. The api and the worker build a TemplateRegistry
+ * from `emailTemplates` (`createTemplateRegistry`); journeys refer to templates by key only, and
+ * take `TemplateProps` with `import type`, so the workflow bundle never includes React. Add a
+ * template by importing its file and listing it here under its key.
  */
-export const emailTemplates: readonly EmailTemplate[] = [
-  welcome,
-  welcomeTips,
-  welcomeGettingStarted,
-  trialWelcome,
-  trialPricingFollowup,
-  trialLastChance,
-  reengageWeMissYou,
-  reengageWelcomeBack,
-  reengageLastCall,
-  orderReceipt,
-  trialEnding,
-];
+const templatesByKey = {
+  welcome: welcome,
+  'welcome-tips': welcomeTips,
+  'welcome-getting-started': welcomeGettingStarted,
+  'trial-welcome': trialWelcome,
+  'trial-pricing-followup': trialPricingFollowup,
+  'trial-last-chance': trialLastChance,
+  'reengage-we-miss-you': reengageWeMissYou,
+  'reengage-welcome-back': reengageWelcomeBack,
+  'reengage-last-call': reengageLastCall,
+  'order-receipt': orderReceipt,
+  'payment-failed': paymentFailed,
+  'payment-final-notice': paymentFinalNotice,
+  'trial-ending': trialEnding,
+} as const;
+
+export const emailTemplates: readonly EmailTemplate[] = Object.values(templatesByKey);
+
+/** Template key → the `data` its props schema accepts: what `ctx.sendEmail(key, { data })` is checked against. */
+export type TemplateProps = { [K in keyof typeof templatesByKey]: z.input<(typeof templatesByKey)[K]['schema']> };
+
+/** The key each template is listed under (the registry test checks it is the template's own key). */
+export const listedKeys: readonly string[] = Object.keys(templatesByKey);

@@ -4,6 +4,7 @@ import type { JsonObject } from '@waymark/core/db/schema';
 import type { JourneyEventSignal, JourneyRunRequest } from '@waymark/core/journeys/orchestrator';
 import type { JourneyStepInput } from '@waymark/core/journeys/run-steps';
 import type { JourneyActivities } from '../activities/journey';
+import type { JourneyProgress } from './journey-signals';
 import type { SendJourneyEmailActivities } from '../activities/send-journey-email';
 
 /**
@@ -41,16 +42,27 @@ export interface RunContextInput {
   workflowId: string;
   /** events delivered by signal, oldest first */
   inbox: JourneyEventSignal[];
+  /** updated in place around every timer and wait; read by the progress query */
+  progress: JourneyProgress;
 }
 
 /** Builds the `ctx` a journey's run receives: a thin, journey-aware layer over workflow APIs. */
 export function createJourneyContext(input: RunContextInput): JourneyContext {
-  const { journey, request, stateId, workflowId, inbox } = input;
+  const { journey, request, stateId, workflowId, inbox, progress } = input;
+  const waitIn = async <T>(nodeId: string, until: number, waitingFor: string | undefined, wait: () => Promise<T>): Promise<T> => {
+    Object.assign(progress, { phase: 'waiting', nodeId, until: new Date(until).toISOString(), waitingFor });
+    try {
+      return await wait();
+    } finally {
+      Object.assign(progress, { phase: 'running', nodeId, until: undefined, waitingFor: undefined });
+    }
+  };
   const enteredAt = new Date(Date.now());
   const consumed = new Set<string>();
   let step = 0;
 
   const move = async (stepInput: Omit<JourneyStepInput, 'stateId'>): Promise<void> => {
+    progress.nodeId = stepInput.toNodeId;
     const live = await shielded(() => mirror.recordJourneyStep({ stateId, ...stepInput }));
     if (!live) throw new StateEnded();
   };
@@ -91,7 +103,7 @@ export function createJourneyContext(input: RunContextInput): JourneyContext {
         status: 'waiting',
         detail: { duration: String(duration), until: new Date(Date.now() + ms).toISOString() },
       });
-      await sleep(ms);
+      await waitIn(nodeId, Date.now() + ms, undefined, () => sleep(ms));
       await move({ toNodeId: nodeId, action: 'resumed', status: 'active' });
     },
 
@@ -113,7 +125,7 @@ export function createJourneyContext(input: RunContextInput): JourneyContext {
       }
       const match = () =>
         inbox.slice(from).find((event) => event.name === name && !consumed.has(event.eventId) && evaluateConditions(options.where, event.properties));
-      await condition(() => match() !== undefined, ms);
+      await waitIn(nodeId, Date.now() + ms, name, () => condition(() => match() !== undefined, ms));
       const event = match();
       if (event !== undefined) consumed.add(event.eventId);
       await move({

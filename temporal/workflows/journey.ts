@@ -4,7 +4,7 @@ import { journeys } from '@waymark/journeys';
 import type { EntryRejection } from '@waymark/core/journeys/run-steps';
 import type { JourneyEventSignal, JourneyRunRequest } from '@waymark/core/journeys/orchestrator';
 import { createJourneyContext, mirror, StateEnded } from './journey-context';
-import { journeyEventSignal } from './journey-signals';
+import { journeyEventSignal, journeyProgressQuery, type JourneyProgress } from './journey-signals';
 
 export type JourneyRunOutcome = { outcome: 'skipped'; reason: 'trigger_where' | EntryRejection } | { outcome: 'completed' | 'exited'; stateId: string };
 
@@ -22,9 +22,12 @@ export async function journeyWorkflow(request: JourneyRunRequest): Promise<Journ
 
 async function runJourney(journey: Journey, request: JourneyRunRequest): Promise<JourneyRunOutcome> {
   const inbox: JourneyEventSignal[] = [];
+  const progress: JourneyProgress = { phase: 'running', nodeId: 'start', received: 0 };
   setHandler(journeyEventSignal, (event) => {
+    progress.received += 1;
     if (!inbox.some((seen) => seen.eventId === event.eventId)) inbox.push(event);
   });
+  setHandler(journeyProgressQuery, () => progress);
 
   if (!evaluateConditions(journey.trigger.where, request.properties)) return { outcome: 'skipped', reason: 'trigger_where' };
 
@@ -44,7 +47,7 @@ async function runJourney(journey: Journey, request: JourneyRunRequest): Promise
   if (!entry.entered) return { outcome: 'skipped', reason: entry.reason };
   const { stateId } = entry;
 
-  const ctx = createJourneyContext({ journey, request, stateId, userEmail: entry.userEmail, workflowId, inbox });
+  const ctx = createJourneyContext({ journey, request, stateId, userEmail: entry.userEmail, workflowId, inbox, progress });
   try {
     await journey.run(ctx);
     // a cancellation that arrived during the last (shielded) step still ends the run as exited

@@ -44,6 +44,8 @@ import { metricsRoutes } from './routes/admin/metrics';
 import { suppressionRoutes } from './routes/admin/suppressions';
 import { webhookSourceRoutes } from './routes/public/webhook-sources';
 import { webhookEndpointRoutes } from './routes/admin/webhook-endpoints';
+import { eventCatalogRoutes } from './routes/admin/event-catalog';
+import { contactExplainRoutes } from './routes/admin/contact-explain';
 
 /** Public plane: no credential; each route authenticates by its own means (signed token, SNS signature) or needs none. */
 const publicRoutes = [healthRoutes, trackingRoutes, emailPageRoutes, emailProviderWebhookRoutes, webhookSourceRoutes];
@@ -56,6 +58,7 @@ const adminRoutes = [
   contactRoutes,
   contactTimelineRoutes,
   contactPreferenceRoutes,
+  contactExplainRoutes,
   contactBulkRoutes,
   journeyRoutes,
   adminEventRoutes,
@@ -67,6 +70,7 @@ const adminRoutes = [
   apiKeyRoutes,
   auditLogRoutes,
   webhookEndpointRoutes,
+  eventCatalogRoutes,
 ];
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;

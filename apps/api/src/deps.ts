@@ -10,7 +10,7 @@ import { createPreparedStatementPool } from '@waymark/core/db/prepared-statement
 import { ingestEvent, type IngestInput, type IngestResult } from '@waymark/core/events/ingest';
 import { ingestEvents } from '@waymark/core/events/ingest-batch';
 import { createJourneyRegistry, type JourneyRegistry } from '@waymark/core/journeys/registry';
-import { journeys as journeyDefinitions } from '@waymark/journeys';
+import { events as eventCatalog, journeys as journeyDefinitions } from '@waymark/journeys';
 import { createTemporalGateway, type TemporalGateway } from '@waymark/temporal/client';
 import { startWebhookRedelivery } from '@waymark/temporal/outbound-client';
 import { webhookRetryPolicy } from '@waymark/temporal/outbound-retry';
@@ -110,7 +110,7 @@ export async function createAppDeps(config: Config, logger: AppLogger): Promise<
     onError: (error) => logger.warn({ err: error }, 'API key revocation broadcast failed; other instances drop it within 60 s'),
   });
   const temporal = createTemporalGateway(config.temporal);
-  const journeys = createJourneyRegistry(journeyDefinitions, { enabledJourneys: config.enabledJourneys });
+  const journeys = createJourneyRegistry(journeyDefinitions, { enabledJourneys: config.enabledJourneys, events: eventCatalog });
   const ingestDeps = { db, logger, journeys, orchestrator: temporal.orchestrator };
   const email = createEmailDeps(config, { db, templates: emailTemplates, logger });
   const analytics = createAnalyticsDestination(config.analytics, { onError: (error) => logger.warn({ err: error }, 'analytics: capture failed') });

@@ -4,7 +4,12 @@ import { scopeSchema } from '@waymark/core/auth/scopes';
 import { ConfigError, loadConfig } from '@waymark/core/config/config';
 import { createDatabase, type Db } from '@waymark/core/db/database';
 import { migrateToLatest } from '@waymark/core/db/migrator';
+import { explainJourney } from '@waymark/core/journeys/explain';
+import { createJourneyRegistry } from '@waymark/core/journeys/registry';
+import { isAppError } from '@waymark/core/errors/app-error';
+import { events, journeys } from '@waymark/journeys';
 import { z } from 'zod';
+import { formatExplanation } from './explain-story';
 
 const usage = `waymark <command>
 
@@ -12,6 +17,9 @@ const usage = `waymark <command>
   keys create --name NAME --scopes a,b [--expires ISO]
                                             create an API key and print it once
   dev-key                                   create the development full-admin key if none exists
+  explain --user ID --journey ID [--template KEY]
+                                            why a person did or did not get a journey's emails
+                                            (times in the local zone; TZ=… to choose another)
 `;
 
 /** Commands run with database access only: no HTTP, no running API (SPEC §5). */
@@ -32,6 +40,11 @@ async function main(argv: string[]): Promise<number> {
         return await createKey(db, rest);
       case 'dev-key':
         return await devKey(db);
+      case 'explain':
+        return await explain(
+          db,
+          [sub, ...rest].filter((arg): arg is string => arg !== undefined),
+        );
     }
     console.error(`unknown command: ${[command, sub].filter(Boolean).join(' ')}\n\n${usage}`);
     return 2;
@@ -89,6 +102,28 @@ async function createKey(db: Db, args: string[]): Promise<number> {
 }
 
 const DEV_KEY_NAME = 'dev-admin';
+
+/** `explain`: reads the database only; a live run's pending timer shows as its last `waiting` log step. */
+async function explain(db: Db, args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { user: { type: 'string' }, journey: { type: 'string' }, template: { type: 'string' } } });
+  if (values.user === undefined || values.journey === undefined) {
+    console.error('usage: waymark explain --user ID --journey ID [--template KEY]');
+    return 2;
+  }
+  const registry = createJourneyRegistry(journeys, { enabledJourneys: process.env.ENABLED_JOURNEYS ?? '*', events });
+  try {
+    const explanation = await explainJourney(
+      { db, journeys: registry, orchestrator: {} },
+      { contactId: values.user, journeyId: values.journey, ...(values.template === undefined ? {} : { templateKey: values.template }) },
+    );
+    console.log(formatExplanation(explanation));
+    return 0;
+  } catch (error) {
+    if (!isAppError(error) || error.status !== 404) throw error;
+    console.error(error.message);
+    return 1;
+  }
+}
 
 async function devKey(db: Db): Promise<number> {
   const existing = await db.selectFrom('apiKeys').select('keyPrefix').where('name', '=', DEV_KEY_NAME).where('revokedAt', 'is', null).executeTakeFirst();

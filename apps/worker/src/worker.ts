@@ -8,7 +8,7 @@ import { upsertContact } from '@waymark/core/contacts/upsert-contact';
 import { ingestEvent } from '@waymark/core/events/ingest';
 import { createJourneyRegistry } from '@waymark/core/journeys/registry';
 import type { AppLogger } from '@waymark/core/logging/logger';
-import { journeys as journeyDefinitions } from '@waymark/journeys';
+import { events as eventCatalog, journeys as journeyDefinitions } from '@waymark/journeys';
 import { createActivities } from '@waymark/temporal/activities/index';
 import { ensureAlertSchedule } from '@waymark/temporal/alerts-schedule';
 import { createEmailDeps } from '@waymark/core/emails/create-email-deps';
@@ -42,7 +42,7 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
   const connection = await NativeConnection.connect(temporalConnectionOptions(deps.config.temporal));
   // lifecycle events (journey:completed / journey:failed) go through the same ingest pipeline as the api's
   const client = new Client({ connection, namespace: deps.config.temporal.namespace });
-  const journeys = createJourneyRegistry(journeyDefinitions, { enabledJourneys: deps.config.enabledJourneys });
+  const journeys = createJourneyRegistry(journeyDefinitions, { enabledJourneys: deps.config.enabledJourneys, events: eventCatalog });
   const ingestDeps = { db: deps.db, logger: deps.logger, journeys, orchestrator: createTemporalOrchestrator(client, deps.config.temporal.taskQueue) };
   const email = createEmailDeps(deps.config, { db: deps.db, templates: emailTemplates, logger: deps.logger });
   const worker = await Worker.create({

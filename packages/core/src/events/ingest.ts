@@ -80,6 +80,8 @@ export async function ingestEvent(deps: IngestDeps, input: IngestInput): Promise
   const email = input.email?.trim() || undefined;
   const occurredAt = input.timestamp ?? new Date();
   const eventProperties = input.eventProperties ?? {};
+  const check = deps.journeys.events.check(name, eventProperties);
+  if (!check.ok) throw badRequest(`eventProperties.${check.path}: ${check.message} (event '${name}' is in the event catalog)`);
   const candidateIds = deps.journeys.triggeredBy(name).map((journey) => journey.id);
 
   // 1. store (+ read what routing and the exit check need)

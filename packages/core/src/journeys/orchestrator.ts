@@ -36,6 +36,16 @@ export interface JourneyOrchestrator {
   signalEvent(workflowId: string, event: JourneyEventSignal): Promise<void>;
   /** Requests cancellation; false when the run had already finished or the engine was unreachable. */
   cancelRun(workflowId: string): Promise<boolean>;
+  /** Where a live run is (its pending timer or wait); undefined when it has ended or cannot be asked. */
+  runProgress?(workflowId: string): Promise<RunProgress | undefined>;
+}
+
+/** A live run's position, as the engine reports it (explain). */
+export interface RunProgress {
+  phase: 'running' | 'waiting';
+  nodeId: string;
+  waitingFor?: string;
+  until?: string;
 }
 
 export function primitiveProperties(properties: Record<string, unknown> | undefined): PrimitiveProperties {

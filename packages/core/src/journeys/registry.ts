@@ -1,4 +1,4 @@
-import { validateJourney, type Journey } from '@waymark/journey';
+import { defineEvents, validateJourney, type EventCatalog, type Journey } from '@waymark/journey';
 import { notFound } from '../errors/app-error';
 
 /**
@@ -14,6 +14,8 @@ export interface JourneyRegistry {
   /** journeys with an exitOn rule for this event name */
   exitedBy(event: string): readonly Journey[];
   codeEnabled(id: string): boolean;
+  /** the deployment's event catalog (journeys/events.ts): ingest checks catalogued events against it */
+  events: EventCatalog;
 }
 
 export function parseEnabledJourneys(value: string): '*' | Set<string> {
@@ -25,7 +27,7 @@ export function parseEnabledJourneys(value: string): '*' | Set<string> {
   return new Set(ids);
 }
 
-export function createJourneyRegistry(journeys: readonly Journey[], options: { enabledJourneys: string }): JourneyRegistry {
+export function createJourneyRegistry(journeys: readonly Journey[], options: { enabledJourneys: string; events?: EventCatalog }): JourneyRegistry {
   const byId = new Map<string, Journey>();
   const byTrigger = new Map<string, Journey[]>();
   const byExitEvent = new Map<string, Journey[]>();
@@ -57,5 +59,6 @@ export function createJourneyRegistry(journeys: readonly Journey[], options: { e
       const journey = byId.get(id);
       return journey !== undefined && journey.enabled && (enabled === '*' || enabled.has(id));
     },
+    events: options.events ?? defineEvents({}),
   };
 }

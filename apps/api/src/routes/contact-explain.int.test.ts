@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../../../../test/eventually';
+import { journeyStatesOf } from '../../../../test/journey-states';
+import { issueApiKey, startTestApi, type TestApi } from '../../../../test/test-api';
+
+const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
+
+describe('GET /v1/admin/contacts/{id}/explain', () => {
+  let api: TestApi;
+  let ingestKey: string;
+  let readKey: string;
+  beforeAll(async () => {
+    api = await startTestApi({ ADMIN_API_KEY: LEGACY });
+    ingestKey = await issueApiKey(api, LEGACY, 'producer', ['ingest']);
+    readKey = await issueApiKey(api, LEGACY, 'reader', ['read']);
+  });
+  afterAll(() => api.close());
+
+  const send = (name: string, userId: string, eventProperties: Record<string, unknown> = {}) =>
+    api.request('POST', '/v1/events', { token: ingestKey, body: { name, userId, email: `${userId}@example.com`, eventProperties } });
+  const explain = async (userId: string, journeyId: string, templateKey?: string) => {
+    const query = `journeyId=${journeyId}${templateKey === undefined ? '' : `&templateKey=${templateKey}`}`;
+    const response = await api.request('GET', `/v1/admin/contacts/${userId}/explain?${query}`, { token: readKey });
+    expect(response.status).toBe(200);
+    return response.body.explanation;
+  };
+
+  it('no enrollment: trigger event never received', async () => {
+    const userId = `u-${randomUUID()}`;
+    await send('page.viewed', userId);
+    const story = await explain(userId, 'welcome-series', 'welcome');
+    expect(story).toMatchObject({ enrollments: [], triggers: [], notEnrolled: 'trigger event never received (user.signed_up)' });
+    expect(story.template).toEqual({ key: 'welcome', outcome: 'not sent: trigger event never received (user.signed_up)' });
+  });
+
+  it('no enrollment: trigger.where failed, naming the property and its value', async () => {
+    const userId = `u-${randomUUID()}`;
+    await send('trial.started', userId, { plan: 'free' });
+    const story = await explain(userId, 'trial-conversion');
+    expect(story.notEnrolled).toBe('trigger.where failed: plan = free');
+    expect(story.triggers).toEqual([expect.objectContaining({ outcome: 'trigger.where failed: plan = free' })]);
+  });
+
+  it('sent, waiting until (from Temporal), exited by an event, then entry limit once already used', async () => {
+    const userId = `u-${randomUUID()}`;
+    await send('user.signed_up', userId, { firstName: 'Ada' });
+    const [state] = await eventually(
+      () => journeyStatesOf(api.deps.db, userId, 'welcome-series'),
+      (rows) => rows[0]?.status === 'waiting',
+    );
+    const waiting = await explain(userId, 'welcome-series', 'welcome');
+    expect(waiting.enrollments).toHaveLength(1);
+    expect(waiting.enrollments[0]).toMatchObject({ stateId: state!.id, status: 'waiting', now: expect.stringMatching(/^waiting until \d{4}-/) });
+    expect(waiting.enrollments[0].steps.map((step: { outcome: string }) => step.outcome)).toEqual([
+      'entered',
+      'sent',
+      expect.stringMatching(/^waiting until /),
+    ]);
+    expect(waiting.template.outcome).toMatch(/^sent \(/);
+    const nudge = await explain(userId, 'welcome-series', 'welcome-getting-started');
+    expect(nudge.template.outcome).toMatch(/^not sent yet: waiting until /);
+
+    await send('user.deleted', userId);
+    const exited = await explain(userId, 'welcome-series');
+    expect(exited.enrollments[0].status).toBe('exited');
+    expect(exited.enrollments[0].steps.at(-1).outcome).toMatch(/^exited by user\.deleted at \d{4}-/);
+    expect(exited.enrollments[0].now).toBeUndefined();
+
+    await send('user.signed_up', userId);
+    const again = await eventually(
+      () => explain(userId, 'welcome-series'),
+      (story) => story.triggers.length === 2,
+    );
+    expect(again.triggers[0]).toMatchObject({ outcome: 'entered', stateId: state!.id });
+    expect(again.triggers[1].outcome).toMatch(/^entry limit once already used on \d{4}-/);
+  });
+
+  it('journey disabled by an admin', async () => {
+    const userId = `u-${randomUUID()}`;
+    await send('page.viewed', userId);
+    expect((await api.request('PATCH', '/v1/admin/journeys/payment-recovery', { token: LEGACY, body: { enabled: false } })).status).toBe(200);
+    try {
+      const story = await explain(userId, 'payment-recovery');
+      expect(story).toMatchObject({ unavailable: 'journey disabled', notEnrolled: 'journey disabled', journey: { enabled: false } });
+    } finally {
+      await api.request('PATCH', '/v1/admin/journeys/payment-recovery', { token: LEGACY, body: { enabled: true } });
+    }
+  });
+
+  it('journey not in ENABLED_JOURNEYS', async () => {
+    const only = await startTestApi({ ADMIN_API_KEY: LEGACY, ENABLED_JOURNEYS: 'welcome-series' });
+    try {
+      const userId = `u-${randomUUID()}`;
+      await send('page.viewed', userId);
+      const response = await only.request('GET', `/v1/admin/contacts/${userId}/explain?journeyId=re-engagement`, { token: LEGACY });
+      expect(response.body.explanation).toMatchObject({ unavailable: 'journey not in ENABLED_JOURNEYS', notEnrolled: 'journey not in ENABLED_JOURNEYS' });
+    } finally {
+      await only.close();
+    }
+  });
+
+  it('404 for an unknown contact or journey; 400 without journeyId', async () => {
+    expect((await api.request('GET', `/v1/admin/contacts/nobody-${randomUUID()}/explain?journeyId=welcome-series`, { token: readKey })).status).toBe(404);
+    const userId = `u-${randomUUID()}`;
+    await send('page.viewed', userId);
+    expect((await api.request('GET', `/v1/admin/contacts/${userId}/explain?journeyId=no-such-journey`, { token: readKey })).status).toBe(404);
+    expect((await api.request('GET', `/v1/admin/contacts/${userId}/explain`, { token: readKey })).status).toBe(400);
+  });
+});

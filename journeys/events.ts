@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { defineEvents, typedJourneyDefiner } from '@waymark/journey';
+// type-only: the workflow bundle never includes the React templates
+import type { TemplateProps } from './templates/registry';
+
+/**
+ * The events this deployment's journeys speak (docs/journeys.md#typed-events). POST /v1/events and
+ * webhook sources refuse a catalogued event whose properties do not match (400 naming the path);
+ * other events pass unchecked. GET /v1/admin/event-catalog lists them as JSON Schema. Schemas keep
+ * to JSON primitives, the only properties a run receives; numbers coerce, as webhooks send strings.
+ */
+export const events = defineEvents({
+  'user.signed_up': z.object({ firstName: z.string().optional(), plan: z.enum(['free', 'pro', 'team']).optional() }),
+  'user.deleted': z.object({}),
+  'user.inactive': z.object({ daysInactive: z.coerce.number<unknown>().int().nonnegative() }),
+  'session.started': z.object({}),
+  'project.created': z.object({ name: z.string().optional() }),
+  'trial.started': z.object({ plan: z.enum(['free', 'pro', 'team']) }),
+  'pricing.viewed': z.object({}),
+  'subscription.started': z.object({ plan: z.string().optional() }),
+  'subscription.updated': z.object({ status: z.enum(['active', 'trialing', 'past_due', 'unpaid', 'canceled', 'incomplete', 'paused']) }),
+  'subscription.cancelled': z.object({ reason: z.string().optional() }),
+  'payment.failed': z.object({ amount: z.string().optional() }),
+});
+
+/** `defineJourney` checked against the catalog and the templates' props (used by every journey here). */
+export const defineTypedJourney = typedJourneyDefiner<typeof events.schemas, TemplateProps>(events);

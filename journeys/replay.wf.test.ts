@@ -1,0 +1,28 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { temporal } from '@temporalio/proto';
+import { Worker } from '@temporalio/worker';
+import { stopJourneyTestServer, testJourney, workflowsPath } from '@waymark/journey/testing';
+import { afterAll, expect, it } from 'vitest';
+import trialConversion from './trial-conversion';
+
+afterAll(stopJourneyTestServer);
+
+const historiesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'histories');
+
+it('replays recorded journey histories with the current code (guards determinism of journey changes)', async () => {
+  if (process.env.UPDATE_JOURNEY_HISTORIES === '1') {
+    const t = await testJourney(trialConversion, { trigger: { properties: { plan: 'pro' } } });
+    await t.advance('7 days');
+    writeFileSync(path.join(historiesDir, 'trial-conversion.json'), historyToJSON(await t.history()));
+  }
+  const files = readdirSync(historiesDir).filter((file) => file.endsWith('.json'));
+  expect(files.length).toBeGreaterThan(0);
+  for (const file of files) {
+    // fromObject rather than historyFromJSON: the latter trips over a second protobufjs copy in node_modules
+    const history = temporal.api.history.v1.History.fromObject(JSON.parse(readFileSync(path.join(historiesDir, file), 'utf8')));
+    await Worker.runReplayHistory({ workflowsPath, replayName: file }, history);
+  }
+});

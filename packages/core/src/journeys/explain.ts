@@ -1,0 +1,221 @@
+import { evaluateCondition } from '@waymark/journey';
+import type { Db } from '../db/database';
+import type { JsonObject } from '../db/schema';
+import { getContact } from '../contacts/contact';
+import { effectiveEnabled, loadOverrides } from './effective-enabled';
+import type { JourneyOrchestrator } from './orchestrator';
+import type { JourneyRegistry } from './registry';
+
+export interface ExplainDeps {
+  db: Db;
+  journeys: JourneyRegistry;
+  orchestrator: Pick<JourneyOrchestrator, 'runProgress'>;
+}
+
+/** One step of an enrollment: what happened at a node, in words (docs/journeys.md#explain). */
+export interface ExplainedStep {
+  at: Date;
+  node: string;
+  action: string;
+  /** `sent`, `skipped: …`, `waiting until …`, `exited by … at …`, `failed → DLQ …`, … */
+  outcome: string;
+  templateKey?: string;
+}
+
+export interface ExplainedEnrollment {
+  stateId: string;
+  status: string;
+  enteredAt: Date;
+  triggerEventId: string | null;
+  steps: ExplainedStep[];
+  /** for a live run: where Temporal says it is now */
+  now?: string;
+}
+
+export interface ExplainedTrigger {
+  eventId: string;
+  at: Date;
+  /** `entered` or why this trigger made no entry */
+  outcome: string;
+  stateId?: string;
+}
+
+export interface Explanation {
+  contact: { id: string; externalId: string | null; email: string | null };
+  journey: { id: string; name: string; triggerEvent: string; enabled: boolean };
+  /** why the journey starts nothing at all right now, if so */
+  unavailable?: 'journey disabled' | 'journey not in ENABLED_JOURNEYS';
+  triggers: ExplainedTrigger[];
+  enrollments: ExplainedEnrollment[];
+  /** when there is no enrollment: the reason */
+  notEnrolled?: string;
+  /** with `templateKey`: that template's fate for this person */
+  template?: { key: string; outcome: string };
+}
+
+const BOUNCE_THRESHOLD = 3;
+
+/**
+ * The story of one person in one journey, from the events table, journey states and logs, dead
+ * letters, preferences and the live run's progress in Temporal.
+ */
+export async function explainJourney(deps: ExplainDeps, input: { contactId: string; journeyId: string; templateKey?: string }): Promise<Explanation> {
+  const journey = deps.journeys.get(input.journeyId);
+  const contact = await getContact(deps.db, input.contactId);
+  const userId = contact.externalId ?? contact.email ?? contact.id;
+  const overrides = await loadOverrides(deps.db, [journey.id]);
+  const enabled = effectiveEnabled(deps.journeys, journey.id, overrides.get(journey.id)?.enabled);
+  const unavailable = enabled
+    ? undefined
+    : overrides.get(journey.id) === undefined && journey.enabled && !deps.journeys.codeEnabled(journey.id)
+      ? ('journey not in ENABLED_JOURNEYS' as const)
+      : ('journey disabled' as const);
+
+  const [events, states, entry, preferences] = await Promise.all([
+    deps.db
+      .selectFrom('events')
+      .select(['id', 'properties', 'occurredAt'])
+      .where('userId', '=', userId)
+      .where('event', '=', journey.trigger.event)
+      .orderBy('occurredAt')
+      .execute(),
+    deps.db
+      .selectFrom('journeyStates')
+      .select(['id', 'status', 'context', 'createdAt', 'workflowId'])
+      .where('userId', '=', userId)
+      .where('journeyId', '=', journey.id)
+      .orderBy('createdAt')
+      .execute(),
+    deps.db.selectFrom('journeyEntries').select(['firstEnteredAt']).where('userId', '=', userId).where('journeyId', '=', journey.id).executeTakeFirst(),
+    contact.email === null
+      ? Promise.resolve([])
+      : deps.db
+          .selectFrom('emailPreferences')
+          .selectAll()
+          .where(({ fn, eb }) => eb(fn('lower', ['email']), '=', contact.email!.toLowerCase()))
+          .execute(),
+  ]);
+
+  const stateIds = states.map((state) => state.id);
+  const [logs, deadLetters] = await Promise.all([
+    stateIds.length === 0
+      ? Promise.resolve([])
+      : deps.db.selectFrom('journeyLogs').selectAll().where('journeyStateId', 'in', stateIds).orderBy('createdAt').orderBy('id').execute(),
+    stateIds.length === 0
+      ? Promise.resolve([])
+      : deps.db
+          .selectFrom('dlqEntries')
+          .select(['id', 'payload'])
+          .where(({ eb, ref }) => eb(eb.fn('jsonb_extract_path_text', [ref('payload'), eb.val('journeyStateId')]), 'in', stateIds))
+          .execute(),
+  ]);
+
+  const offCategories = preferences.flatMap((row) =>
+    Object.entries((row.categories ?? {}) as Record<string, boolean>)
+      .filter(([, on]) => on === false)
+      .map(([category]) => category),
+  );
+  const bounced = preferences.some((row) => row.bounceCount >= BOUNCE_THRESHOLD);
+  const skipPhrase = (reason: string): string => {
+    switch (reason) {
+      case 'suppressed':
+        return bounced ? 'bounce-suppressed' : 'suppressed';
+      case 'unsubscribed_all':
+        return 'unsubscribed from all emails';
+      case 'category_unsubscribed':
+        return `unsubscribed from ${offCategories.join(', ') || 'the category'}`;
+      case 'duplicate':
+      case 'state_not_active':
+        return reason === 'duplicate' ? 'duplicate' : 'the run had already ended';
+      default:
+        return reason;
+    }
+  };
+
+  const enrollments: ExplainedEnrollment[] = [];
+  for (const state of states) {
+    const steps = logs
+      .filter((log) => log.journeyStateId === state.id)
+      .map((log): ExplainedStep => {
+        const detail = (log.detail ?? {}) as JsonObject;
+        const templateKey = typeof detail.templateKey === 'string' ? detail.templateKey : undefined;
+        const text = (key: string) => (typeof detail[key] === 'string' ? (detail[key] as string) : undefined);
+        let outcome: string = log.action;
+        if (log.action === 'email_sent') outcome = 'sent';
+        else if (log.action === 'email_skipped') outcome = `skipped: ${skipPhrase(text('reason') ?? 'unknown')}`;
+        else if (log.action === 'waiting' && text('reason') === 'suppress_window') outcome = `skipped: inside suppress.hours until ${text('until')}`;
+        else if (log.action === 'waiting')
+          outcome = text('until') !== undefined ? `waiting until ${text('until')}` : `waiting for ${text('event') ?? 'an event'} (timeout ${text('timeout')})`;
+        else if (log.action === 'email_failed') {
+          const letter = deadLetters.find(
+            (entry) => (entry.payload as JsonObject).journeyStateId === state.id && (entry.payload as JsonObject).templateKey === templateKey,
+          );
+          outcome = letter === undefined ? `failed: ${text('reason') ?? 'unknown'}` : `failed → DLQ ${letter.id}`;
+        } else if (log.action === 'exited')
+          outcome = text('event') !== undefined ? `exited by ${text('event')} at ${log.createdAt.toISOString()}` : 'exited (cancelled by an admin)';
+        return { at: log.createdAt, node: log.toNodeId, action: log.action, outcome, ...(templateKey === undefined ? {} : { templateKey }) };
+      });
+    const live = state.status === 'active' || state.status === 'waiting';
+    const progress = live && deps.orchestrator.runProgress !== undefined ? await deps.orchestrator.runProgress(state.workflowId) : undefined;
+    const now =
+      progress?.phase === 'waiting'
+        ? progress.waitingFor === undefined
+          ? `waiting until ${progress.until}`
+          : `waiting for ${progress.waitingFor} until ${progress.until}`
+        : undefined;
+    const trigger = ((state.context ?? {}) as { trigger?: { eventId?: string } }).trigger;
+    enrollments.push({
+      stateId: state.id,
+      status: state.status,
+      enteredAt: state.createdAt,
+      triggerEventId: trigger?.eventId ?? null,
+      steps,
+      ...(now === undefined ? {} : { now }),
+    });
+  }
+
+  const triggers = events.map((event): ExplainedTrigger => {
+    const enrollment = enrollments.find((candidate) => candidate.triggerEventId === event.id);
+    if (enrollment !== undefined) return { eventId: event.id, at: event.occurredAt, outcome: 'entered', stateId: enrollment.stateId };
+    const properties = (event.properties ?? {}) as Record<string, unknown>;
+    const failed = (journey.trigger.where ?? []).find((condition) => !evaluateCondition(condition, properties));
+    if (failed !== undefined) {
+      return {
+        eventId: event.id,
+        at: event.occurredAt,
+        outcome: `trigger.where failed: ${failed.property} = ${String(properties[failed.property] ?? 'missing')}`,
+      };
+    }
+    if (journey.entryLimit === 'once' && entry !== undefined && entry.firstEnteredAt < event.occurredAt) {
+      return { eventId: event.id, at: event.occurredAt, outcome: `entry limit once already used on ${entry.firstEnteredAt.toISOString()}` };
+    }
+    return { eventId: event.id, at: event.occurredAt, outcome: unavailable ?? 'not entered (already enrolled, or unsubscribed at the time)' };
+  });
+
+  const explanation: Explanation = {
+    contact: { id: contact.id, externalId: contact.externalId, email: contact.email },
+    journey: { id: journey.id, name: journey.name, triggerEvent: journey.trigger.event, enabled },
+    ...(unavailable === undefined ? {} : { unavailable }),
+    triggers,
+    enrollments,
+  };
+  if (enrollments.length === 0) {
+    explanation.notEnrolled =
+      unavailable ?? (triggers.length === 0 ? `trigger event never received (${journey.trigger.event})` : triggers[triggers.length - 1]!.outcome);
+  }
+  if (input.templateKey !== undefined) explanation.template = { key: input.templateKey, outcome: templateOutcome(input.templateKey, explanation) };
+  return explanation;
+}
+
+/** The latest word on one template: its send step, or why no enrollment reached it. */
+function templateOutcome(templateKey: string, explanation: Explanation): string {
+  for (const enrollment of [...explanation.enrollments].reverse()) {
+    const step = [...enrollment.steps].reverse().find((candidate) => candidate.templateKey === templateKey);
+    if (step !== undefined) return `${step.outcome} (${step.at.toISOString()})`;
+  }
+  if (explanation.notEnrolled !== undefined) return `not sent: ${explanation.notEnrolled}`;
+  const last = explanation.enrollments.at(-1)!;
+  if (last.now !== undefined) return `not sent yet: ${last.now}`;
+  const end = last.steps.at(-1);
+  return `not sent: the run did not reach it (${end === undefined ? last.status : end.outcome})`;
+}

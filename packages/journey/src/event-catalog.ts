@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+/** An event's properties schema: an object of (mostly) JSON primitives, as journeys see them. */
+export type EventSchema = z.ZodObject;
+
+export type EventSchemas = Record<string, EventSchema>;
+
+/** The properties of event `E` of a catalog, as journeys read them. */
+export type EventProperties<C extends EventSchemas, E extends keyof C> = z.output<C[E]>;
+
+export type EventCheck = { ok: true } | { ok: false; path: string; message: string };
+
+/** The events this deployment knows, with their properties schemas (docs/journeys.md#typed-events). */
+export interface EventCatalog<C extends EventSchemas = EventSchemas> {
+  readonly schemas: C;
+  names(): string[];
+  has(name: string): boolean;
+  /** Checks a catalogued event's properties; an uncatalogued event always passes. */
+  check(name: string, properties: Record<string, unknown>): EventCheck;
+  /** The properties schema of a catalogued event as JSON Schema, or undefined. */
+  jsonSchema(name: string): Record<string, unknown> | undefined;
+}
+
+/**
+ * Declares the event catalog: `defineEvents({ 'user.signed_up': z.object({ plan: z.enum(['free', 'pro']) }) })`.
+ * Journeys declared through `defineTypedJourney` take their trigger and exit event names,
+ * their `where` keys and values, and `ctx.trigger.properties` from it; the ingest pipeline
+ * refuses a catalogued event whose properties do not match (400 naming the failing path).
+ */
+export function defineEvents<const C extends EventSchemas>(schemas: C): EventCatalog<C> {
+  const known = new Map(Object.entries(schemas));
+  return {
+    schemas,
+    names: () => [...known.keys()],
+    has: (name) => known.has(name),
+    check(name, properties) {
+      const schema = known.get(name);
+      if (schema === undefined) return { ok: true };
+      const parsed = schema.safeParse(properties);
+      if (parsed.success) return { ok: true };
+      const issue = parsed.error.issues[0]!;
+      return { ok: false, path: issue.path.length === 0 ? '(properties)' : issue.path.map(String).join('.'), message: issue.message };
+    },
+    jsonSchema(name) {
+      const schema = known.get(name);
+      return schema === undefined ? undefined : (z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>);
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import type { z } from 'zod';
+import type { JourneyContext, SendEmailOptions, SendEmailOutcome } from './context';
+import { defineJourney, type EntryLimit, type Journey, type JourneyDefinition } from './define-journey';
+import type { EventCatalog, EventSchemas } from './event-catalog';
+
+/** A `where` condition checked against an event's properties: a known key, a value of its type. */
+export type TypedCondition<P> = {
+  [K in keyof P & string]:
+    | { type: 'property'; property: K; operator: 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte' | 'contains'; value: NonNullable<P[K]> }
+    | { type: 'property'; property: K; operator: 'in'; value: readonly NonNullable<P[K]>[] }
+    | { type: 'property'; property: K; operator: 'exists'; value?: boolean };
+}[keyof P & string];
+
+/** An exitOn rule over the catalog: a catalogued event and conditions on its properties. */
+export type TypedEventRule<C extends EventSchemas> = {
+  [E in keyof C & string]: { event: E; where?: TypedCondition<z.output<C[E]>>[] };
+}[keyof C & string];
+
+/** Template key → the `data` its props schema accepts (journeys/templates/registry.ts). */
+export type TemplateDataMap = Record<string, Record<string, unknown>>;
+
+export interface TypedSendEmailOptions<D> extends Omit<SendEmailOptions, 'data'> {
+  data?: D;
+}
+
+/** `ctx` with the trigger's properties typed and `sendEmail` checked against the template's props. */
+export interface TypedJourneyContext<P, T extends TemplateDataMap> extends Omit<JourneyContext, 'trigger' | 'sendEmail'> {
+  trigger: Omit<JourneyContext['trigger'], 'properties'> & { properties: P };
+  sendEmail<K extends keyof T & string>(templateKey: K, options?: TypedSendEmailOptions<T[K]>): Promise<SendEmailOutcome>;
+}
+
+export interface TypedJourneyDefinition<C extends EventSchemas, T extends TemplateDataMap, E extends keyof C & string> {
+  id: string;
+  name: string;
+  description: string;
+  enabled?: boolean;
+  trigger: { event: E; where?: TypedCondition<z.output<C[E]>>[] };
+  entryLimit?: EntryLimit;
+  exitOn?: TypedEventRule<C>[];
+  suppress?: { hours: number };
+  run(ctx: TypedJourneyContext<z.output<C[E]>, T>): Promise<void>;
+}
+
+export type DefineTypedJourney<C extends EventSchemas, T extends TemplateDataMap> = <E extends keyof C & string>(
+  definition: TypedJourneyDefinition<C, T, E>,
+) => Journey;
+
+/**
+ * `defineJourney` bound to an event catalog and a template props map: a wrong event name, `where`
+ * key or value, trigger property or template prop is a compile error. At runtime it is
+ * `defineJourney` (the same validation, the same Journey).
+ */
+export function typedJourneyDefiner<C extends EventSchemas, T extends TemplateDataMap>(catalog: EventCatalog<C>): DefineTypedJourney<C, T> {
+  return (definition) => {
+    const unknownEvents = [definition.trigger.event, ...(definition.exitOn ?? []).map((rule) => rule.event)].filter((event) => !catalog.has(event));
+    // a plain-JS caller can slip past the types; the catalog is the contract, so say so at start-up
+    if (unknownEvents.length > 0) throw new Error(`Journey '${definition.id}' names events missing from the event catalog: ${unknownEvents.join(', ')}`);
+    // the typed definition narrows JourneyDefinition (typed ctx, typed conditions) and is one at runtime
+    return defineJourney(definition as unknown as JourneyDefinition);
+  };
+}

@@ -1,0 +1,5 @@
+// The journey test kit (`@waymark/journey/testing`): Node-only, never imported by workflow code.
+export { testJourney, JourneyTestRun } from './test-journey';
+export type { TestJourneyOptions, TestRunStatus } from './test-journey';
+export type { FakeEvent, JourneyFakes, LogEntry, SentEmail } from './fake-world';
+export { createTimeSkippingEnv, startJourneyTestServer, stopJourneyTestServer, workflowsPath } from './test-server';
