@@ -69,10 +69,13 @@ const coreLayers = [
   'alerts',
   'webhooks',
 ];
+// packages/journey/testing is the journey test kit (@waymark/journey/testing): a Node-only entry that
+// drives temporal's real journey runner for tests, so it sits above temporal/ like a test does.
+const belowTemporal = ['packages/core', 'packages/email', 'packages/sources', 'packages/journey/src', 'journeys'];
 const packageZones = [
-  { target: ['packages', 'journeys'], from: ['apps', 'temporal'], message: 'packages/ and journeys/ sit below temporal/ and apps/.' },
+  { target: belowTemporal, from: ['apps', 'temporal'], message: 'packages/ and journeys/ sit below temporal/ and apps/.' },
   { target: 'temporal', from: 'apps', message: 'temporal/ sits below apps/.' },
-  { target: ['packages/email', 'packages/journey'], from: 'packages/core', message: 'packages/email and packages/journey sit below packages/core.' },
+  { target: ['packages/email', 'packages/journey/src'], from: 'packages/core', message: 'packages/email and packages/journey sit below packages/core.' },
   { target: 'packages/core', from: 'journeys', message: 'core gets the journeys through a JourneyRegistry passed in by the app.' },
 ];
 const coreZones = coreLayers.slice(0, -1).map((folder, index) => ({
