@@ -80,6 +80,8 @@ export const webhookSourceRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, {
         ].join('\n'),
         consumes: ['application/json'],
         params: z.object({ sourceId: z.string().describe('a registered source id, e.g. stripe, clerk, supabase, segment, analytics') }),
+        // each source validates its own body (its shape is in docs/sources.md): one document cannot
+        // tie a body schema to a path value, so the body is any JSON here and a mismatch is a 400
         body: z.unknown().describe('the provider’s payload, as it sent it'),
         response: { 200: outcome, 400: errorBody, 401: errorBody, 404: errorBody, 413: errorBody, 429: errorBody },
       },
