@@ -32,13 +32,18 @@ function headerMap(headers: IncomingHttpHeaders): SourceHeaders {
   return map;
 }
 
+/** One line of the OpenAPI description per mounted source: how it authenticates (names, never secrets). */
 function describeSource({ source, auth }: MountedSource): string {
-  const how =
-    source.auth.type === 'match'
-      ? `match: header \`${auth.type === 'match' ? (auth.header ?? 'authorization') : ''}\` or \`Authorization: Bearer\` equal to ${source.auth.secret}` +
-        (auth.secrets.length === 0 ? ' (unset: open)' : '')
-      : `signature: ${source.auth.scheme.name} (${source.auth.scheme.headers.map((name) => `\`${name}\``).join(', ')}) with ${source.auth.secret}` +
-        (source.auth.fallbackHeader === undefined ? '' : `, or \`${source.auth.fallbackHeader}\` equal to it`);
+  const variable = source.auth.secret;
+  let how: string;
+  if (auth.type === 'match') {
+    const header = auth.header === undefined ? '' : `header \`${auth.header}\` or `;
+    how = `match: ${header}\`Authorization: Bearer\` equal to ${variable}${auth.secrets.length === 0 ? ' (unset: open)' : ''}`;
+  } else {
+    const headers = auth.scheme.headers.map((name) => `\`${name}\``).join(', ');
+    const fallback = auth.fallbackHeader === undefined ? '' : `, or \`${auth.fallbackHeader}\` equal to it`;
+    how = `signature: ${auth.scheme.name} (${headers}) with ${variable}${fallback}`;
+  }
   return `- \`${source.id}\`: ${source.description ?? ''} — ${how}`;
 }
 
@@ -75,6 +80,8 @@ export const webhookSourceRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, {
         ].join('\n'),
         consumes: ['application/json'],
         params: z.object({ sourceId: z.string().describe('a registered source id, e.g. stripe, clerk, supabase, segment, analytics') }),
+        // each source validates its own body (its shape is in docs/sources.md): one document cannot
+        // tie a body schema to a path value, so the body is any JSON here and a mismatch is a 400
         body: z.unknown().describe('the provider’s payload, as it sent it'),
         response: { 200: outcome, 400: errorBody, 401: errorBody, 404: errorBody, 413: errorBody, 429: errorBody },
       },

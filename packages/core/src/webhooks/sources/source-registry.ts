@@ -1,9 +1,9 @@
-import type { SignatureVerifier, Source } from '@waymark/sources';
+import type { SignatureScheme, SignatureVerifier, Source } from '@waymark/sources';
 
 /** How a mounted source authenticates, with its secrets read and decoded once at start-up. */
 export type MountedAuth =
   | { type: 'match'; header: string | undefined; secrets: readonly string[] }
-  | { type: 'signature'; verifiers: readonly SignatureVerifier[]; fallbackHeader: string | undefined; secrets: readonly string[] };
+  | { type: 'signature'; scheme: SignatureScheme; verifiers: readonly SignatureVerifier[]; fallbackHeader: string | undefined; secrets: readonly string[] };
 
 export interface MountedSource {
   source: Source;
@@ -34,7 +34,7 @@ function mountAuth(source: Source, secrets: string[]): MountedAuth {
       throw new Error(`webhook source "${source.id}": secret ${index + 1} in ${auth.secret} is not a valid ${auth.scheme.name} secret`);
     }
   });
-  return { type: 'signature', verifiers, fallbackHeader: auth.fallbackHeader?.toLowerCase(), secrets };
+  return { type: 'signature', scheme: auth.scheme, verifiers, fallbackHeader: auth.fallbackHeader?.toLowerCase(), secrets };
 }
 
 /**
