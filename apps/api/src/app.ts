@@ -91,7 +91,7 @@ export async function buildApp({ deps, logger }: BuildAppOptions): Promise<Fasti
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  // SPEC §4 order: secure headers, CORS, compression, request id, request logging, error handler.
+  // Order: secure headers, CORS, compression, request id, request logging, error handler.
   await app.register(helmet, { global: true });
   await app.register(cors, { origin: true });
   await app.register(compress, { global: true, threshold: 1024 });
@@ -110,7 +110,7 @@ export async function buildApp({ deps, logger }: BuildAppOptions): Promise<Fasti
     if (nestsDeeperThan(request.body, MAX_BODY_DEPTH)) throw badRequest(`Invalid request: body nests deeper than ${MAX_BODY_DEPTH} levels`);
   });
 
-  // SPEC §8: sliding window per API key (per client IP without one), shared through Redis.
+  // Sliding window per API key (per client IP without one), shared through Redis.
   await app.register(rateLimit, {
     global: true,
     max: config.rateLimit.max,

@@ -14,7 +14,7 @@ const usage = `waymark <command>
   dev-key                                   create the development full-admin key if none exists
 `;
 
-/** Commands run with database access only: no HTTP, no running API (SPEC §5). */
+/** Commands run with database access only: no HTTP, no running API. */
 async function main(argv: string[]): Promise<number> {
   const [command, sub, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help') {

@@ -3,7 +3,7 @@ import type { Db } from '../db/database';
 export type UnsubscribeSource = 'unsubscribe_page' | 'one_click' | 'preference_center' | 'admin';
 
 /**
- * SPEC §6: unsubscribing emits the outbound `contact.unsubscribed` event. It is recorded here;
+ * Unsubscribing emits the outbound `contact.unsubscribed` event. It is recorded here;
  * a delivery mechanism reads undelivered rows later. Suppression imports never call this.
  */
 export async function recordContactUnsubscribed(

@@ -8,7 +8,7 @@ import { preferencesSchema } from '../../schemas/contacts';
 const params = z.object({ contactId: z.string().min(1).max(512) });
 const tags = ['contacts'];
 
-/** SPEC §4 GET/PUT /v1/admin/contacts/{contactId}/preferences ({contactId}: UUID or externalId). */
+/** GET/PUT /v1/admin/contacts/{contactId}/preferences ({contactId}: UUID or externalId). */
 export const contactPreferenceRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
   app.get(
     '/v1/admin/contacts/:contactId/preferences',
