@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * The whole data model of SPEC §2. Plain SQL so the schema reads like the database it makes.
+ * The whole initial data model. Plain SQL so the schema reads like the database it makes.
  * Every filter and sort the admin plane names has an index here.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

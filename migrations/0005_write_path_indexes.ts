@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 /**
  * Cheaper writes on the two hottest update paths.
  *
- * - contacts: every ingested event moves `lastSeenAt` (SPEC §1). With `last_seen_at` indexed,
+ * - contacts: every ingested event moves `lastSeenAt`. With `last_seen_at` indexed,
  *   each of those updates was a non-HOT update that added entries to every contact index,
  *   trigram GIN indexes included (~4× the cost of a HOT update, measured). The index is dropped
  *   and pages keep 10% free so the new row version fits beside the old one. The admin list

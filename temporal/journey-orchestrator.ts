@@ -65,7 +65,7 @@ export function createTemporalOrchestrator(client: Client, taskQueue: string): J
         await client.workflow.getHandle(workflowId).cancel();
         return true;
       } catch {
-        // already finished (WorkflowNotFoundError) or Temporal unreachable: SPEC reports false
+        // already finished (WorkflowNotFoundError) or Temporal unreachable: the DELETE answer reports workflowCancelled false
         return false;
       }
     },

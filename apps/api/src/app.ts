@@ -103,7 +103,7 @@ export async function buildApp({ deps, logger }: BuildAppOptions): Promise<Fasti
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  // SPEC §4 order: secure headers, CORS, compression, request id, request logging, error handler.
+  // Order: secure headers, CORS, compression, request id, request logging, error handler.
   await app.register(helmet, { global: true });
   await app.register(cors, { origin: true });
   await app.register(compress, { global: true, threshold: 1024 });
@@ -126,7 +126,7 @@ export async function buildApp({ deps, logger }: BuildAppOptions): Promise<Fasti
     if (unstorable !== undefined) throw badRequest(`Invalid request: ${unstorable}`);
   });
 
-  // SPEC §8: sliding window per API key (per client IP without one), shared through Redis.
+  // Sliding window per API key (per client IP without one), shared through Redis.
   await app.register(rateLimit, {
     global: true,
     max: config.rateLimit.max,

@@ -43,7 +43,7 @@ export interface AppDeps {
   temporal: TemporalGateway;
   /** this deployment's journeys (journeys/index.ts) with ENABLED_JOURNEYS applied */
   journeys: JourneyRegistry;
-  /** SPEC §1 ingest pipeline; every route that accepts an event (tracking, webhooks, DLQ retry, imports) calls this */
+  /** the ingest pipeline; every route that accepts an event (tracking, webhooks, DLQ retry, imports) calls this */
   ingest(input: IngestInput): Promise<IngestResult>;
   authenticator: Authenticator;
   keyRevocations: KeyRevocations;

@@ -22,7 +22,7 @@ const usage = `waymark <command>
                                             (times in the local zone; TZ=… to choose another)
 `;
 
-/** Commands run with database access only: no HTTP, no running API (SPEC §5). */
+/** Commands run with database access only: no HTTP, no running API. */
 async function main(argv: string[]): Promise<number> {
   const [command, sub, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help') {

@@ -41,7 +41,7 @@ describe('isTrackableUrl', () => {
   });
 });
 
-describe('link rewriting (SPEC §4 rules)', () => {
+describe('link rewriting rules', () => {
   it('rewrites every http(s) href to {API_PUBLIC_URL}/v1/t/c/<id>', () => {
     const { hrefs } = track('<html><body><a href="https://a.example/x">a</a><a href="http://b.example">b</a></body></html>');
     expect(hrefs).toEqual([`${PUBLIC}/v1/t/c/link-1`, `${PUBLIC}/v1/t/c/link-2`]);

@@ -1,7 +1,7 @@
 import { load, type CheerioAPI } from 'cheerio';
 
 /**
- * SPEC §4 link rewriting, on a parsed document (cheerio), never with regular expressions.
+ * Link rewriting (docs/email.md, Tracking), on a parsed document (cheerio), never with regular expressions.
  * Phase 1 (`collectTrackableUrls`) lists the unique URLs so the caller can create one tracked
  * link per URL; phase 2 (`applyTracking`) rewrites every occurrence to its link id and injects
  * the open pixel before `</body>`.

@@ -4,7 +4,7 @@
  * a screen reader (landmarks, headings, status text rather than colour alone).
  */
 
-/** Categories the preference center offers (SPEC §2: one today). */
+/** Categories the preference center offers (one today: `journey`). */
 export const PREFERENCE_CATEGORIES = [
   { key: 'journey', label: 'Journey & lifecycle emails', description: 'Onboarding tips, reminders and product updates.' },
 ] as const;

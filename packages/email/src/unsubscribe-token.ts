@@ -3,7 +3,7 @@ import { SignJWT, errors, jwtVerify } from 'jose';
 import { z } from 'zod';
 
 /**
- * Signed tokens for the public unsubscribe and preference pages (SPEC §4, §5). HS256 with a key
+ * Signed tokens for the public unsubscribe and preference pages. HS256 with a key
  * derived from AUTH_SECRET by HKDF, so a leaked email token never reveals the session secret and
  * the two uses cannot be confused. Old emails keep working for TOKEN_LIFETIME (docs/email.md).
  */

@@ -1,6 +1,6 @@
 /**
- * PropertyCondition (SPEC §2): `{type: 'property', property, operator, value}`. SPEC shows `eq`;
- * the other operators are the ones journey authors reach for next. Pure and workflow-safe.
+ * PropertyCondition: `{type: 'property', property, operator, value}` (docs/journeys.md, Conditions).
+ * Beyond `eq`, the operators are the ones journey authors reach for next. Pure and workflow-safe.
  */
 export const conditionOperators = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'contains', 'exists', 'in'] as const;
 export type ConditionOperator = (typeof conditionOperators)[number];

@@ -7,7 +7,7 @@ import './fastify-types';
 
 /**
  * Bearer authentication for everything registered inside this (encapsulated) context:
- * SPEC §5 algorithm, then the route's declared scope. Routes outside the context are public.
+ * The bearer key, then the route's declared scope. Routes outside the context are public.
  */
 export async function bearerAuth(app: FastifyInstance, options: { authenticator: Authenticator }): Promise<void> {
   app.addHook('onRoute', (route) => {
@@ -30,7 +30,7 @@ export async function bearerAuth(app: FastifyInstance, options: { authenticator:
     const outcome = await options.authenticator.authenticate(token);
     switch (outcome.kind) {
       case 'unconfigured':
-        // SPEC §5 step 7 applies to the admin plane; the data plane answers 401 as for any unknown key.
+        // With no key configured the admin plane answers 503 (below); the data plane answers 401 as for any unknown key.
         if (required === 'ingest') throw unauthorized('Invalid API key');
         throw unavailable('No admin API key is configured: set ADMIN_API_KEY or create a key with `npm run waymark -- keys create`');
       case 'rejected':

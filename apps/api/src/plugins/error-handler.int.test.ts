@@ -23,7 +23,7 @@ async function appWithFailingRoute(nodeEnv: 'production' | 'development') {
   };
 }
 
-describe('error handler (SPEC §7)', () => {
+describe('error handler', () => {
   it('hides the message of a 500 in production', async () => {
     const { app, close } = await appWithFailingRoute('production');
     try {

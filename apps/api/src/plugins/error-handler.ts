@@ -26,7 +26,7 @@ function isUnstorableText(error: unknown): boolean {
   return typeof database.severity === 'string' && typeof database.code === 'string' && UNSTORABLE_TEXT.has(database.code);
 }
 
-/** SPEC §7: every error leaves as `{error}`; a 500 says nothing internal in production. */
+/** Every error leaves as `{error}`; a 500 says nothing internal in production. */
 export function registerErrorHandler(app: FastifyInstance, options: { production: boolean }): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (isAppError(error)) {

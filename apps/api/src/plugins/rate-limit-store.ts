@@ -19,7 +19,7 @@ interface StoreDeps {
 
 /**
  * A @fastify/rate-limit store: sliding window in Redis, falling back to a per-instance window
- * when Redis is unreachable (SPEC §8) so an outage of the cache never takes the API down.
+ * when Redis is unreachable so an outage of the cache never takes the API down.
  */
 export function createSlidingWindowStore(deps: StoreDeps) {
   const fallback = new InMemorySlidingWindow();

@@ -4,7 +4,7 @@ import { startTestApi, type TestApi } from '../../../../test/test-api';
 
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
 
-describe('rate limit (SPEC §8): sliding window per API key, shared through Redis', () => {
+describe('rate limit: sliding window per API key, shared through Redis', () => {
   let a: TestApi;
   let b: TestApi;
   let keyA: string;

@@ -7,13 +7,13 @@ import { withScratchDatabase } from '../../../../test/scratch-database';
 
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
 
-/** One probe per plane and privilege level (SPEC §5 scope table). */
+/** One probe per plane and privilege level (the scopes of README.md, Authentication and limits). */
 const probes = {
   read: { method: 'GET', path: '/v1/admin/audit-logs' },
   'full-admin': { method: 'GET', path: '/v1/admin/api-keys' },
 } as const;
 
-describe('bearer auth matrix (SPEC §5)', () => {
+describe('bearer auth matrix', () => {
   let api: TestApi;
   const keys: Record<string, string> = {};
 

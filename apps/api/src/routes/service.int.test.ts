@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../../../../test/test-api';
 
-describe('service conventions (SPEC §4)', () => {
+describe('service conventions', () => {
   let api: TestApi;
   beforeAll(async () => {
     api = await startTestApi();

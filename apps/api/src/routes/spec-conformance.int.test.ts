@@ -4,7 +4,7 @@ import { recordDeadLetter } from '@waymark/core/dlq/dead-letters';
 import { startTestApi, type TestApi, type TestResponse } from '../../../../test/test-api';
 
 /**
- * SPEC conformance of the HTTP surface: the endpoint table of §4, the exact field names of §2,
+ * Conformance of the HTTP surface: the endpoint table, the exact field names,
  * the error shape and statuses of §7 and the page-size bounds of §8 — the parts the per-route
  * tests do not already pin down.
  */
@@ -22,7 +22,7 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
   }
 }
 
-/** SPEC §7: an error body is exactly `{error: string}`. */
+/** An error body is exactly `{error: string}`. */
 function expectError(response: TestResponse, status: number, message?: string) {
   expect({ status: response.status, body: response.body }).toMatchObject({ status, body: { error: message ?? expect.any(String) } });
   expect(keysOf(response.body as object)).toEqual(['error']);
@@ -54,7 +54,7 @@ const ALERT_RULE = ['id', 'name', 'type', 'threshold', 'channel', 'channelConfig
 const DLQ_ENTRY = ['id', 'source', 'sourceId', 'payload', 'error', 'retryCount', 'status', 'retriedAt', 'createdAt'];
 const IMPORT_JOB = ['id', 'status', 'totalRows', 'processedRows', 'failedRows', 'errors'];
 
-describe('SPEC conformance of the HTTP surface', () => {
+describe('conformance of the HTTP surface', () => {
   let api: TestApi;
   const keys: Record<string, string> = {};
   beforeAll(async () => {
@@ -130,7 +130,7 @@ describe('SPEC conformance of the HTTP surface', () => {
   });
 
   describe('list envelopes (§4 conventions, §8 page size)', () => {
-    // SPEC: limit 1–100 default 50 on these lists
+    // limit 1–100 default 50 on these lists
     const bounded: [string, string][] = [
       ['/v1/admin/contacts', 'contacts'],
       ['/v1/admin/journeys', 'journeys'],
@@ -138,7 +138,7 @@ describe('SPEC conformance of the HTTP surface', () => {
       ['/v1/admin/events', 'events'],
       ['/v1/admin/emails', 'emails'],
     ];
-    // SPEC: bounds not shown, default 50
+    // bounds not documented, default 50
     const defaulted: [string, string][] = [
       ['/v1/admin/audit-logs', 'logs'],
       ['/v1/admin/api-keys', 'keys'],
@@ -256,7 +256,7 @@ describe('SPEC conformance of the HTTP surface', () => {
     );
     expect(keysOf(states.body)).toEqual(sorted(['states', 'total', 'limit', 'offset']));
     const [state] = states.body.states;
-    // SPEC §2 fields are all there (workflowId is an additive field used to find the run)
+    // the documented fields are all there (workflowId is an additive field used to find the run)
     expect(keysOf(state)).toEqual(expect.arrayContaining(JOURNEY_STATE));
 
     const one = await get(`/v1/admin/journeys/welcome-series/states/${state.id}`);

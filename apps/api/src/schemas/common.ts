@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** SPEC §4 list conventions: limit 1–100 (default 50), offset ≥ 0. */
+/** List conventions: limit 1–100 (default 50), offset ≥ 0. */
 export const paginationQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(50),
   offset: z.coerce.number().int().min(0).default(0),
@@ -39,7 +39,7 @@ type Envelope<K extends string, T extends z.ZodType> = z.ZodObject<
   { [P in K]: z.ZodArray<T> } & { total: z.ZodNumber; limit: z.ZodNumber; offset: z.ZodNumber }
 >;
 
-/** SPEC §4 admin list response: `{<plural>: [...], total, limit, offset}`. */
+/** Admin list response: `{<plural>: [...], total, limit, offset}`. */
 export function listEnvelope<K extends string, T extends z.ZodType>(plural: K, item: T): Envelope<K, T> {
   // a computed key widens to `string` for TypeScript; the mapped type restores the literal name
   return z.object({ [plural]: z.array(item), total: z.number(), limit: z.number(), offset: z.number() }) as unknown as Envelope<K, T>;

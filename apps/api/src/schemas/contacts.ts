@@ -30,7 +30,7 @@ export const preferencesSchema = z
   })
   .meta({ id: 'EmailPreferences' });
 
-/** `{id}`: the contact UUID or its externalId (SPEC §4). */
+/** `{id}`: the contact UUID or its externalId. */
 export const contactIdParams = z.object({ id: z.string().min(1).max(512) });
 export const propertiesBody = z.record(z.string(), z.unknown()).transform((value) => value as JsonObject);
 // z.email() itself (not a trim piped into it) so the OpenAPI document states the format zod checks

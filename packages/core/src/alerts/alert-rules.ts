@@ -16,7 +16,7 @@ export const DEFAULT_COOLDOWN_MINUTES = 60;
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 
-/** SPEC §4 channelConfig per channel. */
+/** channelConfig per channel (docs/operations.md, Alerts). */
 export const channelConfigSchemas = {
   webhook: z.object({ url: httpUrl }),
   chat: z.object({ webhookUrl: httpUrl, channel: z.string().min(1).optional() }),
@@ -27,10 +27,10 @@ export type WebhookConfig = z.infer<typeof channelConfigSchemas.webhook>;
 export type ChatConfig = z.infer<typeof channelConfigSchemas.chat>;
 export type EmailChannelConfig = z.infer<typeof channelConfigSchemas.email>;
 
-/** SPEC §2 Alert rule: exactly the stored row. */
+/** Alert rule: exactly the stored row. */
 export type AlertRule = AlertRuleRow;
 
-/** SPEC §2 Alert history entry: the stored row less the delivery error (kept for operators' logs). */
+/** Alert history entry: the stored row less the delivery error (kept for operators' logs). */
 const historyColumns = ['id', 'ruleId', 'ruleName', 'type', 'currentValue', 'threshold', 'channel', 'delivered', 'triggeredAt'] as const;
 export type AlertHistoryEntry = Pick<AlertHistoryRow, (typeof historyColumns)[number]>;
 

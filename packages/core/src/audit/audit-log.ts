@@ -2,7 +2,7 @@ import type { Db } from '../db/database';
 import type { AuditLogRow, JsonObject } from '../db/schema';
 import { paginate } from '../db/paginate';
 
-/** SPEC §2 closed sets; an audited route must name one of each. */
+/** Closed sets; an audited route must name one of each. */
 export const auditActions = ['create', 'update', 'delete', 'revoke', 'enroll', 'cancel', 'import', 'export', 'replay', 'resend', 'rotate', 'test'] as const;
 export const auditResources = ['contact', 'journey', 'api-key', 'alert-rule', 'email', 'event', 'dlq', 'webhook-endpoint'] as const;
 export type AuditAction = (typeof auditActions)[number];

@@ -4,7 +4,7 @@ import { hashApiKey, sameSecret } from './api-key-secret';
 import { findActiveApiKeyByHash, hasAnyActiveApiKey, touchApiKey } from './api-keys';
 import { parseScopes, type Scope } from './scopes';
 
-/** Who is calling: a stored key, or `legacy` for ADMIN_API_KEY (SPEC §2 audit actor). */
+/** Who is calling: a stored key, or `legacy` for ADMIN_API_KEY (the audit log's actor). */
 export interface Principal {
   actor: string;
   actorKeyId: string | null;
@@ -21,7 +21,7 @@ interface CachedKey {
 export interface AuthenticatorDeps {
   db: Db;
   legacyKey: string | undefined;
-  /** SPEC §5: active stored keys are cached for 60 seconds. */
+  /** Active stored keys are cached for 60 seconds. */
   cacheTtlMs?: number;
   now?: () => number;
   onTouchError?: (error: unknown) => void;
@@ -30,7 +30,7 @@ export interface AuthenticatorDeps {
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 
 /**
- * SPEC §5 admin request algorithm, steps 2–7 (step 1, reading the header, is the caller's).
+ * Authenticates one bearer token (reading the header is the caller's job).
  * Holds the 60-second cache of active keys; `forget` evicts a revoked key at once.
  */
 export class Authenticator {

@@ -9,7 +9,7 @@ export interface KeyRevocations {
 }
 
 /**
- * SPEC §3 allows other instances 60 seconds of grace after a revocation; publishing the hash
+ * Other instances are allowed 60 seconds of grace after a revocation; publishing the hash
  * through Redis shortens that to the pub/sub latency. The local cache is evicted directly, so
  * revocation is immediate here even when Redis is down.
  */

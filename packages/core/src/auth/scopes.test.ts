@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hasScope, parseScopes, type Scope } from './scopes';
 
-describe('hasScope (SPEC §5 rules)', () => {
+describe('hasScope', () => {
   const cases: [Scope[], Scope, boolean][] = [
     [['read'], 'read', true],
     [['read'], 'journey-admin', false],

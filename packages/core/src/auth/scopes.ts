@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** SPEC §5: read ⊂ journey-admin ⊂ full-admin; ingest is orthogonal and implied only by full-admin. */
+/** Scopes (README.md, Authentication and limits): read ⊂ journey-admin ⊂ full-admin; ingest is orthogonal and implied only by full-admin. */
 export const scopeSchema = z.enum(['read', 'journey-admin', 'full-admin', 'ingest']);
 export type Scope = z.infer<typeof scopeSchema>;
 

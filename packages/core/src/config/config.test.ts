@@ -8,7 +8,7 @@ const required = {
 };
 
 describe('loadConfig', () => {
-  it('applies the SPEC §1 defaults', () => {
+  it('applies the documented defaults', () => {
     const config = loadConfig(required);
     expect(config.port).toBe(3002);
     expect(config.nodeEnv).toBe('development');

@@ -17,7 +17,7 @@ const boolFlag = (fallback: boolean) =>
 const url = (fallback: string) => z.string().url().default(fallback);
 
 /**
- * SPEC §1 environment table plus the Temporal, SES and limit settings the service needs.
+ * The environment table of README.md: every setting the service reads, parsed once per process.
  * This schema is the only reader of process.env (house rule 7): everything else takes a Config.
  */
 export const configSchema = z

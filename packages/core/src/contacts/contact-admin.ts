@@ -90,7 +90,7 @@ async function deletePreferencesOf(db: Db, contact: ContactRow): Promise<void> {
   }
 }
 
-/** Admin DELETE (SPEC §4): the contact and its preferences; list memberships cascade. */
+/** Admin DELETE: the contact and its preferences; list memberships cascade. */
 export async function deleteContact(db: Db, idOrExternalId: string): Promise<ContactRow> {
   return db.transaction().execute(async (trx) => {
     const contact = await getContact(trx, idOrExternalId);

@@ -4,7 +4,7 @@ import type { Db } from '../db/database';
 import type { ContactRow } from '../db/schema';
 import { likePattern } from './contact-admin';
 
-/** SPEC §8: default and maximum rows per export. */
+/** Default and maximum rows per export (docs/operations.md, Export). */
 export const EXPORT_MAX_ROWS = 10_000;
 const BATCH = 500;
 

@@ -31,7 +31,7 @@ function normalizeData(data: JsonObject): JsonObject {
 }
 
 /**
- * SPEC §2 timeline: events (at occurredAt), journey states (at createdAt) and email sends (at
+ * The contact timeline: events (at occurredAt), journey states (at createdAt) and email sends (at
  * createdAt) of one contact, newest first. Each branch is cut to `offset + limit` rows by its own
  * index before the merge, so the cost follows the page asked for, not the contact's history
  * (a contact with 100k events pages in milliseconds; see the timeline test).

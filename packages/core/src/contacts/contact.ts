@@ -56,7 +56,7 @@ export function toContactPreferences(row: EmailPreferencesRow): ContactPreferenc
   };
 }
 
-/** SPEC §4: `{id}` is the contact UUID or its externalId (an externalId may itself look like a UUID). */
+/** `{id}` is the contact UUID or its externalId (an externalId may itself look like a UUID). */
 export async function findContact(db: Db, idOrExternalId: string): Promise<ContactRow | undefined> {
   const rows = await db
     .selectFrom('contacts')

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import { badRequest } from '../errors/app-error';
 
-/** Every contact is keyed by its external id or, without one, its address (SPEC §1). */
+/** Every contact is keyed by its external id or, without one, its address. */
 export const CONTACT_KEY_REQUIRED = 'One of userId or email is required';
 
 export interface ContactUpsertInput {
@@ -18,7 +18,7 @@ export interface UpsertedContact {
 }
 
 /**
- * SPEC §1 step 4 in one statement: resolve the contact by userId (externalId) or, for
+ * Ingest step 4 (contact upsert) in one statement: resolve the contact by userId (externalId) or, for
  * email-only events, by address; create it the first time; always move lastSeenAt.
  */
 export async function upsertContact(db: Db, input: ContactUpsertInput): Promise<UpsertedContact> {

@@ -1,5 +1,5 @@
 import { Migrator, type MigrationResultSet } from 'kysely/migration';
-import { migrations } from '../../../../migrations/index';
+import { migrations } from '@waymark/migrations/index';
 import type { Db } from './database';
 
 export function createMigrator(db: Db): Migrator {

@@ -70,7 +70,7 @@ export async function releaseDlqEntry(db: Db, id: string, error: string): Promis
   await db.updateTable('dlqEntries').set({ status: 'pending', retriedAt: null, error, updatedAt: new Date() }).where('id', '=', id).execute();
 }
 
-/** SPEC §3: pending → discarded; discarding an entry already retried or discarded is a 409. */
+/** pending → discarded; discarding an entry already retried or discarded is a 409. */
 export async function discardDlqEntry(db: Db, id: string): Promise<DlqEntryRow> {
   const row = await db
     .updateTable('dlqEntries')

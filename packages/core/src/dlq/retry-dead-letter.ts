@@ -5,7 +5,7 @@ import { claimDlqEntryForRetry, DLQ_NOT_FOUND, releaseDlqEntry } from './dlq-ent
 import type { DeadLetterRetryHandlers } from './retry-handlers';
 
 /**
- * SPEC §3: pending → retried with retriedAt, the task re-queued. The claim comes first so a
+ * pending → retried with retriedAt, the task re-queued. The claim comes first so a
  * double click re-queues once; if the re-queue itself fails the entry is released back to
  * pending (with the new error) and the caller gets a 503 to try again later.
  */

@@ -16,7 +16,7 @@ export interface EmailSendQuery {
   to?: Date | undefined;
 }
 
-/** GET /v1/admin/emails: filters of SPEC §4, newest first. `toEmail` matches case-insensitively. */
+/** GET /v1/admin/emails: the filters of its OpenAPI description, newest first. `toEmail` matches case-insensitively. */
 export async function listEmailSends(db: Db, query: EmailSendQuery): Promise<{ emails: EmailSendRow[]; total: number }> {
   let base = db.selectFrom('emailSends');
   if (query.toEmail !== undefined) base = base.where(sql`lower(to_email)`, '=', query.toEmail.trim().toLowerCase());

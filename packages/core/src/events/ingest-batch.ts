@@ -43,7 +43,7 @@ interface BatchStoreRow {
 }
 
 /**
- * The SPEC §1 pipeline for many events at once (store → route → exit check → contact upsert),
+ * The ingest pipeline for many events at once (store → route → exit check → contact upsert),
  * with set-based SQL: ONE statement stores every event and reads the live states that can
  * matter (a journey with an exitOn rule for one of the batch's names, or a run waiting for one)
  * and the overrides of the triggered journeys; ONE statement upserts the contacts of every

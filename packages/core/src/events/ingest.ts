@@ -63,7 +63,7 @@ export function ingestUserId(input: Pick<IngestInput, 'userId' | 'email'>): stri
 }
 
 /**
- * SPEC §1 pipeline, in order, inside the caller's request: store → route → exit check →
+ * The ingest pipeline, in order, inside the caller's request: store → route → exit check →
  * contact upsert, then list membership. The store, the user's live states and the overrides of
  * the triggered journeys come back in ONE round trip; an event that triggers nothing for a user
  * with no live state costs two statements (this one and the contact upsert).

@@ -33,7 +33,7 @@ export function overridesJson(journeyIds: readonly string[]): RawBuilder<Record<
 }
 
 /**
- * SPEC §1 step 2 for one stored event: start every enabled journey it triggers (a start that
+ * Ingest step 2 (route) for one stored event: start every enabled journey it triggers (a start that
  * fails is parked in the DLQ) and deliver it to the user's runs waiting for it. Shared by the
  * single-event and the batched pipeline so both route identically.
  */
@@ -63,7 +63,7 @@ export async function routeEvent(deps: IngestDeps, event: RoutableEvent, liveSta
   await Promise.all([...starts, ...signals]);
 }
 
-/** SPEC §1 step 3: the event's name matches one of the state's journey exitOn rules and its `where` passes. */
+/** Ingest step 3 (exit check): the event's name matches one of the state's journey exitOn rules and its `where` passes. */
 export function matchesExitRule(deps: Pick<IngestDeps, 'journeys'>, state: LiveState, event: Pick<RoutableEvent, 'name' | 'eventProperties'>): boolean {
   return (deps.journeys.find(state.journeyId)?.exitOn ?? []).some((rule) => rule.event === event.name && evaluateConditions(rule.where, event.eventProperties));
 }

@@ -10,7 +10,7 @@ export interface ImportRowError {
   error: string;
 }
 
-/** SPEC §2 Import job. */
+/** An import job as GET /v1/admin/contacts/import/{jobId} returns it (docs/operations.md). */
 export interface ImportJob {
   id: string;
   status: ImportStatus;

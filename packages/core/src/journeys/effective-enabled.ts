@@ -1,7 +1,7 @@
 import type { Db } from '../db/database';
 import type { JourneyRegistry } from './registry';
 
-/** SPEC §2: the admin override takes precedence over the code default. */
+/** The admin override takes precedence over the code default. */
 export function effectiveEnabled(registry: JourneyRegistry, id: string, override: boolean | undefined): boolean {
   return override ?? registry.codeEnabled(id);
 }

@@ -28,7 +28,7 @@ export interface EnrollDeps {
   ingest(event: EnrollEvent): Promise<unknown>;
 }
 
-/** SPEC §4: enrollment dispatches the journey's trigger event through the normal pipeline. */
+/** Enrollment dispatches the journey's trigger event through the normal pipeline. */
 export async function enrollUser(deps: EnrollDeps, journeyId: string, user: EnrollUser): Promise<{ event: string }> {
   const journey = deps.journeys.get(journeyId);
   await deps.ingest({ name: journey.trigger.event, userId: user.userId, email: user.userEmail, eventProperties: user.properties ?? {}, source: 'enroll' });

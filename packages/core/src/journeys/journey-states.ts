@@ -128,7 +128,7 @@ export async function countJourneyStates(db: Db, journeyIds: readonly string[]):
   return counts;
 }
 
-/** SPEC §3: DELETE of a live state → exited + cancel the run; terminal states → 409. */
+/** DELETE of a live state → exited + cancel the run; terminal states → 409. */
 export async function cancelJourneyState(
   deps: ExitDeps,
   journeyId: string,

@@ -3,7 +3,7 @@
  * (core never imports Temporal); tests may pass a fake.
  */
 
-/** SPEC §1 routed payload: JSON primitives only. */
+/** What a run receives of the trigger's properties: JSON primitives only. */
 export type PrimitiveProperties = Record<string, string | number | boolean | null>;
 
 /** One enrollment request: the input of one journey run. */

@@ -1,7 +1,7 @@
 import { pino, type Logger } from 'pino';
 import type { Config } from '../config/config';
 
-/** SPEC §1 LOG_LEVEL includes `http` (request lines), between info and debug. */
+/** LOG_LEVEL includes `http` (request lines), between info and debug. */
 const customLevels = { http: 25 } as const;
 
 export type AppLogger = Logger<'http'>;

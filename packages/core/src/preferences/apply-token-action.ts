@@ -11,7 +11,7 @@ export interface TokenActionResult {
 }
 
 /**
- * SPEC §4 action table for a signed token:
+ * What a signed token does (docs/email.md, Unsubscribe and preference pages):
  *   unsubscribe + category → categories.<category> = false
  *   unsubscribe            → unsubscribedAll = true
  *   resubscribe + category → categories.<category> = true and unsubscribedAll = false

@@ -9,7 +9,7 @@ export interface SendGateResult {
 }
 
 /**
- * SPEC §2: the send-time gate aggregates *every* preference row for an address (rows may exist
+ * The send-time gate aggregates *every* preference row for an address (rows may exist
  * before their contact, e.g. from a suppression import, and under different user ids).
  * Used by the journey entry guard and by every send.
  */

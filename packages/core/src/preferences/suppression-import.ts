@@ -26,7 +26,7 @@ export interface SuppressionImportResult {
 }
 
 /**
- * SPEC §4 suppression import. Idempotent (a re-run changes nothing and never inflates bounce
+ * Suppression import (docs/email.md, Suppression import). Idempotent (a re-run changes nothing and never inflates bounce
  * counts), quiet (no contact.unsubscribed outbound events) and independent of contacts (a row is
  * written even when no contact exists). Each row is validated and applied on its own, so one bad
  * row is reported (by index) without sinking the batch.

@@ -3,7 +3,7 @@ import type { Db } from '../db/database';
 import { ensurePreferenceRow } from './preference-rows';
 
 /**
- * Hard bounce of an address (SPEC §3): every preference row of the address counts it, and
+ * Hard bounce of an address (docs/email.md): every preference row of the address counts it, and
  * reaching `threshold` suppresses delivery. With no row yet, one is created for the send's user
  * (or the bare address). The caller guarantees one call per provider notification.
  */

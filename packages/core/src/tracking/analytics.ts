@@ -1,6 +1,6 @@
 import { PostHog } from 'posthog-node';
 
-/** Where tracking events are mirrored for product analytics (SPEC §6). */
+/** Where tracking events are mirrored for product analytics (docs/email.md, Tracking). */
 export interface AnalyticsDestination {
   /** Queues one event; never blocks and never throws. */
   capture(event: { distinctId: string; event: string; properties: Record<string, unknown> }): void;

@@ -42,7 +42,7 @@ const RECORD_CLICKS = preparedStatement<RecordedClick & { ord: number }>(
 );
 
 /**
- * SPEC §4 click handling steps 1–3 for a batch of clicks in one statement:
+ * Click handling steps 1–3 (docs/email.md, Tracking) for a batch of clicks in one statement:
  * (1) insert each click with IP, user agent and time, (2) add them to each link's click count,
  * (3) set the send's clickedAt only when empty (status moves to clicked from sent/delivered/opened).
  * Returns, per input, the click (undefined for an unknown link id). Ids must be UUIDs.

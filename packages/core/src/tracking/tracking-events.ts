@@ -2,7 +2,7 @@ import type { Db } from '../db/database';
 import type { JsonObject } from '../db/schema';
 import type { AnalyticsDestination } from './analytics';
 
-/** A tracking event as the ingest pipeline takes it (SPEC §6 email.opened / email.link_clicked). */
+/** A tracking event as the ingest pipeline takes it (email.opened / email.link_clicked). */
 export interface TrackingEvent {
   name: 'email.opened' | 'email.link_clicked';
   userId?: string;
@@ -38,7 +38,7 @@ export interface TrackingEventPublisherOptions {
 }
 
 /**
- * SPEC §4 step 4, "fire-and-forget push through the ingest pipeline and to the analytics
+ * Tracking step 4, "fire-and-forget push through the ingest pipeline and to the analytics
  * destination". The redirect and the pixel never wait for it. Events are pushed in batches
  * (`ingestEvents`): a batch leaves lingerMs after its first event, or at once when full or when
  * someone drains, and whatever queues while a batch is in the pipeline goes in the next one, so

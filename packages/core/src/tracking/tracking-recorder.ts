@@ -4,7 +4,7 @@ import { createGroupCommit } from './group-commit';
 import { recordClicks, recordFirstOpens, type ClickInput, type RecordedClick, type RecordedOpen } from './record-click';
 import type { TrackingEventPublisher } from './tracking-events';
 
-/** The client address: first entry of x-forwarded-for, else x-real-ip (SPEC §4). */
+/** The client address: first entry of x-forwarded-for, else x-real-ip. */
 export function clientIp(headers: Record<string, string | string[] | undefined>): string | null {
   const forwarded = Array.isArray(headers['x-forwarded-for']) ? headers['x-forwarded-for'][0] : headers['x-forwarded-for'];
   const first = forwarded?.split(',')[0]?.trim();

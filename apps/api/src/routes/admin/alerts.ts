@@ -57,7 +57,7 @@ const ruleFields = {
 const ruleParams = z.object({ id: z.uuid() });
 const tags = ['alerts'];
 
-/** SPEC §4 Admin: alerts (full-admin). Evaluation: temporal/workflows/alerts.ts, docs/operations.md. */
+/** Admin plane: alerts (full-admin). Evaluation: temporal/workflows/alerts.ts, docs/operations.md. */
 export const alertRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
   app.get(
     '/v1/admin/alerts/rules',

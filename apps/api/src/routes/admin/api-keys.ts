@@ -27,7 +27,7 @@ const createBody = z.object({
 
 const tags = ['api-keys'];
 
-/** SPEC §4 Admin: API keys (full-admin). No rotation: create, switch clients, revoke. */
+/** Admin plane: API keys (full-admin). No rotation: create, switch clients, revoke. */
 export const apiKeyRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
   app.get(
     '/v1/admin/api-keys',

@@ -9,7 +9,7 @@ const params = z.object({ contactId: z.string().min(1).max(512) });
 const tags = ['contacts'];
 const effectivePreferences = preferencesSchema.extend({ id: z.uuid().nullable(), email: z.string().nullable() }).meta({ id: 'EffectiveEmailPreferences' });
 
-/** SPEC §4 GET/PUT /v1/admin/contacts/{contactId}/preferences ({contactId}: UUID or externalId). */
+/** GET/PUT /v1/admin/contacts/{contactId}/preferences ({contactId}: UUID or externalId). */
 export const contactPreferenceRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
   app.get(
     '/v1/admin/contacts/:contactId/preferences',

@@ -7,7 +7,7 @@ import { contactIdParams } from '../../schemas/contacts';
 
 const timelineEntry = z.object({ type: z.enum(timelineTypes), timestamp, data: z.record(z.string(), z.unknown()) }).meta({ id: 'TimelineEntry' });
 
-/** SPEC §4: events, journey states and emails of one contact, newest first, paginated in SQL. */
+/** Events, journey states and emails of one contact, newest first, paginated in SQL. */
 export const contactTimelineRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
   app.get(
     '/v1/admin/contacts/:id/timeline',

@@ -19,7 +19,7 @@ const importJobSchema = z
 
 const tags = ['contacts-bulk'];
 
-/** SPEC §4 Admin: bulk operations (full-admin). Limits and columns: docs/operations.md. */
+/** Admin plane: bulk operations (full-admin). Limits and columns: docs/operations.md. */
 export const contactBulkRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
   const { maxBytes, maxRows } = deps.config.imports;
 

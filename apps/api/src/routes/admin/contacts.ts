@@ -8,7 +8,7 @@ import { contactSchema, preferencesSchema, contactIdParams, propertiesBody, emai
 
 const tags = ['contacts'];
 
-/** SPEC §4 Admin: contacts (read = R; mutations = J). */
+/** Admin plane: contacts (read = R; mutations = J). */
 export const contactRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
   app.get(
     '/v1/admin/contacts',

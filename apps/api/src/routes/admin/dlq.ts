@@ -24,7 +24,7 @@ const dlqEntrySchema = z
 const entryParams = z.object({ id: z.uuid() });
 const tags = ['dlq'];
 
-/** SPEC §4 Admin: dead letter queue (full-admin). Retry semantics per source: docs/operations.md. */
+/** Admin plane: dead letter queue (full-admin). Retry semantics per source: docs/operations.md. */
 export const dlqRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
   app.get(
     '/v1/admin/dlq',

@@ -7,7 +7,7 @@ import { bearerErrors, errorBody, dateRangeQuery, listEnvelope, nullableTimestam
 
 export const emailStatuses = ['queued', 'rendered', 'sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained', 'failed'] as const;
 
-/** Only these SPEC fields leave: the schema strips internal columns (data, send bookkeeping). */
+/** Only the documented fields leave: the schema strips internal columns (data, send bookkeeping). */
 export const emailSendSchema = z
   .object({
     id: z.uuid(),
@@ -41,7 +41,7 @@ const trackedLinkSchema = z
 
 const tags = ['emails'];
 
-/** SPEC §4 Admin: emails (read). */
+/** Admin plane: emails (read). */
 export const adminEmailRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
   app.get(
     '/v1/admin/emails',

@@ -19,7 +19,7 @@ const replayBody = z
 
 const tags = ['events'];
 
-/** SPEC §4 Admin: events. Reads need `read`; replay is full-admin. */
+/** Admin plane: events. Reads need `read`; replay is full-admin. */
 export const adminEventRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
   app.get(
     '/v1/admin/events',

@@ -67,7 +67,7 @@ const enrollUserBody = z.object({ userId: z.string().trim().min(1).max(255), use
 
 const tags = ['journeys'];
 
-/** SPEC §4 Admin: journeys. Reads need `read`; mutations `journey-admin`; batch enroll `full-admin`. */
+/** Admin plane: journeys. Reads need `read`; mutations `journey-admin`; batch enroll `full-admin`. */
 export const journeyRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
   app.get(
     '/v1/admin/journeys',

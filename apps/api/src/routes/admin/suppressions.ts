@@ -10,7 +10,7 @@ const MAX_ROWS = 10_000;
 const rowShape = z.object({ email: z.string(), reason: z.string().optional(), externalId: z.string().optional() }).loose();
 
 /**
- * SPEC §4 POST /v1/admin/suppressions/import (full-admin). Envelope (docs/email.md):
+ * POST /v1/admin/suppressions/import (full-admin). Envelope (docs/email.md):
  * `{rows: [{email, reason?, externalId?}]}` → 200 `{total, applied, unchanged, failed, errors}`.
  * A row that fails validation is reported in `errors` (by index) without failing the batch.
  */

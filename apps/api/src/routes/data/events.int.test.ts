@@ -6,7 +6,7 @@ import { issueApiKey, startTestApi, type TestApi } from '../../../../../test/tes
 
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
 
-describe('POST /v1/events (SPEC §1 pipeline)', () => {
+describe('POST /v1/events (ingest pipeline)', () => {
   let api: TestApi;
   let ingestKey: string;
   beforeAll(async () => {

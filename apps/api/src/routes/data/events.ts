@@ -36,7 +36,7 @@ const ingestResponse = z
 
 const idempotencyHeader = z.string().min(1).max(255);
 
-/** SPEC §4 data plane: POST /v1/events runs the whole ingest pipeline inside the request. */
+/** Data plane: POST /v1/events runs the whole ingest pipeline inside the request. */
 export const eventRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
   app.post(
     '/v1/events',

@@ -28,7 +28,7 @@ describe('unsubscribe and preference pages', () => {
       (row) => row.payload.email === email,
     );
 
-  it('applies the SPEC action table through GET /v1/email/unsubscribe, with a confirmation page linking to the preference center', async () => {
+  it('applies the token action table through GET /v1/email/unsubscribe, with a confirmation page linking to the preference center', async () => {
     const email = uniqueAddress('page');
     const externalId = `u-${randomUUID()}`;
 

@@ -25,7 +25,7 @@ function sendPage(reply: FastifyReply, page: HtmlPage) {
     .send(page.html);
 }
 
-/** SPEC §4 Public: unsubscribe and preference center (signed token, no API key). */
+/** Public plane: unsubscribe and preference center (signed token, no API key). */
 export const emailPageRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
   const pages = { db: deps.db, tokens: deps.email.tokens, publicUrl: deps.config.apiPublicUrl };
 

@@ -7,7 +7,7 @@ import type { AppDeps } from '../../deps';
 import { errorBody } from '../../schemas/common';
 
 /**
- * SPEC §4 POST /v1/webhooks/email-provider: SES notifications delivered by Amazon SNS.
+ * POST /v1/webhooks/email-provider: SES notifications delivered by Amazon SNS.
  * Subscribe `https://sns:<EMAIL_PROVIDER_WEBHOOK_SECRET>@<host>/v1/webhooks/email-provider`
  * (docs/email.md). SNS posts JSON as text/plain, which Fastify hands over as a string.
  */

@@ -9,7 +9,7 @@ const healthResponse = z.object({
   version: z.string(),
 });
 
-/** SPEC §4: degraded when PostgreSQL, Redis or Temporal does not answer; the log says which. */
+/** Degraded when PostgreSQL, Redis or Temporal does not answer; the log says which. */
 export const healthRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
   const checks: Record<string, () => Promise<unknown>> = {
     postgres: () => deps.pingDatabase(),

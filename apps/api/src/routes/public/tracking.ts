@@ -22,7 +22,7 @@ function sendPixel(reply: FastifyReply): FastifyReply {
   );
 }
 
-/** SPEC §4 Public: tracking. No credential; the pipeline push never delays the answer. */
+/** Public plane: tracking (docs/email.md). No credential; the pipeline push never delays the answer. */
 export const trackingRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
   app.get(
     '/v1/t/c/:id',
