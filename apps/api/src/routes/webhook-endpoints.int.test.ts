@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordDeadLetter } from '@waymark/core/dlq/dead-letters';
@@ -266,6 +267,27 @@ describe('outbound webhooks: endpoints, signed delivery, retries, a killed worke
       );
       expect(page.deliveries[0]).toMatchObject({ eventId, attempts: 31, lastStatusCode: 200 });
       expect((await api.request('POST', `/v1/admin/dlq/${dlqId}/retry`, { token: LEGACY })).status).toBe(409);
+    });
+
+    it('the dispatcher listens again after PostgreSQL drops its connection', async () => {
+      const endpoint = await createEndpoint('/relisten', ['journey.exited']);
+      const listeners = async () =>
+        (
+          await sql<{
+            pid: number;
+          }>`select pid from pg_stat_activity where datname = current_database() and application_name = 'waymark-outbound-listener'`.execute(api.deps.db)
+        ).rows.map((row) => row.pid);
+      const before = await eventually(listeners, (pids) => pids.length > 0, { what: 'a listening dispatcher' });
+      await sql`select pg_terminate_backend(pid) from unnest(${before}::int[]) pid`.execute(api.deps.db);
+      await eventually(listeners, (pids) => pids.length > 0 && pids.every((pid) => !before.includes(pid)), { what: 'the dispatcher to listen again' });
+      const test = await api.request('POST', `/v1/admin/webhook-endpoints/${endpoint.id}/test`, { token: LEGACY });
+      // well inside the sweep's 10 s grace: this start came from a notice
+      const [request] = await eventually(
+        () => receivedOn('/relisten'),
+        (list) => list.length > 0,
+        { timeoutMs: 8_000, what: 'the test event through the new listener' },
+      );
+      expect(request!.headers['webhook-id']).toBe(test.body.eventId);
     });
 
     it('kill the worker mid-delivery and while events are written: nothing is lost', async () => {
