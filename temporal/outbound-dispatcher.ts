@@ -49,6 +49,10 @@ export async function startOutboundDispatcher(deps: OutboundDispatcherDeps): Pro
       deps.logger.warn({ err: error }, 'outbound webhooks: listener connection lost; reconnecting (the sweep covers the gap)');
       scheduleReconnect();
     });
+    // a connection the server closed without an error (e.g. a restart) must come back too
+    client.on('end', () => {
+      if (listener === client) scheduleReconnect();
+    });
     try {
       await client.connect();
       await client.query(`listen ${CHANNEL}`);

@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordDeadLetter } from '@waymark/core/dlq/dead-letters';
@@ -139,9 +140,17 @@ describe('outbound webhooks: endpoints, signed delivery, retries, a killed worke
   });
 
   describe('delivery (a worker process on this queue)', () => {
-    beforeAll(() => {
+    // the worker process bundles its workflows before it polls: wait for it once, here
+    beforeAll(async () => {
       startWorker();
-    });
+      const ready = await createEndpoint('/ready', ['journey.completed']);
+      await api.request('POST', `/v1/admin/webhook-endpoints/${ready.id}/test`, { token: LEGACY });
+      await eventually(
+        () => receivedOn('/ready'),
+        (list) => list.length > 0,
+        { timeoutMs: 110_000, intervalMs: 250, what: 'the worker process to deliver a first test event' },
+      );
+    }, 120_000);
 
     it('a local receiver gets contact.unsubscribed within 5 s of a one-click unsubscribe, signed so standardwebhooks verifies it', async () => {
       const endpoint = await createEndpoint('/unsubscribed', ['contact.unsubscribed']);
@@ -150,7 +159,6 @@ describe('outbound webhooks: endpoints, signed delivery, retries, a killed worke
       expect((await sendEmail(api.deps.email, { templateKey: 'welcome', to, userId, idempotencyKey: randomUUID() })).status).toBe('sent');
       const [message] = await emailsTo(to);
       const target = header(message!, 'List-Unsubscribe')!.slice(1, -1);
-      // the first delivery also waits for the worker process to come up; measure from a second unsubscribe
       const clicked = Date.now();
       const oneClick = await fetch(`${api.url}${target.replace(api.config.apiPublicUrl, '')}`, {
         method: 'POST',
@@ -161,14 +169,14 @@ describe('outbound webhooks: endpoints, signed delivery, retries, a killed worke
       const [request] = await eventually(
         () => receivedOn('/unsubscribed'),
         (list) => list.length > 0,
-        { timeoutMs: 60_000, what: 'contact.unsubscribed at the receiver' },
+        { what: 'contact.unsubscribed at the receiver' },
       );
       const payload = verify(endpoint.secret, request!);
       expect(payload).toMatchObject({ type: 'contact.unsubscribed', data: { userId, email: to, category: 'journey', source: 'one_click' } });
       expect(new Date(payload.timestamp).getTime()).toBeGreaterThanOrEqual(clicked - 1000);
       expect(() => verify(`whsec_${Buffer.from('another secret entirely!').toString('base64')}`, request!)).toThrow();
 
-      // now that the worker is up: a global unsubscribe of another address reaches the receiver within 5 s
+      // timed from the click: a second unsubscribe (another address) reaches the receiver within 5 s
       const second = uniqueAddress('outbound-fast');
       await sendEmail(api.deps.email, { templateKey: 'welcome', to: second, userId: `${userId}-2`, idempotencyKey: randomUUID() });
       const [secondMessage] = await emailsTo(second);
@@ -266,6 +274,27 @@ describe('outbound webhooks: endpoints, signed delivery, retries, a killed worke
       );
       expect(page.deliveries[0]).toMatchObject({ eventId, attempts: 31, lastStatusCode: 200 });
       expect((await api.request('POST', `/v1/admin/dlq/${dlqId}/retry`, { token: LEGACY })).status).toBe(409);
+    });
+
+    it('the dispatcher listens again after PostgreSQL drops its connection', async () => {
+      const endpoint = await createEndpoint('/relisten', ['journey.exited']);
+      const listeners = async () =>
+        (
+          await sql<{
+            pid: number;
+          }>`select pid from pg_stat_activity where datname = current_database() and application_name = 'waymark-outbound-listener'`.execute(api.deps.db)
+        ).rows.map((row) => row.pid);
+      const before = await eventually(listeners, (pids) => pids.length > 0, { what: 'a listening dispatcher' });
+      await sql`select pg_terminate_backend(pid) from unnest(${before}::int[]) pid`.execute(api.deps.db);
+      await eventually(listeners, (pids) => pids.length > 0 && pids.every((pid) => !before.includes(pid)), { what: 'the dispatcher to listen again' });
+      const test = await api.request('POST', `/v1/admin/webhook-endpoints/${endpoint.id}/test`, { token: LEGACY });
+      // well inside the sweep's 10 s grace: this start came from a notice
+      const [request] = await eventually(
+        () => receivedOn('/relisten'),
+        (list) => list.length > 0,
+        { timeoutMs: 8_000, what: 'the test event through the new listener' },
+      );
+      expect(request!.headers['webhook-id']).toBe(test.body.eventId);
     });
 
     it('kill the worker mid-delivery and while events are written: nothing is lost', async () => {
