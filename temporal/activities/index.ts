@@ -1,10 +1,11 @@
 import { createAlertActivities, type AlertActivityDeps } from './alerts';
+import { createEnrollBatchActivities, type EnrollBatchActivityDeps } from './enroll-batch';
 import { createImportActivities, type ImportActivityDeps } from './import-contacts';
 import { createJourneyActivities, type JourneyActivityDeps } from './journey';
 import { createPingActivities, type PingDeps } from './ping';
 import { createSendJourneyEmailActivities, type SendJourneyEmailDeps } from './send-journey-email';
 
-export type ActivityDeps = PingDeps & JourneyActivityDeps & SendJourneyEmailDeps & ImportActivityDeps & AlertActivityDeps;
+export type ActivityDeps = PingDeps & JourneyActivityDeps & SendJourneyEmailDeps & ImportActivityDeps & AlertActivityDeps & EnrollBatchActivityDeps;
 
 /** Every activity the worker registers, built from explicit dependencies (house rule 3). */
 export function createActivities(deps: ActivityDeps) {
@@ -14,6 +15,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSendJourneyEmailActivities(deps),
     ...createImportActivities(deps),
     ...createAlertActivities(deps),
+    ...createEnrollBatchActivities(deps),
   };
 }
 

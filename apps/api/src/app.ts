@@ -19,7 +19,7 @@ import { createSlidingWindowStore } from './plugins/rate-limit-store';
 import { apiKeyRoutes } from './routes/api-keys';
 import { adminEventRoutes } from './routes/admin-events';
 import { auditLogRoutes } from './routes/audit-logs';
-import { benchBaselineRoutes, eventRoutes } from './routes/events';
+import { eventRoutes } from './routes/events';
 import { healthRoutes } from './routes/health';
 import { alertRoutes } from './routes/alerts';
 import { contactRoutes } from './routes/contacts';
@@ -36,7 +36,7 @@ import { contactPreferenceRoutes } from './routes/contact-preferences';
 import { emailPageRoutes } from './routes/email-pages';
 import { emailProviderWebhookRoutes } from './routes/email-provider-webhook';
 import { suppressionRoutes } from './routes/suppressions';
-import { trackingBenchBaselineRoutes, trackingRoutes } from './routes/tracking';
+import { trackingRoutes } from './routes/tracking';
 
 /** Issue 4: email delivery (admin emails, contact preferences, suppression import). */
 const emailAdminRoutes = [adminEmailRoutes, contactPreferenceRoutes, suppressionRoutes];
@@ -124,14 +124,10 @@ export async function buildApp({ deps, logger }: BuildAppOptions): Promise<Fasti
   if (!config.isProduction) await registerOpenApi(app, { version: deps.version, publicUrl: config.apiPublicUrl });
 
   for (const routes of publicRoutes) await app.register(routes, { deps });
-  // bench/tracking.ts only: the same GIF/302 without I/O; config refuses BENCH_BASELINE in production
-  if (config.benchBaseline) await app.register(trackingBenchBaselineRoutes, { deps });
   await app.register(async (bearer) => {
     await bearerAuth(bearer, { authenticator: deps.authenticator });
     await auditTrail(bearer, { db: deps.db });
     for (const routes of bearerRoutes) await bearer.register(routes, { deps });
-    // bench/ingest.ts only: config refuses BENCH_BASELINE in production
-    if (config.benchBaseline) await bearer.register(benchBaselineRoutes, { deps });
   });
 
   return app;

@@ -68,8 +68,6 @@ export const configSchema = z
     IMPORT_CHUNK_SIZE: z.coerce.number().int().min(1).max(10_000).default(1_000),
     ALERT_HTTP_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
     ALERT_ALLOW_PRIVATE_TARGETS: boolFlag(false),
-    /** mounts the bench/ingest.ts baseline endpoint; ignored when NODE_ENV=production */
-    BENCH_BASELINE: boolFlag(false),
   })
   .transform((env) => ({
     nodeEnv: env.NODE_ENV,
@@ -115,7 +113,6 @@ export const configSchema = z
     trustProxy: env.TRUST_PROXY,
     imports: { maxBytes: env.IMPORT_MAX_BYTES, maxRows: env.IMPORT_MAX_ROWS, chunkSize: env.IMPORT_CHUNK_SIZE },
     alerts: { httpTimeoutMs: env.ALERT_HTTP_TIMEOUT_MS, allowPrivateTargets: env.ALERT_ALLOW_PRIVATE_TARGETS },
-    benchBaseline: env.BENCH_BASELINE && env.NODE_ENV !== 'production',
   }));
 
 export type Config = z.infer<typeof configSchema>;
