@@ -24,7 +24,10 @@ const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sor
 
 async function main(): Promise<void> {
   const taskQueue = `waymark-bench-latency-${process.pid}`;
-  const { url, app, deps, config } = await startBenchServer(databaseUrl, { TEMPORAL_TASK_QUEUE: taskQueue });
+  const { url, app, deps, config } = await startBenchServer(databaseUrl, {
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    SES_ENDPOINT: process.env.SES_ENDPOINT ?? 'http://127.0.0.1:8005',
+  });
   const logger = createLogger({ level: 'warn', name: 'bench-worker', format: 'json' });
   const { worker, close } = await createWorker({ config, db: deps.db, logger });
   const running = worker.run();

@@ -22,8 +22,9 @@ export function createDatabase(options: DatabaseOptions): Db {
     connectionString: options.connectionString,
     max: options.max ?? 20,
     application_name: options.applicationName ?? 'waymark',
-    // fail fast when the database is down instead of queueing requests forever
-    connectionTimeoutMillis: 5_000,
+    // fail fast when the database is down instead of queueing requests forever: an ingest then
+    // answers 503 within ~2 s (docs/operations.md, outages)
+    connectionTimeoutMillis: 1_500,
   });
   if (options.onIdleClientError !== undefined) pool.on('error', options.onIdleClientError);
   // maintainNestedObjectKeys: jsonb values (contact/event properties) come back exactly as stored;
