@@ -88,7 +88,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const appEnv: Record<string, string> = {
     ...(process.env as Record<string, string>),
     NODE_ENV: 'development',
-    LOG_LEVEL: 'fatal',
+    LOG_LEVEL: 'error',
     PORT: String(ports.api),
     HOST: '127.0.0.1',
     API_PUBLIC_URL: `http://127.0.0.1:${ports.api}`,

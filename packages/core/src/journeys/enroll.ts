@@ -37,7 +37,7 @@ export async function enrollUser(deps: EnrollDeps, journeyId: string, user: Enro
  * preferences) are checked up front in three set-based queries so rejected users are reported
  * as skipped; the durable guards in the run still decide a race. The accepted users are then
  * handed, in one call, to a durable background run that dispatches their trigger events with
- * bounded parallelism (docs/journeys.md, batch enrollment): the answer does not wait for 500
+ * bounded parallelism (docs/journeys.md, "Batch enrollment"): the answer does not wait for 500
  * workflow starts, and a crash after it loses nothing.
  */
 export async function batchEnroll(
