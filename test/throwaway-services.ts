@@ -107,7 +107,7 @@ export function throwawayPostgres(port: number): ThrowawayPostgres {
         '-c',
         'fsync=off',
         '-c',
-        'max_connections=60',
+        'max_connections=200',
       ]);
       child = spawn(bin, args, { stdio: 'ignore' });
       await waitForPort(port);

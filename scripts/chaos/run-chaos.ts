@@ -278,12 +278,17 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     let convergedSeconds: number | null = null;
     const deadline = Date.now() + (options.convergeSeconds ?? 180) * 1000;
     let tally = { stored: 0, started: 0, sent: 0, failed: 0, parked: 0 };
+    let lastLog = 0;
     while (Date.now() < deadline) {
       supervise();
       try {
         tally = await countOutcomes(db, acked);
       } catch {
         // the database may still be recovering from its last kill
+      }
+      if (Date.now() - lastLog > 10_000) {
+        lastLog = Date.now();
+        log(`converging: ${JSON.stringify(tally)} of ${acked.length} acked`);
       }
       if (tally.stored === acked.length && tally.sent + tally.failed + tally.parked >= acked.length) {
         convergedSeconds = (Date.now() - lastRestart) / 1000;
@@ -297,10 +302,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const ackedAddresses = new Set(acked.map((userId) => `${userId}@chaos.example`));
     const sentAddresses = [...perAddress.keys()].filter((address) => ackedAddresses.has(address));
     const duplicateSends = [...perAddress.values()].reduce((sum, count) => sum + Math.max(0, count - 1), 0);
-    const dlq = await db
-      .selectFrom('dlqEntries')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
+    const dlq = await retry(() =>
+      db!
+        .selectFrom('dlqEntries')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
+    );
     return {
       minutes: options.minutes,
       kills,
@@ -341,6 +348,18 @@ interface Outcomes {
   failed: number;
   /** journey starts that failed (Temporal down) and were parked in the DLQ, with no send since */
   parked: number;
+}
+
+/** A read after the chaos: PostgreSQL may still be finishing its crash recovery. */
+async function retry<T>(read: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await read();
+    } catch (error) {
+      if (attempt >= 30) throw error;
+      await sleep(1_000);
+    }
+  }
 }
 
 async function countOutcomes(db: Db, acked: readonly string[]): Promise<Outcomes> {
