@@ -22,9 +22,11 @@ export function createDatabase(options: DatabaseOptions): Db {
     connectionString: options.connectionString,
     max: options.max ?? 20,
     application_name: options.applicationName ?? 'waymark',
-    // fail fast when the database is down instead of queueing requests forever: an ingest then
-    // answers 503 within ~2 s (docs/operations.md, outages)
-    connectionTimeoutMillis: 1_500,
+    // fail fast when the database is down instead of queueing requests forever. A refused
+    // connection (server stopped or killed) fails at once and answers 503; this bound is for an
+    // unreachable host and for the wait for a free client under overload. 1.5 s was tried and
+    // turned overload on a busy 2-core box into 503s (docs/scaling.md, outages).
+    connectionTimeoutMillis: 5_000,
   });
   if (options.onIdleClientError !== undefined) pool.on('error', options.onIdleClientError);
   // maintainNestedObjectKeys: jsonb values (contact/event properties) come back exactly as stored;
