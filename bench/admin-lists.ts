@@ -4,7 +4,7 @@
  * via BENCH_EVENTS / BENCH_CONTACTS). Each list is read by BENCH_LIST_CONNECTIONS (default 4)
  * connections for BENCH_LIST_SECONDS (default 5); goal p99 ≤ 50 ms, one row per list in
  * bench/results/admin-lists.json. The database (BENCH_DATABASE_URL, default waymark_bench_lists)
- * is recreated and seeded on every run unless BENCH_KEEP_SEED=true finds it seeded already.
+ * is recreated and seeded on every run.
  */
 import { randomUUID } from 'node:crypto';
 import { autocannon, startBenchServer } from './lib/bench-server';
