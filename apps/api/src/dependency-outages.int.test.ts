@@ -10,6 +10,8 @@ const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
 // ports of this file's own instances (never the shared stack's 5432 / 6379)
 const REDIS_PORT = 6391;
 const PG_PORT = 5442;
+// nothing listens here: a Temporal server that is down
+const DEAD_TEMPORAL = '127.0.0.1:7291';
 
 /**
  * The api against a Redis and a PostgreSQL of this file's own, each killed (SIGKILL) and
@@ -88,6 +90,25 @@ describe('dependency outages', () => {
     const after = await ingest(`r-${randomUUID()}`);
     expect(after.status).toBe(202);
   }, 120_000);
+
+  it('Temporal down: a journey-starting event is still accepted within 7 s and its start is parked in the DLQ', async () => {
+    const cut = await startTestApi({ ADMIN_API_KEY: LEGACY, DATABASE_URL: postgres.url('waymark'), CACHE_URL: redis.url, TEMPORAL_ADDRESS: DEAD_TEMPORAL });
+    try {
+      const userId = `t-${randomUUID()}`;
+      const started = Date.now();
+      const response = await cut.request('POST', '/v1/events', { token: LEGACY, body: { name: 'user.signed_up', userId, email: `${userId}@example.com` } });
+      expect(response.status).toBe(202);
+      expect(Date.now() - started).toBeLessThan(7_000);
+      const parked = await cut.deps.db
+        .selectFrom('dlqEntries')
+        .select(['source', 'status'])
+        .where(sql<string>`payload -> 'request' ->> 'userId'`, '=', userId)
+        .execute();
+      expect(parked).toEqual([{ source: 'journey', status: 'pending' }]);
+    } finally {
+      await cut.close();
+    }
+  }, 60_000);
 
   it('PostgreSQL down: ingest answers 503 {error} within 2 s, and succeeds again once it is back, without a restart', async () => {
     expect((await ingest(`p-${randomUUID()}`)).status).toBe(202);
