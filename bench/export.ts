@@ -11,6 +11,7 @@ import { sql } from 'kysely';
 import { createDatabase } from '@waymark/core/db/database';
 import { integrationEnv } from '../test/test-env';
 import { prepareBenchDatabase } from './lib/bench-server';
+import { limitRow, writeBenchResults } from './lib/results';
 
 const CONTACTS = 10_000;
 const ROUNDS = 5;
@@ -103,6 +104,7 @@ async function main(): Promise<void> {
     console.log(`  export json: ${mb(json)} MB   csv: ${mb(csv)} MB   (body / growth ratio ${(bytes / Math.max(json, 1)).toFixed(1)}x)`);
     const worst = Math.max(json, csv) - baseline;
     console.log(`  growth beyond baseline: ${mb(worst)} MB — ${worst < 50 * 1024 * 1024 ? 'PASS' : 'FAIL'} (< 50 MB)`);
+    writeBenchResults('export', [limitRow('export: api RSS growth beyond a list baseline', 'MB', worst / 1024 / 1024, 50)]);
     if (worst >= 50 * 1024 * 1024) process.exitCode = 1;
   } finally {
     api.kill('SIGTERM');

@@ -1,19 +1,30 @@
 #!/usr/bin/env bash
-# `npm run bench`: every benchmark under bench/ against the local stack, each printing a ratio
-# against a baseline measured in the same run (never absolute timings in tests).
+# `npm run bench`: every benchmark under bench/ against the local stack, each writing its rows
+# (a ratio against a baseline measured in the same run, never absolute timings in tests) to
+# bench/results/<bench-name>.json; then all of them into bench/results/latest.json.
+#   npm run bench                 every bench/*.ts
+#   npm run bench -- ingest email-latency   only those
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$REPO"
 bash scripts/ensure-deps.sh
 bash scripts/stack.sh up
 shopt -s nullglob
-benches=(bench/*.ts)
-if ((${#benches[@]} == 0)); then
-  echo "[bench] no benchmarks yet"
-  exit 0
+benches=()
+if (($# > 0)); then
+  for name in "$@"; do benches+=("bench/${name%.ts}.ts"); done
+else
+  benches=(bench/*.ts)
 fi
+failed=()
 for bench in "${benches[@]}"; do
-  [[ "$bench" == *.test.ts || "$bench" == bench/lib/* ]] && continue
+  [[ "$bench" == *.test.ts ]] && continue
   echo "[bench] $bench"
-  npx --no-install tsx "$bench"
+  # one failing benchmark must not hide the others' results
+  npx --no-install tsx "$bench" || failed+=("$bench")
 done
+npx --no-install tsx bench/lib/collect-results.ts
+if ((${#failed[@]} > 0)); then
+  echo "[bench] failed: ${failed[*]}" >&2
+  exit 1
+fi

@@ -1,9 +1,9 @@
 /**
  * npm run bench:tracking — open-pixel and click-redirect throughput and latency against bare
  * endpoints in the same server and the same run:
- *   pixel:  GET /v1/t/o/<send id>  vs  GET /v1/bench/baseline/pixel/<id> (same GIF and headers, no I/O)
- *   click:  GET /v1/t/c/<link id>  vs  GET /v1/bench/baseline/click/<id> (same 302, no I/O)
- * The baselines are mounted only with BENCH_BASELINE (never when NODE_ENV=production).
+ *   pixel:  GET /v1/t/o/<send id>  vs  GET /bench/baseline/pixel/<id> (same GIF and headers, no I/O)
+ *   click:  GET /v1/t/c/<link id>  vs  GET /bench/baseline/click/<id> (same 302, no I/O)
+ * The baselines exist only in the bench server (bench/lib/baseline-routes.ts).
  * Ids are taken round-robin from BENCH_SENDS sends seeded fresh for each round (default 2000): the
  * pixel run starts with first opens (a write + an `email.opened` push each), then repeat opens
  * (as in real mail: clients and image proxies re-fetch pixels); every click writes (click row,
@@ -12,10 +12,11 @@
  * One 2 s warm-up of each endpoint on sends of its own, then BENCH_ROUNDS (default 8) rounds of
  * short (BENCH_TRACKING_SECONDS, default 3 s) alternating baseline/tracked runs; the ratios use
  * the summed req/s.
- * The last line is exactly `tracking ratio pixel=<x.xx> click=<y.yy>` (req/s tracked ÷ baseline).
+ * Rows (req/s tracked ÷ baseline; goals pixel ≥ 0.7, click ≥ 0.5) go to bench/results/tracking.json.
  */
 import { sql } from 'kysely';
 import { autocannon, startBenchServer, type AutocannonResult } from './lib/bench-server';
+import { ratioRow, writeBenchResults } from './lib/results';
 
 const SENDS = Number(process.env.BENCH_SENDS ?? 2000);
 // Throughput is compared with both sides driven to their limit. The bare endpoints top out at 10
@@ -97,9 +98,9 @@ async function main(): Promise<void> {
   // round starts with first opens and first clicks
   const warm = await seed(SENDS);
   for (const [prefix, ids] of [
-    ['/v1/bench/baseline/pixel/', warm.sendIds],
+    ['/bench/baseline/pixel/', warm.sendIds],
     ['/v1/t/o/', warm.sendIds],
-    ['/v1/bench/baseline/click/', warm.linkIds],
+    ['/bench/baseline/click/', warm.linkIds],
     ['/v1/t/c/', warm.linkIds],
   ] as const) {
     await measure(prefix, ids, 2);
@@ -114,9 +115,9 @@ async function main(): Promise<void> {
   let last: Record<'pixelBase' | 'pixel' | 'clickBase' | 'click', AutocannonResult> | undefined;
   for (let round = 1; round <= ROUNDS; round += 1) {
     const fresh = await seed(SENDS);
-    const pixelBase = await measure('/v1/bench/baseline/pixel/', fresh.sendIds, SECONDS);
+    const pixelBase = await measure('/bench/baseline/pixel/', fresh.sendIds, SECONDS);
     const pixel = await measure('/v1/t/o/', fresh.sendIds, SECONDS);
-    const clickBase = await measure('/v1/bench/baseline/click/', fresh.linkIds, SECONDS);
+    const clickBase = await measure('/bench/baseline/click/', fresh.linkIds, SECONDS);
     const click = await measure('/v1/t/c/', fresh.linkIds, SECONDS);
     totals.pixelBase += pixelBase.requests.average;
     totals.pixel += pixel.requests.average;
@@ -169,7 +170,10 @@ async function main(): Promise<void> {
     `clicks recorded ${clicks.n}; tracking events stored ${events.n}, parked in DLQ ${parked.n}; pipeline backlog drained ${drainSeconds.toFixed(1)} s after the last request`,
   );
   await deps.close();
-  console.log(`tracking ratio pixel=${(totals.pixel / totals.pixelBase).toFixed(2)} click=${(totals.click / totals.clickBase).toFixed(2)}`);
+  writeBenchResults('tracking', [
+    ratioRow('tracking: open pixel vs bare GIF', 'req/s', totals.pixel / ROUNDS, totals.pixelBase / ROUNDS, 0.7),
+    ratioRow('tracking: click redirect vs bare 302', 'req/s', totals.click / ROUNDS, totals.clickBase / ROUNDS, 0.5),
+  ]);
 }
 
 main().catch((error: unknown) => {

@@ -7,7 +7,8 @@
 #   bash scripts/stack.sh status   print each service up/down (exit 3 if any is down)
 #
 # State, logs and pid files live in $REPO/.data/. Slow-to-build tools are cached
-# in ${WAYMARK_CACHE:-~/.cache/waymark}. Ports: TEMPORAL_PORT TEMPORAL_UI_PORT
+# in ${WAYMARK_CACHE:-~/.cache/waymark}. WAYMARK_TEMPORAL=postgres runs scripts/temporal-postgres.sh
+# (Temporal on PostgreSQL) instead of the SQLite dev server. Ports: TEMPORAL_PORT TEMPORAL_UI_PORT
 # SES_PORT REDIS_PORT PG_PORT. External services: DATABASE_URL, CACHE_URL.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -252,7 +253,12 @@ cmd_up() {
   up_chromium
   up_test_server_jars
   temporal_bin_wait
-  up_temporal
+  if [[ "${WAYMARK_TEMPORAL:-dev}" == postgres ]]; then
+    # a real Temporal server on this PostgreSQL instead of the SQLite dev server (docs/scaling.md)
+    bash "$REPO/scripts/temporal-postgres.sh" up
+  else
+    up_temporal
+  fi
   up_ses
   log "stack is up in $(($(date +%s) - t0))s"
   cat <<EOF
@@ -269,6 +275,7 @@ EOF
 cmd_down() {
   stop_pidfile "ses emulator" "$DATA_DIR/ses.pid"
   stop_pidfile temporal "$DATA_DIR/temporal.pid"
+  [[ "${WAYMARK_TEMPORAL:-dev}" == postgres ]] && bash "$REPO/scripts/temporal-postgres.sh" down
   stop_pidfile redis "$DATA_DIR/redis.pid"
   if [[ -f "$DATA_DIR/postgres.started" ]]; then
     local ver name

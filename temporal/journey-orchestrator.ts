@@ -12,23 +12,34 @@ export function journeyWorkflowId(request: Pick<JourneyRunRequest, 'journeyId' |
   return `journey:${request.journeyId}:${request.userId}:${request.trigger.eventId}`;
 }
 
+/**
+ * How long a start may wait for Temporal. Without a deadline the client keeps retrying a server
+ * that is down, and the ingest request that triggered the start hangs with it; past the deadline
+ * the start fails, core parks it in the DLQ (source `journey`) and the event is still accepted.
+ * A start that reached the server just before the deadline is harmless to retry: the workflow id
+ * is the event's, with the USE_EXISTING conflict policy.
+ */
+const START_DEADLINE_MS = 5_000;
+
 /** The orchestrator port of core, implemented on a Temporal client (api and worker alike). */
 export function createTemporalOrchestrator(client: Client, taskQueue: string): JourneyOrchestrator {
   return {
     async startJourney(request) {
       const workflowId = journeyWorkflowId(request);
       try {
-        const handle = await client.workflow.start<typeof journeyWorkflow>('journeyWorkflow', {
-          taskQueue,
-          workflowId,
-          args: [request],
-          workflowIdConflictPolicy: 'USE_EXISTING',
-          workflowIdReusePolicy: 'REJECT_DUPLICATE',
-          typedSearchAttributes: [
-            { key: JOURNEY_ID_ATTRIBUTE, value: request.journeyId },
-            { key: USER_ID_ATTRIBUTE, value: request.userId },
-          ],
-        });
+        const handle = await client.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+          client.workflow.start<typeof journeyWorkflow>('journeyWorkflow', {
+            taskQueue,
+            workflowId,
+            args: [request],
+            workflowIdConflictPolicy: 'USE_EXISTING',
+            workflowIdReusePolicy: 'REJECT_DUPLICATE',
+            typedSearchAttributes: [
+              { key: JOURNEY_ID_ATTRIBUTE, value: request.journeyId },
+              { key: USER_ID_ATTRIBUTE, value: request.userId },
+            ],
+          }),
+        );
         return { workflowId, runId: handle.firstExecutionRunId };
       } catch (error) {
         // the run for this very event already ran to completion: nothing to start again

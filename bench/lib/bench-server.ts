@@ -1,6 +1,6 @@
 /**
  * What every api benchmark shares: autocannon, the run settings, and an api built exactly as
- * server.ts builds it (with the bench-only baseline routes) on a database of the bench's own.
+ * server.ts builds it, plus the bare baseline routes (baseline-routes.ts), on a database of the bench's own.
  */
 import { createRequire } from 'node:module';
 import { loadConfig, type Config } from '@waymark/core/config/config';
@@ -11,6 +11,7 @@ import { createLogger } from '@waymark/core/logging/logger';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../apps/api/src/app';
 import { createAppDeps, type AppDeps } from '../../apps/api/src/deps';
+import { registerBaselineRoutes } from './baseline-routes';
 
 export interface AutocannonResult {
   requests: { average: number };
@@ -23,7 +24,6 @@ type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult
 // autocannon ships no types; it is loaded through require and typed by the fields used here
 export const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
-export const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 
 export interface BenchServer {
@@ -56,12 +56,12 @@ export async function startBenchServer(databaseUrl: string, env: Record<string, 
     AUTH_SECRET: process.env.AUTH_SECRET ?? 'bench-auth-secret-at-least-32-characters',
     EMAIL_PROVIDER_API_KEY: process.env.EMAIL_PROVIDER_API_KEY ?? 'bench:bench',
     RATE_LIMIT_MAX: '100000000',
-    BENCH_BASELINE: 'true',
     ...env,
   });
   const logger = createLogger({ level: 'warn', name: 'bench', format: 'json' });
   const deps = await createAppDeps(config, logger);
   const app = await buildApp({ deps, logger });
+  await registerBaselineRoutes(app, deps);
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { url, app, deps, config };
 }

@@ -1,10 +1,11 @@
 import { createAlertActivities, type AlertActivityDeps } from './alerts';
+import { createEnrollBatchActivities, type EnrollBatchActivityDeps } from './enroll-batch';
 import { createImportActivities, type ImportActivityDeps } from './import-contacts';
 import { createJourneyActivities, type JourneyActivityDeps } from './journey';
 import { createOutboundActivities, type OutboundActivityDeps } from './outbound-webhooks';
 import { createSendJourneyEmailActivities, type SendJourneyEmailDeps } from './send-journey-email';
 
-export type ActivityDeps = JourneyActivityDeps & SendJourneyEmailDeps & ImportActivityDeps & AlertActivityDeps & OutboundActivityDeps;
+export type ActivityDeps = JourneyActivityDeps & SendJourneyEmailDeps & ImportActivityDeps & AlertActivityDeps & OutboundActivityDeps & EnrollBatchActivityDeps;
 
 /** Every activity the worker registers, built from explicit dependencies (house rule 3). */
 export function createActivities(deps: ActivityDeps) {
@@ -14,6 +15,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createImportActivities(deps),
     ...createAlertActivities(deps),
     ...createOutboundActivities(deps),
+    ...createEnrollBatchActivities(deps),
   };
 }
 

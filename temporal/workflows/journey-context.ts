@@ -16,14 +16,21 @@ function shielded<T>(call: () => Promise<T>): Promise<T> {
   return CancellationScope.nonCancellable(call);
 }
 
-/** Mirror writes are cheap and must survive a database blip; give them a long, bounded retry. */
+/**
+ * The start-to-close timeout is also how long Temporal waits before retrying an activity whose
+ * worker died mid-call (nothing else tells the server the attempt is gone), so it is kept close to
+ * the slowest healthy call, not to a comfortable upper bound (docs/scaling.md, crash recovery).
+ * Mirror writes are single statements that take milliseconds; they must survive a database blip,
+ * hence the long, bounded retry.
+ */
 export const mirror = proxyActivities<JourneyActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 30 },
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 30 },
 });
+/** A send renders, writes a few rows and makes one SES call (p99 well under a second when healthy). */
 const email = proxyActivities<SendJourneyEmailActivities>({
-  startToCloseTimeout: '2 minutes',
-  retry: { initialInterval: '5 seconds', maximumInterval: '5 minutes', maximumAttempts: 10 },
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 10 },
 });
 
 /** Thrown when a step finds its state no longer live (exited by a rule or an admin). */

@@ -24,10 +24,10 @@ import { createSlidingWindowStore } from './plugins/rate-limit-store';
 import { emailPageRoutes } from './routes/public/email-pages';
 import { emailProviderWebhookRoutes } from './routes/public/email-provider-webhook';
 import { healthRoutes } from './routes/public/health';
-import { trackingBenchBaselineRoutes, trackingRoutes } from './routes/public/tracking';
+import { trackingRoutes } from './routes/public/tracking';
 import { dataContactRoutes } from './routes/data/contacts';
 import { dataEmailRoutes } from './routes/data/emails';
-import { benchBaselineRoutes, eventRoutes } from './routes/data/events';
+import { eventRoutes } from './routes/data/events';
 import { dataListRoutes } from './routes/data/lists';
 import { alertRoutes } from './routes/admin/alerts';
 import { apiKeyRoutes } from './routes/admin/api-keys';
@@ -144,14 +144,10 @@ export async function buildApp({ deps, logger }: BuildAppOptions): Promise<Fasti
   if (!config.isProduction) await registerOpenApi(app, { version: deps.version, publicUrl: config.apiPublicUrl });
 
   for (const routes of publicRoutes) await app.register(routes, { deps });
-  // bench/tracking.ts only: the same GIF/302 without I/O; config refuses BENCH_BASELINE in production
-  if (config.benchBaseline) await app.register(trackingBenchBaselineRoutes, { deps });
   await app.register(async (bearer) => {
     await bearerAuth(bearer, { authenticator: deps.authenticator });
     await auditTrail(bearer, { db: deps.db });
     for (const routes of [...dataRoutes, ...adminRoutes]) await bearer.register(routes, { deps });
-    // bench/ingest.ts only: config refuses BENCH_BASELINE in production
-    if (config.benchBaseline) await bearer.register(benchBaselineRoutes, { deps });
   });
 
   return app;

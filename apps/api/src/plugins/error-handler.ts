@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable } from '@waymark/core/db/database-unavailable';
 import { isAppError } from '@waymark/core/errors/app-error';
 
 interface ValidationIssue {
@@ -40,6 +41,11 @@ export function registerErrorHandler(app: FastifyInstance, options: { production
     }
     if (isUnstorableText(error)) {
       return reply.status(400).send({ error: 'Invalid request: text must not contain NUL (\\u0000) characters' });
+    }
+    if (isDatabaseUnavailable(error)) {
+      // a known outage, not a bug: one line; the client retries (the pool reconnects by itself)
+      request.log.warn(`database unavailable: ${error.message}`);
+      return reply.status(503).header('retry-after', '1').send({ error: 'Service unavailable: the database cannot be reached; try again shortly' });
     }
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error, issues: error.cause?.issues }, 'response did not match its schema');

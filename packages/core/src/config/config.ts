@@ -78,8 +78,6 @@ export const configSchema = z
     WEBHOOK_RETRY_INITIAL_INTERVAL_MS: z.coerce.number().int().positive().default(30_000),
     WEBHOOK_RETRY_MAX_INTERVAL_MS: z.coerce.number().int().positive().default(3_600_000),
     WEBHOOK_RETRY_WINDOW_MS: z.coerce.number().int().positive().default(86_400_000),
-    /** mounts the bench/ingest.ts baseline endpoint; ignored when NODE_ENV=production */
-    BENCH_BASELINE: boolFlag(false),
   })
   .transform((env) => ({
     nodeEnv: env.NODE_ENV,
@@ -133,7 +131,6 @@ export const configSchema = z
       retryMaxIntervalMs: env.WEBHOOK_RETRY_MAX_INTERVAL_MS,
       retryWindowMs: env.WEBHOOK_RETRY_WINDOW_MS,
     },
-    benchBaseline: env.BENCH_BASELINE && env.NODE_ENV !== 'production',
     webhookSources: { secrets: webhookSourceSecrets(env) },
   }));
 

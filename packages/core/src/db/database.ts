@@ -22,7 +22,10 @@ export function createDatabase(options: DatabaseOptions): Db {
     connectionString: options.connectionString,
     max: options.max ?? 20,
     application_name: options.applicationName ?? 'waymark',
-    // fail fast when the database is down instead of queueing requests forever
+    // fail fast when the database is down instead of queueing requests forever. A refused
+    // connection (server stopped or killed) fails at once and answers 503; this bound is for an
+    // unreachable host and for the wait for a free client under overload. 1.5 s was tried and
+    // turned overload on a busy 2-core box into 503s (docs/scaling.md, outages).
     connectionTimeoutMillis: 5_000,
   });
   if (options.onIdleClientError !== undefined) pool.on('error', options.onIdleClientError);

@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { evaluateConditions } from '@waymark/journey';
 import type { Db } from '../db/database';
 import { effectiveEnabled, loadOverrides } from './effective-enabled';
+import type { EnrollmentBatch } from './enroll-dispatch';
 import { primitiveProperties } from './orchestrator';
 import { LIVE_STATUSES } from './live-statuses';
 import type { JourneyRegistry } from './registry';
@@ -28,6 +30,11 @@ export interface EnrollDeps {
   ingest(event: EnrollEvent): Promise<unknown>;
 }
 
+export interface BatchEnrollDeps extends Omit<EnrollDeps, 'ingest'> {
+  /** hands the accepted users to a durable background run (see enroll-dispatch.ts) */
+  dispatch(batch: EnrollmentBatch): Promise<void>;
+}
+
 /** Enrollment dispatches the journey's trigger event through the normal pipeline. */
 export async function enrollUser(deps: EnrollDeps, journeyId: string, user: EnrollUser): Promise<{ event: string }> {
   const journey = deps.journeys.get(journeyId);
@@ -35,15 +42,16 @@ export async function enrollUser(deps: EnrollDeps, journeyId: string, user: Enro
   return { event: journey.trigger.event };
 }
 
-const BATCH_CONCURRENCY = 8;
-
 /**
  * Batch enrollment. The entry guards (enabled, trigger.where, entry limit, already enrolled,
  * preferences) are checked up front in three set-based queries so rejected users are reported
- * as skipped; the durable guards in the run still decide a race.
+ * as skipped; the durable guards in the run still decide a race. The accepted users are then
+ * handed, in one call, to a durable background run that dispatches their trigger events with
+ * bounded parallelism (docs/journeys.md, "Batch enrollment"): the answer does not wait for 500
+ * workflow starts, and a crash after it loses nothing.
  */
 export async function batchEnroll(
-  deps: EnrollDeps,
+  deps: BatchEnrollDeps,
   journeyId: string,
   users: readonly EnrollUser[],
 ): Promise<{ enrolled: number; skipped: number; results: { userId: string; enrolled: boolean }[] }> {
@@ -83,22 +91,9 @@ export async function batchEnroll(
     seen.add(user.userId);
     return ok;
   });
-  const results = users.map((user) => ({ userId: user.userId, enrolled: false }));
-  let next = 0;
-  const workers = Array.from({ length: BATCH_CONCURRENCY }, async () => {
-    while (next < users.length) {
-      const index = next++;
-      const user = users[index]!;
-      if (!eligible[index]) continue;
-      try {
-        await enrollUser(deps, journeyId, user);
-        results[index]!.enrolled = true;
-      } catch {
-        results[index]!.enrolled = false;
-      }
-    }
-  });
-  await Promise.all(workers);
+  const results = users.map((user, index) => ({ userId: user.userId, enrolled: eligible[index]! }));
+  const accepted = users.filter((_, index) => eligible[index]);
+  if (accepted.length > 0) await deps.dispatch({ batchId: randomUUID(), journeyId, event: journey.trigger.event, users: accepted });
   const enrolled = results.filter((result) => result.enrolled).length;
   return { enrolled, skipped: results.length - enrolled, results };
 }

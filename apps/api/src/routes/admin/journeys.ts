@@ -3,6 +3,7 @@ import { conditionOperators } from '@waymark/journey';
 import { cancelJourneyState, getJourneyState, journeyStatuses, listJourneyLogs, listJourneyStates } from '@waymark/core/journeys/journey-states';
 import { getJourneyDetail, listJourneys, updateJourneyEnabled } from '@waymark/core/journeys/journey-admin';
 import { batchEnroll, enrollUser } from '@waymark/core/journeys/enroll';
+import { startEnrollBatchWorkflow } from '@waymark/temporal/enroll-batch-client';
 import type { RoutePlugin } from '../../http/type-provider';
 import type { AppDeps } from '../../deps';
 import { bearerErrors, booleanQuery, errorBody, listEnvelope, nullableTimestamp, page, paginationQuery, timestamp } from '../../schemas/common';
@@ -212,6 +213,8 @@ export const journeyRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps 
       schema: {
         tags,
         summary: 'Enroll up to 500 users; users rejected by an entry guard are counted as skipped',
+        description:
+          'The entry guards are checked for the whole batch at once; the accepted users are handed to one durable background run that dispatches their trigger events (16 at a time, in chunks of 50), so the answer does not wait for the journey runs to start.',
         params: journeyParams,
         body: z.object({ users: z.array(enrollUserBody).min(1).max(500) }),
         response: {
@@ -222,7 +225,7 @@ export const journeyRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps 
       },
     },
     async (request) => {
-      const result = await batchEnroll(deps, request.params.id, request.body.users);
+      const result = await batchEnroll({ ...deps, dispatch: (batch) => startEnrollBatchWorkflow(deps.temporal, batch) }, request.params.id, request.body.users);
       request.auditRecord = { detail: { enrolled: result.enrolled, skipped: result.skipped } };
       return result;
     },

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { insertBareEvent } from '@waymark/core/events/bare-event';
 import { badRequest } from '@waymark/core/errors/app-error';
 import type { RoutePlugin } from '../../http/type-provider';
 import type { AppDeps } from '../../deps';
@@ -64,24 +63,6 @@ export const eventRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps })
         source: 'api',
       });
       return reply.status(202).send(result);
-    },
-  );
-};
-
-/**
- * The benchmark's baseline (bench/ingest.ts): one authenticated INSERT, 202. Mounted only when
- * BENCH_BASELINE is set outside production (see app.ts); never part of the product API.
- */
-export const benchBaselineRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
-  app.post(
-    '/v1/bench/baseline',
-    {
-      config: { scope: 'ingest' },
-      schema: { hide: true, body: z.object({ name: z.string().min(1), userId: z.string().min(1) }), response: { 202: z.object({ stored: z.boolean() }) } },
-    },
-    async (request, reply) => {
-      await insertBareEvent(deps.db, request.body);
-      return reply.status(202).send({ stored: true });
     },
   );
 };

@@ -10,8 +10,8 @@ const tags = ['tracking'];
 // any string: a malformed id still gets its redirect or its GIF, never a 400
 const idParams = z.object({ id: z.string() });
 
-/** The 42-byte GIF and its headers, shared with the bench baseline so the two cannot drift apart. */
-function sendPixel(reply: FastifyReply): FastifyReply {
+/** The 42-byte GIF and its headers (bench/lib/baseline-routes.ts answers the same, so the two cannot drift apart). */
+export function sendPixel(reply: FastifyReply): FastifyReply {
   return (
     reply
       .header('content-type', 'image/gif')
@@ -69,16 +69,5 @@ export const trackingRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps
       }
       return sendPixel(reply);
     },
-  );
-};
-
-/**
- * bench/tracking.ts baselines: the same GIF and 302 with no I/O, in the same server. Mounted
- * only with BENCH_BASELINE outside production (app.ts); never part of the product API.
- */
-export const trackingBenchBaselineRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
-  app.get('/v1/bench/baseline/pixel/:id', { schema: { hide: true, params: idParams } }, async (_request, reply) => sendPixel(reply));
-  app.get('/v1/bench/baseline/click/:id', { schema: { hide: true, params: idParams } }, async (_request, reply) =>
-    reply.header('cache-control', 'no-store').redirect(deps.config.apiPublicUrl, 302),
   );
 };

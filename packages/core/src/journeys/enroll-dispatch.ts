@@ -1,0 +1,41 @@
+import type { EnrollEvent, EnrollUser } from './enroll';
+
+/** What a batch enrollment hands to its durable background run (one per batch). */
+export interface EnrollmentBatch {
+  batchId: string;
+  journeyId: string;
+  /** the journey's trigger event, resolved by the api when the batch was accepted */
+  event: string;
+  users: EnrollUser[];
+}
+
+/** Parallel trigger events per chunk: enough to overlap the Temporal round trips, few enough for a 10-connection pool. */
+const DISPATCH_CONCURRENCY = 16;
+
+/**
+ * Dispatches the trigger event of each user of a chunk through the normal pipeline (routing and
+ * the durable entry guards apply). The idempotency key makes a retried chunk (worker killed
+ * mid-chunk) store and route each user's event once. `beat` is called after each user.
+ */
+export async function dispatchEnrollments(
+  ingest: (event: EnrollEvent & { idempotencyKey: string }) => Promise<unknown>,
+  batch: EnrollmentBatch,
+  beat: () => void = () => undefined,
+): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(DISPATCH_CONCURRENCY, batch.users.length) }, async () => {
+    while (next < batch.users.length) {
+      const user = batch.users[next++]!;
+      await ingest({
+        name: batch.event,
+        userId: user.userId,
+        email: user.userEmail,
+        eventProperties: user.properties ?? {},
+        idempotencyKey: `enroll-batch:${batch.batchId}:${user.userId}`,
+        source: 'enroll',
+      });
+      beat();
+    }
+  });
+  await Promise.all(lanes);
+}

@@ -1,0 +1,141 @@
+/**
+ * Redis and PostgreSQL instances of a test's own, on ports of their own, so a test can kill and
+ * restart them without touching the shared stack (or any other test running at the same time).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createConnection } from 'node:net';
+
+function exited(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+}
+
+/** Resolves once something accepts TCP connections on the port (or rejects after timeoutMs). */
+export async function waitForPort(port: number, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = createConnection({ host: '127.0.0.1', port }, () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    if (Date.now() > deadline) throw new Error(`nothing listens on port ${port} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export interface ThrowawayRedis {
+  url: string;
+  start(): Promise<void>;
+  /** SIGKILL: no shutdown, as a crash */
+  kill(): Promise<void>;
+}
+
+/** An in-memory redis-server (no persistence) on `port`. */
+export function throwawayRedis(port: number): ThrowawayRedis {
+  let child: ChildProcess | undefined;
+  return {
+    url: `redis://127.0.0.1:${port}/0`,
+    async start() {
+      child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+      await waitForPort(port);
+    },
+    async kill() {
+      if (child === undefined) return;
+      child.kill('SIGKILL');
+      await exited(child);
+      child = undefined;
+    },
+  };
+}
+
+export interface ThrowawayPostgres {
+  /** superuser `postgres` over TCP, database `postgres` (create your own) */
+  url(database?: string): string;
+  start(): Promise<void>;
+  /** SIGKILL of the postmaster: its backends exit, connections drop, nothing is shut down cleanly */
+  kill(): Promise<void>;
+  /** stop (if running) and remove the data directory */
+  destroy(): Promise<void>;
+}
+
+function postgresBin(name: string): string {
+  const versions = readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a));
+  return path.join('/usr/lib/postgresql', versions[0]!, 'bin', name);
+}
+
+/**
+ * A fresh cluster (initdb in a temp dir, trust auth on 127.0.0.1) on `port`. PostgreSQL refuses
+ * to run as root, so as root the cluster is owned by and run as the `postgres` OS user.
+ */
+export function throwawayPostgres(port: number): ThrowawayPostgres {
+  const dir = mkdtempSync(path.join(tmpdir(), 'waymark-pg-'));
+  const data = path.join(dir, 'data');
+  const asRoot = process.getuid?.() === 0;
+  const command = (bin: string, args: string[]) =>
+    (asRoot ? ['setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', bin, ...args]] : [bin, args]) as [string, string[]];
+  let child: ChildProcess | undefined;
+  let initialised = false;
+  return {
+    url: (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`,
+    async start() {
+      if (!initialised) {
+        chmodSync(dir, 0o777);
+        const [bin, args] = command(postgresBin('initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
+        const init = spawnSync(bin, args, { encoding: 'utf8' });
+        if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`);
+        initialised = true;
+      }
+      const [bin, args] = command(postgresBin('postgres'), [
+        '-D',
+        data,
+        '-p',
+        String(port),
+        '-k',
+        dir,
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'fsync=off',
+        '-c',
+        'max_connections=200',
+      ]);
+      child = spawn(bin, args, { stdio: 'ignore' });
+      await waitForPort(port);
+      // accepting TCP is not accepting queries yet (recovery after a kill): wait for pg_isready
+      const deadline = Date.now() + 60_000;
+      while (spawnSync(postgresBin('pg_isready'), ['-q', '-h', '127.0.0.1', '-p', String(port)]).status !== 0) {
+        if (Date.now() > deadline) throw new Error(`postgres on ${port} not ready`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+    async kill() {
+      if (child === undefined) return;
+      child.kill('SIGKILL');
+      await exited(child);
+      child = undefined;
+      // the postmaster's backends notice it is gone and exit; wait until the port is free
+      for (let i = 0; i < 100; i++) {
+        const busy = await waitForPort(port, 0).then(
+          () => true,
+          () => false,
+        );
+        if (!busy) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+    async destroy() {
+      await this.kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
