@@ -59,7 +59,7 @@ function dispatchingActivities(runs: Map<string, FakeRun>): JourneyRunActivities
 async function start(): Promise<{ server: JourneyTestServer; stop: () => Promise<void> }> {
   // the worker's info lines (state changes) would drown the test report; a runtime the caller
   // already installed keeps its own logger
-  if (Runtime._instance === undefined) Runtime.install({ logger: new DefaultLogger('WARN') });
+  if (Runtime._instance === undefined) Runtime.install({ logger: new DefaultLogger('ERROR') });
   const [env, bundle] = await Promise.all([
     createTimeSkippingEnv(), // the bundler's info lines would drown the test report
     bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') }),
