@@ -7,6 +7,8 @@ export interface SimulationInput {
   userId: string;
   email: string;
   trigger: { at: Date; properties: Properties };
+  /** events before the trigger, answered by `ctx.history.hasEvent` */
+  earlier?: { name: string; at: Date; properties: Properties }[];
   later: { name: string; at: Date; properties: Properties }[];
 }
 
@@ -46,7 +48,16 @@ export async function simulateJourney(
   };
   const startedAt = performance.now();
   for (const [index, subject] of subjects.entries()) {
-    const t = await testJourney(journey, { user: { userId: subject.userId, email: subject.email }, trigger: { properties: subject.trigger.properties } });
+    const events = (subject.earlier ?? []).map((event) => ({
+      name: event.name,
+      properties: event.properties,
+      ago: subject.trigger.at.getTime() - event.at.getTime(),
+    }));
+    const t = await testJourney(journey, {
+      user: { userId: subject.userId, email: subject.email },
+      trigger: { properties: subject.trigger.properties },
+      fakes: { events },
+    });
     let cursor = subject.trigger.at.getTime();
     let exitEvent: string | undefined;
     // a getter: read afresh after each step (TypeScript would narrow a plain property read)

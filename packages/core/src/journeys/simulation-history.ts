@@ -9,12 +9,15 @@ export interface SimulationSubject {
   userId: string;
   email: string;
   trigger: { at: Date; properties: PrimitiveProperties };
+  /** the person's events in the window before the trigger (what `ctx.history.hasEvent` finds) */
+  earlier: { name: string; at: Date; properties: PrimitiveProperties }[];
   later: { name: string; at: Date; properties: PrimitiveProperties }[];
 }
 
 /**
  * The people whose trigger event arrived in [since, until): each one's first trigger in the
- * window and every later event of theirs up to `until`, oldest first (read-only).
+ * window, their events in the window before it, and every later event of theirs up to `until`,
+ * oldest first (read-only).
  */
 export async function loadSimulationSubjects(db: Db, input: { journey: Journey; since: Date; until: Date; limit: number }): Promise<SimulationSubject[]> {
   const triggers = await sql<{ userId: string; userEmail: string | null; occurredAt: Date; properties: Record<string, unknown> }>`
@@ -38,6 +41,9 @@ export async function loadSimulationSubjects(db: Db, input: { journey: Journey; 
     userId: row.userId,
     email: row.userEmail ?? `${row.userId}@simulation.invalid`,
     trigger: { at: row.occurredAt, properties: primitiveProperties(row.properties) },
+    earlier: later
+      .filter((event) => event.userId === row.userId && event.occurredAt < row.occurredAt)
+      .map((event) => ({ name: event.event, at: event.occurredAt, properties: primitiveProperties(event.properties as Record<string, unknown>) })),
     later: later
       .filter((event) => event.userId === row.userId && event.occurredAt > row.occurredAt)
       .map((event) => ({ name: event.event, at: event.occurredAt, properties: primitiveProperties(event.properties as Record<string, unknown>) })),
