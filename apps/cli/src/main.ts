@@ -10,6 +10,7 @@ import { isAppError } from '@waymark/core/errors/app-error';
 import { events, journeys } from '@waymark/journeys';
 import { z } from 'zod';
 import { formatExplanation } from './explain-story';
+import { formatSimulation, runSimulation } from './simulate';
 
 const usage = `waymark <command>
 
@@ -17,6 +18,9 @@ const usage = `waymark <command>
   keys create --name NAME --scopes a,b [--expires ISO]
                                             create an API key and print it once
   dev-key                                   create the development full-admin key if none exists
+  simulate --journey ID --since 30d [--limit N] [--json]
+                                            dry-run the journey's current code over the real
+                                            history of that window (nothing sent or written)
   explain --user ID --journey ID [--template KEY]
                                             why a person did or did not get a journey's emails
                                             (times in the local zone; TZ=… to choose another)
@@ -40,6 +44,11 @@ async function main(argv: string[]): Promise<number> {
         return await createKey(db, rest);
       case 'dev-key':
         return await devKey(db);
+      case 'simulate':
+        return await simulate(
+          db,
+          [sub, ...rest].filter((arg): arg is string => arg !== undefined),
+        );
       case 'explain':
         return await explain(
           db,
@@ -102,6 +111,30 @@ async function createKey(db: Db, args: string[]): Promise<number> {
 }
 
 const DEV_KEY_NAME = 'dev-admin';
+
+async function simulate(db: Db, args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { journey: { type: 'string' }, since: { type: 'string', default: '30d' }, limit: { type: 'string', default: '10000' }, json: { type: 'boolean' } },
+  });
+  const journey = journeys.find((candidate) => candidate.id === values.journey);
+  const limit = Number(values.limit);
+  if (journey === undefined || !Number.isInteger(limit) || limit < 1) {
+    console.error(`usage: waymark simulate --journey ID --since 30d [--limit N]  (journeys: ${journeys.map((candidate) => candidate.id).join(', ')})`);
+    return 2;
+  }
+  const result = await runSimulation(db, {
+    journey,
+    since: values.since,
+    limit,
+    onProgress: (done, total) => {
+      if (done % 100 === 0 || done === total) process.stderr.write(`\r[simulate] ${done}/${total}`);
+    },
+  });
+  process.stderr.write('\n');
+  console.log(values.json === true ? JSON.stringify(result, null, 2) : formatSimulation(result));
+  return 0;
+}
 
 /** `explain`: reads the database only; a live run's pending timer shows as its last `waiting` log step. */
 async function explain(db: Db, args: string[]): Promise<number> {

@@ -33,11 +33,22 @@ let current: Promise<{ server: JourneyTestServer; stop: () => Promise<void> }> |
  * scripts/temporal-test-server.sh (fetched by scripts/stack.sh): the SDK's own download of the
  * server cannot work on machines without general internet access.
  */
-export function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
-  return TestWorkflowEnvironment.createTimeSkipping({
-    server: { executable: { type: 'existing-path', path: path.join(repoRoot, 'scripts/temporal-test-server.sh') } },
-  });
+export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
+  // The SDK gives the JVM 5 s to answer; on a saturated machine a start can miss that, so try
+  // again (the last failure is thrown as is).
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await TestWorkflowEnvironment.createTimeSkipping({
+        server: { executable: { type: 'existing-path', path: path.join(repoRoot, 'scripts/temporal-test-server.sh') } },
+      });
+    } catch (error) {
+      if (attempt === START_ATTEMPTS || !(error instanceof Error) || !error.message.includes('did not start within')) throw error;
+      console.warn(`[journey tests] the Java test server did not start in time (attempt ${attempt}/${START_ATTEMPTS}); trying again`);
+    }
+  }
 }
+
+const START_ATTEMPTS = 3;
 
 function dispatchingActivities(runs: Map<string, FakeRun>): JourneyRunActivities {
   const runOf = (): JourneyRunActivities => {
@@ -59,7 +70,7 @@ function dispatchingActivities(runs: Map<string, FakeRun>): JourneyRunActivities
 async function start(): Promise<{ server: JourneyTestServer; stop: () => Promise<void> }> {
   // the worker's info lines (state changes) would drown the test report; a runtime the caller
   // already installed keeps its own logger
-  if (Runtime._instance === undefined) Runtime.install({ logger: new DefaultLogger('WARN') });
+  if (Runtime._instance === undefined) Runtime.install({ logger: new DefaultLogger('ERROR') });
   const [env, bundle] = await Promise.all([
     createTimeSkippingEnv(), // the bundler's info lines would drown the test report
     bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') }),

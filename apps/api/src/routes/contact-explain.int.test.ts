@@ -76,6 +76,69 @@ describe('GET /v1/admin/contacts/{id}/explain', () => {
     expect(again.triggers[1].outcome).toMatch(/^entry limit once already used on \d{4}-/);
   });
 
+  it('names each send outcome the journey log records: unsubscribed from a category, suppress.hours, failed → DLQ, bounce-suppressed, duplicate', async () => {
+    // the rows the send step writes (deliverJourneyEmail) for outcomes a real run reaches only days in
+    const userId = `u-${randomUUID()}`;
+    const email = `${userId}@example.com`;
+    await send('page.viewed', userId);
+    const db = api.deps.db;
+    await db
+      .insertInto('emailPreferences')
+      .values({ userId, email, bounceCount: 3, categories: JSON.stringify({ journey: true, marketing: false }) })
+      .execute();
+    const state = await db
+      .insertInto('journeyStates')
+      .values({
+        journeyId: 're-engagement',
+        userId,
+        userEmail: email,
+        status: 'completed',
+        workflowId: `journey:re-engagement:${userId}:seeded`,
+        context: '{}',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const letter = await db
+      .insertInto('dlqEntries')
+      .values({ source: 'email', payload: JSON.stringify({ journeyStateId: state.id, templateKey: 'reengage-welcome-back' }), error: 'provider gave up' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const until = '2026-11-24T09:00:00.000Z';
+    const logs: [string, string, Record<string, string> | null][] = [
+      ['start', 'entered', null],
+      ['reengage-we-miss-you', 'email_skipped', { templateKey: 'reengage-we-miss-you', reason: 'category_unsubscribed' }],
+      ['reengage-welcome-back', 'waiting', { templateKey: 'reengage-welcome-back', reason: 'suppress_window', until }],
+      ['reengage-welcome-back', 'email_failed', { templateKey: 'reengage-welcome-back', reason: 'provider gave up' }],
+      ['last-call-email', 'email_skipped', { templateKey: 'reengage-last-call', reason: 'suppressed' }],
+      ['last-call-email', 'email_skipped', { templateKey: 'reengage-last-call', reason: 'duplicate' }],
+      ['last-call-email', 'completed', null],
+    ];
+    await db
+      .insertInto('journeyLogs')
+      .values(
+        logs.map(([node, action, detail], index) => ({
+          journeyStateId: state.id,
+          toNodeId: node,
+          action,
+          detail: detail === null ? null : JSON.stringify(detail),
+          createdAt: new Date(Date.UTC(2026, 10, 23, 9, index)),
+        })),
+      )
+      .execute();
+
+    const story = await explain(userId, 're-engagement', 'reengage-welcome-back');
+    expect(story.enrollments[0].steps.map((step: { outcome: string }) => step.outcome)).toEqual([
+      'entered',
+      'skipped: unsubscribed from marketing',
+      `skipped: inside suppress.hours until ${until}`,
+      `failed → DLQ ${letter.id}`,
+      'skipped: bounce-suppressed',
+      'skipped: duplicate',
+      'completed',
+    ]);
+    expect(story.template.outcome).toBe(`failed → DLQ ${letter.id} (2026-11-23T09:03:00.000Z)`);
+  });
+
   it('journey disabled by an admin', async () => {
     const userId = `u-${randomUUID()}`;
     await send('page.viewed', userId);
