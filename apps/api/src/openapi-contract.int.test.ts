@@ -41,7 +41,8 @@ describe('GET /openapi.json is the truth: schemathesis --checks all', () => {
   }, 300_000);
   afterAll(() => api?.close());
 
-  it('reports 0 failures', { timeout: 600_000 }, async () => {
+  // about a minute of CPU; the bound leaves room for a machine busy with other work
+  it('reports 0 failures', { timeout: 1_200_000 }, async () => {
     const externalId = `contract-${randomUUID()}`;
     const email = `${externalId}@example.com`;
     await api.request('POST', '/v1/contacts', { token: LEGACY, body: { userId: externalId, email } });
@@ -65,8 +66,9 @@ describe('GET /openapi.json is the truth: schemathesis --checks all', () => {
         // NUL is refused by one global rule (400 naming the field), stated in the document's description
         '--generation-allow-x00',
         'false',
+        // one worker: Hypothesis is not thread-safe when it describes its filters (docs/api-contract.md)
         '--workers',
-        '2',
+        '1',
         '--no-color',
       ],
       {
