@@ -90,4 +90,3 @@ export function text(max: number) {
     .max(max)
     .regex(new RegExp(`[^${TRIMMED}]`), 'must not be blank');
 }
-
