@@ -9,10 +9,11 @@ import { defineConfig } from 'vitest/config';
 const shared = ['**/node_modules/**', '.data/**'];
 
 /**
- * Quiet runs: the AWS SDK's Node-version notice (its documented switch) and the Temporal SDK's
- * INFO lines (test/quiet-temporal.ts) are noise in test output; warnings and errors still show.
+ * Quiet runs: the AWS SDK's Node-version notice (its documented switch, set here so the global
+ * setup's worker and every test process inherit it) and the Temporal SDK's INFO lines
+ * (test/quiet-temporal.ts) are noise in test output; warnings and errors still show.
  */
-const env = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const quietTemporal = ['test/quiet-temporal.ts'];
 
 export default defineConfig({
@@ -25,7 +26,6 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          env,
           include: ['{apps,packages,journeys,temporal}/**/*.test.{ts,tsx}'],
           exclude: [...shared, '**/*.int.test.{ts,tsx}', '**/*.wf.test.{ts,tsx}', '**/*.browser.test.{ts,tsx}'],
         },
@@ -33,7 +33,6 @@ export default defineConfig({
       {
         test: {
           name: 'workflow',
-          env,
           setupFiles: quietTemporal,
           include: ['{apps,packages,journeys,temporal}/**/*.wf.test.{ts,tsx}'],
           exclude: shared,
@@ -45,7 +44,6 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          env,
           setupFiles: quietTemporal,
           include: ['{apps,packages,journeys,temporal}/**/*.int.test.{ts,tsx}', '{apps,packages,journeys,temporal}/**/*.browser.test.{ts,tsx}'],
           exclude: shared,
