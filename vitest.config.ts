@@ -8,10 +8,20 @@ import { defineConfig } from 'vitest/config';
  */
 const shared = ['**/node_modules/**', '.data/**'];
 
+/**
+ * Quiet runs: the AWS SDK's Node-version notice (its documented switch, set here so the global
+ * setup's worker and every test process inherit it) and the Temporal SDK's INFO lines
+ * (test/quiet-temporal.ts) are noise in test output; warnings and errors still show.
+ */
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+const quietTemporal = ['test/quiet-temporal.ts'];
+
 export default defineConfig({
   test: {
     // two cores: more parallel files only fight over CPU with Temporal, PostgreSQL and the Java test server
     maxWorkers: 2,
+    // the default reporter, then one line per project: files, tests, wall-clock time
+    reporters: ['default', './test/run-summary-reporter.ts'],
     projects: [
       {
         test: {
@@ -23,6 +33,7 @@ export default defineConfig({
       {
         test: {
           name: 'workflow',
+          setupFiles: quietTemporal,
           include: ['{apps,packages,journeys,temporal}/**/*.wf.test.{ts,tsx}'],
           exclude: shared,
           testTimeout: 120_000,
@@ -33,6 +44,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
+          setupFiles: quietTemporal,
           include: ['{apps,packages,journeys,temporal}/**/*.int.test.{ts,tsx}', '{apps,packages,journeys,temporal}/**/*.browser.test.{ts,tsx}'],
           exclude: shared,
           globalSetup: ['test/integration-setup.ts'],

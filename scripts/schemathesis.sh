@@ -4,10 +4,13 @@
 #   bash scripts/schemathesis.sh run http://127.0.0.1:3002/openapi.json --checks all -H "Authorization: Bearer $KEY"
 # docs/api-contract.md explains the run that `npm test` makes.
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 VERSION="4.32.5"
-VENV="${WAYMARK_CACHE:-$HOME/.cache/waymark}/schemathesis-$VERSION"
+VENV="$WAYMARK_CACHE/schemathesis-$VERSION"
 # the marker is written last, so an interrupted install is redone rather than half-used
 if [ ! -f "$VENV/.installed" ]; then
+  # Debian ships venv (with ensurepip) apart from python3
+  python3 -c 'import ensurepip, venv' 2>/dev/null || { mkdir -p "$LOG_DIR"; apt_install python3 python3-venv >&2; }
   echo "[schemathesis] installing schemathesis $VERSION into $VENV ..." >&2
   rm -rf "$VENV"
   python3 -m venv "$VENV"

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { Context } from '@temporalio/activity';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@waymark/core/config/config';
@@ -28,11 +28,6 @@ describe('sendJourneyEmail activity under Temporal retries', () => {
   let client: Client;
 
   beforeAll(async () => {
-    try {
-      Runtime.install({ logger: new DefaultLogger('WARN') });
-    } catch {
-      // already installed in this process
-    }
     db = createDatabase({ connectionString: config.databaseUrl, max: 4 });
     connection = await NativeConnection.connect({ address: config.temporal.address });
     clientConnection = await Connection.connect({ address: config.temporal.address });

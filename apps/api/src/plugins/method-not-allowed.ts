@@ -11,6 +11,10 @@ export function registerMethodNotAllowed(app: FastifyInstance, options: { maxPar
   const router = FindMyWay({ maxParamLength: options.maxParamLength });
   const seen = new Set<string>();
   const methods = new Set<HTTPMethod>();
+  // a static path wins over a parametric one in the document (GET /v1/admin/events/replay is not
+  // GET /v1/admin/events/{id} with id "replay"), so its other methods are 405 even where a
+  // parametric route would match
+  const staticPaths = new Map<string, Set<string>>();
 
   app.addHook('onRoute', (route) => {
     // the CORS preflight catch-all answers OPTIONS on every path; it says nothing about a path
@@ -22,19 +26,31 @@ export function registerMethodNotAllowed(app: FastifyInstance, options: { maxPar
       seen.add(key);
       methods.add(method);
       router.on(method, route.url, () => undefined);
+      if (!route.url.includes(':') && !route.url.includes('*')) {
+        const known = staticPaths.get(route.url) ?? new Set<string>();
+        known.add(method);
+        staticPaths.set(route.url, known);
+      }
     }
   });
 
   // onRequest, so the answer comes before body parsing (a QUERY without a body type would be a 400)
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.is404) return;
     const path = request.url.split('?')[0] ?? '/';
-    const allowed = [...methods].filter((method) => router.find(method, path) !== null);
+    const allowed = request.is404 ? [...methods].filter((method) => router.find(method, path) !== null) : staticMismatch(path, request.method);
     if (allowed.length === 0) return;
     if (allowed.includes('GET') && !allowed.includes('HEAD')) allowed.push('HEAD');
+    allowed.sort();
     return reply
       .status(405)
-      .header('allow', allowed.sort().join(', '))
+      .header('allow', allowed.join(', '))
       .send({ error: `Method ${request.method} not allowed on ${path}; allowed: ${allowed.join(', ')}` });
   });
+
+  /** The methods of a static path when it does not serve `method` (else none). */
+  function staticMismatch(path: string, method: string): string[] {
+    const known = staticPaths.get(path);
+    if (known === undefined || known.has(method) || method === 'OPTIONS' || (method === 'HEAD' && known.has('GET'))) return [];
+    return [...known];
+  }
 }

@@ -13,7 +13,9 @@ export async function registerOpenApi(app: FastifyInstance, options: { version: 
         version: options.version,
         description:
           'Lifecycle email automation: ingest events, run code-defined journeys on Temporal, send through Amazon SES. ' +
-          'Bearer keys carry scopes read, journey-admin, full-admin and ingest (see README).',
+          'Bearer keys carry scopes read, journey-admin, full-admin and ingest (see README). ' +
+          'Every operation: text containing NUL (\\u0000), in a value or an object key, and numbers outside the finite range (e.g. 1e400) ' +
+          'are refused with 400 naming the field; a known path asked with another method answers 405 with `Allow`; every error is `{error}` JSON.',
       },
       servers: [{ url: options.publicUrl }],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },

@@ -425,7 +425,9 @@ describe('conformance of the HTTP surface', () => {
       ['POST', '/v1/contacts', { userId: nul }, 400],
       // router-level rejections
       ['GET', '/v1/admin/contacts/%E0%A4%A', undefined, 400],
-      ['GET', `/v1/admin/contacts/${'x'.repeat(600)}`, undefined, 414],
+      // past the schema's 512 characters the route answers 400 naming the parameter; past the router's limit, 414
+      ['GET', `/v1/admin/contacts/${'x'.repeat(600)}`, undefined, 400],
+      ['GET', `/v1/admin/contacts/${'x'.repeat(5000)}`, undefined, 414],
     ];
 
     it.each(cases)('%s %s %j → %i {error}', async (method, path, body, status) => {

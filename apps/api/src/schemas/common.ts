@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+export { emailAddress } from '@waymark/core/contacts/email-address';
+
 /** List conventions: limit 1–100 (default 50), offset ≥ 0. */
 export const paginationQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(50),
@@ -71,4 +73,20 @@ export function inputJsonSchema(schema: z.ZodType): Record<string, unknown> {
  */
 export function mediaResponse(description: string, content: Record<string, z.ZodType>) {
   return { description, content: Object.fromEntries(Object.entries(content).map(([type, schema]) => [type, { schema }])) };
+}
+
+/**
+ * The characters String.prototype.trim removes, as a regex class body, so the document's pattern
+ * and the server agree on what "blank" means in every regex dialect (ECMA-262, Python).
+ */
+const TRIMMED = '\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
+
+/** Text that is trimmed and must not be blank: `pattern` says "some non-space", as the trim does. */
+export function text(max: number) {
+  return z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .regex(new RegExp(`[^${TRIMMED}]`), 'must not be blank');
 }

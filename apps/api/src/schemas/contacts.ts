@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { JsonObject } from '@waymark/core/db/schema';
-import { nullableTimestamp, timestamp } from './common';
+import { emailAddress, nullableTimestamp, timestamp } from './common';
 
 /** Contact schemas shared by the admin and data planes (routes/admin/contacts.ts, routes/data/contacts.ts). */
 export const contactSchema = z
@@ -33,5 +33,5 @@ export const preferencesSchema = z
 /** `{id}`: the contact UUID or its externalId. */
 export const contactIdParams = z.object({ id: z.string().min(1).max(512) });
 export const propertiesBody = z.record(z.string(), z.unknown()).transform((value) => value as JsonObject);
-// z.email() itself (not a trim piped into it) so the OpenAPI document states the format zod checks
-export const emailField = z.email({ error: 'must be a valid email address' }).max(320);
+// no trim piped in front: the OpenAPI document states exactly the format that is checked
+export const emailField = emailAddress;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Db } from '../db/database';
 import type { AlertChannel, AlertHistoryRow, AlertRuleRow, AlertType, JsonObject } from '../db/schema';
+import { emailAddress } from '../contacts/email-address';
 import { badRequest, notFound } from '../errors/app-error';
 import { paginate } from '../db/paginate';
 
@@ -14,13 +15,19 @@ export const alertTypes = [
 export const alertChannels = ['webhook', 'chat', 'email'] as const satisfies readonly AlertChannel[];
 export const DEFAULT_COOLDOWN_MINUTES = 60;
 
-const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+/**
+ * An http(s) URL with a named host. The pattern is checked too (not only stated in the OpenAPI
+ * document), so the document's `format: uri` + `pattern` and the server accept the same URLs:
+ * RFC 3986 characters only, a host whose last label starts with a letter, a port of ≤ 4 digits.
+ */
+const HTTP_URL = /^https?:\/\/(?:[A-Za-z0-9-]+\.)*[A-Za-z][A-Za-z0-9-]*(?::[0-9]{1,4})?(?:[/?#][A-Za-z0-9\-._~:/?#@!$&'()*+,;=]*)?$/;
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).regex(HTTP_URL, 'must be an http(s) URL');
 
 /** channelConfig per channel (docs/operations.md, Alerts). */
 export const channelConfigSchemas = {
   webhook: z.object({ url: httpUrl }),
   chat: z.object({ webhookUrl: httpUrl, channel: z.string().min(1).optional() }),
-  email: z.object({ to: z.email({ error: 'must be an email address' }) }),
+  email: z.object({ to: emailAddress }),
 } as const;
 
 export type WebhookConfig = z.infer<typeof channelConfigSchemas.webhook>;

@@ -58,7 +58,6 @@ export interface ReplayRequest {
  * so 50 events stay under a second (1000 took 10 to 20 s). Larger replays are several requests.
  */
 export const REPLAY_MAX_LIMIT = 50;
-export const REPLAY_DEFAULT_LIMIT = REPLAY_MAX_LIMIT;
 
 /**
  * Pushes stored events back through the pipeline, oldest first, one at a time (a replay is an
@@ -72,7 +71,7 @@ export async function replayEvents(
   if ((request.eventIds === undefined || request.eventIds.length === 0) && request.filter === undefined) {
     throw badRequest('Provide eventIds or filter');
   }
-  const limit = Math.min(request.limit ?? REPLAY_DEFAULT_LIMIT, REPLAY_MAX_LIMIT);
+  const limit = Math.min(request.limit ?? REPLAY_MAX_LIMIT, REPLAY_MAX_LIMIT);
   let query = selectEvents(deps.db);
   if (request.eventIds !== undefined && request.eventIds.length > 0) query = query.where('id', 'in', request.eventIds);
   if (request.filter !== undefined) query = applyFilter(query, request.filter);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   alertChannels,
   alertTypes,
+  channelConfigSchemas,
   createAlertRule,
   DEFAULT_COOLDOWN_MINUTES,
   deleteAlertRule,
@@ -11,7 +12,7 @@ import {
 } from '@waymark/core/alerts/alert-rules';
 import type { AppDeps } from '../../deps';
 import type { RoutePlugin } from '../../http/type-provider';
-import { bearerErrors, errorBody, listEnvelope, nullableTimestamp, page, paginationQuery, timestamp } from '../../schemas/common';
+import { bearerErrors, errorBody, inputJsonSchema, listEnvelope, nullableTimestamp, page, paginationQuery, text, timestamp } from '../../schemas/common';
 
 const alertRuleSchema = z
   .object({
@@ -44,14 +45,38 @@ const alertHistorySchema = z
   .meta({ id: 'AlertHistoryEntry' });
 
 const ruleFields = {
-  name: z.string().trim().min(1).max(200),
+  name: text(200),
   type: z.enum(alertTypes),
-  threshold: z.number().finite(),
+  threshold: z.number().finite().min(0),
   channel: z.enum(alertChannels),
   // checked against the channel in core (webhook {url}, chat {webhookUrl, channel?}, email {to})
   channelConfig: z.record(z.string(), z.unknown()),
   cooldownMinutes: z.number().int().min(0).max(10_080),
   enabled: z.boolean(),
+};
+
+/**
+ * The pairings core checks (channelConfig per channel; threshold range per type), stated in the
+ * document too: `allOf` of two `anyOf`s, each branch fixing one channel or type. A PATCH may
+ * leave a field out (the stored value applies), but a new channel needs its channelConfig.
+ */
+const ratioTypes = alertTypes.filter((type) => type !== 'journey_failure_spike');
+const channelBranches = alertChannels.map((channel) => ({
+  required: ['channelConfig'],
+  properties: { channel: { const: channel }, channelConfig: inputJsonSchema(channelConfigSchemas[channel]) },
+}));
+const typeBranches = [
+  { properties: { type: { const: 'journey_failure_spike' }, threshold: { minimum: 0 } } },
+  { properties: { type: { enum: ratioTypes }, threshold: { minimum: 0, maximum: 1 } } },
+];
+/** Every (channel, type) combination as one flat anyOf branch (nested allOf/anyOf strains generators). */
+function combine(channels: object[], types: object[]): { anyOf: object[] } {
+  return { anyOf: channels.flatMap((channel) => types.map((type) => ({ allOf: [channel, type] }))) };
+}
+const pairings = combine(channelBranches, typeBranches);
+const patchPairings = {
+  ...combine([{ not: { required: ['channel'] } }, ...channelBranches], [{ not: { required: ['type'] } }, ...typeBranches]),
+  dependentRequired: { channel: ['channelConfig'], channelConfig: ['channel'] },
 };
 
 const ruleParams = z.object({ id: z.uuid() });
@@ -75,7 +100,9 @@ export const alertRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps })
       schema: {
         tags,
         summary: `Create an alert rule (cooldownMinutes defaults to ${DEFAULT_COOLDOWN_MINUTES})`,
-        body: z.object({ ...ruleFields, cooldownMinutes: ruleFields.cooldownMinutes.optional(), enabled: ruleFields.enabled.optional() }),
+        description:
+          'channelConfig by channel: webhook `{url}`, chat `{webhookUrl, channel?}`, email `{to}`. threshold: a failure count ≥ 0 for journey_failure_spike, a ratio 0–1 for the other types.',
+        body: z.object({ ...ruleFields, cooldownMinutes: ruleFields.cooldownMinutes.optional(), enabled: ruleFields.enabled.optional() }).meta(pairings),
         response: { 201: alertRuleSchema, ...bearerErrors },
       },
     },
@@ -93,8 +120,17 @@ export const alertRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps })
       schema: {
         tags,
         summary: 'Update an alert rule (the merged rule is validated; a new channel needs its channelConfig)',
+        description:
+          'Fields left out keep their stored values, and the merged rule must be valid: a threshold without a type must suit the stored type. channel and channelConfig go together.',
         params: ruleParams,
-        body: z.object(ruleFields).partial(),
+        body: z
+          .object(ruleFields)
+          .partial()
+          .refine((body) => (body.channel === undefined) === (body.channelConfig === undefined), {
+            message: 'channel and channelConfig go together',
+            path: ['channelConfig'],
+          })
+          .meta(patchPairings),
         response: { 200: alertRuleSchema, 404: errorBody, ...bearerErrors },
       },
     },

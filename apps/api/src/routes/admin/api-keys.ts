@@ -4,7 +4,7 @@ import { createApiKey, listApiKeys, revokeApiKey } from '@waymark/core/auth/api-
 import { scopeSchema } from '@waymark/core/auth/scopes';
 import { badRequest } from '@waymark/core/errors/app-error';
 import type { AppDeps } from '../../deps';
-import { bearerErrors, booleanQuery, errorBody, listEnvelope, nullableTimestamp, page, paginationQuery, timestamp } from '../../schemas/common';
+import { bearerErrors, booleanQuery, errorBody, listEnvelope, nullableTimestamp, page, paginationQuery, text, timestamp } from '../../schemas/common';
 
 const apiKeyRecord = z
   .object({
@@ -20,7 +20,7 @@ const apiKeyRecord = z
   .meta({ id: 'ApiKeyRecord' });
 
 const createBody = z.object({
-  name: z.string().trim().min(1).max(200),
+  name: text(200),
   scopes: z.array(scopeSchema).min(1),
   expiresAt: z.iso.datetime({ offset: true }).optional(),
 });

@@ -33,6 +33,7 @@ export const contactPreferenceRoutes: RoutePlugin<{ deps: AppDeps }> = async (ap
       schema: {
         tags,
         summary: "Upsert a contact's email preferences (categories are merged)",
+        description: 'Preferences are kept per address: a contact without an email answers 400 `Contact has no email`.',
         params,
         body: z.strictObject({
           unsubscribedAll: z.boolean().optional(),

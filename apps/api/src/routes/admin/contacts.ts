@@ -3,8 +3,8 @@ import { getContactDetail } from '@waymark/core/contacts/contact';
 import { createContact, deleteContact, listContacts, updateContact } from '@waymark/core/contacts/contact-admin';
 import type { AppDeps } from '../../deps';
 import type { RoutePlugin } from '../../http/type-provider';
-import { bearerErrors, errorBody, listEnvelope, page, paginationQuery } from '../../schemas/common';
 import { contactSchema, preferencesSchema, contactIdParams, propertiesBody, emailField } from '../../schemas/contacts';
+import { bearerErrors, errorBody, listEnvelope, page, paginationQuery, text } from '../../schemas/common';
 
 const tags = ['contacts'];
 
@@ -47,7 +47,7 @@ export const contactRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps 
       schema: {
         tags,
         summary: 'Create a contact (409 when the externalId exists)',
-        body: z.object({ externalId: z.string().trim().min(1).max(512), email: emailField.optional(), properties: propertiesBody.optional() }),
+        body: z.object({ externalId: text(512), email: emailField.optional(), properties: propertiesBody.optional() }),
         response: { 201: z.object({ contact: contactSchema }), 409: errorBody, ...bearerErrors },
       },
     },

@@ -3,7 +3,7 @@ import { discardDlqEntry, listDlqEntries } from '@waymark/core/dlq/dlq-entries';
 import { retryDeadLetter } from '@waymark/core/dlq/retry-dead-letter';
 import type { AppDeps } from '../../deps';
 import type { RoutePlugin } from '../../http/type-provider';
-import { bearerErrors, errorBody, listEnvelope, nullableTimestamp, page, paginationQuery, timestamp } from '../../schemas/common';
+import { bearerErrors, errorBody, listEnvelope, nullableTimestamp, page, paginationQuery, text, timestamp } from '../../schemas/common';
 
 const dlqStatus = z.enum(['pending', 'retried', 'discarded']);
 
@@ -33,7 +33,7 @@ export const dlqRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) =
       schema: {
         tags,
         summary: 'List dead-letter entries, newest first',
-        querystring: paginationQuery.extend({ source: z.string().trim().min(1).max(50).optional(), status: dlqStatus.optional() }),
+        querystring: paginationQuery.extend({ source: text(50).optional(), status: dlqStatus.optional() }),
         response: { 200: listEnvelope('entries', dlqEntrySchema), ...bearerErrors },
       },
     },

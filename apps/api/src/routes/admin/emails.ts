@@ -3,7 +3,7 @@ import { getEmailSendDetail, listEmailSends } from '@waymark/core/emails/email-a
 import { journeyStatuses } from '@waymark/core/journeys/journey-states';
 import type { RoutePlugin } from '../../http/type-provider';
 import type { AppDeps } from '../../deps';
-import { bearerErrors, errorBody, dateRangeQuery, listEnvelope, nullableTimestamp, page, paginationQuery, timestamp } from '../../schemas/common';
+import { bearerErrors, dateRangeQuery, errorBody, listEnvelope, nullableTimestamp, page, paginationQuery, text, timestamp } from '../../schemas/common';
 
 export const emailStatuses = ['queued', 'rendered', 'sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained', 'failed'] as const;
 
@@ -51,8 +51,8 @@ export const adminEmailRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { de
         tags,
         summary: 'List email sends, newest first',
         querystring: paginationQuery.extend({
-          toEmail: z.string().trim().min(1).max(320).optional(),
-          templateKey: z.string().trim().min(1).max(200).optional(),
+          toEmail: text(320).optional(),
+          templateKey: text(200).optional(),
           status: z.enum(emailStatuses).optional(),
           ...dateRangeQuery,
         }),

@@ -6,7 +6,18 @@ import { batchEnroll, enrollUser } from '@waymark/core/journeys/enroll';
 import { startEnrollBatchWorkflow } from '@waymark/temporal/enroll-batch-client';
 import type { RoutePlugin } from '../../http/type-provider';
 import type { AppDeps } from '../../deps';
-import { bearerErrors, booleanQuery, errorBody, listEnvelope, nullableTimestamp, page, paginationQuery, timestamp } from '../../schemas/common';
+import {
+  bearerErrors,
+  booleanQuery,
+  emailAddress,
+  errorBody,
+  listEnvelope,
+  nullableTimestamp,
+  page,
+  paginationQuery,
+  text,
+  timestamp,
+} from '../../schemas/common';
 
 const propertyCondition = z
   .object({ type: z.literal('property'), property: z.string(), operator: z.enum(conditionOperators), value: z.unknown().optional() })
@@ -64,7 +75,7 @@ const journeyDetail = z
 
 const journeyParams = z.object({ id: z.string().min(1).max(100) });
 const stateParams = journeyParams.extend({ stateId: z.uuid() });
-const enrollUserBody = z.object({ userId: z.string().trim().min(1).max(255), userEmail: z.email(), properties: z.record(z.string(), z.unknown()).optional() });
+const enrollUserBody = z.object({ userId: text(255), userEmail: emailAddress, properties: z.record(z.string(), z.unknown()).optional() });
 
 const tags = ['journeys'];
 

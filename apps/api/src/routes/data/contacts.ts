@@ -5,7 +5,7 @@ import { CONTACT_KEY_REQUIRED, upsertContact } from '@waymark/core/contacts/upse
 import { setMemberships } from '@waymark/core/lists/set-memberships';
 import type { AppDeps } from '../../deps';
 import type { RoutePlugin } from '../../http/type-provider';
-import { bearerErrors, errorBody, requireAnyOf } from '../../schemas/common';
+import { bearerErrors, errorBody, requireAnyOf, text } from '../../schemas/common';
 import { contactIdParams, contactSchema, emailField, propertiesBody } from '../../schemas/contacts';
 
 const tags = ['data-plane'];
@@ -28,7 +28,7 @@ export const dataContactRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { d
           'properties are merged (shallow) onto the stored properties; lists sets list membership (true = subscribed), as the lists field of POST /v1/events.',
         body: z
           .object({
-            userId: z.string().trim().min(1).max(512).optional(),
+            userId: text(512).optional(),
             email: emailField.optional(),
             properties: propertiesBody.optional(),
             lists: z.record(z.string().min(1).max(200), z.boolean()).optional(),

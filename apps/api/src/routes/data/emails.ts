@@ -5,7 +5,7 @@ import type { JsonObject } from '@waymark/core/db/schema';
 import { sendEmail } from '@waymark/core/emails/send-email';
 import type { AppDeps } from '../../deps';
 import type { RoutePlugin } from '../../http/type-provider';
-import { bearerErrors } from '../../schemas/common';
+import { bearerErrors, inputJsonSchema, text } from '../../schemas/common';
 import { emailField } from '../../schemas/contacts';
 
 const tags = ['data-plane'];
@@ -15,6 +15,14 @@ const tags = ['data-plane'];
  * the same gates, tracking, retries and DLQ as journey sends.
  */
 export const dataEmailRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
+  // each registered template, with the data its props schema accepts, stated in the document
+  const templateBranches = deps.email.templates.keys().map((key) => {
+    const schema = deps.email.templates.find(key)!.schema;
+    return {
+      required: schema.safeParse({}).success ? [] : ['data'],
+      properties: { templateKey: { const: key }, data: inputJsonSchema(schema) },
+    };
+  });
   app.post(
     '/v1/emails',
     {
@@ -25,15 +33,17 @@ export const dataEmailRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { dep
         description:
           'status: sent (accepted by the provider), skipped (blocked by preferences or suppression; no send id), failed (given up; parked in the DLQ). ' +
           'Without an Idempotency-Key (header, or idempotencyKey in the body; the header wins) every call sends.',
-        headers: z.object({ 'idempotency-key': z.string().trim().min(1).max(255).optional() }).passthrough(),
-        body: z.object({
-          templateKey: z.string().trim().min(1).max(200),
-          to: emailField,
-          data: z.record(z.string(), z.unknown()).default({}),
-          userId: z.string().trim().min(1).max(512).optional(),
-          category: z.string().trim().min(1).max(100).optional(),
-          idempotencyKey: z.string().trim().min(1).max(255).optional(),
-        }),
+        headers: z.object({ 'idempotency-key': text(255).optional() }).passthrough(),
+        body: z
+          .object({
+            templateKey: text(200),
+            to: emailField,
+            data: z.record(z.string(), z.unknown()).default({}),
+            userId: text(512).optional(),
+            category: text(100).optional(),
+            idempotencyKey: text(255).optional(),
+          })
+          .meta({ anyOf: templateBranches }),
         response: {
           202: z.object({ emailSendId: z.uuid().nullable(), status: z.enum(['sent', 'skipped', 'failed', 'deferred']), reason: z.string().optional() }),
           ...bearerErrors,

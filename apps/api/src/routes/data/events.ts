@@ -2,18 +2,18 @@ import { z } from 'zod';
 import { badRequest } from '@waymark/core/errors/app-error';
 import type { RoutePlugin } from '../../http/type-provider';
 import type { AppDeps } from '../../deps';
-import { bearerErrors, requireAnyOf } from '../../schemas/common';
+import { bearerErrors, emailAddress, requireAnyOf, text } from '../../schemas/common';
 
 const jsonObject = z.record(z.string(), z.unknown());
 
 const eventBody = z
   .object({
-    name: z.string().trim().min(1).max(200),
-    email: z.email().max(320).optional(),
-    userId: z.string().trim().min(1).max(255).optional(),
+    name: text(200),
+    email: emailAddress.optional(),
+    userId: text(255).optional(),
     eventProperties: jsonObject.optional(),
     contactProperties: jsonObject.optional(),
-    lists: z.record(z.string().trim().min(1).max(200), z.boolean()).optional(),
+    lists: z.record(text(200), z.boolean()).optional(),
     idempotencyKey: z.string().min(1).max(255).optional(),
     timestamp: z.iso
       .datetime({ offset: true })

@@ -4,7 +4,7 @@ import { createMailingList, listMailingLists } from '@waymark/core/lists/mailing
 import { setMemberships } from '@waymark/core/lists/set-memberships';
 import type { AppDeps } from '../../deps';
 import type { RoutePlugin } from '../../http/type-provider';
-import { bearerErrors, errorBody, requireAnyOf, timestamp } from '../../schemas/common';
+import { bearerErrors, errorBody, requireAnyOf, text, timestamp } from '../../schemas/common';
 import { emailField } from '../../schemas/contacts';
 
 const listSchema = z
@@ -21,7 +21,6 @@ const listSchema = z
 
 const listKey = z
   .string()
-  .trim()
   .min(1)
   .max(200)
   .regex(/^[\w.:-]+$/, 'letters, digits, _ . : - only');
@@ -49,7 +48,7 @@ export const dataListRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps
       schema: {
         tags,
         summary: 'Create a mailing list (409 when the key exists)',
-        body: z.object({ key: listKey, name: z.string().trim().min(1).max(200), description: z.string().max(2000).optional() }),
+        body: z.object({ key: listKey, name: text(200), description: z.string().max(2000).optional() }),
         response: { 201: z.object({ list: listSchema }), 409: errorBody, ...bearerErrors },
       },
     },
@@ -66,7 +65,7 @@ export const dataListRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps
         description: 'The contact is resolved (or created) by userId and/or email; a list key seen for the first time creates the list.',
         body: z
           .object({
-            userId: z.string().trim().min(1).max(512).optional(),
+            userId: text(512).optional(),
             email: emailField.optional(),
             lists: z
               .record(listKey, z.boolean())
