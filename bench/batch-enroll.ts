@@ -1,6 +1,6 @@
 /**
  * npm run bench -- batch-enroll — POST /v1/admin/journeys/welcome-series/enroll/batch with 500
- * fresh users (the SPEC maximum), BENCH_ROUNDS times (default 3) after a warm-up; the median answer
+ * fresh users (the documented maximum), BENCH_ROUNDS times (default 3) after a warm-up; the median answer
  * time against the 2 s goal. No worker polls the bench queue: the answer is what is measured (the
  * guards, then one durable background run started for the batch); the runs are terminated at the end. Row in bench/results/batch-enroll.json.
  */
