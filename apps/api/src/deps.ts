@@ -99,7 +99,15 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
       redisDown = false;
     });
   }
-  await Promise.all([connectRedis(redis), connectRedis(subscriber)]);
+  const [redisReady] = await Promise.all([connectRedis(redis), connectRedis(subscriber)]);
+  if (!redisReady && config.isProduction) {
+    // sessions, reset tokens and auth limits must be shared by every instance and survive restarts
+    redis.disconnect();
+    subscriber.disconnect();
+    await Promise.allSettled([db.destroy(), trackingStatements.close()]);
+    throw new Error(`Redis at CACHE_URL is unreachable; production needs it for sign-in sessions (docs/auth.md)`);
+  }
+  if (!redisReady) logger.warn('Redis at CACHE_URL is unreachable: sign-in and sessions fail until it is back (development)');
   const authenticator = new Authenticator({
     db,
     legacyKey: config.adminApiKey,
