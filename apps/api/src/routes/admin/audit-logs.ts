@@ -7,10 +7,8 @@ import { bearerErrors, dateRangeQuery, listEnvelope, page, paginationQuery, time
 const auditLogEntry = z
   .object({
     id: z.uuid(),
-    actor: z.string(),
+    actor: z.string().meta({ description: 'key name, `legacy`, or the email of a signed-in user' }),
     actorKeyId: z.uuid().nullable(),
-    actorType: z.enum(['key', 'legacy', 'user']).meta({ description: 'a stored key, ADMIN_API_KEY, or a signed-in user (actor = email)' }),
-    actorUserId: z.string().nullable(),
     action: z.string(),
     resource: z.string(),
     resourceId: z.string().nullable(),
