@@ -5,6 +5,7 @@ import * as m0004 from './0004_admin_plane';
 import * as m0005 from './0005_write_path_indexes';
 import * as m0015 from './0015_outbound_webhooks';
 import * as m0016 from './0016_outbound_event_triggers';
+import * as m0020 from './0020_sessions';
 
 /**
  * Every migration, in order. A static list (rather than reading the folder at run time) works
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '0005_write_path_indexes': m0005,
   '0015_outbound_webhooks': m0015,
   '0016_outbound_event_triggers': m0016,
+  '0020_sessions': m0020,
 };

@@ -24,7 +24,11 @@ export async function registerBaselineRoutes(app: FastifyInstance, deps: AppDeps
   );
 
   await app.register(async (plain) => {
-    await bearerAuth(plain, { authenticator: deps.authenticator });
+    // the baseline is keyed, like the product routes it stands beside; no session origin is accepted
+    await bearerAuth(plain, {
+      authenticator: deps.authenticator,
+      sessions: { sessions: deps.sessions, principals: deps.sessionPrincipals, origins: new Set<string>() },
+    });
     const bearer = plain.withTypeProvider<ZodTypeProvider>();
     // ingest without journeys: one authenticated INSERT, 202
     bearer.post(

@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 import type { EmailTemplate } from '@waymark/email/email-template';
+import authInvitation from './auth-invitation';
+import authPasswordReset from './auth-password-reset';
 import orderReceipt from './order-receipt';
 import paymentFailed from './payment-failed';
 import paymentFinalNotice from './payment-final-notice';
@@ -34,6 +36,9 @@ const templatesByKey = {
   'payment-failed': paymentFailed,
   'payment-final-notice': paymentFinalNotice,
   'trial-ending': trialEnding,
+  // studio accounts (docs/auth.md)
+  'auth-password-reset': authPasswordReset,
+  'auth-invitation': authInvitation,
 } as const;
 
 export const emailTemplates: readonly EmailTemplate[] = Object.values(templatesByKey);

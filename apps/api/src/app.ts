@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import compress from '@fastify/compress';
+import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
@@ -46,6 +47,12 @@ import { webhookSourceRoutes } from './routes/public/webhook-sources';
 import { webhookEndpointRoutes } from './routes/admin/webhook-endpoints';
 import { eventCatalogRoutes } from './routes/admin/event-catalog';
 import { contactExplainRoutes } from './routes/admin/contact-explain';
+import { authRateLimits } from './routes/auth/options';
+import { authOrganizationRoutes } from './routes/auth/organizations';
+import { authPasswordRoutes } from './routes/auth/passwords';
+import { authSessionRoutes } from './routes/auth/sessions';
+import { allowedOrigins } from './http/same-origin';
+import { readSessionCookie } from './http/session-cookie';
 
 /** Public plane: no credential; each route authenticates by its own means (signed token, SNS signature) or needs none. */
 const publicRoutes = [healthRoutes, trackingRoutes, emailPageRoutes, emailProviderWebhookRoutes, webhookSourceRoutes];
@@ -72,6 +79,9 @@ const adminRoutes = [
   webhookEndpointRoutes,
   eventCatalogRoutes,
 ];
+
+/** People signing in under /api/auth/* (sessions, passwords, organizations; docs/auth.md). */
+const authRoutes = [authSessionRoutes, authPasswordRoutes, authOrganizationRoutes];
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 const MAX_PARAM_LENGTH = 4096;
@@ -107,6 +117,7 @@ export async function buildApp({ deps, logger }: BuildAppOptions): Promise<Fasti
   await app.register(helmet, { global: true });
   await app.register(cors, { origin: true });
   await app.register(compress, { global: true, threshold: 1024 });
+  await app.register(cookie);
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-request-id', request.id);
     return payload;
@@ -134,7 +145,10 @@ export async function buildApp({ deps, logger }: BuildAppOptions): Promise<Fasti
     store: createSlidingWindowStore({ redis: deps.redis, logger }),
     keyGenerator: (request) => {
       const token = readBearerToken(request.headers.authorization);
-      return token === undefined ? `ip:${request.ip}` : `key:${createHash('sha256').update(token).digest('hex').slice(0, 32)}`;
+      if (token !== undefined) return `key:${createHash('sha256').update(token).digest('hex').slice(0, 32)}`;
+      // a session is limited like a key (docs/auth.md)
+      const session = request.headers.authorization === undefined ? readSessionCookie(request) : undefined;
+      return session === undefined ? `ip:${request.ip}` : `session:${createHash('sha256').update(session).digest('hex').slice(0, 32)}`;
     },
     addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
     addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true },
@@ -144,8 +158,12 @@ export async function buildApp({ deps, logger }: BuildAppOptions): Promise<Fasti
   if (!config.isProduction) await registerOpenApi(app, { version: deps.version, publicUrl: config.apiPublicUrl });
 
   for (const routes of publicRoutes) await app.register(routes, { deps });
+  const origins = allowedOrigins([config.authUrl, config.apiPublicUrl]);
+  const authOptions = { deps, origins, limits: authRateLimits() };
+  for (const routes of authRoutes) await app.register(routes, authOptions);
+
   await app.register(async (bearer) => {
-    await bearerAuth(bearer, { authenticator: deps.authenticator });
+    await bearerAuth(bearer, { authenticator: deps.authenticator, sessions: { sessions: deps.sessions, principals: deps.sessionPrincipals, origins } });
     await auditTrail(bearer, { db: deps.db });
     for (const routes of [...dataRoutes, ...adminRoutes]) await bearer.register(routes, { deps });
   });

@@ -33,6 +33,11 @@ import { createPersonPropertyCache, type PersonPropertyCache } from '@waymark/co
 import { createSourceRegistry, type SourceRegistry } from '@waymark/core/webhooks/sources/source-registry';
 import { builtInSources } from '@waymark/sources';
 import { sources as ownSources } from '@waymark/journeys/sources/index';
+import { RedisSessionAdapter } from '@waymark/core/auth/sessions/redis-session-adapter';
+import { SessionManager } from '@waymark/core/auth/sessions/session-manager';
+import { SessionPrincipals } from '@waymark/core/auth/sessions/session-principals';
+import type { InvitationDeps } from '@waymark/core/organizations/invitations';
+import type { PasswordResetDeps } from '@waymark/core/users/password-reset';
 
 /** Everything the routes need, built once per process and passed down explicitly (no singletons). */
 export interface AppDeps {
@@ -64,6 +69,11 @@ export interface AppDeps {
   personCache: PersonPropertyCache;
   /** Prometheus text of this instance (GET /v1/metrics) */
   processMetrics: ProcessMetrics;
+  /** web sessions (lucia, stored in Redis) and what a session's user may do on the admin plane */
+  sessions: SessionManager;
+  sessionPrincipals: SessionPrincipals;
+  passwordReset: PasswordResetDeps;
+  invitations: InvitationDeps;
   pingDatabase(): Promise<void>;
   close(): Promise<void>;
 }
@@ -73,7 +83,12 @@ function readVersion(): string {
   return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
 }
 
-export async function createAppDeps(config: Config, logger: AppLogger): Promise<AppDeps> {
+export interface AppDepsOptions {
+  /** the clock of session, reset-token and invitation lifetimes (tests move it to cross 7 days or 15 minutes) */
+  now?: () => number;
+}
+
+export async function createAppDeps(config: Config, logger: AppLogger, options: AppDepsOptions = {}): Promise<AppDeps> {
   const onIdleClientError = (error: Error) => logger.warn({ err: error }, 'postgres: idle connection failed; the pool reconnects');
   const db = createDatabase({ connectionString: config.databaseUrl, applicationName: 'waymark-api', onIdleClientError });
   // clicks and opens: one batch of each in flight at a time (group commit), so two connections
@@ -97,7 +112,15 @@ export async function createAppDeps(config: Config, logger: AppLogger): Promise<
       redisDown = false;
     });
   }
-  await Promise.all([connectRedis(redis), connectRedis(subscriber)]);
+  const [redisReady] = await Promise.all([connectRedis(redis), connectRedis(subscriber)]);
+  if (!redisReady && config.isProduction) {
+    // sessions, reset tokens and auth limits must be shared by every instance and survive restarts
+    redis.disconnect();
+    subscriber.disconnect();
+    await Promise.allSettled([db.destroy(), trackingStatements.close()]);
+    throw new Error(`Redis at CACHE_URL is unreachable; production needs it for sign-in sessions (docs/auth.md)`);
+  }
+  if (!redisReady) logger.warn('Redis at CACHE_URL is unreachable: sign-in and sessions fail until it is back (development)');
   const authenticator = new Authenticator({
     db,
     legacyKey: config.adminApiKey,
@@ -126,6 +149,10 @@ export async function createAppDeps(config: Config, logger: AppLogger): Promise<
   const sources = createSourceRegistry([...builtInSources, ...ownSources], config.webhookSources.secrets);
   const outboundStarter = { client: temporal.client, taskQueue: config.temporal.taskQueue, retry: webhookRetryPolicy(config.webhooks) };
   registerWebhookDeliveryRetryHandler(deadLetterRetryHandlers, { db, redeliverWebhook: (input) => startWebhookRedelivery(outboundStarter, input) });
+  const sessions = new SessionManager({ adapter: new RedisSessionAdapter({ redis, db }), secureCookie: config.isProduction, now: options.now });
+  const sendAuthEmail = (input: Parameters<typeof sendEmail>[1]) => sendEmail(email, input);
+  const passwordReset: PasswordResetDeps = { db, redis, sessions, publicUrl: config.apiPublicUrl, sendEmail: sendAuthEmail, now: options.now };
+  const invitations: InvitationDeps = { db, publicUrl: config.apiPublicUrl, sendEmail: sendAuthEmail, now: options.now };
   const version = readVersion();
   const processMetrics = createProcessMetrics({ db, version });
   return {
@@ -147,6 +174,10 @@ export async function createAppDeps(config: Config, logger: AppLogger): Promise<
     sources,
     personCache: createPersonPropertyCache(redis),
     processMetrics,
+    sessions,
+    sessionPrincipals: new SessionPrincipals({ db }),
+    passwordReset,
+    invitations,
     async pingDatabase() {
       await sql`select 1`.execute(db);
     },

@@ -11,6 +11,7 @@ import { events, journeys } from '@waymark/journeys';
 import { z } from 'zod';
 import { formatExplanation } from './explain-story';
 import { formatSimulation, runSimulation } from './simulate';
+import { adminCommand, adminUsage } from './admin-commands';
 
 const usage = `waymark <command>
 
@@ -24,6 +25,7 @@ const usage = `waymark <command>
   explain --user ID --journey ID [--template KEY]
                                             why a person did or did not get a journey's emails
                                             (times in the local zone; TZ=… to choose another)
+${adminUsage}
 `;
 
 /** Commands run with database access only: no HTTP, no running API. */
@@ -54,6 +56,8 @@ async function main(argv: string[]): Promise<number> {
           db,
           [sub, ...rest].filter((arg): arg is string => arg !== undefined),
         );
+      case 'admin':
+        return await adminCommand(db, sub, rest, { cacheUrl: process.env.CACHE_URL ?? 'redis://127.0.0.1:6379' });
     }
     console.error(`unknown command: ${[command, sub].filter(Boolean).join(' ')}\n\n${usage}`);
     return 2;
@@ -63,7 +67,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 function loadDatabaseUrl(): string {
-  // migrate and keys need only the database, so only DATABASE_URL is demanded here.
+  // migrate, keys and admin need only the database, so only DATABASE_URL is demanded here.
   try {
     return loadConfig().databaseUrl;
   } catch (error) {

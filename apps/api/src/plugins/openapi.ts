@@ -13,12 +13,17 @@ export async function registerOpenApi(app: FastifyInstance, options: { version: 
         version: options.version,
         description:
           'Lifecycle email automation: ingest events, run code-defined journeys on Temporal, send through Amazon SES. ' +
-          'Bearer keys carry scopes read, journey-admin, full-admin and ingest (see README). ' +
+          'Bearer keys carry scopes read, journey-admin, full-admin and ingest (see README); people sign in under /api/auth/* and get a session cookie (see docs/auth.md). ' +
           'Every operation: text containing NUL (\\u0000), in a value or an object key, and numbers outside the finite range (e.g. 1e400) ' +
           'are refused with 400 naming the field; a known path asked with another method answers 405 with `Allow`; every error is `{error}` JSON.',
       },
       servers: [{ url: options.publicUrl }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          session: { type: 'apiKey', in: 'cookie', name: 'waymark_session', description: 'set by POST /api/auth/sign-in/email' },
+        },
+      },
     },
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,

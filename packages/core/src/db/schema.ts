@@ -159,10 +159,15 @@ export interface ApiKeysTable {
   createdAt: Timestamp;
 }
 
+/** who wrote an audit row: a stored key, the legacy ADMIN_API_KEY, or a signed-in user */
+export type AuditActorType = 'key' | 'legacy' | 'user';
+
 export interface AuditLogsTable {
   id: Generated<string>;
   actor: string;
   actorKeyId: string | null;
+  actorType: ColumnType<AuditActorType, AuditActorType | undefined, AuditActorType>;
+  actorUserId: string | null;
   action: string;
   resource: string;
   resourceId: string | null;
@@ -300,6 +305,7 @@ export interface WebhookDeliveriesTable {
 export interface UsersTable {
   id: string;
   email: string;
+  name: string | null;
   passwordHash: string;
   role: Generated<string>;
   createdAt: Timestamp;
@@ -315,13 +321,28 @@ export interface SessionsTable {
 export interface OrganizationsTable {
   id: Generated<string>;
   name: string;
+  slug: string;
   createdAt: Timestamp;
 }
+
+export type MemberRole = 'owner' | 'admin' | 'editor' | 'viewer';
 
 export interface OrganizationMembersTable {
   organizationId: string;
   userId: string;
-  role: Generated<string>;
+  role: ColumnType<MemberRole, MemberRole | undefined, MemberRole>;
+  createdAt: Timestamp;
+}
+
+export interface OrganizationInvitationsTable {
+  id: Generated<string>;
+  organizationId: string;
+  email: string;
+  role: MemberRole;
+  tokenHash: string;
+  invitedBy: string | null;
+  expiresAt: Timestamp;
+  acceptedAt: NullableTimestamp;
   createdAt: Timestamp;
 }
 
@@ -352,6 +373,7 @@ export interface Database {
   sessions: SessionsTable;
   organizations: OrganizationsTable;
   organizationMembers: OrganizationMembersTable;
+  organizationInvitations: OrganizationInvitationsTable;
 }
 
 export type ContactRow = Selectable<ContactsTable>;
@@ -374,3 +396,6 @@ export type ListRow = Selectable<ListsTable>;
 export type OutboundEventRow = Selectable<OutboundEventsTable>;
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type UserRow = Selectable<UsersTable>;
+export type OrganizationRow = Selectable<OrganizationsTable>;
+export type OrganizationInvitationRow = Selectable<OrganizationInvitationsTable>;

@@ -7,7 +7,7 @@ import { bearerErrors, dateRangeQuery, listEnvelope, page, paginationQuery, time
 const auditLogEntry = z
   .object({
     id: z.uuid(),
-    actor: z.string(),
+    actor: z.string().meta({ description: 'key name, `legacy`, or the email of a signed-in user' }),
     actorKeyId: z.uuid().nullable(),
     action: z.string(),
     resource: z.string(),
