@@ -16,6 +16,7 @@ import { bearerAuth } from './plugins/bearer-auth';
 import { registerErrorHandler, sendFrameworkError } from './plugins/error-handler';
 import { registerOpenApi } from './plugins/openapi';
 import { createSlidingWindowStore } from './plugins/rate-limit-store';
+import { registerStudio } from './plugins/studio';
 import { apiKeyRoutes } from './routes/api-keys';
 import { adminEventRoutes } from './routes/admin-events';
 import { auditLogRoutes } from './routes/audit-logs';
@@ -36,10 +37,13 @@ import { contactPreferenceRoutes } from './routes/contact-preferences';
 import { emailPageRoutes } from './routes/email-pages';
 import { emailProviderWebhookRoutes } from './routes/email-provider-webhook';
 import { suppressionRoutes } from './routes/suppressions';
+import { templateRoutes } from './routes/templates';
 import { trackingBenchBaselineRoutes, trackingRoutes } from './routes/tracking';
 
 /** Issue 4: email delivery (admin emails, contact preferences, suppression import). */
 const emailAdminRoutes = [adminEmailRoutes, contactPreferenceRoutes, suppressionRoutes];
+/** Issue 13: the template catalogue the studio previews (list, render, send test). */
+const studioAdminRoutes = [templateRoutes];
 
 /** Issue 5: contacts, bulk operations, alerts, DLQ, metrics, and the contacts/emails/lists data plane. */
 const adminPlaneRoutes = [
@@ -57,7 +61,7 @@ const adminPlaneRoutes = [
 /** Routes that need no credential (health, tracking, public pages, webhooks). */
 const publicRoutes = [healthRoutes, trackingRoutes, emailPageRoutes, emailProviderWebhookRoutes];
 /** Routes behind bearer keys; each declares its scope (admin plane and data plane). */
-const bearerRoutes = [apiKeyRoutes, auditLogRoutes, eventRoutes, journeyRoutes, adminEventRoutes, ...adminPlaneRoutes, ...emailAdminRoutes];
+const bearerRoutes = [apiKeyRoutes, auditLogRoutes, eventRoutes, journeyRoutes, adminEventRoutes, ...adminPlaneRoutes, ...emailAdminRoutes, ...studioAdminRoutes];
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -124,6 +128,8 @@ export async function buildApp({ deps, logger }: BuildAppOptions): Promise<Fasti
   if (!config.isProduction) await registerOpenApi(app, { version: deps.version, publicUrl: config.apiPublicUrl });
 
   for (const routes of publicRoutes) await app.register(routes, { deps });
+  // the web admin UI (apps/studio), static files; it calls the admin plane like any client
+  await registerStudio(app);
   // bench/tracking.ts only: the same GIF/302 without I/O; config refuses BENCH_BASELINE in production
   if (config.benchBaseline) await app.register(trackingBenchBaselineRoutes, { deps });
   await app.register(async (bearer) => {
