@@ -38,12 +38,14 @@ import { emailPageRoutes } from './routes/email-pages';
 import { emailProviderWebhookRoutes } from './routes/email-provider-webhook';
 import { suppressionRoutes } from './routes/suppressions';
 import { templateRoutes } from './routes/templates';
+import { insightRoutes } from './routes/insights';
+import { studioStatusRoutes } from './routes/studio-status';
 import { trackingBenchBaselineRoutes, trackingRoutes } from './routes/tracking';
 
 /** Issue 4: email delivery (admin emails, contact preferences, suppression import). */
 const emailAdminRoutes = [adminEmailRoutes, contactPreferenceRoutes, suppressionRoutes];
-/** Issue 13: the template catalogue the studio previews (list, render, send test). */
-const studioAdminRoutes = [templateRoutes];
+/** Issue 13: what the studio needs beyond the admin plane (templates, overview series, funnels). */
+const studioAdminRoutes = [templateRoutes, insightRoutes];
 
 /** Issue 5: contacts, bulk operations, alerts, DLQ, metrics, and the contacts/emails/lists data plane. */
 const adminPlaneRoutes = [
@@ -59,7 +61,7 @@ const adminPlaneRoutes = [
 ];
 
 /** Routes that need no credential (health, tracking, public pages, webhooks). */
-const publicRoutes = [healthRoutes, trackingRoutes, emailPageRoutes, emailProviderWebhookRoutes];
+const publicRoutes = [healthRoutes, trackingRoutes, emailPageRoutes, emailProviderWebhookRoutes, studioStatusRoutes];
 /** Routes behind bearer keys; each declares its scope (admin plane and data plane). */
 const bearerRoutes = [apiKeyRoutes, auditLogRoutes, eventRoutes, journeyRoutes, adminEventRoutes, ...adminPlaneRoutes, ...emailAdminRoutes, ...studioAdminRoutes];
 
