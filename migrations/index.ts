@@ -3,6 +3,7 @@ import * as m0001 from './0001_initial';
 import * as m0003 from './0003_email_delivery';
 import * as m0004 from './0004_admin_plane';
 import * as m0005 from './0005_write_path_indexes';
+import * as m0020 from './0020_sessions';
 
 /**
  * Every migration, in order. A static list (rather than reading the folder at run time) works
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '0003_email_delivery': m0003,
   '0004_admin_plane': m0004,
   '0005_write_path_indexes': m0005,
+  '0020_sessions': m0020,
 };

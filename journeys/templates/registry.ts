@@ -1,4 +1,6 @@
 import type { EmailTemplate } from '@waymark/email/email-template';
+import authInvitation from './auth-invitation';
+import authPasswordReset from './auth-password-reset';
 import orderReceipt from './order-receipt';
 import reengageLastCall from './reengage-last-call';
 import reengageWeMissYou from './reengage-we-miss-you';
@@ -26,4 +28,7 @@ export const emailTemplates: readonly EmailTemplate[] = [
   reengageWelcomeBack,
   reengageLastCall,
   orderReceipt,
+  // studio accounts (docs/auth.md)
+  authPasswordReset,
+  authInvitation,
 ];

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import compress from '@fastify/compress';
+import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
@@ -41,6 +42,11 @@ import { templateRoutes } from './routes/templates';
 import { insightRoutes } from './routes/insights';
 import { studioStatusRoutes } from './routes/studio-status';
 import { trackingBenchBaselineRoutes, trackingRoutes } from './routes/tracking';
+import { authRateLimits } from './routes/auth-options';
+import { authOrganizationRoutes } from './routes/auth-organizations';
+import { authPasswordRoutes } from './routes/auth-passwords';
+import { authSessionRoutes } from './routes/auth-sessions';
+import { allowedOrigins } from './http/same-origin';
 
 /** Issue 4: email delivery (admin emails, contact preferences, suppression import). */
 const emailAdminRoutes = [adminEmailRoutes, contactPreferenceRoutes, suppressionRoutes];
@@ -59,6 +65,9 @@ const adminPlaneRoutes = [
   dataEmailRoutes,
   dataListRoutes,
 ];
+
+/** Issue 12: people signing in under /api/auth/* (sessions, passwords, organizations). */
+const authRoutes = [authSessionRoutes, authPasswordRoutes, authOrganizationRoutes];
 
 /** Routes that need no credential (health, tracking, public pages, webhooks). */
 const publicRoutes = [healthRoutes, trackingRoutes, emailPageRoutes, emailProviderWebhookRoutes, studioStatusRoutes];
@@ -97,6 +106,7 @@ export async function buildApp({ deps, logger }: BuildAppOptions): Promise<Fasti
   await app.register(helmet, { global: true });
   await app.register(cors, { origin: true });
   await app.register(compress, { global: true, threshold: 1024 });
+  await app.register(cookie);
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-request-id', request.id);
     return payload;
@@ -130,6 +140,8 @@ export async function buildApp({ deps, logger }: BuildAppOptions): Promise<Fasti
   if (!config.isProduction) await registerOpenApi(app, { version: deps.version, publicUrl: config.apiPublicUrl });
 
   for (const routes of publicRoutes) await app.register(routes, { deps });
+  const authOptions = { deps, origins: allowedOrigins([config.authUrl, config.apiPublicUrl]), limits: authRateLimits() };
+  for (const routes of authRoutes) await app.register(routes, authOptions);
   // the web admin UI (apps/studio), static files; it calls the admin plane like any client
   await registerStudio(app);
   // bench/tracking.ts only: the same GIF/302 without I/O; config refuses BENCH_BASELINE in production

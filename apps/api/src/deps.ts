@@ -24,6 +24,11 @@ import { createDeadLetterRetriers } from '@waymark/core/dlq/dead-letter-retriers
 import type { DeadLetterRetriers } from '@waymark/core/dlq/retry-dead-letter';
 import { sendEmail } from '@waymark/core/emails/send-email';
 import { createProcessMetrics, type ProcessMetrics } from '@waymark/core/metrics/prometheus';
+import { RedisSessionAdapter } from '@waymark/core/auth/sessions/redis-session-adapter';
+import { SessionManager } from '@waymark/core/auth/sessions/session-manager';
+import { SessionPrincipals } from '@waymark/core/auth/sessions/session-principals';
+import type { InvitationDeps } from '@waymark/core/organizations/invitations';
+import type { PasswordResetDeps } from '@waymark/core/users/password-reset';
 
 /** Everything the routes need, built once per process and passed down explicitly (no singletons). */
 export interface AppDeps {
@@ -51,6 +56,11 @@ export interface AppDeps {
   deadLetterRetriers: DeadLetterRetriers;
   /** Prometheus text of this instance (GET /v1/metrics) */
   processMetrics: ProcessMetrics;
+  /** web sessions (lucia, stored in Redis) and what a session's user may do on the admin plane */
+  sessions: SessionManager;
+  sessionPrincipals: SessionPrincipals;
+  passwordReset: PasswordResetDeps;
+  invitations: InvitationDeps;
   pingDatabase(): Promise<void>;
   close(): Promise<void>;
 }
@@ -106,6 +116,10 @@ export async function createAppDeps(config: Config, logger: AppLogger): Promise<
   const tracking = createTrackingRecorder({ statements: trackingStatements, events: trackingEvents });
   const ingest = (input: IngestInput) => ingestEvent(ingestDeps, input);
   const deadLetterRetriers = createDeadLetterRetriers({ db, ingest, sendEmail: (input) => sendEmail(email, input), orchestrator: temporal.orchestrator });
+  const sessions = new SessionManager({ adapter: new RedisSessionAdapter({ redis, db }), secureCookie: config.isProduction });
+  const sendAuthEmail = (input: Parameters<typeof sendEmail>[1]) => sendEmail(email, input);
+  const passwordReset: PasswordResetDeps = { db, redis, sessions, publicUrl: config.apiPublicUrl, sendEmail: sendAuthEmail };
+  const invitations: InvitationDeps = { db, publicUrl: config.apiPublicUrl, sendEmail: sendAuthEmail };
   const version = readVersion();
   const processMetrics = createProcessMetrics({ db, version });
   return {
@@ -125,6 +139,10 @@ export async function createAppDeps(config: Config, logger: AppLogger): Promise<
     snsCertificates,
     deadLetterRetriers,
     processMetrics,
+    sessions,
+    sessionPrincipals: new SessionPrincipals({ db }),
+    passwordReset,
+    invitations,
     async pingDatabase() {
       await sql`select 1`.execute(db);
     },

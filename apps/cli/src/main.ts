@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from '@waymark/core/config/config';
 import { createDatabase, type Db } from '@waymark/core/db/database';
 import { migrateToLatest } from '@waymark/core/db/migrator';
 import { z } from 'zod';
+import { adminCommand, adminUsage } from './admin-commands';
 
 const usage = `waymark <command>
 
@@ -12,6 +13,7 @@ const usage = `waymark <command>
   keys create --name NAME --scopes a,b [--expires ISO]
                                             create an API key and print it once
   dev-key                                   create the development full-admin key if none exists
+${adminUsage}
 `;
 
 /** Commands run with database access only: no HTTP, no running API (SPEC §5). */
@@ -32,6 +34,8 @@ async function main(argv: string[]): Promise<number> {
         return await createKey(db, rest);
       case 'dev-key':
         return await devKey(db);
+      case 'admin':
+        return await adminCommand(db, sub, rest, { cacheUrl: process.env.CACHE_URL ?? 'redis://127.0.0.1:6379' });
     }
     console.error(`unknown command: ${[command, sub].filter(Boolean).join(' ')}\n\n${usage}`);
     return 2;
@@ -41,7 +45,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 function loadDatabaseUrl(): string {
-  // migrate and keys need only the database, so only DATABASE_URL is demanded here.
+  // migrate, keys and admin need only the database, so only DATABASE_URL is demanded here.
   try {
     return loadConfig().databaseUrl;
   } catch (error) {

@@ -13,10 +13,15 @@ export async function registerOpenApi(app: FastifyInstance, options: { version: 
         version: options.version,
         description:
           'Lifecycle email automation: ingest events, run code-defined journeys on Temporal, send through Amazon SES. ' +
-          'Bearer keys carry scopes read, journey-admin, full-admin and ingest (see README).',
+          'Bearer keys carry scopes read, journey-admin, full-admin and ingest; people sign in under /api/auth/* and get a session cookie (see docs/auth.md).',
       },
       servers: [{ url: options.publicUrl }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          session: { type: 'apiKey', in: 'cookie', name: 'waymark_session', description: 'set by POST /api/auth/sign-in/email' },
+        },
+      },
     },
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,

@@ -1,20 +1,52 @@
 import type { Db } from '../db/database';
-import type { AuditLogRow, JsonObject } from '../db/schema';
+import type { AuditActorType, AuditLogRow, JsonObject } from '../db/schema';
 
 /** SPEC §2 closed sets; an audited route must name one of each. */
-export const auditActions = ['create', 'update', 'delete', 'revoke', 'enroll', 'cancel', 'import', 'export', 'replay', 'resend'] as const;
-export const auditResources = ['contact', 'journey', 'api-key', 'alert-rule', 'email', 'event', 'dlq'] as const;
+export const auditActions = [
+  'create',
+  'update',
+  'delete',
+  'revoke',
+  'enroll',
+  'cancel',
+  'import',
+  'export',
+  'replay',
+  'resend',
+  // people signing in (docs/auth.md)
+  'sign-in',
+  'sign-in-failed',
+  'sign-out',
+  'request-password-reset',
+  'reset-password',
+  'change-password',
+  'invite',
+  'accept-invitation',
+] as const;
+export const auditResources = ['contact', 'journey', 'api-key', 'alert-rule', 'email', 'event', 'dlq', 'user', 'organization', 'member', 'invitation'] as const;
 export type AuditAction = (typeof auditActions)[number];
 export type AuditResource = (typeof auditResources)[number];
 
 export interface AuditEntryInput {
+  /** key name, `legacy`, or the user's email */
   actor: string;
   actorKeyId: string | null;
+  /** defaults to `key` */
+  actorType?: AuditActorType;
+  actorUserId?: string | null;
   action: AuditAction;
   resource: AuditResource;
   resourceId: string | null;
   detail: JsonObject | null;
   ipAddress: string;
+}
+
+/** An audit row written by a signed-in user: actor `{type: 'user', id, email}`. */
+export function userAudit(
+  user: { id: string; email: string },
+  entry: Pick<AuditEntryInput, 'action' | 'resource' | 'resourceId' | 'ipAddress'> & { detail?: JsonObject | null },
+): AuditEntryInput {
+  return { ...entry, actor: user.email, actorKeyId: null, actorType: 'user', actorUserId: user.id, detail: entry.detail ?? null };
 }
 
 export async function recordAudit(db: Db, entry: AuditEntryInput): Promise<void> {

@@ -159,10 +159,15 @@ export interface ApiKeysTable {
   createdAt: Timestamp;
 }
 
+/** who wrote an audit row: a stored key, the legacy ADMIN_API_KEY, or a signed-in user */
+export type AuditActorType = 'key' | 'legacy' | 'user';
+
 export interface AuditLogsTable {
   id: Generated<string>;
   actor: string;
   actorKeyId: string | null;
+  actorType: ColumnType<AuditActorType, AuditActorType | undefined, AuditActorType>;
+  actorUserId: string | null;
   action: string;
   resource: string;
   resourceId: string | null;
@@ -262,6 +267,7 @@ export interface OutboundEventsTable {
 export interface UsersTable {
   id: string;
   email: string;
+  name: string | null;
   passwordHash: string;
   role: Generated<string>;
   createdAt: Timestamp;
@@ -277,13 +283,28 @@ export interface SessionsTable {
 export interface OrganizationsTable {
   id: Generated<string>;
   name: string;
+  slug: string;
   createdAt: Timestamp;
 }
+
+export type MemberRole = 'owner' | 'admin' | 'editor' | 'viewer';
 
 export interface OrganizationMembersTable {
   organizationId: string;
   userId: string;
-  role: Generated<string>;
+  role: ColumnType<MemberRole, MemberRole | undefined, MemberRole>;
+  createdAt: Timestamp;
+}
+
+export interface OrganizationInvitationsTable {
+  id: Generated<string>;
+  organizationId: string;
+  email: string;
+  role: MemberRole;
+  tokenHash: string;
+  invitedBy: string | null;
+  expiresAt: Timestamp;
+  acceptedAt: NullableTimestamp;
   createdAt: Timestamp;
 }
 
@@ -312,6 +333,7 @@ export interface Database {
   sessions: SessionsTable;
   organizations: OrganizationsTable;
   organizationMembers: OrganizationMembersTable;
+  organizationInvitations: OrganizationInvitationsTable;
 }
 
 export type ContactRow = Selectable<ContactsTable>;
@@ -331,3 +353,6 @@ export type AlertHistoryRow = Selectable<AlertHistoryTable>;
 export type DlqEntryRow = Selectable<DlqEntriesTable>;
 export type ImportJobRow = Selectable<ImportJobsTable>;
 export type ListRow = Selectable<ListsTable>;
+export type UserRow = Selectable<UsersTable>;
+export type OrganizationRow = Selectable<OrganizationsTable>;
+export type OrganizationInvitationRow = Selectable<OrganizationInvitationsTable>;

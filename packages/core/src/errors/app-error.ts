@@ -20,6 +20,8 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly details: Record<string, unknown> | undefined;
+  /** machine-readable reason sent beside `error` (e.g. `INVALID_TOKEN`), for clients that branch on it */
+  reason: string | undefined;
 
   constructor(code: ErrorCode, message: string, details?: Record<string, unknown>) {
     super(message);
@@ -27,6 +29,11 @@ export class AppError extends Error {
     this.code = code;
     this.status = errorStatus[code];
     this.details = details;
+  }
+
+  withReason(reason: string): this {
+    this.reason = reason;
+    return this;
   }
 }
 

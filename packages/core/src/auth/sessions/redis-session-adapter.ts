@@ -1,0 +1,93 @@
+import type { Redis } from 'ioredis';
+import type { Adapter, DatabaseSession, DatabaseUser } from 'lucia';
+import type { Db } from '../../db/database';
+import { hashToken } from './tokens';
+
+/** What Redis holds per session: no raw session id, no password, nothing but these two fields. */
+interface StoredSession {
+  userId: string;
+  expiresAt: number;
+}
+
+const sessionKey = (sessionId: string) => `waymark:session:${hashToken(sessionId)}`;
+const userSessionsKey = (userId: string) => `waymark:user-sessions:${userId}`;
+
+/**
+ * The lucia v3 adapter of Waymark: sessions in Redis (shared by every API instance, surviving an
+ * API restart, expiring by themselves through the key TTL), users in PostgreSQL. Keys carry the
+ * SHA-256 of the session id, so reading Redis does not yield a usable cookie.
+ */
+export class RedisSessionAdapter implements Adapter {
+  constructor(private readonly deps: { redis: Redis; db: Db }) {}
+
+  /** The session alone (one GET): the hot path of every cookie-authenticated request. */
+  async getSession(sessionId: string): Promise<DatabaseSession | null> {
+    const raw = await this.deps.redis.get(sessionKey(sessionId));
+    if (raw === null) return null;
+    const stored = JSON.parse(raw) as StoredSession;
+    return { id: sessionId, userId: stored.userId, expiresAt: new Date(stored.expiresAt), attributes: {} };
+  }
+
+  async getSessionAndUser(sessionId: string): Promise<[DatabaseSession | null, DatabaseUser | null]> {
+    const session = await this.getSession(sessionId);
+    if (session === null) return [null, null];
+    const user = await this.deps.db.selectFrom('users').select('id').where('id', '=', session.userId).executeTakeFirst();
+    return user === undefined ? [null, null] : [session, { id: user.id, attributes: {} }];
+  }
+
+  /** Ids are stored hashed, so listed sessions carry the hash as their id (enough to count or delete). */
+  async getUserSessions(userId: string): Promise<DatabaseSession[]> {
+    const hashes = await this.deps.redis.smembers(userSessionsKey(userId));
+    if (hashes.length === 0) return [];
+    const values = await this.deps.redis.mget(hashes.map((hash) => `waymark:session:${hash}`));
+    return values.flatMap((raw, index) => {
+      if (raw === null) return [];
+      const stored = JSON.parse(raw) as StoredSession;
+      return [{ id: hashes[index] ?? '', userId: stored.userId, expiresAt: new Date(stored.expiresAt), attributes: {} }];
+    });
+  }
+
+  async setSession(session: DatabaseSession): Promise<void> {
+    await this.write(session.id, { userId: session.userId, expiresAt: session.expiresAt.getTime() });
+  }
+
+  async updateSessionExpiration(sessionId: string, expiresAt: Date): Promise<void> {
+    const session = await this.getSession(sessionId);
+    if (session === null) return;
+    await this.write(sessionId, { userId: session.userId, expiresAt: expiresAt.getTime() });
+  }
+
+  async deleteSession(sessionId: string): Promise<void> {
+    const key = sessionKey(sessionId);
+    const raw = await this.deps.redis.getdel(key);
+    if (raw === null) return;
+    const stored = JSON.parse(raw) as StoredSession;
+    await this.deps.redis.srem(userSessionsKey(stored.userId), hashToken(sessionId));
+  }
+
+  async deleteUserSessions(userId: string): Promise<void> {
+    const indexKey = userSessionsKey(userId);
+    const hashes = await this.deps.redis.smembers(indexKey);
+    await this.deps.redis
+      .multi()
+      .del(...hashes.map((hash) => `waymark:session:${hash}`), indexKey)
+      .exec();
+  }
+
+  /** Redis expires session keys itself (TTL = expiry); nothing to sweep. */
+  async deleteExpiredSessions(): Promise<void> {}
+
+  private async write(sessionId: string, stored: StoredSession): Promise<void> {
+    // the key outlives the session by a minute so validation, not the TTL, decides expiry (and
+    // can use an injected clock); Redis still drops it on its own soon after. The per-user index
+    // lives as long as the latest written session; every sign-in and daily refresh extends it.
+    const ttlMs = Math.max(stored.expiresAt - Date.now(), 0) + 60_000;
+    const indexKey = userSessionsKey(stored.userId);
+    await this.deps.redis
+      .multi()
+      .set(sessionKey(sessionId), JSON.stringify(stored), 'PX', ttlMs)
+      .sadd(indexKey, hashToken(sessionId))
+      .pexpire(indexKey, ttlMs)
+      .exec();
+  }
+}

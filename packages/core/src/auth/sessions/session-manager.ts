@@ -1,0 +1,106 @@
+import { Lucia, TimeSpan, type Cookie } from 'lucia';
+import type { RedisSessionAdapter } from './redis-session-adapter';
+import { generateToken } from './tokens';
+
+export const SESSION_COOKIE_NAME = 'waymark_session';
+/** Sessions last 7 days and are refreshed daily (docs/auth.md). */
+export const SESSION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+export const SESSION_REFRESH_AFTER_MS = 24 * 60 * 60 * 1000;
+
+export interface ActiveSession {
+  id: string;
+  userId: string;
+  expiresAt: Date;
+  /** true when this validation pushed the expiry: the cookie must be sent again */
+  refreshed: boolean;
+}
+
+export interface SessionManagerOptions {
+  adapter: RedisSessionAdapter;
+  /** adds `Secure` to the cookie (production) */
+  secureCookie: boolean;
+  now?: () => number;
+}
+
+/**
+ * The session lifecycle: lucia v3 creates and invalidates sessions and writes the cookie; this
+ * class validates. lucia's own `validateSession` refreshes at half the lifetime and reads the
+ * wall clock; Waymark refreshes once a day and takes its clock from the caller, so the 7-day
+ * expiry and the daily refresh can be tested without waiting.
+ */
+export class SessionManager {
+  private readonly lucia: Lucia;
+  private readonly adapter: RedisSessionAdapter;
+  private readonly now: () => number;
+
+  constructor(options: SessionManagerOptions) {
+    this.adapter = options.adapter;
+    this.now = options.now ?? Date.now;
+    this.lucia = new Lucia(options.adapter, {
+      sessionExpiresIn: new TimeSpan(SESSION_LIFETIME_MS / 1000, 's'),
+      sessionCookie: { name: SESSION_COOKIE_NAME, expires: true, attributes: { sameSite: 'lax', path: '/', secure: options.secureCookie } },
+    });
+  }
+
+  /** A new session of 7 days. */
+  async create(userId: string): Promise<ActiveSession> {
+    const session = await this.lucia.createSession(userId, {}, { sessionId: generateToken() });
+    // lucia dates the expiry from the wall clock; align it with the injected clock
+    const expiresAt = new Date(this.now() + SESSION_LIFETIME_MS);
+    if (expiresAt.getTime() !== session.expiresAt.getTime()) await this.adapter.updateSessionExpiration(session.id, expiresAt);
+    return { id: session.id, userId, expiresAt, refreshed: true };
+  }
+
+  /** The live session behind a cookie value, refreshed when older than a day; undefined when unknown or expired. */
+  async validate(sessionId: string): Promise<ActiveSession | undefined> {
+    const stored = await this.adapter.getSession(sessionId);
+    if (stored === null) return undefined;
+    const now = this.now();
+    if (stored.expiresAt.getTime() <= now) {
+      await this.adapter.deleteSession(sessionId);
+      return undefined;
+    }
+    const lastRefreshedAt = stored.expiresAt.getTime() - SESSION_LIFETIME_MS;
+    if (now - lastRefreshedAt < SESSION_REFRESH_AFTER_MS) {
+      return { id: sessionId, userId: stored.userId, expiresAt: stored.expiresAt, refreshed: false };
+    }
+    const expiresAt = new Date(now + SESSION_LIFETIME_MS);
+    await this.adapter.updateSessionExpiration(sessionId, expiresAt);
+    return { id: sessionId, userId: stored.userId, expiresAt, refreshed: true };
+  }
+
+  invalidate(sessionId: string): Promise<void> {
+    return this.lucia.invalidateSession(sessionId);
+  }
+
+  invalidateUser(userId: string): Promise<void> {
+    return this.lucia.invalidateUserSessions(userId);
+  }
+
+  /** Every session of the user except `keepSessionId` (change-password keeps the caller signed in). */
+  async invalidateOthers(userId: string, keepSessionId: string): Promise<void> {
+    const keep = await this.adapter.getSession(keepSessionId);
+    await this.lucia.invalidateUserSessions(userId);
+    if (keep !== null) await this.adapter.setSession(keep);
+  }
+
+  readCookie(cookieHeader: string | undefined): string | undefined {
+    if (cookieHeader === undefined) return undefined;
+    return this.lucia.readSessionCookie(cookieHeader) ?? undefined;
+  }
+
+  /** `persistent: false` (sign-in without rememberMe) gives a browser-session cookie; the server side still ends in 7 days. */
+  cookie(session: ActiveSession, options: { persistent: boolean } = { persistent: true }): Cookie {
+    const cookie = this.lucia.createSessionCookie(session.id);
+    if (options.persistent) cookie.attributes.expires = session.expiresAt;
+    else {
+      delete cookie.attributes.expires;
+      delete cookie.attributes.maxAge;
+    }
+    return cookie;
+  }
+
+  blankCookie(): Cookie {
+    return this.lucia.createBlankSessionCookie();
+  }
+}

@@ -1,0 +1,127 @@
+import { recordAudit, userAudit } from '../audit/audit-log';
+import { generateToken, hashToken } from '../auth/sessions/tokens';
+import type { Db } from '../db/database';
+import { badRequest } from '../errors/app-error';
+import { invalidCredentials } from '../users/credentials';
+import { checkNewPassword, hashPassword, verifyPassword } from '../users/passwords';
+import { findUserByEmail, insertUser, normalizeEmail, toUser, type User } from '../users/users';
+import { addMemberWithin, assertManager, assertRoomForMember, getCallerRole } from './organizations';
+import type { MemberRole } from './roles';
+
+/** Invitations work once and for 7 days (docs/auth.md). */
+export const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+export const INVITATION_TEMPLATE = 'auth-invitation';
+
+export interface Invitation {
+  id: string;
+  email: string;
+  role: MemberRole;
+  expiresAt: Date;
+}
+
+export interface InvitationDeps {
+  db: Db;
+  publicUrl: string;
+  sendEmail(input: {
+    templateKey: string;
+    to: string;
+    data: { acceptUrl: string; organizationName: string; inviterEmail: string; role: MemberRole; expiresInDays: number };
+    idempotencyKey: string;
+  }): Promise<unknown>;
+  now?: () => number;
+}
+
+/**
+ * Invites an email into an organization (owners and admins only). Only an owner may invite
+ * another owner. The token is stored as its digest; the email carries the raw token once.
+ */
+export async function inviteMember(
+  deps: InvitationDeps,
+  input: { organizationId: string; inviter: { id: string; email: string }; email: string; role: MemberRole; ipAddress: string },
+): Promise<Invitation> {
+  await assertManager(deps.db, input.organizationId, input.inviter.id);
+  if (input.role === 'owner' && (await getCallerRole(deps.db, input.organizationId, input.inviter.id)) !== 'owner') {
+    throw badRequest('Only an owner can invite another owner');
+  }
+  await assertRoomForMember(deps.db, input.organizationId);
+  const organization = await deps.db.selectFrom('organizations').select('name').where('id', '=', input.organizationId).executeTakeFirstOrThrow();
+  const token = generateToken();
+  const row = await deps.db
+    .insertInto('organizationInvitations')
+    .values({
+      organizationId: input.organizationId,
+      email: normalizeEmail(input.email),
+      role: input.role,
+      tokenHash: hashToken(token),
+      invitedBy: input.inviter.id,
+      expiresAt: new Date((deps.now ?? Date.now)() + INVITATION_LIFETIME_MS),
+    })
+    .returning(['id', 'email', 'role', 'expiresAt'])
+    .executeTakeFirstOrThrow();
+  await recordAudit(
+    deps.db,
+    userAudit(input.inviter, {
+      action: 'invite',
+      resource: 'invitation',
+      resourceId: row.id,
+      ipAddress: input.ipAddress,
+      detail: { organizationId: input.organizationId, email: row.email, role: row.role },
+    }),
+  );
+  await deps.sendEmail({
+    templateKey: INVITATION_TEMPLATE,
+    to: row.email,
+    data: {
+      acceptUrl: `${deps.publicUrl}/studio/accept-invite?token=${token}`,
+      organizationName: organization.name,
+      inviterEmail: input.inviter.email,
+      role: row.role,
+      expiresInDays: INVITATION_LIFETIME_MS / 86_400_000,
+    },
+    idempotencyKey: `invitation:${row.id}`,
+  });
+  return row;
+}
+
+/**
+ * Spends an invitation: creates the account (or, for an email that already has one, checks its
+ * password) and adds the membership, all in one transaction so a token is used exactly once.
+ */
+export async function acceptInvitation(
+  deps: InvitationDeps,
+  input: { token: string; password: string; name?: string | undefined; ipAddress: string },
+): Promise<User> {
+  const now = new Date((deps.now ?? Date.now)());
+  const user = await deps.db.transaction().execute(async (tx) => {
+    const invitation = await tx
+      .updateTable('organizationInvitations')
+      .set({ acceptedAt: now })
+      .where('tokenHash', '=', hashToken(input.token))
+      .where('acceptedAt', 'is', null)
+      .where('expiresAt', '>', now)
+      .returning(['id', 'organizationId', 'email', 'role'])
+      .executeTakeFirst();
+    if (invitation === undefined) throw badRequest('Invalid or expired token').withReason('INVALID_TOKEN');
+    let account = await findUserByEmail(tx, invitation.email);
+    if (account === undefined) {
+      const password = checkNewPassword(input.password);
+      account = await insertUser(tx, { email: invitation.email, name: input.name ?? null, passwordHash: await hashPassword(password), role: 'member' });
+    } else if (!(await verifyPassword(account.passwordHash, input.password))) {
+      // an existing account joins only with its own password: the token alone must not take it over
+      throw invalidCredentials();
+    }
+    await addMemberWithin(tx, { organizationId: invitation.organizationId, userId: account.id, role: invitation.role });
+    await recordAudit(
+      tx,
+      userAudit(account, {
+        action: 'accept-invitation',
+        resource: 'invitation',
+        resourceId: invitation.id,
+        ipAddress: input.ipAddress,
+        detail: { organizationId: invitation.organizationId, role: invitation.role },
+      }),
+    );
+    return account;
+  });
+  return toUser(user);
+}

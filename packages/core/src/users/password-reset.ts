@@ -1,0 +1,80 @@
+import type { Redis } from 'ioredis';
+import { recordAudit, userAudit } from '../audit/audit-log';
+import type { SessionManager } from '../auth/sessions/session-manager';
+import { generateToken, hashToken } from '../auth/sessions/tokens';
+import type { Db } from '../db/database';
+import { badRequest } from '../errors/app-error';
+import { checkNewPassword, hashPassword } from './passwords';
+import { findUserByEmail, updatePasswordHash } from './users';
+
+/** Reset tokens work once and for 15 minutes (docs/auth.md). */
+export const RESET_TOKEN_LIFETIME_MS = 15 * 60 * 1000;
+export const PASSWORD_RESET_TEMPLATE = 'auth-password-reset';
+
+const resetKey = (token: string) => `waymark:password-reset:${hashToken(token)}`;
+
+interface StoredReset {
+  userId: string;
+  expiresAt: number;
+}
+
+export const invalidToken = () => badRequest('Invalid or expired token').withReason('INVALID_TOKEN');
+
+export interface PasswordResetDeps {
+  db: Db;
+  redis: Redis;
+  sessions: SessionManager;
+  /** `${API_PUBLIC_URL}` without a trailing slash: the link goes to the studio's reset page */
+  publicUrl: string;
+  /** the normal send path (sendEmail); the email is an `auth-password-reset` template */
+  sendEmail(input: {
+    templateKey: string;
+    to: string;
+    data: { resetUrl: string; expiresInMinutes: number };
+    idempotencyKey: string;
+    userId: string;
+  }): Promise<unknown>;
+  now?: () => number;
+}
+
+/**
+ * Starts a reset for a known email: a token (stored as its SHA-256 digest in Redis) and an email
+ * with the link. Unknown emails do nothing, and the caller answers the same either way. The send
+ * is returned so the route can let it finish after the response (the timing then reveals nothing).
+ */
+export async function requestPasswordReset(
+  deps: PasswordResetDeps,
+  input: { email: string; ipAddress: string },
+): Promise<{ sending: Promise<unknown> } | undefined> {
+  const user = await findUserByEmail(deps.db, input.email);
+  if (user === undefined) return undefined;
+  const now = (deps.now ?? Date.now)();
+  const token = generateToken();
+  const stored: StoredReset = { userId: user.id, expiresAt: now + RESET_TOKEN_LIFETIME_MS };
+  // the key outlives the token by a minute: expiry is decided by the (injectable) clock below
+  await deps.redis.set(resetKey(token), JSON.stringify(stored), 'PX', RESET_TOKEN_LIFETIME_MS + 60_000);
+  await recordAudit(deps.db, userAudit(user, { action: 'request-password-reset', resource: 'user', resourceId: user.id, ipAddress: input.ipAddress }));
+  const sending = deps.sendEmail({
+    templateKey: PASSWORD_RESET_TEMPLATE,
+    to: user.email,
+    userId: user.id,
+    data: { resetUrl: `${deps.publicUrl}/studio/reset-password?token=${token}`, expiresInMinutes: RESET_TOKEN_LIFETIME_MS / 60_000 },
+    idempotencyKey: `password-reset:${hashToken(token)}`,
+  });
+  return { sending };
+}
+
+/** Spends a reset token (once, within 15 minutes), sets the password and revokes every session of the user. */
+export async function resetPassword(deps: PasswordResetDeps, input: { token: string; newPassword: string; ipAddress: string }): Promise<void> {
+  const password = checkNewPassword(input.newPassword);
+  // GETDEL: the token is spent by the first request that reads it, even under a race
+  const raw = await deps.redis.getdel(resetKey(input.token));
+  if (raw === null) throw invalidToken();
+  const stored = JSON.parse(raw) as StoredReset;
+  if (stored.expiresAt <= (deps.now ?? Date.now)()) throw invalidToken();
+  await updatePasswordHash(deps.db, stored.userId, await hashPassword(password));
+  await deps.sessions.invalidateUser(stored.userId);
+  const user = await deps.db.selectFrom('users').select(['id', 'email']).where('id', '=', stored.userId).executeTakeFirst();
+  if (user !== undefined)
+    await recordAudit(deps.db, userAudit(user, { action: 'reset-password', resource: 'user', resourceId: user.id, ipAddress: input.ipAddress }));
+}

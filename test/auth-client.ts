@@ -1,0 +1,45 @@
+import { randomUUID } from 'node:crypto';
+import { createAdmin } from '@waymark/core/users/admin-accounts';
+import type { TestApi, TestResponse } from './test-api';
+
+/** A fresh administrator with a known password (unique email per call). */
+export async function createTestAdmin(api: TestApi, label = 'admin'): Promise<{ email: string; password: string; id: string }> {
+  const email = `${label}-${randomUUID().slice(0, 8)}@waymark-test.example`;
+  const password = `pw-${randomUUID()}`;
+  const created = await createAdmin(api.deps.db, { email, password });
+  return { email, password, id: created.user.id };
+}
+
+/** The `waymark_session` value a response set, if any. */
+export function sessionCookieOf(response: TestResponse): string | undefined {
+  for (const line of response.headers.getSetCookie()) {
+    const match = /^waymark_session=([^;]*)/.exec(line);
+    if (match) return match[1];
+  }
+  return undefined;
+}
+
+/** A browser-like caller: keeps the session cookie and sends the API's own Origin on writes. */
+export class SessionClient {
+  cookie: string | undefined;
+  constructor(private readonly api: TestApi) {}
+
+  async request(
+    method: string,
+    path: string,
+    options: { body?: unknown; headers?: Record<string, string>; origin?: string | null } = {},
+  ): Promise<TestResponse> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (this.cookie !== undefined) headers.cookie = `waymark_session=${this.cookie}`;
+    const origin = options.origin === undefined ? this.api.config.apiPublicUrl : options.origin;
+    if (origin !== null && method !== 'GET') headers.origin = origin;
+    const response = await this.api.request(method, path, { body: options.body, headers });
+    const set = sessionCookieOf(response);
+    if (set !== undefined) this.cookie = set === '' ? undefined : set;
+    return response;
+  }
+
+  async signIn(email: string, password: string): Promise<TestResponse> {
+    return this.request('POST', '/api/auth/sign-in/email', { body: { email, password } });
+  }
+}
