@@ -19,9 +19,16 @@ export function sessionCookieOf(response: TestResponse): string | undefined {
   return undefined;
 }
 
-/** A browser-like caller: keeps the session cookie and sends the API's own Origin on writes. */
+let clients = 0;
+
+/**
+ * A browser-like caller: keeps the session cookie and sends the API's own Origin on writes. Each
+ * client has its own address (X-Forwarded-For; start the api with TRUST_PROXY=true), so the
+ * per-client auth limits of one test do not spend another's.
+ */
 export class SessionClient {
   cookie: string | undefined;
+  readonly ip = `10.${process.pid % 250}.${Math.floor(++clients / 250) % 250}.${clients % 250}`;
   constructor(private readonly api: TestApi) {}
 
   async request(
@@ -29,7 +36,7 @@ export class SessionClient {
     path: string,
     options: { body?: unknown; headers?: Record<string, string>; origin?: string | null } = {},
   ): Promise<TestResponse> {
-    const headers: Record<string, string> = { ...options.headers };
+    const headers: Record<string, string> = { 'x-forwarded-for': this.ip, ...options.headers };
     if (this.cookie !== undefined) headers.cookie = `waymark_session=${this.cookie}`;
     const origin = options.origin === undefined ? this.api.config.apiPublicUrl : options.origin;
     if (origin !== null && method !== 'GET') headers.origin = origin;

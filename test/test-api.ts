@@ -2,7 +2,7 @@ import { loadConfig, type Config } from '@waymark/core/config/config';
 import { createLogger } from '@waymark/core/logging/logger';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../apps/api/src/app';
-import { createAppDeps, type AppDeps } from '../apps/api/src/deps';
+import { createAppDeps, type AppDeps, type AppDepsOptions } from '../apps/api/src/deps';
 import { integrationEnv } from './test-env';
 
 export interface TestApi {
@@ -23,10 +23,10 @@ export interface TestResponse {
 }
 
 /** A real api instance listening on a random port, built exactly as server.ts builds it. */
-export async function startTestApi(overrides: Record<string, string | undefined> = {}): Promise<TestApi> {
+export async function startTestApi(overrides: Record<string, string | undefined> = {}, options: AppDepsOptions = {}): Promise<TestApi> {
   const config = loadConfig({ ...integrationEnv(), ...overrides });
   const logger = createLogger({ level: config.logLevel, name: 'test-api', format: 'json' });
-  const deps = await createAppDeps(config, logger);
+  const deps = await createAppDeps(config, logger, options);
   const app = await buildApp({ deps, logger });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   return {

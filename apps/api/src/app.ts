@@ -47,6 +47,7 @@ import { authOrganizationRoutes } from './routes/auth-organizations';
 import { authPasswordRoutes } from './routes/auth-passwords';
 import { authSessionRoutes } from './routes/auth-sessions';
 import { allowedOrigins } from './http/same-origin';
+import { readSessionCookie } from './http/session-cookie';
 
 /** Issue 4: email delivery (admin emails, contact preferences, suppression import). */
 const emailAdminRoutes = [adminEmailRoutes, contactPreferenceRoutes, suppressionRoutes];
@@ -130,7 +131,10 @@ export async function buildApp({ deps, logger }: BuildAppOptions): Promise<Fasti
     store: createSlidingWindowStore({ redis: deps.redis, logger }),
     keyGenerator: (request) => {
       const token = readBearerToken(request.headers.authorization);
-      return token === undefined ? `ip:${request.ip}` : `key:${createHash('sha256').update(token).digest('hex').slice(0, 32)}`;
+      if (token !== undefined) return `key:${createHash('sha256').update(token).digest('hex').slice(0, 32)}`;
+      // a session is limited like a key (docs/auth.md)
+      const session = request.headers.authorization === undefined ? readSessionCookie(request) : undefined;
+      return session === undefined ? `ip:${request.ip}` : `session:${createHash('sha256').update(session).digest('hex').slice(0, 32)}`;
     },
     addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
     addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true },
@@ -140,14 +144,15 @@ export async function buildApp({ deps, logger }: BuildAppOptions): Promise<Fasti
   if (!config.isProduction) await registerOpenApi(app, { version: deps.version, publicUrl: config.apiPublicUrl });
 
   for (const routes of publicRoutes) await app.register(routes, { deps });
-  const authOptions = { deps, origins: allowedOrigins([config.authUrl, config.apiPublicUrl]), limits: authRateLimits() };
+  const origins = allowedOrigins([config.authUrl, config.apiPublicUrl]);
+  const authOptions = { deps, origins, limits: authRateLimits() };
   for (const routes of authRoutes) await app.register(routes, authOptions);
   // the web admin UI (apps/studio), static files; it calls the admin plane like any client
   await registerStudio(app);
   // bench/tracking.ts only: the same GIF/302 without I/O; config refuses BENCH_BASELINE in production
   if (config.benchBaseline) await app.register(trackingBenchBaselineRoutes, { deps });
   await app.register(async (bearer) => {
-    await bearerAuth(bearer, { authenticator: deps.authenticator });
+    await bearerAuth(bearer, { authenticator: deps.authenticator, sessions: { sessions: deps.sessions, principals: deps.sessionPrincipals, origins } });
     await auditTrail(bearer, { db: deps.db });
     for (const routes of bearerRoutes) await bearer.register(routes, { deps });
     // bench/ingest.ts only: config refuses BENCH_BASELINE in production

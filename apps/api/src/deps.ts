@@ -70,7 +70,12 @@ function readVersion(): string {
   return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
 }
 
-export async function createAppDeps(config: Config, logger: AppLogger): Promise<AppDeps> {
+export interface AppDepsOptions {
+  /** the clock of session, reset-token and invitation lifetimes (tests move it to cross 7 days or 15 minutes) */
+  now?: () => number;
+}
+
+export async function createAppDeps(config: Config, logger: AppLogger, options: AppDepsOptions = {}): Promise<AppDeps> {
   const onIdleClientError = (error: Error) => logger.warn({ err: error }, 'postgres: idle connection failed; the pool reconnects');
   const db = createDatabase({ connectionString: config.databaseUrl, applicationName: 'waymark-api', onIdleClientError });
   // clicks and opens: one batch of each in flight at a time (group commit), so two connections
@@ -116,10 +121,10 @@ export async function createAppDeps(config: Config, logger: AppLogger): Promise<
   const tracking = createTrackingRecorder({ statements: trackingStatements, events: trackingEvents });
   const ingest = (input: IngestInput) => ingestEvent(ingestDeps, input);
   const deadLetterRetriers = createDeadLetterRetriers({ db, ingest, sendEmail: (input) => sendEmail(email, input), orchestrator: temporal.orchestrator });
-  const sessions = new SessionManager({ adapter: new RedisSessionAdapter({ redis, db }), secureCookie: config.isProduction });
+  const sessions = new SessionManager({ adapter: new RedisSessionAdapter({ redis, db }), secureCookie: config.isProduction, now: options.now });
   const sendAuthEmail = (input: Parameters<typeof sendEmail>[1]) => sendEmail(email, input);
-  const passwordReset: PasswordResetDeps = { db, redis, sessions, publicUrl: config.apiPublicUrl, sendEmail: sendAuthEmail };
-  const invitations: InvitationDeps = { db, publicUrl: config.apiPublicUrl, sendEmail: sendAuthEmail };
+  const passwordReset: PasswordResetDeps = { db, redis, sessions, publicUrl: config.apiPublicUrl, sendEmail: sendAuthEmail, now: options.now };
+  const invitations: InvitationDeps = { db, publicUrl: config.apiPublicUrl, sendEmail: sendAuthEmail, now: options.now };
   const version = readVersion();
   const processMetrics = createProcessMetrics({ db, version });
   return {

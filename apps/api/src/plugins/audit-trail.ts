@@ -24,6 +24,8 @@ export async function auditTrail(app: FastifyInstance, options: { db: Db }): Pro
     await recordAudit(options.db, {
       actor: request.principal.actor,
       actorKeyId: request.principal.actorKeyId,
+      actorType: request.principal.actorType,
+      actorUserId: request.principal.actorUserId,
       action: audit.action,
       resource: audit.resource,
       resourceId: request.auditRecord?.resourceId ?? params.id ?? null,

@@ -9,6 +9,8 @@ const auditLogEntry = z
     id: z.uuid(),
     actor: z.string(),
     actorKeyId: z.uuid().nullable(),
+    actorType: z.enum(['key', 'legacy', 'user']).meta({ description: 'a stored key, ADMIN_API_KEY, or a signed-in user (actor = email)' }),
+    actorUserId: z.string().nullable(),
     action: z.string(),
     resource: z.string(),
     resourceId: z.string().nullable(),

@@ -34,7 +34,7 @@ describe('Authenticator', () => {
     const auth = new Authenticator({ db, legacyKey: 'x'.repeat(32) });
     expect(await auth.authenticate('x'.repeat(32))).toEqual({
       kind: 'authenticated',
-      principal: { actor: 'legacy', actorKeyId: null, scopes: ['full-admin'] },
+      principal: { actor: 'legacy', actorKeyId: null, actorType: 'legacy', actorUserId: null, scopes: ['full-admin'] },
     });
   });
 

@@ -1,13 +1,19 @@
 import type { Db } from '../db/database';
-import type { ApiKeyRow } from '../db/schema';
+import type { ApiKeyRow, AuditActorType } from '../db/schema';
 import { hashApiKey, sameSecret } from './api-key-secret';
 import { findActiveApiKeyByHash, hasAnyActiveApiKey, touchApiKey } from './api-keys';
 import { parseScopes, type Scope } from './scopes';
 
-/** Who is calling: a stored key, or `legacy` for ADMIN_API_KEY (SPEC §2 audit actor). */
+/**
+ * Who is calling: a stored key, `legacy` for ADMIN_API_KEY, or a signed-in user (actor = the
+ * user's email, scopes from the role in the active organization). Routes never care which.
+ */
 export interface Principal {
   actor: string;
   actorKeyId: string | null;
+  actorType: AuditActorType;
+  /** set for a session: the user behind it */
+  actorUserId: string | null;
   scopes: Scope[];
 }
 
@@ -46,7 +52,7 @@ export class Authenticator {
 
   async authenticate(token: string | undefined): Promise<AuthOutcome> {
     if (token !== undefined && this.deps.legacyKey !== undefined && sameSecret(token, this.deps.legacyKey)) {
-      return { kind: 'authenticated', principal: { actor: 'legacy', actorKeyId: null, scopes: ['full-admin'] } };
+      return { kind: 'authenticated', principal: { actor: 'legacy', actorKeyId: null, actorType: 'legacy', actorUserId: null, scopes: ['full-admin'] } };
     }
     const row = token === undefined ? undefined : await this.lookup(hashApiKey(token));
     if (row === undefined) return this.rejectOrUnconfigured(token === undefined ? 'Missing bearer token' : 'Invalid API key');
@@ -54,7 +60,7 @@ export class Authenticator {
       return { kind: 'rejected', message: 'API key expired' };
     }
     this.touch(row);
-    return { kind: 'authenticated', principal: { actor: row.name, actorKeyId: row.id, scopes: parseScopes(row.scopes) } };
+    return { kind: 'authenticated', principal: { actor: row.name, actorKeyId: row.id, actorType: 'key', actorUserId: null, scopes: parseScopes(row.scopes) } };
   }
 
   forget(keyHash: string): void {

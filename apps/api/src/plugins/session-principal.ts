@@ -1,0 +1,35 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Principal } from '@waymark/core/auth/authenticator';
+import { activeMembership, type SessionPrincipals } from '@waymark/core/auth/sessions/session-principals';
+import type { SessionManager } from '@waymark/core/auth/sessions/session-manager';
+import { forbidden, unauthorized } from '@waymark/core/errors/app-error';
+import { scopeOfRole } from '@waymark/core/organizations/roles';
+import { assertSameOrigin } from '../http/same-origin';
+import { currentSession } from '../http/session-cookie';
+
+export interface SessionAuthOptions {
+  sessions: SessionManager;
+  principals: SessionPrincipals;
+  /** origins a cookie-authenticated state change may come from */
+  origins: ReadonlySet<string>;
+}
+
+export const ACTIVE_ORGANIZATION_HEADER = 'x-waymark-org';
+
+/**
+ * The principal of a cookie-authenticated /v1/admin/* request: the user's role in the active
+ * organization (`X-Waymark-Org`: id or slug; else their first) gives the scope. A session never
+ * carries `ingest`, and a state change must come from our own origin (CSRF).
+ */
+export async function sessionPrincipal(options: SessionAuthOptions, request: FastifyRequest, reply: FastifyReply): Promise<Principal> {
+  const session = await currentSession(options.sessions, request, reply);
+  if (session === undefined) throw unauthorized('Invalid or expired session');
+  assertSameOrigin(request, options.origins);
+  const access = await options.principals.load(session.userId);
+  if (access === undefined) throw unauthorized('Invalid or expired session');
+  const requested = request.headers[ACTIVE_ORGANIZATION_HEADER];
+  const membership = activeMembership(access.memberships, typeof requested === 'string' ? requested.trim() : undefined);
+  if (membership === undefined)
+    throw forbidden(requested === undefined ? 'Insufficient scope: not a member of any organization' : 'Insufficient scope: not a member of that organization');
+  return { actor: access.user.email, actorKeyId: null, actorType: 'user', actorUserId: access.user.id, scopes: [scopeOfRole(membership.role)] };
+}
