@@ -1,12 +1,20 @@
 import { ApiError } from './client';
-import type { SessionUser } from './session';
+import type { Role } from './session';
 
 export interface SessionResponse {
-  user: SessionUser;
+  /** `role` here is the installation role (admin/member); the studio acts on the organization role */
+  user: { id: string; email: string; name: string | null; role: string };
   session: { id: string; expiresAt: string };
 }
 
-async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+export interface Organization {
+  id: string;
+  name: string;
+  slug: string;
+  role: Role;
+}
+
+async function call<T>(method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown): Promise<T> {
   const response = await fetch(path, {
     method,
     credentials: 'same-origin',
@@ -34,3 +42,20 @@ export const requestPasswordReset = (email: string) => call<{ ok: true }>('POST'
 export const resetPassword = (token: string, newPassword: string) => call<{ ok: true }>('POST', '/api/auth/reset-password', { token, newPassword });
 export const acceptInvitation = (input: { token: string; password: string; name?: string }) =>
   call<SessionResponse>('POST', '/api/auth/accept-invitation', input);
+
+/** The organizations of the signed-in user; the API scopes a session by the first one (or X-Waymark-Org). */
+export const listOrganizations = () => call<{ organizations: Organization[] }>('GET', '/api/auth/organization/list');
+
+export interface Member {
+  userId: string;
+  email: string;
+  name: string | null;
+  role: Role;
+  joinedAt: string;
+}
+
+export const listMembers = (orgId: string) => call<{ members: Member[] }>('GET', `/api/auth/organization/${encodeURIComponent(orgId)}/members`);
+export const inviteMember = (orgId: string, input: { email: string; role: Role }) =>
+  call<{ invitation: { id: string; email: string; role: Role; expiresAt: string } }>('POST', `/api/auth/organization/${encodeURIComponent(orgId)}/invite`, input);
+export const changeMemberRole = (orgId: string, userId: string, role: Role) =>
+  call<unknown>('PATCH', `/api/auth/organization/${encodeURIComponent(orgId)}/members/${encodeURIComponent(userId)}`, { role });

@@ -6,7 +6,9 @@ export interface SessionUser {
   id: string;
   email: string;
   name: string | null;
+  /** the role in the active organization, which sets the admin-plane scope */
   role: Role;
+  organization: { id: string; name: string } | null;
 }
 
 /** What the signed-in person may do; the server stays the authority (403 on anything else). */

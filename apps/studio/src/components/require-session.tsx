@@ -1,9 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, type ReactNode } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
-import { getSession } from '../api/auth';
+import { getSession, listOrganizations } from '../api/auth';
 import { onUnauthorized } from '../api/client';
-import { SessionProvider } from '../api/session';
+import { SessionProvider, type SessionUser } from '../api/session';
 import { ErrorPanel, Skeleton } from './feedback';
 
 export const SESSION_QUERY = ['session'] as const;
@@ -13,7 +13,7 @@ export function RequireSession({ children }: { children: ReactNode }) {
   const location = useLocation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const session = useQuery({ queryKey: SESSION_QUERY, queryFn: getSession, staleTime: 60_000 });
+  const session = useQuery({ queryKey: SESSION_QUERY, queryFn: loadSessionUser, staleTime: 60_000 });
   const next = `${location.pathname}${location.search}`;
 
   // any admin call answering 401 means the session ended (expired or revoked elsewhere)
@@ -43,5 +43,23 @@ export function RequireSession({ children }: { children: ReactNode }) {
     );
   }
   if (session.data === undefined) return <Navigate to={`/studio/sign-in?next=${encodeURIComponent(next)}`} replace />;
-  return <SessionProvider user={session.data.user}>{children}</SessionProvider>;
+  return <SessionProvider user={session.data}>{children}</SessionProvider>;
+}
+
+/**
+ * The signed-in person with the role the API will apply: their role in the first organization
+ * (the API's default when no X-Waymark-Org header is sent). Undefined when nobody is signed in.
+ */
+async function loadSessionUser(): Promise<SessionUser | undefined> {
+  const session = await getSession();
+  if (session === undefined) return undefined;
+  const { organizations } = await listOrganizations();
+  const active = organizations[0];
+  return {
+    id: session.user.id,
+    email: session.user.email,
+    name: session.user.name,
+    role: active?.role ?? 'viewer',
+    organization: active === undefined ? null : { id: active.id, name: active.name },
+  };
 }

@@ -16,8 +16,9 @@ export default function AcceptInvite() {
   const [password, setPassword] = useState('');
   const mutation = useMutation({
     mutationFn: () => acceptInvitation({ token, password, ...(name === '' ? {} : { name }) }),
-    onSuccess: async (session) => {
-      queryClient.setQueryData(SESSION_QUERY, session);
+    onSuccess: async () => {
+      // the session gate loads the organization role next
+      await queryClient.invalidateQueries({ queryKey: SESSION_QUERY });
       await navigate('/studio', { replace: true });
     },
   });

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { Link } from 'react-router';
 import { api, unwrap } from '../api/client';
+import { useSession } from '../api/session';
 import { ErrorPanel, Skeleton } from '../components/feedback';
 import { formatNumber } from '../components/format';
 import { PageHeader } from '../components/page';
@@ -19,6 +20,7 @@ function Stat({ to, value, label }: { to: string; value: number | undefined; lab
 
 /** /studio: the state of the installation at a glance; every figure links to its list. */
 export default function Overview() {
+  const { can } = useSession();
   const metrics = useQuery({
     queryKey: ['metrics', '7d'],
     queryFn: async () => {
@@ -31,7 +33,12 @@ export default function Overview() {
     queryFn: async () => unwrap(await api.GET('/v1/admin/metrics/activity', { params: { query: { hours: 24, days: 7 } } })),
   });
   const journeys = useQuery({ queryKey: ['journeys', 'overview'], queryFn: async () => unwrap(await api.GET('/v1/admin/journeys', { params: { query: { limit: 100 } } })) });
-  const alerts = useQuery({ queryKey: ['alerts', 'history', 'latest'], queryFn: async () => unwrap(await api.GET('/v1/admin/alerts/history', { params: { query: { limit: 5 } } })) });
+  // alert rules and history are full-admin on the API
+  const alerts = useQuery({
+    queryKey: ['alerts', 'history', 'latest'],
+    queryFn: async () => unwrap(await api.GET('/v1/admin/alerts/history', { params: { query: { limit: 20 } } })),
+    enabled: can.administer,
+  });
 
   const m = metrics.data;
   const dayAgo = Date.now() - 86_400_000;
@@ -48,7 +55,7 @@ export default function Overview() {
         <Stat to="/studio/emails?status=clicked" value={m?.emails.clicked} label="Clicked" />
         <Stat to="/studio/emails?status=bounced" value={m?.emails.bounced} label="Bounced" />
         <Stat to="/studio/dlq?status=pending" value={m?.dlq.pending} label="Dead letters pending" />
-        <Stat to="/studio/settings/alerts" value={alerts.isPending ? undefined : firing.length} label="Alerts fired (24 h)" />
+        {can.administer ? <Stat to="/studio/settings/alerts" value={alerts.isPending ? undefined : firing.length} label="Alerts fired (24 h)" /> : null}
       </section>
       <div className="grid">
         <section className="card" aria-labelledby="events-hour">

@@ -48,8 +48,9 @@ function SignInForm() {
   const [resetSent, setResetSent] = useState(false);
   const mutation = useMutation({
     mutationFn: signIn,
-    onSuccess: async (session) => {
-      queryClient.setQueryData(SESSION_QUERY, session);
+    onSuccess: async () => {
+      // the session gate loads the organization role next
+      await queryClient.invalidateQueries({ queryKey: SESSION_QUERY });
       await navigate(safeNext(params.get('next')), { replace: true });
     },
   });
