@@ -73,7 +73,16 @@ const authRoutes = [authSessionRoutes, authPasswordRoutes, authOrganizationRoute
 /** Routes that need no credential (health, tracking, public pages, webhooks). */
 const publicRoutes = [healthRoutes, trackingRoutes, emailPageRoutes, emailProviderWebhookRoutes, studioStatusRoutes];
 /** Routes behind bearer keys; each declares its scope (admin plane and data plane). */
-const bearerRoutes = [apiKeyRoutes, auditLogRoutes, eventRoutes, journeyRoutes, adminEventRoutes, ...adminPlaneRoutes, ...emailAdminRoutes, ...studioAdminRoutes];
+const bearerRoutes = [
+  apiKeyRoutes,
+  auditLogRoutes,
+  eventRoutes,
+  journeyRoutes,
+  adminEventRoutes,
+  ...adminPlaneRoutes,
+  ...emailAdminRoutes,
+  ...studioAdminRoutes,
+];
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 

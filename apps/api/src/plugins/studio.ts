@@ -43,10 +43,7 @@ export async function registerStudio(app: FastifyInstance, options: { root?: str
     });
     if (!existsSync(`${root}/index.html`)) {
       const notBuilt = async (_request: unknown, reply: FastifyReply) =>
-        reply
-          .status(503)
-          .type('text/plain; charset=utf-8')
-          .send('Waymark Studio is not built yet: run `npm run build:studio` (npm start does it for you).');
+        reply.status(503).type('text/plain; charset=utf-8').send('Waymark Studio is not built yet: run `npm run build:studio` (npm start does it for you).');
       studio.get('/studio', { schema: { hide: true } }, notBuilt);
       studio.get('/studio/*', { schema: { hide: true } }, notBuilt);
       return;

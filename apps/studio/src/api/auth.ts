@@ -56,6 +56,10 @@ export interface Member {
 
 export const listMembers = (orgId: string) => call<{ members: Member[] }>('GET', `/api/auth/organization/${encodeURIComponent(orgId)}/members`);
 export const inviteMember = (orgId: string, input: { email: string; role: Role }) =>
-  call<{ invitation: { id: string; email: string; role: Role; expiresAt: string } }>('POST', `/api/auth/organization/${encodeURIComponent(orgId)}/invite`, input);
+  call<{ invitation: { id: string; email: string; role: Role; expiresAt: string } }>(
+    'POST',
+    `/api/auth/organization/${encodeURIComponent(orgId)}/invite`,
+    input,
+  );
 export const changeMemberRole = (orgId: string, userId: string, role: Role) =>
   call<unknown>('PATCH', `/api/auth/organization/${encodeURIComponent(orgId)}/members/${encodeURIComponent(userId)}`, { role });

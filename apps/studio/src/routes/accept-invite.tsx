@@ -36,7 +36,15 @@ export default function AcceptInvite() {
         </label>
         <label className="field">
           Password
-          <input type="password" autoComplete="new-password" minLength={8} maxLength={128} required value={password} onChange={(e) => setPassword(e.target.value)} />
+          <input
+            type="password"
+            autoComplete="new-password"
+            minLength={8}
+            maxLength={128}
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
         </label>
         {mutation.isError ? <ErrorPanel error={mutation.error} /> : null}
         <button type="submit" className="primary" disabled={mutation.isPending || token === ''}>

@@ -68,11 +68,21 @@ function PreferencesPanel({ contact, preferences, editable }: { contact: Contact
   return (
     <div className="stack">
       <label className="switch">
-        <input type="checkbox" checked={journeyOn} disabled={!editable || update.isPending} onChange={(e) => update.mutate({ categories: { journey: e.target.checked } })} />
+        <input
+          type="checkbox"
+          checked={journeyOn}
+          disabled={!editable || update.isPending}
+          onChange={(e) => update.mutate({ categories: { journey: e.target.checked } })}
+        />
         Journey &amp; lifecycle emails
       </label>
       <label className="switch">
-        <input type="checkbox" checked={!all} disabled={!editable || update.isPending} onChange={(e) => update.mutate({ unsubscribedAll: !e.target.checked })} />
+        <input
+          type="checkbox"
+          checked={!all}
+          disabled={!editable || update.isPending}
+          onChange={(e) => update.mutate({ unsubscribedAll: !e.target.checked })}
+        />
         Subscribed to email at all
       </label>
       {preferences?.suppressed === true ? (
@@ -103,8 +113,8 @@ function describe(entry: TimelineEntry) {
     case 'journey':
       return (
         <>
-          Journey <Link to={`/studio/journeys/${encodeURIComponent(String(data.journeyId))}`}>{String(data.journeyId)}</Link> <Badge value={String(data.status)} /> at{' '}
-          <code>{String(data.currentNodeId)}</code>
+          Journey <Link to={`/studio/journeys/${encodeURIComponent(String(data.journeyId))}`}>{String(data.journeyId)}</Link>{' '}
+          <Badge value={String(data.status)} /> at <code>{String(data.currentNodeId)}</code>
         </>
       );
   }

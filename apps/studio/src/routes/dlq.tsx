@@ -60,7 +60,12 @@ export default function DeadLetters() {
       header: () => <span className="visually-hidden">Select</span>,
       cell: ({ row }) =>
         row.original.status === 'pending' ? (
-          <input type="checkbox" aria-label={`Select entry ${row.original.id}`} checked={selected.has(row.original.id)} onChange={() => toggle(row.original.id)} />
+          <input
+            type="checkbox"
+            aria-label={`Select entry ${row.original.id}`}
+            checked={selected.has(row.original.id)}
+            onChange={() => toggle(row.original.id)}
+          />
         ) : null,
     },
     { header: 'Source', cell: ({ row }) => row.original.source },
@@ -133,7 +138,11 @@ export default function DeadLetters() {
         </label>
       </div>
       {act.isError ? <ErrorPanel error={act.error} /> : null}
-      {act.isSuccess ? <p role="status">Done: {act.data} entr{act.data === 1 ? 'y' : 'ies'}.</p> : null}
+      {act.isSuccess ? (
+        <p role="status">
+          Done: {act.data} entr{act.data === 1 ? 'y' : 'ies'}.
+        </p>
+      ) : null}
       <DataTable
         label="Dead-letter entries"
         columns={columns}

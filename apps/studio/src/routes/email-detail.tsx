@@ -39,7 +39,14 @@ export default function EmailDetail() {
   ];
   return (
     <div className="stack">
-      <PageHeader title={email.subject || email.templateKey} description={<>To {email.toEmail} · <Badge value={email.status} /></>} />
+      <PageHeader
+        title={email.subject || email.templateKey}
+        description={
+          <>
+            To {email.toEmail} · <Badge value={email.status} />
+          </>
+        }
+      />
       <div className="grid">
         <section className="card" aria-labelledby="delivery">
           <h2 id="delivery">Delivery</h2>

@@ -79,8 +79,8 @@ export default function Events() {
               confirmLabel="Replay"
               onConfirm={async () => replay.mutateAsync({ filter, limit: MAX_REPLAY })}
             >
-              {Math.min(list.data?.total ?? 0, MAX_REPLAY)} of the {list.data?.total} matching events go through the pipeline again: they may start journeys
-              and exit enrollments as they did the first time.
+              {Math.min(list.data?.total ?? 0, MAX_REPLAY)} of the {list.data?.total} matching events go through the pipeline again: they may start journeys and
+              exit enrollments as they did the first time.
             </ConfirmButton>
           ) : undefined
         }

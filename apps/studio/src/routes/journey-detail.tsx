@@ -47,7 +47,10 @@ function Funnel({ journeyId }: { journeyId: string }) {
             <td>{step.action}</td>
             <td style={{ width: '50%' }}>
               <div className="row">
-                <div aria-hidden style={{ background: 'var(--accent)', height: 10, borderRadius: 4, width: `${(step.enrollments / top) * 80}%`, minWidth: 2 }} />
+                <div
+                  aria-hidden
+                  style={{ background: 'var(--accent)', height: 10, borderRadius: 4, width: `${(step.enrollments / top) * 80}%`, minWidth: 2 }}
+                />
                 {step.enrollments}
               </div>
             </td>
@@ -121,7 +124,11 @@ function Enroll({ journeyId, batch }: { journeyId: string; batch: boolean }) {
           Enroll user
         </button>
       </form>
-      {one.isSuccess ? <p role="status">Dispatched {one.data.event} for {one.data.userId}; entry rules decide whether a run starts.</p> : null}
+      {one.isSuccess ? (
+        <p role="status">
+          Dispatched {one.data.event} for {one.data.userId}; entry rules decide whether a run starts.
+        </p>
+      ) : null}
       {one.isError ? <ErrorPanel error={one.error} /> : null}
       {batch ? (
         <form
@@ -160,7 +167,10 @@ export default function JourneyDetail() {
   const status = url.get('status');
   const queryClient = useQueryClient();
   const [openLogs, setOpenLogs] = useState<string>();
-  const journey = useQuery({ queryKey: ['journeys', id, 'detail'], queryFn: async () => unwrap(await api.GET('/v1/admin/journeys/{id}', { params: { path: { id } } })) });
+  const journey = useQuery({
+    queryKey: ['journeys', id, 'detail'],
+    queryFn: async () => unwrap(await api.GET('/v1/admin/journeys/{id}', { params: { path: { id } } })),
+  });
   const links = useQuery({ queryKey: ['studio-links'], queryFn: async () => unwrap(await api.GET('/v1/admin/studio-links')), staleTime: Infinity });
   const states = useQuery({
     queryKey: ['journeys', id, 'states', status, url.offset],
@@ -193,7 +203,11 @@ export default function JourneyDetail() {
       header: 'Run',
       cell: ({ row }) => (
         <div className="row">
-          <button type="button" aria-expanded={openLogs === row.original.id} onClick={() => setOpenLogs(openLogs === row.original.id ? undefined : row.original.id)}>
+          <button
+            type="button"
+            aria-expanded={openLogs === row.original.id}
+            onClick={() => setOpenLogs(openLogs === row.original.id ? undefined : row.original.id)}
+          >
             Log
           </button>
           {runUrl(row.original) === undefined ? null : (

@@ -62,14 +62,12 @@ export default function Journeys() {
       cell: ({ row }) => (can.manageJourneys ? <EnabledToggle journey={row.original} /> : <Badge value={row.original.enabled ? 'enabled' : 'disabled'} />),
     },
     { header: 'Entry limit', cell: ({ row }) => row.original.entryLimit },
-    ...(['active', 'waiting', 'completed', 'failed', 'exited'] as const).map(
-      (status): ColumnDef<Journey, unknown> => ({
-        header: status[0]?.toUpperCase() + status.slice(1),
-        cell: ({ row }) => (
-          <Link to={`/studio/journeys/${encodeURIComponent(row.original.id)}?status=${status}`}>{formatNumber(row.original.counts[status])}</Link>
-        ),
-      }),
-    ),
+    ...(['active', 'waiting', 'completed', 'failed', 'exited'] as const).map((status): ColumnDef<Journey, unknown> => ({
+      header: status[0]?.toUpperCase() + status.slice(1),
+      cell: ({ row }) => (
+        <Link to={`/studio/journeys/${encodeURIComponent(row.original.id)}?status=${status}`}>{formatNumber(row.original.counts[status])}</Link>
+      ),
+    })),
   ];
   return (
     <>

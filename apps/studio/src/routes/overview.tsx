@@ -8,6 +8,12 @@ import { formatNumber } from '../components/format';
 import { PageHeader } from '../components/page';
 
 const WEEK_MS = 7 * 86_400_000;
+// recharts colors tooltip rows like their series; theme text keeps them readable in both themes
+const tooltipStyle = {
+  contentStyle: { background: 'var(--surface)', border: '1px solid var(--border)', color: 'var(--text)' },
+  itemStyle: { color: 'var(--text)' },
+  labelStyle: { color: 'var(--text)' },
+};
 
 function Stat({ to, value, label }: { to: string; value: number | undefined; label: string }) {
   return (
@@ -32,7 +38,10 @@ export default function Overview() {
     queryKey: ['metrics', 'activity'],
     queryFn: async () => unwrap(await api.GET('/v1/admin/metrics/activity', { params: { query: { hours: 24, days: 7 } } })),
   });
-  const journeys = useQuery({ queryKey: ['journeys', 'overview'], queryFn: async () => unwrap(await api.GET('/v1/admin/journeys', { params: { query: { limit: 100 } } })) });
+  const journeys = useQuery({
+    queryKey: ['journeys', 'overview'],
+    queryFn: async () => unwrap(await api.GET('/v1/admin/journeys', { params: { query: { limit: 100 } } })),
+  });
   // alert rules and history are full-admin on the API
   const alerts = useQuery({
     queryKey: ['alerts', 'history', 'latest'],
@@ -70,7 +79,7 @@ export default function Overview() {
                 <CartesianGrid strokeDasharray="3 3" opacity={0.3} />
                 <XAxis dataKey="hour" fontSize={11} />
                 <YAxis allowDecimals={false} fontSize={11} width={40} />
-                <Tooltip />
+                <Tooltip {...tooltipStyle} />
                 <Bar dataKey="count" name="events" fill="#6366f1" />
               </BarChart>
             </ResponsiveContainer>
@@ -84,11 +93,13 @@ export default function Overview() {
             <ErrorPanel error={activity.error} />
           ) : (
             <ResponsiveContainer width="100%" height={220}>
-              <LineChart data={activity.data.emailsPerDay.map((row) => ({ ...row, day: new Date(row.day).toLocaleDateString(undefined, { weekday: 'short' }) }))}>
+              <LineChart
+                data={activity.data.emailsPerDay.map((row) => ({ ...row, day: new Date(row.day).toLocaleDateString(undefined, { weekday: 'short' }) }))}
+              >
                 <CartesianGrid strokeDasharray="3 3" opacity={0.3} />
                 <XAxis dataKey="day" fontSize={11} />
                 <YAxis allowDecimals={false} fontSize={11} width={40} />
-                <Tooltip />
+                <Tooltip {...tooltipStyle} />
                 <Legend />
                 <Line dataKey="sent" stroke="#6366f1" />
                 <Line dataKey="delivered" stroke="#16a34a" />

@@ -36,7 +36,15 @@ export default function ResetPassword() {
       <form className="stack" onSubmit={submit}>
         <label className="field">
           New password
-          <input type="password" autoComplete="new-password" minLength={8} maxLength={128} required value={password} onChange={(e) => setPassword(e.target.value)} />
+          <input
+            type="password"
+            autoComplete="new-password"
+            minLength={8}
+            maxLength={128}
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
         </label>
         <label className="field">
           Repeat it

@@ -32,8 +32,8 @@ function FirstAdminInfo() {
       <p>On the machine that runs Waymark, with the same DATABASE_URL and AUTH_SECRET as the API:</p>
       <pre>npm run waymark -- admin create --email you@example.com</pre>
       <p className="muted">
-        It prints a generated password once. Or set <code>STUDIO_ADMIN_EMAIL</code> (and optionally <code>STUDIO_ADMIN_PASSWORD</code>) and restart the
-        API. Then reload this page. Everyone else joins by invitation from Settings → Members.
+        It prints a generated password once. Or set <code>STUDIO_ADMIN_EMAIL</code> (and optionally <code>STUDIO_ADMIN_PASSWORD</code>) and restart the API.
+        Then reload this page. Everyone else joins by invitation from Settings → Members.
       </p>
     </AuthFrame>
   );

@@ -23,7 +23,8 @@ function parseObject(text: string): { data?: Record<string, unknown>; problem?: 
 function SendTest({ templateKey, data }: { templateKey: string; data: Record<string, unknown> | undefined }) {
   const [to, setTo] = useState('');
   const send = useMutation({
-    mutationFn: async () => unwrap(await api.POST('/v1/admin/templates/{key}/send-test', { params: { path: { key: templateKey } }, body: { to, data: data ?? {} } })),
+    mutationFn: async () =>
+      unwrap(await api.POST('/v1/admin/templates/{key}/send-test', { params: { path: { key: templateKey } }, body: { to, data: data ?? {} } })),
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -117,7 +117,9 @@ export default function ApiKeys() {
   const list = useQuery({
     queryKey: ['api-keys', includeRevoked, url.offset],
     queryFn: async () =>
-      unwrap(await api.GET('/v1/admin/api-keys', { params: { query: { limit: url.limit, offset: url.offset, includeRevoked: includeRevoked ? 'true' : 'false' } } })),
+      unwrap(
+        await api.GET('/v1/admin/api-keys', { params: { query: { limit: url.limit, offset: url.offset, includeRevoked: includeRevoked ? 'true' : 'false' } } }),
+      ),
     enabled: can.administer,
   });
   if (!can.administer) return <AdminOnly title="API keys" />;
@@ -156,7 +158,14 @@ export default function ApiKeys() {
         <input type="checkbox" checked={includeRevoked} onChange={(e) => url.set({ revoked: e.target.checked ? 'true' : '' })} />
         Show revoked keys
       </label>
-      <DataTable label="API keys" columns={columns} rows={list.data?.keys} isLoading={list.isPending} error={list.error} empty="No keys yet. Create one above." />
+      <DataTable
+        label="API keys"
+        columns={columns}
+        rows={list.data?.keys}
+        isLoading={list.isPending}
+        error={list.error}
+        empty="No keys yet. Create one above."
+      />
       <Pagination total={list.data?.total} />
     </div>
   );

@@ -32,7 +32,12 @@ export default function AuditLog() {
   const actor = url.get('actor');
   const action = url.get('action');
   const resource = url.get('resource');
-  const filter = { actor: optional(actor), action: optional(action) as Action | undefined, resource: optional(resource) as Resource | undefined, ...rangeQuery(url) };
+  const filter = {
+    actor: optional(actor),
+    action: optional(action) as Action | undefined,
+    resource: optional(resource) as Resource | undefined,
+    ...rangeQuery(url),
+  };
   const list = useQuery({
     queryKey: ['audit-logs', filter, url.offset],
     queryFn: async () => unwrap(await api.GET('/v1/admin/audit-logs', { params: { query: { limit: url.limit, offset: url.offset, ...filter } } })),
@@ -62,7 +67,14 @@ export default function AuditLog() {
         </label>
         <DateRange url={url} />
       </div>
-      <DataTable label="Audit log" columns={columns} rows={list.data?.logs} isLoading={list.isPending} error={list.error} empty="No changes recorded for these filters." />
+      <DataTable
+        label="Audit log"
+        columns={columns}
+        rows={list.data?.logs}
+        isLoading={list.isPending}
+        error={list.error}
+        empty="No changes recorded for these filters."
+      />
       <Pagination total={list.data?.total} />
     </>
   );

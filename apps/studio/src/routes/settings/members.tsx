@@ -73,7 +73,11 @@ export default function Members() {
     {
       header: 'Role',
       cell: ({ row }) =>
-        can.administer && orgId !== undefined && row.original.userId !== user.id ? <RoleSelect orgId={orgId} member={row.original} /> : <Badge value={row.original.role} />,
+        can.administer && orgId !== undefined && row.original.userId !== user.id ? (
+          <RoleSelect orgId={orgId} member={row.original} />
+        ) : (
+          <Badge value={row.original.role} />
+        ),
     },
     { header: 'Joined', cell: ({ row }) => formatDate(row.original.joinedAt) },
   ];
