@@ -1,6 +1,8 @@
 import js from '@eslint/js';
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
+import { importX } from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
 const nodeBuiltins = builtinModules.flatMap((name) => [name, `node:${name}`]);
 
@@ -39,6 +41,45 @@ const workflowSafeImports = {
   ],
 };
 
+/**
+ * The layer map (docs/contributing.md). Packages: apps → temporal → core → (email, journey), and
+ * journeys → journey; never upward. Inside packages/core, each folder is one concept and may
+ * import only the folders listed before it, so folder-level cycles (type-only ones included)
+ * cannot form. A new core folder goes into this list at the lowest place its imports allow.
+ */
+const coreLayers = [
+  'config',
+  'errors',
+  'logging',
+  'db',
+  'cache',
+  'audit',
+  'auth',
+  'contacts',
+  'lists',
+  'dlq',
+  'preferences',
+  'emails',
+  'journeys',
+  'events',
+  'imports',
+  'tracking',
+  'metrics',
+  'alerts',
+  'webhooks',
+];
+const packageZones = [
+  { target: ['packages', 'journeys'], from: ['apps', 'temporal'], message: 'packages/ and journeys/ sit below temporal/ and apps/.' },
+  { target: 'temporal', from: 'apps', message: 'temporal/ sits below apps/.' },
+  { target: ['packages/email', 'packages/journey'], from: 'packages/core', message: 'packages/email and packages/journey sit below packages/core.' },
+  { target: 'packages/core', from: 'journeys', message: 'core gets the journeys through a JourneyRegistry passed in by the app.' },
+];
+const coreZones = coreLayers.slice(0, -1).map((folder, index) => ({
+  target: `packages/core/src/${folder}`,
+  from: coreLayers.slice(index + 1).map((higher) => `packages/core/src/${higher}`),
+  message: `core/${folder} may import only the core folders before it in coreLayers (eslint.config.js).`,
+}));
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '.data/**', '**/dist/**', 'coverage/**'] },
   js.configs.recommended,
@@ -55,5 +96,21 @@ export default tseslint.config(
     files: ['journeys/**/*.{ts,tsx}', 'packages/journey/**/*.ts', 'temporal/workflows/**/*.ts'],
     ignores: ['**/*.test.ts', '**/*.test.tsx'],
     rules: workflowSafeImports,
+  },
+  {
+    // Imports point one way (docs/contributing.md): a cycle means two modules that cannot be
+    // understood, tested or moved apart. no-cycle sees runtime imports between files; the zones
+    // also see type-only imports and hold whole folders and packages to the layer map.
+    files: ['**/*.{ts,tsx}'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx', 'apps/studio/**'],
+    plugins: { 'import-x': importX },
+    settings: {
+      ...importX.flatConfigs.typescript.settings,
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: 'tsconfig.json' })],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': ['error', { zones: [...packageZones, ...coreZones] }],
+    },
   },
 );

@@ -1,7 +1,9 @@
 import { Client, Connection } from '@temporalio/client';
 import type { Config } from '@waymark/core/config/config';
+import type { ImportOrchestrator } from '@waymark/core/imports/import-orchestrator';
 import type { JourneyOrchestrator } from '@waymark/core/journeys/orchestrator';
 import { temporalConnectionOptions } from './connection';
+import { createTemporalImportOrchestrator } from './import-orchestrator';
 import { createTemporalOrchestrator } from './journey-orchestrator';
 
 export interface TemporalGateway {
@@ -9,6 +11,8 @@ export interface TemporalGateway {
   taskQueue: string;
   /** start / signal / cancel journey runs (core's orchestrator port) */
   orchestrator: JourneyOrchestrator;
+  /** start contact import runs (core's import orchestrator port) */
+  imports: ImportOrchestrator;
   /** Resolves when the server answers within the timeout; rejects with the reason otherwise. */
   ping(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -28,6 +32,7 @@ export function createTemporalGateway(config: Config['temporal']): TemporalGatew
     client,
     taskQueue: config.taskQueue,
     orchestrator: createTemporalOrchestrator(client, config.taskQueue),
+    imports: createTemporalImportOrchestrator(client, config.taskQueue),
     async ping(timeoutMs = 1_500) {
       await probe.withDeadline(Date.now() + timeoutMs, () => probe.workflowService.getSystemInfo({}));
     },

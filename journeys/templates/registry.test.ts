@@ -14,6 +14,7 @@ const JOURNEY_TEMPLATE_KEYS = [
   'reengage-we-miss-you',
   'reengage-welcome-back',
   'reengage-last-call',
+  'trial-ending',
 ];
 
 const links = {

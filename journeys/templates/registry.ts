@@ -5,6 +5,7 @@ import orderReceipt from './order-receipt';
 import reengageLastCall from './reengage-last-call';
 import reengageWeMissYou from './reengage-we-miss-you';
 import reengageWelcomeBack from './reengage-welcome-back';
+import trialEnding from './trial-ending';
 import trialLastChance from './trial-last-chance';
 import trialPricingFollowup from './trial-pricing-followup';
 import trialWelcome from './trial-welcome';
@@ -28,6 +29,7 @@ export const emailTemplates: readonly EmailTemplate[] = [
   reengageWelcomeBack,
   reengageLastCall,
   orderReceipt,
+  trialEnding,
   // studio accounts (docs/auth.md)
   authPasswordReset,
   authInvitation,

@@ -1,15 +1,13 @@
 import { createAlertActivities, type AlertActivityDeps } from './alerts';
 import { createImportActivities, type ImportActivityDeps } from './import-contacts';
 import { createJourneyActivities, type JourneyActivityDeps } from './journey';
-import { createPingActivities, type PingDeps } from './ping';
 import { createSendJourneyEmailActivities, type SendJourneyEmailDeps } from './send-journey-email';
 
-export type ActivityDeps = PingDeps & JourneyActivityDeps & SendJourneyEmailDeps & ImportActivityDeps & AlertActivityDeps;
+export type ActivityDeps = JourneyActivityDeps & SendJourneyEmailDeps & ImportActivityDeps & AlertActivityDeps;
 
 /** Every activity the worker registers, built from explicit dependencies (house rule 3). */
 export function createActivities(deps: ActivityDeps) {
   return {
-    ...createPingActivities(deps),
     ...createJourneyActivities(deps),
     ...createSendJourneyEmailActivities(deps),
     ...createImportActivities(deps),

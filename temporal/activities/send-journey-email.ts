@@ -1,5 +1,5 @@
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
-import { deliverJourneyEmail } from '@waymark/core/emails/deliver-journey-email';
+import { deliverJourneyEmail } from '@waymark/core/journeys/deliver-journey-email';
 import type { EmailDeps } from '@waymark/core/emails/email-deps';
 import type { SendJourneyEmailInput, SendJourneyEmailResult } from '@waymark/core/journeys/journey-email';
 

@@ -3,5 +3,3 @@
 export { alertEvaluationWorkflow } from './alerts';
 export { importContactsWorkflow } from './import-contacts';
 export { journeyWorkflow } from './journey';
-export { pingWorkflow } from './ping';
-export { sleeperWorkflow } from './sleeper';

@@ -12,79 +12,80 @@ import { AppError, badRequest } from '@waymark/core/errors/app-error';
 import type { AppLogger } from '@waymark/core/logging/logger';
 import type { AppDeps } from './deps';
 import { MAX_BODY_DEPTH, nestsDeeperThan } from './http/json-depth';
+import { findUnstorable } from '@waymark/core/db/storable-value';
 import { auditTrail } from './plugins/audit-trail';
 import { bearerAuth } from './plugins/bearer-auth';
 import { registerErrorHandler, sendFrameworkError } from './plugins/error-handler';
+import { registerMethodNotAllowed } from './plugins/method-not-allowed';
+import { registerSharedErrorResponses } from './plugins/shared-error-responses';
 import { registerOpenApi } from './plugins/openapi';
 import { createSlidingWindowStore } from './plugins/rate-limit-store';
 import { registerStudio } from './plugins/studio';
-import { apiKeyRoutes } from './routes/api-keys';
-import { adminEventRoutes } from './routes/admin-events';
-import { auditLogRoutes } from './routes/audit-logs';
-import { benchBaselineRoutes, eventRoutes } from './routes/events';
-import { healthRoutes } from './routes/health';
-import { alertRoutes } from './routes/alerts';
-import { contactRoutes } from './routes/contacts';
-import { contactBulkRoutes } from './routes/contacts-bulk';
-import { contactTimelineRoutes } from './routes/contact-timeline';
-import { dataContactRoutes } from './routes/data-contacts';
-import { dataEmailRoutes } from './routes/data-emails';
-import { dataListRoutes } from './routes/data-lists';
-import { dlqRoutes } from './routes/dlq';
-import { metricsRoutes } from './routes/metrics';
-import { journeyRoutes } from './routes/journeys';
-import { adminEmailRoutes } from './routes/admin-emails';
-import { contactPreferenceRoutes } from './routes/contact-preferences';
-import { emailPageRoutes } from './routes/email-pages';
-import { emailProviderWebhookRoutes } from './routes/email-provider-webhook';
-import { suppressionRoutes } from './routes/suppressions';
-import { templateRoutes } from './routes/templates';
-import { insightRoutes } from './routes/insights';
-import { studioStatusRoutes } from './routes/studio-status';
-import { trackingBenchBaselineRoutes, trackingRoutes } from './routes/tracking';
-import { authRateLimits } from './routes/auth-options';
-import { authOrganizationRoutes } from './routes/auth-organizations';
-import { authPasswordRoutes } from './routes/auth-passwords';
-import { authSessionRoutes } from './routes/auth-sessions';
+// Route files live in one folder per plane (docs/contributing.md): routes/public (no credential),
+// routes/data (product servers, `ingest` scope) and routes/admin (operators, `read` and up).
+import { emailPageRoutes } from './routes/public/email-pages';
+import { emailProviderWebhookRoutes } from './routes/public/email-provider-webhook';
+import { healthRoutes } from './routes/public/health';
+import { trackingBenchBaselineRoutes, trackingRoutes } from './routes/public/tracking';
+import { dataContactRoutes } from './routes/data/contacts';
+import { dataEmailRoutes } from './routes/data/emails';
+import { benchBaselineRoutes, eventRoutes } from './routes/data/events';
+import { dataListRoutes } from './routes/data/lists';
+import { alertRoutes } from './routes/admin/alerts';
+import { apiKeyRoutes } from './routes/admin/api-keys';
+import { auditLogRoutes } from './routes/admin/audit-logs';
+import { contactPreferenceRoutes } from './routes/admin/contact-preferences';
+import { contactTimelineRoutes } from './routes/admin/contact-timeline';
+import { contactRoutes } from './routes/admin/contacts';
+import { contactBulkRoutes } from './routes/admin/contacts-bulk';
+import { dlqRoutes } from './routes/admin/dlq';
+import { adminEmailRoutes } from './routes/admin/emails';
+import { adminEventRoutes } from './routes/admin/events';
+import { journeyRoutes } from './routes/admin/journeys';
+import { metricsRoutes } from './routes/admin/metrics';
+import { suppressionRoutes } from './routes/admin/suppressions';
+import { webhookSourceRoutes } from './routes/public/webhook-sources';
+import { studioStatusRoutes } from './routes/public/studio-status';
+import { insightRoutes } from './routes/admin/insights';
+import { templateRoutes } from './routes/admin/templates';
+import { authRateLimits } from './routes/auth/options';
+import { authOrganizationRoutes } from './routes/auth/organizations';
+import { authPasswordRoutes } from './routes/auth/passwords';
+import { authSessionRoutes } from './routes/auth/sessions';
 import { allowedOrigins } from './http/same-origin';
 import { readSessionCookie } from './http/session-cookie';
 
-/** Issue 4: email delivery (admin emails, contact preferences, suppression import). */
-const emailAdminRoutes = [adminEmailRoutes, contactPreferenceRoutes, suppressionRoutes];
-/** Issue 13: what the studio needs beyond the admin plane (templates, overview series, funnels). */
-const studioAdminRoutes = [templateRoutes, insightRoutes];
+/** Public plane: no credential; each route authenticates by its own means (signed token, SNS signature) or needs none. */
+const publicRoutes = [healthRoutes, trackingRoutes, emailPageRoutes, emailProviderWebhookRoutes, webhookSourceRoutes, studioStatusRoutes];
 
-/** Issue 5: contacts, bulk operations, alerts, DLQ, metrics, and the contacts/emails/lists data plane. */
-const adminPlaneRoutes = [
+/** Data plane: what a product's servers call with an `ingest` key (/v1/events, /v1/contacts, /v1/emails, /v1/lists). */
+const dataRoutes = [eventRoutes, dataContactRoutes, dataEmailRoutes, dataListRoutes];
+
+/** Admin plane: operators and the studio under /v1/admin (and /v1/metrics); each route declares its scope. */
+const adminRoutes = [
   contactRoutes,
   contactTimelineRoutes,
+  contactPreferenceRoutes,
   contactBulkRoutes,
-  alertRoutes,
-  dlqRoutes,
-  metricsRoutes,
-  dataContactRoutes,
-  dataEmailRoutes,
-  dataListRoutes,
-];
-
-/** Issue 12: people signing in under /api/auth/* (sessions, passwords, organizations). */
-const authRoutes = [authSessionRoutes, authPasswordRoutes, authOrganizationRoutes];
-
-/** Routes that need no credential (health, tracking, public pages, webhooks). */
-const publicRoutes = [healthRoutes, trackingRoutes, emailPageRoutes, emailProviderWebhookRoutes, studioStatusRoutes];
-/** Routes behind bearer keys; each declares its scope (admin plane and data plane). */
-const bearerRoutes = [
-  apiKeyRoutes,
-  auditLogRoutes,
-  eventRoutes,
   journeyRoutes,
   adminEventRoutes,
-  ...adminPlaneRoutes,
-  ...emailAdminRoutes,
-  ...studioAdminRoutes,
+  adminEmailRoutes,
+  suppressionRoutes,
+  dlqRoutes,
+  alertRoutes,
+  metricsRoutes,
+  apiKeyRoutes,
+  auditLogRoutes,
+  // what the studio needs beyond the contract's admin plane: templates, overview series, funnels
+  templateRoutes,
+  insightRoutes,
 ];
 
+/** People signing in under /api/auth/* (sessions, passwords, organizations; docs/auth.md). */
+const authRoutes = [authSessionRoutes, authPasswordRoutes, authOrganizationRoutes];
+
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
+const MAX_PARAM_LENGTH = 4096;
 
 export interface BuildAppOptions {
   deps: AppDeps;
@@ -101,8 +102,9 @@ export async function buildApp({ deps, logger }: BuildAppOptions): Promise<Fasti
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy,
     bodyLimit: 5 * 1024 * 1024,
-    // a contact `{id}` may be an externalId of up to 512 characters (the create body allows that)
-    routerOptions: { maxParamLength: 512 },
+    // a contact `{id}` may be an externalId of up to 512 characters; longer parameters still reach
+    // the route, whose schema answers 400 naming the parameter (past this, the router answers 414)
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: sendFrameworkError,
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
@@ -128,8 +130,12 @@ export async function buildApp({ deps, logger }: BuildAppOptions): Promise<Fasti
     );
   });
   registerErrorHandler(app, { production: config.isProduction });
+  registerMethodNotAllowed(app, { maxParamLength: MAX_PARAM_LENGTH });
+  registerSharedErrorResponses(app);
   app.addHook('preValidation', async (request) => {
     if (nestsDeeperThan(request.body, MAX_BODY_DEPTH)) throw badRequest(`Invalid request: body nests deeper than ${MAX_BODY_DEPTH} levels`);
+    const unstorable = findUnstorable(request.params, 'path') ?? findUnstorable(request.query, 'query') ?? findUnstorable(request.body, 'body');
+    if (unstorable !== undefined) throw badRequest(`Invalid request: ${unstorable}`);
   });
 
   // SPEC §8: sliding window per API key (per client IP without one), shared through Redis.
@@ -163,7 +169,7 @@ export async function buildApp({ deps, logger }: BuildAppOptions): Promise<Fasti
   await app.register(async (bearer) => {
     await bearerAuth(bearer, { authenticator: deps.authenticator, sessions: { sessions: deps.sessions, principals: deps.sessionPrincipals, origins } });
     await auditTrail(bearer, { db: deps.db });
-    for (const routes of bearerRoutes) await bearer.register(routes, { deps });
+    for (const routes of [...dataRoutes, ...adminRoutes]) await bearer.register(routes, { deps });
     // bench/ingest.ts only: config refuses BENCH_BASELINE in production
     if (config.benchBaseline) await bearer.register(benchBaselineRoutes, { deps });
   });

@@ -20,10 +20,16 @@ import { createTrackingEventPublisher, type TrackingEventPublisher } from '@waym
 import { createTrackingRecorder, type TrackingRecorder } from '@waymark/core/tracking/tracking-recorder';
 import { createSnsCertificateSource, type SnsCertificateSource } from '@waymark/email/sns-message';
 import { emailTemplates } from '@waymark/journeys/templates/registry';
-import { createDeadLetterRetriers } from '@waymark/core/dlq/dead-letter-retriers';
-import type { DeadLetterRetriers } from '@waymark/core/dlq/retry-dead-letter';
+import { createDeadLetterRetryHandlers, type DeadLetterRetryHandlers } from '@waymark/core/dlq/retry-handlers';
+import { registerEmailRetryHandler } from '@waymark/core/emails/email-retry';
+import { registerEventRetryHandlers } from '@waymark/core/events/event-retry';
+import { registerJourneyRetryHandler } from '@waymark/core/journeys/journey-dead-letters';
 import { sendEmail } from '@waymark/core/emails/send-email';
 import { createProcessMetrics, type ProcessMetrics } from '@waymark/core/metrics/prometheus';
+import { createPersonPropertyCache, type PersonPropertyCache } from '@waymark/core/webhooks/sources/person-cache';
+import { createSourceRegistry, type SourceRegistry } from '@waymark/core/webhooks/sources/source-registry';
+import { builtInSources } from '@waymark/sources';
+import { sources as ownSources } from '@waymark/journeys/sources/index';
 import { RedisSessionAdapter } from '@waymark/core/auth/sessions/redis-session-adapter';
 import { SessionManager } from '@waymark/core/auth/sessions/session-manager';
 import { SessionPrincipals } from '@waymark/core/auth/sessions/session-principals';
@@ -52,8 +58,12 @@ export interface AppDeps {
   trackingEvents: TrackingEventPublisher;
   /** SNS signing certificates for the email-provider webhook, cached per URL */
   snsCertificates: SnsCertificateSource;
-  /** POST /v1/admin/dlq/{id}/retry: how each DLQ source is re-queued (core/dlq/dead-letter-retriers.ts) */
-  deadLetterRetriers: DeadLetterRetriers;
+  /** POST /v1/admin/dlq/{id}/retry: how each DLQ source is re-queued, registered by the module that owns it */
+  deadLetterRetryHandlers: DeadLetterRetryHandlers;
+  /** webhook sources (POST /v1/webhooks/{sourceId}): the presets plus journeys/sources, with their secrets */
+  sources: SourceRegistry;
+  /** per-person properties of sources that keep them (the analytics source), in Redis */
+  personCache: PersonPropertyCache;
   /** Prometheus text of this instance (GET /v1/metrics) */
   processMetrics: ProcessMetrics;
   /** web sessions (lucia, stored in Redis) and what a session's user may do on the admin plane */
@@ -99,7 +109,15 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
       redisDown = false;
     });
   }
-  await Promise.all([connectRedis(redis), connectRedis(subscriber)]);
+  const [redisReady] = await Promise.all([connectRedis(redis), connectRedis(subscriber)]);
+  if (!redisReady && config.isProduction) {
+    // sessions, reset tokens and auth limits must be shared by every instance and survive restarts
+    redis.disconnect();
+    subscriber.disconnect();
+    await Promise.allSettled([db.destroy(), trackingStatements.close()]);
+    throw new Error(`Redis at CACHE_URL is unreachable; production needs it for sign-in sessions (docs/auth.md)`);
+  }
+  if (!redisReady) logger.warn('Redis at CACHE_URL is unreachable: sign-in and sessions fail until it is back (development)');
   const authenticator = new Authenticator({
     db,
     legacyKey: config.adminApiKey,
@@ -120,7 +138,12 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
   const trackingEvents = createTrackingEventPublisher({ db, ingest: (events) => ingestEvents(ingestDeps, events), analytics, logger });
   const tracking = createTrackingRecorder({ statements: trackingStatements, events: trackingEvents });
   const ingest = (input: IngestInput) => ingestEvent(ingestDeps, input);
-  const deadLetterRetriers = createDeadLetterRetriers({ db, ingest, sendEmail: (input) => sendEmail(email, input), orchestrator: temporal.orchestrator });
+  // alert and import entries have no handler: a past alert is stale, an import is resubmitted
+  const deadLetterRetryHandlers = createDeadLetterRetryHandlers();
+  registerEmailRetryHandler(deadLetterRetryHandlers, { db, sendEmail: (input) => sendEmail(email, input) });
+  registerEventRetryHandlers(deadLetterRetryHandlers, { ingest });
+  registerJourneyRetryHandler(deadLetterRetryHandlers, { db, orchestrator: temporal.orchestrator });
+  const sources = createSourceRegistry([...builtInSources, ...ownSources], config.webhookSources.secrets);
   const sessions = new SessionManager({ adapter: new RedisSessionAdapter({ redis, db }), secureCookie: config.isProduction, now: options.now });
   const sendAuthEmail = (input: Parameters<typeof sendEmail>[1]) => sendEmail(email, input);
   const passwordReset: PasswordResetDeps = { db, redis, sessions, publicUrl: config.apiPublicUrl, sendEmail: sendAuthEmail, now: options.now };
@@ -142,7 +165,9 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
     tracking,
     trackingEvents,
     snsCertificates,
-    deadLetterRetriers,
+    deadLetterRetryHandlers,
+    sources,
+    personCache: createPersonPropertyCache(redis),
     processMetrics,
     sessions,
     sessionPrincipals: new SessionPrincipals({ db }),

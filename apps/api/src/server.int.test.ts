@@ -1,39 +1,10 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runEntry } from '../../../test/run-entry';
 import { withScratchDatabase } from '../../../test/scratch-database';
 import { integrationEnv } from '../../../test/test-env';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-
-interface Exit {
-  code: number | null;
-  output: string;
-}
-
-/** Runs an entry point as its own process (the way `npm start` does) and collects its output. */
-function run(entry: string, env: Record<string, string | undefined>, untilOutput?: RegExp, signal?: NodeJS.Signals): Promise<Exit> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', entry], {
-      cwd: repoRoot,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (untilOutput && signal && untilOutput.test(output)) {
-        untilOutput = undefined;
-        child.kill(signal);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, output }));
-  });
-}
+const run = (entry: string, env: Record<string, string | undefined>, untilOutput?: RegExp, signal?: NodeJS.Signals) =>
+  runEntry(entry, env, { untilOutput, signal });
 
 describe('process start-up', () => {
   it('api exits non-zero naming every missing required variable', async () => {

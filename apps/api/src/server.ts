@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from '@waymark/core/config/config';
 import { assertMigrated } from '@waymark/core/db/migrator';
 import { createLogger } from '@waymark/core/logging/logger';
+import { ensureFirstAdmin } from '@waymark/core/users/first-admin';
 import { buildApp } from './app';
 import { createAppDeps } from './deps';
 
@@ -23,6 +24,14 @@ async function main(): Promise<void> {
     logger.fatal((error as Error).message);
     await deps.close();
     process.exit(1);
+  }
+  const firstAdmin = await ensureFirstAdmin(deps.db, config.studioAdmin);
+  if (firstAdmin !== undefined) {
+    const password =
+      firstAdmin.generatedPassword === undefined
+        ? 'the password in STUDIO_ADMIN_PASSWORD'
+        : `generated password, shown only now: ${firstAdmin.generatedPassword}`;
+    logger.warn(`First administrator created from STUDIO_ADMIN_EMAIL: ${firstAdmin.user.email}; ${password}`);
   }
   const app = await buildApp({ deps, logger });
   // Slow clients must not hold sockets forever; keep-alive stays below typical LB idle timeouts.

@@ -1,5 +1,4 @@
 import { createRequire } from 'node:module';
-import { hostname } from 'node:os';
 import { Client } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import type { Config } from '@waymark/core/config/config';
@@ -48,7 +47,6 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
     taskQueue: deps.config.temporal.taskQueue,
     workflowsPath: require.resolve('@waymark/temporal/workflows/index'),
     activities: createActivities({
-      workerId: hostname(),
       db: deps.db,
       email,
       ingest: (input) => ingestEvent(ingestDeps, input),

@@ -7,8 +7,12 @@ import { load, type CheerioAPI } from 'cheerio';
  * the open pixel before `</body>`.
  */
 
-/** Pages that must keep working when tracking is down and that must not count as clicks. */
-const UNTRACKED_PATHS = ['/v1/email/unsubscribe', '/v1/email/preferences'];
+/**
+ * Pages that must keep working when tracking is down and that must not count as clicks; the
+ * studio's reset and invitation links also carry a one-time credential that must not be copied
+ * into tracked_links or pass through a redirect.
+ */
+const UNTRACKED_PATHS = ['/v1/email/unsubscribe', '/v1/email/preferences', '/studio/reset-password', '/studio/accept-invite'];
 
 /** Elements whose href a recipient follows; `<link>` in the head (fonts, styles) is not a click. */
 const CLICKABLE = 'a[href], area[href]';

@@ -9,7 +9,8 @@ export const MAX_BODY_DEPTH = 100;
 export function nestsDeeperThan(value: unknown, max: number): boolean {
   const pending: { value: unknown; depth: number }[] = [{ value, depth: 1 }];
   for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
-    if (item.value === null || typeof item.value !== 'object') continue;
+    // raw bodies (webhook sources) are bytes, not JSON: nothing to walk
+    if (item.value === null || typeof item.value !== 'object' || ArrayBuffer.isView(item.value)) continue;
     if (item.depth > max) return true;
     for (const child of Object.values(item.value)) pending.push({ value: child, depth: item.depth + 1 });
   }

@@ -54,7 +54,8 @@ describe('service conventions (SPEC §4)', () => {
       expect.arrayContaining(['/v1/health', '/v1/admin/api-keys', '/v1/admin/api-keys/{id}', '/v1/admin/audit-logs']),
     );
     const listKeys = spec.body.paths['/v1/admin/api-keys'].get;
-    expect(listKeys.security).toEqual([{ bearer: [] }]);
+    // an admin route takes a bearer key or a session cookie (docs/auth.md); the data plane keys only
+    expect(listKeys.security).toEqual([{ bearer: [] }, { session: [] }]);
     expect(listKeys.description).toContain('full-admin');
     expect(spec.body.paths['/v1/health'].get.security).toBeUndefined();
     const docs = await api.request('GET', '/docs');

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Db } from '../db/database';
 import type { AlertChannel, AlertHistoryRow, AlertRuleRow, AlertType, JsonObject } from '../db/schema';
 import { badRequest, notFound } from '../errors/app-error';
+import { paginate } from '../db/paginate';
 
 export const alertTypes = ['bounce_rate_exceeded', 'journey_failure_spike', 'delivery_issue', 'high_complaint_rate'] as const satisfies readonly AlertType[];
 export const alertChannels = ['webhook', 'chat', 'email'] as const satisfies readonly AlertChannel[];
@@ -125,9 +126,6 @@ export interface AlertHistoryQuery {
 export async function listAlertHistory(db: Db, query: AlertHistoryQuery): Promise<{ alerts: AlertHistoryEntry[]; total: number }> {
   let base = db.selectFrom('alertHistory');
   if (query.ruleId !== undefined) base = base.where('ruleId', '=', query.ruleId);
-  const [rows, count] = await Promise.all([
-    base.select(historyColumns).orderBy('triggeredAt', 'desc').orderBy('id', 'desc').limit(query.limit).offset(query.offset).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { alerts: rows, total: count.total };
+  const { rows, total } = await paginate(base.select(historyColumns).orderBy('triggeredAt', 'desc').orderBy('id', 'desc'), base, query);
+  return { alerts: rows, total };
 }

@@ -1,5 +1,6 @@
 import type { Db } from '../db/database';
 import type { AuditActorType, AuditLogRow, JsonObject } from '../db/schema';
+import { paginate } from '../db/paginate';
 
 /** SPEC §2 closed sets; an audited route must name one of each. */
 export const auditActions = [
@@ -73,9 +74,6 @@ export async function listAuditLogs(db: Db, query: AuditLogQuery): Promise<{ log
   if (query.action !== undefined) base = base.where('action', '=', query.action);
   if (query.from !== undefined) base = base.where('createdAt', '>=', query.from);
   if (query.to !== undefined) base = base.where('createdAt', '<=', query.to);
-  const [logs, count] = await Promise.all([
-    base.selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(query.limit).offset(query.offset).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { logs, total: count.total };
+  const { rows, total } = await paginate(base.selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc'), base, query);
+  return { logs: rows, total };
 }

@@ -4,6 +4,7 @@ import type { ApiKeyRow } from '../db/schema';
 import { notFound } from '../errors/app-error';
 import { generateApiKey } from './api-key-secret';
 import { parseScopes, type Scope } from './scopes';
+import { paginate } from '../db/paginate';
 
 export interface ApiKeyRecord {
   id: string;
@@ -61,11 +62,8 @@ export interface ListApiKeysQuery {
 export async function listApiKeys(db: Db, query: ListApiKeysQuery): Promise<{ keys: ApiKeyRecord[]; total: number }> {
   let base = db.selectFrom('apiKeys');
   if (!query.includeRevoked) base = base.where('revokedAt', 'is', null);
-  const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('createdAt', 'desc').orderBy('id').limit(query.limit).offset(query.offset).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { keys: rows.map(toApiKeyRecord), total: count.total };
+  const { rows, total } = await paginate(base.selectAll().orderBy('createdAt', 'desc').orderBy('id'), base, query);
+  return { keys: rows.map(toApiKeyRecord), total };
 }
 
 /** Marks the key revoked and returns its hash so callers can evict it from every cache. */

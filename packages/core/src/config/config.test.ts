@@ -51,4 +51,16 @@ describe('loadConfig', () => {
   it('strips a trailing slash from API_PUBLIC_URL so generated links have one', () => {
     expect(loadConfig({ ...required, API_PUBLIC_URL: 'https://mail.example.com/' }).apiPublicUrl).toBe('https://mail.example.com');
   });
+
+  it('collects every set *_WEBHOOK_SECRET for the webhook sources (not the SES password)', () => {
+    const config = loadConfig({
+      ...required,
+      STRIPE_WEBHOOK_SECRET: ' whsec_a ',
+      ACME_WEBHOOK_SECRET: 'team-secret',
+      SEGMENT_WEBHOOK_SECRET: '',
+      EMAIL_PROVIDER_WEBHOOK_SECRET: 'sns-password',
+      lower_webhook_secret: 'ignored',
+    });
+    expect(config.webhookSources.secrets).toEqual({ STRIPE_WEBHOOK_SECRET: 'whsec_a', ACME_WEBHOOK_SECRET: 'team-secret' });
+  });
 });

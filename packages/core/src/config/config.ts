@@ -21,7 +21,8 @@ const url = (fallback: string) => z.string().url().default(fallback);
  * This schema is the only reader of process.env (house rule 7): everything else takes a Config.
  */
 export const configSchema = z
-  .object({
+  // loose: the *_WEBHOOK_SECRET variables of a team's own webhook sources are not known here
+  .looseObject({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     PORT: z.coerce.number().int().min(0).max(65535).default(3002),
     HOST: z.string().default('0.0.0.0'),
@@ -38,6 +39,11 @@ export const configSchema = z
     ANALYTICS_API_KEY: optionalString,
     ANALYTICS_HOST: optionalString,
     ANALYTICS_WEBHOOK_SECRET: optionalString,
+    // webhook sources (docs/sources.md); a team's own sources read any other *_WEBHOOK_SECRET
+    STRIPE_WEBHOOK_SECRET: optionalString,
+    CLERK_WEBHOOK_SECRET: optionalString,
+    SUPABASE_WEBHOOK_SECRET: optionalString,
+    SEGMENT_WEBHOOK_SECRET: optionalString,
     ADMIN_API_KEY: optionalString,
     API_PUBLIC_URL: url('http://localhost:3002'),
     ENABLED_JOURNEYS: z.string().default('*'),
@@ -119,7 +125,23 @@ export const configSchema = z
     imports: { maxBytes: env.IMPORT_MAX_BYTES, maxRows: env.IMPORT_MAX_ROWS, chunkSize: env.IMPORT_CHUNK_SIZE },
     alerts: { httpTimeoutMs: env.ALERT_HTTP_TIMEOUT_MS, allowPrivateTargets: env.ALERT_ALLOW_PRIVATE_TARGETS },
     benchBaseline: env.BENCH_BASELINE && env.NODE_ENV !== 'production',
+    webhookSources: { secrets: webhookSourceSecrets(env) },
   }));
+
+const WEBHOOK_SOURCE_SECRET = /^[A-Z][A-Z0-9_]*_WEBHOOK_SECRET$/;
+
+/**
+ * Every set `*_WEBHOOK_SECRET` variable by name: a webhook source names the variable holding its
+ * secret (docs/sources.md). The SES webhook password is not a source secret.
+ */
+function webhookSourceSecrets(env: Record<string, unknown>): Record<string, string> {
+  const secrets: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (name === 'EMAIL_PROVIDER_WEBHOOK_SECRET' || !WEBHOOK_SOURCE_SECRET.test(name)) continue;
+    if (typeof value === 'string' && value.trim() !== '') secrets[name] = value.trim();
+  }
+  return secrets;
+}
 
 export type Config = z.infer<typeof configSchema>;
 export type ConfigInput = z.input<typeof configSchema>;

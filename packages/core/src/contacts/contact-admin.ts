@@ -4,6 +4,7 @@ import type { ContactRow, JsonObject } from '../db/schema';
 import { conflict, notFound } from '../errors/app-error';
 import { CONTACT_NOT_FOUND, getContact, toContact, type Contact } from './contact';
 import { deepMergeProperties } from './deep-merge';
+import { paginate } from '../db/paginate';
 
 export const DUPLICATE_EXTERNAL_ID = 'Contact with this externalId already exists';
 
@@ -30,11 +31,8 @@ export async function listContacts(db: Db, query: ListContactsQuery): Promise<{ 
     // lower(...) like matches the trigram indexes of migration 0001
     base = base.where((eb) => eb.or([eb(sql`lower(email)`, 'like', pattern), eb(sql`lower(external_id)`, 'like', pattern)]));
   }
-  const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('lastSeenAt', 'desc').orderBy('id', 'desc').limit(query.limit).offset(query.offset).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { contacts: rows.map(toContact), total: count.total };
+  const { rows, total } = await paginate(base.selectAll().orderBy('lastSeenAt', 'desc').orderBy('id', 'desc'), base, query);
+  return { contacts: rows.map(toContact), total };
 }
 
 export interface CreateContactInput {

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import type { DlqEntryRow, DlqStatus, JsonObject } from '../db/schema';
 import { conflict, notFound } from '../errors/app-error';
+import { paginate } from '../db/paginate';
 
 export interface DlqEntry {
   id: string;
@@ -42,11 +43,8 @@ export async function listDlqEntries(db: Db, query: DlqQuery): Promise<{ entries
   let base = db.selectFrom('dlqEntries');
   if (query.source !== undefined) base = base.where('source', '=', query.source);
   if (query.status !== undefined) base = base.where('status', '=', query.status);
-  const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(query.limit).offset(query.offset).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { entries: rows.map(toDlqEntry), total: count.total };
+  const { rows, total } = await paginate(base.selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc'), base, query);
+  return { entries: rows.map(toDlqEntry), total };
 }
 
 async function conflictOrMissing(db: Db, id: string, verb: string): Promise<never> {

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import type { EmailSendRow, EmailStatus, JourneyStatus } from '../db/schema';
 import { notFound } from '../errors/app-error';
+import { paginate } from '../db/paginate';
 
 export const EMAIL_NOT_FOUND = 'Email not found';
 
@@ -23,11 +24,8 @@ export async function listEmailSends(db: Db, query: EmailSendQuery): Promise<{ e
   if (query.status !== undefined) base = base.where('status', '=', query.status);
   if (query.from !== undefined) base = base.where('createdAt', '>=', query.from);
   if (query.to !== undefined) base = base.where('createdAt', '<=', query.to);
-  const [emails, count] = await Promise.all([
-    base.selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(query.limit).offset(query.offset).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { emails, total: count.total };
+  const { rows, total } = await paginate(base.selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc'), base, query);
+  return { emails: rows, total };
 }
 
 export interface TrackedLinkDetail {

@@ -1,18 +1,11 @@
 import type { EmailLinks } from '@waymark/email/email-template';
 import type { EmailTokenSigner } from '@waymark/email/unsubscribe-token';
+import { preferencesPageUrl, unsubscribePageUrl } from '../preferences/page-urls';
 
 export interface Recipient {
   /** contact externalId; empty for an address-only recipient */
   externalId: string;
   email: string;
-}
-
-export function unsubscribePageUrl(publicUrl: string, token: string): string {
-  return `${publicUrl}/v1/email/unsubscribe?token=${encodeURIComponent(token)}`;
-}
-
-export function preferencesPageUrl(publicUrl: string, token: string): string {
-  return `${publicUrl}/v1/email/preferences?token=${encodeURIComponent(token)}`;
 }
 
 /**

@@ -10,7 +10,7 @@ import { emailsTo, header, uniqueAddress } from '../../../../test/email-emulator
 import { createEmailDeps } from './create-email-deps';
 import type { EmailDeps } from './email-deps';
 import { sendEmail } from './send-email';
-import { deliverJourneyEmail } from './deliver-journey-email';
+import { deliverJourneyEmail } from '../journeys/deliver-journey-email';
 
 /**
  * The send path against real PostgreSQL and the SES emulator. Failure injection wraps the real

@@ -3,8 +3,10 @@ import { newRowId } from '../db/ids';
 import { upsertContact, upsertContactsByExternalId } from '../contacts/upsert-contact';
 import { badRequest } from '../errors/app-error';
 import { exitStates } from '../journeys/exit-states';
-import { ingestUserId, type IngestDeps, type IngestInput } from './ingest';
+import { ingestUserId, type IngestInput } from './ingest';
+import type { IngestDeps } from './ingest-deps';
 import { matchesExitRule, overridesJson, routeEvent, type LiveState } from './route-event';
+import { LIVE_STATUS_LIST } from '../journeys/live-statuses';
 
 /** One event of a batch: an ingest input without list membership (a per-contact write). */
 export type BatchIngestInput = Omit<IngestInput, 'lists'>;
@@ -80,7 +82,7 @@ export async function ingestEvents(deps: IngestDeps, inputs: readonly BatchInges
         select json_agg(json_build_object('id', s.id, 'userId', s.user_id, 'journeyId', s.journey_id, 'workflowId', s.workflow_id,
                                           'waitingFor', s.context ->> 'waitingFor') order by s.created_at)
         from journey_states s
-        where s.user_id = any(${userIds}::text[]) and s.status in ('active', 'waiting')
+        where s.user_id = any(${userIds}::text[]) and s.status in ${LIVE_STATUS_LIST}
           and (s.journey_id = any(${exitJourneyIds}::text[]) or s.context ->> 'waitingFor' = any(${names}::text[]))
       ), '[]'::json) as live_states,
       ${overridesJson(candidateIds)} as overrides`.execute(deps.db);

@@ -1,14 +1,14 @@
 import { sql } from 'kysely';
-import { CONTACT_KEY_REQUIRED, upsertContact, type UpsertedContact } from '../contacts/upsert-contact';
 import type { Db } from '../db/database';
+import { CONTACT_KEY_REQUIRED, upsertContact, type UpsertedContact } from '../contacts/upsert-contact';
 import { newRowId } from '../db/ids';
+import { findUnstorable } from '../db/storable-value';
 import { badRequest } from '../errors/app-error';
-import type { AppLogger } from '../logging/logger';
 import { setMemberships } from '../lists/set-memberships';
 import { exitStates } from '../journeys/exit-states';
-import type { JourneyOrchestrator } from '../journeys/orchestrator';
-import type { JourneyRegistry } from '../journeys/registry';
+import type { IngestDeps } from './ingest-deps';
 import { matchesExitRule, overridesJson, routeEvent, type LiveState } from './route-event';
+import { LIVE_STATUS_LIST } from '../journeys/live-statuses';
 
 export type IngestSource = 'api' | 'webhook' | 'tracking' | 'lifecycle' | 'replay' | 'enroll' | 'import';
 
@@ -37,17 +37,22 @@ export interface IngestResult {
   listsError?: string;
 }
 
-export interface IngestDeps {
-  db: Db;
-  logger: Pick<AppLogger, 'warn' | 'error'>;
-  journeys: JourneyRegistry;
-  orchestrator: JourneyOrchestrator;
-}
-
 interface StoreRow {
   insertedId: string | null;
   liveStates: LiveState[];
   overrides: Record<string, boolean>;
+}
+
+/** Earliest event time accepted: nothing a product reports can predate the Unix epoch. */
+export const EVENT_TIME_MIN = new Date(0);
+/** How far ahead of this server's clock an event time may be (clock skew between producers). */
+export const EVENT_TIME_MAX_AHEAD_MS = 24 * 60 * 60 * 1000;
+
+/** 400 for an event time that cannot be real: before 1970-01-01 or more than 24 h ahead. */
+export function checkEventTime(time: Date, now = Date.now()): void {
+  if (Number.isNaN(time.getTime()) || time.getTime() < EVENT_TIME_MIN.getTime() || time.getTime() > now + EVENT_TIME_MAX_AHEAD_MS) {
+    throw badRequest('Invalid request: timestamp must be between 1970-01-01T00:00:00Z and 24 hours after the server time');
+  }
 }
 
 /** Events keyed by email alone use the lowercased address as their user id. */
@@ -66,6 +71,11 @@ export function ingestUserId(input: Pick<IngestInput, 'userId' | 'email'>): stri
 export async function ingestEvent(deps: IngestDeps, input: IngestInput): Promise<IngestResult> {
   const name = input.name.trim();
   if (name === '') throw badRequest('name must not be empty');
+  // every source (API, webhooks, replay, enrollment) is checked before the first write, so a
+  // value PostgreSQL would refuse can never store the event but lose the contact
+  const unstorable = findUnstorable(input, 'event');
+  if (unstorable !== undefined) throw badRequest(`Invalid request: ${unstorable}`);
+  if (input.timestamp !== undefined) checkEventTime(input.timestamp);
   const userId = ingestUserId(input);
   const email = input.email?.trim() || undefined;
   const occurredAt = input.timestamp ?? new Date();
@@ -85,7 +95,7 @@ export async function ingestEvent(deps: IngestDeps, input: IngestInput): Promise
       (select id from inserted) as inserted_id,
       coalesce((
         select json_agg(json_build_object('id', s.id, 'journeyId', s.journey_id, 'workflowId', s.workflow_id, 'waitingFor', s.context ->> 'waitingFor'))
-        from journey_states s where s.user_id = ${userId} and s.status in ('active', 'waiting')
+        from journey_states s where s.user_id = ${userId} and s.status in ${LIVE_STATUS_LIST}
       ), '[]'::json) as live_states,
       ${overridesJson(candidateIds)} as overrides`.execute(deps.db);
   const row = stored.rows[0]!;
@@ -122,8 +132,9 @@ export async function ingestEvent(deps: IngestDeps, input: IngestInput): Promise
       try {
         await setMemberships(deps.db, contact.id, input.lists);
       } catch (error) {
+        // the driver's text stays in the log: a response never carries database internals
         deps.logger.warn({ err: error, contactId: contact.id }, 'list membership write failed');
-        result.listsError = `List membership not written: ${(error as Error).message}`;
+        result.listsError = 'List membership not written';
       }
     }
   }

@@ -5,7 +5,7 @@ import { primitiveProperties } from '../journeys/orchestrator';
 import type { JsonObject } from '../db/schema';
 import { recordDeadLetter } from '../dlq/dead-letters';
 import type { JourneyRunRequest } from '../journeys/orchestrator';
-import type { IngestDeps } from './ingest';
+import type { IngestDeps } from './ingest-deps';
 
 /** A stored event as routing and the exit check see it. */
 export interface RoutableEvent {

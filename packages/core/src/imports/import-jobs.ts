@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import type { ImportJobRow, ImportStatus } from '../db/schema';
-import { notFound } from '../errors/app-error';
+import { notFound, unavailable } from '../errors/app-error';
+import type { ImportOrchestrator } from './import-orchestrator';
 import { parseImportData, type ImportFormat, type ImportLimits } from './import-rows';
 
 export interface ImportRowError {
@@ -60,6 +61,25 @@ export async function createImportJob(db: Db, input: CreateImportJobInput, limit
     .returningAll()
     .executeTakeFirstOrThrow();
   return toImportJob(row);
+}
+
+/**
+ * Stores the job and starts its durable run. A run that cannot start fails the job at once (so
+ * its status never stays `pending` forever) and answers 503.
+ */
+export async function startImportJob(
+  deps: { db: Db; orchestrator: ImportOrchestrator },
+  input: CreateImportJobInput,
+  limits: ImportLimits,
+): Promise<ImportJob> {
+  const job = await createImportJob(deps.db, input, limits);
+  try {
+    await deps.orchestrator.startImport(job.id);
+  } catch (error) {
+    await finishImportJob(deps.db, job.id, 'failed', `could not start the import: ${(error as Error).message}`);
+    throw unavailable('The workflow service is unreachable; the import was not started');
+  }
+  return job;
 }
 
 export async function getImportProgress(db: Db, id: string): Promise<ImportProgress> {

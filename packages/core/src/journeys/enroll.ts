@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { evaluateConditions } from '@waymark/journey';
 import type { Db } from '../db/database';
-import type { IngestInput, IngestResult } from '../events/ingest';
 import { effectiveEnabled, loadOverrides } from './effective-enabled';
 import { primitiveProperties } from './orchestrator';
+import { LIVE_STATUSES } from './live-statuses';
 import type { JourneyRegistry } from './registry';
 
 export interface EnrollUser {
@@ -12,10 +12,20 @@ export interface EnrollUser {
   properties?: Record<string, unknown> | undefined;
 }
 
+/** The trigger event an enrollment sends through the ingest pipeline (core/events/ingest.ts). */
+export interface EnrollEvent {
+  name: string;
+  userId: string;
+  email: string;
+  eventProperties: Record<string, unknown>;
+  source: 'enroll';
+}
+
 export interface EnrollDeps {
   db: Db;
   journeys: JourneyRegistry;
-  ingest(input: IngestInput): Promise<IngestResult>;
+  /** the ingest pipeline, passed in: events route into journeys, so journeys may not import events */
+  ingest(event: EnrollEvent): Promise<unknown>;
 }
 
 /** SPEC §4: enrollment dispatches the journey's trigger event through the normal pipeline. */
@@ -50,7 +60,7 @@ export async function batchEnroll(
       .select('userId')
       .where('journeyId', '=', journeyId)
       .where('userId', 'in', userIds)
-      .where('status', 'in', ['active', 'waiting'])
+      .where('status', 'in', LIVE_STATUSES)
       .execute(),
     sql<{ email: string }>`
       select lower(email) as email from email_preferences

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import type { AppLogger } from '../logging/logger';
 import type { JourneyOrchestrator } from './orchestrator';
+import { LIVE_STATUS_LIST } from './live-statuses';
 
 export interface ExitDeps {
   db: Db;
@@ -10,22 +11,35 @@ export interface ExitDeps {
 }
 
 /**
- * Marks live states `exited` (with exitedAt and an `exited` log row) in one statement, then asks
- * the orchestrator to cancel their runs. Returns the ids that this call moved to exited.
+ * The one exit statement: live states among `ids` become `exited` (with exitedAt) and each gets
+ * an `exited` log row, atomically. Returns the states this call moved, so a state that finished
+ * or exited concurrently is left alone and reported by its absence.
  */
-export async function exitStates(deps: ExitDeps, states: readonly { id: string; workflowId: string }[], detail: Record<string, string>): Promise<Set<string>> {
-  const ids = states.map((state) => state.id);
-  const result = await sql<{ id: string }>`
+export async function markStatesExited(db: Db, ids: readonly string[], detail: Record<string, string>): Promise<{ id: string; exitedAt: Date }[]> {
+  const result = await sql<{ id: string; exitedAt: Date }>`
     with exited as (
       update journey_states set status = 'exited', exited_at = now(), updated_at = now()
-      where id = any(${ids}::uuid[]) and status in ('active', 'waiting')
-      returning id, current_node_id
+      where id = any(${ids}::uuid[]) and status in ${LIVE_STATUS_LIST}
+      returning id, current_node_id, exited_at
     ), logged as (
       insert into journey_logs (journey_state_id, from_node_id, to_node_id, action, detail)
       select id, current_node_id, current_node_id, 'exited', ${JSON.stringify(detail)}::jsonb from exited
     )
-    select id from exited`.execute(deps.db);
-  const exited = new Set(result.rows.map((row) => row.id));
+    select id, exited_at from exited`.execute(db);
+  return result.rows;
+}
+
+/**
+ * Marks live states `exited` in one statement, then asks the orchestrator to cancel their runs.
+ * Returns the ids that this call moved to exited.
+ */
+export async function exitStates(deps: ExitDeps, states: readonly { id: string; workflowId: string }[], detail: Record<string, string>): Promise<Set<string>> {
+  const rows = await markStatesExited(
+    deps.db,
+    states.map((state) => state.id),
+    detail,
+  );
+  const exited = new Set(rows.map((row) => row.id));
   await Promise.all(
     states
       .filter((state) => exited.has(state.id))

@@ -1,7 +1,9 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import type { JsonObject } from '../db/schema';
+import { z } from 'zod';
 import { recordDeadLetter } from '../dlq/dead-letters';
+import { parseDeadLetterPayload, type DeadLetterRetryHandlers } from '../dlq/retry-handlers';
 import type { JourneyOrchestrator, JourneyRunRequest } from './orchestrator';
 
 /**
@@ -38,5 +40,40 @@ export async function retryJourneyRun(
   await deps.orchestrator.startJourney({
     ...input.request,
     trigger: { ...input.request.trigger, eventId: `${input.request.trigger.eventId}.retry-${input.dlqEntryId}` },
+  });
+}
+
+const journeyRequest = z.object({
+  journeyId: z.string().min(1),
+  userId: z.string().min(1),
+  userEmail: z.string(),
+  properties: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+  trigger: z.object({ event: z.string(), eventId: z.string(), occurredAt: z.string() }),
+});
+/** journey-start: Temporal refused to start the run; journey-run: the run started and failed. */
+const journeyPayload = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('journey-start'), request: journeyRequest }),
+  z.object({ kind: z.literal('journey-run'), request: journeyRequest }),
+]);
+
+/**
+ * A journey start that Temporal refused is started again (same workflow id, so a run that did
+ * start meanwhile is not duplicated); a run that failed is run again for the user under a new
+ * workflow id (retryJourneyRun).
+ */
+export function registerJourneyRetryHandler(
+  handlers: DeadLetterRetryHandlers,
+  deps: { db: Db; orchestrator: Pick<JourneyOrchestrator, 'startJourney'> },
+): void {
+  handlers.register('journey', async (entry) => {
+    const payload = parseDeadLetterPayload(journeyPayload, entry.payload, 'journey start or run');
+    switch (payload.kind) {
+      case 'journey-start':
+        await deps.orchestrator.startJourney(payload.request);
+        return;
+      case 'journey-run':
+        await retryJourneyRun(deps, { dlqEntryId: entry.id, request: payload.request });
+        return;
+    }
   });
 }

@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import type { JourneyStatus, JsonObject } from '../db/schema';
 import { conflict, notFound } from '../errors/app-error';
-import type { ExitDeps } from './exit-states';
+import { markStatesExited, type ExitDeps } from './exit-states';
+import { paginate } from '../db/paginate';
 
 export const journeyStatuses = ['active', 'waiting', 'completed', 'failed', 'exited'] as const satisfies readonly JourneyStatus[];
 const TERMINAL: readonly JourneyStatus[] = ['completed', 'failed', 'exited'];
@@ -73,11 +74,8 @@ export async function listJourneyStates(db: Db, query: StateListQuery): Promise<
   let page = selectStates(db).where('journeyId', '=', query.journeyId);
   if (query.status !== undefined) page = page.where('status', '=', query.status);
   if (query.userId !== undefined) page = page.where('userId', '=', query.userId);
-  const [rows, count] = await Promise.all([
-    page.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(query.limit).offset(query.offset).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { states: rows, total: count.total };
+  const { rows, total } = await paginate(page.orderBy('createdAt', 'desc').orderBy('id', 'desc'), base, query);
+  return { states: rows, total };
 }
 
 export async function recentJourneyStates(db: Db, journeyId: string, limit = 10): Promise<JourneyState[]> {
@@ -138,17 +136,7 @@ export async function cancelJourneyState(
 ): Promise<{ state: { id: string; status: 'exited'; exitedAt: Date }; workflowCancelled: boolean }> {
   const state = await getJourneyState(deps.db, journeyId, stateId);
   if (TERMINAL.includes(state.status)) throw conflict(`Cannot cancel journey in '${state.status}' status`);
-  const updated = await sql<{ exitedAt: Date }>`
-    with exited as (
-      update journey_states set status = 'exited', exited_at = now(), updated_at = now()
-      where id = ${stateId} and status in ('active', 'waiting')
-      returning id, current_node_id, exited_at
-    ), logged as (
-      insert into journey_logs (journey_state_id, from_node_id, to_node_id, action, detail)
-      select id, current_node_id, current_node_id, 'exited', '{"reason":"cancelled"}'::jsonb from exited
-    )
-    select exited_at from exited`.execute(deps.db);
-  const row = updated.rows[0];
+  const [row] = await markStatesExited(deps.db, [stateId], { reason: 'cancelled' });
   if (row === undefined) {
     // finished between the read and the update
     const now = await getJourneyState(deps.db, journeyId, stateId);

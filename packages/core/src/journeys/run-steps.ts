@@ -3,6 +3,7 @@ import type { EntryLimit } from '@waymark/journey';
 import type { Db } from '../db/database';
 import type { JourneyStatus, JsonObject } from '../db/schema';
 import { checkSendGate, type SendBlockReason } from '../preferences/send-gate';
+import { LIVE_STATUS_LIST } from './live-statuses';
 
 /**
  * What the journey runner's activities do to Postgres: the state row mirrors the run, and
@@ -71,7 +72,7 @@ export async function enterJourney(db: Db, input: EnterJourneyInput): Promise<En
         insert into journey_states (journey_id, user_id, user_email, current_node_id, status, workflow_id, workflow_run_id, context, entry_count)
         values (${input.journeyId}, ${input.userId}, ${email}, 'start', 'active', ${input.workflowId}, ${input.runId},
                 ${JSON.stringify(input.context)}::jsonb, ${entry.entryCount})
-        on conflict (journey_id, user_id) where status in ('active', 'waiting') do nothing
+        on conflict (journey_id, user_id) where status in ${LIVE_STATUS_LIST} do nothing
         returning id`.execute(trx);
       const stateId = state.rows[0]?.id;
       if (stateId === undefined) throw new Rejected('already_enrolled');
@@ -105,14 +106,14 @@ export interface JourneyStepInput {
 export async function recordJourneyStep(db: Db, input: JourneyStepInput): Promise<boolean> {
   const result = await sql<{ id: string }>`
     with previous as (
-      select current_node_id from journey_states where id = ${input.stateId} and status in ('active', 'waiting')
+      select current_node_id from journey_states where id = ${input.stateId} and status in ${LIVE_STATUS_LIST}
     ), moved as (
       update journey_states set
         current_node_id = ${input.toNodeId},
         status = coalesce(${input.status ?? null}, status),
         context = context || ${JSON.stringify(input.context ?? {})}::jsonb,
         updated_at = now()
-      where id = ${input.stateId} and status in ('active', 'waiting')
+      where id = ${input.stateId} and status in ${LIVE_STATUS_LIST}
       returning id
     )
     insert into journey_logs (journey_state_id, from_node_id, to_node_id, action, detail)
@@ -153,7 +154,7 @@ export async function finishJourneyRun(db: Db, input: FinishRunInput): Promise<F
         error_message = ${input.errorMessage ?? null},
         context = context - 'waitingFor',
         updated_at = now()
-      where id = ${input.stateId} and status in ('active', 'waiting')
+      where id = ${input.stateId} and status in ${LIVE_STATUS_LIST}
       returning id, current_node_id
     ), logged as (
       insert into journey_logs (journey_state_id, from_node_id, to_node_id, action, detail)

@@ -46,28 +46,30 @@ export function slugify(name: string): string {
 }
 
 /**
- * Creates an organization owned by `ownerId`. The 5-organization limit is checked under an
- * advisory lock so two concurrent creations cannot both take the last slot.
+ * Creates an organization owned by `ownerId`, inside the caller's transaction. The 5-organization
+ * limit is checked under an advisory lock so two concurrent creations cannot both take the last slot.
  */
+export async function createOrganizationWithin(tx: Db, input: { name: string; slug?: string | undefined; ownerId: string }): Promise<OrganizationRow> {
+  await sql`select pg_advisory_xact_lock(hashtext('waymark:organizations'))`.execute(tx);
+  const { count } = await tx
+    .selectFrom('organizations')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  if (count >= MAX_ORGANIZATIONS) throw badRequest(`Organization limit reached: an installation has at most ${MAX_ORGANIZATIONS} organizations`);
+  const slug = input.slug ?? slugify(input.name);
+  const organization = await tx
+    .insertInto('organizations')
+    .values({ name: input.name, slug })
+    .onConflict((oc) => oc.expression(sql`lower(slug)`).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  if (organization === undefined) throw conflict(`An organization with slug "${slug}" already exists`);
+  await tx.insertInto('organizationMembers').values({ organizationId: organization.id, userId: input.ownerId, role: 'owner' }).execute();
+  return organization;
+}
+
 export async function createOrganization(db: Db, input: { name: string; slug?: string | undefined; ownerId: string }): Promise<OrganizationRow> {
-  return db.transaction().execute(async (tx) => {
-    await sql`select pg_advisory_xact_lock(hashtext('waymark:organizations'))`.execute(tx);
-    const { count } = await tx
-      .selectFrom('organizations')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .executeTakeFirstOrThrow();
-    if (count >= MAX_ORGANIZATIONS) throw badRequest(`Organization limit reached: an installation has at most ${MAX_ORGANIZATIONS} organizations`);
-    const slug = input.slug ?? slugify(input.name);
-    const organization = await tx
-      .insertInto('organizations')
-      .values({ name: input.name, slug })
-      .onConflict((oc) => oc.expression(sql`lower(slug)`).doNothing())
-      .returningAll()
-      .executeTakeFirst();
-    if (organization === undefined) throw conflict(`An organization with slug "${slug}" already exists`);
-    await tx.insertInto('organizationMembers').values({ organizationId: organization.id, userId: input.ownerId, role: 'owner' }).execute();
-    return organization;
-  });
+  return db.transaction().execute((tx) => createOrganizationWithin(tx, input));
 }
 
 export async function findOrganization(db: Db, id: string): Promise<OrganizationRow | undefined> {

@@ -1,7 +1,7 @@
 import { confirmationPage, errorPage, PREFERENCE_CATEGORIES, preferenceCenterPage } from '@waymark/email/preference-pages';
 import type { EmailTokenPayload, EmailTokenSigner } from '@waymark/email/unsubscribe-token';
 import type { Db } from '../db/database';
-import { preferencesPageUrl, unsubscribePageUrl } from '../emails/email-links';
+import { preferencesPageUrl, unsubscribePageUrl } from './page-urls';
 import { applyTokenAction, readAddressPreferences } from './apply-token-action';
 import type { UnsubscribeSource } from './outbound-events';
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import { notFound } from '../errors/app-error';
-import { addMember, createOrganization } from '../organizations/organizations';
+import { addMemberWithin, createOrganizationWithin } from '../organizations/organizations';
 import { checkNewPassword, hashPassword } from './passwords';
 import { findUserByEmail, insertUser, toUser, type User } from './users';
 
@@ -27,11 +27,16 @@ export interface CreatedAdmin {
 export async function createAdmin(db: Db, input: { email: string; password?: string | undefined; name?: string | undefined }): Promise<CreatedAdmin> {
   const password = checkNewPassword(input.password ?? generatePassword());
   const generatedPassword = input.password === undefined ? password : undefined;
-  const row = await insertUser(db, { email: input.email, name: input.name ?? null, passwordHash: await hashPassword(password), role: 'admin' });
-  const oldest = await db.selectFrom('organizations').select('id').orderBy('createdAt').limit(1).executeTakeFirst();
-  if (oldest === undefined) await createOrganization(db, { ...DEFAULT_ORGANIZATION, ownerId: row.id });
-  else await addMember(db, { organizationId: oldest.id, userId: row.id, role: 'owner' });
-  return { user: toUser(row), generatedPassword };
+  const passwordHash = await hashPassword(password);
+  const run = async (tx: Db) => {
+    const row = await insertUser(tx, { email: input.email, name: input.name ?? null, passwordHash, role: 'admin' });
+    const oldest = await tx.selectFrom('organizations').select('id').orderBy('createdAt').limit(1).executeTakeFirst();
+    if (oldest === undefined) await createOrganizationWithin(tx, { ...DEFAULT_ORGANIZATION, ownerId: row.id });
+    else await addMemberWithin(tx, { organizationId: oldest.id, userId: row.id, role: 'owner' });
+    return { user: toUser(row), generatedPassword };
+  };
+  // the user and their membership are made together (or not at all); inside a caller's transaction, join it
+  return db.isTransaction ? run(db) : db.transaction().execute(run);
 }
 
 /** Sets a new password for an existing user (the caller revokes the user's sessions). */

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { recordAudit, userAudit } from '../audit/audit-log';
+import { authStore } from '../auth/sessions/redis-session-adapter';
 import type { SessionManager } from '../auth/sessions/session-manager';
 import { generateToken, hashToken } from '../auth/sessions/tokens';
 import type { Db } from '../db/database';
@@ -52,7 +53,7 @@ export async function requestPasswordReset(
   const token = generateToken();
   const stored: StoredReset = { userId: user.id, expiresAt: now + RESET_TOKEN_LIFETIME_MS };
   // the key outlives the token by a minute: expiry is decided by the (injectable) clock below
-  await deps.redis.set(resetKey(token), JSON.stringify(stored), 'PX', RESET_TOKEN_LIFETIME_MS + 60_000);
+  await authStore(() => deps.redis.set(resetKey(token), JSON.stringify(stored), 'PX', RESET_TOKEN_LIFETIME_MS + 60_000));
   await recordAudit(deps.db, userAudit(user, { action: 'request-password-reset', resource: 'user', resourceId: user.id, ipAddress: input.ipAddress }));
   const sending = deps.sendEmail({
     templateKey: PASSWORD_RESET_TEMPLATE,
@@ -68,7 +69,7 @@ export async function requestPasswordReset(
 export async function resetPassword(deps: PasswordResetDeps, input: { token: string; newPassword: string; ipAddress: string }): Promise<void> {
   const password = checkNewPassword(input.newPassword);
   // GETDEL: the token is spent by the first request that reads it, even under a race
-  const raw = await deps.redis.getdel(resetKey(input.token));
+  const raw = await authStore(() => deps.redis.getdel(resetKey(input.token)));
   if (raw === null) throw invalidToken();
   const stored = JSON.parse(raw) as StoredReset;
   if (stored.expiresAt <= (deps.now ?? Date.now)()) throw invalidToken();

@@ -1,12 +1,26 @@
 import type { Redis } from 'ioredis';
 import type { Adapter, DatabaseSession, DatabaseUser } from 'lucia';
 import type { Db } from '../../db/database';
+import { isAppError, unavailable } from '../../errors/app-error';
 import { hashToken } from './tokens';
 
 /** What Redis holds per session: no raw session id, no password, nothing but these two fields. */
 interface StoredSession {
   userId: string;
   expiresAt: number;
+}
+
+/**
+ * Runs a Redis operation of the auth store; a Redis that is down becomes a 503 with a clear
+ * message instead of a driver error (sign-in cannot work without its session store).
+ */
+export async function authStore<T>(operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    if (isAppError(error)) throw error;
+    throw unavailable('Sign-in is unavailable: the session store (Redis at CACHE_URL) is unreachable');
+  }
 }
 
 const sessionKey = (sessionId: string) => `waymark:session:${hashToken(sessionId)}`;
@@ -22,7 +36,7 @@ export class RedisSessionAdapter implements Adapter {
 
   /** The session alone (one GET): the hot path of every cookie-authenticated request. */
   async getSession(sessionId: string): Promise<DatabaseSession | null> {
-    const raw = await this.deps.redis.get(sessionKey(sessionId));
+    const raw = await authStore(() => this.deps.redis.get(sessionKey(sessionId)));
     if (raw === null) return null;
     const stored = JSON.parse(raw) as StoredSession;
     return { id: sessionId, userId: stored.userId, expiresAt: new Date(stored.expiresAt), attributes: {} };
@@ -37,9 +51,9 @@ export class RedisSessionAdapter implements Adapter {
 
   /** Ids are stored hashed, so listed sessions carry the hash as their id (enough to count or delete). */
   async getUserSessions(userId: string): Promise<DatabaseSession[]> {
-    const hashes = await this.deps.redis.smembers(userSessionsKey(userId));
+    const hashes = await authStore(() => this.deps.redis.smembers(userSessionsKey(userId)));
     if (hashes.length === 0) return [];
-    const values = await this.deps.redis.mget(hashes.map((hash) => `waymark:session:${hash}`));
+    const values = await authStore(() => this.deps.redis.mget(hashes.map((hash) => `waymark:session:${hash}`)));
     return values.flatMap((raw, index) => {
       if (raw === null) return [];
       const stored = JSON.parse(raw) as StoredSession;
@@ -59,19 +73,21 @@ export class RedisSessionAdapter implements Adapter {
 
   async deleteSession(sessionId: string): Promise<void> {
     const key = sessionKey(sessionId);
-    const raw = await this.deps.redis.getdel(key);
+    const raw = await authStore(() => this.deps.redis.getdel(key));
     if (raw === null) return;
     const stored = JSON.parse(raw) as StoredSession;
-    await this.deps.redis.srem(userSessionsKey(stored.userId), hashToken(sessionId));
+    await authStore(() => this.deps.redis.srem(userSessionsKey(stored.userId), hashToken(sessionId)));
   }
 
   async deleteUserSessions(userId: string): Promise<void> {
     const indexKey = userSessionsKey(userId);
-    const hashes = await this.deps.redis.smembers(indexKey);
-    await this.deps.redis
-      .multi()
-      .del(...hashes.map((hash) => `waymark:session:${hash}`), indexKey)
-      .exec();
+    const hashes = await authStore(() => this.deps.redis.smembers(indexKey));
+    await authStore(() =>
+      this.deps.redis
+        .multi()
+        .del(...hashes.map((hash) => `waymark:session:${hash}`), indexKey)
+        .exec(),
+    );
   }
 
   /** Redis expires session keys itself (TTL = expiry); nothing to sweep. */
@@ -83,11 +99,13 @@ export class RedisSessionAdapter implements Adapter {
     // lives as long as the latest written session; every sign-in and daily refresh extends it.
     const ttlMs = Math.max(stored.expiresAt - Date.now(), 0) + 60_000;
     const indexKey = userSessionsKey(stored.userId);
-    await this.deps.redis
-      .multi()
-      .set(sessionKey(sessionId), JSON.stringify(stored), 'PX', ttlMs)
-      .sadd(indexKey, hashToken(sessionId))
-      .pexpire(indexKey, ttlMs)
-      .exec();
+    await authStore(() =>
+      this.deps.redis
+        .multi()
+        .set(sessionKey(sessionId), JSON.stringify(stored), 'PX', ttlMs)
+        .sadd(indexKey, hashToken(sessionId))
+        .pexpire(indexKey, ttlMs)
+        .exec(),
+    );
   }
 }

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { getContactPreferences, updateContactPreferences } from '@waymark/core/preferences/contact-preferences';
+import type { RoutePlugin } from '../../http/type-provider';
+import type { AppDeps } from '../../deps';
+import { bearerErrors, errorBody } from '../../schemas/common';
+import { preferencesSchema } from '../../schemas/contacts';
+
+const params = z.object({ contactId: z.string().min(1).max(512) });
+const tags = ['contacts'];
+const effectivePreferences = preferencesSchema.extend({ id: z.uuid().nullable(), email: z.string().nullable() }).meta({ id: 'EffectiveEmailPreferences' });
+
+/** SPEC §4 GET/PUT /v1/admin/contacts/{contactId}/preferences ({contactId}: UUID or externalId). */
+export const contactPreferenceRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
+  app.get(
+    '/v1/admin/contacts/:contactId/preferences',
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags,
+        summary: "A contact's email preferences",
+        params,
+        description: 'A contact with no stored preferences yet gets the defaults (subscribed, not suppressed) with `id: null`.',
+        response: { 200: z.object({ preferences: effectivePreferences }), 404: errorBody, ...bearerErrors },
+      },
+    },
+    async (request) => ({ preferences: await getContactPreferences(deps.db, request.params.contactId) }),
+  );
+
+  app.put(
+    '/v1/admin/contacts/:contactId/preferences',
+    {
+      config: { scope: 'journey-admin', audit: { resource: 'contact', action: 'update' } },
+      schema: {
+        tags,
+        summary: "Upsert a contact's email preferences (categories are merged)",
+        params,
+        body: z.strictObject({
+          unsubscribedAll: z.boolean().optional(),
+          suppressed: z.boolean().optional(),
+          categories: z.record(z.string().min(1).max(100), z.boolean()).optional(),
+        }),
+        response: { 200: preferencesSchema, 404: errorBody, ...bearerErrors },
+      },
+    },
+    async (request) => {
+      const preferences = await updateContactPreferences(deps.db, request.params.contactId, request.body);
+      request.auditRecord = { resourceId: request.params.contactId, detail: { preferences: request.body } };
+      return preferences;
+    },
+  );
+};

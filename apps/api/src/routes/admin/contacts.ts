@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { getContactDetail } from '@waymark/core/contacts/contact';
+import { createContact, deleteContact, listContacts, updateContact } from '@waymark/core/contacts/contact-admin';
+import type { AppDeps } from '../../deps';
+import type { RoutePlugin } from '../../http/type-provider';
+import { bearerErrors, errorBody, listEnvelope, page, paginationQuery } from '../../schemas/common';
+import { contactSchema, preferencesSchema, contactIdParams, propertiesBody, emailField } from '../../schemas/contacts';
+
+const tags = ['contacts'];
+
+/** SPEC §4 Admin: contacts (read = R; mutations = J). */
+export const contactRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
+  app.get(
+    '/v1/admin/contacts',
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags,
+        summary: 'List contacts (search is case-insensitive on email or externalId; newest lastSeenAt first)',
+        querystring: paginationQuery.extend({ search: z.string().trim().max(320).optional() }),
+        response: { 200: listEnvelope('contacts', contactSchema), ...bearerErrors },
+      },
+    },
+    async (request) => {
+      return page(request.query, await listContacts(deps.db, request.query));
+    },
+  );
+
+  app.get(
+    '/v1/admin/contacts/:id',
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags,
+        summary: 'Get a contact and its email preferences (null when none exist)',
+        params: contactIdParams,
+        response: { 200: z.object({ contact: contactSchema, preferences: preferencesSchema.nullable() }), 404: errorBody, ...bearerErrors },
+      },
+    },
+    async (request) => getContactDetail(deps.db, request.params.id),
+  );
+
+  app.post(
+    '/v1/admin/contacts',
+    {
+      config: { scope: 'journey-admin', audit: { resource: 'contact', action: 'create' } },
+      schema: {
+        tags,
+        summary: 'Create a contact (409 when the externalId exists)',
+        body: z.object({ externalId: z.string().trim().min(1).max(512), email: emailField.optional(), properties: propertiesBody.optional() }),
+        response: { 201: z.object({ contact: contactSchema }), 409: errorBody, ...bearerErrors },
+      },
+    },
+    async (request, reply) => {
+      const contact = await createContact(deps.db, request.body);
+      request.auditRecord = { resourceId: contact.id, detail: { externalId: contact.externalId } };
+      return reply.status(201).send({ contact });
+    },
+  );
+
+  app.patch(
+    '/v1/admin/contacts/:id',
+    {
+      config: { scope: 'journey-admin', audit: { resource: 'contact', action: 'update' } },
+      schema: {
+        tags,
+        summary: 'Update a contact: email replaces; properties deep-merge, and a null value removes that key',
+        params: contactIdParams,
+        body: z.object({ email: emailField.optional(), properties: propertiesBody.optional() }),
+        response: { 200: contactSchema, 404: errorBody, ...bearerErrors },
+      },
+    },
+    async (request) => {
+      const contact = await updateContact(deps.db, request.params.id, request.body);
+      request.auditRecord = { resourceId: contact.id, detail: { fields: Object.keys(request.body) } };
+      return contact;
+    },
+  );
+
+  app.delete(
+    '/v1/admin/contacts/:id',
+    {
+      config: { scope: 'journey-admin', audit: { resource: 'contact', action: 'delete' } },
+      schema: {
+        tags,
+        summary: 'Delete a contact and its email preferences',
+        params: contactIdParams,
+        response: { 200: z.object({ deleted: z.literal(true) }), 404: errorBody, ...bearerErrors },
+      },
+    },
+    async (request) => {
+      const contact = await deleteContact(deps.db, request.params.id);
+      request.auditRecord = { resourceId: contact.id, detail: { externalId: contact.externalId, email: contact.email } };
+      return { deleted: true as const };
+    },
+  );
+};

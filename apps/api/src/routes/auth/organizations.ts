@@ -1,0 +1,178 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { unauthorized } from '@waymark/core/errors/app-error';
+import { acceptInvitation, inviteMember } from '@waymark/core/organizations/invitations';
+import { changeRoleAs, createOrganizationAs, removeMemberAs } from '@waymark/core/organizations/member-admin';
+import { getCallerRole, listMembers, listMemberships } from '@waymark/core/organizations/organizations';
+import { memberRoleSchema } from '@waymark/core/organizations/roles';
+import { findUserById } from '@waymark/core/users/users';
+import type { AppDeps } from '../../deps';
+import { authErrorBody, emailField, invitation, member, okBody, organizationRecord, organizationSummary, sessionErrors, signedIn } from '../../schemas/auth';
+import { assertSameOrigin } from '../../http/same-origin';
+import { publicSession, requireSession, setCookie } from '../../http/session-cookie';
+import type { RoutePlugin } from '../../http/type-provider';
+import type { AuthRouteOptions } from './options';
+
+const tags = ['organizations'];
+const security = [{ session: [] }];
+const orgParams = z.object({ orgId: z.uuid() });
+const memberParams = orgParams.extend({ userId: z.string().min(1).max(200) });
+const withErrors = { ...sessionErrors, 404: authErrorBody, 409: authErrorBody };
+
+/** The signed-in caller (401 without a session); state changes also pass the origin check. */
+async function signedInCaller(deps: AppDeps, origins: ReadonlySet<string>, request: FastifyRequest, reply: FastifyReply) {
+  const session = await requireSession(deps.sessions, request, reply);
+  assertSameOrigin(request, origins);
+  const user = await findUserById(deps.db, session.userId);
+  if (user === undefined) throw unauthorized('Not signed in');
+  return { id: user.id, email: user.email, ipAddress: request.ip };
+}
+
+/** Organizations, members, roles and invitations (docs/auth.md). Sign-up is closed: invitations are how people join. */
+export const authOrganizationRoutes: RoutePlugin<AuthRouteOptions> = async (app, { deps, origins }) => {
+  app.get(
+    '/api/auth/organization/list',
+    {
+      schema: {
+        tags,
+        summary: 'My organizations and my role in each',
+        security,
+        response: { 200: z.object({ organizations: z.array(organizationSummary) }), 401: authErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const caller = await signedInCaller(deps, origins, request, reply);
+      const memberships = await listMemberships(deps.db, caller.id);
+      return { organizations: memberships.map(({ organizationId, name, slug, role }) => ({ id: organizationId, name, slug, role })) };
+    },
+  );
+
+  app.post(
+    '/api/auth/organization/create',
+    {
+      schema: {
+        tags,
+        summary: 'Create an organization (owners and admins; at most 5 per installation)',
+        security,
+        body: z.object({
+          name: z.string().trim().min(1).max(100),
+          slug: z
+            .string()
+            .regex(/^[a-z0-9][a-z0-9-]{0,47}$/, 'lower-case letters, digits and dashes, at most 48')
+            .optional(),
+        }),
+        response: { 201: z.object({ organization: organizationRecord }), ...withErrors },
+      },
+    },
+    async (request, reply) => {
+      const caller = await signedInCaller(deps, origins, request, reply);
+      const organization = await createOrganizationAs(deps.db, caller, request.body);
+      return reply.status(201).send({ organization });
+    },
+  );
+
+  app.get(
+    '/api/auth/organization/:orgId/members',
+    {
+      schema: {
+        tags,
+        summary: 'Members of an organization I belong to',
+        security,
+        params: orgParams,
+        response: { 200: z.object({ members: z.array(member) }), 401: authErrorBody, 404: authErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const caller = await signedInCaller(deps, origins, request, reply);
+      await getCallerRole(deps.db, request.params.orgId, caller.id);
+      return { members: await listMembers(deps.db, request.params.orgId) };
+    },
+  );
+
+  app.patch(
+    '/api/auth/organization/:orgId/members/:userId',
+    {
+      schema: {
+        tags,
+        summary: "Change a member's role (owners and admins; the last owner cannot be demoted)",
+        security,
+        params: memberParams,
+        body: z.object({ role: memberRoleSchema }),
+        response: { 200: okBody, ...withErrors },
+      },
+    },
+    async (request, reply) => {
+      const caller = await signedInCaller(deps, origins, request, reply);
+      await changeRoleAs(deps.db, caller, { organizationId: request.params.orgId, userId: request.params.userId, role: request.body.role });
+      deps.sessionPrincipals.forget(request.params.userId);
+      return { ok: true as const };
+    },
+  );
+
+  app.delete(
+    '/api/auth/organization/:orgId/members/:userId',
+    {
+      schema: {
+        tags,
+        summary: 'Remove a member (owners and admins; the last owner cannot be removed)',
+        security,
+        params: memberParams,
+        response: { 200: okBody, ...withErrors },
+      },
+    },
+    async (request, reply) => {
+      const caller = await signedInCaller(deps, origins, request, reply);
+      await removeMemberAs(deps.db, caller, { organizationId: request.params.orgId, userId: request.params.userId });
+      deps.sessionPrincipals.forget(request.params.userId);
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    '/api/auth/organization/:orgId/invite',
+    {
+      schema: {
+        tags,
+        summary: 'Invite someone by email (owners and admins)',
+        description: 'Emails a link to `/studio/accept-invite?token=…`, valid once for 7 days. The only way a new person gets an account.',
+        security,
+        params: orgParams,
+        body: z.object({ email: emailField, role: memberRoleSchema }),
+        response: { 201: z.object({ invitation }), ...withErrors },
+      },
+    },
+    async (request, reply) => {
+      const caller = await signedInCaller(deps, origins, request, reply);
+      const created = await inviteMember(deps.invitations, {
+        organizationId: request.params.orgId,
+        inviter: caller,
+        email: request.body.email,
+        role: request.body.role,
+        ipAddress: request.ip,
+      });
+      return reply.status(201).send({ invitation: created });
+    },
+  );
+
+  app.post(
+    '/api/auth/accept-invitation',
+    {
+      schema: {
+        tags,
+        summary: 'Accept an invitation and sign in',
+        description:
+          'Creates the account (password 8 to 128 characters) or, for an email that already has one, checks its password; ' +
+          'then joins the organization and sets the session cookie. A used or expired token gets 400 with code `INVALID_TOKEN`.',
+        body: z.object({ token: z.string().min(1).max(200), password: z.string().min(1).max(128), name: z.string().trim().min(1).max(100).optional() }),
+        response: { 200: signedIn, 400: authErrorBody, 401: authErrorBody, 403: authErrorBody },
+      },
+    },
+    async (request, reply) => {
+      if (request.headers.origin !== undefined) assertSameOrigin(request, origins);
+      const user = await acceptInvitation(deps.invitations, { ...request.body, ipAddress: request.ip });
+      const session = await deps.sessions.create(user.id);
+      setCookie(reply, deps.sessions.cookie(session));
+      return { user, session: publicSession(session) };
+    },
+  );
+};

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { getContact, toContact } from '@waymark/core/contacts/contact';
+import { eraseContact } from '@waymark/core/contacts/contact-admin';
+import { CONTACT_KEY_REQUIRED, upsertContact } from '@waymark/core/contacts/upsert-contact';
+import { setMemberships } from '@waymark/core/lists/set-memberships';
+import type { AppDeps } from '../../deps';
+import type { RoutePlugin } from '../../http/type-provider';
+import { bearerErrors, errorBody, requireAnyOf } from '../../schemas/common';
+import { contactIdParams, contactSchema, emailField, propertiesBody } from '../../schemas/contacts';
+
+const tags = ['data-plane'];
+
+/**
+ * Data plane: contacts (scope ingest or full-admin). The upsert is the ingest pipeline's own
+ * contact upsert (core/contacts/upsert-contact.ts), so a contact written here and one created by
+ * an event are the same record.
+ */
+export const dataContactRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
+  app.post(
+    '/v1/contacts',
+    {
+      config: { scope: 'ingest' },
+      schema: {
+        tags,
+        summary: 'Create or update a contact by userId and/or email (idempotent upsert)',
+        description:
+          'Resolves the contact by userId (its externalId) or, with email alone, by address; creates it the first time. ' +
+          'properties are merged (shallow) onto the stored properties; lists sets list membership (true = subscribed), as the lists field of POST /v1/events.',
+        body: z
+          .object({
+            userId: z.string().trim().min(1).max(512).optional(),
+            email: emailField.optional(),
+            properties: propertiesBody.optional(),
+            lists: z.record(z.string().min(1).max(200), z.boolean()).optional(),
+          })
+          .refine((body) => body.userId !== undefined || body.email !== undefined, { message: CONTACT_KEY_REQUIRED, path: ['userId'] })
+          .meta(requireAnyOf('userId', 'email')),
+        response: { 200: z.object({ contact: contactSchema }), ...bearerErrors },
+      },
+    },
+    async (request) => {
+      const { userId, email, properties, lists } = request.body;
+      const upserted = await upsertContact(deps.db, { userId, email, properties });
+      if (lists !== undefined) await setMemberships(deps.db, upserted.id, lists);
+      return { contact: toContact(await getContact(deps.db, upserted.id)) };
+    },
+  );
+
+  app.get(
+    '/v1/contacts/:id',
+    {
+      config: { scope: 'ingest' },
+      schema: {
+        tags,
+        summary: 'Read one contact by UUID or externalId',
+        params: contactIdParams,
+        response: { 200: z.object({ contact: contactSchema }), 404: errorBody, ...bearerErrors },
+      },
+    },
+    async (request) => ({ contact: toContact(await getContact(deps.db, request.params.id)) }),
+  );
+
+  app.delete(
+    '/v1/contacts/:id',
+    {
+      config: { scope: 'ingest', audit: { resource: 'contact', action: 'delete' } },
+      schema: {
+        tags,
+        summary: 'Erase a contact: the contact, its email preferences, list memberships and event records (audited)',
+        params: contactIdParams,
+        response: { 200: z.object({ deleted: z.literal(true), eventsDeleted: z.number() }), 404: errorBody, ...bearerErrors },
+      },
+    },
+    async (request) => {
+      const { contact, eventsDeleted } = await eraseContact(deps.db, request.params.id);
+      request.auditRecord = { resourceId: contact.id, detail: { erasure: true, externalId: contact.externalId, email: contact.email, eventsDeleted } };
+      return { deleted: true as const, eventsDeleted };
+    },
+  );
+};

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { insertBareEvent } from '@waymark/core/events/bare-event';
+import { badRequest } from '@waymark/core/errors/app-error';
+import type { RoutePlugin } from '../../http/type-provider';
+import type { AppDeps } from '../../deps';
+import { bearerErrors, requireAnyOf } from '../../schemas/common';
+
+const jsonObject = z.record(z.string(), z.unknown());
+
+const eventBody = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    email: z.email().max(320).optional(),
+    userId: z.string().trim().min(1).max(255).optional(),
+    eventProperties: jsonObject.optional(),
+    contactProperties: jsonObject.optional(),
+    lists: z.record(z.string().trim().min(1).max(200), z.boolean()).optional(),
+    idempotencyKey: z.string().min(1).max(255).optional(),
+    timestamp: z.iso
+      .datetime({ offset: true })
+      .describe(
+        'When the event happened (ISO 8601 with offset); default now. Must lie between 1970-01-01T00:00:00Z and 24 hours after the server time, else 400.',
+      )
+      .optional(),
+  })
+  .refine((body) => body.userId !== undefined || body.email !== undefined, { message: 'One of email or userId is required', path: ['userId'] })
+  .meta(requireAnyOf('userId', 'email'));
+
+const ingestResponse = z
+  .object({
+    stored: z.boolean(),
+    exits: z.array(z.object({ journeyId: z.string(), stateId: z.uuid(), exited: z.boolean() })),
+    listsError: z.string().optional(),
+  })
+  .meta({ id: 'IngestResult' });
+
+const idempotencyHeader = z.string().min(1).max(255);
+
+/** SPEC §4 data plane: POST /v1/events runs the whole ingest pipeline inside the request. */
+export const eventRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
+  app.post(
+    '/v1/events',
+    {
+      config: { scope: 'ingest' },
+      schema: {
+        tags: ['events'],
+        summary: 'Ingest an event (store → route → exit check → contact upsert → lists)',
+        description: 'The `Idempotency-Key` header wins over the body field; a repeated key stores and routes nothing (stored: false).',
+        body: eventBody,
+        response: { 202: ingestResponse, ...bearerErrors },
+      },
+    },
+    async (request, reply) => {
+      const header = request.headers['idempotency-key'];
+      const parsedHeader = typeof header === 'string' && header !== '' ? idempotencyHeader.safeParse(header) : undefined;
+      if (parsedHeader?.success === false) throw badRequest('Invalid request: the Idempotency-Key header must be 1 to 255 characters');
+      const headerKey = parsedHeader?.data;
+      const { timestamp, idempotencyKey, ...body } = request.body;
+      const key = headerKey ?? idempotencyKey;
+      const result = await deps.ingest({
+        ...body,
+        ...(key === undefined ? {} : { idempotencyKey: key }),
+        ...(timestamp === undefined ? {} : { timestamp: new Date(timestamp) }),
+        source: 'api',
+      });
+      return reply.status(202).send(result);
+    },
+  );
+};
+
+/**
+ * The benchmark's baseline (bench/ingest.ts): one authenticated INSERT, 202. Mounted only when
+ * BENCH_BASELINE is set outside production (see app.ts); never part of the product API.
+ */
+export const benchBaselineRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
+  app.post(
+    '/v1/bench/baseline',
+    {
+      config: { scope: 'ingest' },
+      schema: { hide: true, body: z.object({ name: z.string().min(1), userId: z.string().min(1) }), response: { 202: z.object({ stored: z.boolean() }) } },
+    },
+    async (request, reply) => {
+      await insertBareEvent(deps.db, request.body);
+      return reply.status(202).send({ stored: true });
+    },
+  );
+};

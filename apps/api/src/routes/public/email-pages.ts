@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { preferenceCenter, unsubscribeLinkPage, type HtmlPage } from '@waymark/core/preferences/email-pages';
+import type { FastifyReply } from 'fastify';
+import type { RoutePlugin } from '../../http/type-provider';
+import { errorBody, mediaResponse } from '../../schemas/common';
+import type { AppDeps } from '../../deps';
+
+const tags = ['email-pages'];
+// the token is checked by the page (400 HTML page), not by the schema (which would answer JSON)
+const tokenQuery = z.object({ token: z.union([z.string(), z.array(z.string())]).optional() });
+const html = z.string();
+const page = mediaResponse('HTML page', { 'text/html': html });
+const errorPage = mediaResponse('HTML error page: the token is missing, invalid or expired', { 'text/html': html });
+
+function firstToken(token: string | string[] | undefined): string | undefined {
+  return Array.isArray(token) ? token[0] : token;
+}
+
+function sendPage(reply: FastifyReply, page: HtmlPage) {
+  return reply
+    .status(page.status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('x-robots-tag', 'noindex')
+    .send(page.html);
+}
+
+/** SPEC §4 Public: unsubscribe and preference center (signed token, no API key). */
+export const emailPageRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
+  const pages = { db: deps.db, tokens: deps.email.tokens, publicUrl: deps.config.apiPublicUrl };
+
+  // RFC 8058 one-click POSTs `List-Unsubscribe=One-Click` as a form; the token is in the URL.
+  for (const type of ['application/x-www-form-urlencoded', 'multipart/form-data']) {
+    app.addContentTypeParser(type, { parseAs: 'string', bodyLimit: 16 * 1024 }, (_request, body, done) => done(null, body));
+  }
+
+  app.get(
+    '/v1/email/unsubscribe',
+    {
+      schema: {
+        tags,
+        summary: 'Apply the signed token (unsubscribe or resubscribe) and show a confirmation page',
+        querystring: tokenQuery,
+        response: { 200: page, 400: errorPage },
+      },
+    },
+    async (request, reply) => sendPage(reply, await unsubscribeLinkPage(pages, firstToken(request.query.token), 'unsubscribe_page')),
+  );
+
+  app.post(
+    '/v1/email/unsubscribe',
+    {
+      schema: {
+        tags,
+        summary: 'RFC 8058 one-click unsubscribe (List-Unsubscribe-Post)',
+        querystring: tokenQuery,
+        body: z.unknown(),
+        // an unreadable body (e.g. malformed JSON) is rejected before the handler as `{error}`
+        response: {
+          200: page,
+          400: mediaResponse('HTML error page for a bad token; `{error}` JSON for an unreadable body', { 'text/html': html, 'application/json': errorBody }),
+        },
+      },
+    },
+    async (request, reply) => sendPage(reply, await unsubscribeLinkPage(pages, firstToken(request.query.token), 'one_click')),
+  );
+
+  app.get(
+    '/v1/email/preferences',
+    { schema: { tags, summary: 'Preference center (categories and the global switch)', querystring: tokenQuery, response: { 200: page, 400: errorPage } } },
+    async (request, reply) => sendPage(reply, await preferenceCenter(pages, firstToken(request.query.token))),
+  );
+};

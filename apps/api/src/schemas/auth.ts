@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { memberRoleSchema } from '@waymark/core/organizations/roles';
+import { passwordSchema } from '@waymark/core/users/passwords';
+import { timestamp } from './common';
+
+/** Auth errors may carry a machine-readable `code` (INVALID_EMAIL_OR_PASSWORD, INVALID_TOKEN, …). */
+export const authErrorBody = z.object({ error: z.string(), code: z.string().optional() }).meta({ id: 'AuthError' });
+
+export const emailField = z.email().max(254);
+export const passwordField = passwordSchema.meta({ description: '8 to 128 characters' });
+
+export const authUser = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    name: z.string().nullable(),
+    role: z.string().meta({ description: '`admin` (made from the server) or `member` (joined by invitation)' }),
+  })
+  .meta({ id: 'AuthUser' });
+
+export const authSession = z
+  .object({
+    id: z.string().meta({ description: 'public id of the session (a SHA-256 digest; the cookie value itself is never returned)' }),
+    expiresAt: timestamp,
+  })
+  .meta({ id: 'AuthSession' });
+
+export const signedIn = z.object({ user: authUser, session: authSession }).meta({ id: 'SignedIn' });
+
+export const okBody = z.object({ ok: z.literal(true) }).meta({ id: 'Ok' });
+
+export const organizationSummary = z
+  .object({ id: z.uuid(), name: z.string(), slug: z.string(), role: memberRoleSchema })
+  .meta({ id: 'OrganizationMembership' });
+
+export const organizationRecord = z.object({ id: z.uuid(), name: z.string(), slug: z.string(), createdAt: timestamp }).meta({ id: 'Organization' });
+
+export const member = z
+  .object({ userId: z.string(), email: z.string(), name: z.string().nullable(), role: memberRoleSchema, joinedAt: timestamp })
+  .meta({ id: 'OrganizationMember' });
+
+export const invitation = z.object({ id: z.uuid(), email: z.string(), role: memberRoleSchema, expiresAt: timestamp }).meta({ id: 'Invitation' });
+
+/** Error statuses every session-authenticated auth route can answer. */
+export const sessionErrors = { 400: authErrorBody, 401: authErrorBody, 403: authErrorBody, 429: authErrorBody } as const;
