@@ -14,6 +14,8 @@ import { startTestApi, type TestApi } from '../../test/test-api';
 
 const SCREENSHOTS = path.resolve('test-results/studio');
 const LEGACY = `studio-test-legacy-key-${randomUUID()}`;
+/** expect.poll with a deadline for two busy cores (a lazy page chunk can take seconds to arrive) */
+const poll = <T>(read: () => T, options: { timeout?: number } = {}) => expect.poll(read, { timeout: 20_000, ...options });
 const viewports = {
   desktop: { width: 1280, height: 800 },
   phone: { width: 390, height: 844 },
@@ -99,10 +101,10 @@ describe('Waymark Studio in Chromium', () => {
 
   /** One h1 naming the page, a document title, no serious axe violation, and both screenshots. */
   async function checkPage(name: string, heading: string | RegExp) {
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).count()).toBe(1);
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toMatch(heading);
+    await poll(() => page.getByRole('heading', { level: 1 }).count()).toBe(1);
+    await poll(() => page.getByRole('heading', { level: 1 }).textContent()).toMatch(heading);
     // loading skeletons gone
-    await expect.poll(() => page.locator('[aria-busy="true"]').count(), { timeout: 15_000 }).toBe(0);
+    await poll(() => page.locator('[aria-busy="true"]').count()).toBe(0);
     expect(await page.title()).toMatch(/· Waymark Studio$/);
     // email HTML in the sandboxed iframes is the templates' business (and refuses axe's script)
     const axe = await new AxeBuilder({ page }).exclude('iframe').analyze();
@@ -136,10 +138,10 @@ describe('Waymark Studio in Chromium', () => {
     const toggle = page.getByRole('checkbox', { name: /Trial conversion/ });
     // the switch is controlled by the server's answer, so click and watch the API (not uncheck())
     await toggle.click();
-    await expect.poll(async () => (await api.request('GET', '/v1/admin/journeys/trial-conversion', { token: LEGACY })).body.journey.enabled).toBe(false);
-    await expect.poll(() => toggle.isChecked()).toBe(false);
+    await poll(async () => (await api.request('GET', '/v1/admin/journeys/trial-conversion', { token: LEGACY })).body.journey.enabled).toBe(false);
+    await poll(() => toggle.isChecked()).toBe(false);
     await toggle.click();
-    await expect.poll(async () => (await api.request('GET', '/v1/admin/journeys/trial-conversion', { token: LEGACY })).body.journey.enabled).toBe(true);
+    await poll(async () => (await api.request('GET', '/v1/admin/journeys/trial-conversion', { token: LEGACY })).body.journey.enabled).toBe(true);
   });
 
   it('shows a journey, enrolls a user and cancels an enrollment', async () => {
@@ -148,16 +150,16 @@ describe('Waymark Studio in Chromium', () => {
     await page.getByLabel('User id').fill(enrolled);
     await page.getByLabel('Email', { exact: true }).fill(`${enrolled}@waymark-test.example`);
     await page.getByRole('button', { name: 'Enroll user' }).click();
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Dispatched' }).count()).toBe(1);
+    await poll(() => page.getByRole('status').filter({ hasText: 'Dispatched' }).count()).toBe(1);
 
     await page.goto(`/studio/journeys/welcome-series?status=waiting`);
-    await expect.poll(() => page.getByRole('button', { name: 'Cancel' }).count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    await poll(() => page.getByRole('button', { name: 'Cancel' }).count(), { timeout: 30_000 }).toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Cancel' }).first().click();
     await page.getByRole('button', { name: 'Cancel enrollment' }).click();
-    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
-    await expect
-      .poll(async () => (await api.request('GET', `/v1/admin/journeys/welcome-series/states?status=exited&limit=100`, { token: LEGACY })).body.total)
-      .toBeGreaterThan(0);
+    await poll(() => page.getByRole('dialog').count()).toBe(0);
+    await poll(
+      async () => (await api.request('GET', `/v1/admin/journeys/welcome-series/states?status=exited&limit=100`, { token: LEGACY })).body.total,
+    ).toBeGreaterThan(0);
   });
 
   it('finds a contact and edits its properties', async () => {
@@ -168,9 +170,10 @@ describe('Waymark Studio in Chromium', () => {
     const editor = page.getByLabel(/Properties \(JSON/);
     await editor.fill('{"plan": "team", "seats": 5}');
     await page.getByRole('button', { name: 'Save properties' }).click();
-    await expect
-      .poll(async () => (await api.request('GET', `/v1/admin/contacts/${seed.contactId}`, { token: LEGACY })).body.contact.properties)
-      .toMatchObject({ plan: 'team', seats: 5 });
+    await poll(async () => (await api.request('GET', `/v1/admin/contacts/${seed.contactId}`, { token: LEGACY })).body.contact.properties).toMatchObject({
+      plan: 'team',
+      seats: 5,
+    });
   });
 
   it('shows emails and one email in a sandboxed frame', async () => {
@@ -181,7 +184,7 @@ describe('Waymark Studio in Chromium', () => {
 
   it('previews templates', async () => {
     await visit('/studio/templates?key=welcome', 'templates', 'Templates');
-    await expect.poll(() => page.getByText(/Subject:/).count()).toBeGreaterThan(0);
+    await poll(() => page.getByText(/Subject:/).count()).toBeGreaterThan(0);
   });
 
   it('lists events', async () => {
@@ -192,12 +195,10 @@ describe('Waymark Studio in Chromium', () => {
     await visit('/studio/dlq?status=pending', 'dlq', 'Dead letters');
     const row = page.getByRole('row').filter({ hasText: 'provider timed out' });
     await row.getByRole('button', { name: 'Retry' }).click();
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Done: 1 entry' }).count()).toBe(1);
-    await expect
-      .poll(async () =>
-        (await api.request('GET', `/v1/admin/dlq?status=retried&limit=100`, { token: LEGACY })).body.entries.map((entry: { id: string }) => entry.id),
-      )
-      .toContain(seed.dlqId);
+    await poll(() => page.getByRole('status').filter({ hasText: 'Done: 1 entry' }).count()).toBe(1);
+    await poll(async () =>
+      (await api.request('GET', `/v1/admin/dlq?status=retried&limit=100`, { token: LEGACY })).body.entries.map((entry: { id: string }) => entry.id),
+    ).toContain(seed.dlqId);
   });
 
   it('creates an API key, shows it once, and revokes it', async () => {
@@ -210,8 +211,8 @@ describe('Waymark Studio in Chromium', () => {
     expect((await api.request('GET', '/v1/admin/journeys', { token: raw ?? '' })).status).toBe(403); // ingest only
     await page.getByRole('row').filter({ hasText: name }).getByRole('button', { name: 'Revoke' }).click();
     await page.getByRole('button', { name: 'Revoke key' }).click();
-    await expect.poll(() => page.getByRole('row').filter({ hasText: name }).count()).toBe(0);
-    await expect.poll(async () => (await api.request('POST', '/v1/events', { token: raw ?? '', body: { name: 'x', userId: 'x' } })).status).toBe(401);
+    await poll(() => page.getByRole('row').filter({ hasText: name }).count()).toBe(0);
+    await poll(async () => (await api.request('POST', '/v1/events', { token: raw ?? '', body: { name: 'x', userId: 'x' } })).status).toBe(401);
   });
 
   it('shows the settings pages', async () => {
