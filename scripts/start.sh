@@ -10,6 +10,8 @@ bash scripts/stack.sh up
 source scripts/dev-env.sh
 
 npx --no-install tsx apps/cli/src/main.ts migrate
+# the studio (apps/studio): rebuilt only when its sources changed since the last build
+npx --no-install tsx scripts/studio-build.ts
 npx --no-install tsx apps/cli/src/main.ts dev-key
 
 mkdir -p .data/logs
@@ -36,6 +38,7 @@ cat <<INFO
 
 [start] Waymark is running
   API              http://localhost:${PORT}
+  Studio           http://localhost:${PORT}/studio   (first admin: npm run waymark -- admin create --email you@example.com)
   API reference    http://localhost:${PORT}/docs
   Health           http://localhost:${PORT}/v1/health
   Temporal Web UI  http://localhost:${TEMPORAL_UI_PORT:-8233}

@@ -10,5 +10,7 @@ bash scripts/stack.sh up
 echo "[test] typecheck + lint ..."
 npm run --silent typecheck
 npm run --silent lint
+# the studio's typed client must match the api's OpenAPI document (a route changed → regenerate)
+npx --no-install tsx scripts/studio-client.ts --check
 echo "[test] unit, workflow and integration tests ..."
 npx --no-install vitest run "$@"

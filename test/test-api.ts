@@ -28,7 +28,8 @@ export async function startTestApi(overrides: Record<string, string | undefined>
   const logger = createLogger({ level: config.logLevel, name: 'test-api', format: 'json' });
   const deps = await createAppDeps(config, logger, options);
   const app = await buildApp({ deps, logger });
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  // a random port unless PORT is given (the studio test needs its own origin in API_PUBLIC_URL first)
+  const address = await app.listen({ port: overrides.PORT === undefined ? 0 : config.port, host: '127.0.0.1' });
   return {
     url: address,
     app,

@@ -20,6 +20,7 @@ import { registerMethodNotAllowed } from './plugins/method-not-allowed';
 import { registerSharedErrorResponses } from './plugins/shared-error-responses';
 import { registerOpenApi } from './plugins/openapi';
 import { createSlidingWindowStore } from './plugins/rate-limit-store';
+import { registerStudio } from './plugins/studio';
 // Route files live in one folder per plane (docs/contributing.md): routes/public (no credential),
 // routes/data (product servers, `ingest` scope) and routes/admin (operators, `read` and up).
 import { emailPageRoutes } from './routes/public/email-pages';
@@ -47,6 +48,9 @@ import { webhookSourceRoutes } from './routes/public/webhook-sources';
 import { webhookEndpointRoutes } from './routes/admin/webhook-endpoints';
 import { eventCatalogRoutes } from './routes/admin/event-catalog';
 import { contactExplainRoutes } from './routes/admin/contact-explain';
+import { studioStatusRoutes } from './routes/public/studio-status';
+import { insightRoutes } from './routes/admin/insights';
+import { templateRoutes } from './routes/admin/templates';
 import { authRateLimits } from './routes/auth/options';
 import { authOrganizationRoutes } from './routes/auth/organizations';
 import { authPasswordRoutes } from './routes/auth/passwords';
@@ -55,7 +59,7 @@ import { allowedOrigins } from './http/same-origin';
 import { readSessionCookie } from './http/session-cookie';
 
 /** Public plane: no credential; each route authenticates by its own means (signed token, SNS signature) or needs none. */
-const publicRoutes = [healthRoutes, trackingRoutes, emailPageRoutes, emailProviderWebhookRoutes, webhookSourceRoutes];
+const publicRoutes = [healthRoutes, trackingRoutes, emailPageRoutes, emailProviderWebhookRoutes, webhookSourceRoutes, studioStatusRoutes];
 
 /** Data plane: what a product's servers call with an `ingest` key (/v1/events, /v1/contacts, /v1/emails, /v1/lists). */
 const dataRoutes = [eventRoutes, dataContactRoutes, dataEmailRoutes, dataListRoutes];
@@ -78,6 +82,9 @@ const adminRoutes = [
   auditLogRoutes,
   webhookEndpointRoutes,
   eventCatalogRoutes,
+  // what the studio needs beyond the contract's admin plane: templates, overview series, funnels
+  templateRoutes,
+  insightRoutes,
 ];
 
 /** People signing in under /api/auth/* (sessions, passwords, organizations; docs/auth.md). */
@@ -161,7 +168,8 @@ export async function buildApp({ deps, logger }: BuildAppOptions): Promise<Fasti
   const origins = allowedOrigins([config.authUrl, config.apiPublicUrl]);
   const authOptions = { deps, origins, limits: authRateLimits() };
   for (const routes of authRoutes) await app.register(routes, authOptions);
-
+  // the web admin UI (apps/studio), static files; it calls the admin plane like any client
+  await registerStudio(app);
   await app.register(async (bearer) => {
     await bearerAuth(bearer, { authenticator: deps.authenticator, sessions: { sessions: deps.sessions, principals: deps.sessionPrincipals, origins } });
     await auditTrail(bearer, { db: deps.db });

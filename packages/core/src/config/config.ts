@@ -54,6 +54,8 @@ export const configSchema = z
     TEMPORAL_NAMESPACE: z.string().default('default'),
     TEMPORAL_TASK_QUEUE: z.string().default(DEFAULT_TASK_QUEUE),
     TEMPORAL_TLS: z.enum(['true', 'false']).optional(),
+    /** where the studio links each journey run (the Temporal Web UI of this namespace) */
+    TEMPORAL_UI_URL: url('http://localhost:8233'),
 
     SES_REGION: z.string().default('us-east-1'),
     SES_ENDPOINT: optionalString,
@@ -114,6 +116,7 @@ export const configSchema = z
       apiKey: env.ORCHESTRATOR_CLIENT_TOKEN,
       // Temporal Cloud API keys only work over TLS, so a token turns TLS on unless told otherwise.
       tls: env.TEMPORAL_TLS === undefined ? env.ORCHESTRATOR_CLIENT_TOKEN !== undefined : env.TEMPORAL_TLS === 'true',
+      uiUrl: env.TEMPORAL_UI_URL.replace(/\/+$/, ''),
     },
     adminApiKey: env.ADMIN_API_KEY,
     apiPublicUrl: env.API_PUBLIC_URL.replace(/\/+$/, ''),

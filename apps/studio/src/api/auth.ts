@@ -1,0 +1,65 @@
+import { ApiError } from './client';
+import type { Role } from './session';
+
+export interface SessionResponse {
+  /** `role` here is the installation role (admin/member); the studio acts on the organization role */
+  user: { id: string; email: string; name: string | null; role: string };
+  session: { id: string; expiresAt: string };
+}
+
+export interface Organization {
+  id: string;
+  name: string;
+  slug: string;
+  role: Role;
+}
+
+async function call<T>(method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown): Promise<T> {
+  const response = await fetch(path, {
+    method,
+    credentials: 'same-origin',
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const payload = (await response.json().catch(() => ({}))) as { error?: string };
+  if (!response.ok) throw new ApiError(response.status, payload.error ?? `Request failed (${response.status})`);
+  return payload as T;
+}
+
+/** The current session, or undefined when nobody is signed in (401). */
+export async function getSession(): Promise<SessionResponse | undefined> {
+  try {
+    return await call<SessionResponse>('GET', '/api/auth/get-session');
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return undefined;
+    throw error;
+  }
+}
+
+export const signIn = (input: { email: string; password: string; rememberMe?: boolean }) => call<SessionResponse>('POST', '/api/auth/sign-in/email', input);
+export const signOut = () => call<{ ok: true }>('POST', '/api/auth/sign-out', {});
+export const requestPasswordReset = (email: string) => call<{ ok: true }>('POST', '/api/auth/request-password-reset', { email });
+export const resetPassword = (token: string, newPassword: string) => call<{ ok: true }>('POST', '/api/auth/reset-password', { token, newPassword });
+export const acceptInvitation = (input: { token: string; password: string; name?: string }) =>
+  call<SessionResponse>('POST', '/api/auth/accept-invitation', input);
+
+/** The organizations of the signed-in user; the API scopes a session by the first one (or X-Waymark-Org). */
+export const listOrganizations = () => call<{ organizations: Organization[] }>('GET', '/api/auth/organization/list');
+
+export interface Member {
+  userId: string;
+  email: string;
+  name: string | null;
+  role: Role;
+  joinedAt: string;
+}
+
+export const listMembers = (orgId: string) => call<{ members: Member[] }>('GET', `/api/auth/organization/${encodeURIComponent(orgId)}/members`);
+export const inviteMember = (orgId: string, input: { email: string; role: Role }) =>
+  call<{ invitation: { id: string; email: string; role: Role; expiresAt: string } }>(
+    'POST',
+    `/api/auth/organization/${encodeURIComponent(orgId)}/invite`,
+    input,
+  );
+export const changeMemberRole = (orgId: string, userId: string, role: Role) =>
+  call<unknown>('PATCH', `/api/auth/organization/${encodeURIComponent(orgId)}/members/${encodeURIComponent(userId)}`, { role });

@@ -1,0 +1,44 @@
+import { lazy, type ComponentType } from 'react';
+import { createBrowserRouter } from 'react-router';
+import { RequireSession } from './components/require-session';
+import { Layout } from './components/layout';
+import { NotFound, NotFoundPage } from './routes/not-found';
+
+/** Route-level code splitting: each page is its own chunk, loaded on first visit. */
+function page(load: () => Promise<{ default: ComponentType }>) {
+  const Page = lazy(load);
+  return <Page />;
+}
+
+/** URL paths are part of the interface (docs/studio.md); filters live in the query string. */
+export const router = createBrowserRouter([
+  { path: '/studio/sign-in', element: page(() => import('./routes/sign-in')) },
+  { path: '/studio/reset-password', element: page(() => import('./routes/reset-password')) },
+  { path: '/studio/accept-invite', element: page(() => import('./routes/accept-invite')) },
+  {
+    path: '/studio',
+    element: (
+      <RequireSession>
+        <Layout />
+      </RequireSession>
+    ),
+    children: [
+      { index: true, element: page(() => import('./routes/overview')) },
+      { path: 'journeys', element: page(() => import('./routes/journeys')) },
+      { path: 'journeys/:id', element: page(() => import('./routes/journey-detail')) },
+      { path: 'contacts', element: page(() => import('./routes/contacts')) },
+      { path: 'contacts/:id', element: page(() => import('./routes/contact-detail')) },
+      { path: 'emails', element: page(() => import('./routes/emails')) },
+      { path: 'emails/:id', element: page(() => import('./routes/email-detail')) },
+      { path: 'templates', element: page(() => import('./routes/templates')) },
+      { path: 'events', element: page(() => import('./routes/events')) },
+      { path: 'dlq', element: page(() => import('./routes/dlq')) },
+      { path: 'settings/api-keys', element: page(() => import('./routes/settings/api-keys')) },
+      { path: 'settings/alerts', element: page(() => import('./routes/settings/alerts')) },
+      { path: 'settings/members', element: page(() => import('./routes/settings/members')) },
+      { path: 'settings/audit-log', element: page(() => import('./routes/settings/audit-log')) },
+      { path: '*', element: <NotFound /> },
+    ],
+  },
+  { path: '*', element: <NotFoundPage /> },
+]);

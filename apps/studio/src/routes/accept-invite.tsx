@@ -1,0 +1,56 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { acceptInvitation } from '../api/auth';
+import { AuthFrame } from '../components/auth-frame';
+import { ErrorPanel } from '../components/feedback';
+import { SESSION_QUERY } from '../components/require-session';
+
+/** /studio/accept-invite?token=…: the invitation email's link; creates the account (or joins) and signs in. */
+export default function AcceptInvite() {
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [name, setName] = useState('');
+  const [password, setPassword] = useState('');
+  const mutation = useMutation({
+    mutationFn: () => acceptInvitation({ token, password, ...(name === '' ? {} : { name }) }),
+    onSuccess: async () => {
+      // the session gate loads the organization role next
+      await queryClient.invalidateQueries({ queryKey: SESSION_QUERY });
+      await navigate('/studio', { replace: true });
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    mutation.mutate();
+  };
+  return (
+    <AuthFrame title="Accept invitation" description="Set up your account to join your team on Waymark.">
+      {token === '' ? <ErrorPanel error={new Error('This link has no invitation token. Ask your admin for a new invitation.')} /> : null}
+      <form className="stack" onSubmit={submit}>
+        <label className="field">
+          Your name (optional)
+          <input autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} />
+        </label>
+        <label className="field">
+          Password
+          <input
+            type="password"
+            autoComplete="new-password"
+            minLength={8}
+            maxLength={128}
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        </label>
+        {mutation.isError ? <ErrorPanel error={mutation.error} /> : null}
+        <button type="submit" className="primary" disabled={mutation.isPending || token === ''}>
+          Join
+        </button>
+      </form>
+    </AuthFrame>
+  );
+}

@@ -1,0 +1,230 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { api, unwrap } from '../api/client';
+import type { components } from '../api/schema';
+import { useSession } from '../api/session';
+import { ConfirmButton } from '../components/confirm-button';
+import { Badge, Empty, ErrorPanel, Skeleton } from '../components/feedback';
+import { formatDate } from '../components/format';
+import { PageHeader } from '../components/page';
+import { useUrlState } from '../components/url-state';
+
+type Contact = components['schemas']['Contact'];
+type Preferences = components['schemas']['EmailPreferences'];
+type TimelineEntry = components['schemas']['TimelineEntry'];
+
+/** Properties as editable JSON; the API merges what is sent (keys are added or changed, never removed). */
+function PropertiesEditor({ contact, editable }: { contact: Contact; editable: boolean }) {
+  const queryClient = useQueryClient();
+  const [text, setText] = useState(() => JSON.stringify(contact.properties, null, 2));
+  let parsed: Record<string, unknown> | undefined;
+  let problem: string | undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) parsed = value as Record<string, unknown>;
+    else problem = 'Properties must be a JSON object, like {"plan": "pro"}.';
+  } catch (error) {
+    problem = `Not valid JSON: ${(error as Error).message}`;
+  }
+  const save = useMutation({
+    mutationFn: async () =>
+      unwrap(await api.PATCH('/v1/admin/contacts/{id}', { params: { path: { id: contact.id } }, body: { properties: parsed as Record<string, never> } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['contacts'] }),
+  });
+  if (!editable) return <pre>{JSON.stringify(contact.properties, null, 2)}</pre>;
+  return (
+    <div className="stack">
+      <label className="field">
+        Properties (JSON; saved keys are merged into the contact)
+        <textarea value={text} onChange={(event) => setText(event.target.value)} aria-invalid={problem !== undefined} spellCheck={false} />
+      </label>
+      {problem === undefined ? null : (
+        <p className="muted" role="status">
+          {problem}
+        </p>
+      )}
+      {save.isError ? <ErrorPanel error={save.error} /> : null}
+      {save.isSuccess ? <p role="status">Saved.</p> : null}
+      <div>
+        <button type="button" className="primary" disabled={problem !== undefined || save.isPending} onClick={() => save.mutate()}>
+          Save properties
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function PreferencesPanel({ contact, preferences, editable }: { contact: Contact; preferences: Preferences | null; editable: boolean }) {
+  const queryClient = useQueryClient();
+  const update = useMutation({
+    mutationFn: async (body: { unsubscribedAll?: boolean; categories?: Record<string, boolean> }) =>
+      unwrap(await api.PUT('/v1/admin/contacts/{contactId}/preferences', { params: { path: { contactId: contact.id } }, body })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['contacts'] }),
+  });
+  const journeyOn = preferences?.categories.journey !== false;
+  const all = preferences?.unsubscribedAll === true;
+  if (contact.email === null) return <p className="muted">This contact has no email address, so it has no email preferences.</p>;
+  return (
+    <div className="stack">
+      <label className="switch">
+        <input
+          type="checkbox"
+          checked={journeyOn}
+          disabled={!editable || update.isPending}
+          onChange={(e) => update.mutate({ categories: { journey: e.target.checked } })}
+        />
+        Journey &amp; lifecycle emails
+      </label>
+      <label className="switch">
+        <input
+          type="checkbox"
+          checked={!all}
+          disabled={!editable || update.isPending}
+          onChange={(e) => update.mutate({ unsubscribedAll: !e.target.checked })}
+        />
+        Subscribed to email at all
+      </label>
+      {preferences?.suppressed === true ? (
+        <p>
+          <Badge value="bounced" /> Suppressed since {formatDate(preferences.suppressedAt)} after {preferences.bounceCount} bounce(s).
+        </p>
+      ) : null}
+      {update.isError ? <ErrorPanel error={update.error} /> : null}
+    </div>
+  );
+}
+
+function describe(entry: TimelineEntry) {
+  const data = entry.data as Record<string, unknown>;
+  switch (entry.type) {
+    case 'event':
+      return (
+        <>
+          Event <code>{String(data.event)}</code>
+        </>
+      );
+    case 'email':
+      return (
+        <>
+          Email <Link to={`/studio/emails/${String(data.id)}`}>{String(data.subject ?? data.templateKey)}</Link> <Badge value={String(data.status)} />
+        </>
+      );
+    case 'journey':
+      return (
+        <>
+          Journey <Link to={`/studio/journeys/${encodeURIComponent(String(data.journeyId))}`}>{String(data.journeyId)}</Link>{' '}
+          <Badge value={String(data.status)} /> at <code>{String(data.currentNodeId)}</code>
+        </>
+      );
+  }
+}
+
+function Timeline({ contactId }: { contactId: string }) {
+  const url = useUrlState();
+  const type = url.get('type');
+  const timeline = useQuery({
+    queryKey: ['contacts', contactId, 'timeline', type],
+    queryFn: async () =>
+      unwrap(
+        await api.GET('/v1/admin/contacts/{id}/timeline', {
+          params: { path: { id: contactId }, query: { limit: 50, ...(type === '' ? {} : { type: type as 'event' | 'journey' | 'email' }) } },
+        }),
+      ),
+  });
+  return (
+    <div className="stack">
+      <label className="field" style={{ maxWidth: 220 }}>
+        Show
+        <select value={type} onChange={(e) => url.set({ type: e.target.value })}>
+          <option value="">Everything</option>
+          <option value="event">Events</option>
+          <option value="email">Emails</option>
+          <option value="journey">Journeys</option>
+        </select>
+      </label>
+      {timeline.isPending ? (
+        <Skeleton />
+      ) : timeline.isError ? (
+        <ErrorPanel error={timeline.error} />
+      ) : timeline.data.timeline.length === 0 ? (
+        <Empty>Nothing has happened to this contact yet.</Empty>
+      ) : (
+        <ol className="timeline" aria-label="Timeline">
+          {timeline.data.timeline.map((entry, index) => (
+            <li key={index}>
+              <span className="muted" style={{ minWidth: 160 }}>
+                {formatDate(entry.timestamp)}
+              </span>
+              <span>{describe(entry)}</span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </div>
+  );
+}
+
+/** /studio/contacts/:id: properties, preferences, the timeline, and GDPR delete. */
+export default function ContactDetail() {
+  const { id = '' } = useParams();
+  const { can } = useSession();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const detail = useQuery({ queryKey: ['contacts', id], queryFn: async () => unwrap(await api.GET('/v1/admin/contacts/{id}', { params: { path: { id } } })) });
+  if (detail.isPending)
+    return (
+      <>
+        <PageHeader title="Contact" />
+        <Skeleton />
+      </>
+    );
+  if (detail.isError)
+    return (
+      <>
+        <PageHeader title="Contact" />
+        <ErrorPanel error={detail.error} />
+      </>
+    );
+  const { contact, preferences } = detail.data;
+  return (
+    <div className="stack">
+      <PageHeader
+        title={contact.email ?? contact.externalId ?? 'Contact'}
+        description={`User id ${contact.externalId} · first seen ${formatDate(contact.firstSeenAt)} · last seen ${formatDate(contact.lastSeenAt)}`}
+        actions={
+          can.manageJourneys ? (
+            <ConfirmButton
+              label="Delete contact"
+              title="Delete this contact (GDPR)?"
+              confirmLabel="Delete permanently"
+              typedConfirmation={contact.externalId ?? contact.id}
+              danger
+              onConfirm={async () => {
+                unwrap(await api.DELETE('/v1/admin/contacts/{id}', { params: { path: { id: contact.id } } }));
+                queryClient.removeQueries({ queryKey: ['contacts'] });
+                await navigate('/studio/contacts');
+              }}
+            >
+              The contact and its email preferences are removed for good. This cannot be undone.
+            </ConfirmButton>
+          ) : undefined
+        }
+      />
+      <div className="grid">
+        <section className="card" aria-labelledby="properties">
+          <h2 id="properties">Properties</h2>
+          <PropertiesEditor key={contact.updatedAt} contact={contact} editable={can.manageJourneys} />
+        </section>
+        <section className="card" aria-labelledby="preferences">
+          <h2 id="preferences">Email preferences</h2>
+          <PreferencesPanel contact={contact} preferences={preferences} editable={can.manageJourneys} />
+        </section>
+      </div>
+      <section className="card" aria-labelledby="timeline">
+        <h2 id="timeline">Timeline</h2>
+        <Timeline contactId={contact.id} />
+      </section>
+    </div>
+  );
+}

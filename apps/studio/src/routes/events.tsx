@@ -1,0 +1,110 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ColumnDef } from '@tanstack/react-table';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { api, unwrap } from '../api/client';
+import type { components } from '../api/schema';
+import { useSession } from '../api/session';
+import { ConfirmButton } from '../components/confirm-button';
+import { DataTable } from '../components/data-table';
+import { DateRange, rangeQuery } from '../components/date-range';
+import { ErrorPanel } from '../components/feedback';
+import { formatDate } from '../components/format';
+import { PageHeader } from '../components/page';
+import { Pagination } from '../components/pagination';
+import { SearchBox } from '../components/search-box';
+import { optional, useUrlState } from '../components/url-state';
+
+type Event = components['schemas']['Event'];
+const MAX_REPLAY = 100;
+
+/** /studio/events?event=&userId=&from=&to=: the event stream, each event's properties, replay (full admins). */
+export default function Events() {
+  const { can } = useSession();
+  const url = useUrlState();
+  const queryClient = useQueryClient();
+  const [open, setOpen] = useState<string>();
+  const name = url.get('event');
+  const userId = url.get('userId');
+  const filter = { event: optional(name), userId: optional(userId), ...rangeQuery(url) };
+  const list = useQuery({
+    queryKey: ['events', filter, url.offset],
+    queryFn: async () => unwrap(await api.GET('/v1/admin/events', { params: { query: { limit: url.limit, offset: url.offset, ...filter } } })),
+  });
+  const replay = useMutation({
+    mutationFn: async (body: { eventIds?: string[]; filter?: typeof filter; limit?: number }) => unwrap(await api.POST('/v1/admin/events/replay', { body })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['events'] }),
+  });
+  const columns: ColumnDef<Event, unknown>[] = [
+    {
+      header: 'Event',
+      cell: ({ row }) => (
+        <button type="button" aria-expanded={open === row.original.id} onClick={() => setOpen(open === row.original.id ? undefined : row.original.id)}>
+          <code>{row.original.event}</code>
+        </button>
+      ),
+    },
+    { header: 'User', cell: ({ row }) => <Link to={`/studio/contacts/${encodeURIComponent(row.original.userId)}`}>{row.original.userId}</Link> },
+    { header: 'Occurred', cell: ({ row }) => formatDate(row.original.occurredAt) },
+    {
+      header: 'Properties',
+      cell: ({ row }) =>
+        open === row.original.id ? (
+          <div className="stack">
+            <pre>{JSON.stringify(row.original.properties, null, 2)}</pre>
+            {can.administer ? (
+              <div>
+                <button type="button" disabled={replay.isPending} onClick={() => replay.mutate({ eventIds: [row.original.id] })}>
+                  Replay this event
+                </button>
+              </div>
+            ) : null}
+          </div>
+        ) : (
+          <span className="muted">{Object.keys(row.original.properties).length} properties</span>
+        ),
+    },
+  ];
+  const hasFilter = filter.event !== undefined || filter.userId !== undefined || 'from' in filter || 'to' in filter;
+  return (
+    <>
+      <PageHeader
+        title="Events"
+        description="Everything your product and Waymark itself reported, newest first."
+        actions={
+          can.administer && hasFilter && (list.data?.total ?? 0) > 0 ? (
+            <ConfirmButton
+              label="Replay matching…"
+              title="Replay matching events?"
+              confirmLabel="Replay"
+              onConfirm={async () => replay.mutateAsync({ filter, limit: MAX_REPLAY })}
+            >
+              {Math.min(list.data?.total ?? 0, MAX_REPLAY)} of the {list.data?.total} matching events go through the pipeline again: they may start journeys and
+              exit enrollments as they did the first time.
+            </ConfirmButton>
+          ) : undefined
+        }
+      />
+      <div className="filters">
+        <SearchBox label="Event name" value={name} onChange={(value) => url.set({ event: value })} />
+        <SearchBox label="User id" value={userId} onChange={(value) => url.set({ userId: value })} />
+        <DateRange url={url} />
+      </div>
+      {replay.isSuccess ? (
+        <p role="status">
+          Replayed {replay.data.replayed} event(s){replay.data.errors.length > 0 ? `, ${replay.data.errors.length} failed` : ''}.
+        </p>
+      ) : null}
+      {replay.isError ? <ErrorPanel error={replay.error} /> : null}
+      <DataTable
+        label="Events"
+        columns={columns}
+        rows={list.data?.events}
+        isLoading={list.isPending}
+        error={list.error}
+        empty={hasFilter ? 'No events match these filters.' : 'No events yet. Send one with POST /v1/events (see the README).'}
+      />
+      <Pagination total={list.data?.total} />
+    </>
+  );
+}

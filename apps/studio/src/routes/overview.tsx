@@ -1,0 +1,149 @@
+import { useQuery } from '@tanstack/react-query';
+import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Link } from 'react-router';
+import { api, unwrap } from '../api/client';
+import { useSession } from '../api/session';
+import { ErrorPanel, Skeleton } from '../components/feedback';
+import { formatNumber } from '../components/format';
+import { PageHeader } from '../components/page';
+
+const WEEK_MS = 7 * 86_400_000;
+// recharts colors tooltip rows like their series; theme text keeps them readable in both themes
+const tooltipStyle = {
+  contentStyle: { background: 'var(--surface)', border: '1px solid var(--border)', color: 'var(--text)' },
+  itemStyle: { color: 'var(--text)' },
+  labelStyle: { color: 'var(--text)' },
+};
+
+function Stat({ to, value, label }: { to: string; value: number | undefined; label: string }) {
+  return (
+    <Link to={to} className="card stat">
+      <div className="stat-value">{formatNumber(value)}</div>
+      <div className="stat-label">{label}</div>
+    </Link>
+  );
+}
+
+/** /studio: the state of the installation at a glance; every figure links to its list. */
+export default function Overview() {
+  const { can } = useSession();
+  const metrics = useQuery({
+    queryKey: ['metrics', '7d'],
+    queryFn: async () => {
+      const to = new Date();
+      return unwrap(await api.GET('/v1/admin/metrics', { params: { query: { from: new Date(to.getTime() - WEEK_MS).toISOString(), to: to.toISOString() } } }));
+    },
+  });
+  const activity = useQuery({
+    queryKey: ['metrics', 'activity'],
+    queryFn: async () => unwrap(await api.GET('/v1/admin/metrics/activity', { params: { query: { hours: 24, days: 7 } } })),
+  });
+  const journeys = useQuery({
+    queryKey: ['journeys', 'overview'],
+    queryFn: async () => unwrap(await api.GET('/v1/admin/journeys', { params: { query: { limit: 100 } } })),
+  });
+  // alert rules and history are full-admin on the API
+  const alerts = useQuery({
+    queryKey: ['alerts', 'history', 'latest'],
+    queryFn: async () => unwrap(await api.GET('/v1/admin/alerts/history', { params: { query: { limit: 20 } } })),
+    enabled: can.administer,
+  });
+
+  const m = metrics.data;
+  const dayAgo = Date.now() - 86_400_000;
+  const firing = alerts.data?.alerts.filter((alert) => new Date(alert.triggeredAt).getTime() > dayAgo) ?? [];
+  return (
+    <div className="stack">
+      <PageHeader title="Overview" description="The last 7 days of this Waymark installation." />
+      {metrics.isError ? <ErrorPanel error={metrics.error} /> : null}
+      <section className="grid" aria-label="Headline figures">
+        <Stat to="/studio/events" value={m?.events.ingested} label="Events ingested" />
+        <Stat to="/studio/emails?status=sent" value={m?.emails.sent} label="Emails sent" />
+        <Stat to="/studio/emails?status=delivered" value={m?.emails.delivered} label="Delivered" />
+        <Stat to="/studio/emails?status=opened" value={m?.emails.opened} label="Opened" />
+        <Stat to="/studio/emails?status=clicked" value={m?.emails.clicked} label="Clicked" />
+        <Stat to="/studio/emails?status=bounced" value={m?.emails.bounced} label="Bounced" />
+        <Stat to="/studio/dlq?status=pending" value={m?.dlq.pending} label="Dead letters pending" />
+        {can.administer ? <Stat to="/studio/settings/alerts" value={alerts.isPending ? undefined : firing.length} label="Alerts fired (24 h)" /> : null}
+      </section>
+      <div className="grid">
+        <section className="card" aria-labelledby="events-hour">
+          <h2 id="events-hour">Events per hour (24 h)</h2>
+          {activity.isPending ? (
+            <Skeleton />
+          ) : activity.isError ? (
+            <ErrorPanel error={activity.error} />
+          ) : (
+            <ResponsiveContainer width="100%" height={220}>
+              <BarChart data={activity.data.eventsPerHour.map((row) => ({ hour: new Date(row.hour).getHours() + ':00', count: row.count }))}>
+                <CartesianGrid strokeDasharray="3 3" opacity={0.3} />
+                <XAxis dataKey="hour" fontSize={11} />
+                <YAxis allowDecimals={false} fontSize={11} width={40} />
+                <Tooltip {...tooltipStyle} />
+                <Bar dataKey="count" name="events" fill="#6366f1" />
+              </BarChart>
+            </ResponsiveContainer>
+          )}
+        </section>
+        <section className="card" aria-labelledby="emails-day">
+          <h2 id="emails-day">Emails per day (7 days)</h2>
+          {activity.isPending ? (
+            <Skeleton />
+          ) : activity.isError ? (
+            <ErrorPanel error={activity.error} />
+          ) : (
+            <ResponsiveContainer width="100%" height={220}>
+              <LineChart
+                data={activity.data.emailsPerDay.map((row) => ({ ...row, day: new Date(row.day).toLocaleDateString(undefined, { weekday: 'short' }) }))}
+              >
+                <CartesianGrid strokeDasharray="3 3" opacity={0.3} />
+                <XAxis dataKey="day" fontSize={11} />
+                <YAxis allowDecimals={false} fontSize={11} width={40} />
+                <Tooltip {...tooltipStyle} />
+                <Legend />
+                <Line dataKey="sent" stroke="#6366f1" />
+                <Line dataKey="delivered" stroke="#16a34a" />
+                <Line dataKey="opened" stroke="#0891b2" />
+                <Line dataKey="clicked" stroke="#ca8a04" />
+                <Line dataKey="bounced" stroke="#dc2626" />
+              </LineChart>
+            </ResponsiveContainer>
+          )}
+        </section>
+      </div>
+      <section className="card" aria-labelledby="enrollments">
+        <h2 id="enrollments">Enrollments by journey</h2>
+        {journeys.isPending ? (
+          <Skeleton />
+        ) : journeys.isError ? (
+          <ErrorPanel error={journeys.error} />
+        ) : (
+          <table aria-label="Active and waiting enrollments per journey">
+            <thead>
+              <tr>
+                <th scope="col">Journey</th>
+                <th scope="col">Active</th>
+                <th scope="col">Waiting</th>
+              </tr>
+            </thead>
+            <tbody>
+              {journeys.data.journeys.map((journey) => (
+                <tr key={journey.id}>
+                  <td>
+                    <Link to={`/studio/journeys/${encodeURIComponent(journey.id)}`}>{journey.name}</Link>
+                  </td>
+                  <td>
+                    <Link to={`/studio/journeys/${encodeURIComponent(journey.id)}?status=active`}>{formatNumber(journey.counts.active)}</Link>
+                  </td>
+                  <td>
+                    <Link to={`/studio/journeys/${encodeURIComponent(journey.id)}?status=waiting`}>{formatNumber(journey.counts.waiting)}</Link>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,81 @@
+import { useQuery } from '@tanstack/react-query';
+import type { ColumnDef } from '@tanstack/react-table';
+import { api, unwrap } from '../../api/client';
+import type { components, paths } from '../../api/schema';
+import { DataTable } from '../../components/data-table';
+import { DateRange, rangeQuery } from '../../components/date-range';
+import { formatDate } from '../../components/format';
+import { PageHeader } from '../../components/page';
+import { Pagination } from '../../components/pagination';
+import { SearchBox } from '../../components/search-box';
+import { optional, useUrlState } from '../../components/url-state';
+
+type Entry = components['schemas']['AuditLogEntry'];
+type Filters = NonNullable<paths['/v1/admin/audit-logs']['get']['parameters']['query']>;
+type Resource = NonNullable<Filters['resource']>;
+type Action = NonNullable<Filters['action']>;
+const resources: Resource[] = ['contact', 'journey', 'api-key', 'alert-rule', 'email', 'event', 'dlq'];
+const actions: Action[] = ['create', 'update', 'delete', 'revoke', 'enroll', 'cancel', 'import', 'export', 'replay', 'resend'];
+
+const columns: ColumnDef<Entry, unknown>[] = [
+  { header: 'When', cell: ({ row }) => formatDate(row.original.createdAt) },
+  { header: 'Actor', cell: ({ row }) => row.original.actor },
+  { header: 'Action', cell: ({ row }) => row.original.action },
+  { header: 'Resource', cell: ({ row }) => `${row.original.resource}${row.original.resourceId === null ? '' : ` ${row.original.resourceId}`}` },
+  { header: 'Detail', cell: ({ row }) => (row.original.detail === null ? '—' : <code>{JSON.stringify(row.original.detail)}</code>) },
+  { header: 'IP', cell: ({ row }) => row.original.ipAddress },
+];
+
+/** /studio/settings/audit-log?actor=&action=&resource=&from=&to=: who changed what, from where. */
+export default function AuditLog() {
+  const url = useUrlState();
+  const actor = url.get('actor');
+  const action = url.get('action');
+  const resource = url.get('resource');
+  const filter = {
+    actor: optional(actor),
+    action: optional(action) as Action | undefined,
+    resource: optional(resource) as Resource | undefined,
+    ...rangeQuery(url),
+  };
+  const list = useQuery({
+    queryKey: ['audit-logs', filter, url.offset],
+    queryFn: async () => unwrap(await api.GET('/v1/admin/audit-logs', { params: { query: { limit: url.limit, offset: url.offset, ...filter } } })),
+  });
+  return (
+    <>
+      <PageHeader title="Audit log" description="Every change made through the admin API or the studio, by key or by person." />
+      <div className="filters">
+        <SearchBox label="Actor" value={actor} onChange={(value) => url.set({ actor: value })} />
+        <label className="field">
+          Action
+          <select value={action} onChange={(e) => url.set({ action: e.target.value })}>
+            <option value="">Any action</option>
+            {actions.map((value) => (
+              <option key={value}>{value}</option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          Resource
+          <select value={resource} onChange={(e) => url.set({ resource: e.target.value })}>
+            <option value="">Any resource</option>
+            {resources.map((value) => (
+              <option key={value}>{value}</option>
+            ))}
+          </select>
+        </label>
+        <DateRange url={url} />
+      </div>
+      <DataTable
+        label="Audit log"
+        columns={columns}
+        rows={list.data?.logs}
+        isLoading={list.isPending}
+        error={list.error}
+        empty="No changes recorded for these filters."
+      />
+      <Pagination total={list.data?.total} />
+    </>
+  );
+}

@@ -1,0 +1,21 @@
+import { randomUUID } from 'node:crypto';
+import type { JsonObject } from '../db/schema';
+import type { EmailDeps } from '../emails/email-deps';
+import { sendEmail, type SendEmailResult } from '../emails/send-email';
+import { renderTemplatePreview } from './template-catalog';
+
+export interface SendTestEmailInput {
+  templateKey: string;
+  to: string;
+  data: JsonObject;
+}
+
+/**
+ * "Send test to…" from the studio: the data is checked first (a typo answers 400 instead of
+ * landing in the DLQ), then the email goes through the one send path, so the test shows exactly
+ * what a recipient gets (tracking, footer links, preference gates). Each call is a new send.
+ */
+export async function sendTestEmail(deps: EmailDeps, input: SendTestEmailInput): Promise<SendEmailResult> {
+  await renderTemplatePreview(deps.templates, input.templateKey, input.data, { unsubscribeUrl: deps.publicUrl, preferencesUrl: deps.publicUrl });
+  return sendEmail(deps, { templateKey: input.templateKey, to: input.to, data: input.data, idempotencyKey: `test:${randomUUID()}` });
+}

@@ -1,0 +1,49 @@
+import type { EmailLinks, TemplateRegistry } from '@waymark/email/email-template';
+import { DEFAULT_EMAIL_CATEGORY } from '@waymark/email/email-template';
+import { renderEmail, TemplateDataError, type RenderedEmail } from '@waymark/email/render-email';
+import { badRequest, notFound } from '../errors/app-error';
+
+export interface TemplateSummary {
+  key: string;
+  description: string | null;
+  category: string;
+  /** the template's own sample data: a starting point for previews and test sends */
+  sampleData: Record<string, unknown>;
+}
+
+/** Every registered template, sorted by key (the studio's template list). */
+export function listTemplates(templates: TemplateRegistry): TemplateSummary[] {
+  return templates.keys().map((key) => {
+    const template = templates.find(key);
+    if (template === undefined) throw notFound(`Template not found: ${key}`);
+    return {
+      key,
+      description: template.description ?? null,
+      category: template.category ?? DEFAULT_EMAIL_CATEGORY,
+      sampleData: template.sampleData as Record<string, unknown>,
+    };
+  });
+}
+
+/**
+ * Renders a template with caller-given data for a preview. No send row, no link tracking, no
+ * pixel: a preview must never count as an open or a click. Invalid data is the caller's mistake (400).
+ */
+export async function renderTemplatePreview(templates: TemplateRegistry, key: string, data: unknown, links: EmailLinks): Promise<RenderedEmail> {
+  const template = templates.find(key);
+  if (template === undefined) throw notFound(`Template not found: ${key}`);
+  try {
+    return await renderEmail(template, data, links);
+  } catch (error) {
+    if (error instanceof TemplateDataError) throw badRequest(error.message);
+    throw error;
+  }
+}
+
+/** Footer links of a preview: they show where the real links go without carrying a usable token. */
+export function previewLinks(publicUrl: string): EmailLinks {
+  return {
+    unsubscribeUrl: `${publicUrl}/v1/email/unsubscribe?token=preview`,
+    preferencesUrl: `${publicUrl}/v1/email/preferences?token=preview`,
+  };
+}
