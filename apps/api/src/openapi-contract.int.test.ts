@@ -33,13 +33,20 @@ function run(args: string[], env: Record<string, string>): Promise<Run> {
  */
 describe('GET /openapi.json is the truth: schemathesis --checks all', () => {
   let api: TestApi;
+  const startedAt = new Date();
   beforeAll(async () => {
     // installs schemathesis into its cached virtualenv on the first run
     const version = await run(['--version'], {});
     if (version.code !== 0) throw new Error(`schemathesis is not available:\n${version.output}`);
     api = await startTestApi({ ADMIN_API_KEY: LEGACY });
   }, 300_000);
-  afterAll(() => api?.close());
+  afterAll(async () => {
+    if (api === undefined) return;
+    // the fuzzer subscribes made-up endpoints (unresolvable hosts) to outbound events; disable them so
+    // the shared test worker does not keep retrying deliveries for the rest of the run
+    await api.deps.db.updateTable('webhookEndpoints').set({ enabled: false }).where('createdAt', '>=', startedAt).where('url', 'not like', 'http://127.0.0.1%').execute();
+    await api.close();
+  });
 
   // about a minute of CPU; the bound leaves room for a machine busy with other work
   it('reports 0 failures', { timeout: 1_200_000 }, async () => {

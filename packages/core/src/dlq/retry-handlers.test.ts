@@ -19,14 +19,14 @@ describe('DLQ retry handler registry', () => {
     expect(() => handlers.register('journey', async () => undefined)).toThrow(/already registered/);
   });
 
-  it('parses a payload against its owner schema, else a 400 naming what was expected', () => {
+  it('parses a payload against its owner schema, else a 409 naming what was expected', () => {
     const schema = z.object({ name: z.string().min(1) });
     expect(parseDeadLetterPayload(schema, { name: 'signed_up' }, 'event')).toEqual({ name: 'signed_up' });
     try {
       parseDeadLetterPayload(schema, { nothing: true }, 'event');
       expect.unreachable('an invalid payload must throw');
     } catch (error) {
-      expect(isAppError(error) && error.status).toBe(400);
+      expect(isAppError(error) && error.status).toBe(409);
       expect((error as Error).message).toMatch(/^DLQ payload is not a retryable event: /);
     }
   });

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { DlqEntryRow, JsonObject } from '../db/schema';
-import { badRequest } from '../errors/app-error';
+import { conflict } from '../errors/app-error';
 import type { DeadLetterSource } from './dead-letters';
 
 /** Re-queues one parked task through its original pipeline; throws when it could not. */
@@ -29,9 +29,12 @@ export function createDeadLetterRetryHandlers(): DeadLetterRetryHandlers {
   };
 }
 
-/** A handler's first step: the stored payload, checked against what its owner wrote there. */
+/**
+ * A handler's first step: the stored payload, checked against what its owner wrote there. A payload
+ * that does not parse is the entry's state, not the caller's input: 409, like an entry already retried.
+ */
 export function parseDeadLetterPayload<T>(schema: z.ZodType<T>, payload: JsonObject, what: string): T {
   const result = schema.safeParse(payload);
-  if (!result.success) throw badRequest(`DLQ payload is not a retryable ${what}: ${result.error.issues[0]?.message ?? 'invalid'}`);
+  if (!result.success) throw conflict(`DLQ payload is not a retryable ${what}: ${result.error.issues[0]?.message ?? 'invalid'}`);
   return result.data;
 }
