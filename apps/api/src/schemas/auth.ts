@@ -6,7 +6,11 @@ import { timestamp } from './common';
 /** Auth errors may carry a machine-readable `code` (INVALID_EMAIL_OR_PASSWORD, INVALID_TOKEN, …). */
 export const authErrorBody = z.object({ error: z.string(), code: z.string().optional() }).meta({ id: 'AuthError' });
 
-export const emailField = z.email().max(254);
+/** An email address: at most 254 characters, of which at most 64 before the @ (RFC 5321). */
+export const emailField = z
+  .email()
+  .max(254)
+  .refine((value) => value.lastIndexOf('@') <= 64, 'the part before @ must be at most 64 characters');
 export const passwordField = passwordSchema.meta({ description: '8 to 128 characters' });
 
 export const authUser = z

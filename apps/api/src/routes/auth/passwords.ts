@@ -21,7 +21,7 @@ export const authPasswordRoutes: RoutePlugin<AuthRouteOptions> = async (app, { d
         description:
           'Always 200, whether or not the email belongs to an account. For an account, an email links to ' +
           '`/studio/reset-password?token=…`; the token works once, for 15 minutes. At most 5 requests per 60 seconds per client.',
-        body: z.object({ email: emailField }),
+        body: z.strictObject({ email: emailField }),
         response: { 200: okBody, 400: authErrorBody, 429: authErrorBody },
       },
     },
@@ -41,7 +41,7 @@ export const authPasswordRoutes: RoutePlugin<AuthRouteOptions> = async (app, { d
         tags,
         summary: 'Set a new password with a reset token',
         description: 'Every session of the user is revoked. A used, unknown or expired token gets 400 with code `INVALID_TOKEN`.',
-        body: z.object({ token: z.string().min(1).max(200), newPassword: passwordField }),
+        body: z.strictObject({ token: z.string().min(1).max(200), newPassword: passwordField }),
         response: { 200: okBody, 400: authErrorBody },
       },
     },
@@ -59,7 +59,7 @@ export const authPasswordRoutes: RoutePlugin<AuthRouteOptions> = async (app, { d
         summary: "Change the signed-in user's password",
         description: 'Needs the current password; every other session of the user is revoked (this one stays).',
         security: [{ session: [] }],
-        body: z.object({ currentPassword: z.string().min(1).max(128), newPassword: passwordField }),
+        body: z.strictObject({ currentPassword: z.string().min(1).max(128), newPassword: passwordField }),
         response: { 200: okBody, ...sessionErrors },
       },
     },

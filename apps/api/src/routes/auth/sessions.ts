@@ -23,7 +23,7 @@ export const authSessionRoutes: RoutePlugin<AuthRouteOptions> = async (app, { de
         description:
           'Sets the `waymark_session` cookie (HttpOnly, SameSite=Lax, Path=/; Secure in production). ' +
           'A wrong email and a wrong password get the same 401. At most 10 attempts per 60 seconds per client.',
-        body: z.object({ email: emailField, password: passwordField, rememberMe: z.boolean().optional() }),
+        body: z.strictObject({ email: emailField, password: passwordField, rememberMe: z.boolean().optional() }),
         response: { 200: signedIn, 400: authErrorBody, 401: authErrorBody, 403: authErrorBody, 429: authErrorBody },
       },
     },
@@ -80,7 +80,7 @@ export const authSessionRoutes: RoutePlugin<AuthRouteOptions> = async (app, { de
         tags,
         summary: 'Sign out: delete the session and clear the cookie',
         security: [{ session: [] }],
-        body: z.unknown().optional(),
+        body: z.strictObject({}).nullish(),
         response: { 200: okBody, 403: authErrorBody },
       },
     },
