@@ -1196,7 +1196,7 @@ export interface paths {
       };
       requestBody: {
         content: {
-          'application/json': unknown;
+          'application/json': Record<string, never> | null;
         };
       };
       responses: {
