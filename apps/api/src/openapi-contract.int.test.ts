@@ -44,7 +44,12 @@ describe('GET /openapi.json is the truth: schemathesis --checks all', () => {
     if (api === undefined) return;
     // the fuzzer subscribes made-up endpoints (unresolvable hosts) to outbound events; disable them so
     // the shared test worker does not keep retrying deliveries for the rest of the run
-    await api.deps.db.updateTable('webhookEndpoints').set({ enabled: false }).where('createdAt', '>=', startedAt).where('url', 'not like', 'http://127.0.0.1%').execute();
+    await api.deps.db
+      .updateTable('webhookEndpoints')
+      .set({ enabled: false })
+      .where('createdAt', '>=', startedAt)
+      .where('url', 'not like', 'http://127.0.0.1%')
+      .execute();
     await api.close();
   });
 

@@ -2548,8 +2548,7 @@ export interface paths {
           'application/json':
             | {
                 name: string;
-                /** Format: email */
-                email?: string;
+                email?: string & (unknown & unknown);
                 userId?: string;
                 eventProperties?: {
                   [key: string]: unknown;
@@ -2706,8 +2705,7 @@ export interface paths {
           'application/json':
             | {
                 userId?: string;
-                /** Format: email */
-                email?: string;
+                email?: string & (unknown & unknown);
                 properties?: {
                   [key: string]: unknown;
                 };
@@ -3107,18 +3105,242 @@ export interface paths {
       };
       requestBody: {
         content: {
-          'application/json': {
-            templateKey: string;
-            /** Format: email */
-            to: string;
-            /** @default {} */
-            data?: {
-              [key: string]: unknown;
-            };
-            userId?: string;
-            category?: string;
-            idempotencyKey?: string;
-          };
+          'application/json':
+            | {
+                templateKey: string;
+                to: string & (unknown & unknown);
+                /** @default {} */
+                data?: {
+                  [key: string]: unknown;
+                };
+                userId?: string;
+                category?: string;
+                idempotencyKey?: string;
+              }
+            | {
+                /** @enum {unknown} */
+                templateKey?: 'auth-invitation';
+                data: {
+                  /** Format: uri */
+                  acceptUrl: string;
+                  organizationName: string;
+                  inviterEmail: string;
+                  /** @enum {string} */
+                  role: 'owner' | 'admin' | 'editor' | 'viewer';
+                  /** @default 7 */
+                  expiresInDays?: number;
+                };
+              }
+            | {
+                /** @enum {unknown} */
+                templateKey?: 'auth-password-reset';
+                data: {
+                  /** Format: uri */
+                  resetUrl: string;
+                  /** @default 15 */
+                  expiresInMinutes?: number;
+                };
+              }
+            | {
+                /** @enum {unknown} */
+                templateKey?: 'order-receipt';
+                data: {
+                  orderId: string;
+                  items: {
+                    name: string;
+                    quantity: number;
+                    price: number;
+                  }[];
+                  /** @default USD */
+                  currency?: string;
+                  /** Format: uri */
+                  orderUrl?: string;
+                };
+              }
+            | {
+                /** @enum {unknown} */
+                templateKey?: 'payment-failed';
+                data?: {
+                  firstName?: string | null;
+                  /** @default Waymark */
+                  productName?: string;
+                  amount?: string | null;
+                  /**
+                   * Format: uri
+                   * @default https://app.example.com/billing
+                   */
+                  billingUrl?: string;
+                };
+              }
+            | {
+                /** @enum {unknown} */
+                templateKey?: 'payment-final-notice';
+                data?: {
+                  firstName?: string | null;
+                  /** @default Waymark */
+                  productName?: string;
+                  /**
+                   * Format: uri
+                   * @default https://app.example.com/billing
+                   */
+                  billingUrl?: string;
+                };
+              }
+            | {
+                /** @enum {unknown} */
+                templateKey?: 'reengage-last-call';
+                data?: {
+                  firstName?: string | null;
+                  /** @default Waymark */
+                  productName?: string;
+                  /**
+                   * Format: uri
+                   * @default https://app.example.com/
+                   */
+                  dashboardUrl?: string;
+                };
+              }
+            | {
+                /** @enum {unknown} */
+                templateKey?: 'reengage-we-miss-you';
+                data?: {
+                  firstName?: string | null;
+                  /** @default Waymark */
+                  productName?: string;
+                  daysInactive?: number | null;
+                  /**
+                   * Format: uri
+                   * @default https://app.example.com/
+                   */
+                  dashboardUrl?: string;
+                };
+              }
+            | {
+                /** @enum {unknown} */
+                templateKey?: 'reengage-welcome-back';
+                data?: {
+                  firstName?: string | null;
+                  /** @default Waymark */
+                  productName?: string;
+                  /**
+                   * Format: uri
+                   * @default https://app.example.com/changelog
+                   */
+                  changelogUrl?: string;
+                };
+              }
+            | {
+                /** @enum {unknown} */
+                templateKey?: 'trial-ending';
+                data?: {
+                  firstName?: string | null;
+                  plan?: string | null;
+                  /** @default Waymark */
+                  productName?: string;
+                  /**
+                   * Format: uri
+                   * @default https://app.example.com/billing
+                   */
+                  billingUrl?: string;
+                  trialEnd?: number | null;
+                };
+              }
+            | {
+                /** @enum {unknown} */
+                templateKey?: 'trial-last-chance';
+                data?: {
+                  firstName?: string | null;
+                  plan?: string | null;
+                  /** @default Waymark */
+                  productName?: string;
+                  /**
+                   * Format: uri
+                   * @default https://app.example.com/billing/upgrade
+                   */
+                  upgradeUrl?: string;
+                  /** @default 3 */
+                  daysLeft?: number;
+                };
+              }
+            | {
+                /** @enum {unknown} */
+                templateKey?: 'trial-pricing-followup';
+                data?: {
+                  firstName?: string | null;
+                  plan?: string | null;
+                  /** @default Waymark */
+                  productName?: string;
+                  /**
+                   * Format: uri
+                   * @default https://app.example.com/pricing
+                   */
+                  pricingUrl?: string;
+                };
+              }
+            | {
+                /** @enum {unknown} */
+                templateKey?: 'trial-welcome';
+                data?: {
+                  firstName?: string | null;
+                  plan?: string | null;
+                  /** @default Waymark */
+                  productName?: string;
+                  /**
+                   * Format: uri
+                   * @default https://app.example.com/
+                   */
+                  dashboardUrl?: string;
+                  /** @default 14 */
+                  trialDays?: number;
+                };
+              }
+            | {
+                /** @enum {unknown} */
+                templateKey?: 'welcome';
+                data?: {
+                  firstName?: string | null;
+                  /** @default Waymark */
+                  productName?: string;
+                  /**
+                   * Format: uri
+                   * @default https://app.example.com/
+                   */
+                  dashboardUrl?: string;
+                };
+              }
+            | {
+                /** @enum {unknown} */
+                templateKey?: 'welcome-getting-started';
+                data?: {
+                  firstName?: string | null;
+                  /** @default Waymark */
+                  productName?: string;
+                  /**
+                   * Format: uri
+                   * @default https://app.example.com/projects/new
+                   */
+                  newProjectUrl?: string;
+                };
+              }
+            | {
+                /** @enum {unknown} */
+                templateKey?: 'welcome-tips';
+                data?: {
+                  firstName?: string | null;
+                  /** @default Waymark */
+                  productName?: string;
+                  /**
+                   * Format: uri
+                   * @default https://app.example.com/docs
+                   */
+                  docsUrl?: string;
+                  /**
+                   * Format: uri
+                   * @default https://app.example.com/settings/integrations
+                   */
+                  integrationsUrl?: string;
+                };
+              };
         };
       };
       responses: {
@@ -3506,8 +3728,7 @@ export interface paths {
           'application/json':
             | {
                 userId?: string;
-                /** Format: email */
-                email?: string;
+                email?: string & (unknown & unknown);
                 lists: {
                   [key: string]: boolean;
                 };
@@ -3758,8 +3979,7 @@ export interface paths {
         content: {
           'application/json': {
             externalId: string;
-            /** Format: email */
-            email?: string;
+            email?: string & (unknown & unknown);
             properties?: {
               [key: string]: unknown;
             };
@@ -4150,8 +4370,7 @@ export interface paths {
       requestBody: {
         content: {
           'application/json': {
-            /** Format: email */
-            email?: string;
+            email?: string & (unknown & unknown);
             properties?: {
               [key: string]: unknown;
             };
@@ -4522,7 +4741,9 @@ export interface paths {
     };
     /**
      * Upsert a contact's email preferences (categories are merged)
-     * @description Requires a bearer key with scope `journey-admin` or a session cookie whose organization role grants it.
+     * @description Preferences are kept per address: a contact without an email answers 400 `Contact has no email`.
+     *
+     *     Requires a bearer key with scope `journey-admin` or a session cookie whose organization role grants it.
      */
     put: {
       parameters: {
@@ -4655,6 +4876,133 @@ export interface paths {
         };
       };
     };
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/admin/contacts/{id}/explain': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Why this contact did or did not get a journey’s emails: triggers, enrollments and each step with its outcome
+     * @description Requires a bearer key with scope `read` or a session cookie whose organization role grants it.
+     */
+    get: {
+      parameters: {
+        query: {
+          journeyId: string;
+          templateKey?: string;
+        };
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              explanation: components['schemas']['JourneyExplanation'];
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
     post?: never;
     delete?: never;
     options?: never;
@@ -5857,8 +6205,7 @@ export interface paths {
         content: {
           'application/json': {
             userId: string;
-            /** Format: email */
-            userEmail: string;
+            userEmail: string & (unknown & unknown);
             properties?: {
               [key: string]: unknown;
             };
@@ -5998,7 +6345,9 @@ export interface paths {
     put?: never;
     /**
      * Enroll up to 500 users; users rejected by an entry guard are counted as skipped
-     * @description Requires a bearer key with scope `full-admin` or a session cookie whose organization role grants it.
+     * @description The entry guards are checked for the whole batch at once; the accepted users are handed to one durable background run that dispatches their trigger events (16 at a time, in chunks of 50), so the answer does not wait for the journey runs to start.
+     *
+     *     Requires a bearer key with scope `full-admin` or a session cookie whose organization role grants it.
      */
     post: {
       parameters: {
@@ -6014,8 +6363,7 @@ export interface paths {
           'application/json': {
             users: {
               userId: string;
-              /** Format: email */
-              userEmail: string;
+              userEmail: string & (unknown & unknown);
               properties?: {
                 [key: string]: unknown;
               };
@@ -7619,7 +7967,9 @@ export interface paths {
     put?: never;
     /**
      * Create an alert rule (cooldownMinutes defaults to 60)
-     * @description Requires a bearer key with scope `full-admin` or a session cookie whose organization role grants it.
+     * @description channelConfig by channel: webhook `{url}`, chat `{webhookUrl, channel?}`, email `{to}`. threshold: a failure count ≥ 0 for journey_failure_spike, a ratio 0–1 for the other types.
+     *
+     *     Requires a bearer key with scope `full-admin` or a session cookie whose organization role grants it.
      */
     post: {
       parameters: {
@@ -7630,19 +7980,88 @@ export interface paths {
       };
       requestBody: {
         content: {
-          'application/json': {
-            name: string;
-            /** @enum {string} */
-            type: 'bounce_rate_exceeded' | 'journey_failure_spike' | 'delivery_issue' | 'high_complaint_rate';
-            threshold: number;
-            /** @enum {string} */
-            channel: 'webhook' | 'chat' | 'email';
-            channelConfig: {
-              [key: string]: unknown;
-            };
-            cooldownMinutes?: number;
-            enabled?: boolean;
-          };
+          'application/json':
+            | {
+                name: string;
+                /** @enum {string} */
+                type: 'bounce_rate_exceeded' | 'journey_failure_spike' | 'delivery_issue' | 'high_complaint_rate' | 'webhook_endpoint_disabled';
+                threshold: number;
+                /** @enum {string} */
+                channel: 'webhook' | 'chat' | 'email';
+                channelConfig: {
+                  [key: string]: unknown;
+                };
+                cooldownMinutes?: number;
+                enabled?: boolean;
+              }
+            | ({
+                /** @enum {unknown} */
+                channel?: 'webhook';
+                channelConfig: {
+                  url: string;
+                };
+              } & {
+                /** @enum {unknown} */
+                type?: 'journey_failure_spike';
+                threshold?: unknown;
+              })
+            | ({
+                /** @enum {unknown} */
+                channel?: 'webhook';
+                channelConfig: {
+                  url: string;
+                };
+              } & {
+                /** @enum {unknown} */
+                type?: 'bounce_rate_exceeded' | 'delivery_issue' | 'high_complaint_rate' | 'webhook_endpoint_disabled';
+                threshold?: unknown;
+              })
+            | ({
+                /** @enum {unknown} */
+                channel?: 'chat';
+                channelConfig: {
+                  webhookUrl: string;
+                  channel?: string;
+                };
+              } & {
+                /** @enum {unknown} */
+                type?: 'journey_failure_spike';
+                threshold?: unknown;
+              })
+            | ({
+                /** @enum {unknown} */
+                channel?: 'chat';
+                channelConfig: {
+                  webhookUrl: string;
+                  channel?: string;
+                };
+              } & {
+                /** @enum {unknown} */
+                type?: 'bounce_rate_exceeded' | 'delivery_issue' | 'high_complaint_rate' | 'webhook_endpoint_disabled';
+                threshold?: unknown;
+              })
+            | ({
+                /** @enum {unknown} */
+                channel?: 'email';
+                channelConfig: {
+                  to: string & (unknown & unknown);
+                };
+              } & {
+                /** @enum {unknown} */
+                type?: 'journey_failure_spike';
+                threshold?: unknown;
+              })
+            | ({
+                /** @enum {unknown} */
+                channel?: 'email';
+                channelConfig: {
+                  to: string & (unknown & unknown);
+                };
+              } & {
+                /** @enum {unknown} */
+                type?: 'bounce_rate_exceeded' | 'delivery_issue' | 'high_complaint_rate' | 'webhook_endpoint_disabled';
+                threshold?: unknown;
+              });
         };
       };
       responses: {
@@ -7895,7 +8314,9 @@ export interface paths {
     head?: never;
     /**
      * Update an alert rule (the merged rule is validated; a new channel needs its channelConfig)
-     * @description Requires a bearer key with scope `full-admin` or a session cookie whose organization role grants it.
+     * @description Fields left out keep their stored values, and the merged rule must be valid: a threshold without a type must suit the stored type. channel and channelConfig go together.
+     *
+     *     Requires a bearer key with scope `full-admin` or a session cookie whose organization role grants it.
      */
     patch: {
       parameters: {
@@ -7908,19 +8329,121 @@ export interface paths {
       };
       requestBody: {
         content: {
-          'application/json': {
-            name?: string;
-            /** @enum {string} */
-            type?: 'bounce_rate_exceeded' | 'journey_failure_spike' | 'delivery_issue' | 'high_complaint_rate';
-            threshold?: number;
-            /** @enum {string} */
-            channel?: 'webhook' | 'chat' | 'email';
-            channelConfig?: {
-              [key: string]: unknown;
-            };
-            cooldownMinutes?: number;
-            enabled?: boolean;
-          };
+          'application/json':
+            | {
+                name?: string;
+                /** @enum {string} */
+                type?: 'bounce_rate_exceeded' | 'journey_failure_spike' | 'delivery_issue' | 'high_complaint_rate' | 'webhook_endpoint_disabled';
+                threshold?: number;
+                /** @enum {string} */
+                channel?: 'webhook' | 'chat' | 'email';
+                channelConfig?: {
+                  [key: string]: unknown;
+                };
+                cooldownMinutes?: number;
+                enabled?: boolean;
+              }
+            | (unknown & unknown)
+            | (unknown & {
+                /** @enum {unknown} */
+                type?: 'journey_failure_spike';
+                threshold?: unknown;
+              })
+            | (unknown & {
+                /** @enum {unknown} */
+                type?: 'bounce_rate_exceeded' | 'delivery_issue' | 'high_complaint_rate' | 'webhook_endpoint_disabled';
+                threshold?: unknown;
+              })
+            | ({
+                /** @enum {unknown} */
+                channel?: 'webhook';
+                channelConfig: {
+                  url: string;
+                };
+              } & unknown)
+            | ({
+                /** @enum {unknown} */
+                channel?: 'webhook';
+                channelConfig: {
+                  url: string;
+                };
+              } & {
+                /** @enum {unknown} */
+                type?: 'journey_failure_spike';
+                threshold?: unknown;
+              })
+            | ({
+                /** @enum {unknown} */
+                channel?: 'webhook';
+                channelConfig: {
+                  url: string;
+                };
+              } & {
+                /** @enum {unknown} */
+                type?: 'bounce_rate_exceeded' | 'delivery_issue' | 'high_complaint_rate' | 'webhook_endpoint_disabled';
+                threshold?: unknown;
+              })
+            | ({
+                /** @enum {unknown} */
+                channel?: 'chat';
+                channelConfig: {
+                  webhookUrl: string;
+                  channel?: string;
+                };
+              } & unknown)
+            | ({
+                /** @enum {unknown} */
+                channel?: 'chat';
+                channelConfig: {
+                  webhookUrl: string;
+                  channel?: string;
+                };
+              } & {
+                /** @enum {unknown} */
+                type?: 'journey_failure_spike';
+                threshold?: unknown;
+              })
+            | ({
+                /** @enum {unknown} */
+                channel?: 'chat';
+                channelConfig: {
+                  webhookUrl: string;
+                  channel?: string;
+                };
+              } & {
+                /** @enum {unknown} */
+                type?: 'bounce_rate_exceeded' | 'delivery_issue' | 'high_complaint_rate' | 'webhook_endpoint_disabled';
+                threshold?: unknown;
+              })
+            | ({
+                /** @enum {unknown} */
+                channel?: 'email';
+                channelConfig: {
+                  to: string & (unknown & unknown);
+                };
+              } & unknown)
+            | ({
+                /** @enum {unknown} */
+                channel?: 'email';
+                channelConfig: {
+                  to: string & (unknown & unknown);
+                };
+              } & {
+                /** @enum {unknown} */
+                type?: 'journey_failure_spike';
+                threshold?: unknown;
+              })
+            | ({
+                /** @enum {unknown} */
+                channel?: 'email';
+                channelConfig: {
+                  to: string & (unknown & unknown);
+                };
+              } & {
+                /** @enum {unknown} */
+                type?: 'bounce_rate_exceeded' | 'delivery_issue' | 'high_complaint_rate' | 'webhook_endpoint_disabled';
+                threshold?: unknown;
+              });
         };
       };
       responses: {
@@ -8793,7 +9316,19 @@ export interface paths {
           limit?: number;
           offset?: number;
           actor?: string;
-          resource?: 'contact' | 'journey' | 'api-key' | 'alert-rule' | 'email' | 'event' | 'dlq' | 'user' | 'organization' | 'member' | 'invitation';
+          resource?:
+            | 'contact'
+            | 'journey'
+            | 'api-key'
+            | 'alert-rule'
+            | 'email'
+            | 'event'
+            | 'dlq'
+            | 'webhook-endpoint'
+            | 'user'
+            | 'organization'
+            | 'member'
+            | 'invitation';
           action?:
             | 'create'
             | 'update'
@@ -8805,6 +9340,8 @@ export interface paths {
             | 'export'
             | 'replay'
             | 'resend'
+            | 'rotate'
+            | 'test'
             | 'sign-in'
             | 'sign-in-failed'
             | 'sign-out'
@@ -8833,6 +9370,1220 @@ export interface paths {
               total: number;
               limit: number;
               offset: number;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/admin/webhook-endpoints': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List webhook endpoints, newest first
+     * @description Requires a bearer key with scope `full-admin` or a session cookie whose organization role grants it.
+     */
+    get: {
+      parameters: {
+        query?: {
+          limit?: number;
+          offset?: number;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              endpoints: components['schemas']['WebhookEndpoint'][];
+              total: number;
+              limit: number;
+              offset: number;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    /**
+     * Create a webhook endpoint; the signing secret is shown only in this response
+     * @description Requires a bearer key with scope `full-admin` or a session cookie whose organization role grants it.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** Format: uri */
+            url: string;
+            /** @description event types this endpoint receives */
+            events: (
+              | 'contact.created'
+              | 'contact.updated'
+              | 'contact.deleted'
+              | 'contact.unsubscribed'
+              | 'contact.resubscribed'
+              | 'contact.suppressed'
+              | 'email.sent'
+              | 'email.delivered'
+              | 'email.bounced'
+              | 'email.complained'
+              | 'email.opened'
+              | 'email.clicked'
+              | 'email.failed'
+              | 'journey.enrolled'
+              | 'journey.completed'
+              | 'journey.exited'
+              | 'journey.failed'
+            )[];
+            description?: string;
+            enabled?: boolean;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** Format: uuid */
+              id: string;
+              url: string;
+              description: string | null;
+              events: string[];
+              enabled: boolean;
+              /** @description why Waymark disabled the endpoint (every delivery failed for the retry window) */
+              disabledReason: string | null;
+              disabledAt: string | null;
+              /** @description first failed delivery since the last success */
+              failingSince: string | null;
+              /** Format: date-time */
+              createdAt: string;
+              /** Format: date-time */
+              updatedAt: string;
+              /** @description standard-webhooks signing secret (whsec_ + base64); shown only in this response */
+              secret: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/admin/webhook-endpoints/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A webhook endpoint (without its secret)
+     * @description Requires a bearer key with scope `full-admin` or a session cookie whose organization role grants it.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['WebhookEndpoint'];
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    /**
+     * Delete a webhook endpoint and its delivery history
+     * @description Requires a bearer key with scope `full-admin` or a session cookie whose organization role grants it.
+     */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              deleted: true;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    /**
+     * Update a webhook endpoint; enabled: true re-enables one Waymark disabled
+     * @description Requires a bearer key with scope `full-admin` or a session cookie whose organization role grants it.
+     */
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** Format: uri */
+            url?: string;
+            /** @description event types this endpoint receives */
+            events?: (
+              | 'contact.created'
+              | 'contact.updated'
+              | 'contact.deleted'
+              | 'contact.unsubscribed'
+              | 'contact.resubscribed'
+              | 'contact.suppressed'
+              | 'email.sent'
+              | 'email.delivered'
+              | 'email.bounced'
+              | 'email.complained'
+              | 'email.opened'
+              | 'email.clicked'
+              | 'email.failed'
+              | 'journey.enrolled'
+              | 'journey.completed'
+              | 'journey.exited'
+              | 'journey.failed'
+            )[];
+            description?: string | null;
+            enabled?: boolean;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['WebhookEndpoint'];
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    trace?: never;
+  };
+  '/v1/admin/webhook-endpoints/{id}/rotate-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Replace the signing secret; every later attempt is signed with the new one
+     * @description Requires a bearer key with scope `full-admin` or a session cookie whose organization role grants it.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** Format: uuid */
+              id: string;
+              /** @description standard-webhooks signing secret (whsec_ + base64); shown only in this response */
+              secret: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/admin/webhook-endpoints/{id}/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a webhook.test event to this endpoint (delivered by the worker; see its deliveries)
+     * @description Requires a bearer key with scope `full-admin` or a session cookie whose organization role grants it.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        202: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** Format: uuid */
+              eventId: string;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/admin/webhook-endpoints/{id}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Deliveries to this endpoint, newest first
+     * @description Requires a bearer key with scope `full-admin` or a session cookie whose organization role grants it.
+     */
+    get: {
+      parameters: {
+        query?: {
+          limit?: number;
+          offset?: number;
+        };
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              deliveries: components['schemas']['WebhookDelivery'][];
+              total: number;
+              limit: number;
+              offset: number;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/admin/event-catalog': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Catalogued events: their properties schemas and the journeys they start or end
+     * @description POST /v1/events and webhook sources refuse a catalogued event whose properties do not match its schema (400 naming the failing path); events outside the catalog pass unchecked.
+     *
+     *     Requires a bearer key with scope `read` or a session cookie whose organization role grants it.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              events: components['schemas']['CatalogEvent'][];
             };
           };
         };
@@ -9208,8 +10959,7 @@ export interface paths {
       requestBody: {
         content: {
           'application/json': {
-            /** Format: email */
-            to: string;
+            to: string & (unknown & unknown);
             /** @default {} */
             data?: {
               [key: string]: unknown;
@@ -9906,7 +11656,7 @@ export interface components {
       id: string;
       name: string;
       /** @enum {string} */
-      type: 'bounce_rate_exceeded' | 'journey_failure_spike' | 'delivery_issue' | 'high_complaint_rate';
+      type: 'bounce_rate_exceeded' | 'journey_failure_spike' | 'delivery_issue' | 'high_complaint_rate' | 'webhook_endpoint_disabled';
       threshold: number;
       /** @enum {string} */
       channel: 'webhook' | 'chat' | 'email';
@@ -10203,6 +11953,109 @@ export interface components {
             stateId: string;
           }[];
         };
+    WebhookEndpointInput: {
+      /** Format: uuid */
+      id: string;
+      url: string;
+      description: string | null;
+      events: string[];
+      enabled: boolean;
+      /** @description why Waymark disabled the endpoint (every delivery failed for the retry window) */
+      disabledReason: string | null;
+      disabledAt: string | null;
+      /** @description first failed delivery since the last success */
+      failingSince: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    WebhookDeliveryInput: {
+      /** Format: uuid */
+      id: string;
+      /**
+       * Format: uuid
+       * @description the outbound event id, sent as the webhook-id header on every attempt
+       */
+      eventId: string;
+      /** Format: uuid */
+      endpointId: string;
+      eventType: string;
+      /** @enum {string} */
+      status: 'pending' | 'retrying' | 'succeeded' | 'failed' | 'skipped';
+      attempts: number;
+      lastStatusCode: number | null;
+      lastDurationMs: number | null;
+      lastError: string | null;
+      /** @description the first 1 KiB of the last answer */
+      responseBody: string | null;
+      nextAttemptAt: string | null;
+      deliveredAt: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    CatalogEventInput: {
+      name: string;
+      /** @description the properties schema (JSON Schema) */
+      schema: {
+        [key: string]: unknown;
+      };
+      /** @description journeys this event starts */
+      triggers: string[];
+      /** @description journeys with an exitOn rule for this event */
+      exits: string[];
+    };
+    JourneyExplanationInput: {
+      contact: {
+        /** Format: uuid */
+        id: string;
+        externalId: string | null;
+        email: string | null;
+      };
+      journey: {
+        id: string;
+        name: string;
+        triggerEvent: string;
+        enabled: boolean;
+      };
+      /** @enum {string} */
+      unavailable?: 'journey disabled' | 'journey not in ENABLED_JOURNEYS';
+      triggers: {
+        /** Format: uuid */
+        eventId: string;
+        /** Format: date-time */
+        at: string;
+        outcome: string;
+        /** Format: uuid */
+        stateId?: string;
+      }[];
+      enrollments: {
+        /** Format: uuid */
+        stateId: string;
+        status: string;
+        /** Format: date-time */
+        enteredAt: string;
+        triggerEventId: string | null;
+        steps: {
+          /** Format: date-time */
+          at: string;
+          node: string;
+          action: string;
+          outcome: string;
+          templateKey?: string;
+        }[];
+        /** @description for a live run: its pending timer or wait, from Temporal */
+        now?: string;
+      }[];
+      /** @description when there is no enrollment: the reason */
+      notEnrolled?: string;
+      template?: {
+        key: string;
+        outcome: string;
+      };
+    };
     EmailTemplateInput: {
       key: string;
       description: string | null;
@@ -10337,7 +12190,7 @@ export interface components {
       id: string;
       name: string;
       /** @enum {string} */
-      type: 'bounce_rate_exceeded' | 'journey_failure_spike' | 'delivery_issue' | 'high_complaint_rate';
+      type: 'bounce_rate_exceeded' | 'journey_failure_spike' | 'delivery_issue' | 'high_complaint_rate' | 'webhook_endpoint_disabled';
       threshold: number;
       /** @enum {string} */
       channel: 'webhook' | 'chat' | 'email';
@@ -10634,6 +12487,109 @@ export interface components {
             stateId: string;
           }[];
         };
+    WebhookEndpoint: {
+      /** Format: uuid */
+      id: string;
+      url: string;
+      description: string | null;
+      events: string[];
+      enabled: boolean;
+      /** @description why Waymark disabled the endpoint (every delivery failed for the retry window) */
+      disabledReason: string | null;
+      disabledAt: string | null;
+      /** @description first failed delivery since the last success */
+      failingSince: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    WebhookDelivery: {
+      /** Format: uuid */
+      id: string;
+      /**
+       * Format: uuid
+       * @description the outbound event id, sent as the webhook-id header on every attempt
+       */
+      eventId: string;
+      /** Format: uuid */
+      endpointId: string;
+      eventType: string;
+      /** @enum {string} */
+      status: 'pending' | 'retrying' | 'succeeded' | 'failed' | 'skipped';
+      attempts: number;
+      lastStatusCode: number | null;
+      lastDurationMs: number | null;
+      lastError: string | null;
+      /** @description the first 1 KiB of the last answer */
+      responseBody: string | null;
+      nextAttemptAt: string | null;
+      deliveredAt: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    CatalogEvent: {
+      name: string;
+      /** @description the properties schema (JSON Schema) */
+      schema: {
+        [key: string]: unknown;
+      };
+      /** @description journeys this event starts */
+      triggers: string[];
+      /** @description journeys with an exitOn rule for this event */
+      exits: string[];
+    };
+    JourneyExplanation: {
+      contact: {
+        /** Format: uuid */
+        id: string;
+        externalId: string | null;
+        email: string | null;
+      };
+      journey: {
+        id: string;
+        name: string;
+        triggerEvent: string;
+        enabled: boolean;
+      };
+      /** @enum {string} */
+      unavailable?: 'journey disabled' | 'journey not in ENABLED_JOURNEYS';
+      triggers: {
+        /** Format: uuid */
+        eventId: string;
+        /** Format: date-time */
+        at: string;
+        outcome: string;
+        /** Format: uuid */
+        stateId?: string;
+      }[];
+      enrollments: {
+        /** Format: uuid */
+        stateId: string;
+        status: string;
+        /** Format: date-time */
+        enteredAt: string;
+        triggerEventId: string | null;
+        steps: {
+          /** Format: date-time */
+          at: string;
+          node: string;
+          action: string;
+          outcome: string;
+          templateKey?: string;
+        }[];
+        /** @description for a live run: its pending timer or wait, from Temporal */
+        now?: string;
+      }[];
+      /** @description when there is no enrollment: the reason */
+      notEnrolled?: string;
+      template?: {
+        key: string;
+        outcome: string;
+      };
+    };
     EmailTemplate: {
       key: string;
       description: string | null;

@@ -21,7 +21,8 @@ export const DEFAULT_COOLDOWN_MINUTES = 60;
  * RFC 3986 characters only, a host whose last label starts with a letter or a dotted IPv4 address (the
  * SSRF guard decides whether it may be reached), a port up to 65535.
  */
-const HTTP_URL = /^https?:\/\/(?:(?:[A-Za-z0-9-]+\.)*[A-Za-z][A-Za-z0-9-]*|(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(?:\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})(?::(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4}))?(?:[/?#][A-Za-z0-9\-._~:/?#@!$&'()*+,;=]*)?$/;
+const HTTP_URL =
+  /^https?:\/\/(?:(?:[A-Za-z0-9-]+\.)*[A-Za-z][A-Za-z0-9-]*|(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(?:\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})(?::(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4}))?(?:[/?#][A-Za-z0-9\-._~:/?#@!$&'()*+,;=]*)?$/;
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).regex(HTTP_URL, 'must be an http(s) URL');
 
 /** channelConfig per channel (docs/operations.md, Alerts). */
