@@ -13,7 +13,8 @@ const ROWS = 20_000;
 describe('contact import survives a killed worker', () => {
   let api: TestApi;
   const queue = `import-kill-${randomUUID()}`;
-  const env = { ...integrationEnv(), TEMPORAL_TASK_QUEUE: queue, IMPORT_CHUNK_SIZE: '500', LOG_LEVEL: 'warn' };
+  // OUTBOUND_DISPATCH off: outbox rows of other tests must not start delivery runs on this throwaway queue
+  const env = { ...integrationEnv(), TEMPORAL_TASK_QUEUE: queue, IMPORT_CHUNK_SIZE: '500', LOG_LEVEL: 'warn', OUTBOUND_DISPATCH: 'false' };
   const workers: ChildProcess[] = [];
 
   beforeAll(async () => {

@@ -40,7 +40,7 @@ describe('process start-up', () => {
   });
 
   it('worker drains and exits 0 on SIGTERM', async () => {
-    const env = { ...integrationEnv(), LOG_LEVEL: 'info', TEMPORAL_TASK_QUEUE: `sigterm-${process.pid}` };
+    const env = { ...integrationEnv(), LOG_LEVEL: 'info', TEMPORAL_TASK_QUEUE: `sigterm-${process.pid}`, OUTBOUND_DISPATCH: 'false' };
     const result = await run('apps/worker/src/main.ts', env, /polling task queue/, 'SIGTERM');
     expect(result.output).toContain('polling task queue');
     expect(result.output).toContain('worker stopped');

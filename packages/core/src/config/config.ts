@@ -80,6 +80,7 @@ export const configSchema = z
     WEBHOOK_RETRY_INITIAL_INTERVAL_MS: z.coerce.number().int().positive().default(30_000),
     WEBHOOK_RETRY_MAX_INTERVAL_MS: z.coerce.number().int().positive().default(3_600_000),
     WEBHOOK_RETRY_WINDOW_MS: z.coerce.number().int().positive().default(86_400_000),
+    OUTBOUND_DISPATCH: boolFlag(true),
   })
   .transform((env) => ({
     nodeEnv: env.NODE_ENV,
@@ -133,6 +134,9 @@ export const configSchema = z
       retryInitialIntervalMs: env.WEBHOOK_RETRY_INITIAL_INTERVAL_MS,
       retryMaxIntervalMs: env.WEBHOOK_RETRY_MAX_INTERVAL_MS,
       retryWindowMs: env.WEBHOOK_RETRY_WINDOW_MS,
+      // a worker starts delivery runs for new outbox rows on its own task queue; workers that serve
+      // a separate queue (one-off or dedicated) turn it off so deliveries stay on the main queue
+      dispatch: env.OUTBOUND_DISPATCH,
     },
     webhookSources: { secrets: webhookSourceSecrets(env) },
   }));
