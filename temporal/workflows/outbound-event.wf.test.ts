@@ -47,7 +47,9 @@ describe('outbound event delivery (time-skipping, real database, local receiver)
         const taskQueue = `outbound-${randomUUID()}`;
         const activities = createOutboundActivities({
           db,
-          config: { webhooks: { allowPrivateTargets: true, retryInitialIntervalMs: 30_000, retryMaxIntervalMs: 3_600_000, retryWindowMs: DAY_MS, dispatch: false } },
+          config: {
+            webhooks: { allowPrivateTargets: true, retryInitialIntervalMs: 30_000, retryMaxIntervalMs: 3_600_000, retryWindowMs: DAY_MS, dispatch: false },
+          },
         });
         const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath, activities });
         const started = await env.currentTimeMs();
