@@ -1194,11 +1194,7 @@ export interface paths {
         path?: never;
         cookie?: never;
       };
-      requestBody: {
-        content: {
-          'application/json': Record<string, never> | null;
-        };
-      };
+      requestBody?: never;
       responses: {
         /** @description Default Response */
         200: {
