@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withScratchDatabase } from '../../../test/scratch-database';
 import { startTestApi, type TestApi } from '../../../test/test-api';
 
 const REPO = path.resolve(import.meta.dirname, '../../..');
@@ -33,25 +34,30 @@ function run(args: string[], env: Record<string, string>): Promise<Run> {
  */
 describe('GET /openapi.json is the truth: schemathesis --checks all', () => {
   let api: TestApi;
-  const startedAt = new Date();
+  let finish: (() => void) | undefined;
+  let done: Promise<void> | undefined;
   beforeAll(async () => {
     // installs schemathesis into its cached virtualenv on the first run
     const version = await run(['--version'], {});
     if (version.code !== 0) throw new Error(`schemathesis is not available:\n${version.output}`);
-    api = await startTestApi({ ADMIN_API_KEY: LEGACY });
+    // The fuzzer disables journeys, cancels states and subscribes endpoints at random: it gets a
+    // database of its own and a task queue no worker polls, so no other test file sees its writes.
+    const databaseUrl = await new Promise<string>((resolveUrl, reject) => {
+      done = withScratchDatabase(
+        (url) =>
+          new Promise<void>((release) => {
+            finish = release;
+            resolveUrl(url);
+          }),
+      ).catch(reject);
+    });
+    api = await startTestApi({ ADMIN_API_KEY: LEGACY, DATABASE_URL: databaseUrl, TEMPORAL_TASK_QUEUE: `contract-${randomUUID()}` });
   }, 300_000);
   afterAll(async () => {
-    if (api === undefined) return;
-    // the fuzzer subscribes made-up endpoints (unresolvable hosts) to outbound events; disable them so
-    // the shared test worker does not keep retrying deliveries for the rest of the run
-    await api.deps.db
-      .updateTable('webhookEndpoints')
-      .set({ enabled: false })
-      .where('createdAt', '>=', startedAt)
-      .where('url', 'not like', 'http://127.0.0.1%')
-      .execute();
-    await api.close();
-  });
+    await api?.close();
+    finish?.();
+    await done;
+  }, 60_000);
 
   // about a minute of CPU; the bound leaves room for a machine busy with other work
   it('reports 0 failures', { timeout: 1_200_000 }, async () => {
