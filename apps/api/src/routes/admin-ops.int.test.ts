@@ -153,7 +153,7 @@ describe('alerts, DLQ, metrics and the contacts/emails/lists data plane', () => 
       );
     });
 
-    it('retrying a payload that is not retryable → 409 (the entry's state, not the request) and the entry stays pending', async () => {
+    it('retrying a payload that is not retryable → 409 (an entry state, not a bad request) and the entry stays pending', async () => {
       const id = await recordDeadLetter(api.deps.db, { source: 'event', sourceId: null, payload: { nothing: true }, error: 'x' });
       expect((await api.request('POST', `/v1/admin/dlq/${id}/retry`, { token: LEGACY })).status).toBe(409);
       const row = await api.deps.db.selectFrom('dlqEntries').select('status').where('id', '=', id).executeTakeFirstOrThrow();
