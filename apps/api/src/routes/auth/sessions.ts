@@ -79,7 +79,8 @@ export const authSessionRoutes: RoutePlugin<AuthRouteOptions> = async (app, { de
       schema: {
         tags,
         summary: 'Sign out: delete the session and clear the cookie',
-        security: [{ session: [] }],
+        // signing out without a session is a no-op that still clears the cookie: the cookie is optional
+        security: [{ session: [] }, {}],
         // no body: the session is the cookie (a client may still send `{}`; it is ignored)
         response: { 200: okBody, 403: authErrorBody },
       },
