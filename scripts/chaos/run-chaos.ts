@@ -125,6 +125,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   let temporalRestarting = false;
   const temporalPid = () => Number(readFileSync(path.join(dataDir, `temporal-postgres-${ports.temporal}`, 'server.pid'), 'utf8').trim());
   const startNode = (target: 'api' | 'worker') => {
+    // never two of one: a child still alive (a restart racing the supervisor) is replaced, not leaked
+    const previous = children.get(target);
+    if (previous !== undefined && previous.exitCode === null && previous.signalCode === null) previous.kill('SIGKILL');
     const script = target === 'api' ? 'apps/api/src/server.ts' : 'apps/worker/src/main.ts';
     const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: repoRoot, env: appEnv, stdio: ['ignore', 'ignore', 'pipe'] });
     // the last lines each process wrote, for the report when something never came up
@@ -168,6 +171,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   // a process that died on its own (the api exits when it cannot reach PostgreSQL at boot) is restarted
   const supervise = () => {
     for (const target of ['api', 'worker'] as const) {
+      // a target between its kill and its restart belongs to the chaos loop, which restarts it
+      if (busy.has(target)) continue;
       const child = children.get(target);
       if (child !== undefined && (child.exitCode !== null || child.signalCode !== null)) startNode(target);
     }
