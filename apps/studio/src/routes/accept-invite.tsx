@@ -4,6 +4,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { acceptInvitation } from '../api/auth';
 import { AuthFrame } from '../components/auth-frame';
 import { ErrorPanel } from '../components/feedback';
+import { NewPasswordField } from '../components/new-password-field';
 import { SESSION_QUERY } from '../components/require-session';
 
 /** /studio/accept-invite?token=…: the invitation email's link; creates the account (or joins) and signs in. */
@@ -34,18 +35,7 @@ export default function AcceptInvite() {
           Your name (optional)
           <input autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} />
         </label>
-        <label className="field">
-          Password
-          <input
-            type="password"
-            autoComplete="new-password"
-            minLength={8}
-            maxLength={128}
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </label>
+        <NewPasswordField label="Password" value={password} onChange={setPassword} />
         {mutation.isError ? <ErrorPanel error={mutation.error} /> : null}
         <button type="submit" className="primary" disabled={mutation.isPending || token === ''}>
           Join

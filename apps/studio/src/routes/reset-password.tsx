@@ -4,6 +4,7 @@ import { Link, useSearchParams } from 'react-router';
 import { resetPassword } from '../api/auth';
 import { AuthFrame } from '../components/auth-frame';
 import { ErrorPanel } from '../components/feedback';
+import { NewPasswordField } from '../components/new-password-field';
 
 /** /studio/reset-password?token=…: the link of the reset email (single use, 15 minutes). */
 export default function ResetPassword() {
@@ -34,18 +35,7 @@ export default function ResetPassword() {
   return (
     <AuthFrame title="Reset password" description="Choose a new password (8 to 128 characters).">
       <form className="stack" onSubmit={submit}>
-        <label className="field">
-          New password
-          <input
-            type="password"
-            autoComplete="new-password"
-            minLength={8}
-            maxLength={128}
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </label>
+        <NewPasswordField label="New password" value={password} onChange={setPassword} />
         <label className="field">
           Repeat it
           <input type="password" autoComplete="new-password" required value={confirm} onChange={(e) => setConfirm(e.target.value)} aria-invalid={mismatch} />

@@ -151,17 +151,23 @@ async function countOwners(tx: Db, organizationId: string): Promise<number> {
   return count;
 }
 
+/** The member's row, read after locking the organization's members (the last-owner rule needs a stable count); 404 when absent. */
+async function lockedMember(tx: Db, input: { organizationId: string; userId: string }): Promise<{ role: MemberRole }> {
+  await lockMembers(tx, input.organizationId);
+  const current = await tx
+    .selectFrom('organizationMembers')
+    .select('role')
+    .where('organizationId', '=', input.organizationId)
+    .where('userId', '=', input.userId)
+    .executeTakeFirst();
+  if (current === undefined) throw notFound('Member not found');
+  return current;
+}
+
 /** Changes a member's role; the last owner cannot be demoted (409). Returns the previous role. */
 export async function changeMemberRole(db: Db, input: { organizationId: string; userId: string; role: MemberRole }): Promise<MemberRole> {
   return db.transaction().execute(async (tx) => {
-    await lockMembers(tx, input.organizationId);
-    const current = await tx
-      .selectFrom('organizationMembers')
-      .select('role')
-      .where('organizationId', '=', input.organizationId)
-      .where('userId', '=', input.userId)
-      .executeTakeFirst();
-    if (current === undefined) throw notFound('Member not found');
+    const current = await lockedMember(tx, input);
     if (current.role === 'owner' && input.role !== 'owner' && (await countOwners(tx, input.organizationId)) <= 1) {
       throw conflict('The last owner of an organization cannot be demoted; make another member owner first');
     }
@@ -178,14 +184,7 @@ export async function changeMemberRole(db: Db, input: { organizationId: string; 
 /** Removes a member; the last owner cannot be removed (409). */
 export async function removeMember(db: Db, input: { organizationId: string; userId: string }): Promise<void> {
   await db.transaction().execute(async (tx) => {
-    await lockMembers(tx, input.organizationId);
-    const current = await tx
-      .selectFrom('organizationMembers')
-      .select('role')
-      .where('organizationId', '=', input.organizationId)
-      .where('userId', '=', input.userId)
-      .executeTakeFirst();
-    if (current === undefined) throw notFound('Member not found');
+    const current = await lockedMember(tx, input);
     if (current.role === 'owner' && (await countOwners(tx, input.organizationId)) <= 1) {
       throw conflict('The last owner of an organization cannot be removed; make another member owner first');
     }
