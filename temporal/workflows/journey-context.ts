@@ -1,37 +1,9 @@
-import { CancellationScope, condition, proxyActivities, sleep } from '@temporalio/workflow';
 import { durationMs, evaluateConditions, type Journey, type JourneyContext, type ReceivedEvent } from '@waymark/journey';
 import type { JsonObject } from '@waymark/core/db/schema';
 import type { JourneyEventSignal, JourneyRunRequest } from '@waymark/core/journeys/orchestrator';
 import type { JourneyStepInput } from '@waymark/core/journeys/run-steps';
-import type { JourneyActivities } from '../activities/journey';
 import type { JourneyProgress } from './journey-signals';
-import type { SendJourneyEmailActivities } from '../activities/send-journey-email';
-
-/**
- * Activity calls run in a non-cancellable scope: a cancellation arriving mid-write lets the short
- * write finish and surfaces at the next timer or wait (or when the body returns), instead of
- * abandoning an activity that may already have written.
- */
-function shielded<T>(call: () => Promise<T>): Promise<T> {
-  return CancellationScope.nonCancellable(call);
-}
-
-/**
- * The start-to-close timeout is also how long Temporal waits before retrying an activity whose
- * worker died mid-call (nothing else tells the server the attempt is gone), so it is kept close to
- * the slowest healthy call, not to a comfortable upper bound (docs/scaling.md, crash recovery).
- * Mirror writes are single statements that take milliseconds; they must survive a database blip,
- * hence the long, bounded retry.
- */
-export const mirror = proxyActivities<JourneyActivities>({
-  startToCloseTimeout: '10 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 30 },
-});
-/** A send renders, writes a few rows and makes one SES call (p99 well under a second when healthy). */
-const email = proxyActivities<SendJourneyEmailActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 10 },
-});
+import type { JourneyRuntime } from './journey-runtime';
 
 /** Thrown when a step finds its state no longer live (exited by a rule or an admin). */
 export class StateEnded extends Error {
@@ -42,6 +14,7 @@ export class StateEnded extends Error {
 }
 
 export interface RunContextInput {
+  runtime: JourneyRuntime;
   journey: Journey;
   request: JourneyRunRequest;
   stateId: string;
@@ -55,7 +28,8 @@ export interface RunContextInput {
 
 /** Builds the `ctx` a journey's run receives: a thin, journey-aware layer over workflow APIs. */
 export function createJourneyContext(input: RunContextInput): JourneyContext {
-  const { journey, request, stateId, workflowId, inbox, progress } = input;
+  const { runtime, journey, request, stateId, workflowId, inbox, progress } = input;
+  const { calls, shielded } = runtime;
   const waitIn = async <T>(nodeId: string, until: number, waitingFor: string | undefined, wait: () => Promise<T>): Promise<T> => {
     Object.assign(progress, { phase: 'waiting', nodeId, until: new Date(until).toISOString(), waitingFor });
     try {
@@ -64,13 +38,13 @@ export function createJourneyContext(input: RunContextInput): JourneyContext {
       Object.assign(progress, { phase: 'running', nodeId, until: undefined, waitingFor: undefined });
     }
   };
-  const enteredAt = new Date(Date.now());
+  const enteredAt = new Date(runtime.now());
   const consumed = new Set<string>();
   let step = 0;
 
   const move = async (stepInput: Omit<JourneyStepInput, 'stateId'>): Promise<void> => {
     progress.nodeId = stepInput.toNodeId;
-    const live = await shielded(() => mirror.recordJourneyStep({ stateId, ...stepInput }));
+    const live = await shielded(() => calls.recordJourneyStep({ stateId, ...stepInput }));
     if (!live) throw new StateEnded();
   };
 
@@ -84,7 +58,7 @@ export function createJourneyContext(input: RunContextInput): JourneyContext {
       const nodeId = options.node ?? templateKey;
       step += 1;
       const result = await shielded(() =>
-        email.sendJourneyEmail({
+        calls.sendJourneyEmail({
           stateId,
           journeyId: journey.id,
           userId: request.userId,
@@ -108,16 +82,16 @@ export function createJourneyContext(input: RunContextInput): JourneyContext {
         toNodeId: nodeId,
         action: 'waiting',
         status: 'waiting',
-        detail: { duration: String(duration), until: new Date(Date.now() + ms).toISOString() },
+        detail: { duration: String(duration), until: new Date(runtime.now() + ms).toISOString() },
       });
-      await waitIn(nodeId, Date.now() + ms, undefined, () => sleep(ms));
+      await waitIn(nodeId, runtime.now() + ms, undefined, () => runtime.sleep(ms));
       await move({ toNodeId: nodeId, action: 'resumed', status: 'active' });
     },
 
     async waitForEvent(name, options) {
       const ms = durationMs(options.timeout);
       const nodeId = options.node ?? `wait:${name}`;
-      const since = new Date(Date.now()).toISOString();
+      const since = new Date(runtime.now()).toISOString();
       const from = inbox.length;
       await move({
         toNodeId: nodeId,
@@ -127,12 +101,12 @@ export function createJourneyContext(input: RunContextInput): JourneyContext {
         detail: { event: name, timeout: String(options.timeout) },
       });
       // an event stored between the decision to wait and the state saying so was not signalled
-      for (const event of await shielded(() => mirror.findJourneyEvents({ userId: request.userId, name, since }))) {
+      for (const event of await shielded(() => calls.findJourneyEvents({ userId: request.userId, name, since }))) {
         if (!inbox.some((seen) => seen.eventId === event.eventId)) inbox.push(event as JourneyEventSignal);
       }
       const match = () =>
         inbox.slice(from).find((event) => event.name === name && !consumed.has(event.eventId) && evaluateConditions(options.where, event.properties));
-      await waitIn(nodeId, Date.now() + ms, name, () => condition(() => match() !== undefined, ms));
+      await waitIn(nodeId, runtime.now() + ms, name, () => runtime.condition(() => match() !== undefined, ms));
       const event = match();
       if (event !== undefined) consumed.add(event.eventId);
       await move({
@@ -152,10 +126,10 @@ export function createJourneyContext(input: RunContextInput): JourneyContext {
         const bounds: number[] = [];
         if (options.since === 'entry') bounds.push(enteredAt.getTime());
         else if (options.since instanceof Date) bounds.push(options.since.getTime());
-        if (options.within !== undefined) bounds.push(Date.now() - durationMs(options.within));
+        if (options.within !== undefined) bounds.push(runtime.now() - durationMs(options.within));
         const since = bounds.length === 0 ? undefined : new Date(Math.max(...bounds)).toISOString();
         return shielded(() =>
-          mirror.hasJourneyEvent({
+          calls.hasJourneyEvent({
             userId: request.userId,
             name,
             ...(since === undefined ? {} : { since }),

@@ -1,79 +1,59 @@
-import { ApplicationFailure, CancellationScope, CancelledFailure, isCancellation, setHandler, workflowInfo } from '@temporalio/workflow';
-import { evaluateConditions, type Journey } from '@waymark/journey';
+import { ApplicationFailure, CancellationScope, condition, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import { journeys } from '@waymark/journeys';
-import type { EntryRejection } from '@waymark/core/journeys/run-steps';
-import type { JourneyEventSignal, JourneyRunRequest } from '@waymark/core/journeys/orchestrator';
-import { createJourneyContext, mirror, StateEnded } from './journey-context';
-import { journeyEventSignal, journeyProgressQuery, type JourneyProgress } from './journey-signals';
+import type { JourneyActivities } from '../activities/journey';
+import type { SendJourneyEmailActivities } from '../activities/send-journey-email';
+import { startJourneyRun, type JourneyRunOutcome } from './journey-run';
+import { journeyEventSignal, journeyProgressQuery } from './journey-signals';
+import type { JourneyRuntime } from './journey-runtime';
+import type { JourneyRunRequest } from '@waymark/core/journeys/orchestrator';
 
-export type JourneyRunOutcome = { outcome: 'skipped'; reason: 'trigger_where' | EntryRejection } | { outcome: 'completed' | 'exited'; stateId: string };
+export type { JourneyRunOutcome } from './journey-run';
 
 /**
- * One enrollment = one run. `trigger.where` is evaluated before anything is written (a trigger
- * that fails it is not an entry); the entry guards run in one activity; then the journey body.
- * Cancellation (exit rule or admin DELETE) records `exited` and ends the run as cancelled;
- * any other error records `failed` (+ journey:failed) and fails the run without retrying.
+ * The start-to-close timeout is also how long Temporal waits before retrying an activity whose
+ * worker died mid-call (nothing else tells the server the attempt is gone), so it is kept close to
+ * the slowest healthy call, not to a comfortable upper bound (docs/scaling.md, crash recovery).
+ * Mirror writes are single statements that take milliseconds; they must survive a database blip,
+ * hence the long, bounded retry.
  */
+const mirror = proxyActivities<JourneyActivities>({
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 30 },
+});
+/** A send renders, writes a few rows and makes one SES call (p99 well under a second when healthy). */
+const email = proxyActivities<SendJourneyEmailActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 10 },
+});
+
+/** The journey runner on Temporal: durable timers, signals, activities with retries. */
+function temporalRuntime(): JourneyRuntime {
+  const { workflowId, runId } = workflowInfo();
+  return {
+    workflowId,
+    runId,
+    now: () => Date.now(),
+    calls: {
+      enterJourney: mirror.enterJourney,
+      recordJourneyStep: mirror.recordJourneyStep,
+      finishJourneyRun: mirror.finishJourneyRun,
+      findJourneyEvents: mirror.findJourneyEvents,
+      hasJourneyEvent: mirror.hasJourneyEvent,
+      sendJourneyEmail: email.sendJourneyEmail,
+    },
+    sleep: (ms) => sleep(ms),
+    condition: (test, timeoutMs) => condition(test, timeoutMs),
+    shielded: (call) => CancellationScope.nonCancellable(call),
+    cancelled: () => CancellationScope.current().consideredCancelled,
+  };
+}
+
+/** One enrollment = one workflow run (see journey-run.ts for the rules). */
 export async function journeyWorkflow(request: JourneyRunRequest): Promise<JourneyRunOutcome> {
   const journey = journeys.find((candidate) => candidate.id === request.journeyId);
   if (journey === undefined) throw ApplicationFailure.nonRetryable(`Unknown journey '${request.journeyId}'`, 'UnknownJourney');
-  return runJourney(journey, request);
-}
-
-async function runJourney(journey: Journey, request: JourneyRunRequest): Promise<JourneyRunOutcome> {
-  const inbox: JourneyEventSignal[] = [];
-  const progress: JourneyProgress = { phase: 'running', nodeId: 'start', received: 0 };
-  setHandler(journeyEventSignal, (event) => {
-    progress.received += 1;
-    if (!inbox.some((seen) => seen.eventId === event.eventId)) inbox.push(event);
-  });
-  setHandler(journeyProgressQuery, () => progress);
-
-  if (!evaluateConditions(journey.trigger.where, request.properties)) return { outcome: 'skipped', reason: 'trigger_where' };
-
-  const { workflowId, runId } = workflowInfo();
-  const entry = await mirror.enterJourney({
-    journeyId: journey.id,
-    userId: request.userId,
-    userEmail: request.userEmail,
-    workflowId,
-    runId,
-    entryLimit: journey.entryLimit,
-    context: {
-      trigger: { event: request.trigger.event, eventId: request.trigger.eventId, occurredAt: request.trigger.occurredAt },
-      properties: request.properties,
-    },
-  });
-  if (!entry.entered) return { outcome: 'skipped', reason: entry.reason };
-  const { stateId } = entry;
-
-  const ctx = createJourneyContext({ journey, request, stateId, userEmail: entry.userEmail, workflowId, inbox, progress });
-  try {
-    await journey.run(ctx);
-    // a cancellation that arrived during the last (shielded) step still ends the run as exited
-    if (CancellationScope.current().consideredCancelled) throw new CancelledFailure('Journey run cancelled');
-  } catch (error) {
-    if (isCancellation(error)) {
-      await CancellationScope.nonCancellable(() =>
-        mirror.finishJourneyRun({ stateId, status: 'exited', journeyName: journey.name, detail: { reason: 'cancelled' } }),
-      );
-      throw error;
-    }
-    if (error instanceof StateEnded) return { outcome: 'exited', stateId };
-    const message = describeError(error);
-    // the run request goes along so the dead-letter entry can start the journey again
-    await mirror.finishJourneyRun({ stateId, status: 'failed', errorMessage: message, journeyName: journey.name, retryRequest: request });
-    throw ApplicationFailure.nonRetryable(`Journey '${journey.id}' failed: ${message}`, 'JourneyFailed');
-  }
-  await mirror.finishJourneyRun({ stateId, status: 'completed', journeyName: journey.name });
-  return { outcome: 'completed', stateId };
-}
-
-function describeError(error: unknown): string {
-  if (error instanceof Error) {
-    // an activity failure wraps the real reason in `cause`
-    const cause = (error as { cause?: unknown }).cause;
-    return cause instanceof Error && cause.message !== '' ? `${error.message}: ${cause.message}` : error.message;
-  }
-  return String(error);
+  const run = startJourneyRun(temporalRuntime(), journey, request);
+  setHandler(journeyEventSignal, run.deliver);
+  setHandler(journeyProgressQuery, () => run.progress);
+  return run.outcome;
 }

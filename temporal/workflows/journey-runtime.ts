@@ -1,0 +1,33 @@
+import type { JourneyActivities } from '../activities/journey';
+import type { SendJourneyEmailActivities } from '../activities/send-journey-email';
+
+/** The activities one journey run calls. */
+export type JourneyRunCalls = Pick<
+  JourneyActivities,
+  'enterJourney' | 'recordJourneyStep' | 'finishJourneyRun' | 'findJourneyEvents' | 'hasJourneyEvent'
+> &
+  SendJourneyEmailActivities;
+
+/**
+ * What the journey runner needs from the engine under it. In production this is Temporal
+ * (journey.ts); `waymark simulate` runs the same runner on a virtual clock in one process
+ * (packages/journey/testing/virtual-runtime.ts), so there is one implementation of journey rules.
+ */
+export interface JourneyRuntime {
+  workflowId: string;
+  runId: string;
+  /** the run's clock (workflow time), in ms since the epoch */
+  now(): number;
+  calls: JourneyRunCalls;
+  /** a durable timer; rejects with a cancellation when the run is cancelled */
+  sleep(ms: number): Promise<void>;
+  /** resolves true once `test()` holds, false after `timeoutMs`; rejects on cancellation */
+  condition(test: () => boolean, timeoutMs: number): Promise<boolean>;
+  /**
+   * Runs a write so that a cancellation arriving meanwhile lets it finish and surfaces at the next
+   * timer or wait instead of abandoning an activity that may already have written.
+   */
+  shielded<T>(call: () => Promise<T>): Promise<T>;
+  /** the run was cancelled (an exit rule or an admin), even if no timer has noticed yet */
+  cancelled(): boolean;
+}
