@@ -1,5 +1,5 @@
 import { durationMs, type Journey } from '@waymark/journey';
-import { simulateJourney, stopJourneyTestServer, type SimulationReport } from '@waymark/journey/testing';
+import { simulateJourney, type SimulationReport } from '@waymark/journey/testing';
 import type { Db } from '@waymark/core/db/database';
 import { countSentByTemplate, loadSimulationSubjects } from '@waymark/core/journeys/simulation-history';
 
@@ -13,7 +13,7 @@ export interface SimulationResult {
 
 /**
  * Dry-runs the journey's current code over the real history of [now - since, now): reads the
- * database, writes nothing, sends nothing (the journey test kit's fakes answer every step).
+ * database, writes nothing, sends nothing (the journey test kit's in-memory calls answer every step).
  */
 export async function runSimulation(
   db: Db,
@@ -22,13 +22,9 @@ export async function runSimulation(
   const until = input.now ?? new Date();
   const since = new Date(until.getTime() - durationMs(input.since));
   const subjects = await loadSimulationSubjects(db, { journey: input.journey, since, until, limit: input.limit });
-  try {
-    const report = await simulateJourney(input.journey, subjects, { until, ...(input.onProgress === undefined ? {} : { onProgress: input.onProgress }) });
-    const actual = await countSentByTemplate(db, { journeyId: input.journey.id, since, until });
-    return { journeyId: input.journey.id, window: { since: since.toISOString(), until: until.toISOString() }, report, actual };
-  } finally {
-    await stopJourneyTestServer();
-  }
+  const report = await simulateJourney(input.journey, subjects, { until, ...(input.onProgress === undefined ? {} : { onProgress: input.onProgress }) });
+  const actual = await countSentByTemplate(db, { journeyId: input.journey.id, since, until });
+  return { journeyId: input.journey.id, window: { since: since.toISOString(), until: until.toISOString() }, report, actual };
 }
 
 /** The report for a terminal: counts, then simulated vs actually sent per template. */

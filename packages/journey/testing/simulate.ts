@@ -1,6 +1,12 @@
+import { createJourneyRegistry } from '@waymark/core/journeys/registry';
+import { primitiveProperties, type JourneyEventSignal } from '@waymark/core/journeys/orchestrator';
+import { matchesExitRule } from '@waymark/core/events/route-event';
+import { startJourneyRun, type JourneyRunOutcome } from '@waymark/temporal/workflows/journey-run';
 import type { Properties } from '../src/conditions';
 import type { Journey } from '../src/define-journey';
-import { testJourney } from './test-journey';
+import { FakeRun, FakeWorld } from './fake-world';
+import { VirtualClock } from './virtual-clock';
+import { virtualRuntime, type VirtualRuntime } from './virtual-runtime';
 
 /** One person's history to replay (see loadSimulationSubjects in core). */
 export interface SimulationInput {
@@ -29,68 +35,133 @@ export interface SimulationReport {
   rate: number;
 }
 
+export interface SimulationOptions {
+  until: Date;
+  /** user ids kept per outcome (default 3) */
+  samples?: number;
+  /** called as runs end (and once at the end with done = total) */
+  onProgress?: (done: number, total: number) => void;
+}
+
 const bump = (counts: Record<string, number>, key: string) => (counts[key] = (counts[key] ?? 0) + 1);
 
-/**
- * Runs the journey's current code over real histories on the time-skipping server with the kit's
- * fakes: each person's later events arrive in order at their real offsets from the trigger, and
- * the clock runs on to `until`. Nothing is sent and nothing is written.
- */
-export async function simulateJourney(
-  journey: Journey,
-  subjects: readonly SimulationInput[],
-  options: { until: Date; samples?: number; onProgress?: (done: number, total: number) => void },
-): Promise<SimulationReport> {
-  const report: SimulationReport = { enrollments: 0, notEntered: {}, statuses: {}, sentByTemplate: {}, byNode: {}, exits: {}, samples: {}, rate: 0 };
-  const sample = (key: string, userId: string) => {
-    const list = (report.samples[key] ??= []);
-    if (list.length < (options.samples ?? 3)) list.push(userId);
-  };
-  const startedAt = performance.now();
-  for (const [index, subject] of subjects.entries()) {
-    const events = (subject.earlier ?? []).map((event) => ({
-      name: event.name,
-      properties: event.properties,
-      ago: subject.trigger.at.getTime() - event.at.getTime(),
-    }));
-    const t = await testJourney(journey, {
-      user: { userId: subject.userId, email: subject.email },
-      trigger: { properties: subject.trigger.properties },
-      fakes: { events },
-    });
-    let cursor = subject.trigger.at.getTime();
-    let exitEvent: string | undefined;
-    // a getter: read afresh after each step (TypeScript would narrow a plain property read)
-    const live = () => t.status === 'active' || t.status === 'waiting';
-    for (const event of subject.later) {
-      if (!live()) break;
-      if (event.at.getTime() > cursor) await t.advance(event.at.getTime() - cursor);
-      cursor = Math.max(cursor, event.at.getTime());
-      await t.emit(event.name, event.properties);
-      if (!live()) exitEvent = t.status === 'exited' ? event.name : undefined;
-    }
-    if (live() && options.until.getTime() > cursor) await t.advance(options.until.getTime() - cursor);
+interface Enrollment {
+  subject: SimulationInput;
+  world: FakeWorld;
+  run: FakeRun;
+  runtime?: VirtualRuntime;
+  deliver?: (event: JourneyEventSignal) => void;
+  skipReason?: string;
+  exitEvent?: string;
+}
 
-    if (t.status === 'not_entered') {
-      bump(report.notEntered, t.skipReason ?? 'unknown');
-      sample(`not_entered:${t.skipReason ?? 'unknown'}`, subject.userId);
-    } else {
-      report.enrollments += 1;
-      bump(report.statuses, t.status);
-      sample(`status:${t.status}`, subject.userId);
+/**
+ * Runs the journey's current code over real histories, all enrollments on ONE virtual timeline:
+ * each trigger starts its run at the trigger's real time, each later event reaches its person at
+ * its real time, in global time order, and the clock jumps from one due item to the next up to
+ * `until`. The runner is the workflow's own (temporal/workflows/journey-run.ts) with the journey
+ * test kit's in-memory activities, so the rules are the production ones; nothing is sent or written.
+ * Why not the Temporal test server: at a workflow task and an activity task per step it tops out
+ * far below the rate a month of history needs (bench/README.md, Simulate).
+ */
+export async function simulateJourney(journey: Journey, subjects: readonly SimulationInput[], options: SimulationOptions): Promise<SimulationReport> {
+  const startedAt = performance.now();
+  const first = subjects.reduce((earliest, subject) => Math.min(earliest, subject.trigger.at.getTime()), options.until.getTime());
+  const clock = new VirtualClock(first);
+  const exitRules = { journeys: createJourneyRegistry([journey], { enabledJourneys: '*' }) };
+  const now = () => Promise.resolve(new Date(clock.now()));
+  const total = subjects.length;
+  let done = 0;
+  const ended = () => {
+    done += 1;
+    if (done % 500 === 0) options.onProgress?.(done, total);
+  };
+
+  const enrollments = subjects.map((subject, index): Enrollment => {
+    const world = new FakeWorld({}, now, subject.trigger.at);
+    for (const event of subject.earlier ?? []) world.record(event.name, primitiveProperties(event.properties), event.at);
+    const enrollment: Enrollment = { subject, world, run: new FakeRun(world, journey.id) };
+    clock.at(subject.trigger.at.getTime(), () => start(enrollment, index));
+    for (const event of subject.later) clock.at(event.at.getTime(), () => receive(enrollment, event));
+    return enrollment;
+  });
+
+  function start(enrollment: Enrollment, index: number): void {
+    const { subject, world, run } = enrollment;
+    const properties = primitiveProperties(subject.trigger.properties);
+    const trigger = world.record(journey.trigger.event, properties, subject.trigger.at);
+    const workflowId = `simulation:${journey.id}:${subject.userId}:${index}`;
+    world.runs.set(workflowId, run);
+    const runtime = virtualRuntime(clock, run.activities(), { workflowId, runId: workflowId });
+    const handle = startJourneyRun(runtime, journey, {
+      journeyId: journey.id,
+      userId: subject.userId,
+      userEmail: subject.email,
+      properties,
+      trigger: { event: trigger.name, eventId: trigger.eventId, occurredAt: trigger.occurredAt.toISOString() },
+    });
+    enrollment.runtime = runtime;
+    enrollment.deliver = handle.deliver;
+    handle.outcome.then(
+      (outcome: JourneyRunOutcome) => {
+        if (outcome.outcome === 'skipped') enrollment.skipReason = outcome.reason;
+        ended();
+      },
+      // cancelled (exit) and failed runs are reported through the fake run's status
+      ended,
+    );
+  }
+
+  function receive(enrollment: Enrollment, event: SimulationInput['later'][number]): void {
+    const stored = enrollment.world.record(event.name, primitiveProperties(event.properties), event.at);
+    const { run, runtime, deliver } = enrollment;
+    if (!run.live || runtime === undefined || deliver === undefined) return;
+    // as the ingest pipeline does: a matching exit rule ends the run at once, else a run waiting for it receives it
+    if (matchesExitRule(exitRules, { id: run.stateId ?? '', journeyId: journey.id, workflowId: runtime.workflowId, waitingFor: run.waitingFor }, {
+      name: stored.name,
+      eventProperties: stored.properties,
+    })) {
+      enrollment.exitEvent = stored.name;
+      run.status = 'exited';
+      void run.log('exited', run.logs.at(-1)?.node ?? 'start', { event: stored.name });
+      runtime.cancel();
+    } else if (run.waitingFor === stored.name) {
+      deliver({ eventId: stored.eventId, name: stored.name, occurredAt: stored.occurredAt.toISOString(), properties: stored.properties });
+      runtime.wake();
     }
-    for (const email of t.sent) {
-      bump(report.sentByTemplate, email.templateKey);
-      bump(report.byNode, email.node);
+  }
+
+  await clock.runUntil(options.until.getTime());
+  options.onProgress?.(total, total);
+  return report(enrollments, options.samples ?? 3, (performance.now() - startedAt) / 1000);
+}
+
+function report(enrollments: readonly Enrollment[], samples: number, seconds: number): SimulationReport {
+  const result: SimulationReport = { enrollments: 0, notEntered: {}, statuses: {}, sentByTemplate: {}, byNode: {}, exits: {}, samples: {}, rate: 0 };
+  const sample = (key: string, userId: string) => {
+    const list = (result.samples[key] ??= []);
+    if (list.length < samples) list.push(userId);
+  };
+  for (const { subject, run, skipReason, exitEvent } of enrollments) {
+    if (run.status === undefined) {
+      const reason = skipReason ?? 'unknown';
+      bump(result.notEntered, reason);
+      sample(`not_entered:${reason}`, subject.userId);
+    } else {
+      result.enrollments += 1;
+      bump(result.statuses, run.status);
+      sample(`status:${run.status}`, subject.userId);
+    }
+    for (const email of run.sent) {
+      bump(result.sentByTemplate, email.templateKey);
+      bump(result.byNode, email.node);
       sample(`sent:${email.templateKey}`, subject.userId);
     }
     if (exitEvent !== undefined) {
-      bump(report.exits, exitEvent);
+      bump(result.exits, exitEvent);
       sample(`exited:${exitEvent}`, subject.userId);
     }
-    options.onProgress?.(index + 1, subjects.length);
   }
-  const seconds = (performance.now() - startedAt) / 1000;
-  report.rate = seconds === 0 ? 0 : Math.round((subjects.length / seconds) * 10) / 10;
-  return report;
+  result.rate = seconds === 0 ? 0 : Math.round((enrollments.length / seconds) * 10) / 10;
+  return result;
 }
