@@ -1,65 +1,41 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { simulateJourney, startJourneyTestServer, stopJourneyTestServer, type SimulationInput } from '@waymark/journey/testing';
+import { parseArgs } from 'node:util';
+import { simulateJourney, startJourneyTestServer, stopJourneyTestServer } from '@waymark/journey/testing';
 import trialConversion from '@waymark/journeys/trial-conversion';
+import { ratioRow, writeBenchResults } from './lib/results';
+import { SIMULATION_UNTIL, trialSubjects } from './lib/simulate-subjects';
+import { simulateOnTemporal } from './lib/simulate-on-temporal';
 
 /**
- * `npm run bench:simulate`: how fast `waymark simulate` replays enrollments (goal: 10,000 in under
- * 60 s, i.e. ≥ 167 enrollments/s). Baseline, same run and same time-skipping server: bare runs
- * that end at once (a trigger failing trigger.where: one workflow, no activity), the floor of the
- * machinery. SIMULATE_BENCH_USERS sets the sample (default 300).
+ * `npm run bench -- simulate` (or `npm run bench:simulate -- --full`): how fast `waymark simulate`
+ * replays enrollments. Goal: 10,000 in under 60 s, i.e. ≥ 167 enrollments/s. Quick by default
+ * (2,000 enrollments); `--full` or SIMULATE_BENCH_USERS=10000 runs the whole target. Same-run
+ * baseline: the same histories driven one after another on the Temporal time-skipping test server
+ * (the previous design; SIMULATE_BENCH_TEMPORAL_USERS, default 20).
  */
-const USERS = Number(process.env.SIMULATE_BENCH_USERS ?? 300);
-const DAY = 86_400_000;
+const { values } = parseArgs({ options: { full: { type: 'boolean', default: false } } });
+const users = values.full ? 10_000 : Number(process.env.SIMULATE_BENCH_USERS ?? 2_000);
+const temporalUsers = Number(process.env.SIMULATE_BENCH_TEMPORAL_USERS ?? 20);
 const GOAL = 10_000 / 60;
 
-function subjects(count: number, plan: (i: number) => string): SimulationInput[] {
-  const start = Date.UTC(2026, 10, 1);
-  return Array.from({ length: count }, (_, i) => {
-    const at = new Date(start + (i % 19) * DAY);
-    const later =
-      i % 3 === 0
-        ? [{ name: 'subscription.started', at: new Date(at.getTime() + DAY), properties: {} }]
-        : i % 3 === 1
-          ? [{ name: 'pricing.viewed', at: new Date(at.getTime() + 4 * DAY), properties: {} }]
-          : [];
-    return { userId: `bench-${i}`, email: `bench-${i}@example.com`, trigger: { at, properties: { plan: plan(i) } }, later };
-  });
-}
+const report = await simulateJourney(trialConversion, trialSubjects(users), { until: SIMULATION_UNTIL });
+console.log(`[simulate] ${users} enrollments: ${report.rate} enrollments/s`, report.statuses, report.sentByTemplate);
 
 await startJourneyTestServer();
+let temporalRate: number;
 try {
-  const until = new Date(Date.UTC(2026, 11, 1));
-  const baseline = await simulateJourney(
-    trialConversion,
-    subjects(USERS, () => 'free'),
-    { until },
-  );
-  const measured = await simulateJourney(
-    trialConversion,
-    subjects(USERS, (i) => (i % 2 === 0 ? 'pro' : 'team')),
-    { until },
-  );
-  const rows = [
-    {
-      name: `simulate trial-conversion (${USERS} enrollments: exits, follow-ups, last chances)`,
-      unit: 'enrollments/s',
-      value: measured.rate,
-      baseline: baseline.rate,
-      ratio: Math.round((measured.rate / baseline.rate) * 100) / 100,
-      goal: Math.round(GOAL),
-      pass: measured.rate >= GOAL,
-    },
-  ];
-  const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'simulate.json'), `${JSON.stringify(rows, null, 2)}\n`);
-  for (const row of rows) {
-    console.log(
-      `  ${row.name}: ${row.value} ${row.unit} (bare runs ${row.baseline} ${row.unit}, ratio ${row.ratio}; goal ≥ ${row.goal}: ${row.pass ? 'pass' : 'FAIL'})`,
-    );
-  }
+  temporalRate = await simulateOnTemporal(trialConversion, trialSubjects(temporalUsers), SIMULATION_UNTIL);
 } finally {
   await stopJourneyTestServer();
 }
+console.log(`[simulate] Temporal test server, ${temporalUsers} enrollments one after another: ${temporalRate.toFixed(1)} enrollments/s`);
+
+writeBenchResults('simulate', [
+  ratioRow(
+    `simulate trial-conversion, ${users} enrollments on one virtual timeline (baseline: the goal, 10,000 in 60 s)`,
+    'enrollments/s',
+    report.rate,
+    GOAL,
+    1,
+  ),
+  ratioRow(`simulate vs the Temporal test server (${temporalUsers} enrollments one after another)`, 'enrollments/s', report.rate, temporalRate, 1),
+]);

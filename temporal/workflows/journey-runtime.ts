@@ -2,10 +2,7 @@ import type { JourneyActivities } from '../activities/journey';
 import type { SendJourneyEmailActivities } from '../activities/send-journey-email';
 
 /** The activities one journey run calls. */
-export type JourneyRunCalls = Pick<
-  JourneyActivities,
-  'enterJourney' | 'recordJourneyStep' | 'finishJourneyRun' | 'findJourneyEvents' | 'hasJourneyEvent'
-> &
+export type JourneyRunCalls = Pick<JourneyActivities, 'enterJourney' | 'recordJourneyStep' | 'finishJourneyRun' | 'findJourneyEvents' | 'hasJourneyEvent'> &
   SendJourneyEmailActivities;
 
 /**

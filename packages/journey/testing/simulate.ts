@@ -117,10 +117,16 @@ export async function simulateJourney(journey: Journey, subjects: readonly Simul
     const { run, runtime, deliver } = enrollment;
     if (!run.live || runtime === undefined || deliver === undefined) return;
     // as the ingest pipeline does: a matching exit rule ends the run at once, else a run waiting for it receives it
-    if (matchesExitRule(exitRules, { id: run.stateId ?? '', journeyId: journey.id, workflowId: runtime.workflowId, waitingFor: run.waitingFor }, {
-      name: stored.name,
-      eventProperties: stored.properties,
-    })) {
+    if (
+      matchesExitRule(
+        exitRules,
+        { id: run.stateId ?? '', journeyId: journey.id, workflowId: runtime.workflowId, waitingFor: run.waitingFor },
+        {
+          name: stored.name,
+          eventProperties: stored.properties,
+        },
+      )
+    ) {
       enrollment.exitEvent = stored.name;
       run.status = 'exited';
       void run.log('exited', run.logs.at(-1)?.node ?? 'start', { event: stored.name });

@@ -48,13 +48,15 @@ export function virtualRuntime(clock: VirtualClock, calls: JourneyRunCalls, ids:
       waits.add(entry);
     });
 
-  const retried = <I, O>(name: string, call: (input: I) => Promise<O>) =>
+  const retried =
+    <I, O>(name: string, call: (input: I) => Promise<O>) =>
     async (input: I): Promise<O> => {
       for (;;) {
         try {
           return await call(input);
         } catch (error) {
-          const delay = error instanceof ApplicationFailure && !error.nonRetryable && error.nextRetryDelay != null ? msToNumber(error.nextRetryDelay) : undefined;
+          const delay =
+            error instanceof ApplicationFailure && !error.nonRetryable && error.nextRetryDelay != null ? msToNumber(error.nextRetryDelay) : undefined;
           if (delay === undefined) {
             const cause = error instanceof Error ? error : new Error(String(error));
             throw new ActivityFailure('Activity task failed', name, undefined, RetryState.NON_RETRYABLE_FAILURE, undefined, cause);
