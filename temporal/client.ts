@@ -5,6 +5,8 @@ import type { JourneyOrchestrator } from '@waymark/core/journeys/orchestrator';
 import { temporalConnectionOptions } from './connection';
 import { createTemporalImportOrchestrator } from './import-orchestrator';
 import { createTemporalOrchestrator } from './journey-orchestrator';
+import { createTemporalSimulationOrchestrator } from './simulation-orchestrator';
+import type { SimulationOrchestrator } from '@waymark/core/journeys/simulation-orchestrator';
 
 export interface TemporalGateway {
   client: Client;
@@ -13,6 +15,8 @@ export interface TemporalGateway {
   orchestrator: JourneyOrchestrator;
   /** start contact import runs (core's import orchestrator port) */
   imports: ImportOrchestrator;
+  /** start journey simulation jobs (core's simulation orchestrator port) */
+  simulations: SimulationOrchestrator;
   /** Resolves when the server answers within the timeout; rejects with the reason otherwise. */
   ping(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -33,6 +37,7 @@ export function createTemporalGateway(config: Config['temporal']): TemporalGatew
     taskQueue: config.taskQueue,
     orchestrator: createTemporalOrchestrator(client, config.taskQueue),
     imports: createTemporalImportOrchestrator(client, config.taskQueue),
+    simulations: createTemporalSimulationOrchestrator(client, config.taskQueue),
     async ping(timeoutMs = 1_500) {
       await probe.withDeadline(Date.now() + timeoutMs, () => probe.workflowService.getSystemInfo({}));
     },

@@ -2,10 +2,17 @@ import { createAlertActivities, type AlertActivityDeps } from './alerts';
 import { createEnrollBatchActivities, type EnrollBatchActivityDeps } from './enroll-batch';
 import { createImportActivities, type ImportActivityDeps } from './import-contacts';
 import { createJourneyActivities, type JourneyActivityDeps } from './journey';
+import { createSimulationActivities, type SimulationActivityDeps } from './journey-simulation';
 import { createOutboundActivities, type OutboundActivityDeps } from './outbound-webhooks';
 import { createSendJourneyEmailActivities, type SendJourneyEmailDeps } from './send-journey-email';
 
-export type ActivityDeps = JourneyActivityDeps & SendJourneyEmailDeps & ImportActivityDeps & AlertActivityDeps & OutboundActivityDeps & EnrollBatchActivityDeps;
+export type ActivityDeps = JourneyActivityDeps &
+  SendJourneyEmailDeps &
+  ImportActivityDeps &
+  AlertActivityDeps &
+  OutboundActivityDeps &
+  EnrollBatchActivityDeps &
+  SimulationActivityDeps;
 
 /** Every activity the worker registers, built from explicit dependencies (house rule 3). */
 export function createActivities(deps: ActivityDeps) {
@@ -16,6 +23,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createAlertActivities(deps),
     ...createOutboundActivities(deps),
     ...createEnrollBatchActivities(deps),
+    ...createSimulationActivities(deps),
   };
 }
 

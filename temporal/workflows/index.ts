@@ -4,4 +4,5 @@ export { alertEvaluationWorkflow } from './alerts';
 export { enrollBatchWorkflow } from './enroll-batch';
 export { importContactsWorkflow } from './import-contacts';
 export { journeyWorkflow } from './journey';
+export { journeySimulationWorkflow } from './journey-simulation';
 export { outboundEventWorkflow } from './outbound-event';

@@ -42,6 +42,7 @@ import { dlqRoutes } from './routes/admin/dlq';
 import { adminEmailRoutes } from './routes/admin/emails';
 import { adminEventRoutes } from './routes/admin/events';
 import { journeyRoutes } from './routes/admin/journeys';
+import { journeySimulationRoutes } from './routes/admin/journey-simulations';
 import { metricsRoutes } from './routes/admin/metrics';
 import { suppressionRoutes } from './routes/admin/suppressions';
 import { webhookSourceRoutes } from './routes/public/webhook-sources';
@@ -72,6 +73,7 @@ const adminRoutes = [
   contactExplainRoutes,
   contactBulkRoutes,
   journeyRoutes,
+  journeySimulationRoutes,
   adminEventRoutes,
   adminEmailRoutes,
   suppressionRoutes,

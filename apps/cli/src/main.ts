@@ -132,7 +132,7 @@ async function simulate(db: Db, args: string[]): Promise<number> {
     since: values.since,
     limit,
     onProgress: (done, total) => {
-      if (done % 100 === 0 || done === total) process.stderr.write(`\r[simulate] ${done}/${total}`);
+      process.stderr.write(`\r[simulate] ${done}/${total}`);
     },
   });
   process.stderr.write('\n');

@@ -1,30 +1,23 @@
-import { durationMs, type Journey } from '@waymark/journey';
-import { simulateJourney, type SimulationReport } from '@waymark/journey/testing';
+import type { Journey } from '@waymark/journey';
+import { simulateJourney } from '@waymark/journey/testing';
 import type { Db } from '@waymark/core/db/database';
-import { countSentByTemplate, loadSimulationSubjects } from '@waymark/core/journeys/simulation-history';
-
-export interface SimulationResult {
-  journeyId: string;
-  window: { since: string; until: string };
-  report: SimulationReport;
-  /** what the live journey actually sent in the window, per template */
-  actual: Record<string, number>;
-}
+import { runSimulation as simulate, simulationWindow, type SimulationResult } from '@waymark/core/journeys/simulation';
 
 /**
- * Dry-runs the journey's current code over the real history of [now - since, now): reads the
- * database, writes nothing, sends nothing (the journey test kit's in-memory calls answer every step).
+ * Dry-runs the journey's current code over the real history of the window (`since`: a duration
+ * back from now or an ISO date): reads the database, writes nothing, sends nothing. The admin
+ * API's simulation job runs the same function in the worker.
  */
-export async function runSimulation(
+export function runSimulation(
   db: Db,
   input: { journey: Journey; since: string; limit: number; now?: Date; onProgress?: (done: number, total: number) => void },
 ): Promise<SimulationResult> {
-  const until = input.now ?? new Date();
-  const since = new Date(until.getTime() - durationMs(input.since));
-  const subjects = await loadSimulationSubjects(db, { journey: input.journey, since, until, limit: input.limit });
-  const report = await simulateJourney(input.journey, subjects, { until, ...(input.onProgress === undefined ? {} : { onProgress: input.onProgress }) });
-  const actual = await countSentByTemplate(db, { journeyId: input.journey.id, since, until });
-  return { journeyId: input.journey.id, window: { since: since.toISOString(), until: until.toISOString() }, report, actual };
+  return simulate(db, simulateJourney, {
+    journey: input.journey,
+    window: simulationWindow(input.since, input.now ?? new Date()),
+    limit: input.limit,
+    ...(input.onProgress === undefined ? {} : { onProgress: input.onProgress }),
+  });
 }
 
 /** The report for a terminal: counts, then simulated vs actually sent per template. */

@@ -7,6 +7,7 @@ import { createAlertMailer } from '@waymark/core/alerts/alert-mailer';
 import { upsertContact } from '@waymark/core/contacts/upsert-contact';
 import { ingestEvent } from '@waymark/core/events/ingest';
 import { createJourneyRegistry } from '@waymark/core/journeys/registry';
+import { simulateJourney } from '@waymark/journey/testing';
 import type { AppLogger } from '@waymark/core/logging/logger';
 import { events as eventCatalog, journeys as journeyDefinitions } from '@waymark/journeys';
 import { createActivities } from '@waymark/temporal/activities/index';
@@ -60,6 +61,9 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
       },
       // operator notices go out through the same SES client as the journey emails
       alertMailer: createAlertMailer(email.transport, email.from),
+      journeys,
+      // simulation jobs replay history in this process on the journey kit's virtual timeline
+      simulate: simulateJourney,
     }),
     shutdownGraceTime: '30 seconds',
   });

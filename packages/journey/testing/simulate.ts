@@ -1,6 +1,7 @@
 import { createJourneyRegistry } from '@waymark/core/journeys/registry';
 import { primitiveProperties, type JourneyEventSignal } from '@waymark/core/journeys/orchestrator';
 import { matchesExitRule } from '@waymark/core/events/route-event';
+import type { SimulationReport } from '@waymark/core/journeys/simulation';
 import { startJourneyRun, type JourneyRunOutcome } from '@waymark/temporal/workflows/journey-run';
 import type { Properties } from '../src/conditions';
 import type { Journey } from '../src/define-journey';
@@ -18,28 +19,13 @@ export interface SimulationInput {
   later: { name: string; at: Date; properties: Properties }[];
 }
 
-export interface SimulationReport {
-  enrollments: number;
-  /** triggers that made no entry, by reason (`trigger_where`, …) */
-  notEntered: Record<string, number>;
-  /** final status of the enrollments */
-  statuses: Record<string, number>;
-  sentByTemplate: Record<string, number>;
-  /** sends per node */
-  byNode: Record<string, number>;
-  /** exits by the event that caused them */
-  exits: Record<string, number>;
-  /** up to `samples` user ids per outcome (`sent:<template>`, `exited:<event>`, `not_entered:<reason>`, `status:<status>`) */
-  samples: Record<string, string[]>;
-  /** enrollments simulated per second of wall time */
-  rate: number;
-}
+export type { SimulationReport };
 
 export interface SimulationOptions {
   until: Date;
   /** user ids kept per outcome (default 3) */
   samples?: number;
-  /** called as runs end (and once at the end with done = total) */
+  /** called as runs end, about every 1 % (and once at the end with done = total) */
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -71,10 +57,11 @@ export async function simulateJourney(journey: Journey, subjects: readonly Simul
   const exitRules = { journeys: createJourneyRegistry([journey], { enabledJourneys: '*' }) };
   const now = () => Promise.resolve(new Date(clock.now()));
   const total = subjects.length;
+  const step = Math.max(1, Math.ceil(total / 100));
   let done = 0;
   const ended = () => {
     done += 1;
-    if (done % 500 === 0) options.onProgress?.(done, total);
+    if (done % step === 0 && done < total) options.onProgress?.(done, total);
   };
 
   const enrollments = subjects.map((subject, index): Enrollment => {

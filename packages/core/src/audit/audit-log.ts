@@ -16,6 +16,7 @@ export const auditActions = [
   'resend',
   'rotate',
   'test',
+  'simulate',
   // people signing in (docs/auth.md)
   'sign-in',
   'sign-in-failed',

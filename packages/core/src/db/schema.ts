@@ -240,6 +240,27 @@ export interface ImportJobsTable {
   updatedAt: Timestamp;
 }
 
+export type SimulationStatus = 'pending' | 'processing' | 'completed' | 'failed';
+
+export interface SimulationJobsTable {
+  id: Generated<string>;
+  journeyId: string;
+  status: ColumnType<SimulationStatus, SimulationStatus | undefined, SimulationStatus>;
+  windowSince: Timestamp;
+  windowUntil: Timestamp;
+  maxEnrollments: number;
+  processed: Generated<number>;
+  total: number | null;
+  /** the report (core/journeys/simulation.ts, SimulationResult) once completed */
+  result: Json<JsonObject> | null;
+  error: string | null;
+  createdBy: string | null;
+  startedAt: NullableTimestamp;
+  completedAt: NullableTimestamp;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
 export interface ListsTable {
   id: Generated<string>;
   key: string;
@@ -364,6 +385,7 @@ export interface Database {
   alertHistory: AlertHistoryTable;
   dlqEntries: DlqEntriesTable;
   importJobs: ImportJobsTable;
+  simulationJobs: SimulationJobsTable;
   lists: ListsTable;
   listMemberships: ListMembershipsTable;
   outboundEvents: OutboundEventsTable;
@@ -392,6 +414,7 @@ export type AlertRuleRow = Selectable<AlertRulesTable>;
 export type AlertHistoryRow = Selectable<AlertHistoryTable>;
 export type DlqEntryRow = Selectable<DlqEntriesTable>;
 export type ImportJobRow = Selectable<ImportJobsTable>;
+export type SimulationJobRow = Selectable<SimulationJobsTable>;
 export type ListRow = Selectable<ListsTable>;
 export type OutboundEventRow = Selectable<OutboundEventsTable>;
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;

@@ -1,0 +1,112 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database';
+import type { JsonObject, SimulationJobRow, SimulationStatus } from '../db/schema';
+import { notFound, unavailable } from '../errors/app-error';
+import type { JourneyRegistry } from './registry';
+import { simulationResultSchema, simulationWindow, type SimulationResult } from './simulation';
+import type { SimulationOrchestrator } from './simulation-orchestrator';
+
+/** A simulation job as GET /v1/admin/journeys/{id}/simulations/{jobId} returns it. */
+export interface SimulationJob {
+  id: string;
+  journeyId: string;
+  status: SimulationStatus;
+  window: { since: Date; until: Date };
+  limit: number;
+  /** enrollments replayed so far; `total` is known once the window's histories are loaded */
+  progress: { processed: number; total: number | null };
+  result: SimulationResult | null;
+  error: string | null;
+  createdAt: Date;
+  startedAt: Date | null;
+  completedAt: Date | null;
+}
+
+function toSimulationJob(row: SimulationJobRow): SimulationJob {
+  return {
+    id: row.id,
+    journeyId: row.journeyId,
+    status: row.status,
+    window: { since: row.windowSince, until: row.windowUntil },
+    limit: row.maxEnrollments,
+    progress: { processed: row.processed, total: row.total },
+    result: row.result === null ? null : simulationResultSchema.parse(row.result),
+    error: row.error,
+    createdAt: row.createdAt,
+    startedAt: row.startedAt,
+    completedAt: row.completedAt,
+  };
+}
+
+export interface StartSimulationInput {
+  journeyId: string;
+  /** a duration back from now ('30d') or an ISO 8601 date */
+  since: string;
+  limit: number;
+  createdBy: string | null;
+}
+
+/**
+ * Stores the job (404 for an unknown journey, 400 for a bad window) and starts its background
+ * run. A run that cannot start fails the job at once and answers 503.
+ */
+export async function startSimulationJob(
+  deps: { db: Db; journeys: JourneyRegistry; orchestrator: SimulationOrchestrator },
+  input: StartSimulationInput,
+  now = new Date(),
+): Promise<SimulationJob> {
+  const journey = deps.journeys.get(input.journeyId);
+  const window = simulationWindow(input.since, now);
+  const row = await deps.db
+    .insertInto('simulationJobs')
+    .values({ journeyId: journey.id, windowSince: window.since, windowUntil: window.until, maxEnrollments: input.limit, createdBy: input.createdBy })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  try {
+    await deps.orchestrator.startSimulation(row.id);
+  } catch (error) {
+    await failSimulationJob(deps.db, row.id, `could not start the simulation: ${(error as Error).message}`);
+    throw unavailable('The workflow service is unreachable; the simulation was not started');
+  }
+  return toSimulationJob(row);
+}
+
+export async function getSimulationJob(db: Db, journeyId: string, id: string): Promise<SimulationJob> {
+  const row = await db.selectFrom('simulationJobs').selectAll().where('id', '=', id).where('journeyId', '=', journeyId).executeTakeFirst();
+  if (row === undefined) throw notFound('Simulation job not found');
+  return toSimulationJob(row);
+}
+
+/** Marks the job processing (a retried run starts the replay again from the top) and returns it. */
+export async function claimSimulationJob(db: Db, id: string): Promise<SimulationJob> {
+  const row = await db
+    .updateTable('simulationJobs')
+    .set({ status: 'processing', processed: 0, startedAt: sql<Date>`coalesce(started_at, now())`, updatedAt: new Date() })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+  if (row === undefined) throw notFound('Simulation job not found');
+  return toSimulationJob(row);
+}
+
+export async function recordSimulationProgress(db: Db, id: string, progress: { processed: number; total: number }): Promise<void> {
+  await db
+    .updateTable('simulationJobs')
+    .set({ processed: progress.processed, total: progress.total, updatedAt: new Date() })
+    .where('id', '=', id)
+    .where('status', '=', 'processing')
+    .execute();
+}
+
+export async function completeSimulationJob(db: Db, id: string, result: SimulationResult): Promise<void> {
+  const total = result.report.enrollments + Object.values(result.report.notEntered).reduce((sum, count) => sum + count, 0);
+  await db
+    .updateTable('simulationJobs')
+    .set({ status: 'completed', processed: total, total, result: JSON.stringify(result satisfies JsonObject), completedAt: new Date(), updatedAt: new Date() })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function failSimulationJob(db: Db, id: string, error: string): Promise<void> {
+  await db.updateTable('simulationJobs').set({ status: 'failed', error, completedAt: new Date(), updatedAt: new Date() }).where('id', '=', id).execute();
+}
