@@ -6616,6 +6616,287 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/admin/journeys/{id}/simulate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Simulate the journey over a window of real history (background job; nothing is sent)
+     * @description Replays the people whose trigger event arrived in the window (each person's first trigger, up to `limit`, oldest first) through the journey's current code, with their later events at their real times. Poll the job for progress and the report.
+     *
+     *     Requires a bearer key with scope `full-admin` or a session cookie whose organization role grants it.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description start of the window: a duration back from now ('30d', '2 weeks') or an ISO 8601 date; the window ends now */
+            since: string;
+            /**
+             * @description at most this many people are replayed
+             * @default 10000
+             */
+            limit?: number;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        202: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              job: components['schemas']['SimulationJob'];
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/admin/journeys/{id}/simulations/{jobId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A simulation job: status, progress and, once completed, the report
+     * @description Requires a bearer key with scope `full-admin` or a session cookie whose organization role grants it.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+          jobId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              job: components['schemas']['SimulationJob'];
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/admin/events': {
     parameters: {
       query?: never;
@@ -9338,6 +9619,7 @@ export interface paths {
             | 'resend'
             | 'rotate'
             | 'test'
+            | 'simulate'
             | 'sign-in'
             | 'sign-in-failed'
             | 'sign-out'
@@ -11894,6 +12176,72 @@ export interface components {
       };
       recentStates: components['schemas']['JourneyStateInput'][];
     };
+    SimulationJobInput: {
+      /** Format: uuid */
+      id: string;
+      journeyId: string;
+      /** @enum {string} */
+      status: 'pending' | 'processing' | 'completed' | 'failed';
+      window: {
+        /** Format: date-time */
+        since: string;
+        /** Format: date-time */
+        until: string;
+      };
+      limit: number;
+      /** @description enrollments replayed so far; total is null until the window has been read */
+      progress: {
+        processed: number;
+        total: number | null;
+      };
+      /** @description the report, once completed (the same report `waymark simulate --json` prints) */
+      result: {
+        journeyId: string;
+        window: {
+          since: string;
+          until: string;
+        };
+        report: {
+          /** @description triggers that entered the journey */
+          enrollments: number;
+          /** @description triggers that made no entry, by reason (trigger_where, entry_limit, suppressed, …) */
+          notEntered: {
+            [key: string]: number;
+          };
+          /** @description final status of the enrollments at the end of the window (completed, exited, waiting, failed, …) */
+          statuses: {
+            [key: string]: number;
+          };
+          /** @description emails the journey would have sent, per template key */
+          sentByTemplate: {
+            [key: string]: number;
+          };
+          /** @description emails the journey would have sent, per node */
+          byNode: {
+            [key: string]: number;
+          };
+          /** @description enrollments ended by an exitOn rule, by the event that matched */
+          exits: {
+            [key: string]: number;
+          };
+          /** @description a few user ids per outcome: sent:<template>, exited:<event>, not_entered:<reason>, status:<status> */
+          samples: {
+            [key: string]: string[];
+          };
+          /** @description enrollments simulated per second of wall time */
+          rate: number;
+        };
+        /** @description what the live journey actually sent in the same window, per template key */
+        actual: {
+          [key: string]: number;
+        };
+      } | null;
+      error: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      startedAt: string | null;
+      completedAt: string | null;
+    };
     AdminMetricsInput: {
       window: {
         /** Format: date-time */
@@ -12427,6 +12775,72 @@ export interface components {
         exited: number;
       };
       recentStates: components['schemas']['JourneyState'][];
+    };
+    SimulationJob: {
+      /** Format: uuid */
+      id: string;
+      journeyId: string;
+      /** @enum {string} */
+      status: 'pending' | 'processing' | 'completed' | 'failed';
+      window: {
+        /** Format: date-time */
+        since: string;
+        /** Format: date-time */
+        until: string;
+      };
+      limit: number;
+      /** @description enrollments replayed so far; total is null until the window has been read */
+      progress: {
+        processed: number;
+        total: number | null;
+      };
+      /** @description the report, once completed (the same report `waymark simulate --json` prints) */
+      result: {
+        journeyId: string;
+        window: {
+          since: string;
+          until: string;
+        };
+        report: {
+          /** @description triggers that entered the journey */
+          enrollments: number;
+          /** @description triggers that made no entry, by reason (trigger_where, entry_limit, suppressed, …) */
+          notEntered: {
+            [key: string]: number;
+          };
+          /** @description final status of the enrollments at the end of the window (completed, exited, waiting, failed, …) */
+          statuses: {
+            [key: string]: number;
+          };
+          /** @description emails the journey would have sent, per template key */
+          sentByTemplate: {
+            [key: string]: number;
+          };
+          /** @description emails the journey would have sent, per node */
+          byNode: {
+            [key: string]: number;
+          };
+          /** @description enrollments ended by an exitOn rule, by the event that matched */
+          exits: {
+            [key: string]: number;
+          };
+          /** @description a few user ids per outcome: sent:<template>, exited:<event>, not_entered:<reason>, status:<status> */
+          samples: {
+            [key: string]: string[];
+          };
+          /** @description enrollments simulated per second of wall time */
+          rate: number;
+        };
+        /** @description what the live journey actually sent in the same window, per template key */
+        actual: {
+          [key: string]: number;
+        };
+      } | null;
+      error: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      startedAt: string | null;
+      completedAt: string | null;
     };
     AdminMetrics: {
       window: {
