@@ -54,12 +54,11 @@ describe('journey simulation jobs (full-admin)', () => {
     await done;
   }, 60_000);
 
-  const poll = async (path: string, seen: string[]) => {
+  const poll = async (path: string) => {
     const deadline = Date.now() + 120_000;
     for (;;) {
       const response = await api.request('GET', path, { token: LEGACY });
       expect(response.status).toBe(200);
-      seen.push(response.body.job.status);
       if (response.body.job.status === 'completed' || response.body.job.status === 'failed') return response.body.job;
       if (Date.now() > deadline) throw new Error(`simulation still ${response.body.job.status}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -80,8 +79,7 @@ describe('journey simulation jobs (full-admin)', () => {
       result: null,
     });
 
-    const seen: string[] = [];
-    const job = await poll(`/v1/admin/journeys/trial-conversion/simulations/${started.body.job.id}`, seen);
+    const job = await poll(`/v1/admin/journeys/trial-conversion/simulations/${started.body.job.id}`);
     expect(job.error).toBeNull();
     expect(job.status).toBe('completed');
     expect(job.progress).toEqual({ processed: 200, total: 200 });
