@@ -33,3 +33,28 @@ export async function withScratchDatabase<T>(use: (databaseUrl: string) => Promi
     await admin.destroy();
   }
 }
+
+/**
+ * A scratch database that outlives one callback, e.g. for a whole test file (`beforeAll` opens
+ * it, `afterAll` calls `release`, which drops it).
+ */
+export async function openScratchDatabase(): Promise<{ url: string; release: () => Promise<void> }> {
+  let finish: (() => void) | undefined;
+  let done: Promise<void> | undefined;
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    done = withScratchDatabase(
+      (scratchUrl) =>
+        new Promise<void>((release) => {
+          finish = release;
+          resolveUrl(scratchUrl);
+        }),
+    ).catch(reject);
+  });
+  return {
+    url,
+    async release() {
+      finish?.();
+      await done;
+    },
+  };
+}

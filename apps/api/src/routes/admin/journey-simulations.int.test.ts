@@ -6,7 +6,7 @@ import trialConversion from '@waymark/journeys/trial-conversion';
 import { alertScheduleId } from '@waymark/temporal/alerts-schedule';
 import { runSimulation } from '../../../../cli/src/simulate';
 import { expectedSimulationMonth, seedSimulationMonth } from '../../../../../test/fixtures/simulation-month';
-import { withScratchDatabase } from '../../../../../test/scratch-database';
+import { openScratchDatabase } from '../../../../../test/scratch-database';
 import { issueApiKey, startTestApi, type TestApi } from '../../../../../test/test-api';
 import { integrationEnv } from '../../../../../test/test-env';
 import { exited, startWorkerProcess } from '../../../../../test/worker-process';
@@ -20,19 +20,11 @@ describe('journey simulation jobs (full-admin)', () => {
   let api: TestApi;
   let db: Db;
   let worker: ChildProcess | undefined;
-  let finish: (() => void) | undefined;
-  let done: Promise<void> | undefined;
+  let scratch: Awaited<ReturnType<typeof openScratchDatabase>> | undefined;
 
   beforeAll(async () => {
-    settings.DATABASE_URL = await new Promise<string>((resolveUrl, reject) => {
-      done = withScratchDatabase(
-        (url) =>
-          new Promise<void>((release) => {
-            finish = release;
-            resolveUrl(url);
-          }),
-      ).catch(reject);
-    });
+    scratch = await openScratchDatabase();
+    settings.DATABASE_URL = scratch.url;
     db = createDatabase({ connectionString: settings.DATABASE_URL, max: 2 });
     // the job's replay runs in a worker of this database and task queue (its own process)
     worker = startWorkerProcess({ ...integrationEnv(), ...settings, LOG_LEVEL: 'warn', OUTBOUND_DISPATCH: 'false' });
@@ -50,8 +42,7 @@ describe('journey simulation jobs (full-admin)', () => {
       .catch(() => undefined);
     await api?.close();
     await db?.destroy();
-    finish?.();
-    await done;
+    await scratch?.release();
   }, 60_000);
 
   const poll = async (path: string) => {
