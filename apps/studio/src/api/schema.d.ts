@@ -2389,6 +2389,256 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/auth/organization/{orgId}/invitations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Invitations not accepted yet and not expired, newest first (owners and admins) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          orgId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              invitations: components['schemas']['PendingInvitation'][];
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['AuthError'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['AuthError'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['AuthError'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/auth/organization/{orgId}/invitations/{invitationId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Withdraw an invitation that was not accepted yet; its link stops working (owners and admins) */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          orgId: string;
+          invitationId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Ok'];
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['AuthError'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['AuthError'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['AuthError'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['AuthError'];
+          };
+        };
+        /** @description Default Response */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['AuthError'];
+          };
+        };
+        /** @description Default Response */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['AuthError'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/auth/accept-invitation': {
     parameters: {
       query?: never;
@@ -7963,7 +8213,7 @@ export interface paths {
     put?: never;
     /**
      * Create an alert rule (cooldownMinutes defaults to 60)
-     * @description channelConfig by channel: webhook `{url}`, chat `{webhookUrl, channel?}`, email `{to}`. threshold: a failure count ≥ 0 for journey_failure_spike, a ratio 0–1 for the other types.
+     * @description channelConfig by channel: webhook `{url}`, chat `{webhookUrl, channel?}`, email `{to}`. threshold: a count ≥ 0 for journey_failure_spike and webhook_endpoint_disabled, a ratio 0–1 for the other types.
      *
      *     Requires a bearer key with scope `full-admin` or a session cookie whose organization role grants it.
      */
@@ -7998,7 +8248,7 @@ export interface paths {
                 };
               } & {
                 /** @enum {unknown} */
-                type?: 'journey_failure_spike';
+                type?: 'journey_failure_spike' | 'webhook_endpoint_disabled';
                 threshold?: unknown;
               })
             | ({
@@ -8009,7 +8259,7 @@ export interface paths {
                 };
               } & {
                 /** @enum {unknown} */
-                type?: 'bounce_rate_exceeded' | 'delivery_issue' | 'high_complaint_rate' | 'webhook_endpoint_disabled';
+                type?: 'bounce_rate_exceeded' | 'delivery_issue' | 'high_complaint_rate';
                 threshold?: unknown;
               })
             | ({
@@ -8021,7 +8271,7 @@ export interface paths {
                 };
               } & {
                 /** @enum {unknown} */
-                type?: 'journey_failure_spike';
+                type?: 'journey_failure_spike' | 'webhook_endpoint_disabled';
                 threshold?: unknown;
               })
             | ({
@@ -8033,7 +8283,7 @@ export interface paths {
                 };
               } & {
                 /** @enum {unknown} */
-                type?: 'bounce_rate_exceeded' | 'delivery_issue' | 'high_complaint_rate' | 'webhook_endpoint_disabled';
+                type?: 'bounce_rate_exceeded' | 'delivery_issue' | 'high_complaint_rate';
                 threshold?: unknown;
               })
             | ({
@@ -8044,7 +8294,7 @@ export interface paths {
                 };
               } & {
                 /** @enum {unknown} */
-                type?: 'journey_failure_spike';
+                type?: 'journey_failure_spike' | 'webhook_endpoint_disabled';
                 threshold?: unknown;
               })
             | ({
@@ -8055,7 +8305,7 @@ export interface paths {
                 };
               } & {
                 /** @enum {unknown} */
-                type?: 'bounce_rate_exceeded' | 'delivery_issue' | 'high_complaint_rate' | 'webhook_endpoint_disabled';
+                type?: 'bounce_rate_exceeded' | 'delivery_issue' | 'high_complaint_rate';
                 threshold?: unknown;
               });
         };
@@ -8342,12 +8592,12 @@ export interface paths {
             | (unknown & unknown)
             | (unknown & {
                 /** @enum {unknown} */
-                type?: 'journey_failure_spike';
+                type?: 'journey_failure_spike' | 'webhook_endpoint_disabled';
                 threshold?: unknown;
               })
             | (unknown & {
                 /** @enum {unknown} */
-                type?: 'bounce_rate_exceeded' | 'delivery_issue' | 'high_complaint_rate' | 'webhook_endpoint_disabled';
+                type?: 'bounce_rate_exceeded' | 'delivery_issue' | 'high_complaint_rate';
                 threshold?: unknown;
               })
             | ({
@@ -8365,7 +8615,7 @@ export interface paths {
                 };
               } & {
                 /** @enum {unknown} */
-                type?: 'journey_failure_spike';
+                type?: 'journey_failure_spike' | 'webhook_endpoint_disabled';
                 threshold?: unknown;
               })
             | ({
@@ -8376,7 +8626,7 @@ export interface paths {
                 };
               } & {
                 /** @enum {unknown} */
-                type?: 'bounce_rate_exceeded' | 'delivery_issue' | 'high_complaint_rate' | 'webhook_endpoint_disabled';
+                type?: 'bounce_rate_exceeded' | 'delivery_issue' | 'high_complaint_rate';
                 threshold?: unknown;
               })
             | ({
@@ -8396,7 +8646,7 @@ export interface paths {
                 };
               } & {
                 /** @enum {unknown} */
-                type?: 'journey_failure_spike';
+                type?: 'journey_failure_spike' | 'webhook_endpoint_disabled';
                 threshold?: unknown;
               })
             | ({
@@ -8408,7 +8658,7 @@ export interface paths {
                 };
               } & {
                 /** @enum {unknown} */
-                type?: 'bounce_rate_exceeded' | 'delivery_issue' | 'high_complaint_rate' | 'webhook_endpoint_disabled';
+                type?: 'bounce_rate_exceeded' | 'delivery_issue' | 'high_complaint_rate';
                 threshold?: unknown;
               })
             | ({
@@ -8426,7 +8676,7 @@ export interface paths {
                 };
               } & {
                 /** @enum {unknown} */
-                type?: 'journey_failure_spike';
+                type?: 'journey_failure_spike' | 'webhook_endpoint_disabled';
                 threshold?: unknown;
               })
             | ({
@@ -8437,7 +8687,7 @@ export interface paths {
                 };
               } & {
                 /** @enum {unknown} */
-                type?: 'bounce_rate_exceeded' | 'delivery_issue' | 'high_complaint_rate' | 'webhook_endpoint_disabled';
+                type?: 'bounce_rate_exceeded' | 'delivery_issue' | 'high_complaint_rate';
                 threshold?: unknown;
               });
         };
@@ -12125,6 +12375,19 @@ export interface components {
       /** Format: date-time */
       expiresAt: string;
     };
+    PendingInvitationInput: {
+      /** Format: uuid */
+      id: string;
+      email: string;
+      /** @enum {string} */
+      role: 'owner' | 'admin' | 'editor' | 'viewer';
+      /** @description the inviter's email; null when that account was deleted since */
+      invitedBy: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      expiresAt: string;
+    };
     Error: {
       error: string;
     };
@@ -12656,6 +12919,19 @@ export interface components {
       email: string;
       /** @enum {string} */
       role: 'owner' | 'admin' | 'editor' | 'viewer';
+      /** Format: date-time */
+      expiresAt: string;
+    };
+    PendingInvitation: {
+      /** Format: uuid */
+      id: string;
+      email: string;
+      /** @enum {string} */
+      role: 'owner' | 'admin' | 'editor' | 'viewer';
+      /** @description the inviter's email; null when that account was deleted since */
+      invitedBy: string | null;
+      /** Format: date-time */
+      createdAt: string;
       /** Format: date-time */
       expiresAt: string;
     };
