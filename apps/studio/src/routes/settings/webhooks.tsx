@@ -45,7 +45,6 @@ function CreateEndpoint() {
       <h2 id="create-endpoint">Add an endpoint</h2>
       <EndpointForm
         key={generation}
-        id="create-endpoint-form"
         initial={inputOf(undefined)}
         submitLabel="Add endpoint"
         busy={create.isPending}
@@ -78,7 +77,6 @@ function EditEndpoint({ endpoint, onDone }: { endpoint: Endpoint; onDone(): void
         Edit <code>{endpoint.url}</code>
       </h2>
       <EndpointForm
-        id="edit-endpoint-form"
         initial={inputOf(endpoint)}
         submitLabel="Save endpoint"
         busy={update.isPending}

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { components } from '../../../api/schema';
-import { ErrorPanel } from '../../../components/feedback';
+import { FormFooter } from '../../../components/form-footer';
 import { eventGroups, eventTypeHints, eventTypes, type EventType } from './event-types';
 
 type Endpoint = components['schemas']['WebhookEndpoint'];
@@ -41,8 +41,6 @@ export function inputOf(endpoint: Endpoint | undefined): EndpointInput {
 }
 
 interface EndpointFormProps {
-  /** names the form's fields uniquely when two forms could be on screen */
-  id: string;
   initial: EndpointInput;
   submitLabel: string;
   busy: boolean;
@@ -52,7 +50,7 @@ interface EndpointFormProps {
 }
 
 /** URL, description, event types and enabled: creating an endpoint and editing one. */
-export function EndpointForm({ id, initial, submitLabel, busy, error, onSubmit, onCancel }: EndpointFormProps) {
+export function EndpointForm({ initial, submitLabel, busy, error, onSubmit, onCancel }: EndpointFormProps) {
   const [input, setInput] = useState(initial);
   const [problem, setProblem] = useState<string>();
   const toggle = (type: EventType, on: boolean) =>
@@ -64,7 +62,7 @@ export function EndpointForm({ id, initial, submitLabel, busy, error, onSubmit, 
     if (found === undefined) onSubmit(input);
   };
   return (
-    <form className="stack" onSubmit={submit} noValidate aria-describedby={problem === undefined ? undefined : `${id}-problem`}>
+    <form className="stack" onSubmit={submit} noValidate>
       <div className="filters">
         <label className="field" style={{ flex: '2 1 320px' }}>
           URL
@@ -104,22 +102,7 @@ export function EndpointForm({ id, initial, submitLabel, busy, error, onSubmit, 
           Enabled
         </label>
       </div>
-      {problem === undefined ? null : (
-        <div className="error-panel" role="alert" id={`${id}-problem`}>
-          {problem}
-        </div>
-      )}
-      {error === null || error === undefined ? null : <ErrorPanel error={error} />}
-      <div className="row">
-        <button type="submit" className="primary" disabled={busy}>
-          {submitLabel}
-        </button>
-        {onCancel === undefined ? null : (
-          <button type="button" onClick={onCancel}>
-            Cancel
-          </button>
-        )}
-      </div>
+      <FormFooter problem={problem} error={error} submitLabel={submitLabel} busy={busy} onCancel={onCancel} />
     </form>
   );
 }
