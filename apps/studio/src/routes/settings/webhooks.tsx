@@ -17,7 +17,8 @@ import { DELIVERIES_OFFSET, Deliveries } from './webhooks/deliveries';
 import { EndpointForm, inputOf, type EndpointInput } from './webhooks/endpoint-form';
 
 type Endpoint = components['schemas']['WebhookEndpoint'];
-const endpointsKey = ['webhook-endpoints'];
+/** the list; one endpoint's deliveries live under ['webhook-endpoints', id, …] */
+const endpointsKey = ['webhook-endpoints', 'list'];
 
 function CreateEndpoint() {
   const queryClient = useQueryClient();
@@ -114,7 +115,7 @@ export default function Webhooks() {
   const selectedId = url.get('endpoint');
   const [editing, setEditing] = useState<string>();
   const [rotated, setRotated] = useState<{ url: string; secret: string }>();
-  const [notice, setNotice] = useState<string>();
+  const [tested, setTested] = useState<{ url: string; eventId: string }>();
   const list = useQuery({
     queryKey: [...endpointsKey, url.offset],
     queryFn: async () => unwrap(await api.GET('/v1/admin/webhook-endpoints', { params: { query: { limit: url.limit, offset: url.offset } } })),
@@ -128,10 +129,10 @@ export default function Webhooks() {
   });
   const sendTest = useMutation({
     mutationFn: async (endpoint: Endpoint) => unwrap(await api.POST('/v1/admin/webhook-endpoints/{id}/test', { params: { path: { id: endpoint.id } } })),
-    onSuccess: (_result, endpoint) => {
-      setNotice(`A webhook.test event is on its way to ${endpoint.url}; its delivery is listed below.`);
+    onSuccess: (result, endpoint) => {
+      setTested({ url: endpoint.url, eventId: result.eventId });
       url.set({ endpoint: endpoint.id, [DELIVERIES_OFFSET]: '' });
-      return queryClient.invalidateQueries({ queryKey: [...endpointsKey, endpoint.id] });
+      return queryClient.invalidateQueries({ queryKey: ['webhook-endpoints', endpoint.id] });
     },
   });
   if (!can.administer) return <AdminOnly title="Webhooks" />;
@@ -193,8 +194,11 @@ export default function Webhooks() {
               confirmLabel="Delete endpoint"
               danger
               onConfirm={async () => {
-                unwrap(await api.DELETE('/v1/admin/webhook-endpoints/{id}', { params: { path: { id: endpoint.id } } }));
+                // its deliveries leave the screen first, so no refresh of them asks for a deleted endpoint (404)
                 if (endpoint.id === selectedId) url.set({ endpoint: '', [DELIVERIES_OFFSET]: '' });
+                await queryClient.cancelQueries({ queryKey: ['webhook-endpoints', endpoint.id] });
+                unwrap(await api.DELETE('/v1/admin/webhook-endpoints/{id}', { params: { path: { id: endpoint.id } } }));
+                queryClient.removeQueries({ queryKey: ['webhook-endpoints', endpoint.id] });
                 await refresh();
               }}
             >
@@ -217,7 +221,7 @@ export default function Webhooks() {
         <EditEndpoint key={editedEndpoint.id} endpoint={editedEndpoint} onDone={() => setEditing(undefined)} />
       )}
       {rotated === undefined ? null : <ShownOnce what={`new signing secret of ${rotated.url}`} value={rotated.secret} testId="rotated-webhook-secret" />}
-      {notice === undefined ? null : <p role="status">{notice}</p>}
+      {tested === undefined ? null : <p role="status">A webhook.test event is on its way to {tested.url}; its delivery is listed below.</p>}
       {setEnabled.isError ? <ErrorPanel error={setEnabled.error} /> : null}
       {sendTest.isError ? <ErrorPanel error={sendTest.error} /> : null}
       <section aria-labelledby="endpoints" className="stack">
@@ -232,7 +236,7 @@ export default function Webhooks() {
         />
         <Pagination total={list.data?.total} />
       </section>
-      {selected === undefined ? null : <Deliveries endpointId={selected.id} url={selected.url} />}
+      {selected === undefined ? null : <Deliveries endpointId={selected.id} url={selected.url} awaitedEventId={tested?.eventId} />}
     </div>
   );
 }

@@ -41,19 +41,21 @@ export function RuleForm({ id, initial, submitLabel, busy, error, onSubmit, onCa
             ))}
           </select>
         </label>
-        <label className="field">
-          {ratio ? 'Threshold (ratio 0–1)' : 'Threshold (count)'}
-          <input
-            inputMode="decimal"
-            required
-            value={draft.threshold}
-            onChange={(e) => set({ threshold: e.target.value })}
-            aria-describedby={`${id}-threshold-hint`}
-          />
-          <span id={`${id}-threshold-hint`} className="muted" style={{ fontWeight: 400 }}>
+        <div className="stack" style={{ gap: 4 }}>
+          <label className="field">
+            {ratio ? 'Threshold (ratio 0–1)' : 'Threshold (count)'}
+            <input
+              inputMode="decimal"
+              required
+              value={draft.threshold}
+              onChange={(e) => set({ threshold: e.target.value })}
+              aria-describedby={`${id}-threshold-hint`}
+            />
+          </label>
+          <span id={`${id}-threshold-hint`} className="muted">
             {ratio ? '0.05 means 5% of the last hour’s emails' : 'events in the last hour'}
           </span>
-        </label>
+        </div>
         <label className="field">
           Cooldown (minutes)
           <input inputMode="numeric" required value={draft.cooldownMinutes} onChange={(e) => set({ cooldownMinutes: e.target.value })} />

@@ -40,8 +40,11 @@ const columns: ColumnDef<Delivery, unknown>[] = [
   },
 ];
 
-/** One endpoint's deliveries, newest first; a failed one is redelivered from the DLQ (docs/webhooks.md). */
-export function Deliveries({ endpointId, url }: { endpointId: string; url: string }) {
+/**
+ * One endpoint's deliveries, newest first; a failed one is redelivered from the DLQ (docs/webhooks.md).
+ * `awaitedEventId`: an event just queued (a test) whose delivery the worker has not created yet.
+ */
+export function Deliveries({ endpointId, url, awaitedEventId }: { endpointId: string; url: string; awaitedEventId: string | undefined }) {
   const state = useUrlState();
   const offset = state.offsetOf(DELIVERIES_OFFSET);
   const list = useQuery({
@@ -52,7 +55,11 @@ export function Deliveries({ endpointId, url }: { endpointId: string; url: strin
           params: { path: { id: endpointId }, query: { limit: state.limit, offset } },
         }),
       ),
-    refetchInterval: (query) => (query.state.data?.deliveries.some((delivery) => openStatuses.has(delivery.status)) === true ? 3_000 : false),
+    refetchInterval: (query) => {
+      const deliveries = query.state.data?.deliveries ?? [];
+      const awaited = awaitedEventId !== undefined && !deliveries.some((delivery) => delivery.eventId === awaitedEventId);
+      return awaited || deliveries.some((delivery) => openStatuses.has(delivery.status)) ? 3_000 : false;
+    },
   });
   return (
     <section aria-labelledby="deliveries" className="stack">
