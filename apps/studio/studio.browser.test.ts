@@ -1,25 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordDeadLetter } from '@waymark/core/dlq/dead-letters';
-import { buildStudioIfStale } from '../../scripts/studio-build';
 import { createTestAdmin } from '../../test/auth-client';
-import { launchChromium } from '../../test/browser';
 import { eventually } from '../../test/eventually';
-import { freePort } from '../../test/free-port';
-import { startTestApi, type TestApi } from '../../test/test-api';
-
-const SCREENSHOTS = path.resolve('test-results/studio');
-const LEGACY = `studio-test-legacy-key-${randomUUID()}`;
-/** expect.poll with a deadline for two busy cores (a lazy page chunk can take seconds to arrive) */
-const poll = <T>(read: () => T, options: { timeout?: number } = {}) => expect.poll(read, { timeout: 20_000, ...options });
-const viewports = {
-  desktop: { width: 1280, height: 800 },
-  phone: { width: 390, height: 844 },
-};
+import type { TestApi } from '../../test/test-api';
+import { checkPage as checkStudioPage, poll, startStudio, type Studio } from './test/studio-fixture';
 
 /**
  * Waymark Studio in headless Chromium against a real api (PostgreSQL, Redis, Temporal worker,
@@ -27,24 +13,17 @@ const viewports = {
  * error, failed request, or serious/critical axe violation. Screenshots: test-results/studio/.
  */
 describe('Waymark Studio in Chromium', () => {
+  let studio: Studio;
   let api: TestApi;
-  let browser: Browser;
-  let context: BrowserContext;
+  let LEGACY: string;
   let page: Page;
-  const problems: string[] = [];
   const run = randomUUID().slice(0, 8);
   const userId = `studio-${run}`;
   const seed = { contactId: '', emailId: '', dlqId: '' };
 
   beforeAll(async () => {
-    // a fresh clone has no dist/: build it (cached by a hash of the sources)
-    await buildStudioIfStale();
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    console.log(`[studio test] screenshots in ${SCREENSHOTS}`);
-    const port = await freePort();
-    const origin = `http://127.0.0.1:${port}`;
-    api = await startTestApi({ PORT: String(port), API_PUBLIC_URL: origin, AUTH_URL: origin, ADMIN_API_KEY: LEGACY });
-    browser = await launchChromium();
+    studio = await startStudio();
+    ({ api, legacyKey: LEGACY } = studio);
 
     // seeded data, through the API as a product would send it
     for (const suffix of ['a', 'b']) {
@@ -75,47 +54,12 @@ describe('Waymark Studio in Chromium', () => {
       { what: 'the welcome series started for the seeded user' },
     );
 
-    context = await browser.newContext({ viewport: viewports.desktop, baseURL: origin });
-    page = await context.newPage();
-    page.on('console', (message) => {
-      // axe injects itself into every frame; the email iframes' empty sandbox rightly refuses it
-      if (message.text().startsWith("Blocked script execution in 'about:srcdoc'")) return;
-      if (message.type() === 'error') problems.push(`console error on ${page.url()}: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => problems.push(`page error on ${page.url()}: ${error.message}`));
-    // net::ERR_ABORTED is a fetch cut short by navigating away, not a failure of the studio
-    page.on('requestfailed', (request) => {
-      const reason = request.failure()?.errorText;
-      if (reason !== 'net::ERR_ABORTED') problems.push(`request failed: ${request.method()} ${request.url()} ${reason}`);
-    });
-    page.on('response', (response) => {
-      if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.request().method()} ${response.url()}`);
-    });
+    ({ page } = await studio.openTab());
   });
 
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await api?.close();
-  });
+  afterAll(() => studio?.close());
 
-  /** One h1 naming the page, a document title, no serious axe violation, and both screenshots. */
-  async function checkPage(name: string, heading: string | RegExp) {
-    await poll(() => page.getByRole('heading', { level: 1 }).count()).toBe(1);
-    await poll(() => page.getByRole('heading', { level: 1 }).textContent()).toMatch(heading);
-    // loading skeletons gone
-    await poll(() => page.locator('[aria-busy="true"]').count()).toBe(0);
-    expect(await page.title()).toMatch(/· Waymark Studio$/);
-    // email HTML in the sandboxed iframes is the templates' business (and refuses axe's script)
-    const axe = await new AxeBuilder({ page }).exclude('iframe').analyze();
-    const serious = axe.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-    expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
-    for (const [size, viewport] of Object.entries(viewports)) {
-      await page.setViewportSize(viewport);
-      await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${size}.png`), fullPage: size === 'desktop' });
-    }
-    await page.setViewportSize(viewports.desktop);
-  }
+  const checkPage = (name: string, heading: string | RegExp) => checkStudioPage(page, name, heading);
 
   async function visit(url: string, name: string, heading: string | RegExp) {
     await page.goto(url);
@@ -228,6 +172,6 @@ describe('Waymark Studio in Chromium', () => {
   });
 
   it('saw no console error and no failed request', () => {
-    expect(problems).toEqual([]);
+    expect(studio.problems).toEqual([]);
   });
 });

@@ -34,6 +34,7 @@ export const router = createBrowserRouter([
       { path: 'events', element: page(() => import('./routes/events')) },
       { path: 'dlq', element: page(() => import('./routes/dlq')) },
       { path: 'settings/api-keys', element: page(() => import('./routes/settings/api-keys')) },
+      { path: 'settings/webhooks', element: page(() => import('./routes/settings/webhooks')) },
       { path: 'settings/alerts', element: page(() => import('./routes/settings/alerts')) },
       { path: 'settings/members', element: page(() => import('./routes/settings/members')) },
       { path: 'settings/audit-log', element: page(() => import('./routes/settings/audit-log')) },

@@ -45,5 +45,16 @@ export const member = z
 
 export const invitation = z.object({ id: z.uuid(), email: z.string(), role: memberRoleSchema, expiresAt: timestamp }).meta({ id: 'Invitation' });
 
+export const pendingInvitation = z
+  .object({
+    id: z.uuid(),
+    email: z.string(),
+    role: memberRoleSchema,
+    invitedBy: z.string().nullable().meta({ description: "the inviter's email; null when that account was deleted since" }),
+    createdAt: timestamp,
+    expiresAt: timestamp,
+  })
+  .meta({ id: 'PendingInvitation' });
+
 /** Error statuses every session-authenticated auth route can answer. */
 export const sessionErrors = { 400: authErrorBody, 401: authErrorBody, 403: authErrorBody, 429: authErrorBody } as const;

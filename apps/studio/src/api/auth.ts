@@ -1,4 +1,5 @@
 import { ApiError } from './client';
+import type { components } from './schema';
 import type { Role } from './session';
 
 export interface SessionResponse {
@@ -14,7 +15,7 @@ export interface Organization {
   role: Role;
 }
 
-async function call<T>(method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown): Promise<T> {
+async function call<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
   const response = await fetch(path, {
     method,
     credentials: 'same-origin',
@@ -54,12 +55,19 @@ export interface Member {
   joinedAt: string;
 }
 
-export const listMembers = (orgId: string) => call<{ members: Member[] }>('GET', `/api/auth/organization/${encodeURIComponent(orgId)}/members`);
+/** `/api/auth/organization/{orgId}/…` with every segment encoded. */
+function orgPath(orgId: string, ...segments: string[]): string {
+  return ['/api/auth/organization', ...[orgId, ...segments].map(encodeURIComponent)].join('/');
+}
+
+export const listMembers = (orgId: string) => call<{ members: Member[] }>('GET', orgPath(orgId, 'members'));
 export const inviteMember = (orgId: string, input: { email: string; role: Role }) =>
-  call<{ invitation: { id: string; email: string; role: Role; expiresAt: string } }>(
-    'POST',
-    `/api/auth/organization/${encodeURIComponent(orgId)}/invite`,
-    input,
-  );
-export const changeMemberRole = (orgId: string, userId: string, role: Role) =>
-  call<unknown>('PATCH', `/api/auth/organization/${encodeURIComponent(orgId)}/members/${encodeURIComponent(userId)}`, { role });
+  call<{ invitation: { id: string; email: string; role: Role; expiresAt: string } }>('POST', orgPath(orgId, 'invite'), input);
+export const changeMemberRole = (orgId: string, userId: string, role: Role) => call<unknown>('PATCH', orgPath(orgId, 'members', userId), { role });
+export const removeMember = (orgId: string, userId: string) => call<{ ok: true }>('DELETE', orgPath(orgId, 'members', userId));
+
+export type PendingInvitation = components['schemas']['PendingInvitation'];
+
+/** Invitations not accepted yet and not expired (owners and admins only). */
+export const listInvitations = (orgId: string) => call<{ invitations: PendingInvitation[] }>('GET', orgPath(orgId, 'invitations'));
+export const revokeInvitation = (orgId: string, invitationId: string) => call<{ ok: true }>('DELETE', orgPath(orgId, 'invitations', invitationId));

@@ -2389,6 +2389,256 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/auth/organization/{orgId}/invitations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Invitations not accepted yet and not expired, newest first (owners and admins) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          orgId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              invitations: components['schemas']['PendingInvitation'][];
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['AuthError'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['AuthError'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['AuthError'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/auth/organization/{orgId}/invitations/{invitationId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Withdraw an invitation that was not accepted yet; its link stops working (owners and admins) */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          orgId: string;
+          invitationId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Ok'];
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['AuthError'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['AuthError'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['AuthError'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['AuthError'];
+          };
+        };
+        /** @description Default Response */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['AuthError'];
+          };
+        };
+        /** @description Default Response */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['AuthError'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/auth/accept-invitation': {
     parameters: {
       query?: never;
@@ -8244,7 +8494,7 @@ export interface paths {
     put?: never;
     /**
      * Create an alert rule (cooldownMinutes defaults to 60)
-     * @description channelConfig by channel: webhook `{url}`, chat `{webhookUrl, channel?}`, email `{to}`. threshold: a failure count ≥ 0 for journey_failure_spike, a ratio 0–1 for the other types.
+     * @description channelConfig by channel: webhook `{url}`, chat `{webhookUrl, channel?}`, email `{to}`. threshold: a count ≥ 0 for journey_failure_spike and webhook_endpoint_disabled, a ratio 0–1 for the other types.
      *
      *     Requires a bearer key with scope `full-admin` or a session cookie whose organization role grants it.
      */
@@ -8279,7 +8529,7 @@ export interface paths {
                 };
               } & {
                 /** @enum {unknown} */
-                type?: 'journey_failure_spike';
+                type?: 'journey_failure_spike' | 'webhook_endpoint_disabled';
                 threshold?: unknown;
               })
             | ({
@@ -8290,7 +8540,7 @@ export interface paths {
                 };
               } & {
                 /** @enum {unknown} */
-                type?: 'bounce_rate_exceeded' | 'delivery_issue' | 'high_complaint_rate' | 'webhook_endpoint_disabled';
+                type?: 'bounce_rate_exceeded' | 'delivery_issue' | 'high_complaint_rate';
                 threshold?: unknown;
               })
             | ({
@@ -8302,7 +8552,7 @@ export interface paths {
                 };
               } & {
                 /** @enum {unknown} */
-                type?: 'journey_failure_spike';
+                type?: 'journey_failure_spike' | 'webhook_endpoint_disabled';
                 threshold?: unknown;
               })
             | ({
@@ -8314,7 +8564,7 @@ export interface paths {
                 };
               } & {
                 /** @enum {unknown} */
-                type?: 'bounce_rate_exceeded' | 'delivery_issue' | 'high_complaint_rate' | 'webhook_endpoint_disabled';
+                type?: 'bounce_rate_exceeded' | 'delivery_issue' | 'high_complaint_rate';
                 threshold?: unknown;
               })
             | ({
@@ -8325,7 +8575,7 @@ export interface paths {
                 };
               } & {
                 /** @enum {unknown} */
-                type?: 'journey_failure_spike';
+                type?: 'journey_failure_spike' | 'webhook_endpoint_disabled';
                 threshold?: unknown;
               })
             | ({
@@ -8336,7 +8586,7 @@ export interface paths {
                 };
               } & {
                 /** @enum {unknown} */
-                type?: 'bounce_rate_exceeded' | 'delivery_issue' | 'high_complaint_rate' | 'webhook_endpoint_disabled';
+                type?: 'bounce_rate_exceeded' | 'delivery_issue' | 'high_complaint_rate';
                 threshold?: unknown;
               });
         };
@@ -8623,12 +8873,12 @@ export interface paths {
             | (unknown & unknown)
             | (unknown & {
                 /** @enum {unknown} */
-                type?: 'journey_failure_spike';
+                type?: 'journey_failure_spike' | 'webhook_endpoint_disabled';
                 threshold?: unknown;
               })
             | (unknown & {
                 /** @enum {unknown} */
-                type?: 'bounce_rate_exceeded' | 'delivery_issue' | 'high_complaint_rate' | 'webhook_endpoint_disabled';
+                type?: 'bounce_rate_exceeded' | 'delivery_issue' | 'high_complaint_rate';
                 threshold?: unknown;
               })
             | ({
@@ -8646,7 +8896,7 @@ export interface paths {
                 };
               } & {
                 /** @enum {unknown} */
-                type?: 'journey_failure_spike';
+                type?: 'journey_failure_spike' | 'webhook_endpoint_disabled';
                 threshold?: unknown;
               })
             | ({
@@ -8657,7 +8907,7 @@ export interface paths {
                 };
               } & {
                 /** @enum {unknown} */
-                type?: 'bounce_rate_exceeded' | 'delivery_issue' | 'high_complaint_rate' | 'webhook_endpoint_disabled';
+                type?: 'bounce_rate_exceeded' | 'delivery_issue' | 'high_complaint_rate';
                 threshold?: unknown;
               })
             | ({
@@ -8677,7 +8927,7 @@ export interface paths {
                 };
               } & {
                 /** @enum {unknown} */
-                type?: 'journey_failure_spike';
+                type?: 'journey_failure_spike' | 'webhook_endpoint_disabled';
                 threshold?: unknown;
               })
             | ({
@@ -8689,7 +8939,7 @@ export interface paths {
                 };
               } & {
                 /** @enum {unknown} */
-                type?: 'bounce_rate_exceeded' | 'delivery_issue' | 'high_complaint_rate' | 'webhook_endpoint_disabled';
+                type?: 'bounce_rate_exceeded' | 'delivery_issue' | 'high_complaint_rate';
                 threshold?: unknown;
               })
             | ({
@@ -8707,7 +8957,7 @@ export interface paths {
                 };
               } & {
                 /** @enum {unknown} */
-                type?: 'journey_failure_spike';
+                type?: 'journey_failure_spike' | 'webhook_endpoint_disabled';
                 threshold?: unknown;
               })
             | ({
@@ -8718,7 +8968,7 @@ export interface paths {
                 };
               } & {
                 /** @enum {unknown} */
-                type?: 'bounce_rate_exceeded' | 'delivery_issue' | 'high_complaint_rate' | 'webhook_endpoint_disabled';
+                type?: 'bounce_rate_exceeded' | 'delivery_issue' | 'high_complaint_rate';
                 threshold?: unknown;
               });
         };
@@ -12473,6 +12723,19 @@ export interface components {
       /** Format: date-time */
       expiresAt: string;
     };
+    PendingInvitationInput: {
+      /** Format: uuid */
+      id: string;
+      email: string;
+      /** @enum {string} */
+      role: 'owner' | 'admin' | 'editor' | 'viewer';
+      /** @description the inviter's email; null when that account was deleted since */
+      invitedBy: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      expiresAt: string;
+    };
     Error: {
       error: string;
     };
@@ -13070,6 +13333,19 @@ export interface components {
       email: string;
       /** @enum {string} */
       role: 'owner' | 'admin' | 'editor' | 'viewer';
+      /** Format: date-time */
+      expiresAt: string;
+    };
+    PendingInvitation: {
+      /** Format: uuid */
+      id: string;
+      email: string;
+      /** @enum {string} */
+      role: 'owner' | 'admin' | 'editor' | 'viewer';
+      /** @description the inviter's email; null when that account was deleted since */
+      invitedBy: string | null;
+      /** Format: date-time */
+      createdAt: string;
       /** Format: date-time */
       expiresAt: string;
     };

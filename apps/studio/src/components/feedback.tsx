@@ -44,6 +44,9 @@ const tone: Record<string, string> = {
   enabled: 'ok',
   disabled: '',
   revoked: 'danger',
+  succeeded: 'ok',
+  retrying: 'warn',
+  skipped: '',
 };
 
 /** A status word in a pill, colored by meaning. */

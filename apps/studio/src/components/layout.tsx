@@ -13,6 +13,7 @@ import {
   Users,
   UsersRound,
   Waypoints,
+  Webhook,
 } from 'lucide-react';
 import { Suspense, type ComponentType } from 'react';
 import { NavLink, Outlet, useNavigate } from 'react-router';
@@ -39,6 +40,7 @@ const main: NavItem[] = [
 
 const settings: NavItem[] = [
   { to: '/studio/settings/api-keys', label: 'API keys', icon: KeyRound },
+  { to: '/studio/settings/webhooks', label: 'Webhooks', icon: Webhook },
   { to: '/studio/settings/alerts', label: 'Alerts', icon: BellRing },
   { to: '/studio/settings/members', label: 'Members', icon: UsersRound },
   { to: '/studio/settings/audit-log', label: 'Audit log', icon: ScrollText },

@@ -42,17 +42,19 @@ export function RequireSession({ children }: { children: ReactNode }) {
       </main>
     );
   }
-  if (session.data === undefined) return <Navigate to={`/studio/sign-in?next=${encodeURIComponent(next)}`} replace />;
+  if (session.data === null) return <Navigate to={`/studio/sign-in?next=${encodeURIComponent(next)}`} replace />;
   return <SessionProvider user={session.data}>{children}</SessionProvider>;
 }
 
 /**
  * The signed-in person with the role the API will apply: their role in the first organization
- * (the API's default when no X-Waymark-Org header is sent). Undefined when nobody is signed in.
+ * (the API's default when no X-Waymark-Org header is sent). Null when nobody is signed in: a query
+ * may not resolve to undefined (TanStack Query v5 turns that into an error, which showed
+ * "["session"] data is undefined" instead of going to sign-in).
  */
-async function loadSessionUser(): Promise<SessionUser | undefined> {
+async function loadSessionUser(): Promise<SessionUser | null> {
   const session = await getSession();
-  if (session === undefined) return undefined;
+  if (session === undefined) return null;
   const { organizations } = await listOrganizations();
   const active = organizations[0];
   return {

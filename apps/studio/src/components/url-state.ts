@@ -6,7 +6,7 @@ export const PAGE_SIZE = 25;
 /**
  * Filters and pagination live in the query string, so every view is a shareable link. `set`
  * replaces some keys (empty string removes one) and goes back to the first page unless `offset`
- * itself is being set.
+ * (or another list's offset) is being set.
  */
 export function useUrlState() {
   const [params, setParams] = useSearchParams();
@@ -20,15 +20,16 @@ export function useUrlState() {
             if (value === '') next.delete(key);
             else next.set(key, value);
           }
-          if (!('offset' in changes)) next.delete('offset');
+          // paging one list (`offset`, `deliveriesOffset`) keeps the page of the other
+          if (!Object.keys(changes).some((key) => /offset$/i.test(key))) next.delete('offset');
           return next;
         },
         { replace: true },
       ),
     [setParams],
   );
-  const offset = Math.max(0, Number(params.get('offset') ?? 0) || 0);
-  return { get, set, offset, limit: PAGE_SIZE };
+  const offsetOf = useCallback((key: string) => Math.max(0, Number(params.get(key) ?? 0) || 0), [params]);
+  return { get, set, offset: offsetOf('offset'), offsetOf, limit: PAGE_SIZE };
 }
 
 /** Optional query value: undefined when empty, so the API sees no filter. */

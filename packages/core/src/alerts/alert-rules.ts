@@ -13,6 +13,8 @@ export const alertTypes = [
   'webhook_endpoint_disabled',
 ] as const satisfies readonly AlertType[];
 export const alertChannels = ['webhook', 'chat', 'email'] as const satisfies readonly AlertChannel[];
+/** Types whose threshold is a count (≥ 0); every other type's is a ratio in [0, 1]. */
+export const countAlertTypes: readonly AlertType[] = ['journey_failure_spike', 'webhook_endpoint_disabled'];
 export const DEFAULT_COOLDOWN_MINUTES = 60;
 
 /**
@@ -55,7 +57,7 @@ export function parseChannelConfig(channel: AlertChannel, config: unknown): Json
 }
 
 function checkThreshold(type: AlertType, threshold: number): void {
-  if (type === 'journey_failure_spike' || type === 'webhook_endpoint_disabled') {
+  if (countAlertTypes.includes(type)) {
     if (threshold < 0) throw badRequest(`threshold of ${type} is a count (≥ 0)`);
   } else if (threshold < 0 || threshold > 1) {
     throw badRequest(`threshold of ${type} is a ratio between 0 and 1 (0.05 means 5%)`);

@@ -3,6 +3,7 @@ import {
   alertChannels,
   alertTypes,
   channelConfigSchemas,
+  countAlertTypes,
   createAlertRule,
   DEFAULT_COOLDOWN_MINUTES,
   deleteAlertRule,
@@ -60,13 +61,13 @@ const ruleFields = {
  * document too: `allOf` of two `anyOf`s, each branch fixing one channel or type. A PATCH may
  * leave a field out (the stored value applies), but a new channel needs its channelConfig.
  */
-const ratioTypes = alertTypes.filter((type) => type !== 'journey_failure_spike');
+const ratioTypes = alertTypes.filter((type) => !countAlertTypes.includes(type));
 const channelBranches = alertChannels.map((channel) => ({
   required: ['channelConfig'],
   properties: { channel: { const: channel }, channelConfig: inputJsonSchema(channelConfigSchemas[channel]) },
 }));
 const typeBranches = [
-  { properties: { type: { const: 'journey_failure_spike' }, threshold: { minimum: 0 } } },
+  { properties: { type: { enum: countAlertTypes }, threshold: { minimum: 0 } } },
   { properties: { type: { enum: ratioTypes }, threshold: { minimum: 0, maximum: 1 } } },
 ];
 /** Every (channel, type) combination as one flat anyOf branch (nested allOf/anyOf strains generators). */
@@ -101,7 +102,7 @@ export const alertRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps })
         tags,
         summary: `Create an alert rule (cooldownMinutes defaults to ${DEFAULT_COOLDOWN_MINUTES})`,
         description:
-          'channelConfig by channel: webhook `{url}`, chat `{webhookUrl, channel?}`, email `{to}`. threshold: a failure count ≥ 0 for journey_failure_spike, a ratio 0–1 for the other types.',
+          'channelConfig by channel: webhook `{url}`, chat `{webhookUrl, channel?}`, email `{to}`. threshold: a count ≥ 0 for journey_failure_spike and webhook_endpoint_disabled, a ratio 0–1 for the other types.',
         body: z.object({ ...ruleFields, cooldownMinutes: ruleFields.cooldownMinutes.optional(), enabled: ruleFields.enabled.optional() }).meta(pairings),
         response: { 201: alertRuleSchema, ...bearerErrors },
       },

@@ -167,6 +167,43 @@ describe('organizations, members, invitations, and sessions on /v1/admin/*', () 
     expect(roleAudit.map((row) => row.action).sort()).toEqual(['delete', 'update']);
   });
 
+  it('lists pending invitations to managers and withdraws one, whose link then stops working', async () => {
+    const email = `pending-${randomUUID().slice(0, 8)}@waymark-test.example`;
+    const sent = await owner.request('POST', `/api/auth/organization/${orgId}/invite`, { body: { email, role: 'editor' } });
+    expect(sent.status, sent.text).toBe(201);
+    const token = await invitationTokenFor(email);
+    const invitations = `/api/auth/organization/${orgId}/invitations`;
+    const listed = await owner.request('GET', invitations);
+    expect(listed.status, listed.text).toBe(200);
+    expect(listed.body.invitations[0]).toEqual({
+      id: sent.body.invitation.id,
+      email,
+      role: 'editor',
+      invitedBy: ownerAccount.email,
+      createdAt: expect.any(String),
+      expiresAt: sent.body.invitation.expiresAt,
+    });
+    // accepted ones are members now, not pending
+    const accepted = await join('viewer', 'accepted');
+    expect((await owner.request('GET', invitations)).body.invitations.map((row: { email: string }) => row.email)).not.toContain(accepted.email);
+    // the list names people who are not members yet: managers only
+    expect(await accepted.client.request('GET', invitations)).toMatchObject({ status: 403, body: { error: expect.stringContaining('owner or admin') } });
+    expect((await accepted.client.request('DELETE', `${invitations}/${sent.body.invitation.id}`)).status).toBe(403);
+
+    expect(await owner.request('DELETE', `${invitations}/${sent.body.invitation.id}`)).toMatchObject({ status: 200, body: { ok: true } });
+    expect((await owner.request('GET', invitations)).body.invitations.map((row: { id: string }) => row.id)).not.toContain(sent.body.invitation.id);
+    expect(await owner.request('DELETE', `${invitations}/${sent.body.invitation.id}`)).toMatchObject({ status: 404, body: { error: 'Invitation not found' } });
+    const late = await new SessionClient(api).request('POST', '/api/auth/accept-invitation', { body: { token, password: 'invitee password' } });
+    expect(late).toMatchObject({ status: 400, body: { code: 'INVALID_TOKEN' } });
+    const audit = await api.deps.db
+      .selectFrom('auditLogs')
+      .selectAll()
+      .where('resource', '=', 'invitation')
+      .where('resourceId', '=', sent.body.invitation.id)
+      .execute();
+    expect(audit.map((row) => row.action).sort()).toEqual(['invite', 'revoke']);
+  });
+
   it('refuses a 101st member and a 6th organization with the limit in the message', async () => {
     const existing = await api.deps.db.selectFrom('organizationMembers').select('userId').where('organizationId', '=', orgId).execute();
     const filler = Array.from({ length: 100 - existing.length }, () => ({

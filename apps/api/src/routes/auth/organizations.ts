@@ -4,10 +4,22 @@ import { unauthorized } from '@waymark/core/errors/app-error';
 import { acceptInvitation, inviteMember } from '@waymark/core/organizations/invitations';
 import { changeRoleAs, createOrganizationAs, removeMemberAs } from '@waymark/core/organizations/member-admin';
 import { getCallerRole, listMembers, listMemberships } from '@waymark/core/organizations/organizations';
+import { listPendingInvitations, revokeInvitation } from '@waymark/core/organizations/pending-invitations';
 import { memberRoleSchema } from '@waymark/core/organizations/roles';
 import { findUserById } from '@waymark/core/users/users';
 import type { AppDeps } from '../../deps';
-import { authErrorBody, emailField, invitation, member, okBody, organizationRecord, organizationSummary, sessionErrors, signedIn } from '../../schemas/auth';
+import {
+  authErrorBody,
+  emailField,
+  invitation,
+  member,
+  okBody,
+  organizationRecord,
+  organizationSummary,
+  pendingInvitation,
+  sessionErrors,
+  signedIn,
+} from '../../schemas/auth';
 import { assertSameOrigin } from '../../http/same-origin';
 import { publicSession, requireSession, setCookie } from '../../http/session-cookie';
 import type { RoutePlugin } from '../../http/type-provider';
@@ -17,6 +29,7 @@ const tags = ['organizations'];
 const security = [{ session: [] }];
 const orgParams = z.object({ orgId: z.uuid() });
 const memberParams = orgParams.extend({ userId: z.string().min(1).max(200) });
+const invitationParams = orgParams.extend({ invitationId: z.uuid() });
 const withErrors = { ...sessionErrors, 404: authErrorBody, 409: authErrorBody };
 
 /** The signed-in caller (401 without a session); state changes also pass the origin check. */
@@ -151,6 +164,41 @@ export const authOrganizationRoutes: RoutePlugin<AuthRouteOptions> = async (app,
         ipAddress: request.ip,
       });
       return reply.status(201).send({ invitation: created });
+    },
+  );
+
+  app.get(
+    '/api/auth/organization/:orgId/invitations',
+    {
+      schema: {
+        tags,
+        summary: 'Invitations not accepted yet and not expired, newest first (owners and admins)',
+        security,
+        params: orgParams,
+        response: { 200: z.object({ invitations: z.array(pendingInvitation) }), 401: authErrorBody, 403: authErrorBody, 404: authErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const caller = await signedInCaller(deps, origins, request, reply);
+      return { invitations: await listPendingInvitations(deps.invitations, { organizationId: request.params.orgId, callerId: caller.id }) };
+    },
+  );
+
+  app.delete(
+    '/api/auth/organization/:orgId/invitations/:invitationId',
+    {
+      schema: {
+        tags,
+        summary: 'Withdraw an invitation that was not accepted yet; its link stops working (owners and admins)',
+        security,
+        params: invitationParams,
+        response: { 200: okBody, ...withErrors },
+      },
+    },
+    async (request, reply) => {
+      const caller = await signedInCaller(deps, origins, request, reply);
+      await revokeInvitation(deps.db, caller, { organizationId: request.params.orgId, invitationId: request.params.invitationId });
+      return { ok: true as const };
     },
   );
 

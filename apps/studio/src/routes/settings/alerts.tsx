@@ -1,28 +1,82 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
+import { useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import type { components } from '../../api/schema';
 import { useSession } from '../../api/session';
 import { AdminOnly } from '../../components/admin-only';
+import { ConfirmButton } from '../../components/confirm-button';
 import { DataTable } from '../../components/data-table';
-import { Badge } from '../../components/feedback';
+import { Badge, ErrorPanel } from '../../components/feedback';
 import { formatDate } from '../../components/format';
 import { PageHeader } from '../../components/page';
 import { Pagination } from '../../components/pagination';
 import { useUrlState } from '../../components/url-state';
+import { RuleForm } from './alerts/rule-form';
+import { alertTypes, draftOf, type Rule, type RuleBody } from './alerts/rule-input';
 
-type Rule = components['schemas']['AlertRule'];
 type Fired = components['schemas']['AlertHistoryEntry'];
 
-const ruleColumns: ColumnDef<Rule, unknown>[] = [
-  { header: 'Name', cell: ({ row }) => row.original.name },
-  { header: 'Type', cell: ({ row }) => <code>{row.original.type}</code> },
-  { header: 'Threshold', cell: ({ row }) => row.original.threshold },
-  { header: 'Channel', cell: ({ row }) => row.original.channel },
-  { header: 'Cooldown', cell: ({ row }) => `${row.original.cooldownMinutes} min` },
-  { header: 'State', cell: ({ row }) => <Badge value={row.original.enabled ? 'enabled' : 'disabled'} /> },
-  { header: 'Last fired', cell: ({ row }) => formatDate(row.original.lastTriggeredAt) },
-];
+const rulesKey = ['alerts', 'rules'];
+
+/** Where a rule's notice goes: the URL or the address of its channel config. */
+function target(rule: Rule): string {
+  const config = rule.channelConfig as Record<string, unknown>;
+  const value = config.url ?? config.webhookUrl ?? config.to;
+  return typeof value === 'string' ? value : '—';
+}
+
+function CreateRule() {
+  const queryClient = useQueryClient();
+  const [generation, setGeneration] = useState(0);
+  const create = useMutation({
+    mutationFn: async (body: RuleBody) => unwrap(await api.POST('/v1/admin/alerts/rules', { body })),
+    onSuccess: () => {
+      setGeneration((value) => value + 1);
+      return queryClient.invalidateQueries({ queryKey: rulesKey });
+    },
+  });
+  return (
+    <section className="card stack" aria-labelledby="create-rule">
+      <h2 id="create-rule">Add a rule</h2>
+      <RuleForm
+        key={generation}
+        id="create-rule"
+        initial={draftOf(undefined)}
+        submitLabel="Add rule"
+        busy={create.isPending}
+        error={create.error}
+        onSubmit={(body) => create.mutate(body)}
+      />
+      {create.isSuccess ? <p role="status">Rule “{create.data.name}” added; it is checked every minute.</p> : null}
+    </section>
+  );
+}
+
+function EditRule({ rule, onDone }: { rule: Rule; onDone(): void }) {
+  const queryClient = useQueryClient();
+  const update = useMutation({
+    mutationFn: async (body: RuleBody) => unwrap(await api.PATCH('/v1/admin/alerts/rules/{id}', { params: { path: { id: rule.id } }, body })),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: rulesKey });
+      onDone();
+    },
+  });
+  return (
+    <section className="card stack" aria-labelledby="edit-rule">
+      <h2 id="edit-rule">Edit “{rule.name}”</h2>
+      <RuleForm
+        id="edit-rule"
+        initial={draftOf(rule)}
+        submitLabel="Save rule"
+        busy={update.isPending}
+        error={update.error}
+        onSubmit={(body) => update.mutate(body)}
+        onCancel={onDone}
+      />
+    </section>
+  );
+}
 
 const historyColumns: ColumnDef<Fired, unknown>[] = [
   { header: 'When', cell: ({ row }) => formatDate(row.original.triggeredAt) },
@@ -32,12 +86,19 @@ const historyColumns: ColumnDef<Fired, unknown>[] = [
   { header: 'Delivered', cell: ({ row }) => <Badge value={row.original.delivered ? 'delivered' : 'failed'} /> },
 ];
 
-/** /studio/settings/alerts?ruleId=: alert rules and when they fired. Rules are managed through the API (docs/operations.md). */
+/** /studio/settings/alerts?ruleId=: alert rules (create, edit, switch, delete) and when they fired (docs/operations.md). */
 export default function Alerts() {
   const { can } = useSession();
   const url = useUrlState();
+  const queryClient = useQueryClient();
   const ruleId = url.get('ruleId');
-  const rules = useQuery({ queryKey: ['alerts', 'rules'], queryFn: async () => unwrap(await api.GET('/v1/admin/alerts/rules')), enabled: can.administer });
+  const [editing, setEditing] = useState<string>();
+  const rules = useQuery({ queryKey: rulesKey, queryFn: async () => unwrap(await api.GET('/v1/admin/alerts/rules')), enabled: can.administer });
+  const setEnabled = useMutation({
+    mutationFn: async ({ id, enabled }: { id: string; enabled: boolean }) =>
+      unwrap(await api.PATCH('/v1/admin/alerts/rules/{id}', { params: { path: { id } }, body: { enabled } })),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: rulesKey }),
+  });
   const history = useQuery({
     queryKey: ['alerts', 'history', ruleId, url.offset],
     queryFn: async () =>
@@ -45,9 +106,67 @@ export default function Alerts() {
     enabled: can.administer,
   });
   if (!can.administer) return <AdminOnly title="Alerts" />;
+  const edited = rules.data?.rules.find((rule) => rule.id === editing);
+  const ruleColumns: ColumnDef<Rule, unknown>[] = [
+    { header: 'Name', cell: ({ row }) => row.original.name },
+    {
+      header: 'Fires when',
+      cell: ({ row }) => (
+        <span title={row.original.type}>
+          {alertTypes[row.original.type].label} {row.original.threshold}
+        </span>
+      ),
+    },
+    {
+      header: 'Channel',
+      cell: ({ row }) => (
+        <span className="stack" style={{ gap: 2 }}>
+          {row.original.channel}
+          <code className="muted">{target(row.original)}</code>
+        </span>
+      ),
+    },
+    { header: 'Cooldown', cell: ({ row }) => `${row.original.cooldownMinutes} min` },
+    { header: 'State', cell: ({ row }) => <Badge value={row.original.enabled ? 'enabled' : 'disabled'} /> },
+    { header: 'Last fired', cell: ({ row }) => formatDate(row.original.lastTriggeredAt) },
+    {
+      header: 'Actions',
+      cell: ({ row }) => {
+        const rule = row.original;
+        return (
+          <span className="row">
+            <button type="button" onClick={() => setEditing(rule.id)}>
+              Edit
+            </button>
+            <button type="button" disabled={setEnabled.isPending} onClick={() => setEnabled.mutate({ id: rule.id, enabled: !rule.enabled })}>
+              {rule.enabled ? 'Disable' : 'Enable'}
+            </button>
+            <ConfirmButton
+              label="Delete"
+              title={`Delete the rule “${rule.name}”?`}
+              confirmLabel="Delete rule"
+              danger
+              onConfirm={async () => {
+                unwrap(await api.DELETE('/v1/admin/alerts/rules/{id}', { params: { path: { id: rule.id } } }));
+                if (rule.id === ruleId) url.set({ ruleId: '' });
+                await queryClient.invalidateQueries({ queryKey: ['alerts'] });
+              }}
+            >
+              Its history goes with it. To stop it for a while, disable it instead.
+            </ConfirmButton>
+          </span>
+        );
+      },
+    },
+  ];
   return (
     <div className="stack">
-      <PageHeader title="Alerts" description="Rules that watch bounce, complaint and delivery rates and journey failures, and their history." />
+      <PageHeader
+        title="Alerts"
+        description="Rules that watch bounce, complaint and delivery rates, journey failures and disabled webhook endpoints every minute, and when they fired."
+      />
+      {edited === undefined ? <CreateRule /> : <EditRule key={edited.id} rule={edited} onDone={() => setEditing(undefined)} />}
+      {setEnabled.isError ? <ErrorPanel error={setEnabled.error} /> : null}
       <section aria-labelledby="rules">
         <h2 id="rules">Rules</h2>
         <DataTable
@@ -56,7 +175,7 @@ export default function Alerts() {
           rows={rules.data?.rules}
           isLoading={rules.isPending}
           error={rules.error}
-          empty="No alert rules. Create one with POST /v1/admin/alerts/rules (docs/operations.md lists the types and channels)."
+          empty="No alert rules yet. Add one above, for example bounces above 5% to your on-call webhook."
         />
       </section>
       <section aria-labelledby="history">
@@ -78,7 +197,7 @@ export default function Alerts() {
           rows={history.data?.alerts}
           isLoading={history.isPending}
           error={history.error}
-          empty="No alert has fired."
+          empty="No alert has fired. Rules fire when their value crosses the threshold over the last hour, at most once per cooldown."
         />
         <Pagination total={history.data?.total} />
       </section>

@@ -1,6 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
-import { Copy } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { api, unwrap } from '../../api/client';
 import type { components } from '../../api/schema';
@@ -12,6 +11,7 @@ import { Badge, ErrorPanel } from '../../components/feedback';
 import { formatDate } from '../../components/format';
 import { PageHeader } from '../../components/page';
 import { Pagination } from '../../components/pagination';
+import { ShownOnce } from '../../components/shown-once';
 import { useUrlState } from '../../components/url-state';
 
 type ApiKey = components['schemas']['ApiKeyRecord'];
@@ -28,7 +28,6 @@ function CreateKey() {
   const [name, setName] = useState('');
   const [chosen, setChosen] = useState<Set<Scope>>(new Set(['ingest']));
   const [expires, setExpires] = useState('');
-  const [copied, setCopied] = useState(false);
   const create = useMutation({
     mutationFn: async () =>
       unwrap(
@@ -38,7 +37,6 @@ function CreateKey() {
       ),
     onSuccess: () => {
       setName('');
-      setCopied(false);
       return queryClient.invalidateQueries({ queryKey: ['api-keys'] });
     },
   });
@@ -87,23 +85,7 @@ function CreateKey() {
         </div>
       </form>
       {create.isError ? <ErrorPanel error={create.error} /> : null}
-      {create.isSuccess ? (
-        <div className="notice stack" role="status">
-          <strong>Copy the key now: it is shown only once.</strong>
-          <div className="row">
-            <code data-testid="new-api-key">{create.data.key}</code>
-            <button
-              type="button"
-              onClick={async () => {
-                await navigator.clipboard.writeText(create.data.key);
-                setCopied(true);
-              }}
-            >
-              <Copy size={14} aria-hidden /> {copied ? 'Copied' : 'Copy'}
-            </button>
-          </div>
-        </div>
-      ) : null}
+      {create.isSuccess ? <ShownOnce what="key" value={create.data.key} testId="new-api-key" /> : null}
     </section>
   );
 }

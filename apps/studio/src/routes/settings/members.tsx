@@ -1,21 +1,40 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useState, type FormEvent } from 'react';
-import { changeMemberRole, inviteMember, listMembers, type Member } from '../../api/auth';
+import {
+  changeMemberRole,
+  inviteMember,
+  listInvitations,
+  listMembers,
+  removeMember,
+  revokeInvitation,
+  type Member,
+  type PendingInvitation,
+} from '../../api/auth';
 import { useSession, type Role } from '../../api/session';
+import { ConfirmButton } from '../../components/confirm-button';
 import { DataTable } from '../../components/data-table';
 import { Badge, ErrorPanel } from '../../components/feedback';
 import { formatDate } from '../../components/format';
 import { PageHeader } from '../../components/page';
+import { SESSION_QUERY } from '../../components/require-session';
 
 const roles: Role[] = ['owner', 'admin', 'editor', 'viewer'];
 
-function RoleSelect({ orgId, member }: { orgId: string; member: Member }) {
+/** After a change to the signed-in person's own membership, their role (and what the studio shows them) is read again. */
+function useRefreshAfter(orgId: string, userId: string) {
   const queryClient = useQueryClient();
-  const change = useMutation({
-    mutationFn: (role: Role) => changeMemberRole(orgId, member.userId, role),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['members', orgId] }),
-  });
+  const { user } = useSession();
+  return async () => {
+    await queryClient.invalidateQueries({ queryKey: ['members', orgId] });
+    if (userId === user.id) await queryClient.invalidateQueries({ queryKey: SESSION_QUERY });
+  };
+}
+
+/** A member's role; the API refuses (409) to demote the last owner, and that message shows here. */
+function RoleSelect({ orgId, member }: { orgId: string; member: Member }) {
+  const refresh = useRefreshAfter(orgId, member.userId);
+  const change = useMutation({ mutationFn: (role: Role) => changeMemberRole(orgId, member.userId, role), onSettled: refresh });
   return (
     <span className="stack" style={{ gap: 4 }}>
       <select aria-label={`Role of ${member.email}`} value={member.role} disabled={change.isPending} onChange={(e) => change.mutate(e.target.value as Role)}>
@@ -28,10 +47,39 @@ function RoleSelect({ orgId, member }: { orgId: string; member: Member }) {
   );
 }
 
+function RemoveMember({ orgId, member }: { orgId: string; member: Member }) {
+  const { user } = useSession();
+  const refresh = useRefreshAfter(orgId, member.userId);
+  const self = member.userId === user.id;
+  return (
+    <ConfirmButton
+      label={self ? 'Leave' : 'Remove'}
+      title={self ? 'Leave this organization?' : `Remove ${member.email}?`}
+      confirmLabel={self ? 'Leave organization' : 'Remove member'}
+      danger
+      onConfirm={async () => {
+        await removeMember(orgId, member.userId);
+        await refresh();
+      }}
+    >
+      {self
+        ? 'You lose access to its journeys, contacts and settings at once. An owner or admin can invite you again.'
+        : 'They lose access to this organization at once (their account stays, for other organizations). Invite them again to undo.'}
+    </ConfirmButton>
+  );
+}
+
 function Invite({ orgId }: { orgId: string }) {
+  const queryClient = useQueryClient();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('viewer');
-  const invite = useMutation({ mutationFn: () => inviteMember(orgId, { email, role }), onSuccess: () => setEmail('') });
+  const invite = useMutation({
+    mutationFn: () => inviteMember(orgId, { email, role }),
+    onSuccess: () => {
+      setEmail('');
+      return queryClient.invalidateQueries({ queryKey: ['invitations', orgId] });
+    },
+  });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     invite.mutate();
@@ -42,7 +90,7 @@ function Invite({ orgId }: { orgId: string }) {
       <form className="filters" onSubmit={submit}>
         <label className="field">
           Email
-          <input type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+          <input type="email" required maxLength={254} value={email} onChange={(e) => setEmail(e.target.value)} />
         </label>
         <label className="field">
           Role
@@ -62,24 +110,60 @@ function Invite({ orgId }: { orgId: string }) {
   );
 }
 
-/** /studio/settings/members: the people of your organization and their roles; invitations (owners and admins). */
+function Invitations({ orgId }: { orgId: string }) {
+  const queryClient = useQueryClient();
+  const list = useQuery({ queryKey: ['invitations', orgId], queryFn: () => listInvitations(orgId) });
+  const columns: ColumnDef<PendingInvitation, unknown>[] = [
+    { header: 'Email', cell: ({ row }) => row.original.email },
+    { header: 'Role', cell: ({ row }) => <Badge value={row.original.role} /> },
+    { header: 'Invited by', cell: ({ row }) => row.original.invitedBy ?? '—' },
+    { header: 'Sent', cell: ({ row }) => formatDate(row.original.createdAt) },
+    { header: 'Expires', cell: ({ row }) => formatDate(row.original.expiresAt) },
+    {
+      header: 'Actions',
+      cell: ({ row }) => (
+        <ConfirmButton
+          label="Withdraw"
+          title={`Withdraw the invitation of ${row.original.email}?`}
+          confirmLabel="Withdraw invitation"
+          danger
+          onConfirm={async () => {
+            await revokeInvitation(orgId, row.original.id);
+            await queryClient.invalidateQueries({ queryKey: ['invitations', orgId] });
+          }}
+        >
+          The link in their email stops working at once. You can invite them again later.
+        </ConfirmButton>
+      ),
+    },
+  ];
+  return (
+    <section aria-labelledby="pending" className="stack">
+      <h2 id="pending">Pending invitations</h2>
+      <DataTable
+        label="Pending invitations"
+        columns={columns}
+        rows={list.data?.invitations}
+        isLoading={list.isPending}
+        error={list.error}
+        empty="No invitation is waiting. Invite someone above; their link works once, for 7 days."
+      />
+    </section>
+  );
+}
+
+/** /studio/settings/members: the people of your organization and their roles; owners and admins invite, change roles and remove. */
 export default function Members() {
   const { user, can } = useSession();
   const orgId = user.organization?.id;
   const members = useQuery({ queryKey: ['members', orgId], queryFn: () => listMembers(orgId ?? ''), enabled: orgId !== undefined });
+  const manage = can.administer && orgId !== undefined;
   const columns: ColumnDef<Member, unknown>[] = [
-    { header: 'Email', cell: ({ row }) => row.original.email },
+    { header: 'Email', cell: ({ row }) => (row.original.userId === user.id ? `${row.original.email} (you)` : row.original.email) },
     { header: 'Name', cell: ({ row }) => row.original.name ?? '—' },
-    {
-      header: 'Role',
-      cell: ({ row }) =>
-        can.administer && orgId !== undefined && row.original.userId !== user.id ? (
-          <RoleSelect orgId={orgId} member={row.original} />
-        ) : (
-          <Badge value={row.original.role} />
-        ),
-    },
+    { header: 'Role', cell: ({ row }) => (manage ? <RoleSelect orgId={orgId} member={row.original} /> : <Badge value={row.original.role} />) },
     { header: 'Joined', cell: ({ row }) => formatDate(row.original.joinedAt) },
+    ...(manage ? [{ header: 'Actions', cell: ({ row }) => <RemoveMember orgId={orgId} member={row.original} /> } satisfies ColumnDef<Member, unknown>] : []),
   ];
   return (
     <div className="stack">
@@ -87,15 +171,19 @@ export default function Members() {
         title="Members"
         description={`People of ${user.organization?.name ?? 'your organization'}. Owners and admins manage everything, editors run journeys, viewers look.`}
       />
-      {can.administer && orgId !== undefined ? <Invite orgId={orgId} /> : null}
-      <DataTable
-        label="Members"
-        columns={columns}
-        rows={members.data?.members}
-        isLoading={members.isPending && orgId !== undefined}
-        error={members.error}
-        empty="You are not a member of any organization."
-      />
+      {manage ? <Invite orgId={orgId} /> : null}
+      <section aria-labelledby="members" className="stack">
+        <h2 id="members">Members</h2>
+        <DataTable
+          label="Members"
+          columns={columns}
+          rows={members.data?.members}
+          isLoading={members.isPending && orgId !== undefined}
+          error={members.error}
+          empty="You are not a member of any organization. Ask an owner or admin to invite you."
+        />
+      </section>
+      {manage ? <Invitations orgId={orgId} /> : null}
     </div>
   );
 }

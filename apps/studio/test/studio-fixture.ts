@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { buildStudioIfStale } from '../../../scripts/studio-build';
+import { launchChromium } from '../../../test/browser';
+import { freePort } from '../../../test/free-port';
+import { startTestApi, type TestApi } from '../../../test/test-api';
+
+/** Every browser test file of the studio saves its screenshots here (printed once per file). */
+export const SCREENSHOTS = path.resolve('test-results/studio');
+
+export const viewports = {
+  desktop: { width: 1280, height: 800 },
+  phone: { width: 390, height: 844 },
+};
+
+/** expect.poll with a deadline for two busy cores (a lazy page chunk can take seconds to arrive) */
+export const poll = <T>(read: () => T, options: { timeout?: number } = {}) => expect.poll(read, { timeout: 20_000, ...options });
+
+/** A signed-out browser tab whose console errors, page errors, failed requests and HTTP errors are collected. */
+export interface StudioTab {
+  context: BrowserContext;
+  page: Page;
+}
+
+export interface Studio {
+  api: TestApi;
+  /** the legacy full-admin key of this api, for seeding and for checking what the studio did */
+  legacyKey: string;
+  browser: Browser;
+  /** what went wrong in any tab of this file; the file's last test expects it empty */
+  problems: string[];
+  /** a new tab (own cookies) at the desktop size, guarded like every other */
+  openTab(): Promise<StudioTab>;
+  close(): Promise<void>;
+}
+
+/**
+ * A real api (PostgreSQL, Redis, Temporal worker, SES emulator) on a free port with the studio
+ * built, and headless Chromium. The api's origin is its own AUTH_URL, so cookie-authenticated
+ * writes from the studio pass the CSRF origin check.
+ */
+export async function startStudio(): Promise<Studio> {
+  // a fresh clone has no dist/: build it (cached by a hash of the sources)
+  await buildStudioIfStale();
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  console.log(`[studio test] screenshots in ${SCREENSHOTS}`);
+  const legacyKey = `studio-test-legacy-key-${randomUUID()}`;
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const api = await startTestApi({ PORT: String(port), API_PUBLIC_URL: origin, AUTH_URL: origin, ADMIN_API_KEY: legacyKey });
+  const browser = await launchChromium();
+  const problems: string[] = [];
+  const contexts: BrowserContext[] = [];
+
+  async function openTab(): Promise<StudioTab> {
+    const context = await browser.newContext({ viewport: viewports.desktop, baseURL: origin });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('console', (message) => {
+      // axe injects itself into every frame; the email iframes' empty sandbox rightly refuses it
+      if (message.text().startsWith("Blocked script execution in 'about:srcdoc'")) return;
+      if (message.type() === 'error') problems.push(`console error on ${page.url()}: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => problems.push(`page error on ${page.url()}: ${error.message}`));
+    // net::ERR_ABORTED is a fetch cut short by navigating away, not a failure of the studio
+    page.on('requestfailed', (request) => {
+      const reason = request.failure()?.errorText;
+      if (reason !== 'net::ERR_ABORTED') problems.push(`request failed: ${request.method()} ${request.url()} ${reason}`);
+    });
+    page.on('response', (response) => {
+      if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.request().method()} ${response.url()}`);
+    });
+    return { context, page };
+  }
+
+  return {
+    api,
+    legacyKey,
+    browser,
+    problems,
+    openTab,
+    async close() {
+      for (const context of contexts) await context.close();
+      await browser.close();
+      await api.close();
+    },
+  };
+}
+
+/** One h1 naming the page, a document title, no serious axe violation, and both screenshots. */
+export async function checkPage(page: Page, name: string, heading: string | RegExp): Promise<void> {
+  await poll(() => page.getByRole('heading', { level: 1 }).count()).toBe(1);
+  await poll(() => page.getByRole('heading', { level: 1 }).textContent()).toMatch(heading);
+  // loading skeletons gone
+  await poll(() => page.locator('[aria-busy="true"]').count()).toBe(0);
+  expect(await page.title()).toMatch(/· Waymark Studio$/);
+  // email HTML in the sandboxed iframes is the templates' business (and refuses axe's script)
+  const axe = await new AxeBuilder({ page }).exclude('iframe').analyze();
+  const serious = axe.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+  expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+  for (const [size, viewport] of Object.entries(viewports)) {
+    await page.setViewportSize(viewport);
+    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${size}.png`), fullPage: size === 'desktop' });
+  }
+  await page.setViewportSize(viewports.desktop);
+}
+
+/** Signs in through the sign-in form and waits for the overview. */
+export async function signIn(page: Page, account: { email: string; password: string }): Promise<void> {
+  await page.goto('/studio/sign-in?next=/studio');
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  // the sign-in URL itself ends in "next=/studio": wait for the overview's path
+  await page.waitForURL((url) => url.pathname === '/studio');
+}
