@@ -23,6 +23,7 @@ import { createDatabase } from '@waymark/core/db/database';
 import { writeWorkflowBundle } from '../apps/worker/src/workflow-bundle';
 import { freePort } from '../test/free-port';
 import { waitForPort } from '../test/throwaway-services';
+import { exited } from '../test/worker-process';
 import { prepareBenchDatabase } from './lib/bench-server';
 import { limitRow, writeBenchResults } from './lib/results';
 
@@ -47,13 +48,6 @@ function rssMb(pid: number): number {
 
 const mean = (list: readonly number[]) => list.reduce((sum, n) => sum + n, 0) / Math.max(1, list.length);
 const percentile = (list: readonly number[], p: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(list.length * p))]!;
-
-function exited(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve();
-    else child.once('exit', () => resolve());
-  });
-}
 
 async function main(): Promise<void> {
   if (!Number.isInteger(ENROLLMENTS) || ENROLLMENTS < 1) throw new Error('--enrollments must be a positive integer');
