@@ -128,26 +128,30 @@ async function main(): Promise<void> {
       }));
       await call(`/v1/admin/journeys/${JOURNEY}/enroll/batch`, { users });
     }
-    let waiting = 0;
+    // a start that Temporal did not take within its deadline is parked in the DLQ (docs/scaling.md,
+    // outages): counted apart, so an overloaded server shows as parked runs, not as a hang
+    let asleep = 0;
+    let parked = 0;
     let lastLog = 0;
     for (;;) {
       const row = await db
-        .selectFrom('journeyStates')
-        .select((eb) => eb.fn.countAll<string>().as('n'))
-        .where('journeyId', '=', JOURNEY)
-        .where('status', '=', 'waiting')
+        .selectNoFrom((eb) => [
+          eb.selectFrom('journeyStates').select(eb.fn.countAll<string>().as('n')).where('journeyId', '=', JOURNEY).where('status', '=', 'waiting').as('asleep'),
+          eb.selectFrom('dlqEntries').select(eb.fn.countAll<string>().as('n')).where('source', '=', 'journey').as('parked'),
+        ])
         .executeTakeFirstOrThrow();
-      waiting = Number(row.n);
-      if (waiting >= ENROLLMENTS) break;
+      asleep = Number(row.asleep);
+      parked = Number(row.parked);
+      if (asleep + parked >= ENROLLMENTS) break;
       if (performance.now() - lastLog > 10_000) {
         lastLog = performance.now();
-        console.log(`${waiting} of ${ENROLLMENTS} asleep; worker RSS ${workerRss.at(-1)?.toFixed(0)} MB`);
+        console.log(`${asleep} of ${ENROLLMENTS} asleep, ${parked} starts parked; worker RSS ${workerRss.at(-1)?.toFixed(0)} MB`);
       }
       await sleep(1_000);
     }
     const enrollSeconds = (performance.now() - started) / 1000;
     console.log(
-      `${ENROLLMENTS} enrollments asleep after ${enrollSeconds.toFixed(1)} s (${(ENROLLMENTS / enrollSeconds).toFixed(1)} per second, email sent included)`,
+      `${asleep} enrollments asleep (${parked} starts parked in the DLQ) after ${enrollSeconds.toFixed(1)} s (${(asleep / enrollSeconds).toFixed(1)} per second, email sent included)`,
     );
     await sleep(HOLD_SECONDS * 1000);
     clearInterval(sampler);
@@ -178,11 +182,11 @@ async function main(): Promise<void> {
       `api RSS MB: before ${mean(apiBefore).toFixed(0)}, after ${apiAfter.toFixed(0)}; worker max cached workflows ${config.temporal.maxCachedWorkflows}`,
     );
     writeBenchResults('sleeping-enrollments', [
-      limitRow(`worker RSS peak, ${ENROLLMENTS} enrollments asleep`, 'MB', Math.max(...workerRss), 1024),
+      limitRow(`worker RSS peak, ${asleep} enrollments asleep`, 'MB', Math.max(...workerRss), 1024),
       limitRow(`worker RSS, last third / middle third of the run`, 'ratio', last / middle, 1.1),
       limitRow(`api RSS after / before ${ENROLLMENTS} enrollments`, 'ratio', apiAfter / mean(apiBefore), 1.25),
-      limitRow(`admin journey detail p99, ${ENROLLMENTS} states`, 'ms', detailP99, 50),
-      limitRow(`admin journey states list p99, ${ENROLLMENTS} states`, 'ms', statesP99, 50),
+      limitRow(`admin journey detail p99, ${asleep} states`, 'ms', detailP99, 50),
+      limitRow(`admin journey states list p99, ${asleep} states`, 'ms', statesP99, 50),
     ]);
   } finally {
     // the sleeping runs would otherwise wake in a week on a queue nobody polls: one server-side
