@@ -4,6 +4,7 @@
 # bench/results/<bench-name>.json; then all of them into bench/results/latest.json.
 #   npm run bench                 every bench/*.ts
 #   npm run bench -- ingest email-latency   only those
+#   npm run bench -- sleeping-enrollments --enrollments 100000   options (from the first --x on) go to each bench named
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$REPO"
@@ -11,9 +12,16 @@ bash scripts/ensure-deps.sh
 bash scripts/stack.sh up
 shopt -s nullglob
 benches=()
-if (($# > 0)); then
-  for name in "$@"; do benches+=("bench/${name%.ts}.ts"); done
-else
+options=()
+while (($# > 0)); do
+  if [[ "$1" == --* ]]; then
+    options=("$@")
+    break
+  fi
+  benches+=("bench/${1%.ts}.ts")
+  shift
+done
+if ((${#benches[@]} == 0)); then
   benches=(bench/*.ts)
 fi
 failed=()
@@ -21,7 +29,7 @@ for bench in "${benches[@]}"; do
   [[ "$bench" == *.test.ts ]] && continue
   echo "[bench] $bench"
   # one failing benchmark must not hide the others' results
-  npx --no-install tsx "$bench" || failed+=("$bench")
+  npx --no-install tsx "$bench" ${options[@]+"${options[@]}"} || failed+=("$bench")
 done
 npx --no-install tsx bench/lib/collect-results.ts
 if ((${#failed[@]} > 0)); then

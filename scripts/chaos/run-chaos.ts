@@ -15,6 +15,7 @@ import { sql } from 'kysely';
 import { createDatabase, type Db } from '@waymark/core/db/database';
 import { migrateToLatest } from '@waymark/core/db/migrator';
 import { throwawayPostgres, throwawayRedis, waitForPort } from '../../test/throwaway-services';
+import { writeWorkflowBundle } from '../../apps/worker/src/workflow-bundle';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -63,7 +64,8 @@ function exited(child: ChildProcess): Promise<void> {
 }
 
 export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
-  const log = options.log ?? ((line: string) => console.log(`[chaos] ${line}`));
+  const began = Date.now();
+  const log = options.log ?? ((line: string) => console.log(`[chaos +${((Date.now() - began) / 1000).toFixed(0)} s] ${line}`));
   const base = options.basePort ?? 7600;
   const ports = { api: base, ses: base + 1, redis: base + 2, postgres: base + 3, temporal: base + 10, temporalUi: base + 30 };
   const rate = options.rate ?? 4;
@@ -103,6 +105,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     AUTH_SECRET: 'chaos-auth-secret-at-least-32-characters-long',
     ADMIN_API_KEY: adminKey,
     RATE_LIMIT_MAX: '100000000',
+    // built once below: a restarted worker polls in seconds instead of re-running webpack first
+    TEMPORAL_WORKFLOW_BUNDLE: path.join(dataDir, 'workflow-bundle.js'),
   };
 
   // asynchronous: the load keeps running while Temporal comes back
@@ -197,7 +201,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     log(`services on ports ${JSON.stringify(ports)}; data in ${dataDir}`);
     const ses = spawn(path.join(repoRoot, 'node_modules/.bin/aws-ses-v2-local'), ['--host', '127.0.0.1', '--port', String(ports.ses)], { stdio: 'ignore' });
     children.set('ses', ses);
-    await Promise.all([redis.start(), postgres.start(), waitForPort(ports.ses)]);
+    await Promise.all([redis.start(), postgres.start(), waitForPort(ports.ses), writeWorkflowBundle(appEnv.TEMPORAL_WORKFLOW_BUNDLE!)]);
     const admin = createDatabase({ connectionString: postgres.url(), max: 1 });
     await sql`create database waymark`.execute(admin);
     await admin.destroy();

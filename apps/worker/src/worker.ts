@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import { Client } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import type { Config } from '@waymark/core/config/config';
@@ -18,8 +17,7 @@ import { temporalConnectionOptions } from '@waymark/temporal/connection';
 import { createTemporalOrchestrator } from '@waymark/temporal/journey-orchestrator';
 import { startOutboundDispatcher, type OutboundDispatcher } from '@waymark/temporal/outbound-dispatcher';
 import { webhookRetryPolicy } from '@waymark/temporal/outbound-retry';
-
-const require = createRequire(import.meta.url);
+import { workflowsPath } from './workflow-bundle';
 
 export interface WorkerDeps {
   config: Config;
@@ -50,7 +48,10 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
     connection,
     namespace: deps.config.temporal.namespace,
     taskQueue: deps.config.temporal.taskQueue,
-    workflowsPath: require.resolve('@waymark/temporal/workflows/index'),
+    ...(deps.config.temporal.workflowBundle === undefined ? { workflowsPath } : { workflowBundle: { codePath: deps.config.temporal.workflowBundle } }),
+    // runs asleep for days need no cache; a bound keeps the worker's memory flat however many
+    // runs wait, at the price of a replay when an evicted run wakes (docs/scaling.md)
+    maxCachedWorkflows: deps.config.temporal.maxCachedWorkflows,
     activities: createActivities({
       db: deps.db,
       email,

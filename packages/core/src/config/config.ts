@@ -56,6 +56,10 @@ export const configSchema = z
     TEMPORAL_TLS: z.enum(['true', 'false']).optional(),
     /** where the studio links each journey run (the Temporal Web UI of this namespace) */
     TEMPORAL_UI_URL: url('http://localhost:8233'),
+    /** a workflow bundle built ahead (npm run build:workflows): the worker starts without bundling */
+    TEMPORAL_WORKFLOW_BUNDLE: optionalString,
+    /** runs the worker keeps in memory between their tasks (docs/scaling.md, worker memory) */
+    WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).default(500),
 
     SES_REGION: z.string().default('us-east-1'),
     SES_ENDPOINT: optionalString,
@@ -118,6 +122,8 @@ export const configSchema = z
       // Temporal Cloud API keys only work over TLS, so a token turns TLS on unless told otherwise.
       tls: env.TEMPORAL_TLS === undefined ? env.ORCHESTRATOR_CLIENT_TOKEN !== undefined : env.TEMPORAL_TLS === 'true',
       uiUrl: env.TEMPORAL_UI_URL.replace(/\/+$/, ''),
+      workflowBundle: env.TEMPORAL_WORKFLOW_BUNDLE,
+      maxCachedWorkflows: env.WORKER_MAX_CACHED_WORKFLOWS,
     },
     adminApiKey: env.ADMIN_API_KEY,
     apiPublicUrl: env.API_PUBLIC_URL.replace(/\/+$/, ''),

@@ -37,8 +37,8 @@ class Rejected extends Error {
  */
 export async function enterJourney(db: Db, input: EnterJourneyInput): Promise<EnterJourneyResult> {
   // an activity retry after a commit finds its own state
-  const existing = await db.selectFrom('journeyStates').select(['id', 'userEmail']).where('workflowId', '=', input.workflowId).executeTakeFirst();
-  if (existing !== undefined) return { entered: true, stateId: existing.id, userEmail: existing.userEmail };
+  const existing = await findRunState(db, input.workflowId);
+  if (existing !== undefined) return existing;
 
   let email = input.userEmail.trim();
   if (email === '') {
@@ -83,9 +83,19 @@ export async function enterJourney(db: Db, input: EnterJourneyInput): Promise<En
       return { entered: true as const, stateId, userEmail: email };
     });
   } catch (error) {
-    if (error instanceof Rejected) return { entered: false, reason: error.reason };
+    // A retry can overlap the attempt it replaces (Temporal retries once the start-to-close
+    // timeout passes, even when the first attempt is only slow, e.g. waiting for a pool client on
+    // a loaded box). Its inserts then wait for that attempt's transaction and conflict with its
+    // rows once it commits: that is this run's own entry, not a rejection. Seen in the chaos run
+    // as runs ending "skipped: entry_limit" beside their own live state, whose email never went out.
+    if (error instanceof Rejected) return (await findRunState(db, input.workflowId)) ?? { entered: false, reason: error.reason };
     throw error;
   }
+}
+
+async function findRunState(db: Db, workflowId: string): Promise<EnterJourneyResult | undefined> {
+  const row = await db.selectFrom('journeyStates').select(['id', 'userEmail']).where('workflowId', '=', workflowId).executeTakeFirst();
+  return row === undefined ? undefined : { entered: true, stateId: row.id, userEmail: row.userEmail };
 }
 
 export interface JourneyStepInput {
