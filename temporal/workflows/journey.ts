@@ -3,7 +3,7 @@ import { evaluateConditions, type Journey } from '@waymark/journey';
 import { journeys } from '@waymark/journeys';
 import type { EntryRejection } from '@waymark/core/journeys/run-steps';
 import type { JourneyEventSignal, JourneyRunRequest } from '@waymark/core/journeys/orchestrator';
-import { createJourneyContext, mirror, StateEnded } from './journey-context';
+import { createJourneyContext, journeyMirror, StateEnded } from './journey-context';
 import { journeyEventSignal, journeyProgressQuery, type JourneyProgress } from './journey-signals';
 
 export type JourneyRunOutcome = { outcome: 'skipped'; reason: 'trigger_where' | EntryRejection } | { outcome: 'completed' | 'exited'; stateId: string };
@@ -32,6 +32,7 @@ async function runJourney(journey: Journey, request: JourneyRunRequest): Promise
   if (!evaluateConditions(journey.trigger.where, request.properties)) return { outcome: 'skipped', reason: 'trigger_where' };
 
   const { workflowId, runId } = workflowInfo();
+  const mirror = journeyMirror();
   const entry = await mirror.enterJourney({
     journeyId: journey.id,
     userId: request.userId,
@@ -47,7 +48,7 @@ async function runJourney(journey: Journey, request: JourneyRunRequest): Promise
   if (!entry.entered) return { outcome: 'skipped', reason: entry.reason };
   const { stateId } = entry;
 
-  const ctx = createJourneyContext({ journey, request, stateId, userEmail: entry.userEmail, workflowId, inbox, progress });
+  const ctx = createJourneyContext({ journey, request, stateId, userEmail: entry.userEmail, workflowId, inbox, progress, mirror });
   try {
     await journey.run(ctx);
     // a cancellation that arrived during the last (shielded) step still ends the run as exited
