@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   const pingTaskQueue = `waymark-bench-ping-${process.pid}`;
   const env = { TEMPORAL_TASK_QUEUE: taskQueue, SES_ENDPOINT: process.env.SES_ENDPOINT ?? 'http://127.0.0.1:8005' };
   const { url, app, deps } = await startBenchServer(baseUrl, env, { pingTaskQueue });
-  const worker = await startBenchWorker({ ...benchEnv(baseUrl, env), BENCH_PING_TASK_QUEUE: pingTaskQueue });
+  const worker = await startBenchWorker({ ...benchEnv(baseUrl, env), BENCH_PING_TASK_QUEUE: pingTaskQueue }, 'ingest.worker');
   const { key } = await createApiKey(deps.db, { name: `bench-${Date.now()}`, scopes: ['ingest'], expiresAt: null });
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const run = `${Date.now()}`;

@@ -71,11 +71,16 @@ export interface BenchServerOptions {
 /** Prepares `databaseUrl` (recreated empty) and listens on a random local port. */
 export async function startBenchServer(databaseUrl: string, env: Record<string, string>, options: BenchServerOptions = {}): Promise<BenchServer> {
   await prepareBenchDatabase(databaseUrl);
-  const config = loadConfig(benchEnv(databaseUrl, env));
+  return listenBenchServer(benchEnv(databaseUrl, env), options);
+}
+
+/** The bench's api on a prepared database, configured from `env` (see benchEnv). */
+export async function listenBenchServer(env: Record<string, string>, options: BenchServerOptions & { port?: number } = {}): Promise<BenchServer> {
+  const config = loadConfig(env);
   const logger = createLogger({ level: 'warn', name: 'bench', format: 'json' });
   const deps = await createAppDeps(config, logger);
   const app = await buildApp({ deps, logger });
   await registerBaselineRoutes(app, deps, { pingTaskQueue: options.pingTaskQueue ?? config.temporal.taskQueue });
-  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  const url = await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
   return { url, app, deps, config };
 }

@@ -1,10 +1,13 @@
 /**
  * Starts bench/lib/worker-process.ts as a child process (node with the tsx loader, IPC channel)
- * and waits until it polls. `stop` sends SIGTERM and waits for the worker to drain and exit.
+ * and waits until it polls. `stop` sends SIGTERM and waits for the worker to drain and exit. Its
+ * log goes to bench/results/<logName>.log.
  */
 import { spawn } from 'node:child_process';
+import { mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { resultsDir } from './results';
 
 const entry = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'worker-process.ts');
 
@@ -14,14 +17,16 @@ export interface BenchWorker {
   stop(): Promise<void>;
 }
 
-export async function startBenchWorker(env: Record<string, string>): Promise<BenchWorker> {
+export async function startBenchWorker(env: Record<string, string>, logName: string): Promise<BenchWorker> {
+  mkdirSync(resultsDir, { recursive: true });
+  const log = openSync(path.join(resultsDir, `${logName}.log`), 'w');
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    stdio: ['ignore', log, log, 'ipc'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await new Promise<void>((resolve, reject) => {
-    const onExit = (code: number | null) => reject(new Error(`bench worker exited (code ${code}) before polling`));
+    const onExit = (code: number | null) => reject(new Error(`bench worker exited (code ${code}) before polling; see bench/results/${logName}.log`));
     child.once('exit', onExit);
     child.once('message', (message) => {
       child.off('exit', onExit);
