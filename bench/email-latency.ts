@@ -14,7 +14,7 @@ import { Client, Connection } from '@temporalio/client';
 import { createApiKey } from '@waymark/core/auth/api-keys';
 import { loadConfig } from '@waymark/core/config/config';
 import { createDatabase } from '@waymark/core/db/database';
-import { temporalConnectionOptions } from '@waymark/temporal/connection';
+import { temporalConnectionOptions } from '../temporal/connection';
 import { startApiProcess } from './lib/api-process';
 import { benchEnv, prepareBenchDatabase } from './lib/bench-server';
 import { startBenchWorker } from './lib/bench-worker';

@@ -13,7 +13,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { loadConfig } from '@waymark/core/config/config';
 import { createDatabase } from '@waymark/core/db/database';
 import { createLogger } from '@waymark/core/logging/logger';
-import { temporalConnectionOptions } from '@waymark/temporal/connection';
+import { temporalConnectionOptions } from '../../temporal/connection';
 import { createWorker } from '../../apps/worker/src/worker';
 import { createPingActivities } from '../../temporal/test/ping-activities';
 
