@@ -15,7 +15,7 @@ import type { AppDeps } from '../../apps/api/src/deps';
 const idParams = z.object({ id: z.string() });
 const bareEvent = z.object({ name: z.string().min(1), userId: z.string().min(1) });
 
-export async function registerBaselineRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function registerBaselineRoutes(app: FastifyInstance, deps: AppDeps, options: { pingTaskQueue: string }): Promise<void> {
   // tracking: the same GIF / 302 as /v1/t/o and /v1/t/c, without I/O
   const open = app.withTypeProvider<ZodTypeProvider>();
   open.get('/bench/baseline/pixel/:id', { schema: { hide: true, params: idParams } }, async (_request, reply) => sendPixel(reply));
@@ -39,13 +39,14 @@ export async function registerBaselineRoutes(app: FastifyInstance, deps: AppDeps
         return reply.status(202).send({ stored: true });
       },
     );
-    // ingest that starts a journey: only a workflow start (the trivial ping workflow) on the same Temporal
+    // ingest that starts a journey: only a workflow start (the trivial ping workflow, drained by the
+    // bench's worker on a queue of its own: bench/lib/worker-process.ts) on the same Temporal
     bearer.post(
       '/bench/baseline/start',
       { config: { scope: 'ingest' }, schema: { hide: true, body: bareEvent, response: { 202: z.object({ stored: z.boolean() }) } } },
       async (_request, reply) => {
         await deps.temporal.client.workflow.start('pingWorkflow', {
-          taskQueue: deps.config.temporal.taskQueue,
+          taskQueue: options.pingTaskQueue,
           workflowId: `bench-${randomUUID()}`,
           args: ['bench'],
         });

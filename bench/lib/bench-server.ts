@@ -17,6 +17,7 @@ export interface AutocannonResult {
   requests: { average: number };
   latency: { p50: number; p99: number };
   non2xx: number;
+  '2xx': number;
   errors: number;
   statusCodeStats?: Record<string, { count: number }>;
 }
@@ -45,11 +46,13 @@ export async function prepareBenchDatabase(databaseUrl: string): Promise<void> {
   }
 }
 
-/** Prepares `databaseUrl` (recreated empty) and listens on a random local port. */
-export async function startBenchServer(databaseUrl: string, env: Record<string, string>): Promise<BenchServer> {
-  await prepareBenchDatabase(databaseUrl);
-  const config = loadConfig({
-    ...process.env,
+/**
+ * The environment a bench's api (and its worker child process, bench-worker.ts) is configured
+ * from: the caller's, the bench database, development mode, a rate limit no bench reaches, `env` last.
+ */
+export function benchEnv(databaseUrl: string, env: Record<string, string>): Record<string, string> {
+  return {
+    ...(process.env as Record<string, string>),
     NODE_ENV: 'development',
     LOG_LEVEL: 'warn',
     DATABASE_URL: databaseUrl,
@@ -57,11 +60,27 @@ export async function startBenchServer(databaseUrl: string, env: Record<string, 
     EMAIL_PROVIDER_API_KEY: process.env.EMAIL_PROVIDER_API_KEY ?? 'bench:bench',
     RATE_LIMIT_MAX: '100000000',
     ...env,
-  });
+  };
+}
+
+export interface BenchServerOptions {
+  /** the task queue `/bench/baseline/start` starts the ping workflow on (default: the api's queue) */
+  pingTaskQueue?: string;
+}
+
+/** Prepares `databaseUrl` (recreated empty) and listens on a random local port. */
+export async function startBenchServer(databaseUrl: string, env: Record<string, string>, options: BenchServerOptions = {}): Promise<BenchServer> {
+  await prepareBenchDatabase(databaseUrl);
+  return listenBenchServer(benchEnv(databaseUrl, env), options);
+}
+
+/** The bench's api on a prepared database, configured from `env` (see benchEnv). */
+export async function listenBenchServer(env: Record<string, string>, options: BenchServerOptions & { port?: number } = {}): Promise<BenchServer> {
+  const config = loadConfig(env);
   const logger = createLogger({ level: 'warn', name: 'bench', format: 'json' });
   const deps = await createAppDeps(config, logger);
   const app = await buildApp({ deps, logger });
-  await registerBaselineRoutes(app, deps);
-  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  await registerBaselineRoutes(app, deps, { pingTaskQueue: options.pingTaskQueue ?? config.temporal.taskQueue });
+  const url = await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
   return { url, app, deps, config };
 }

@@ -40,7 +40,23 @@ function trackableHrefs($: CheerioAPI): string[] {
 
 /** Unique trackable URLs, in document order (entities decoded: the URL as a browser would follow it). */
 export function collectTrackableUrls(html: string): string[] {
-  return [...new Set(trackableHrefs(load(html)))];
+  return parseForTracking(html).urls;
+}
+
+export interface TrackableDocument {
+  /** what collectTrackableUrls returns */
+  urls: string[];
+  /** what applyTracking returns, on the same parsed document */
+  apply(options: ApplyTrackingOptions): string;
+}
+
+/**
+ * Both phases on one parse (a send needs both, and parsing the HTML is most of their cost). The
+ * document is rewritten in place: call `apply` once.
+ */
+export function parseForTracking(html: string): TrackableDocument {
+  const $ = load(html);
+  return { urls: [...new Set(trackableHrefs($))], apply: (options) => rewrite($, options) };
 }
 
 export function clickUrl(publicUrl: string, trackedLinkId: string): string {
@@ -59,7 +75,10 @@ export interface ApplyTrackingOptions {
 }
 
 export function applyTracking(html: string, options: ApplyTrackingOptions): string {
-  const $ = load(html);
+  return rewrite(load(html), options);
+}
+
+function rewrite($: CheerioAPI, options: ApplyTrackingOptions): string {
   $(CLICKABLE).each((_index, element) => {
     const node = $(element);
     const href = node.attr('href');

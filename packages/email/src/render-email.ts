@@ -1,5 +1,5 @@
 import { createElement } from 'react';
-import { render } from '@react-email/render';
+import { render, toPlainText } from '@react-email/render';
 import { DEFAULT_EMAIL_CATEGORY, type EmailLinks, type EmailTemplate } from './email-template';
 
 export interface RenderedEmail {
@@ -27,7 +27,11 @@ export async function renderEmail(template: EmailTemplate, data: unknown, links:
     throw new TemplateDataError(template.key, detail);
   }
   const element = createElement(template.component, { ...parsed.data, links });
-  const [html, text] = await Promise.all([render(element), render(element, { plainText: true })]);
+  // one React render: `render(element, { plainText: true })` renders the same HTML again and then
+  // converts it with toPlainText, so converting this render's HTML gives the same text for half
+  // the CPU (a render is the largest CPU cost of a send)
+  const html = await render(element);
+  const text = toPlainText(html);
   return {
     subject: template.subject(parsed.data),
     category: template.category ?? DEFAULT_EMAIL_CATEGORY,

@@ -1,5 +1,5 @@
 import { renderEmail, TemplateDataError } from '@waymark/email/render-email';
-import { applyTracking, collectTrackableUrls } from '@waymark/email/link-tracking';
+import { parseForTracking } from '@waymark/email/link-tracking';
 import { DEFAULT_EMAIL_CATEGORY } from '@waymark/email/email-template';
 import type { Db } from '../db/database';
 import type { EmailSendRow, EmailStatus, JsonObject } from '../db/schema';
@@ -79,22 +79,18 @@ export async function sendEmail(deps: EmailDeps, input: SendEmailInput): Promise
     // bad data or a template bug: retrying cannot help
     return failForGood(deps, row, error instanceof TemplateDataError ? error.message : `Render failed: ${(error as Error).message}`);
   }
-  await deps.db
-    .updateTable('emailSends')
-    .set({ subject: rendered.subject, status: 'rendered', updatedAt: new Date() })
-    .where('id', '=', row.id)
-    .where('status', 'in', ['queued', 'rendered'])
-    .execute();
-
-  const html = applyTracking(rendered.html, {
+  const document = parseForTracking(rendered.html);
+  const html = document.apply({
     publicUrl: deps.publicUrl,
     emailSendId: row.id,
-    linkIds: await ensureTrackedLinks(deps.db, row.id, collectTrackableUrls(rendered.html)),
+    linkIds: await ensureTrackedLinks(deps.db, row.id, document.urls),
   });
 
+  // rendered and claimed in one statement (one round trip less per send): a worker that dies
+  // before it leaves the row queued (the retry renders again), after it leaves it claimed
   const claimed = await deps.db
     .updateTable('emailSends')
-    .set({ sendStartedAt: new Date(), updatedAt: new Date() })
+    .set({ subject: rendered.subject, status: 'rendered', sendStartedAt: new Date(), updatedAt: new Date() })
     .where('id', '=', row.id)
     .where('sendStartedAt', 'is', null)
     .where('providerMessageId', 'is', null)

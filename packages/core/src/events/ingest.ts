@@ -63,8 +63,8 @@ export function ingestUserId(input: Pick<IngestInput, 'userId' | 'email'>): stri
 }
 
 /**
- * The ingest pipeline, in order, inside the caller's request: store → route → exit check →
- * contact upsert, then list membership. The store, the user's live states and the overrides of
+ * The ingest pipeline, inside the caller's request: store → route → exit check → contact upsert,
+ * then list membership (the upsert runs alongside route and exit check, see step 4). The store, the user's live states and the overrides of
  * the triggered journeys come back in ONE round trip; an event that triggers nothing for a user
  * with no live state costs two statements (this one and the contact upsert).
  */
@@ -109,6 +109,15 @@ export async function ingestEvent(deps: IngestDeps, input: IngestInput): Promise
   }
   const eventId = row.insertedId;
 
+  // 4. contact upsert, issued now and awaited last: routing and the exit check never read what it
+  // writes (a run's entry reads a contact's address only when the event carries none, and then the
+  // upsert keeps the stored one), so a journey-starting request waits for the slower of the
+  // Temporal start and the upsert instead of their sum. A failure is logged and the event still counts.
+  const contactUpsert = upsertContact(deps.db, { userId: input.userId, email, properties: input.contactProperties }).catch((error: unknown) => {
+    deps.logger.warn({ err: error, userId, eventId }, 'contact resolution failed; event processed without it');
+    return undefined;
+  });
+
   // 2. route: start every enabled journey triggered by this name; deliver to runs waiting for it
   const event = { id: eventId, name, userId, email, eventProperties, occurredAt };
   await routeEvent(deps, event, row.liveStates, row.overrides);
@@ -118,14 +127,7 @@ export async function ingestEvent(deps: IngestDeps, input: IngestInput): Promise
   const exited = matching.length === 0 ? new Set<string>() : await exitStates(deps, matching, { reason: 'exit_rule', event: name, eventId });
   const exits = row.liveStates.map((state) => ({ journeyId: state.journeyId, stateId: state.id, exited: exited.has(state.id) }));
 
-  // 4. contact upsert: a failure is logged and the event still counts
-  let contact: UpsertedContact | undefined;
-  try {
-    contact = await upsertContact(deps.db, { userId: input.userId, email, properties: input.contactProperties });
-  } catch (error) {
-    deps.logger.warn({ err: error, userId, eventId }, 'contact resolution failed; event processed without it');
-  }
-
+  const contact: UpsertedContact | undefined = await contactUpsert;
   const result: IngestResult = { stored: true, eventId, exits };
   if (input.lists !== undefined && Object.keys(input.lists).length > 0) {
     if (contact === undefined) {

@@ -1,0 +1,49 @@
+/**
+ * Starts a bench's api (bench-api-process.ts: the product app plus the baseline routes) as a child
+ * process, node with the tsx loader and an IPC channel, so the load generator and the api do not
+ * share one event loop. Its log goes to bench/results/<logName>.log: an overloaded run logs every
+ * parked start, which would bury the bench's own output.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, openSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { resultsDir } from './results';
+
+const entry = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'bench-api-process.ts');
+
+export interface ApiProcess {
+  url: string;
+  /** resolves once the api's tracking-event backlog is empty */
+  drain(): Promise<void>;
+  /** closes the server, lets the backlog drain, and waits for the process to exit */
+  stop(): Promise<void>;
+}
+
+/** `env`: a full configuration (see benchEnv), on a database already prepared. */
+export async function startApiProcess(env: Record<string, string>, logName: string): Promise<ApiProcess> {
+  mkdirSync(resultsDir, { recursive: true });
+  const log = openSync(path.join(resultsDir, `${logName}.log`), 'w');
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], { env, stdio: ['ignore', log, log, 'ipc'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const onExit = (code: number | null) => reject(new Error(`bench api exited (code ${code}) before listening; see bench/results/${logName}.log`));
+    child.once('exit', onExit);
+    child.once('message', (message) => {
+      child.off('exit', onExit);
+      resolve((message as { url: string }).url);
+    });
+  });
+  return {
+    url,
+    drain: () =>
+      new Promise<void>((resolve) => {
+        child.once('message', () => resolve());
+        child.send('drain');
+      }),
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

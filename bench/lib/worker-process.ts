@@ -1,0 +1,65 @@
+/**
+ * A bench's Temporal worker, run as a child process of the bench (bench-worker.ts starts it) so it
+ * does not share the api's event loop, as in production. It hosts the production worker
+ * (apps/worker's createWorker: journeys, activities, the SES transport) on TEMPORAL_TASK_QUEUE
+ * and, when BENCH_PING_TASK_QUEUE is set, the trivial ping workflow (a test fixture) on that queue,
+ * so a "bare workflow start" baseline has a worker draining it too. Configuration comes from the
+ * environment like the worker's. IPC: 'ready' once polling; answers 'pings' with the number of
+ * ping runs done. SIGTERM drains and exits (Worker.run handles it).
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { loadConfig } from '@waymark/core/config/config';
+import { createDatabase } from '@waymark/core/db/database';
+import { createLogger } from '@waymark/core/logging/logger';
+import { temporalConnectionOptions } from '../../temporal/connection';
+import { createWorker } from '../../apps/worker/src/worker';
+import { createPingActivities } from '../../temporal/test/ping-activities';
+
+const pingWorkflowsPath = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../temporal/test/ping-workflow.ts');
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger({ level: 'warn', name: 'bench-worker', format: 'json' });
+  const db = createDatabase({ connectionString: config.databaseUrl, applicationName: 'waymark-bench-worker' });
+  const journeys = await createWorker({ config, db, logger });
+  const workers = [journeys.worker];
+
+  let pings = 0;
+  let pingConnection: NativeConnection | undefined;
+  const pingQueue = process.env.BENCH_PING_TASK_QUEUE;
+  if (pingQueue !== undefined && pingQueue !== '') {
+    pingConnection = await NativeConnection.connect(temporalConnectionOptions(config.temporal));
+    const { ping } = createPingActivities({ workerId: 'bench' });
+    workers.push(
+      await Worker.create({
+        connection: pingConnection,
+        namespace: config.temporal.namespace,
+        taskQueue: pingQueue,
+        workflowsPath: pingWorkflowsPath,
+        activities: {
+          async ping(name: string) {
+            pings += 1;
+            return ping(name);
+          },
+        },
+      }),
+    );
+  }
+  process.on('message', (message) => {
+    if (message === 'pings') process.send?.({ pings });
+  });
+  const running = Promise.all(workers.map((worker) => worker.run()));
+  process.send?.('ready');
+  await running;
+  await journeys.close();
+  await pingConnection?.close();
+  await db.destroy();
+  process.disconnect?.();
+}
+
+main().catch((error: unknown) => {
+  console.error('bench worker failed:', error);
+  process.exit(1);
+});
