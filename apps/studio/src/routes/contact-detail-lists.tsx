@@ -47,36 +47,38 @@ export function ContactLists({ contactId, editable }: { contactId: string; edita
       ) : memberships.data.lists.length === 0 ? (
         <Empty>Not on any list.{editable ? ' Add one below, or send a lists field with an event.' : ''}</Empty>
       ) : (
-        <table aria-label="List memberships">
-          <thead>
-            <tr>
-              <th scope="col">List</th>
-              <th scope="col">Membership</th>
-              <th scope="col">Changed</th>
-              {editable ? <th scope="col">Remove</th> : null}
-            </tr>
-          </thead>
-          <tbody>
-            {memberships.data.lists.map((list) => (
-              <tr key={list.key}>
-                <td>
-                  {list.name} {list.name === list.key ? null : <code>{list.key}</code>}
-                </td>
-                <td>
-                  <Badge value={list.subscribed ? 'subscribed' : 'opted out'} />
-                </td>
-                <td>{formatDate(list.updatedAt)}</td>
-                {editable ? (
-                  <td>
-                    <button type="button" disabled={remove.isPending} aria-label={`Remove from ${list.name}`} onClick={() => remove.mutate(list.key)}>
-                      Remove
-                    </button>
-                  </td>
-                ) : null}
+        <div className="table-wrap">
+          <table aria-label="List memberships">
+            <thead>
+              <tr>
+                <th scope="col">List</th>
+                <th scope="col">Membership</th>
+                <th scope="col">Changed</th>
+                {editable ? <th scope="col">Remove</th> : null}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {memberships.data.lists.map((list) => (
+                <tr key={list.key}>
+                  <td>
+                    {list.name} {list.name === list.key ? null : <code>{list.key}</code>}
+                  </td>
+                  <td>
+                    <Badge value={list.subscribed ? 'subscribed' : 'opted out'} />
+                  </td>
+                  <td>{formatDate(list.updatedAt)}</td>
+                  {editable ? (
+                    <td>
+                      <button type="button" disabled={remove.isPending} aria-label={`Remove from ${list.name}`} onClick={() => remove.mutate(list.key)}>
+                        Remove
+                      </button>
+                    </td>
+                  ) : null}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       {remove.isError ? <ErrorPanel error={remove.error} /> : null}
       {editable ? (
