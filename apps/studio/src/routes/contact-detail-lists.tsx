@@ -53,7 +53,6 @@ export function ContactLists({ contactId, editable }: { contactId: string; edita
               <tr>
                 <th scope="col">List</th>
                 <th scope="col">Membership</th>
-                <th scope="col">Changed</th>
                 {editable ? <th scope="col">Remove</th> : null}
               </tr>
             </thead>
@@ -62,11 +61,12 @@ export function ContactLists({ contactId, editable }: { contactId: string; edita
                 <tr key={list.key}>
                   <td>
                     {list.name} {list.name === list.key ? null : <code>{list.key}</code>}
+                    <div className="muted">since {formatDate(list.updatedAt)}</div>
                   </td>
                   <td>
                     <Badge value={list.subscribed ? 'subscribed' : 'opted out'} />
                   </td>
-                  <td>{formatDate(list.updatedAt)}</td>
+
                   {editable ? (
                     <td>
                       <button type="button" disabled={remove.isPending} aria-label={`Remove from ${list.name}`} onClick={() => remove.mutate(list.key)}>
