@@ -34,6 +34,7 @@ import { dataListRoutes } from './routes/data/lists';
 import { alertRoutes } from './routes/admin/alerts';
 import { apiKeyRoutes } from './routes/admin/api-keys';
 import { auditLogRoutes } from './routes/admin/audit-logs';
+import { contactListRoutes } from './routes/admin/contact-lists';
 import { contactPreferenceRoutes } from './routes/admin/contact-preferences';
 import { contactTimelineRoutes } from './routes/admin/contact-timeline';
 import { contactRoutes } from './routes/admin/contacts';
@@ -70,6 +71,7 @@ const adminRoutes = [
   contactRoutes,
   contactTimelineRoutes,
   contactPreferenceRoutes,
+  contactListRoutes,
   contactExplainRoutes,
   contactBulkRoutes,
   journeyRoutes,

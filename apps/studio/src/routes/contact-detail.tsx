@@ -9,6 +9,7 @@ import { Badge, Empty, ErrorPanel, Skeleton } from '../components/feedback';
 import { formatDate } from '../components/format';
 import { PageHeader } from '../components/page';
 import { useUrlState } from '../components/url-state';
+import { ContactLists } from './contact-detail-lists';
 
 type Contact = components['schemas']['Contact'];
 type Preferences = components['schemas']['EmailPreferences'];
@@ -165,7 +166,7 @@ function Timeline({ contactId }: { contactId: string }) {
   );
 }
 
-/** /studio/contacts/:id: properties, preferences, the timeline, and GDPR delete. */
+/** /studio/contacts/:id: properties, preferences, lists, the timeline, and GDPR delete. */
 export default function ContactDetail() {
   const { id = '' } = useParams();
   const { can } = useSession();
@@ -219,6 +220,10 @@ export default function ContactDetail() {
         <section className="card" aria-labelledby="preferences">
           <h2 id="preferences">Email preferences</h2>
           <PreferencesPanel contact={contact} preferences={preferences} editable={can.manageJourneys} />
+        </section>
+        <section className="card" aria-labelledby="lists">
+          <h2 id="lists">Lists</h2>
+          <ContactLists contactId={contact.id} editable={can.manageJourneys} />
         </section>
       </div>
       <section className="card" aria-labelledby="timeline">

@@ -1,6 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
-import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, unwrap } from '../api/client';
 import type { components } from '../api/schema';
@@ -8,7 +7,7 @@ import { useSession } from '../api/session';
 import { ConfirmButton } from '../components/confirm-button';
 import { DataTable } from '../components/data-table';
 import { DateRange, rangeQuery } from '../components/date-range';
-import { ErrorPanel } from '../components/feedback';
+import { Badge, Empty, ErrorPanel, Skeleton } from '../components/feedback';
 import { formatDate } from '../components/format';
 import { PageHeader } from '../components/page';
 import { Pagination } from '../components/pagination';
@@ -17,13 +16,41 @@ import { optional, useUrlState } from '../components/url-state';
 
 type Event = components['schemas']['Event'];
 const MAX_REPLAY = 100;
+const effectLabel = { started: 'Started', resumed: 'Resumed', exited: 'Exited' } as const;
 
-/** /studio/events?event=&userId=&from=&to=: the event stream, each event's properties, replay (full admins). */
+/** The runs an event started, resumed or exited, each linked to its journey and its enrollment there. */
+function EventJourneys({ eventId, userId }: { eventId: string; userId: string }) {
+  const journeys = useQuery({
+    queryKey: ['events', eventId, 'journeys'],
+    queryFn: async () => unwrap(await api.GET('/v1/admin/events/{id}/journeys', { params: { path: { id: eventId } } })),
+  });
+  if (journeys.isPending) return <Skeleton rows={1} />;
+  if (journeys.isError) return <ErrorPanel error={journeys.error} />;
+  if (journeys.data.journeys.length === 0) return <Empty>This event started, resumed or exited no journey run.</Empty>;
+  return (
+    <ul aria-label="Journeys of this event">
+      {journeys.data.journeys.map((run) => {
+        const journey = `/studio/journeys/${encodeURIComponent(run.journeyId)}`;
+        const state = `${journey}?${new URLSearchParams({ userId, state: run.stateId }).toString()}`;
+        return (
+          <li key={`${run.effect}-${run.stateId}`}>
+            {effectLabel[run.effect]} <Link to={journey}>{run.journeyName ?? run.journeyId}</Link> at <code>{run.nodeId}</code>, {formatDate(run.at)} ·{' '}
+            <Link to={state}>enrollment</Link> <Badge value={run.status} />
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/** /studio/events?event=&userId=&from=&to=&open=: the event stream, an event's properties and journeys, replay (full admins). */
 export default function Events() {
   const { can } = useSession();
   const url = useUrlState();
   const queryClient = useQueryClient();
-  const [open, setOpen] = useState<string>();
+  // the open event is in the URL too, so an event's detail is a link to share
+  const open = url.get('open');
+  const toggle = (id: string) => url.set({ open: open === id ? '' : id, offset: url.offset === 0 ? '' : String(url.offset) });
   const name = url.get('event');
   const userId = url.get('userId');
   const filter = { event: optional(name), userId: optional(userId), ...rangeQuery(url) };
@@ -39,7 +66,7 @@ export default function Events() {
     {
       header: 'Event',
       cell: ({ row }) => (
-        <button type="button" aria-expanded={open === row.original.id} onClick={() => setOpen(open === row.original.id ? undefined : row.original.id)}>
+        <button type="button" aria-expanded={open === row.original.id} onClick={() => toggle(row.original.id)}>
           <code>{row.original.event}</code>
         </button>
       ),
@@ -47,11 +74,12 @@ export default function Events() {
     { header: 'User', cell: ({ row }) => <Link to={`/studio/contacts/${encodeURIComponent(row.original.userId)}`}>{row.original.userId}</Link> },
     { header: 'Occurred', cell: ({ row }) => formatDate(row.original.occurredAt) },
     {
-      header: 'Properties',
+      header: 'Detail',
       cell: ({ row }) =>
         open === row.original.id ? (
           <div className="stack">
             <pre>{JSON.stringify(row.original.properties, null, 2)}</pre>
+            <EventJourneys eventId={row.original.id} userId={row.original.userId} />
             {can.administer ? (
               <div>
                 <button type="button" disabled={replay.isPending} onClick={() => replay.mutate({ eventIds: [row.original.id] })}>

@@ -159,25 +159,31 @@ function Enroll({ journeyId, batch }: { journeyId: string; batch: boolean }) {
   );
 }
 
-/** /studio/journeys/:id?status=…: funnel, enrollments filtered by status, enroll, cancel, run links. */
+/** /studio/journeys/:id?status=&userId=&state=: funnel, enrollments filtered by status or user, enroll, cancel, run links and logs. */
 export default function JourneyDetail() {
   const { id = '' } = useParams();
   const { can } = useSession();
   const url = useUrlState();
   const status = url.get('status');
+  const userId = url.get('userId');
   const queryClient = useQueryClient();
-  const [openLogs, setOpenLogs] = useState<string>();
+  // ?state= opens that enrollment's log (the event page links here), so it is part of the URL
+  const openLogs = url.get('state');
+  const setOpenLogs = (stateId: string | undefined) => url.set({ state: stateId ?? '', offset: url.offset === 0 ? '' : String(url.offset) });
   const journey = useQuery({
     queryKey: ['journeys', id, 'detail'],
     queryFn: async () => unwrap(await api.GET('/v1/admin/journeys/{id}', { params: { path: { id } } })),
   });
   const links = useQuery({ queryKey: ['studio-links'], queryFn: async () => unwrap(await api.GET('/v1/admin/studio-links')), staleTime: Infinity });
   const states = useQuery({
-    queryKey: ['journeys', id, 'states', status, url.offset],
+    queryKey: ['journeys', id, 'states', status, userId, url.offset],
     queryFn: async () =>
       unwrap(
         await api.GET('/v1/admin/journeys/{id}/states', {
-          params: { path: { id }, query: { limit: url.limit, offset: url.offset, status: optional(status) as StateStatus | undefined } },
+          params: {
+            path: { id },
+            query: { limit: url.limit, offset: url.offset, status: optional(status) as StateStatus | undefined, userId: optional(userId) },
+          },
         }),
       ),
   });
@@ -288,6 +294,14 @@ export default function JourneyDetail() {
               ))}
             </select>
           </label>
+          {userId === '' ? null : (
+            <p>
+              Only user <code>{userId}</code> ·{' '}
+              <button type="button" onClick={() => url.set({ userId: '', state: '' })}>
+                Show everyone
+              </button>
+            </p>
+          )}
         </div>
         <DataTable
           label="Enrollments"

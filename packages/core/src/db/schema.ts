@@ -75,6 +75,8 @@ export interface JourneyStatesTable {
   exitedAt: NullableTimestamp;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+  /** 0060: the event the run started from, generated from context.trigger.eventId */
+  triggerEventId: ColumnType<string | null, never, never>;
 }
 
 export interface JourneyEntriesTable {

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { getEvent, listEvents, REPLAY_MAX_LIMIT, replayEvents } from '@waymark/core/events/events';
+import { eventEffects, getEventJourneys } from '@waymark/core/journeys/event-journeys';
+import { journeyStatuses } from '@waymark/core/journeys/journey-states';
 import type { RoutePlugin } from '../../http/type-provider';
 import type { AppDeps } from '../../deps';
 import { bearerErrors, errorBody, dateRangeQuery, listEnvelope, page, paginationQuery, requireAnyOf, timestamp } from '../../schemas/common';
@@ -16,6 +18,18 @@ const replayBody = z
   })
   .refine((body) => body.eventIds !== undefined || body.filter !== undefined, { message: 'Provide eventIds or filter' })
   .meta(requireAnyOf('eventIds', 'filter'));
+
+const eventJourney = z
+  .object({
+    effect: z.enum(eventEffects),
+    journeyId: z.string(),
+    journeyName: z.string().nullable(),
+    stateId: z.uuid(),
+    status: z.enum(journeyStatuses),
+    nodeId: z.string(),
+    at: timestamp,
+  })
+  .meta({ id: 'EventJourneyEffect' });
 
 const tags = ['events'];
 
@@ -53,6 +67,23 @@ export const adminEventRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { de
       },
     },
     async (request) => ({ event: await getEvent(deps.db, request.params.id) }),
+  );
+
+  app.get(
+    '/v1/admin/events/:id/journeys',
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags,
+        summary: 'The journey runs one event started (its trigger), resumed (a wait for it) or exited (an exitOn rule), oldest first',
+        description:
+          '`status` is the state now. A trigger that its `where` or an entry guard turned away left no run and is not listed; ' +
+          'GET /v1/admin/contacts/{id}/explain says why.',
+        params: z.object({ id: z.uuid() }),
+        response: { 200: z.object({ journeys: z.array(eventJourney) }), 404: errorBody, ...bearerErrors },
+      },
+    },
+    async (request) => ({ journeys: await getEventJourneys(deps.db, deps.journeys, request.params.id) }),
   );
 
   app.post(

@@ -4,26 +4,10 @@ import { createMailingList, listMailingLists } from '@waymark/core/lists/mailing
 import { setMemberships } from '@waymark/core/lists/set-memberships';
 import type { AppDeps } from '../../deps';
 import type { RoutePlugin } from '../../http/type-provider';
-import { bearerErrors, errorBody, requireAnyOf, text, timestamp } from '../../schemas/common';
+import { bearerErrors, errorBody, requireAnyOf, text } from '../../schemas/common';
+import { listKey, mailingListSchema } from '../../schemas/lists';
 import { emailField } from '../../schemas/contacts';
 
-const listSchema = z
-  .object({
-    id: z.uuid(),
-    key: z.string(),
-    name: z.string(),
-    description: z.string().nullable(),
-    subscribers: z.number(),
-    createdAt: timestamp,
-    updatedAt: timestamp,
-  })
-  .meta({ id: 'MailingList' });
-
-const listKey = z
-  .string()
-  .min(1)
-  .max(200)
-  .regex(/^[\w.:-]+$/, 'letters, digits, _ . : - only');
 const tags = ['data-plane'];
 
 /** Data plane: mailing lists (scope ingest or full-admin). */
@@ -35,7 +19,7 @@ export const dataListRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps
       schema: {
         tags,
         summary: 'List the mailing lists with their subscriber counts',
-        response: { 200: z.object({ lists: z.array(listSchema) }), ...bearerErrors },
+        response: { 200: z.object({ lists: z.array(mailingListSchema) }), ...bearerErrors },
       },
     },
     async () => ({ lists: await listMailingLists(deps.db) }),
@@ -49,7 +33,7 @@ export const dataListRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps
         tags,
         summary: 'Create a mailing list (409 when the key exists)',
         body: z.object({ key: listKey, name: text(200), description: z.string().max(2000).optional() }),
-        response: { 201: z.object({ list: listSchema }), 409: errorBody, ...bearerErrors },
+        response: { 201: z.object({ list: mailingListSchema }), 409: errorBody, ...bearerErrors },
       },
     },
     async (request, reply) => reply.status(201).send({ list: await createMailingList(deps.db, request.body) }),
