@@ -1,24 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestAdmin, SessionClient } from '../../../../../test/auth-client';
-import { emailsTo, waitFor } from '../../../../../test/email-emulator';
+import { createTestAdmin, resetTokenFor, SessionClient } from '../../../../../test/auth-client';
+import { emailsTo } from '../../../../../test/email-emulator';
 import { startTestApi, type TestApi } from '../../../../../test/test-api';
 
 const MINUTE = 60_000;
-
-/** The token of the newest reset link emailed to `address`. */
-async function resetTokenFor(address: string, already = 0): Promise<string> {
-  const emails = await waitFor(
-    async () => {
-      const found = await emailsTo(address);
-      return found.length > already ? found : undefined;
-    },
-    { what: `reset email to ${address}` },
-  );
-  const html = emails.at(-1)?.body.html ?? '';
-  const match = /\/studio\/reset-password\?token=([a-z0-9]+)/.exec(html);
-  if (!match?.[1]) throw new Error(`no reset link in ${html.slice(0, 500)}`);
-  return match[1];
-}
 
 describe('/api/auth password reset and change', () => {
   let api: TestApi;
