@@ -35,6 +35,7 @@ describe('Waymark Studio in Chromium', () => {
   const run = randomUUID().slice(0, 8);
   const userId = `studio-${run}`;
   const seed = { contactId: '', emailId: '', dlqId: '' };
+  let signedInEmail = '';
 
   beforeAll(async () => {
     // a fresh clone has no dist/: build it (cached by a hash of the sources)
@@ -124,6 +125,7 @@ describe('Waymark Studio in Chromium', () => {
 
   it('signs in with email and password', async () => {
     const admin = await createTestAdmin(api, 'studio');
+    signedInEmail = admin.email;
     await page.goto('/studio/sign-in?next=/studio');
     await checkPage('sign-in', 'Sign in');
     await page.getByLabel('Email').fill(admin.email);
@@ -220,6 +222,10 @@ describe('Waymark Studio in Chromium', () => {
     await visit('/studio/settings/members', 'members', 'Members');
     await visit('/studio/settings/audit-log', 'audit-log', 'Audit log');
     expect(await page.getByRole('row').filter({ hasText: 'api-key' }).count()).toBeGreaterThan(0);
+    // the key created and revoked above through the studio: the person, with a user badge
+    const mine = page.getByRole('row').filter({ hasText: 'api-key' }).filter({ hasText: signedInEmail });
+    expect(await mine.count()).toBeGreaterThan(0);
+    expect(await mine.first().locator('.badge', { hasText: 'user' }).count()).toBe(1);
   });
 
   it('shows the signed-out pages', async () => {

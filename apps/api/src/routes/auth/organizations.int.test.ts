@@ -185,6 +185,8 @@ describe('organizations, members, invitations, and sessions on /v1/admin/*', () 
     });
     expect((await owner.request('DELETE', self)).status).toBe(409);
     expect((await editor.client.request('PATCH', self, { body: { role: 'viewer' } })).status).toBe(403);
+    // only owners and admins (of any organization) make organizations
+    expect((await editor.client.request('POST', '/api/auth/organization/create', { body: { name: 'Not mine to make' } })).status).toBe(403);
 
     const promote = await owner.request('PATCH', `/api/auth/organization/${orgId}/members/${editor.userId}`, { body: { role: 'owner' } });
     expect(promote).toMatchObject({ status: 200, body: { ok: true } });
@@ -197,6 +199,14 @@ describe('organizations, members, invitations, and sessions on /v1/admin/*', () 
     expect(members.body.members.map((member: { userId: string }) => member.userId)).not.toContain(editor.userId);
     const roleAudit = await api.deps.db.selectFrom('auditLogs').selectAll().where('resource', '=', 'member').where('resourceId', '=', editor.userId).execute();
     expect(roleAudit.map((row) => row.action).sort()).toEqual(['delete', 'update']);
+    const invited = await api.deps.db
+      .selectFrom('auditLogs')
+      .select(['action', 'actorUserId', 'detail'])
+      .where('resource', '=', 'invitation')
+      .where('action', '=', 'invite')
+      .where('actorUserId', '=', ownerAccount.id)
+      .execute();
+    expect(invited.length).toBeGreaterThan(0);
   });
 
   it('refuses a 101st member and a 6th organization with the limit in the message', async () => {

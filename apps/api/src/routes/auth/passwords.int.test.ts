@@ -37,6 +37,17 @@ describe('/api/auth password reset and change', () => {
 
     const again = await api.request('POST', '/api/auth/reset-password', { body: { token, newPassword: 'yet another password' } });
     expect(again).toMatchObject({ status: 400, body: { error: 'Invalid or expired token', code: 'INVALID_TOKEN' } });
+    const audit = await api.deps.db
+      .selectFrom('auditLogs')
+      .select(['action', 'actorType'])
+      .where('actorUserId', '=', admin.id)
+      .where('resource', '=', 'user')
+      .orderBy('createdAt')
+      .execute();
+    expect(audit.filter((row) => row.action.includes('password'))).toEqual([
+      { action: 'request-password-reset', actorType: 'user' },
+      { action: 'reset-password', actorType: 'user' },
+    ]);
   });
 
   it('a token expires after 15 minutes', async () => {
@@ -100,5 +111,12 @@ describe('/api/auth password reset and change', () => {
     expect((await here.request('GET', '/api/auth/get-session')).status).toBe(200);
     expect((await elsewhere.request('GET', '/api/auth/get-session')).status).toBe(401);
     expect((await new SessionClient(api).signIn(admin.email, 'changed password 1')).status).toBe(200);
+    const audit = await api.deps.db
+      .selectFrom('auditLogs')
+      .select('action')
+      .where('actorUserId', '=', admin.id)
+      .where('action', '=', 'change-password')
+      .execute();
+    expect(audit).toHaveLength(1);
   });
 });

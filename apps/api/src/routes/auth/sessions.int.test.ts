@@ -134,6 +134,27 @@ describe('/api/auth sign-in, get-session, sign-out', () => {
     expect(dump).not.toContain(admin.password);
   });
 
+  it('in production: the cookie is Secure, and /v1/admin/* counts the normal rate limit per session, not per address', async () => {
+    const production = await startTestApi({ TRUST_PROXY: 'true', NODE_ENV: 'production', RATE_LIMIT_MAX: '5' });
+    try {
+      const admin = await createTestAdmin(production);
+      const first = new SessionClient(production);
+      const signedIn = await first.signIn(admin.email, admin.password);
+      expect(signedIn.status).toBe(200);
+      expect(signedIn.headers.getSetCookie().find((line) => line.startsWith('waymark_session='))).toMatch(/; Secure/i);
+
+      for (let call = 1; call <= 5; call++) expect((await first.request('GET', '/v1/admin/journeys')).status).toBe(200);
+      const limited = await first.request('GET', '/v1/admin/journeys');
+      expect(limited).toMatchObject({ status: 429, body: { error: 'Rate limit exceeded' } });
+      // another session from the same address has its own window
+      const second = new SessionClient(production);
+      await second.signIn(admin.email, admin.password);
+      expect((await second.request('GET', '/v1/admin/journeys', { headers: { 'x-forwarded-for': first.ip } })).status).toBe(200);
+    } finally {
+      await production.close();
+    }
+  });
+
   it('rejects a cookie-authenticated state change from another origin (403), not a GET', async () => {
     const admin = await createTestAdmin(api);
     const browser = new SessionClient(api);

@@ -14,12 +14,63 @@ type Entry = components['schemas']['AuditLogEntry'];
 type Filters = NonNullable<paths['/v1/admin/audit-logs']['get']['parameters']['query']>;
 type Resource = NonNullable<Filters['resource']>;
 type Action = NonNullable<Filters['action']>;
-const resources: Resource[] = ['contact', 'journey', 'api-key', 'alert-rule', 'email', 'event', 'dlq'];
-const actions: Action[] = ['create', 'update', 'delete', 'revoke', 'enroll', 'cancel', 'import', 'export', 'replay', 'resend'];
+const resources: Resource[] = [
+  'contact',
+  'journey',
+  'api-key',
+  'alert-rule',
+  'email',
+  'event',
+  'dlq',
+  'webhook-endpoint',
+  'user',
+  'organization',
+  'member',
+  'invitation',
+];
+const actions: Action[] = [
+  'create',
+  'update',
+  'delete',
+  'revoke',
+  'enroll',
+  'cancel',
+  'import',
+  'export',
+  'replay',
+  'resend',
+  'rotate',
+  'test',
+  'sign-in',
+  'sign-in-failed',
+  'sign-out',
+  'request-password-reset',
+  'reset-password',
+  'change-password',
+  'invite',
+  'accept-invitation',
+];
+
+/** A person (signed in through the studio) by name with their email, or a key by its name. */
+function Actor({ entry }: { entry: Entry }) {
+  const person = entry.actorDetail;
+  if (person !== undefined)
+    return (
+      <span title={person.id ?? undefined}>
+        <span className="badge">user</span> {person.name ?? person.email}
+        {person.name !== null && <span className="muted"> {person.email}</span>}
+      </span>
+    );
+  return (
+    <span title={entry.actorKeyId ?? undefined}>
+      <span className="badge">{entry.actorKeyId === null ? 'legacy key' : 'key'}</span> {entry.actor}
+    </span>
+  );
+}
 
 const columns: ColumnDef<Entry, unknown>[] = [
   { header: 'When', cell: ({ row }) => formatDate(row.original.createdAt) },
-  { header: 'Actor', cell: ({ row }) => row.original.actor },
+  { header: 'Actor', cell: ({ row }) => <Actor entry={row.original} /> },
   { header: 'Action', cell: ({ row }) => row.original.action },
   { header: 'Resource', cell: ({ row }) => `${row.original.resource}${row.original.resourceId === null ? '' : ` ${row.original.resourceId}`}` },
   { header: 'Detail', cell: ({ row }) => (row.original.detail === null ? '—' : <code>{JSON.stringify(row.original.detail)}</code>) },
