@@ -1,9 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import type { Db } from '@waymark/core/db/database';
 import { createAdmin } from '@waymark/core/users/admin-accounts';
+import { emailsTo, waitFor } from './email-emulator';
 import type { TestApi, TestResponse } from './test-api';
 
+/** An api a browser can talk to: in this process (TestApi) or started as its own process. */
+export type AuthTarget = Pick<TestApi, 'request'> & { config: { apiPublicUrl: string } };
+
 /** A fresh administrator with a known password (unique email per call). */
-export async function createTestAdmin(api: TestApi, label = 'admin'): Promise<{ email: string; password: string; id: string }> {
+export async function createTestAdmin(api: { deps: { db: Db } }, label = 'admin'): Promise<{ email: string; password: string; id: string }> {
   const email = `${label}-${randomUUID().slice(0, 8)}@waymark-test.example`;
   const password = `pw-${randomUUID()}`;
   const created = await createAdmin(api.deps.db, { email, password });
@@ -29,7 +34,7 @@ let clients = 0;
 export class SessionClient {
   cookie: string | undefined;
   readonly ip = `10.${process.pid % 250}.${Math.floor(++clients / 250) % 250}.${clients % 250}`;
-  constructor(private readonly api: TestApi) {}
+  constructor(private readonly api: AuthTarget) {}
 
   async request(
     method: string,
@@ -49,4 +54,19 @@ export class SessionClient {
   async signIn(email: string, password: string): Promise<TestResponse> {
     return this.request('POST', '/api/auth/sign-in/email', { body: { email, password } });
   }
+}
+
+/** The token of the newest password-reset link emailed to `address` (after `already` earlier ones). */
+export async function resetTokenFor(address: string, already = 0): Promise<string> {
+  const emails = await waitFor(
+    async () => {
+      const found = await emailsTo(address);
+      return found.length > already ? found : undefined;
+    },
+    { what: `reset email to ${address}` },
+  );
+  const html = emails.at(-1)?.body.html ?? '';
+  const match = /\/studio\/reset-password\?token=([a-z0-9]+)/.exec(html);
+  if (!match?.[1]) throw new Error(`no reset link in ${html.slice(0, 500)}`);
+  return match[1];
 }

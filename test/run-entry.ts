@@ -9,34 +9,83 @@ export interface Exit {
   output: string;
 }
 
+/** An entry point running as its own process: its output so far, a wait on it, and its exit. */
+export interface RunningEntry {
+  /** everything printed so far, stdout and stderr together */
+  output(): string;
+  /** resolves once the output matches; rejects if the process exits first or `timeoutMs` passes */
+  waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<void>;
+  kill(signal?: NodeJS.Signals): void;
+  exited: Promise<Exit>;
+}
+
 /**
- * Runs an entry point as its own process (the way `npm start` or `npm run waymark` does) with
- * exactly `env` (plus PATH and HOME) and collects its output. With `untilOutput` and `signal`,
- * the process is sent the signal once its output matches.
+ * Starts an entry point as its own process (the way `npm start` or `npm run waymark` does) with
+ * exactly `env` (plus PATH and HOME), collecting its output.
+ */
+export function startEntry(entry: string, env: Record<string, string | undefined>, options: { args?: string[] } = {}): RunningEntry {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...(options.args ?? [])], {
+    cwd: repoRoot,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const listeners = new Set<() => void>();
+  const onData = (chunk: Buffer) => {
+    output += chunk.toString();
+    for (const listener of listeners) listener();
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  const exited = new Promise<Exit>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, output }));
+  });
+  return {
+    output: () => output,
+    waitForOutput(pattern, timeoutMs = 60_000) {
+      return new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (!pattern.test(output)) return;
+          done();
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          done();
+          reject(new Error(`no output matching ${pattern} within ${timeoutMs} ms:\n${output}`));
+        }, timeoutMs);
+        const done = () => {
+          clearTimeout(timer);
+          listeners.delete(check);
+        };
+        listeners.add(check);
+        void exited.then(() => {
+          done();
+          reject(new Error(`exited before printing ${pattern}:\n${output}`));
+        });
+        check();
+      });
+    },
+    kill: (signal) => child.kill(signal),
+    exited,
+  };
+}
+
+/**
+ * Runs an entry point to its exit and returns its output. With `untilOutput` and `signal`, the
+ * process is sent the signal once its output matches.
  */
 export function runEntry(
   entry: string,
   env: Record<string, string | undefined>,
   options: { args?: string[]; untilOutput?: RegExp; signal?: NodeJS.Signals } = {},
 ): Promise<Exit> {
-  let untilOutput = options.untilOutput;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', entry, ...(options.args ?? [])], {
-      cwd: repoRoot,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (untilOutput && options.signal && untilOutput.test(output)) {
-        untilOutput = undefined;
-        child.kill(options.signal);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, output }));
-  });
+  const running = startEntry(entry, env, options);
+  const { untilOutput, signal } = options;
+  if (untilOutput !== undefined && signal !== undefined)
+    running.waitForOutput(untilOutput, 600_000).then(
+      () => running.kill(signal),
+      () => undefined,
+    );
+  return running.exited;
 }

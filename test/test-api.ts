@@ -35,30 +35,34 @@ export async function startTestApi(overrides: Record<string, string | undefined>
     app,
     deps,
     config,
-    async request(method, path, options = {}) {
-      const headers: Record<string, string> = { ...options.headers };
-      if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
-      if (options.body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type'))
-        headers['content-type'] = 'application/json';
-      const response = await fetch(`${address}${path}`, {
-        method,
-        headers,
-        ...(options.body === undefined ? {} : { body: typeof options.body === 'string' ? options.body : JSON.stringify(options.body) }),
-        redirect: 'manual',
-      });
-      const text = await response.text();
-      let body: unknown = undefined;
-      try {
-        body = text.length > 0 ? JSON.parse(text) : undefined;
-      } catch {
-        body = undefined;
-      }
-      return { status: response.status, headers: response.headers, body, text };
-    },
+    request: requestJson(address),
     async close() {
       await app.close();
       await deps.close();
     },
+  };
+}
+
+/** fetch relative to an api at `address` (in this process or another), JSON in and out. */
+export function requestJson(address: string): TestApi['request'] {
+  return async (method, path, options = {}) => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+    if (options.body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+    const response = await fetch(`${address}${path}`, {
+      method,
+      headers,
+      ...(options.body === undefined ? {} : { body: typeof options.body === 'string' ? options.body : JSON.stringify(options.body) }),
+      redirect: 'manual',
+    });
+    const text = await response.text();
+    let body: unknown = undefined;
+    try {
+      body = text.length > 0 ? JSON.parse(text) : undefined;
+    } catch {
+      body = undefined;
+    }
+    return { status: response.status, headers: response.headers, body, text };
   };
 }
 

@@ -20,6 +20,7 @@ describe('Waymark Studio in Chromium', () => {
   const run = randomUUID().slice(0, 8);
   const userId = `studio-${run}`;
   const seed = { contactId: '', emailId: '', dlqId: '' };
+  let signedInEmail = '';
 
   beforeAll(async () => {
     studio = await startStudio();
@@ -68,6 +69,7 @@ describe('Waymark Studio in Chromium', () => {
 
   it('signs in with email and password', async () => {
     const admin = await createTestAdmin(api, 'studio');
+    signedInEmail = admin.email;
     await page.goto('/studio/sign-in?next=/studio');
     await checkPage('sign-in', 'Sign in');
     await page.getByLabel('Email').fill(admin.email);
@@ -164,6 +166,10 @@ describe('Waymark Studio in Chromium', () => {
     await visit('/studio/settings/members', 'members', 'Members');
     await visit('/studio/settings/audit-log', 'audit-log', 'Audit log');
     expect(await page.getByRole('row').filter({ hasText: 'api-key' }).count()).toBeGreaterThan(0);
+    // the key created and revoked above through the studio: the person, with a user badge
+    const mine = page.getByRole('row').filter({ hasText: 'api-key' }).filter({ hasText: signedInEmail });
+    expect(await mine.count()).toBeGreaterThan(0);
+    expect(await mine.first().locator('.badge', { hasText: 'user' }).count()).toBe(1);
   });
 
   it('shows the signed-out pages', async () => {

@@ -3,6 +3,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '@waymark/core/db/database';
 import { migrateToLatest } from '@waymark/core/db/migrator';
+import { createTestAdmin, SessionClient } from '../../../test/auth-client';
+import { eventually } from '../../../test/eventually';
 import { startTestApi, type TestApi } from '../../../test/test-api';
 import { throwawayPostgres, throwawayRedis, type ThrowawayPostgres, type ThrowawayRedis } from '../../../test/throwaway-services';
 
@@ -16,7 +18,7 @@ const DEAD_TEMPORAL = '127.0.0.1:7291';
 /**
  * The api against a Redis and a PostgreSQL of this file's own, each killed (SIGKILL) and
  * restarted while requests keep coming: Redis down degrades (rate limit in memory, tracking and
- * ingest unaffected); PostgreSQL down answers a clear 503 fast and recovers without a restart.
+ * ingest unaffected, sign-in a clear 503); PostgreSQL down answers a clear 503 fast and recovers without a restart.
  */
 describe('dependency outages', () => {
   let redis: ThrowawayRedis;
@@ -89,6 +91,26 @@ describe('dependency outages', () => {
     await redis.start();
     const after = await ingest(`r-${randomUUID()}`);
     expect(after.status).toBe(202);
+  }, 120_000);
+
+  it('Redis down after a good boot: sign-in and sessions fail closed with a clear 503 (no memory fallback), and work again once it is back', async () => {
+    const admin = await createTestAdmin(api, 'outage');
+    expect((await new SessionClient(api).signIn(admin.email, admin.password)).status).toBe(200);
+    await redis.kill();
+
+    const unavailable = { status: 503, body: { error: 'Sign-in is unavailable: the session store (Redis at CACHE_URL) is unreachable' } };
+    expect(await new SessionClient(api).signIn(admin.email, admin.password)).toMatchObject(unavailable);
+    const unknownCookie = () => api.request('GET', '/api/auth/get-session', { headers: { cookie: 'waymark_session=not-a-session' } });
+    expect(await unknownCookie()).toMatchObject(unavailable);
+    const reset = await api.request('POST', '/api/auth/reset-password', { body: { token: 'not-a-token', newPassword: 'long enough password' } });
+    expect(reset).toMatchObject(unavailable);
+
+    await redis.start();
+    await eventually(unknownCookie, (response) => response.status === 401, { what: 'the session store back' });
+    // this Redis keeps nothing on disk, so the earlier session went with it; a new one works
+    const again = new SessionClient(api);
+    expect((await again.signIn(admin.email, admin.password)).status).toBe(200);
+    expect((await again.request('GET', '/api/auth/get-session')).status).toBe(200);
   }, 120_000);
 
   it('Temporal down: a journey-starting event is still accepted within 7 s and its start is parked in the DLQ', async () => {

@@ -33,7 +33,9 @@ import { createPersonPropertyCache, type PersonPropertyCache } from '@waymark/co
 import { createSourceRegistry, type SourceRegistry } from '@waymark/core/webhooks/sources/source-registry';
 import { builtInSources } from '@waymark/sources';
 import { sources as ownSources } from '@waymark/journeys/sources/index';
+import { MemorySessionAdapter } from '@waymark/core/auth/sessions/memory-session-adapter';
 import { RedisSessionAdapter } from '@waymark/core/auth/sessions/redis-session-adapter';
+import { memoryResetTokens, redisResetTokens } from '@waymark/core/auth/sessions/reset-token-store';
 import { SessionManager } from '@waymark/core/auth/sessions/session-manager';
 import { SessionPrincipals } from '@waymark/core/auth/sessions/session-principals';
 import type { InvitationDeps } from '@waymark/core/organizations/invitations';
@@ -69,7 +71,7 @@ export interface AppDeps {
   personCache: PersonPropertyCache;
   /** Prometheus text of this instance (GET /v1/metrics) */
   processMetrics: ProcessMetrics;
-  /** web sessions (lucia, stored in Redis) and what a session's user may do on the admin plane */
+  /** web sessions (lucia, stored in Redis; in memory for a development API that found no Redis at boot) and what a session's user may do on the admin plane */
   sessions: SessionManager;
   sessionPrincipals: SessionPrincipals;
   passwordReset: PasswordResetDeps;
@@ -100,15 +102,16 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
   });
   const redis = createRedis(config.cacheUrl, { connectionName: 'waymark-api' });
   const subscriber = createRedis(config.cacheUrl, { connectionName: 'waymark-api-sub' });
-  // ioredis emits 'error' on every failed reconnect; without a listener Node would crash.
-  let redisDown = false;
+  // ioredis emits 'error' on every failed reconnect; without a listener Node would crash. Until
+  // the boot has connected once (undefined), a failure is reported by the boot itself below.
+  let redisDown: boolean | undefined = undefined;
   for (const client of [redis, subscriber]) {
     client.on('error', (error) => {
-      if (!redisDown) logger.warn({ err: error }, 'redis: connection error');
+      if (redisDown === false) logger.warn({ err: error }, 'redis: connection error');
       redisDown = true;
     });
     client.on('ready', () => {
-      if (redisDown) logger.info('redis: connected');
+      if (redisDown === true) logger.info('redis: connected');
       redisDown = false;
     });
   }
@@ -120,7 +123,11 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
     await Promise.allSettled([db.destroy(), trackingStatements.close()]);
     throw new Error(`Redis at CACHE_URL is unreachable; production needs it for sign-in sessions (docs/auth.md)`);
   }
-  if (!redisReady) logger.warn('Redis at CACHE_URL is unreachable: sign-in and sessions fail until it is back (development)');
+  if (!redisReady)
+    logger.warn(
+      'Redis at CACHE_URL is unreachable: sessions, reset tokens and rate-limit counters are kept in memory ' +
+        '(development only: lost on restart, not shared with other instances; restart the API once Redis is up)',
+    );
   const authenticator = new Authenticator({
     db,
     legacyKey: config.adminApiKey,
@@ -149,9 +156,21 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
   const sources = createSourceRegistry([...builtInSources, ...ownSources], config.webhookSources.secrets);
   const outboundStarter = { client: temporal.client, taskQueue: config.temporal.taskQueue, retry: webhookRetryPolicy(config.webhooks) };
   registerWebhookDeliveryRetryHandler(deadLetterRetryHandlers, { db, redeliverWebhook: (input) => startWebhookRedelivery(outboundStarter, input) });
-  const sessions = new SessionManager({ adapter: new RedisSessionAdapter({ redis, db }), secureCookie: config.isProduction, now: options.now });
+  // chosen once, at boot: a Redis that goes down later makes sign-in fail closed (503) rather than
+  // splitting sessions between Redis and this process
+  const authStores = redisReady
+    ? { sessions: new RedisSessionAdapter({ redis, db }), resetTokens: redisResetTokens(redis) }
+    : { sessions: new MemorySessionAdapter({ db }), resetTokens: memoryResetTokens() };
+  const sessions = new SessionManager({ adapter: authStores.sessions, secureCookie: config.isProduction, now: options.now });
   const sendAuthEmail = (input: Parameters<typeof sendEmail>[1]) => sendEmail(email, input);
-  const passwordReset: PasswordResetDeps = { db, redis, sessions, publicUrl: config.apiPublicUrl, sendEmail: sendAuthEmail, now: options.now };
+  const passwordReset: PasswordResetDeps = {
+    db,
+    resetTokens: authStores.resetTokens,
+    sessions,
+    publicUrl: config.apiPublicUrl,
+    sendEmail: sendAuthEmail,
+    now: options.now,
+  };
   const invitations: InvitationDeps = { db, publicUrl: config.apiPublicUrl, sendEmail: sendAuthEmail, now: options.now };
   const version = readVersion();
   const processMetrics = createProcessMetrics({ db, version });

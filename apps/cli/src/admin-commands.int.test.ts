@@ -61,7 +61,8 @@ describe('waymark admin (no API running, database access only)', () => {
         await db.destroy();
       }
     });
-  });
+    // five CLI processes, each a tsx start: 10–18 s apiece on a saturated 2-core box
+  }, 180_000);
 
   it('the API creates the first admin from STUDIO_ADMIN_EMAIL at boot, once, printing a generated password', async () => {
     await withScratchDatabase(async (databaseUrl) => {

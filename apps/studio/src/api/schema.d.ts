@@ -10488,6 +10488,7 @@ export interface paths {
         query?: {
           limit?: number;
           offset?: number;
+          /** @description a key name, `legacy`, or a signed-in user’s email or id */
           actor?: string;
           resource?:
             | 'contact'
@@ -12871,12 +12872,24 @@ export interface components {
       /** Format: date-time */
       createdAt: string;
     };
+    AuditUserActorInput: {
+      /** @constant */
+      type: 'user';
+      /** @description the user id; null on a failed sign-in (nobody signed in) */
+      id: string | null;
+      /** @description the email signed in with (or tried, on a failed sign-in) */
+      email: string;
+      /** @description the user’s current display name */
+      name: string | null;
+    };
     AuditLogEntryInput: {
       /** Format: uuid */
       id: string;
-      /** @description key name, `legacy`, or the email of a signed-in user */
+      /** @description key name, `legacy` for ADMIN_API_KEY, or the email of a signed-in user */
       actor: string;
       actorKeyId: string | null;
+      /** @description Only on rows written by a signed-in person (a studio session, sign-in, sign-out, password and member changes): `{type: "user", id, email, name}`. Rows written by a key have no actorDetail; their `actor` and `actorKeyId` say who. */
+      actorDetail?: components['schemas']['AuditUserActorInput'];
       action: string;
       resource: string;
       resourceId: string | null;
@@ -13505,12 +13518,24 @@ export interface components {
       /** Format: date-time */
       createdAt: string;
     };
+    AuditUserActor: {
+      /** @constant */
+      type: 'user';
+      /** @description the user id; null on a failed sign-in (nobody signed in) */
+      id: string | null;
+      /** @description the email signed in with (or tried, on a failed sign-in) */
+      email: string;
+      /** @description the user’s current display name */
+      name: string | null;
+    };
     AuditLogEntry: {
       /** Format: uuid */
       id: string;
-      /** @description key name, `legacy`, or the email of a signed-in user */
+      /** @description key name, `legacy` for ADMIN_API_KEY, or the email of a signed-in user */
       actor: string;
       actorKeyId: string | null;
+      /** @description Only on rows written by a signed-in person (a studio session, sign-in, sign-out, password and member changes): `{type: "user", id, email, name}`. Rows written by a key have no actorDetail; their `actor` and `actorKeyId` say who. */
+      actorDetail?: components['schemas']['AuditUserActor'];
       action: string;
       resource: string;
       resourceId: string | null;

@@ -83,13 +83,45 @@ export interface AuditLogQuery {
   to?: Date | undefined;
 }
 
-export async function listAuditLogs(db: Db, query: AuditLogQuery): Promise<{ logs: AuditLogRow[]; total: number }> {
+/**
+ * Who wrote a row as a signed-in user (docs/auth.md). `id` is null for a failed sign-in (nobody
+ * signed in: `email` is the address tried); `name` is the user's current display name.
+ */
+export interface UserActor {
+  type: 'user';
+  id: string | null;
+  email: string;
+  name: string | null;
+}
+
+/** A row as the audit-log API shows it: the contract's fields, plus `actorDetail` on rows written by a person. */
+export type AuditLogEntry = Omit<AuditLogRow, 'actorType' | 'actorUserId'> & { actorDetail?: UserActor };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function listAuditLogs(db: Db, query: AuditLogQuery): Promise<{ logs: AuditLogEntry[]; total: number }> {
   let base = db.selectFrom('auditLogs');
-  if (query.actor !== undefined) base = base.where('actor', '=', query.actor);
+  const actor = query.actor;
+  // a key name or an email is the stored `actor`; a user can also be named by id
+  if (actor !== undefined)
+    base = UUID.test(actor)
+      ? base.where((eb) => eb.or([eb('actor', '=', actor), eb('actorUserId', '=', actor.toLowerCase())]))
+      : base.where('actor', '=', actor);
   if (query.resource !== undefined) base = base.where('resource', '=', query.resource);
   if (query.action !== undefined) base = base.where('action', '=', query.action);
   if (query.from !== undefined) base = base.where('createdAt', '>=', query.from);
   if (query.to !== undefined) base = base.where('createdAt', '<=', query.to);
   const { rows, total } = await paginate(base.selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc'), base, query);
-  return { logs: rows, total };
+  return { logs: await withActorDetail(db, rows), total };
+}
+
+async function withActorDetail(db: Db, rows: AuditLogRow[]): Promise<AuditLogEntry[]> {
+  const userIds = [...new Set(rows.flatMap((row) => (row.actorUserId === null ? [] : [row.actorUserId])))];
+  const users = userIds.length === 0 ? [] : await db.selectFrom('users').select(['id', 'name']).where('id', 'in', userIds).execute();
+  const names = new Map(users.map((user) => [user.id, user.name]));
+  return rows.map(({ actorType, actorUserId, ...entry }) =>
+    actorType === 'user'
+      ? { ...entry, actorDetail: { type: 'user', id: actorUserId, email: entry.actor, name: actorUserId === null ? null : (names.get(actorUserId) ?? null) } }
+      : entry,
+  );
 }

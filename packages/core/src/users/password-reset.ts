@@ -1,6 +1,5 @@
-import type { Redis } from 'ioredis';
 import { recordAudit, userAudit } from '../audit/audit-log';
-import { authStore } from '../auth/sessions/redis-session-adapter';
+import type { ResetTokenStore } from '../auth/sessions/reset-token-store';
 import type { SessionManager } from '../auth/sessions/session-manager';
 import { generateToken, hashToken } from '../auth/sessions/tokens';
 import type { Db } from '../db/database';
@@ -12,18 +11,11 @@ import { findUserByEmail, updatePasswordHash } from './users';
 export const RESET_TOKEN_LIFETIME_MS = 15 * 60 * 1000;
 export const PASSWORD_RESET_TEMPLATE = 'auth-password-reset';
 
-const resetKey = (token: string) => `waymark:password-reset:${hashToken(token)}`;
-
-interface StoredReset {
-  userId: string;
-  expiresAt: number;
-}
-
 export const invalidToken = () => badRequest('Invalid or expired token').withReason('INVALID_TOKEN');
 
 export interface PasswordResetDeps {
   db: Db;
-  redis: Redis;
+  resetTokens: ResetTokenStore;
   sessions: SessionManager;
   /** `${API_PUBLIC_URL}` without a trailing slash: the link goes to the studio's reset page */
   publicUrl: string;
@@ -39,7 +31,7 @@ export interface PasswordResetDeps {
 }
 
 /**
- * Starts a reset for a known email: a token (stored as its SHA-256 digest in Redis) and an email
+ * Starts a reset for a known email: a token (stored as its SHA-256 digest) and an email
  * with the link. Unknown emails do nothing, and the caller answers the same either way. The send
  * is returned so the route can let it finish after the response (the timing then reveals nothing).
  */
@@ -51,9 +43,7 @@ export async function requestPasswordReset(
   if (user === undefined) return undefined;
   const now = (deps.now ?? Date.now)();
   const token = generateToken();
-  const stored: StoredReset = { userId: user.id, expiresAt: now + RESET_TOKEN_LIFETIME_MS };
-  // the key outlives the token by a minute: expiry is decided by the (injectable) clock below
-  await authStore(() => deps.redis.set(resetKey(token), JSON.stringify(stored), 'PX', RESET_TOKEN_LIFETIME_MS + 60_000));
+  await deps.resetTokens.save(hashToken(token), { userId: user.id, expiresAt: now + RESET_TOKEN_LIFETIME_MS });
   await recordAudit(deps.db, userAudit(user, { action: 'request-password-reset', resource: 'user', resourceId: user.id, ipAddress: input.ipAddress }));
   const sending = deps.sendEmail({
     templateKey: PASSWORD_RESET_TEMPLATE,
@@ -68,10 +58,8 @@ export async function requestPasswordReset(
 /** Spends a reset token (once, within 15 minutes), sets the password and revokes every session of the user. */
 export async function resetPassword(deps: PasswordResetDeps, input: { token: string; newPassword: string; ipAddress: string }): Promise<void> {
   const password = checkNewPassword(input.newPassword);
-  // GETDEL: the token is spent by the first request that reads it, even under a race
-  const raw = await authStore(() => deps.redis.getdel(resetKey(input.token)));
-  if (raw === null) throw invalidToken();
-  const stored = JSON.parse(raw) as StoredReset;
+  const stored = await deps.resetTokens.take(hashToken(input.token));
+  if (stored === undefined) throw invalidToken();
   if (stored.expiresAt <= (deps.now ?? Date.now)()) throw invalidToken();
   await updatePasswordHash(deps.db, stored.userId, await hashPassword(password));
   await deps.sessions.invalidateUser(stored.userId);

@@ -104,6 +104,38 @@ describe('organizations, members, invitations, and sessions on /v1/admin/*', () 
     expect(cancelAudit).toHaveLength(1);
   });
 
+  it('shows a person in the audit-log API as actorDetail {type: user, id, email, name}, found by email or id; key rows keep their fields', async () => {
+    const ada = await join('admin', 'ada');
+    const byAda = await ada.client.request('POST', '/v1/admin/api-keys', { headers: asOrg(), body: { name: `by-ada-${ada.userId}`, scopes: ['full-admin'] } });
+    expect(byAda.status, byAda.text).toBe(201);
+    const keyName = `by-key-${ada.userId}`;
+    const byKey = await api.request('POST', '/v1/admin/api-keys', { token: byAda.body.key, body: { name: keyName, scopes: ['read'] } });
+    expect(byKey.status, byKey.text).toBe(201);
+
+    const person = { type: 'user', id: ada.userId, email: ada.email, name: 'ada' };
+    for (const actor of [ada.email, ada.userId]) {
+      const listed = await ada.client.request('GET', `/v1/admin/audit-logs?actor=${encodeURIComponent(actor)}`, { headers: asOrg() });
+      expect(listed.status, listed.text).toBe(200);
+      expect(listed.body.logs.map((entry: { action: string; resource: string }) => [entry.action, entry.resource])).toEqual([
+        ['create', 'api-key'],
+        ['accept-invitation', 'invitation'],
+      ]);
+      for (const entry of listed.body.logs) expect(entry).toMatchObject({ actor: ada.email, actorKeyId: null, actorDetail: person });
+    }
+
+    const keyRows = await ada.client.request('GET', `/v1/admin/audit-logs?actor=${encodeURIComponent(`by-ada-${ada.userId}`)}`, { headers: asOrg() });
+    expect(keyRows.body.logs).toHaveLength(1);
+    expect(keyRows.body.logs[0]).toMatchObject({ actor: `by-ada-${ada.userId}`, actorKeyId: byAda.body.id, action: 'create', resourceId: byKey.body.id });
+    expect(Object.keys(keyRows.body.logs[0]).sort()).toEqual(
+      ['id', 'actor', 'actorKeyId', 'action', 'resource', 'resourceId', 'detail', 'ipAddress', 'createdAt'].sort(),
+    );
+
+    // a failed sign-in names the email tried and nobody's id
+    await new SessionClient(api).signIn(ada.email, 'not the password');
+    const failed = await ada.client.request('GET', `/v1/admin/audit-logs?actor=${encodeURIComponent(ada.email)}&action=sign-in-failed`, { headers: asOrg() });
+    expect(failed.body.logs).toEqual([expect.objectContaining({ actorDetail: { type: 'user', id: null, email: ada.email, name: null } })]);
+  });
+
   it('never gives a session ingest, checks the origin of admin mutations, and honours X-Waymark-Org', async () => {
     const ingest = await owner.request('POST', '/v1/events', { body: { event: 'x', userId: 'u1', userEmail: 'u1@example.com' } });
     expect(ingest).toMatchObject({ status: 403, body: { error: 'Insufficient scope' } });
@@ -153,6 +185,8 @@ describe('organizations, members, invitations, and sessions on /v1/admin/*', () 
     });
     expect((await owner.request('DELETE', self)).status).toBe(409);
     expect((await editor.client.request('PATCH', self, { body: { role: 'viewer' } })).status).toBe(403);
+    // only owners and admins (of any organization) make organizations
+    expect((await editor.client.request('POST', '/api/auth/organization/create', { body: { name: 'Not mine to make' } })).status).toBe(403);
 
     const promote = await owner.request('PATCH', `/api/auth/organization/${orgId}/members/${editor.userId}`, { body: { role: 'owner' } });
     expect(promote).toMatchObject({ status: 200, body: { ok: true } });
@@ -165,6 +199,14 @@ describe('organizations, members, invitations, and sessions on /v1/admin/*', () 
     expect(members.body.members.map((member: { userId: string }) => member.userId)).not.toContain(editor.userId);
     const roleAudit = await api.deps.db.selectFrom('auditLogs').selectAll().where('resource', '=', 'member').where('resourceId', '=', editor.userId).execute();
     expect(roleAudit.map((row) => row.action).sort()).toEqual(['delete', 'update']);
+    const invited = await api.deps.db
+      .selectFrom('auditLogs')
+      .select(['action', 'actorUserId', 'detail'])
+      .where('resource', '=', 'invitation')
+      .where('action', '=', 'invite')
+      .where('actorUserId', '=', ownerAccount.id)
+      .execute();
+    expect(invited.length).toBeGreaterThan(0);
   });
 
   it('lists pending invitations to managers and withdraws one, whose link then stops working', async () => {

@@ -1,24 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestAdmin, SessionClient } from '../../../../../test/auth-client';
-import { emailsTo, waitFor } from '../../../../../test/email-emulator';
+import { createTestAdmin, resetTokenFor, SessionClient } from '../../../../../test/auth-client';
+import { emailsTo } from '../../../../../test/email-emulator';
 import { startTestApi, type TestApi } from '../../../../../test/test-api';
 
 const MINUTE = 60_000;
-
-/** The token of the newest reset link emailed to `address`. */
-async function resetTokenFor(address: string, already = 0): Promise<string> {
-  const emails = await waitFor(
-    async () => {
-      const found = await emailsTo(address);
-      return found.length > already ? found : undefined;
-    },
-    { what: `reset email to ${address}` },
-  );
-  const html = emails.at(-1)?.body.html ?? '';
-  const match = /\/studio\/reset-password\?token=([a-z0-9]+)/.exec(html);
-  if (!match?.[1]) throw new Error(`no reset link in ${html.slice(0, 500)}`);
-  return match[1];
-}
 
 describe('/api/auth password reset and change', () => {
   let api: TestApi;
@@ -52,6 +37,17 @@ describe('/api/auth password reset and change', () => {
 
     const again = await api.request('POST', '/api/auth/reset-password', { body: { token, newPassword: 'yet another password' } });
     expect(again).toMatchObject({ status: 400, body: { error: 'Invalid or expired token', code: 'INVALID_TOKEN' } });
+    const audit = await api.deps.db
+      .selectFrom('auditLogs')
+      .select(['action', 'actorType'])
+      .where('actorUserId', '=', admin.id)
+      .where('resource', '=', 'user')
+      .orderBy('createdAt')
+      .execute();
+    expect(audit.filter((row) => row.action.includes('password'))).toEqual([
+      { action: 'request-password-reset', actorType: 'user' },
+      { action: 'reset-password', actorType: 'user' },
+    ]);
   });
 
   it('a token expires after 15 minutes', async () => {
@@ -115,5 +111,12 @@ describe('/api/auth password reset and change', () => {
     expect((await here.request('GET', '/api/auth/get-session')).status).toBe(200);
     expect((await elsewhere.request('GET', '/api/auth/get-session')).status).toBe(401);
     expect((await new SessionClient(api).signIn(admin.email, 'changed password 1')).status).toBe(200);
+    const audit = await api.deps.db
+      .selectFrom('auditLogs')
+      .select('action')
+      .where('actorUserId', '=', admin.id)
+      .where('action', '=', 'change-password')
+      .execute();
+    expect(audit).toHaveLength(1);
   });
 });

@@ -134,16 +134,24 @@ describe('/api/auth sign-in, get-session, sign-out', () => {
     expect(dump).not.toContain(admin.password);
   });
 
-  it('answers 503 with a clear message when Redis is unreachable (development)', async () => {
-    const admin = await createTestAdmin(api);
-    const noRedis = await startTestApi({ TRUST_PROXY: 'true', CACHE_URL: 'redis://127.0.0.1:1' });
+  it('in production: the cookie is Secure, and /v1/admin/* counts the normal rate limit per session, not per address', async () => {
+    const production = await startTestApi({ TRUST_PROXY: 'true', NODE_ENV: 'production', RATE_LIMIT_MAX: '5' });
     try {
-      const signIn = await new SessionClient(noRedis).signIn(admin.email, admin.password);
-      expect(signIn).toMatchObject({ status: 503, body: { error: expect.stringContaining('session store') } });
-      const session = await noRedis.request('GET', '/api/auth/get-session', { headers: { cookie: 'waymark_session=anything' } });
-      expect(session.status).toBe(503);
+      const admin = await createTestAdmin(production);
+      const first = new SessionClient(production);
+      const signedIn = await first.signIn(admin.email, admin.password);
+      expect(signedIn.status).toBe(200);
+      expect(signedIn.headers.getSetCookie().find((line) => line.startsWith('waymark_session='))).toMatch(/; Secure/i);
+
+      for (let call = 1; call <= 5; call++) expect((await first.request('GET', '/v1/admin/journeys')).status).toBe(200);
+      const limited = await first.request('GET', '/v1/admin/journeys');
+      expect(limited).toMatchObject({ status: 429, body: { error: 'Rate limit exceeded' } });
+      // another session from the same address has its own window
+      const second = new SessionClient(production);
+      await second.signIn(admin.email, admin.password);
+      expect((await second.request('GET', '/v1/admin/journeys', { headers: { 'x-forwarded-for': first.ip } })).status).toBe(200);
     } finally {
-      await noRedis.close();
+      await production.close();
     }
   });
 

@@ -14,12 +14,67 @@ type Entry = components['schemas']['AuditLogEntry'];
 type Filters = NonNullable<paths['/v1/admin/audit-logs']['get']['parameters']['query']>;
 type Resource = NonNullable<Filters['resource']>;
 type Action = NonNullable<Filters['action']>;
-const resources: Resource[] = ['contact', 'journey', 'api-key', 'alert-rule', 'email', 'event', 'dlq'];
-const actions: Action[] = ['create', 'update', 'delete', 'revoke', 'enroll', 'cancel', 'import', 'export', 'replay', 'resend'];
+// every value the API's filter takes: a Record over the generated types, so the compiler flags a
+// value the API adds or drops (the studio cannot import the server's lists)
+const resourceSet: Record<Resource, true> = {
+  contact: true,
+  journey: true,
+  'api-key': true,
+  'alert-rule': true,
+  email: true,
+  event: true,
+  dlq: true,
+  'webhook-endpoint': true,
+  user: true,
+  organization: true,
+  member: true,
+  invitation: true,
+};
+const actionSet: Record<Action, true> = {
+  create: true,
+  update: true,
+  delete: true,
+  revoke: true,
+  enroll: true,
+  cancel: true,
+  import: true,
+  export: true,
+  replay: true,
+  resend: true,
+  rotate: true,
+  test: true,
+  'sign-in': true,
+  'sign-in-failed': true,
+  'sign-out': true,
+  'request-password-reset': true,
+  'reset-password': true,
+  'change-password': true,
+  invite: true,
+  'accept-invitation': true,
+};
+const resources = Object.keys(resourceSet);
+const actions = Object.keys(actionSet);
+
+/** A person (signed in through the studio) by name with their email, or a key by its name. */
+function Actor({ entry }: { entry: Entry }) {
+  const person = entry.actorDetail;
+  if (person !== undefined)
+    return (
+      <span title={person.id ?? undefined}>
+        <span className="badge">user</span> {person.name ?? person.email}
+        {person.name !== null && <span className="muted"> {person.email}</span>}
+      </span>
+    );
+  return (
+    <span title={entry.actorKeyId ?? undefined}>
+      <span className="badge">{entry.actorKeyId === null ? 'legacy key' : 'key'}</span> {entry.actor}
+    </span>
+  );
+}
 
 const columns: ColumnDef<Entry, unknown>[] = [
   { header: 'When', cell: ({ row }) => formatDate(row.original.createdAt) },
-  { header: 'Actor', cell: ({ row }) => row.original.actor },
+  { header: 'Actor', cell: ({ row }) => <Actor entry={row.original} /> },
   { header: 'Action', cell: ({ row }) => row.original.action },
   { header: 'Resource', cell: ({ row }) => `${row.original.resource}${row.original.resourceId === null ? '' : ` ${row.original.resourceId}`}` },
   { header: 'Detail', cell: ({ row }) => (row.original.detail === null ? '—' : <code>{JSON.stringify(row.original.detail)}</code>) },

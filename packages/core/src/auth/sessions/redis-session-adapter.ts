@@ -1,18 +1,15 @@
 import type { Redis } from 'ioredis';
-import type { Adapter, DatabaseSession, DatabaseUser } from 'lucia';
+import type { DatabaseSession, DatabaseUser } from 'lucia';
 import type { Db } from '../../db/database';
 import { isAppError, unavailable } from '../../errors/app-error';
+import { sessionWithUser, STORE_GRACE_MS, toDatabaseSession, type SessionAdapter, type StoredSession } from './session-adapter';
 import { hashToken } from './tokens';
-
-/** What Redis holds per session: no raw session id, no password, nothing but these two fields. */
-interface StoredSession {
-  userId: string;
-  expiresAt: number;
-}
 
 /**
  * Runs a Redis operation of the auth store; a Redis that is down becomes a 503 with a clear
- * message instead of a driver error (sign-in cannot work without its session store).
+ * message instead of a driver error. An API that booted with Redis keeps using it: falling back
+ * to memory mid-flight would sign everyone out and split sessions between instances, so sign-in
+ * fails closed until Redis is back (docs/auth.md).
  */
 export async function authStore<T>(operation: () => Promise<T>): Promise<T> {
   try {
@@ -31,22 +28,17 @@ const userSessionsKey = (userId: string) => `waymark:user-sessions:${userId}`;
  * API restart, expiring by themselves through the key TTL), users in PostgreSQL. Keys carry the
  * SHA-256 of the session id, so reading Redis does not yield a usable cookie.
  */
-export class RedisSessionAdapter implements Adapter {
+export class RedisSessionAdapter implements SessionAdapter {
   constructor(private readonly deps: { redis: Redis; db: Db }) {}
 
   /** The session alone (one GET): the hot path of every cookie-authenticated request. */
   async getSession(sessionId: string): Promise<DatabaseSession | null> {
     const raw = await authStore(() => this.deps.redis.get(sessionKey(sessionId)));
-    if (raw === null) return null;
-    const stored = JSON.parse(raw) as StoredSession;
-    return { id: sessionId, userId: stored.userId, expiresAt: new Date(stored.expiresAt), attributes: {} };
+    return raw === null ? null : toDatabaseSession(sessionId, JSON.parse(raw) as StoredSession);
   }
 
   async getSessionAndUser(sessionId: string): Promise<[DatabaseSession | null, DatabaseUser | null]> {
-    const session = await this.getSession(sessionId);
-    if (session === null) return [null, null];
-    const user = await this.deps.db.selectFrom('users').select('id').where('id', '=', session.userId).executeTakeFirst();
-    return user === undefined ? [null, null] : [session, { id: user.id, attributes: {} }];
+    return sessionWithUser(this.deps.db, await this.getSession(sessionId));
   }
 
   /** Ids are stored hashed, so listed sessions carry the hash as their id (enough to count or delete). */
@@ -55,9 +47,7 @@ export class RedisSessionAdapter implements Adapter {
     if (hashes.length === 0) return [];
     const values = await authStore(() => this.deps.redis.mget(hashes.map((hash) => `waymark:session:${hash}`)));
     return values.flatMap((raw, index) => {
-      if (raw === null) return [];
-      const stored = JSON.parse(raw) as StoredSession;
-      return [{ id: hashes[index] ?? '', userId: stored.userId, expiresAt: new Date(stored.expiresAt), attributes: {} }];
+      return raw === null ? [] : [toDatabaseSession(hashes[index] ?? '', JSON.parse(raw) as StoredSession)];
     });
   }
 
@@ -94,10 +84,9 @@ export class RedisSessionAdapter implements Adapter {
   async deleteExpiredSessions(): Promise<void> {}
 
   private async write(sessionId: string, stored: StoredSession): Promise<void> {
-    // the key outlives the session by a minute so validation, not the TTL, decides expiry (and
-    // can use an injected clock); Redis still drops it on its own soon after. The per-user index
-    // lives as long as the latest written session; every sign-in and daily refresh extends it.
-    const ttlMs = Math.max(stored.expiresAt - Date.now(), 0) + 60_000;
+    // The per-user index lives as long as the latest written session; every sign-in and daily
+    // refresh extends it.
+    const ttlMs = Math.max(stored.expiresAt - Date.now(), 0) + STORE_GRACE_MS;
     const indexKey = userSessionsKey(stored.userId);
     await authStore(() =>
       this.deps.redis

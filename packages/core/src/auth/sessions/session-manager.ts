@@ -1,5 +1,5 @@
 import { Lucia, TimeSpan, type Cookie } from 'lucia';
-import type { RedisSessionAdapter } from './redis-session-adapter';
+import type { SessionAdapter } from './session-adapter';
 import { generateToken } from './tokens';
 
 export const SESSION_COOKIE_NAME = 'waymark_session';
@@ -16,7 +16,7 @@ export interface ActiveSession {
 }
 
 export interface SessionManagerOptions {
-  adapter: RedisSessionAdapter;
+  adapter: SessionAdapter;
   /** adds `Secure` to the cookie (production) */
   secureCookie: boolean;
   now?: () => number;
@@ -40,7 +40,7 @@ const CACHE_LIMIT = 10_000;
  */
 export class SessionManager {
   private readonly lucia: Lucia;
-  private readonly adapter: RedisSessionAdapter;
+  private readonly adapter: SessionAdapter;
   private readonly now: () => number;
   /**
    * Sessions validated in the last few seconds, so a busy studio costs no Redis round trip per
