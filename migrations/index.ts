@@ -6,6 +6,7 @@ import * as m0005 from './0005_write_path_indexes';
 import * as m0015 from './0015_outbound_webhooks';
 import * as m0016 from './0016_outbound_event_triggers';
 import * as m0020 from './0020_sessions';
+import * as m0050 from './0050_replay_jobs';
 
 /**
  * Every migration, in order. A static list (rather than reading the folder at run time) works
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '0015_outbound_webhooks': m0015,
   '0016_outbound_event_triggers': m0016,
   '0020_sessions': m0020,
+  '0050_replay_jobs': m0050,
 };

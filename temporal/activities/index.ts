@@ -3,9 +3,16 @@ import { createEnrollBatchActivities, type EnrollBatchActivityDeps } from './enr
 import { createImportActivities, type ImportActivityDeps } from './import-contacts';
 import { createJourneyActivities, type JourneyActivityDeps } from './journey';
 import { createOutboundActivities, type OutboundActivityDeps } from './outbound-webhooks';
+import { createReplayActivities, type ReplayActivityDeps } from './replay-events';
 import { createSendJourneyEmailActivities, type SendJourneyEmailDeps } from './send-journey-email';
 
-export type ActivityDeps = JourneyActivityDeps & SendJourneyEmailDeps & ImportActivityDeps & AlertActivityDeps & OutboundActivityDeps & EnrollBatchActivityDeps;
+export type ActivityDeps = JourneyActivityDeps &
+  SendJourneyEmailDeps &
+  ImportActivityDeps &
+  AlertActivityDeps &
+  OutboundActivityDeps &
+  EnrollBatchActivityDeps &
+  ReplayActivityDeps;
 
 /** Every activity the worker registers, built from explicit dependencies (house rule 3). */
 export function createActivities(deps: ActivityDeps) {
@@ -16,6 +23,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createAlertActivities(deps),
     ...createOutboundActivities(deps),
     ...createEnrollBatchActivities(deps),
+    ...createReplayActivities(deps),
   };
 }
 

@@ -5,3 +5,4 @@ export { enrollBatchWorkflow } from './enroll-batch';
 export { importContactsWorkflow } from './import-contacts';
 export { journeyWorkflow } from './journey';
 export { outboundEventWorkflow } from './outbound-event';
+export { replayEventsWorkflow } from './replay-events';
