@@ -1,9 +1,11 @@
 import { Client, Connection } from '@temporalio/client';
 import type { Config } from '@waymark/core/config/config';
 import type { ImportOrchestrator } from '@waymark/core/imports/import-orchestrator';
+import type { EnrollBatchOrchestrator } from '@waymark/core/journeys/enroll-batch-orchestrator';
 import type { JourneyOrchestrator } from '@waymark/core/journeys/orchestrator';
 import type { ReplayOrchestrator } from '@waymark/core/replays/replay-orchestrator';
 import { temporalConnectionOptions } from './connection';
+import { createTemporalEnrollBatchOrchestrator } from './enroll-batch-orchestrator';
 import { createTemporalImportOrchestrator } from './import-orchestrator';
 import { createTemporalOrchestrator } from './journey-orchestrator';
 import { createTemporalReplayOrchestrator } from './replay-orchestrator';
@@ -15,6 +17,8 @@ export interface TemporalGateway {
   orchestrator: JourneyOrchestrator;
   /** start contact import runs (core's import orchestrator port) */
   imports: ImportOrchestrator;
+  /** start batch-enrollment runs (core's enroll-batch orchestrator port) */
+  enrollBatches: EnrollBatchOrchestrator;
   /** start background event replays (core's replay orchestrator port) */
   replays: ReplayOrchestrator;
   /** Resolves when the server answers within the timeout; rejects with the reason otherwise. */
@@ -37,6 +41,7 @@ export function createTemporalGateway(config: Config['temporal']): TemporalGatew
     taskQueue: config.taskQueue,
     orchestrator: createTemporalOrchestrator(client, config.taskQueue),
     imports: createTemporalImportOrchestrator(client, config.taskQueue),
+    enrollBatches: createTemporalEnrollBatchOrchestrator(client, config.taskQueue),
     replays: createTemporalReplayOrchestrator(client, config.taskQueue),
     async ping(timeoutMs = 1_500) {
       await probe.withDeadline(Date.now() + timeoutMs, () => probe.workflowService.getSystemInfo({}));
