@@ -6,6 +6,7 @@ import * as m0005 from './0005_write_path_indexes';
 import * as m0015 from './0015_outbound_webhooks';
 import * as m0016 from './0016_outbound_event_triggers';
 import * as m0020 from './0020_sessions';
+import * as m0050 from './0050_replay_jobs';
 import * as m0055 from './0055_audit_actor_user_index';
 import * as m0060 from './0060_event_journeys';
 import * as m0065 from './0065_simulation_jobs';
@@ -22,6 +23,7 @@ export const migrations: Record<string, Migration> = {
   '0015_outbound_webhooks': m0015,
   '0016_outbound_event_triggers': m0016,
   '0020_sessions': m0020,
+  '0050_replay_jobs': m0050,
   '0055_audit_actor_user_index': m0055,
   '0060_event_journeys': m0060,
   '0065_simulation_jobs': m0065,

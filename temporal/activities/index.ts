@@ -4,6 +4,7 @@ import { createImportActivities, type ImportActivityDeps } from './import-contac
 import { createJourneyActivities, type JourneyActivityDeps } from './journey';
 import { createSimulationActivities, type SimulationActivityDeps } from './journey-simulation';
 import { createOutboundActivities, type OutboundActivityDeps } from './outbound-webhooks';
+import { createReplayActivities, type ReplayActivityDeps } from './replay-events';
 import { createSendJourneyEmailActivities, type SendJourneyEmailDeps } from './send-journey-email';
 
 export type ActivityDeps = JourneyActivityDeps &
@@ -12,7 +13,8 @@ export type ActivityDeps = JourneyActivityDeps &
   AlertActivityDeps &
   OutboundActivityDeps &
   EnrollBatchActivityDeps &
-  SimulationActivityDeps;
+  SimulationActivityDeps &
+  ReplayActivityDeps;
 
 /** Every activity the worker registers, built from explicit dependencies (house rule 3). */
 export function createActivities(deps: ActivityDeps) {
@@ -24,6 +26,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createOutboundActivities(deps),
     ...createEnrollBatchActivities(deps),
     ...createSimulationActivities(deps),
+    ...createReplayActivities(deps),
   };
 }
 

@@ -6,3 +6,4 @@ export { importContactsWorkflow } from './import-contacts';
 export { journeyWorkflow } from './journey';
 export { journeySimulationWorkflow } from './journey-simulation';
 export { outboundEventWorkflow } from './outbound-event';
+export { replayEventsWorkflow } from './replay-events';

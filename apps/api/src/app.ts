@@ -11,7 +11,7 @@ import { readBearerToken } from '@waymark/core/auth/api-key-secret';
 import { AppError, badRequest } from '@waymark/core/errors/app-error';
 import type { AppLogger } from '@waymark/core/logging/logger';
 import type { AppDeps } from './deps';
-import { MAX_BODY_DEPTH, nestsDeeperThan } from './http/json-depth';
+import { MAX_BODY_DEPTH } from './http/json-depth';
 import { findUnstorable } from '@waymark/core/db/storable-value';
 import { auditTrail } from './plugins/audit-trail';
 import { bearerAuth } from './plugins/bearer-auth';
@@ -142,9 +142,9 @@ export async function buildApp({ deps, logger }: BuildAppOptions): Promise<Fasti
   registerErrorHandler(app, { production: config.isProduction });
   registerMethodNotAllowed(app, { maxParamLength: MAX_PARAM_LENGTH });
   registerSharedErrorResponses(app);
+  // one walk of the body for both rules: the ingest pipeline trusts it (IngestInput.storableChecked)
   app.addHook('preValidation', async (request) => {
-    if (nestsDeeperThan(request.body, MAX_BODY_DEPTH)) throw badRequest(`Invalid request: body nests deeper than ${MAX_BODY_DEPTH} levels`);
-    const unstorable = findUnstorable(request.params, 'path') ?? findUnstorable(request.query, 'query') ?? findUnstorable(request.body, 'body');
+    const unstorable = findUnstorable(request.params, 'path') ?? findUnstorable(request.query, 'query') ?? findUnstorable(request.body, 'body', MAX_BODY_DEPTH);
     if (unstorable !== undefined) throw badRequest(`Invalid request: ${unstorable}`);
   });
 

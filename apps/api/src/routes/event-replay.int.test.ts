@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPLAY_MAX_LIMIT } from '@waymark/core/events/events';
+import { REPLAY_MAX_LIMIT } from '@waymark/core/replays/replay-events';
 import { startTestApi, type TestApi } from '../../../../test/test-api';
 
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;

@@ -8051,7 +8051,7 @@ export interface paths {
     put?: never;
     /**
      * Replay stored events through the ingest pipeline (eventIds or filter; at most 50 per request)
-     * @description Runs inside the request, oldest first, so it is bounded to stay under a second: `limit` defaults to and may not exceed 50, and `eventIds` holds at most 50 ids. Replay more by narrowing `filter.from`/`filter.to` over several requests.
+     * @description Runs inside the request, oldest first (one user's events in order, different users in parallel), so it is bounded to stay under a second: `limit` defaults to and may not exceed 50, and `eventIds` holds at most 50 ids. Replay more with a background job: POST /v1/admin/events/replay-jobs.
      *
      *     Requires a bearer key with scope `full-admin` or a session cookie whose organization role grants it.
      */
@@ -8189,6 +8189,281 @@ export interface paths {
         };
       };
     };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/admin/events/replay-jobs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Replay stored events as a durable background job (at most 100000 events)
+     * @description The selection of POST /v1/admin/events/replay without its per-request bound: `limit` defaults to and may not exceed 100000, `eventIds` holds at most 10000 ids. The matched events are fixed when the job starts (the events it stores are not replayed again) and replayed oldest first; poll GET /v1/admin/events/replay-jobs/{id} for progress. A job resumed after a worker restart replays no event twice.
+     *
+     *     Requires a bearer key with scope `full-admin` or a session cookie whose organization role grants it.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json':
+            | {
+                eventIds?: string[];
+                filter?: {
+                  event?: string;
+                  userId?: string;
+                  /** Format: date-time */
+                  from?: string;
+                  /** Format: date-time */
+                  to?: string;
+                };
+                limit?: number;
+              }
+            | unknown
+            | unknown;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        202: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              job: components['schemas']['ReplayJob'];
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/admin/events/replay-jobs/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Progress of a replay job
+     * @description Requires a bearer key with scope `full-admin` or a session cookie whose organization role grants it.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              job: components['schemas']['ReplayJob'];
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -13007,6 +13282,26 @@ export interface components {
       /** Format: date-time */
       occurredAt: string;
     };
+    ReplayJobInput: {
+      /** Format: uuid */
+      id: string;
+      /** @enum {string} */
+      status: 'pending' | 'processing' | 'completed' | 'failed';
+      /** @description events the selection matched; 0 until the run has taken its snapshot of them */
+      matched: number;
+      /** @description events replayed */
+      processed: number;
+      /** @description events that could not be replayed (listed in errors, up to 1000) */
+      failed: number;
+      /** @description eventId is null for a failure of the job itself */
+      errors: {
+        eventId: string | null;
+        error: string;
+      }[];
+      /** Format: date-time */
+      createdAt: string;
+      completedAt: string | null;
+    };
     EventJourneyEffectInput: {
       /** @enum {string} */
       effect: 'started' | 'resumed' | 'exited';
@@ -13652,6 +13947,26 @@ export interface components {
       };
       /** Format: date-time */
       occurredAt: string;
+    };
+    ReplayJob: {
+      /** Format: uuid */
+      id: string;
+      /** @enum {string} */
+      status: 'pending' | 'processing' | 'completed' | 'failed';
+      /** @description events the selection matched; 0 until the run has taken its snapshot of them */
+      matched: number;
+      /** @description events replayed */
+      processed: number;
+      /** @description events that could not be replayed (listed in errors, up to 1000) */
+      failed: number;
+      /** @description eventId is null for a failure of the job itself */
+      errors: {
+        eventId: string | null;
+        error: string;
+      }[];
+      /** Format: date-time */
+      createdAt: string;
+      completedAt: string | null;
     };
     EventJourneyEffect: {
       /** @enum {string} */

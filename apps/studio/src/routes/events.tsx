@@ -15,8 +15,11 @@ import { SearchBox } from '../components/search-box';
 import { optional, useUrlState } from '../components/url-state';
 
 type Event = components['schemas']['Event'];
-const MAX_REPLAY = 100;
 const effectLabel = { started: 'Started', resumed: 'Resumed', exited: 'Exited' } as const;
+type ReplayJob = components['schemas']['ReplayJob'];
+// the API's documented maxima (docs/operations.md): up to 50 inside the request, up to 100,000 as a background job
+const MAX_SYNC_REPLAY = 50;
+const MAX_JOB_REPLAY = 100_000;
 
 /** The runs an event started, resumed or exited, each linked to its journey and its enrollment there. */
 function EventJourneys({ eventId, userId }: { eventId: string; userId: string }) {
@@ -62,6 +65,21 @@ export default function Events() {
     mutationFn: async (body: { eventIds?: string[]; filter?: typeof filter; limit?: number }) => unwrap(await api.POST('/v1/admin/events/replay', { body })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['events'] }),
   });
+  const replayJobStart = useMutation({
+    mutationFn: async (body: { filter: typeof filter; limit: number }) => unwrap(await api.POST('/v1/admin/events/replay-jobs', { body })).job,
+  });
+  const jobId = replayJobStart.data?.id;
+  const replayJob = useQuery({
+    queryKey: ['replay-job', jobId],
+    enabled: jobId !== undefined,
+    queryFn: async () => unwrap(await api.GET('/v1/admin/events/replay-jobs/{id}', { params: { path: { id: jobId! } } })).job,
+    refetchInterval: (query) => (isDone(query.state.data) ? false : 1_000),
+  });
+  const total = list.data?.total ?? 0;
+  const replayMatching = async () => {
+    if (total <= MAX_SYNC_REPLAY) return replay.mutateAsync({ filter, limit: MAX_SYNC_REPLAY });
+    await replayJobStart.mutateAsync({ filter, limit: Math.min(total, MAX_JOB_REPLAY) });
+  };
   const columns: ColumnDef<Event, unknown>[] = [
     {
       header: 'Event',
@@ -100,15 +118,10 @@ export default function Events() {
         title="Events"
         description="Everything your product and Waymark itself reported, newest first."
         actions={
-          can.administer && hasFilter && (list.data?.total ?? 0) > 0 ? (
-            <ConfirmButton
-              label="Replay matching…"
-              title="Replay matching events?"
-              confirmLabel="Replay"
-              onConfirm={async () => replay.mutateAsync({ filter, limit: MAX_REPLAY })}
-            >
-              {Math.min(list.data?.total ?? 0, MAX_REPLAY)} of the {list.data?.total} matching events go through the pipeline again: they may start journeys and
-              exit enrollments as they did the first time.
+          can.administer && hasFilter && total > 0 ? (
+            <ConfirmButton label="Replay matching…" title="Replay matching events?" confirmLabel="Replay" onConfirm={replayMatching}>
+              {Math.min(total, MAX_JOB_REPLAY)} of the {total} matching events go through the pipeline again, oldest first
+              {total > MAX_SYNC_REPLAY ? ' as a background job' : ''}: they may start journeys and exit enrollments as they did the first time.
             </ConfirmButton>
           ) : undefined
         }
@@ -124,6 +137,9 @@ export default function Events() {
         </p>
       ) : null}
       {replay.isError ? <ErrorPanel error={replay.error} /> : null}
+      {replayJob.data !== undefined ? <ReplayJobStatus job={replayJob.data} /> : null}
+      {replayJobStart.isError ? <ErrorPanel error={replayJobStart.error} /> : null}
+      {replayJob.isError ? <ErrorPanel error={replayJob.error} /> : null}
       <DataTable
         label="Events"
         columns={columns}
@@ -134,5 +150,25 @@ export default function Events() {
       />
       <Pagination total={list.data?.total} />
     </>
+  );
+}
+
+function isDone(job: ReplayJob | undefined): boolean {
+  return job?.status === 'completed' || job?.status === 'failed';
+}
+
+function ReplayJobStatus({ job }: { job: ReplayJob }) {
+  const failed = job.failed > 0 ? `, ${job.failed} failed` : '';
+  if (job.status === 'failed') return <p role="alert">Replay job failed: {job.errors.find((error) => error.eventId === null)?.error ?? 'see the job'}.</p>;
+  if (job.status === 'completed')
+    return (
+      <p role="status">
+        Replay job done: replayed {job.processed} of {job.matched} event(s){failed}.
+      </p>
+    );
+  return (
+    <p role="status">
+      Replay job {job.status}: {job.processed + job.failed} of {job.matched || '…'} event(s){failed}.
+    </p>
   );
 }

@@ -263,6 +263,29 @@ export interface SimulationJobsTable {
   updatedAt: Timestamp;
 }
 
+export interface ReplayJobsTable {
+  id: Generated<string>;
+  status: ColumnType<ImportStatus, ImportStatus | undefined, ImportStatus>;
+  /** the request's selection, dates as ISO strings (core/replays/replay-selection.ts) */
+  selection: Json<JsonObject>;
+  snapshotTaken: Generated<boolean>;
+  matched: Generated<number>;
+  processed: Generated<number>;
+  failed: Generated<number>;
+  errors: Json<{ eventId: string | null; error: string }[]>;
+  createdBy: string | null;
+  startedAt: NullableTimestamp;
+  completedAt: NullableTimestamp;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface ReplayJobEventsTable {
+  jobId: string;
+  position: number;
+  eventId: string;
+}
+
 export interface ListsTable {
   id: Generated<string>;
   key: string;
@@ -388,6 +411,8 @@ export interface Database {
   dlqEntries: DlqEntriesTable;
   importJobs: ImportJobsTable;
   simulationJobs: SimulationJobsTable;
+  replayJobs: ReplayJobsTable;
+  replayJobEvents: ReplayJobEventsTable;
   lists: ListsTable;
   listMemberships: ListMembershipsTable;
   outboundEvents: OutboundEventsTable;
@@ -417,6 +442,7 @@ export type AlertHistoryRow = Selectable<AlertHistoryTable>;
 export type DlqEntryRow = Selectable<DlqEntriesTable>;
 export type ImportJobRow = Selectable<ImportJobsTable>;
 export type SimulationJobRow = Selectable<SimulationJobsTable>;
+export type ReplayJobRow = Selectable<ReplayJobsTable>;
 export type ListRow = Selectable<ListsTable>;
 export type OutboundEventRow = Selectable<OutboundEventsTable>;
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;

@@ -18,4 +18,16 @@ describe('findUnstorable', () => {
     for (let i = 0; i < 20_000; i += 1) deep = [deep];
     expect(findUnstorable(deep, 'body')).toMatch(/must not contain NUL/);
   });
+
+  it('with maxDepth, refuses objects and arrays nested deeper in the same walk (strings and numbers are not levels)', () => {
+    const nest = (levels: number, leaf: unknown) => {
+      let value: unknown = leaf;
+      for (let i = 0; i < levels; i += 1) value = i % 2 === 0 ? [value] : { k: value };
+      return value;
+    };
+    expect(findUnstorable(nest(3, 'x'), 'body', 3)).toBeUndefined();
+    expect(findUnstorable(nest(4, 'x'), 'body', 3)).toBe('body nests deeper than 3 levels');
+    expect(findUnstorable(nest(4, 'x'), 'body')).toBeUndefined();
+    expect(findUnstorable(nest(2, 'x\u0000'), 'body', 3)).toMatch(/must not contain NUL/);
+  });
 });

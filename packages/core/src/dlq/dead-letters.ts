@@ -2,7 +2,7 @@ import type { Db } from '../db/database';
 import type { JsonObject } from '../db/schema';
 
 /** Where work that gave up after its retries is parked, with what is needed to retry it. */
-export type DeadLetterSource = 'email' | 'journey' | 'webhook' | 'webhook-delivery' | 'event' | 'alert' | 'import';
+export type DeadLetterSource = 'email' | 'journey' | 'webhook' | 'webhook-delivery' | 'event' | 'alert' | 'import' | 'replay';
 
 export interface DeadLetterInput {
   source: DeadLetterSource;

@@ -22,6 +22,11 @@ export interface IngestInput {
   idempotencyKey?: string;
   timestamp?: Date;
   source: IngestSource;
+  /**
+   * Set by a caller that has already refused unstorable values in everything it passes (the api's
+   * preValidation hook walks every request body once): the pipeline skips walking it again.
+   */
+  storableChecked?: boolean;
 }
 
 export interface IngestExit {
@@ -73,7 +78,7 @@ export async function ingestEvent(deps: IngestDeps, input: IngestInput): Promise
   if (name === '') throw badRequest('name must not be empty');
   // every source (API, webhooks, replay, enrollment) is checked before the first write, so a
   // value PostgreSQL would refuse can never store the event but lose the contact
-  const unstorable = findUnstorable(input, 'event');
+  const unstorable = input.storableChecked === true ? undefined : findUnstorable(input, 'event');
   if (unstorable !== undefined) throw badRequest(`Invalid request: ${unstorable}`);
   if (input.timestamp !== undefined) checkEventTime(input.timestamp);
   const userId = ingestUserId(input);

@@ -1,3 +1,4 @@
+import { runInKeyedLanes } from '../concurrency/keyed-lanes';
 import type { Db } from '../db/database';
 import { importCursor, MAX_REPORTED_ERRORS, recordImportChunk, type ImportRowError } from './import-jobs';
 import { normalizeImportRow, type ImportContactRow, type ImportFormat, type RawImportRow } from './import-rows';
@@ -29,12 +30,6 @@ export interface ImportChunkResult {
 /** Rows of one key go through one lane in order; different keys run side by side. */
 const LANES = 16;
 
-function laneOf(key: string): number {
-  let hash = 0;
-  for (let i = 0; i < key.length; i += 1) hash = (hash * 31 + key.charCodeAt(i)) | 0;
-  return Math.abs(hash) % LANES;
-}
-
 /**
  * Imports rows [start, start + size). Upserts are idempotent, so a chunk that is replayed after
  * a crash re-applies the same state; the progress counters move once (recordImportChunk).
@@ -46,23 +41,24 @@ export async function importChunk(db: Db, upsert: ImportUpsert, input: ImportChu
   }
   const end = Math.min(input.rows.length, input.start + input.size);
   const errors: ImportRowError[] = [];
-  const lanes: { index: number; row: ImportContactRow }[][] = Array.from({ length: LANES }, () => []);
+  const valid: { index: number; row: ImportContactRow }[] = [];
   for (let index = input.start; index < end; index += 1) {
     const normalized = normalizeImportRow(input.rows[index] ?? {}, input.format);
-    if (normalized.ok) lanes[laneOf(normalized.row.externalId)]?.push({ index, row: normalized.row });
+    if (normalized.ok) valid.push({ index, row: normalized.row });
     else errors.push({ row: index + 1, error: normalized.error });
   }
-  await Promise.all(
-    lanes.map(async (lane) => {
-      for (const { index, row } of lane) {
-        try {
-          await upsert(row);
-        } catch (error) {
-          errors.push({ row: index + 1, error: (error as Error).message });
-        }
-        if (index % 100 === 0) onProgress();
+  await runInKeyedLanes(
+    valid,
+    ({ row }) => row.externalId,
+    LANES,
+    async ({ index, row }) => {
+      try {
+        await upsert(row);
+      } catch (error) {
+        errors.push({ row: index + 1, error: (error as Error).message });
       }
-    }),
+      if (index % 100 === 0) onProgress();
+    },
   );
   errors.sort((a, b) => a.row - b.row);
   const failed = errors.length;

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { evaluateConditions } from '@waymark/journey';
 import type { Db } from '../db/database';
 import { effectiveEnabled, loadOverrides } from './effective-enabled';
-import type { EnrollmentBatch } from './enroll-dispatch';
+import type { EnrollBatchOrchestrator } from './enroll-batch-orchestrator';
 import { primitiveProperties } from './orchestrator';
 import { LIVE_STATUSES } from './live-statuses';
 import type { JourneyRegistry } from './registry';
@@ -32,7 +32,7 @@ export interface EnrollDeps {
 
 export interface BatchEnrollDeps extends Omit<EnrollDeps, 'ingest'> {
   /** hands the accepted users to a durable background run (see enroll-dispatch.ts) */
-  dispatch(batch: EnrollmentBatch): Promise<void>;
+  enrollBatches: EnrollBatchOrchestrator;
 }
 
 /** Enrollment dispatches the journey's trigger event through the normal pipeline. */
@@ -93,7 +93,7 @@ export async function batchEnroll(
   });
   const results = users.map((user, index) => ({ userId: user.userId, enrolled: eligible[index]! }));
   const accepted = users.filter((_, index) => eligible[index]);
-  if (accepted.length > 0) await deps.dispatch({ batchId: randomUUID(), journeyId, event: journey.trigger.event, users: accepted });
+  if (accepted.length > 0) await deps.enrollBatches.startEnrollBatch({ batchId: randomUUID(), journeyId, event: journey.trigger.event, users: accepted });
   const enrolled = results.filter((result) => result.enrolled).length;
   return { enrolled, skipped: results.length - enrolled, results };
 }

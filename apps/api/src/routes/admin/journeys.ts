@@ -3,7 +3,6 @@ import { conditionOperators } from '@waymark/journey';
 import { cancelJourneyState, getJourneyState, journeyStatuses, listJourneyLogs, listJourneyStates } from '@waymark/core/journeys/journey-states';
 import { getJourneyDetail, listJourneys, updateJourneyEnabled } from '@waymark/core/journeys/journey-admin';
 import { batchEnroll, enrollUser } from '@waymark/core/journeys/enroll';
-import { startEnrollBatchWorkflow } from '@waymark/temporal/enroll-batch-client';
 import type { RoutePlugin } from '../../http/type-provider';
 import type { AppDeps } from '../../deps';
 import {
@@ -236,7 +235,7 @@ export const journeyRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps 
       },
     },
     async (request) => {
-      const result = await batchEnroll({ ...deps, dispatch: (batch) => startEnrollBatchWorkflow(deps.temporal, batch) }, request.params.id, request.body.users);
+      const result = await batchEnroll({ ...deps, enrollBatches: deps.temporal.enrollBatches }, request.params.id, request.body.users);
       request.auditRecord = { detail: { enrolled: result.enrolled, skipped: result.skipped } };
       return result;
     },

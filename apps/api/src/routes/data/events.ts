@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { findUnstorable } from '@waymark/core/db/storable-value';
 import { badRequest } from '@waymark/core/errors/app-error';
 import type { RoutePlugin } from '../../http/type-provider';
 import type { AppDeps } from '../../deps';
@@ -54,6 +55,9 @@ export const eventRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps })
       const parsedHeader = typeof header === 'string' && header !== '' ? idempotencyHeader.safeParse(header) : undefined;
       if (parsedHeader?.success === false) throw badRequest('Invalid request: the Idempotency-Key header must be 1 to 255 characters');
       const headerKey = parsedHeader?.data;
+      // the body was checked by the app's preValidation hook; a header is not part of that walk
+      const unstorableHeader = headerKey === undefined ? undefined : findUnstorable(headerKey, 'Idempotency-Key header');
+      if (unstorableHeader !== undefined) throw badRequest(`Invalid request: ${unstorableHeader}`);
       const { timestamp, idempotencyKey, ...body } = request.body;
       const key = headerKey ?? idempotencyKey;
       const result = await deps.ingest({
@@ -61,6 +65,7 @@ export const eventRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps })
         ...(key === undefined ? {} : { idempotencyKey: key }),
         ...(timestamp === undefined ? {} : { timestamp: new Date(timestamp) }),
         source: 'api',
+        storableChecked: true,
       });
       return reply.status(202).send(result);
     },

@@ -41,6 +41,7 @@ const actionSet: Record<Action, true> = {
   export: true,
   replay: true,
   resend: true,
+  simulate: true,
   rotate: true,
   test: true,
   'sign-in': true,
