@@ -7397,7 +7397,7 @@ export interface paths {
     put?: never;
     /**
      * Simulate the journey over a window of real history (background job; nothing is sent)
-     * @description Replays the people whose trigger event arrived in the window (each person's first trigger, up to `limit`, oldest first) through the journey's current code, with their later events at their real times. Poll the job for progress and the report.
+     * @description Replays the people whose trigger event arrived in the window (each person's first trigger, up to `limit`, oldest first) through the journey's current code, with their later events at their real times. Poll the job for progress and the report. 400 when `since` is neither a duration nor an ISO 8601 date, or does not lie in the past.
      *
      *     Requires a bearer key with scope `full-admin` or a session cookie whose organization role grants it.
      */

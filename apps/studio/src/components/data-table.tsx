@@ -18,8 +18,9 @@ export function DataTable<Row>({ label, columns, rows, isLoading, error, empty }
   if (error !== null && error !== undefined) return <ErrorPanel error={error} />;
   if (isLoading) return <Skeleton />;
   if ((rows ?? []).length === 0) return <Empty>{empty}</Empty>;
+  // a table wider than the screen scrolls sideways: the wrapper takes focus so keyboard users can scroll it
   return (
-    <div className="table-wrap">
+    <div className="table-wrap" tabIndex={0} role="region" aria-label={label}>
       <table aria-label={label}>
         <thead>
           {table.getHeaderGroups().map((group) => (

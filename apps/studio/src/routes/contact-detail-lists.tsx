@@ -47,7 +47,7 @@ export function ContactLists({ contactId, editable }: { contactId: string; edita
       ) : memberships.data.lists.length === 0 ? (
         <Empty>Not on any list.{editable ? ' Add one below, or send a lists field with an event.' : ''}</Empty>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0} role="region" aria-label="List memberships">
           <table aria-label="List memberships">
             <thead>
               <tr>

@@ -41,7 +41,7 @@ export const journeySimulationRoutes: RoutePlugin<{ deps: AppDeps }> = async (ap
         tags,
         summary: 'Simulate the journey over a window of real history (background job; nothing is sent)',
         description:
-          "Replays the people whose trigger event arrived in the window (each person's first trigger, up to `limit`, oldest first) through the journey's current code, with their later events at their real times. Poll the job for progress and the report.",
+          "Replays the people whose trigger event arrived in the window (each person's first trigger, up to `limit`, oldest first) through the journey's current code, with their later events at their real times. Poll the job for progress and the report. 400 when `since` is neither a duration nor an ISO 8601 date, or does not lie in the past.",
         params: journeyParams,
         body: z.strictObject({
           since: z
