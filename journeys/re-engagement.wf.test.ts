@@ -1,8 +1,9 @@
-import { startJourneyTestServer, stopJourneyTestServer, testJourney } from '@waymark/journey/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endJourneyTestRuns, startJourneyTestServer, stopJourneyTestServer, testJourney } from '@waymark/journey/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import reEngagement from './re-engagement';
 
 beforeAll(startJourneyTestServer);
+afterEach(endJourneyTestRuns);
 afterAll(stopJourneyTestServer);
 
 const inactive = (daysInactive: number) => ({ trigger: { properties: { daysInactive } } });

@@ -1,10 +1,11 @@
-import { startJourneyTestServer, stopJourneyTestServer, testJourney } from '@waymark/journey/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endJourneyTestRuns, startJourneyTestServer, stopJourneyTestServer, testJourney } from '@waymark/journey/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { stripe } from '@waymark/sources/presets/stripe';
 import { stripeSubscriptionTrialWillEnd } from '../packages/sources/test/provider-payloads';
 import trialEnding from './trial-ending';
 
 beforeAll(startJourneyTestServer);
+afterEach(endJourneyTestRuns);
 afterAll(stopJourneyTestServer);
 
 describe('trial-ending (a journey started by the Stripe preset)', () => {

@@ -2,6 +2,6 @@
 export { testJourney, JourneyTestRun } from './test-journey';
 export type { TestJourneyOptions, TestRunStatus } from './test-journey';
 export type { FakeEvent, JourneyFakes, LogEntry, SentEmail } from './fake-world';
-export { createTimeSkippingEnv, startJourneyTestServer, stopJourneyTestServer, workflowsPath } from './test-server';
+export { createTimeSkippingEnv, endJourneyTestRuns, journeyWorkflowBundle, startJourneyTestServer, stopJourneyTestServer, workflowsPath } from './test-server';
 export { simulateJourney } from './simulate';
 export type { SimulationInput, SimulationReport } from './simulate';
