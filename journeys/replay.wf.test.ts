@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
-import { journeyWorkflowBundle, stopJourneyTestServer, testJourney } from '@waymark/journey/testing';
+import { journeyWorkflowBundle, stopJourneyTestServer, testJourneyOnTemporal } from '@waymark/journey/testing';
 import { afterAll, expect, it } from 'vitest';
 import trialConversion from './trial-conversion';
 
@@ -14,7 +14,7 @@ const historiesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'hi
 
 it('replays recorded journey histories with the current code (guards determinism of journey changes)', async () => {
   if (process.env.UPDATE_JOURNEY_HISTORIES === '1') {
-    const t = await testJourney(trialConversion, { trigger: { properties: { plan: 'pro' } } });
+    const t = await testJourneyOnTemporal(trialConversion, { trigger: { properties: { plan: 'pro' } } });
     await t.advance('7 days');
     writeFileSync(path.join(historiesDir, 'trial-conversion.json'), historyToJSON(await t.history()));
   }

@@ -55,7 +55,7 @@ export interface LogEntry {
   at: Date;
 }
 
-interface StoredEvent {
+export interface StoredEvent {
   eventId: string;
   name: string;
   properties: PrimitiveProperties;
@@ -127,6 +127,12 @@ export class FakeRun {
 
   async log(action: string, node: string, detail?: Record<string, unknown>): Promise<void> {
     this.logs.push({ action, node, ...(detail === undefined ? {} : { detail }), at: await this.world.now() });
+  }
+
+  /** An exit rule matched `event`: the state is `exited` at once, as the ingest request marks it. */
+  exitBy(event: StoredEvent): void {
+    this.status = 'exited';
+    this.logs.push({ action: 'exited', node: this.logs.at(-1)?.node ?? 'start', detail: { event: event.name }, at: event.occurredAt });
   }
 
   /** The activities of this run, behaving as the Postgres-backed ones do. */
@@ -217,7 +223,8 @@ let templates: Promise<typeof TemplateRegistry> | undefined;
 
 /**
  * The template registry, imported on first use: it pulls in every React Email component (over a
- * second of CPU), which the kit's start-up loads while the Java test server boots.
+ * second of CPU). Callers load it before their clock runs (the Temporal mode while the Java test
+ * server boots), so that the send fake then answers from memory.
  */
 export function loadTemplateRegistry(): Promise<typeof TemplateRegistry> {
   templates ??= import('@waymark/journeys/templates/registry');

@@ -1,10 +1,6 @@
-import { endJourneyTestRuns, startJourneyTestServer, stopJourneyTestServer, testJourney } from '@waymark/journey/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { testJourney } from '@waymark/journey/testing';
+import { describe, expect, it } from 'vitest';
 import trialConversion from './trial-conversion';
-
-beforeAll(startJourneyTestServer);
-afterEach(endJourneyTestRuns);
-afterAll(stopJourneyTestServer);
 
 const HOUR = 3_600_000;
 const pro = { trigger: { properties: { plan: 'pro' } } };

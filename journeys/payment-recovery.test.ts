@@ -1,10 +1,6 @@
-import { endJourneyTestRuns, startJourneyTestServer, stopJourneyTestServer, testJourney } from '@waymark/journey/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { testJourney } from '@waymark/journey/testing';
+import { describe, expect, it } from 'vitest';
 import paymentRecovery from './payment-recovery';
-
-beforeAll(startJourneyTestServer);
-afterEach(endJourneyTestRuns);
-afterAll(stopJourneyTestServer);
 
 describe('payment-recovery', () => {
   it('no recovery → the notice, then the final notice a week later', async () => {

@@ -1,10 +1,6 @@
-import { endJourneyTestRuns, startJourneyTestServer, stopJourneyTestServer, testJourney } from '@waymark/journey/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { testJourney } from '@waymark/journey/testing';
+import { describe, expect, it } from 'vitest';
 import welcomeSeries from './welcome-series';
-
-beforeAll(startJourneyTestServer);
-afterEach(endJourneyTestRuns);
-afterAll(stopJourneyTestServer);
 
 const DAY = 86_400_000;
 

@@ -1,10 +1,6 @@
-import { endJourneyTestRuns, startJourneyTestServer, stopJourneyTestServer, testJourney } from '@waymark/journey/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { testJourney } from '@waymark/journey/testing';
+import { describe, expect, it } from 'vitest';
 import reEngagement from './re-engagement';
-
-beforeAll(startJourneyTestServer);
-afterEach(endJourneyTestRuns);
-afterAll(stopJourneyTestServer);
 
 const inactive = (daysInactive: number) => ({ trigger: { properties: { daysInactive } } });
 
