@@ -1,31 +1,30 @@
-import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
-import { primitiveProperties as primitives, type JourneyRunRequest } from '@waymark/core/journeys/orchestrator';
+import { primitiveProperties as primitives } from '@waymark/core/journeys/orchestrator';
 import { journeys } from '@waymark/journeys';
 import type { journeyWorkflow } from '@waymark/temporal/workflows/journey';
 import { journeyEventSignal, journeyProgressQuery } from '@waymark/temporal/workflows/journey-signals';
-import { journeyWorkflowId } from '@waymark/temporal/journey-orchestrator';
 import type { Properties } from '../src/conditions';
 import type { Journey } from '../src/define-journey';
 import { durationMs, type Duration } from '../src/duration';
-import { FakeRun, FakeWorld, type LogEntry, type SentEmail } from './fake-world';
+import { FakeWorld, type FakeRun } from './fake-world';
 import { routeEventToRun } from './route-event-to-run';
 import { journeyTestServer, type JourneyTestServer } from './test-server';
-import { SETTLE_TIMEOUT_MS, type JourneyTestRun, type TestJourneyOptions, type TestRunStatus } from './test-run';
+import { enroll, FakeRunView, SETTLE_TIMEOUT_MS, type JourneyTestRun, type TestJourneyOptions } from './test-run';
 
 /**
  * One enrollment driven through the real workflow (the worker's bundle) on the time-skipping
  * server: the proof that a journey behaves the same on Temporal as in the fast mode.
  */
-export class TemporalJourneyTestRun implements JourneyTestRun {
+export class TemporalJourneyTestRun extends FakeRunView implements JourneyTestRun {
   private constructor(
     private readonly server: JourneyTestServer,
     private readonly journey: Journey,
     private readonly world: FakeWorld,
-    private readonly run: FakeRun,
+    run: FakeRun,
     private readonly handle: WorkflowHandle<typeof journeyWorkflow>,
     readonly userId: string,
   ) {
+    super(run);
     // known without polling: the observer's result() leaves the test clock alone
     this.closed = server.observer
       .getHandle<typeof journeyWorkflow>(handle.workflowId)
@@ -62,51 +61,20 @@ export class TemporalJourneyTestRun implements JourneyTestRun {
     const server = await journeyTestServer();
     const now = async () => new Date(await server.env.currentTimeMs());
     const shared = world ?? new FakeWorld(options.fakes ?? {}, now, await now());
-    const userId = options.user?.userId ?? `u-${randomUUID()}`;
-    const properties = primitives(options.trigger?.properties ?? {});
-    const trigger = shared.record(journey.trigger.event, properties, await now());
-    const request: JourneyRunRequest = {
-      journeyId: journey.id,
-      userId,
-      userEmail: options.user?.email ?? `${userId}@example.com`,
-      properties,
-      trigger: { event: trigger.name, eventId: trigger.eventId, occurredAt: trigger.occurredAt.toISOString() },
-    };
-    const workflowId = journeyWorkflowId(request);
-    const run = new FakeRun(shared, journey.id);
-    shared.runs.set(workflowId, run);
+    const { request, workflowId, run } = enroll(journey, options, shared, await now());
     server.runs.set(workflowId, run);
     const handle = await server.env.client.workflow.start<typeof journeyWorkflow>('journeyWorkflow', {
       taskQueue: server.taskQueue,
       workflowId,
       args: [request],
     });
-    const testRun = new TemporalJourneyTestRun(server, journey, shared, run, handle, userId);
+    const testRun = new TemporalJourneyTestRun(server, journey, shared, run, handle, request.userId);
     await testRun.settle();
     return testRun;
   }
 
-  /** Emails sent so far, in order, with their test-clock time. */
-  get sent(): readonly SentEmail[] {
-    return this.run.sent;
-  }
-
-  /** The journey log: `entered`, `email_sent`, `waiting`, `resumed`, `exited`, … */
-  get logs(): readonly LogEntry[] {
-    return this.run.logs;
-  }
-
-  get status(): TestRunStatus {
-    return this.run.status ?? 'not_entered';
-  }
-
   /** Why the trigger made no entry (`trigger_where`, `entry_limit`, `suppressed`, …), once settled. */
   skipReason: string | undefined;
-
-  /** The failure message of a failed run. */
-  get error(): string | undefined {
-    return this.run.errorMessage;
-  }
 
   /** The test clock. */
   async now(): Promise<Date> {

@@ -2,15 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import { ApplicationFailure } from '@temporalio/common';
 import { isCancellation } from '@temporalio/workflow';
-import { primitiveProperties as primitives, type JourneyRunRequest } from '@waymark/core/journeys/orchestrator';
-import { journeyWorkflowId } from '@waymark/temporal/journey-orchestrator';
+import { primitiveProperties as primitives } from '@waymark/core/journeys/orchestrator';
 import { startJourneyRun, type JourneyRunHandle } from '@waymark/temporal/workflows/journey-run';
 import type { Properties } from '../src/conditions';
 import type { Journey } from '../src/define-journey';
 import { durationMs, type Duration } from '../src/duration';
-import { FakeRun, FakeWorld, loadTemplateRegistry, type JourneyFakes, type LogEntry, type SentEmail } from './fake-world';
+import { FakeWorld, loadTemplateRegistry, type FakeRun, type JourneyFakes } from './fake-world';
 import { routeEventToRun } from './route-event-to-run';
-import { SETTLE_TIMEOUT_MS, type JourneyTestRun, type TestJourneyOptions, type TestRunStatus } from './test-run';
+import { enroll, FakeRunView, SETTLE_TIMEOUT_MS, type JourneyTestRun, type TestJourneyOptions } from './test-run';
 import { VirtualClock } from './virtual-clock';
 import { virtualRuntime, type VirtualRuntime } from './virtual-runtime';
 
@@ -53,7 +52,7 @@ class Timeline {
  * a virtual clock in this process: the same rules as on Temporal (trigger.where, entry guards,
  * exits, suppress.hours, retries), with the same fakes, and no server or worker to wait for.
  */
-class VirtualJourneyTestRun implements JourneyTestRun {
+class VirtualJourneyTestRun extends FakeRunView implements JourneyTestRun {
   skipReason: string | undefined;
   private ended = false;
   /** a rejection of the run that is neither an exit nor a journey failure: a bug to surface */
@@ -62,11 +61,12 @@ class VirtualJourneyTestRun implements JourneyTestRun {
   private constructor(
     private readonly timeline: Timeline,
     private readonly journey: Journey,
-    private readonly run: FakeRun,
+    run: FakeRun,
     private readonly runtime: VirtualRuntime,
     private readonly handle: JourneyRunHandle,
     readonly userId: string,
   ) {
+    super(run);
     handle.outcome.then(
       (outcome) => {
         if (outcome.outcome === 'skipped') this.skipReason = outcome.reason;
@@ -82,21 +82,9 @@ class VirtualJourneyTestRun implements JourneyTestRun {
 
   static async start(journey: Journey, options: TestJourneyOptions, existing?: Timeline): Promise<VirtualJourneyTestRun> {
     const timeline = existing ?? new Timeline(options.fakes ?? {});
-    const userId = options.user?.userId ?? `u-${randomUUID()}`;
-    const properties = primitives(options.trigger?.properties ?? {});
-    const trigger = timeline.world.record(journey.trigger.event, properties, timeline.date());
-    const request: JourneyRunRequest = {
-      journeyId: journey.id,
-      userId,
-      userEmail: options.user?.email ?? `${userId}@example.com`,
-      properties,
-      trigger: { event: trigger.name, eventId: trigger.eventId, occurredAt: trigger.occurredAt.toISOString() },
-    };
-    const workflowId = journeyWorkflowId(request);
-    const run = new FakeRun(timeline.world, journey.id);
-    timeline.world.runs.set(workflowId, run);
+    const { request, workflowId, run } = enroll(journey, options, timeline.world, timeline.date());
     const runtime = virtualRuntime(timeline.clock, run.activities(), { workflowId, runId: randomUUID() });
-    const testRun = new VirtualJourneyTestRun(timeline, journey, run, runtime, startJourneyRun(runtime, journey, request), userId);
+    const testRun = new VirtualJourneyTestRun(timeline, journey, run, runtime, startJourneyRun(runtime, journey, request), request.userId);
     timeline.runs.push(testRun);
     await testRun.step(() => timeline.settled());
     return testRun;
@@ -104,22 +92,6 @@ class VirtualJourneyTestRun implements JourneyTestRun {
 
   get journeyId(): string {
     return this.journey.id;
-  }
-
-  get sent(): readonly SentEmail[] {
-    return this.run.sent;
-  }
-
-  get logs(): readonly LogEntry[] {
-    return this.run.logs;
-  }
-
-  get status(): TestRunStatus {
-    return this.run.status ?? 'not_entered';
-  }
-
-  get error(): string | undefined {
-    return this.run.errorMessage;
   }
 
   /** It waits on a timer, an event or a deferred send, or it has ended. */

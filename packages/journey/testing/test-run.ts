@@ -1,6 +1,10 @@
+import { randomUUID } from 'node:crypto';
+import { primitiveProperties, type JourneyRunRequest } from '@waymark/core/journeys/orchestrator';
+import { journeyWorkflowId } from '@waymark/temporal/journey-orchestrator';
 import type { Properties } from '../src/conditions';
+import type { Journey } from '../src/define-journey';
 import type { Duration } from '../src/duration';
-import type { JourneyFakes, LogEntry, RunStatus, SentEmail } from './fake-world';
+import { FakeRun, type FakeWorld, type JourneyFakes, type LogEntry, type RunStatus, type SentEmail } from './fake-world';
 
 export interface TestJourneyOptions {
   user?: { userId?: string; email?: string };
@@ -43,3 +47,50 @@ export interface JourneyTestRun {
 
 /** How long a run may take to settle after a step before the kit calls it stuck. */
 export const SETTLE_TIMEOUT_MS = 10_000;
+
+/**
+ * A new enrollment of the user in `world`: the trigger event stored at `at`, the run request the
+ * ingest pipeline would make of it, its workflow id, and the fake run the activities write to.
+ */
+export function enroll(
+  journey: Journey,
+  options: TestJourneyOptions,
+  world: FakeWorld,
+  at: Date,
+): { request: JourneyRunRequest; workflowId: string; run: FakeRun } {
+  const userId = options.user?.userId ?? `u-${randomUUID()}`;
+  const properties = primitiveProperties(options.trigger?.properties ?? {});
+  const trigger = world.record(journey.trigger.event, properties, at);
+  const request: JourneyRunRequest = {
+    journeyId: journey.id,
+    userId,
+    userEmail: options.user?.email ?? `${userId}@example.com`,
+    properties,
+    trigger: { event: trigger.name, eventId: trigger.eventId, occurredAt: trigger.occurredAt.toISOString() },
+  };
+  const workflowId = journeyWorkflowId(request);
+  const run = new FakeRun(world, journey.id);
+  world.runs.set(workflowId, run);
+  return { request, workflowId, run };
+}
+
+/** The members both modes read from the fake run alike. */
+export abstract class FakeRunView {
+  constructor(protected readonly run: FakeRun) {}
+
+  get sent(): readonly SentEmail[] {
+    return this.run.sent;
+  }
+
+  get logs(): readonly LogEntry[] {
+    return this.run.logs;
+  }
+
+  get status(): TestRunStatus {
+    return this.run.status ?? 'not_entered';
+  }
+
+  get error(): string | undefined {
+    return this.run.errorMessage;
+  }
+}
