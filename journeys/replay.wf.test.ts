@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
-import { stopJourneyTestServer, testJourney, workflowsPath } from '@waymark/journey/testing';
+import { journeyWorkflowBundle, stopJourneyTestServer, testJourneyOnTemporal } from '@waymark/journey/testing';
 import { afterAll, expect, it } from 'vitest';
 import trialConversion from './trial-conversion';
 
@@ -14,15 +14,17 @@ const historiesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'hi
 
 it('replays recorded journey histories with the current code (guards determinism of journey changes)', async () => {
   if (process.env.UPDATE_JOURNEY_HISTORIES === '1') {
-    const t = await testJourney(trialConversion, { trigger: { properties: { plan: 'pro' } } });
+    const t = await testJourneyOnTemporal(trialConversion, { trigger: { properties: { plan: 'pro' } } });
     await t.advance('7 days');
     writeFileSync(path.join(historiesDir, 'trial-conversion.json'), historyToJSON(await t.history()));
   }
   const files = readdirSync(historiesDir).filter((file) => file.endsWith('.json'));
   expect(files.length).toBeGreaterThan(0);
+  // the worker's bundle, from the kit's cache unless a source changed since it was built
+  const workflowBundle = await journeyWorkflowBundle();
   for (const file of files) {
     // fromObject rather than historyFromJSON: the latter trips over a second protobufjs copy in node_modules
     const history = temporal.api.history.v1.History.fromObject(JSON.parse(readFileSync(path.join(historiesDir, file), 'utf8')));
-    await Worker.runReplayHistory({ workflowsPath, replayName: file }, history);
+    await Worker.runReplayHistory({ workflowBundle, replayName: file }, history);
   }
 });

@@ -1,4 +1,4 @@
-import { testJourney, type SimulationInput } from '@waymark/journey/testing';
+import { testJourneyOnTemporal, type SimulationInput } from '@waymark/journey/testing';
 import type { Journey } from '@waymark/journey';
 
 /**
@@ -10,7 +10,10 @@ import type { Journey } from '@waymark/journey';
 export async function simulateOnTemporal(journey: Journey, subjects: readonly SimulationInput[], until: Date): Promise<number> {
   const startedAt = performance.now();
   for (const subject of subjects) {
-    const t = await testJourney(journey, { user: { userId: subject.userId, email: subject.email }, trigger: { properties: subject.trigger.properties } });
+    const t = await testJourneyOnTemporal(journey, {
+      user: { userId: subject.userId, email: subject.email },
+      trigger: { properties: subject.trigger.properties },
+    });
     let cursor = subject.trigger.at.getTime();
     const live = () => t.status === 'active' || t.status === 'waiting';
     for (const event of subject.later) {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import { primitiveProperties, type PrimitiveProperties } from '@waymark/core/journeys/orchestrator';
-import { emailTemplates } from '@waymark/journeys/templates/registry';
+import type * as TemplateRegistry from '@waymark/journeys/templates/registry';
 import type { Activities } from '@waymark/temporal/activities/index';
 import { z } from 'zod';
 import { evaluateConditions, type Properties } from '../src/conditions';
@@ -55,7 +55,7 @@ export interface LogEntry {
   at: Date;
 }
 
-interface StoredEvent {
+export interface StoredEvent {
   eventId: string;
   name: string;
   properties: PrimitiveProperties;
@@ -129,6 +129,12 @@ export class FakeRun {
     this.logs.push({ action, node, ...(detail === undefined ? {} : { detail }), at: await this.world.now() });
   }
 
+  /** An exit rule matched `event`: the state is `exited` at once, as the ingest request marks it. */
+  exitBy(event: StoredEvent): void {
+    this.status = 'exited';
+    this.logs.push({ action: 'exited', node: this.logs.at(-1)?.node ?? 'start', detail: { event: event.name }, at: event.occurredAt });
+  }
+
   /** The activities of this run, behaving as the Postgres-backed ones do. */
   activities(): JourneyRunActivities {
     const world = this.world;
@@ -198,7 +204,7 @@ export class FakeRun {
         this.status = 'active';
         if (world.fakes.sendOutage !== undefined) throw ApplicationFailure.nonRetryable(world.fakes.sendOutage, 'SendOutage');
         const problem =
-          world.fakes.failingTemplates?.includes(input.templateKey) === true ? 'failing template (fake)' : templateProblem(input.templateKey, input.data);
+          world.fakes.failingTemplates?.includes(input.templateKey) === true ? 'failing template (fake)' : await templateProblem(input.templateKey, input.data);
         if (problem !== undefined) {
           await this.log('email_failed', input.nodeId, { templateKey: input.templateKey, reason: problem });
           return { status: 'failed', reason: problem };
@@ -213,8 +219,21 @@ export class FakeRun {
   }
 }
 
+let templates: Promise<typeof TemplateRegistry> | undefined;
+
+/**
+ * The template registry, imported on first use: it pulls in every React Email component (over a
+ * second of CPU). Callers load it before their clock runs (the Temporal mode while the Java test
+ * server boots), so that the send fake then answers from memory.
+ */
+export function loadTemplateRegistry(): Promise<typeof TemplateRegistry> {
+  templates ??= import('@waymark/journeys/templates/registry');
+  return templates;
+}
+
 /** The send path refuses an unknown template or data its props schema rejects; so do the fakes. */
-function templateProblem(templateKey: string, data: Record<string, unknown>): string | undefined {
+async function templateProblem(templateKey: string, data: Record<string, unknown>): Promise<string | undefined> {
+  const { emailTemplates } = await loadTemplateRegistry();
   const template = emailTemplates.find((candidate) => candidate.key === templateKey);
   if (template === undefined) return `unknown template '${templateKey}' (journeys/templates/registry.ts)`;
   const parsed = template.schema.safeParse(data);

@@ -1,10 +1,14 @@
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import paymentRecovery from '@waymark/journeys/payment-recovery';
 import type { JourneyRunCalls } from '@waymark/temporal/workflows/journey-runtime';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadTemplateRegistry } from './fake-world';
 import { simulateJourney } from './simulate';
 import { VirtualClock } from './virtual-clock';
 import { virtualRuntime } from './virtual-runtime';
+
+// the React Email registry takes seconds to import on a busy box: not a test's time
+beforeAll(loadTemplateRegistry);
 
 const DAY = 86_400_000;
 const start = Date.UTC(2026, 10, 1);

@@ -1,11 +1,10 @@
-import { createJourneyRegistry } from '@waymark/core/journeys/registry';
 import { primitiveProperties, type JourneyEventSignal } from '@waymark/core/journeys/orchestrator';
-import { matchesExitRule } from '@waymark/core/events/route-event';
 import type { SimulationReport } from '@waymark/core/journeys/simulation';
 import { startJourneyRun, type JourneyRunOutcome } from '@waymark/temporal/workflows/journey-run';
 import type { Properties } from '../src/conditions';
 import type { Journey } from '../src/define-journey';
-import { FakeRun, FakeWorld } from './fake-world';
+import { FakeRun, FakeWorld, loadTemplateRegistry } from './fake-world';
+import { routeEventToRun } from './route-event-to-run';
 import { VirtualClock } from './virtual-clock';
 import { virtualRuntime, type VirtualRuntime } from './virtual-runtime';
 
@@ -54,7 +53,6 @@ export async function simulateJourney(journey: Journey, subjects: readonly Simul
   const startedAt = performance.now();
   const first = subjects.reduce((earliest, subject) => Math.min(earliest, subject.trigger.at.getTime()), options.until.getTime());
   const clock = new VirtualClock(first);
-  const exitRules = { journeys: createJourneyRegistry([journey], { enabledJourneys: '*' }) };
   const now = () => Promise.resolve(new Date(clock.now()));
   const total = subjects.length;
   const step = Math.max(1, Math.ceil(total / 100));
@@ -102,28 +100,20 @@ export async function simulateJourney(journey: Journey, subjects: readonly Simul
   function receive(enrollment: Enrollment, event: SimulationInput['later'][number]): void {
     const stored = enrollment.world.record(event.name, primitiveProperties(event.properties), event.at);
     const { run, runtime, deliver } = enrollment;
-    if (!run.live || runtime === undefined || deliver === undefined) return;
-    // as the ingest pipeline does: a matching exit rule ends the run at once, else a run waiting for it receives it
-    if (
-      matchesExitRule(
-        exitRules,
-        { id: run.stateId ?? '', journeyId: journey.id, workflowId: runtime.workflowId, waitingFor: run.waitingFor },
-        {
-          name: stored.name,
-          eventProperties: stored.properties,
-        },
-      )
-    ) {
+    if (runtime === undefined || deliver === undefined) return;
+    const route = routeEventToRun(journey, run, runtime.workflowId, stored);
+    if (route === 'cancel') {
       enrollment.exitEvent = stored.name;
-      run.status = 'exited';
-      void run.log('exited', run.logs.at(-1)?.node ?? 'start', { event: stored.name });
       runtime.cancel();
-    } else if (run.waitingFor === stored.name) {
+    } else if (route === 'deliver') {
       deliver({ eventId: stored.eventId, name: stored.name, occurredAt: stored.occurredAt.toISOString(), properties: stored.properties });
       runtime.wake();
     }
   }
 
+  // the send fake's first use would import the template registry (real I/O, many event-loop turns)
+  // while the clock runs on: loaded first, every simulated call answers from memory
+  await loadTemplateRegistry();
   await clock.runUntil(options.until.getTime());
   options.onProgress?.(total, total);
   return report(enrollments, options.samples ?? 3, (performance.now() - startedAt) / 1000);

@@ -1,206 +1,142 @@
 import { randomUUID } from 'node:crypto';
-import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
-import { primitiveProperties as primitives, type JourneyRunRequest } from '@waymark/core/journeys/orchestrator';
-import { journeys } from '@waymark/journeys';
-import type { journeyWorkflow } from '@waymark/temporal/workflows/journey';
-import { journeyEventSignal, journeyProgressQuery } from '@waymark/temporal/workflows/journey-signals';
-import { evaluateConditions, type Properties } from '../src/conditions';
+import { setImmediate as nextMacrotask } from 'node:timers/promises';
+import { ApplicationFailure } from '@temporalio/common';
+import { isCancellation } from '@temporalio/workflow';
+import { primitiveProperties as primitives } from '@waymark/core/journeys/orchestrator';
+import { startJourneyRun, type JourneyRunHandle } from '@waymark/temporal/workflows/journey-run';
+import type { Properties } from '../src/conditions';
 import type { Journey } from '../src/define-journey';
 import { durationMs, type Duration } from '../src/duration';
-import { FakeRun, FakeWorld, type JourneyFakes, type LogEntry, type RunStatus, type SentEmail } from './fake-world';
-import { journeyTestServer, type JourneyTestServer } from './test-server';
+import { FakeWorld, loadTemplateRegistry, type FakeRun, type JourneyFakes } from './fake-world';
+import { routeEventToRun } from './route-event-to-run';
+import { enroll, FakeRunView, SETTLE_TIMEOUT_MS, type JourneyTestRun, type TestJourneyOptions } from './test-run';
+import { VirtualClock } from './virtual-clock';
+import { virtualRuntime, type VirtualRuntime } from './virtual-runtime';
 
-export interface TestJourneyOptions {
-  user?: { userId?: string; email?: string };
-  /** the trigger event's properties (what `trigger.where` and `ctx.trigger.properties` see) */
-  trigger?: { properties?: Properties };
-  fakes?: JourneyFakes;
-}
+// The send fake checks data against the templates' props schemas. Their registry pulls in every
+// React Email component (a second or more of CPU): loaded while the test file is collected, it is
+// part of the file's shared start rather than of its first test, and then answers from memory.
+await loadTemplateRegistry();
 
-/** A run's state as the admin plane would show it, or `not_entered` when the trigger made no entry. */
-export type TestRunStatus = RunStatus | 'not_entered';
+/** One test's timeline: a virtual clock and the user's fake world, shared by the runs `triggerAgain` adds. */
+class Timeline {
+  readonly clock = new VirtualClock(Date.now());
+  readonly world: FakeWorld;
+  readonly runs: VirtualJourneyTestRun[] = [];
 
-const SETTLE_TIMEOUT_MS = 10_000;
-
-/**
- * One enrollment driven through the real journey runner on the time-skipping server. Every
- * method returns once the run has settled: it waits on a timer or an event, or it has ended.
- */
-export class JourneyTestRun {
-  private constructor(
-    private readonly server: JourneyTestServer,
-    private readonly journey: Journey,
-    private readonly world: FakeWorld,
-    private readonly run: FakeRun,
-    private readonly handle: WorkflowHandle<typeof journeyWorkflow>,
-    readonly userId: string,
-  ) {
-    // known without polling: the observer's result() leaves the test clock alone
-    this.closed = server.observer
-      .getHandle<typeof journeyWorkflow>(handle.workflowId)
-      .result()
-      .then(
-        (outcome) => {
-          if (outcome.outcome === 'skipped') this.skipReason = outcome.reason;
-          return true;
-        },
-        (error: unknown) => {
-          // cancelled (exit) and failed runs are reported through `status` and `error`
-          if (error instanceof WorkflowFailedError) return true;
-          throw error;
-        },
-      );
-    // a rejection surfaces in settle(); this handler only marks the end
-    this.closed.then(
-      () => (this.ended = true),
-      () => (this.ended = true),
-    );
+  constructor(fakes: JourneyFakes) {
+    this.world = new FakeWorld(fakes, () => Promise.resolve(this.date()), this.date());
   }
 
-  private readonly closed: Promise<true>;
-  private ended = false;
-
-  /** signals sent to the run; settling waits until the run has taken each in */
-  private signalled = 0;
-
-  static async start(journey: Journey, options: TestJourneyOptions = {}, world?: FakeWorld): Promise<JourneyTestRun> {
-    // the workflow bundle finds journeys by id in the one registry, as the worker does
-    if (!journeys.some((registered) => registered.id === journey.id)) {
-      throw new Error(`testJourney runs registered journeys: add '${journey.id}' to journeys/index.ts`);
-    }
-    const server = await journeyTestServer();
-    const now = async () => new Date(await server.env.currentTimeMs());
-    const shared = world ?? new FakeWorld(options.fakes ?? {}, now, await now());
-    const userId = options.user?.userId ?? `u-${randomUUID()}`;
-    const properties = primitives(options.trigger?.properties ?? {});
-    const trigger = shared.record(journey.trigger.event, properties, await now());
-    const request: JourneyRunRequest = {
-      journeyId: journey.id,
-      userId,
-      userEmail: options.user?.email ?? `${userId}@example.com`,
-      properties,
-      trigger: { event: trigger.name, eventId: trigger.eventId, occurredAt: trigger.occurredAt.toISOString() },
-    };
-    const workflowId = `journey:${journey.id}:${userId}:${trigger.eventId}`;
-    const run = new FakeRun(shared, journey.id);
-    shared.runs.set(workflowId, run);
-    server.runs.set(workflowId, run);
-    const handle = await server.env.client.workflow.start<typeof journeyWorkflow>('journeyWorkflow', {
-      taskQueue: server.taskQueue,
-      workflowId,
-      args: [request],
-    });
-    const testRun = new JourneyTestRun(server, journey, shared, run, handle, userId);
-    await testRun.settle();
-    return testRun;
-  }
-
-  /** Emails sent so far, in order, with their test-clock time. */
-  get sent(): readonly SentEmail[] {
-    return this.run.sent;
-  }
-
-  /** The journey log: `entered`, `email_sent`, `waiting`, `resumed`, `exited`, … */
-  get logs(): readonly LogEntry[] {
-    return this.run.logs;
-  }
-
-  get status(): TestRunStatus {
-    return this.run.status ?? 'not_entered';
-  }
-
-  /** Why the trigger made no entry (`trigger_where`, `entry_limit`, `suppressed`, …), once settled. */
-  skipReason: string | undefined;
-
-  /** The failure message of a failed run. */
-  get error(): string | undefined {
-    return this.run.errorMessage;
-  }
-
-  /** The test clock. */
-  async now(): Promise<Date> {
-    return new Date(await this.server.env.currentTimeMs());
-  }
-
-  /** The run's Temporal history, e.g. to record a replay fixture (docs/journeys.md). */
-  history(): ReturnType<WorkflowHandle['fetchHistory']> {
-    return this.handle.fetchHistory();
-  }
-
-  /** Moves the test clock forward; timers that fall due fire in order. */
-  async advance(duration: Duration): Promise<void> {
-    const startedAt = Date.now();
-    const target = (await this.server.env.currentTimeMs()) + durationMs(duration);
-    await this.server.env.sleep(durationMs(duration));
-    await this.settle();
-    // A step's timer starts when the run reaches it, a few real milliseconds after it would have
-    // on paper; a timer that falls in the window but for that lag fires too, so that a 3-day
-    // sleep followed by a 4-day wait is over after advance('7 days').
-    for (;;) {
-      const wake = await this.nextWake();
-      if (wake === undefined || wake > target + (Date.now() - startedAt)) return;
-      await this.server.env.sleep(Math.max(wake - (await this.server.env.currentTimeMs()), 0) + 1);
-      await this.settle();
-    }
-  }
-
-  /** When the settled run next wakes up by itself (test-clock ms), if it waits at all. */
-  private async nextWake(): Promise<number | undefined> {
-    if (this.ended || !this.run.live) return undefined;
-    if (this.run.deferredUntil !== undefined) return this.run.deferredUntil.getTime();
-    const until = (await this.handle.query(journeyProgressQuery)).until;
-    return until === undefined ? undefined : Date.parse(until);
+  date(): Date {
+    return new Date(this.clock.now());
   }
 
   /**
-   * The user does something: the event is stored in the fake history, a matching exitOn rule
-   * ends the run at once (as the ingest pipeline does), and a run waiting for it receives it.
+   * Returns once every run has reacted to what happened: the fakes answer from memory, so that is
+   * normally one turn of the event loop; a run that is still busy after SETTLE_TIMEOUT_MS is stuck.
    */
-  async emit(name: string, properties: Properties = {}): Promise<void> {
-    const event = this.world.record(name, primitives(properties), await this.now());
-    if (!this.run.live) return;
-    if (this.journey.exitOn.some((rule) => rule.event === name && evaluateConditions(rule.where, event.properties))) {
-      await this.run.log('exited', this.run.logs.at(-1)?.node ?? 'start', { event: name });
-      this.run.status = 'exited';
-      await this.handle.cancel();
-    } else if (this.run.waitingFor === name) {
-      this.signalled += 1;
-      await this.handle.signal(journeyEventSignal, {
-        eventId: event.eventId,
-        name,
-        occurredAt: event.occurredAt.toISOString(),
-        properties: primitives(event.properties),
-      });
-    }
-    await this.settle();
-  }
-
-  /** The same user fires the trigger again (for entry limits); the runs share one fake world. */
-  triggerAgain(properties: Properties = {}): Promise<JourneyTestRun> {
-    return JourneyTestRun.start(this.journey, { user: { userId: this.userId }, trigger: { properties } }, this.world);
-  }
-
-  /** Waits until the run sits in a timer or a wait, or has closed. */
-  private async settle(): Promise<void> {
+  async settled(): Promise<void> {
     const deadline = Date.now() + SETTLE_TIMEOUT_MS;
-    while (!(await this.isSettled())) {
-      if (Date.now() > deadline) throw new Error(`journey ${this.journey.id} did not settle within ${SETTLE_TIMEOUT_MS} ms (status ${this.status})`);
-      await Promise.race([this.closed, new Promise((resolve) => setTimeout(resolve, 2))]);
+    for (;;) {
+      await nextMacrotask();
+      const busy = this.runs.find((run) => !run.settled());
+      if (busy === undefined) return;
+      if (Date.now() > deadline) throw new Error(`journey ${busy.journeyId} did not settle within ${SETTLE_TIMEOUT_MS} ms (status ${busy.status})`);
     }
-    if (this.ended) await this.closed;
-  }
-
-  private async isSettled(): Promise<boolean> {
-    if (this.ended || this.run.deferredUntil !== undefined) return true;
-    if (this.run.stateId === undefined || !this.run.live) return false;
-    const progress = await this.handle.query(journeyProgressQuery);
-    if (progress.phase !== 'waiting' || progress.received < this.signalled) return false;
-    // a wait whose end has passed means the timer's workflow task is still to come
-    return progress.until === undefined || Date.parse(progress.until) > (await this.server.env.currentTimeMs());
   }
 }
 
-/** Starts one enrollment of `journey` and returns once it has settled (see docs/journeys.md). */
+/**
+ * One enrollment driven through the workflow's own runner (temporal/workflows/journey-run.ts) on
+ * a virtual clock in this process: the same rules as on Temporal (trigger.where, entry guards,
+ * exits, suppress.hours, retries), with the same fakes, and no server or worker to wait for.
+ */
+class VirtualJourneyTestRun extends FakeRunView implements JourneyTestRun {
+  skipReason: string | undefined;
+  private ended = false;
+  /** a rejection of the run that is neither an exit nor a journey failure: a bug to surface */
+  private crash: unknown;
+
+  private constructor(
+    private readonly timeline: Timeline,
+    private readonly journey: Journey,
+    run: FakeRun,
+    private readonly runtime: VirtualRuntime,
+    private readonly handle: JourneyRunHandle,
+    readonly userId: string,
+  ) {
+    super(run);
+    handle.outcome.then(
+      (outcome) => {
+        if (outcome.outcome === 'skipped') this.skipReason = outcome.reason;
+        this.ended = true;
+      },
+      (error: unknown) => {
+        // an exit ends the run as a cancellation, a failed journey with JourneyFailed (both shown by `status`)
+        if (!isCancellation(error) && !(error instanceof ApplicationFailure && error.type === 'JourneyFailed')) this.crash = error;
+        this.ended = true;
+      },
+    );
+  }
+
+  static async start(journey: Journey, options: TestJourneyOptions, existing?: Timeline): Promise<VirtualJourneyTestRun> {
+    const timeline = existing ?? new Timeline(options.fakes ?? {});
+    const { request, workflowId, run } = enroll(journey, options, timeline.world, timeline.date());
+    const runtime = virtualRuntime(timeline.clock, run.activities(), { workflowId, runId: randomUUID() });
+    const testRun = new VirtualJourneyTestRun(timeline, journey, run, runtime, startJourneyRun(runtime, journey, request), request.userId);
+    timeline.runs.push(testRun);
+    await testRun.step(() => timeline.settled());
+    return testRun;
+  }
+
+  get journeyId(): string {
+    return this.journey.id;
+  }
+
+  /** It waits on a timer, an event or a deferred send, or it has ended. */
+  settled(): boolean {
+    return this.ended || this.run.deferredUntil !== undefined || this.handle.progress.phase === 'waiting';
+  }
+
+  now(): Promise<Date> {
+    return Promise.resolve(this.timeline.date());
+  }
+
+  advance(duration: Duration): Promise<void> {
+    const { clock } = this.timeline;
+    return this.step(() => clock.runUntil(clock.now() + durationMs(duration), () => this.timeline.settled()));
+  }
+
+  emit(name: string, properties: Properties = {}): Promise<void> {
+    const event = this.timeline.world.record(name, primitives(properties), this.timeline.date());
+    const route = routeEventToRun(this.journey, this.run, this.runtime.workflowId, event);
+    if (route === 'cancel') {
+      this.runtime.cancel();
+    } else if (route === 'deliver') {
+      this.handle.deliver({ eventId: event.eventId, name, occurredAt: event.occurredAt.toISOString(), properties: event.properties });
+      this.runtime.wake();
+    }
+    return this.step(() => this.timeline.settled());
+  }
+
+  triggerAgain(properties: Properties = {}): Promise<JourneyTestRun> {
+    return VirtualJourneyTestRun.start(this.journey, { user: { userId: this.userId }, trigger: { properties } }, this.timeline);
+  }
+
+  /** Runs one step of the test, then surfaces a run that broke in a way no journey can (a kit or runner bug). */
+  private async step(work: () => Promise<void>): Promise<void> {
+    await work();
+    const crashed = this.timeline.runs.find((run) => run.crash !== undefined);
+    if (crashed !== undefined) throw crashed.crash;
+  }
+}
+
+/**
+ * Starts one enrollment of `journey` on its own virtual clock and returns once it has settled: the
+ * kit's default mode, for every path of a journey (docs/journeys.md). No hooks are needed; each
+ * call is independent, except the runs `triggerAgain` adds, which share its clock and fakes.
+ */
 export function testJourney(journey: Journey, options: TestJourneyOptions = {}): Promise<JourneyTestRun> {
-  return JourneyTestRun.start(journey, options);
+  return VirtualJourneyTestRun.start(journey, options);
 }

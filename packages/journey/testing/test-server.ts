@@ -2,16 +2,29 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Context } from '@temporalio/activity';
-import { WorkflowClient, WorkflowFailedError } from '@temporalio/client';
+import { WorkflowClient, WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import type { journeyWorkflow } from '@waymark/temporal/workflows/journey';
-import type { FakeRun, JourneyRunActivities } from './fake-world';
+import { loadTemplateRegistry, type FakeRun, type JourneyRunActivities } from './fake-world';
+import { cachedWorkflowBundle, type CachedWorkflowBundle } from './workflow-bundle';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /** The workflow bundle entry the worker uses: tests run the real journey runner. */
 export const workflowsPath = path.join(repoRoot, 'temporal/workflows/index.ts');
+
+/** Where built workflow bundles are kept between runs (node_modules/.cache is where tools keep theirs). */
+const bundleCacheDir = path.join(repoRoot, 'node_modules/.cache/waymark/workflow-bundles');
+
+/**
+ * The worker's workflow bundle, built by webpack only when a file it is made of has changed since
+ * the last build (otherwise read from node_modules/.cache): test processes, the replay test and
+ * simulations share it.
+ */
+export function journeyWorkflowBundle(): Promise<CachedWorkflowBundle> {
+  return cachedWorkflowBundle(workflowsPath, bundleCacheDir);
+}
 
 /** One Java time-skipping server and one worker per test file (process), shared by its runs. */
 export interface JourneyTestServer {
@@ -71,10 +84,8 @@ async function start(): Promise<{ server: JourneyTestServer; stop: () => Promise
   // the worker's info lines (state changes) would drown the test report; a runtime the caller
   // already installed keeps its own logger
   if (Runtime._instance === undefined) Runtime.install({ logger: new DefaultLogger('ERROR') });
-  const [env, bundle] = await Promise.all([
-    createTimeSkippingEnv(), // the bundler's info lines would drown the test report
-    bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') }),
-  ]);
+  // the template registry's import overlaps the JVM's boot instead of adding to it
+  const [env, bundle] = await Promise.all([createTimeSkippingEnv(), journeyWorkflowBundle(), loadTemplateRegistry()]);
   const runs = new Map<string, FakeRun>();
   const taskQueue = `journey-tests-${randomUUID()}`;
   const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities: dispatchingActivities(runs) });
@@ -132,6 +143,29 @@ export async function journeyTestServer(): Promise<JourneyTestServer> {
  */
 export async function startJourneyTestServer(): Promise<void> {
   await journeyTestServer();
+}
+
+/**
+ * Ends every run the finished test left waiting (call it in `afterEach`). Runs share the server's
+ * clock, so a later test's `advance` would otherwise wake them: their timers, workflow tasks and
+ * activities would run on the shared worker, billed to that later test.
+ */
+export async function endJourneyTestRuns(): Promise<void> {
+  if (current === undefined) return;
+  const { server } = await current;
+  const open = [...server.runs].filter(([, run]) => run.live);
+  server.runs.clear();
+  await Promise.all(
+    open.map(([workflowId]) =>
+      server.observer
+        .getHandle(workflowId)
+        .terminate('the test ended')
+        .catch((error: unknown) => {
+          // it closed on its own meanwhile
+          if (!(error instanceof WorkflowNotFoundError)) throw error;
+        }),
+    ),
+  );
 }
 
 /** Stops the shared server and worker (call it in `afterAll`). */

@@ -31,15 +31,18 @@ export class VirtualClock {
     return { cancel: () => (due.cancelled = true) };
   }
 
-  /** Fires every item due up to `until` in time order, then leaves the clock at `until`. */
-  async runUntil(until: number): Promise<void> {
-    await nextMacrotask();
+  /**
+   * Fires every item due up to `until` in time order, then leaves the clock at `until`. `settled`
+   * resolves once the runs have reacted to an item (by default: once the microtask queue is empty).
+   */
+  async runUntil(until: number, settled: () => Promise<unknown> = () => nextMacrotask()): Promise<void> {
+    await settled();
     for (let due = this.queue.peek(); due !== undefined && due.at <= until; due = this.queue.peek()) {
       this.queue.pop();
       if (due.cancelled) continue;
       this.current = due.at;
       due.fire();
-      await nextMacrotask();
+      await settled();
     }
     this.current = Math.max(this.current, until);
   }

@@ -1,9 +1,6 @@
-import { startJourneyTestServer, stopJourneyTestServer, testJourney } from '@waymark/journey/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testJourney } from '@waymark/journey/testing';
+import { describe, expect, it } from 'vitest';
 import trialConversion from './trial-conversion';
-
-beforeAll(startJourneyTestServer);
-afterAll(stopJourneyTestServer);
 
 const HOUR = 3_600_000;
 const pro = { trigger: { properties: { plan: 'pro' } } };

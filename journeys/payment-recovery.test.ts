@@ -1,9 +1,6 @@
-import { startJourneyTestServer, stopJourneyTestServer, testJourney } from '@waymark/journey/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testJourney } from '@waymark/journey/testing';
+import { describe, expect, it } from 'vitest';
 import paymentRecovery from './payment-recovery';
-
-beforeAll(startJourneyTestServer);
-afterAll(stopJourneyTestServer);
 
 describe('payment-recovery', () => {
   it('no recovery → the notice, then the final notice a week later', async () => {

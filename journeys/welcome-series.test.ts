@@ -1,9 +1,6 @@
-import { startJourneyTestServer, stopJourneyTestServer, testJourney } from '@waymark/journey/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testJourney } from '@waymark/journey/testing';
+import { describe, expect, it } from 'vitest';
 import welcomeSeries from './welcome-series';
-
-beforeAll(startJourneyTestServer);
-afterAll(stopJourneyTestServer);
 
 const DAY = 86_400_000;
 

@@ -1,9 +1,6 @@
-import { startJourneyTestServer, stopJourneyTestServer, testJourney } from '@waymark/journey/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testJourney } from '@waymark/journey/testing';
+import { describe, expect, it } from 'vitest';
 import reEngagement from './re-engagement';
-
-beforeAll(startJourneyTestServer);
-afterAll(stopJourneyTestServer);
 
 const inactive = (daysInactive: number) => ({ trigger: { properties: { daysInactive } } });
 

@@ -1,11 +1,8 @@
-import { startJourneyTestServer, stopJourneyTestServer, testJourney } from '@waymark/journey/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testJourney } from '@waymark/journey/testing';
+import { describe, expect, it } from 'vitest';
 import { stripe } from '@waymark/sources/presets/stripe';
 import { stripeSubscriptionTrialWillEnd } from '../packages/sources/test/provider-payloads';
 import trialEnding from './trial-ending';
-
-beforeAll(startJourneyTestServer);
-afterAll(stopJourneyTestServer);
 
 describe('trial-ending (a journey started by the Stripe preset)', () => {
   it('the preset turns trial_will_end into its trigger; the run reminds now and again two days later', async () => {
