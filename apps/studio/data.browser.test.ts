@@ -22,9 +22,10 @@ const viewports = {
 
 /**
  * The studio's data views in Chromium against a real api and worker: a contact's list
- * memberships (add one, remove one) and an event's journeys (the run it started, the run another
- * event exited), with no console error, failed request or serious axe violation, and screenshots
- * in test-results/studio/ (data-*.png).
+ * memberships (add one, remove one), an event's journeys (the run it started, the run another
+ * event exited) and the contact's explain card (a sent step, a journey never triggered), with no
+ * console error, failed request or serious axe violation, and screenshots in test-results/studio/
+ * (data-*.png).
  */
 describe('Waymark Studio data views in Chromium', () => {
   let api: TestApi;
@@ -155,6 +156,31 @@ describe('Waymark Studio data views in Chromium', () => {
     await poll(() => page.getByRole('row').filter({ hasText: userId }).count()).toBe(1);
     await poll(() => page.getByRole('button', { name: 'Log', expanded: true }).count()).toBe(1);
     await checkPage('event-journey-state', 'Welcome series');
+  });
+
+  it("tells on the contact's page why they did and did not get a journey's emails", async () => {
+    // runs after the exit above: the welcome email was sent, then user.deleted ended the run
+    await page.goto(`/studio/contacts/${userId}?explain=welcome-series`);
+    const story = page.getByRole('group', { name: 'How Welcome series went for this contact' });
+    const steps = story.getByRole('list', { name: 'Steps of enrollment 1' }).getByRole('listitem');
+    await poll(() => steps.filter({ hasText: /welcome\s*welcome\s*sent/ }).count()).toBe(1);
+    await poll(() => steps.filter({ hasText: /exited\s*by user\.deleted at/ }).count()).toBe(1);
+    await poll(() => story.getByRole('list', { name: 'Trigger events (user.signed_up)' }).textContent()).toMatch(/user\.signed_up\s*entered/);
+    await checkPage('contact-explain', `${userId}@waymark-test.example`);
+
+    // a template the run never reached, chosen from the form: the choice is part of the URL
+    await page.getByLabel('Template (optional)').selectOption('welcome-tips');
+    await page.waitForURL(/explain=welcome-series.*template=welcome-tips|template=welcome-tips.*explain=welcome-series/);
+    await poll(() => story.textContent()).toMatch(/Template welcome-tips: not sent: the run did not reach it \(exited by user\.deleted at/);
+
+    // a journey this person never triggered says so instead of showing steps
+    await page.getByLabel('Template (optional)').selectOption('');
+    await page.getByRole('combobox', { name: /^Journey/ }).selectOption('payment-recovery');
+    await page.waitForURL(/explain=payment-recovery/);
+    const other = page.getByRole('group', { name: 'How Payment recovery went for this contact' });
+    await poll(() => other.textContent()).toMatch(/Not enrolled: trigger event never received \(payment\.failed\)/);
+    expect(await other.getByRole('list').count()).toBe(0);
+    await checkPage('contact-explain-not-enrolled', `${userId}@waymark-test.example`);
   });
 
   it('saw no console error and no failed request', () => {

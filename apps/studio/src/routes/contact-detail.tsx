@@ -9,6 +9,7 @@ import { Badge, Empty, ErrorPanel, Skeleton } from '../components/feedback';
 import { formatDate } from '../components/format';
 import { PageHeader } from '../components/page';
 import { useUrlState } from '../components/url-state';
+import { ContactExplain } from './contact-detail-explain';
 import { ContactLists } from './contact-detail-lists';
 
 type Contact = components['schemas']['Contact'];
@@ -166,7 +167,7 @@ function Timeline({ contactId }: { contactId: string }) {
   );
 }
 
-/** /studio/contacts/:id: properties, preferences, lists, the timeline, and GDPR delete. */
+/** /studio/contacts/:id?type=&explain=&template=: properties, preferences, lists, why an email was (not) sent, the timeline, and GDPR delete. */
 export default function ContactDetail() {
   const { id = '' } = useParams();
   const { can } = useSession();
@@ -226,6 +227,10 @@ export default function ContactDetail() {
           <ContactLists contactId={contact.id} editable={can.manageJourneys} />
         </section>
       </div>
+      <section className="card" aria-labelledby="explain">
+        <h2 id="explain">Why did they (not) get an email?</h2>
+        <ContactExplain contactId={contact.id} />
+      </section>
       <section className="card" aria-labelledby="timeline">
         <h2 id="timeline">Timeline</h2>
         <Timeline contactId={contact.id} />
