@@ -10,6 +10,7 @@ import { launchChromium } from '../../test/browser';
 import { eventually } from '../../test/eventually';
 import { freePort } from '../../test/free-port';
 import { startTestApi, type TestApi } from '../../test/test-api';
+import { ownClientAddress, studioApiEnv } from './test/studio-fixture';
 
 const SCREENSHOTS = path.resolve('test-results/studio');
 const LEGACY = `studio-data-legacy-key-${randomUUID()}`;
@@ -48,7 +49,7 @@ describe('Waymark Studio data views in Chromium', () => {
     console.log(`[studio data test] screenshots in ${SCREENSHOTS}`);
     const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;
-    api = await startTestApi({ PORT: String(port), API_PUBLIC_URL: origin, AUTH_URL: origin, ADMIN_API_KEY: LEGACY });
+    api = await startTestApi({ ...studioApiEnv, PORT: String(port), API_PUBLIC_URL: origin, AUTH_URL: origin, ADMIN_API_KEY: LEGACY });
     browser = await launchChromium();
 
     // a product signs the user up (starting the welcome series) and puts them on two lists
@@ -64,7 +65,7 @@ describe('Waymark Studio data views in Chromium', () => {
       { what: 'the welcome series started and waiting for the seeded user', timeoutMs: 60_000 },
     );
 
-    context = await browser.newContext({ viewport: viewports.desktop, baseURL: origin });
+    context = await browser.newContext({ viewport: viewports.desktop, baseURL: origin, extraHTTPHeaders: ownClientAddress() });
     page = await context.newPage();
     page.on('console', (message) => {
       if (message.type() === 'error') problems.push(`console error on ${page.url()}: ${message.text()}`);

@@ -20,6 +20,18 @@ export const viewports = {
 /** expect.poll with a deadline for two busy cores (a lazy page chunk can take seconds to arrive) */
 export const poll = <T>(read: () => T, options: { timeout?: number } = {}) => expect.poll(read, { timeout: 20_000, ...options });
 
+/**
+ * Sign-in is limited per client address (10/60 s) in the Redis that every test file shares, and the
+ * auth tests spend that limit on purpose. So a studio file's api trusts X-Forwarded-For
+ * (`studioApiEnv`) and its browser presents an address of its own (`ownClientAddress`), as
+ * browsers behind a proxy do in production.
+ */
+export const studioApiEnv = { TRUST_PROXY: 'true' };
+export function ownClientAddress(): Record<string, string> {
+  const [a, b] = randomUUID().split('-');
+  return { 'x-forwarded-for': `2001:db8::${a!.slice(0, 4)}:${b}` };
+}
+
 /** A signed-out browser tab whose console errors, page errors, failed requests and HTTP errors are collected. */
 export interface StudioTab {
   context: BrowserContext;
@@ -51,13 +63,14 @@ export async function startStudio(): Promise<Studio> {
   const legacyKey = `studio-test-legacy-key-${randomUUID()}`;
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const api = await startTestApi({ PORT: String(port), API_PUBLIC_URL: origin, AUTH_URL: origin, ADMIN_API_KEY: legacyKey });
+  const api = await startTestApi({ ...studioApiEnv, PORT: String(port), API_PUBLIC_URL: origin, AUTH_URL: origin, ADMIN_API_KEY: legacyKey });
+  const clientAddress = ownClientAddress();
   const browser = await launchChromium();
   const problems: string[] = [];
   const contexts: BrowserContext[] = [];
 
   async function openTab(): Promise<StudioTab> {
-    const context = await browser.newContext({ viewport: viewports.desktop, baseURL: origin });
+    const context = await browser.newContext({ viewport: viewports.desktop, baseURL: origin, extraHTTPHeaders: clientAddress });
     contexts.push(context);
     const page = await context.newPage();
     page.on('console', (message) => {
