@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Three projects (ARCHITECTURE "Tests"):
+ * Four projects (ARCHITECTURE "Tests"; journeys is the unit level of the journeys/ folder):
  *  - unit: pure rules, no services; part of `npm run check`.
  *  - workflow: Temporal time-skipping environment (Java test server), activities faked.
  *  - integration: the api over real HTTP against PostgreSQL, Redis, Temporal and the SES emulator.
@@ -26,8 +26,19 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['{apps,packages,journeys,temporal}/**/*.test.{ts,tsx}'],
+          include: ['{apps,packages,temporal}/**/*.test.{ts,tsx}'],
           exclude: [...shared, '**/*.int.test.{ts,tsx}', '**/*.wf.test.{ts,tsx}', '**/*.browser.test.{ts,tsx}'],
+        },
+      },
+      {
+        test: {
+          // the journeys' own tests on the kit's fast mode (unit level: no services). Files share one
+          // module cache per worker, so the kit, core and the template registry load once per worker
+          // instead of once per file (most of a journey file's time): the kit keeps no state between tests
+          name: 'journeys',
+          include: ['journeys/**/*.test.{ts,tsx}'],
+          exclude: [...shared, '**/*.int.test.{ts,tsx}', '**/*.wf.test.{ts,tsx}', '**/*.browser.test.{ts,tsx}'],
+          isolate: false,
         },
       },
       {

@@ -8,7 +8,7 @@ import { limitRow, writeBenchResults, type BenchRow } from './lib/results';
 
 /**
  * `npm run bench -- journey-kit`: the journey test kit's speed goals, measured on the suite an
- * author runs (`npm run test:journeys`): its fast-mode part (`--project unit journeys/`: every
+ * author runs (`npm run test:journeys`): its fast-mode part (`--project journeys journeys/`: every
  * journey path on the virtual clock, the templates and the event catalog) against each journey
  * test under 200 ms after the file's shared start and the whole suite under 10 s; then, reported
  * separately, its Temporal part (`--project workflow journeys/`: the parity file and the replay
@@ -40,7 +40,7 @@ interface SuiteRun {
 }
 
 /** Runs one vitest project over journeys/ with its JSON report, timing it. */
-function runSuite(project: 'unit' | 'workflow', dir: string): SuiteRun {
+function runSuite(project: 'journeys' | 'workflow', dir: string): SuiteRun {
   const outputFile = path.join(dir, `${project}.json`);
   const cpuBefore = childrenCpuSeconds();
   const started = performance.now();
@@ -72,14 +72,14 @@ const median = (tests: SuiteRun['tests']) => tests[Math.floor(tests.length / 2)]
 const dir = mkdtempSync(path.join(tmpdir(), 'journey-kit-bench-'));
 try {
   const loadBefore = loadavg()[0]!;
-  const fast = runSuite('unit', dir);
+  const fast = runSuite('journeys', dir);
   const loadBetween = loadavg()[0]!;
   const onTemporal = runSuite('workflow', dir);
   // the journey tests proper: the kit's files beside the journeys (templates/ and sources/ have their own tests)
   const journeyTests = fast.tests.filter((test) => path.dirname(test.file) === 'journeys' && !test.file.endsWith('events.test.ts'));
   const slowest = journeyTests.at(-1)!;
   writeBenchResults('journey-kit', [
-    ...suiteRows('fast mode (unit)', fast),
+    ...suiteRows('fast mode (journeys project)', fast),
     limitRow(`fast mode: journey test, median of ${journeyTests.length}`, 'ms', median(journeyTests).ms, 200),
     limitRow(`fast mode: journey test, slowest (${slowest.name.slice(0, 50)})`, 'ms', slowest.ms, 200),
     // each parity test runs a path in both modes, so the per-test goal is not theirs: printed only

@@ -1,16 +1,9 @@
 import { QueryNotRegisteredError, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
-import type { JourneyEventSignal, JourneyOrchestrator, JourneyRunRequest } from '@waymark/core/journeys/orchestrator';
+import type { JourneyEventSignal, JourneyOrchestrator } from '@waymark/core/journeys/orchestrator';
 import { JOURNEY_ID_ATTRIBUTE, USER_ID_ATTRIBUTE } from './search-attributes';
 import type { journeyWorkflow } from './workflows/journey';
 import { journeyEventSignal, journeyProgressQuery } from './workflows/journey-signals';
-
-/**
- * One run per (journey, user, trigger event). The id reads well in the Temporal Web UI
- * (`journey:trial-conversion:user-42:<eventId>`); re-delivering the same event reuses the run.
- */
-export function journeyWorkflowId(request: Pick<JourneyRunRequest, 'journeyId' | 'userId' | 'trigger'>): string {
-  return `journey:${request.journeyId}:${request.userId}:${request.trigger.eventId}`;
-}
+import { journeyWorkflowId } from './journey-workflow-id';
 
 /**
  * How long a start may wait for Temporal. Without a deadline the client keeps retrying a server

@@ -1,4 +1,4 @@
-import { matchesExitRule } from '@waymark/core/events/route-event';
+import { matchesExitRule } from '@waymark/core/events/exit-rule';
 import { createJourneyRegistry } from '@waymark/core/journeys/registry';
 import type { Journey } from '../src/define-journey';
 import type { FakeRun, StoredEvent } from './fake-world';

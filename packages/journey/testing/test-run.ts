@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { primitiveProperties, type JourneyRunRequest } from '@waymark/core/journeys/orchestrator';
-import { journeyWorkflowId } from '@waymark/temporal/journey-orchestrator';
+import { journeyWorkflowId } from '@waymark/temporal/journey-workflow-id';
 import type { Properties } from '../src/conditions';
 import type { Journey } from '../src/define-journey';
 import type { Duration } from '../src/duration';

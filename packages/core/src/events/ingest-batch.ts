@@ -5,7 +5,8 @@ import { badRequest } from '../errors/app-error';
 import { exitStates } from '../journeys/exit-states';
 import { ingestUserId, type IngestInput } from './ingest';
 import type { IngestDeps } from './ingest-deps';
-import { matchesExitRule, overridesJson, routeEvent, type LiveState } from './route-event';
+import { matchesExitRule } from './exit-rule';
+import { overridesJson, routeEvent, type LiveState } from './route-event';
 import { LIVE_STATUS_LIST } from '../journeys/live-statuses';
 
 /** One event of a batch: an ingest input without list membership (a per-contact write). */

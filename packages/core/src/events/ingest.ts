@@ -7,7 +7,8 @@ import { badRequest } from '../errors/app-error';
 import { setMemberships } from '../lists/set-memberships';
 import { exitStates } from '../journeys/exit-states';
 import type { IngestDeps } from './ingest-deps';
-import { matchesExitRule, overridesJson, routeEvent, type LiveState } from './route-event';
+import { matchesExitRule } from './exit-rule';
+import { overridesJson, routeEvent, type LiveState } from './route-event';
 import { LIVE_STATUS_LIST } from '../journeys/live-statuses';
 
 export type IngestSource = 'api' | 'webhook' | 'tracking' | 'lifecycle' | 'replay' | 'enroll' | 'import';

@@ -1,5 +1,4 @@
 import { sql, type RawBuilder } from 'kysely';
-import { evaluateConditions } from '@waymark/journey';
 import { effectiveEnabled } from '../journeys/effective-enabled';
 import { primitiveProperties } from '../journeys/orchestrator';
 import type { JsonObject } from '../db/schema';
@@ -61,11 +60,6 @@ export async function routeEvent(deps: IngestDeps, event: RoutableEvent, liveSta
       }),
     );
   await Promise.all([...starts, ...signals]);
-}
-
-/** Ingest step 3 (exit check): the event's name matches one of the state's journey exitOn rules and its `where` passes. */
-export function matchesExitRule(deps: Pick<IngestDeps, 'journeys'>, state: LiveState, event: Pick<RoutableEvent, 'name' | 'eventProperties'>): boolean {
-  return (deps.journeys.find(state.journeyId)?.exitOn ?? []).some((rule) => rule.event === event.name && evaluateConditions(rule.where, event.eventProperties));
 }
 
 /** Starts one run; a failure is parked in the DLQ (source `journey`) instead of failing the event. */
