@@ -1,5 +1,6 @@
-import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
+import { proxyActivities } from '@temporalio/workflow';
 import type { SimulationActivities } from '../activities/journey-simulation';
+import { failureMessage } from './chunked-job';
 
 // The replay heartbeats as it goes: a worker killed mid-run is noticed within the heartbeat
 // timeout and the job runs again from the top elsewhere (it writes nothing but its own row).
@@ -12,11 +13,6 @@ const { failSimulationJob } = proxyActivities<SimulationActivities>({
   startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 30 },
 });
-
-function failureMessage(error: unknown): string {
-  if (error instanceof ActivityFailure && error.cause !== undefined) return error.cause.message;
-  return error instanceof Error ? error.message : String(error);
-}
 
 /** One journey simulation job (POST /v1/admin/journeys/{id}/simulate): replay, then report. */
 export async function journeySimulationWorkflow(jobId: string): Promise<void> {

@@ -1,5 +1,6 @@
-import { ActivityFailure, continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, proxyActivities } from '@temporalio/workflow';
 import type { ReplayActivities } from '../activities/replay-events';
+import { runChunkedJob } from './chunked-job';
 
 const { startEventReplay, finishEventReplay } = proxyActivities<ReplayActivities>({
   startToCloseTimeout: '2 minutes',
@@ -14,35 +15,18 @@ const { replayEventsChunk } = proxyActivities<ReplayActivities>({
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 20 },
 });
 
-/** Chunks per run before the history is rolled over with continue-as-new. */
-const CHUNKS_PER_RUN = 200;
-
-function failureMessage(error: unknown): string {
-  if (error instanceof ActivityFailure && error.cause !== undefined) return error.cause.message;
-  return error instanceof Error ? error.message : String(error);
-}
-
 /**
  * One background replay (POST /v1/admin/events/replay-jobs): the matched ids are snapshotted
- * once, then replayed in chunks with progress in the job row after each. The cursor lives in
- * Postgres, so a new run (continue-as-new, a restarted worker) resumes at the last recorded chunk.
+ * once, then replayed in chunks (chunked-job.ts).
  */
 export async function replayEventsWorkflow(jobId: string): Promise<void> {
-  const plan = await startEventReplay(jobId);
-  if (plan.finished) return;
-  let cursor = plan.cursor;
-  let chunks = 0;
-  while (cursor < plan.matched) {
-    if (chunks >= CHUNKS_PER_RUN || workflowInfo().continueAsNewSuggested) {
-      await continueAsNew<typeof replayEventsWorkflow>(jobId);
-    }
-    try {
-      cursor = await replayEventsChunk({ jobId, start: cursor });
-    } catch (error) {
-      await finishEventReplay({ jobId, error: failureMessage(error) });
-      return;
-    }
-    chunks += 1;
-  }
-  await finishEventReplay({ jobId });
+  await runChunkedJob({
+    start: async () => {
+      const plan = await startEventReplay(jobId);
+      return { finished: plan.finished, cursor: plan.cursor, end: plan.matched };
+    },
+    chunk: (start) => replayEventsChunk({ jobId, start }),
+    finish: (error) => finishEventReplay(error === undefined ? { jobId } : { jobId, error }),
+    continueAsNew: () => continueAsNew<typeof replayEventsWorkflow>(jobId),
+  });
 }
