@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildStudioIfStale } from '../../scripts/studio-build';
@@ -10,16 +8,9 @@ import { launchChromium } from '../../test/browser';
 import { eventually } from '../../test/eventually';
 import { freePort } from '../../test/free-port';
 import { startTestApi, type TestApi } from '../../test/test-api';
-import { ownClientAddress, studioApiEnv } from './test/studio-fixture';
+import { checkPage as checkStudioPage, ownClientAddress, poll, SCREENSHOTS, studioApiEnv, viewports } from './test/studio-fixture';
 
-const SCREENSHOTS = path.resolve('test-results/studio');
 const LEGACY = `studio-data-legacy-key-${randomUUID()}`;
-/** expect.poll with a deadline for two busy cores (a lazy page chunk can take seconds to arrive) */
-const poll = <T>(read: () => T, options: { timeout?: number } = {}) => expect.poll(read, { timeout: 20_000, ...options });
-const viewports = {
-  desktop: { width: 1280, height: 800 },
-  phone: { width: 390, height: 844 },
-};
 
 /**
  * The studio's data views in Chromium against a real api and worker: a contact's list
@@ -96,20 +87,8 @@ describe('Waymark Studio data views in Chromium', () => {
   });
 
   /** One h1 naming the page, a document title, no serious axe violation, and both screenshots. */
-  async function checkPage(name: string, heading: string | RegExp) {
-    await poll(() => page.getByRole('heading', { level: 1 }).count()).toBe(1);
-    await poll(() => page.getByRole('heading', { level: 1 }).textContent()).toMatch(heading);
-    await poll(() => page.locator('[aria-busy="true"]').count()).toBe(0);
-    expect(await page.title()).toMatch(/· Waymark Studio$/);
-    const axe = await new AxeBuilder({ page }).analyze();
-    const serious = axe.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-    expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
-    for (const [size, viewport] of Object.entries(viewports)) {
-      await page.setViewportSize(viewport);
-      await page.screenshot({ path: path.join(SCREENSHOTS, `data-${name}-${size}.png`), fullPage: size === 'desktop' });
-    }
-    await page.setViewportSize(viewports.desktop);
-  }
+  // the shared page check (one h1, title, no skeleton, axe, screenshots), named data-* here
+  const checkPage = (name: string, heading: string | RegExp) => checkStudioPage(page, `data-${name}`, heading);
 
   it("adds a contact to a list and removes it from another on the contact's page", async () => {
     await page.goto(`/studio/contacts/${userId}`);
