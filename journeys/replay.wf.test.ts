@@ -1,7 +1,6 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { journeyWorkflowBundle, stopJourneyTestServer, testJourneyOnTemporal } from '@waymark/journey/testing';
@@ -13,10 +12,18 @@ afterAll(stopJourneyTestServer);
 const historiesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'histories');
 
 it('replays recorded journey histories with the current code (guards determinism of journey changes)', async () => {
-  if (process.env.UPDATE_JOURNEY_HISTORIES === '1') {
+  // UPDATE_JOURNEY_HISTORIES=trial-conversion-<change>.json records the current code's history
+  // beside the older ones (each a shape of run that may still be asleep in a deployment)
+  const record = process.env.UPDATE_JOURNEY_HISTORIES;
+  if (record !== undefined && record !== '') {
     const t = await testJourneyOnTemporal(trialConversion, { trigger: { properties: { plan: 'pro' } } });
     await t.advance('7 days');
-    writeFileSync(path.join(historiesDir, 'trial-conversion.json'), historyToJSON(await t.history()));
+    const { History } = temporal.api.history.v1;
+    // toObject/fromObject of the proto package's own copy: historyToJSON trips over the second protobufjs copy too
+    writeFileSync(
+      path.join(historiesDir, path.basename(record)),
+      JSON.stringify(History.toObject(History.fromObject(await t.history()), { enums: String, longs: String, bytes: String })),
+    );
   }
   const files = readdirSync(historiesDir).filter((file) => file.endsWith('.json'));
   expect(files.length).toBeGreaterThan(0);

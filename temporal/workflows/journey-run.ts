@@ -82,11 +82,17 @@ async function runJourney(
   return { outcome: 'completed', stateId };
 }
 
+/**
+ * The reason at the root of the failure: an activity failure wraps it in `cause`, and the wrapper's
+ * own message depends on how the step ran (an activity task or a local activity), not on what went
+ * wrong.
+ */
 function describeError(error: unknown): string {
-  if (error instanceof Error) {
-    // an activity failure wraps the real reason in `cause`
-    const cause = (error as { cause?: unknown }).cause;
-    return cause instanceof Error && cause.message !== '' ? `${error.message}: ${cause.message}` : error.message;
+  if (!(error instanceof Error)) return String(error);
+  const cause = (error as { cause?: unknown }).cause;
+  if (cause instanceof Error) {
+    const inner = describeError(cause);
+    if (inner !== '') return inner;
   }
-  return String(error);
+  return error.message;
 }

@@ -52,15 +52,36 @@ const LOCAL_MIRROR_PATCH = 'journey-mirror-local-activities';
  * Provider refusals stop at their own count (docs/email.md); the rest of the attempts are for
  * outages and suppress-window deferrals.
  */
-const email = proxyActivities<SendJourneyEmailActivities>({
+const emailOptions = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '10 seconds', maximumAttempts: 30 },
-});
+} as const;
+const remoteEmail = proxyActivities<SendJourneyEmailActivities>(emailOptions);
+/**
+ * The send as a local activity: it runs inside the workflow task, so a run reaches its first
+ * timer in ONE workflow task (entry, send, step write) instead of two workflow tasks and an
+ * activity task. On one machine the Temporal server's work per run, not the send, was what capped
+ * event → email latency (docs/scaling.md, the hot paths). Retries keep their policy: short backoffs
+ * are retried by the worker, longer ones (the suppress window's `nextRetryDelay`) become a durable
+ * timer. A worker that dies mid-send loses its workflow task; the next worker replays the run and
+ * sends again under the send's exactly-once rules (docs/email.md), as with an activity task.
+ */
+const localEmail = proxyLocalActivities<SendJourneyEmailActivities>(emailOptions);
+
+/**
+ * New runs: mirror writes and the send as local activities. One patch marker decides both, so a new
+ * run records one marker (and one search-attribute update) as before, not two. Runs started
+ * earlier replay as they began: the mirror patch alone (local mirror, send as an activity task),
+ * or no marker (everything as activity tasks).
+ */
+const LOCAL_STEPS_PATCH = 'journey-local-steps';
 
 /** The journey runner on Temporal: durable timers, signals, activities with retries. */
 function temporalRuntime(): JourneyRuntime {
   const { workflowId, runId } = workflowInfo();
-  const mirror = patched(LOCAL_MIRROR_PATCH) ? localMirror : remoteMirror;
+  const local = patched(LOCAL_STEPS_PATCH);
+  const mirror = local || patched(LOCAL_MIRROR_PATCH) ? localMirror : remoteMirror;
+  const email = local ? localEmail : remoteEmail;
   return {
     workflowId,
     runId,
