@@ -2,6 +2,7 @@ import { QueryNotRegisteredError, WorkflowExecutionAlreadyStartedError, Workflow
 import type { JourneyEventSignal, JourneyOrchestrator } from '@waymark/core/journeys/orchestrator';
 import { JOURNEY_ID_ATTRIBUTE, USER_ID_ATTRIBUTE } from './search-attributes';
 import type { journeyWorkflow } from './workflows/journey';
+import { journeyWorkflowInput } from './workflows/journey-input';
 import { journeyEventSignal, journeyProgressQuery } from './workflows/journey-signals';
 import { journeyWorkflowId } from './journey-workflow-id';
 
@@ -24,7 +25,7 @@ export function createTemporalOrchestrator(client: Client, taskQueue: string): J
           client.workflow.start<typeof journeyWorkflow>('journeyWorkflow', {
             taskQueue,
             workflowId,
-            args: [request],
+            args: [journeyWorkflowInput(request)],
             workflowIdConflictPolicy: 'USE_EXISTING',
             workflowIdReusePolicy: 'REJECT_DUPLICATE',
             typedSearchAttributes: [

@@ -14,8 +14,8 @@ import type { JourneyActivities } from '../activities/journey';
 import type { SendJourneyEmailActivities } from '../activities/send-journey-email';
 import { startJourneyRun, type JourneyRunOutcome } from './journey-run';
 import { journeyEventSignal, journeyProgressQuery } from './journey-signals';
+import type { JourneyWorkflowInput } from './journey-input';
 import type { JourneyRuntime } from './journey-runtime';
-import type { JourneyRunRequest } from '@waymark/core/journeys/orchestrator';
 
 export type { JourneyRunOutcome } from './journey-run';
 
@@ -68,18 +68,11 @@ const remoteEmail = proxyActivities<SendJourneyEmailActivities>(emailOptions);
  */
 const localEmail = proxyLocalActivities<SendJourneyEmailActivities>(emailOptions);
 
-/**
- * New runs: mirror writes and the send as local activities. One patch marker decides both, so a new
- * run records one marker (and one search-attribute update) as before, not two. Runs started
- * earlier replay as they began: the mirror patch alone (local mirror, send as an activity task),
- * or no marker (everything as activity tasks).
- */
-const LOCAL_STEPS_PATCH = 'journey-local-steps';
-
 /** The journey runner on Temporal: durable timers, signals, activities with retries. */
-function temporalRuntime(): JourneyRuntime {
+function temporalRuntime(input: JourneyWorkflowInput): JourneyRuntime {
   const { workflowId, runId } = workflowInfo();
-  const local = patched(LOCAL_STEPS_PATCH);
+  const local = input.steps === 'local';
+  // `||` keeps new runs free of the patch marker (journey-input.ts)
   const mirror = local || patched(LOCAL_MIRROR_PATCH) ? localMirror : remoteMirror;
   const email = local ? localEmail : remoteEmail;
   return {
@@ -102,10 +95,10 @@ function temporalRuntime(): JourneyRuntime {
 }
 
 /** One enrollment = one workflow run (see journey-run.ts for the rules). */
-export async function journeyWorkflow(request: JourneyRunRequest): Promise<JourneyRunOutcome> {
+export async function journeyWorkflow(request: JourneyWorkflowInput): Promise<JourneyRunOutcome> {
   const journey = journeys.find((candidate) => candidate.id === request.journeyId);
   if (journey === undefined) throw ApplicationFailure.nonRetryable(`Unknown journey '${request.journeyId}'`, 'UnknownJourney');
-  const run = startJourneyRun(temporalRuntime(), journey, request);
+  const run = startJourneyRun(temporalRuntime(request), journey, request);
   setHandler(journeyEventSignal, run.deliver);
   setHandler(journeyProgressQuery, () => run.progress);
   return run.outcome;

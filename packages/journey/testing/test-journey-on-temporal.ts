@@ -2,6 +2,7 @@ import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { primitiveProperties as primitives } from '@waymark/core/journeys/orchestrator';
 import { journeys } from '@waymark/journeys';
 import type { journeyWorkflow } from '@waymark/temporal/workflows/journey';
+import { journeyWorkflowInput } from '@waymark/temporal/workflows/journey-input';
 import { journeyEventSignal, journeyProgressQuery } from '@waymark/temporal/workflows/journey-signals';
 import type { Properties } from '../src/conditions';
 import type { Journey } from '../src/define-journey';
@@ -66,7 +67,7 @@ export class TemporalJourneyTestRun extends FakeRunView implements JourneyTestRu
     const handle = await server.env.client.workflow.start<typeof journeyWorkflow>('journeyWorkflow', {
       taskQueue: server.taskQueue,
       workflowId,
-      args: [request],
+      args: [journeyWorkflowInput(request)],
     });
     const testRun = new TemporalJourneyTestRun(server, journey, shared, run, handle, request.userId);
     await testRun.settle();

@@ -1,0 +1,22 @@
+import type { JourneyRunRequest } from '@waymark/core/journeys/orchestrator';
+
+/**
+ * A journey workflow's input: the run request plus how the run executes its steps, fixed when it
+ * starts (input is part of the history, so every replay decides the same way).
+ * - `steps: 'local'` (every run started now): the mirror writes and the sends are local
+ *   activities, so a run reaches its first timer in one workflow task.
+ * - absent (runs started before): they replay as they began; the patch marker
+ *   `journey-mirror-local-activities` tells the ones with local mirror writes and sends as activity
+ *   tasks from the older ones with activity tasks throughout.
+ * Input rather than a patch marker because a marker makes the SDK update a search attribute too: a
+ * visibility write that was about a quarter of the Temporal server's work per run (docs/scaling.md).
+ * Upgrade workers before the processes that start runs: an older worker ignores the field.
+ */
+export interface JourneyWorkflowInput extends JourneyRunRequest {
+  steps?: 'local';
+}
+
+/** What every starter of a journey run passes as the workflow's argument. */
+export function journeyWorkflowInput(request: JourneyRunRequest): JourneyWorkflowInput {
+  return { ...request, steps: 'local' };
+}
