@@ -1,5 +1,8 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { defineTypedJourney, events } from './events';
+import { createJourneyRegistry } from '@waymark/core/journeys/registry';
+import { defineJourney } from '@waymark/journey';
+import { defineTypedJourney } from './define-typed-journey';
+import { events } from './events';
 
 /**
  * Type-level tests: `npm run typecheck` (part of `npm run check`) fails when a `@ts-expect-error`
@@ -46,15 +49,18 @@ describe('typed journeys (event catalog → where → ctx → template props)', 
       }),
     ];
     expect(journeys).toHaveLength(1);
-    expect(() =>
-      defineTypedJourney({
-        ...base,
-        id: 'typed-event',
-        // @ts-expect-error user.signedup is not in the catalog
-        trigger: { event: 'user.signedup' },
-        async run() {},
-      }),
-    ).toThrow(/missing from the event catalog: user.signedup/);
+    const misspelt = defineTypedJourney({
+      ...base,
+      id: 'typed-event',
+      // @ts-expect-error user.signedup is not in the catalog
+      trigger: { event: 'user.signedup' },
+      async run() {},
+    });
+    // what the types catch, the api and the worker refuse at start-up (a plain-JS caller)
+    expect(() => createJourneyRegistry([misspelt], { enabledJourneys: '*', events })).toThrow(/missing from the event catalog: user.signedup/);
+    // a plain journey may name any event
+    const plain = defineJourney({ ...base, id: 'plain-event', trigger: { event: 'user.signedup' }, async run() {} });
+    expect(createJourneyRegistry([plain], { enabledJourneys: '*', events }).all()).toHaveLength(1);
   });
 
   it('checks ctx.sendEmail template keys and data against the template props', () => {

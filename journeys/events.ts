@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { defineEvents, typedJourneyDefiner } from '@waymark/journey';
-// type-only: the workflow bundle never includes the React templates
-import type { TemplateProps } from './templates/registry';
+import { defineEvents } from '@waymark/journey';
 
 /**
  * The events this deployment's journeys speak (docs/journeys.md#typed-events). POST /v1/events and
@@ -22,6 +20,3 @@ export const events = defineEvents({
   'subscription.cancelled': z.object({ reason: z.string().optional() }),
   'payment.failed': z.object({ amount: z.string().optional() }),
 });
-
-/** `defineJourney` checked against the catalog and the templates' props (used by every journey here). */
-export const defineTypedJourney = typedJourneyDefiner<typeof events.schemas, TemplateProps>(events);

@@ -10,5 +10,3 @@ import welcomeSeries from './welcome-series';
  * api, the worker and the workflow bundle all read this list, so a definition error stops each.
  */
 export const journeys: readonly Journey[] = [welcomeSeries, trialConversion, reEngagement, trialEnding, paymentRecovery];
-
-export { events } from './events';

@@ -1,4 +1,4 @@
-import { defineTypedJourney } from './events';
+import { defineTypedJourney } from './define-typed-journey';
 
 /**
  * Dunning: a failed payment gets a notice, and a last notice a week later unless the subscription

@@ -1,4 +1,4 @@
-import { defineTypedJourney } from './events';
+import { defineTypedJourney } from './define-typed-journey';
 
 /** Win-back: users inactive for two weeks or more get one nudge, then a welcome back or a last call. */
 export default defineTypedJourney({

@@ -1,4 +1,4 @@
-import { defineTypedJourney } from './events';
+import { defineTypedJourney } from './define-typed-journey';
 
 /** Paid-plan trials: welcome, then push towards pricing; leaves as soon as the user subscribes. */
 export default defineTypedJourney({

@@ -1,4 +1,4 @@
-import { defineTypedJourney } from './events';
+import { defineTypedJourney } from './define-typed-journey';
 
 /** Onboarding: a welcome, then after two days either a getting-started nudge or power-user tips. */
 export default defineTypedJourney({

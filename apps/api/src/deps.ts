@@ -10,7 +10,8 @@ import { createPreparedStatementPool } from '@waymark/core/db/prepared-statement
 import { ingestEvent, type IngestInput, type IngestResult } from '@waymark/core/events/ingest';
 import { ingestEvents } from '@waymark/core/events/ingest-batch';
 import { createJourneyRegistry, type JourneyRegistry } from '@waymark/core/journeys/registry';
-import { events as eventCatalog, journeys as journeyDefinitions } from '@waymark/journeys';
+import { journeys as journeyDefinitions } from '@waymark/journeys';
+import { events as eventCatalog } from '@waymark/journeys/events';
 import { createTemporalGateway, type TemporalGateway } from '@waymark/temporal/client';
 import { startWebhookRedelivery } from '@waymark/temporal/outbound-client';
 import { webhookRetryPolicy } from '@waymark/temporal/outbound-retry';

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+// type-only: the workflow bundle must not load zod (journeys import this package; docs/scaling.md, worker memory)
+import type { z } from 'zod';
 
 /** An event's properties schema: an object of (mostly) JSON primitives, as journeys see them. */
 export type EventSchema = z.ZodObject;
@@ -43,7 +44,7 @@ export function defineEvents<const C extends EventSchemas>(schemas: C): EventCat
     },
     jsonSchema(name) {
       const schema = known.get(name);
-      return schema === undefined ? undefined : (z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>);
+      return schema === undefined ? undefined : (schema.toJSONSchema({ io: 'input', unrepresentable: 'any' }) as Record<string, unknown>);
     },
   };
 }

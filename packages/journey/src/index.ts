@@ -7,5 +7,5 @@ export type { EntryLimit, EventRule, Journey, JourneyDefinition } from './define
 export type { HasEventOptions, JourneyContext, ReceivedEvent, SendEmailOptions, SendEmailOutcome, WaitForEventOptions } from './context';
 export { defineEvents } from './event-catalog';
 export type { EventCatalog, EventCheck, EventProperties, EventSchema, EventSchemas } from './event-catalog';
-export { typedJourneyDefiner } from './typed-journey';
+export { typedJourneyDefiner, uncataloguedEvents } from './typed-journey';
 export type { DefineTypedJourney, TemplateDataMap, TypedCondition, TypedEventRule, TypedJourneyContext, TypedJourneyDefinition } from './typed-journey';

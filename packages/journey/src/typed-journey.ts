@@ -45,17 +45,28 @@ export type DefineTypedJourney<C extends EventSchemas, T extends TemplateDataMap
   definition: TypedJourneyDefinition<C, T, E>,
 ) => Journey;
 
+/** Journeys made by a typed definer: only their events must be in the catalog (plain ones may name any event). */
+const typedJourneys = new WeakSet<Journey>();
+
 /**
- * `defineJourney` bound to an event catalog and a template props map: a wrong event name, `where`
- * key or value, trigger property or template prop is a compile error. At runtime it is
- * `defineJourney` (the same validation, the same Journey).
+ * `defineJourney` bound to an event catalog and a template props map, as types only: a wrong event
+ * name, `where` key or value, trigger property or template prop is a compile error. At runtime it
+ * is `defineJourney` (the same validation, the same Journey); the catalog itself is not needed
+ * here, so a journey file loads no schemas (the workflow bundle evaluates journeys once per run).
+ * A plain-JS caller can slip past the types: the journey registry checks typed journeys' events
+ * against the catalog when the api and the worker start (`uncataloguedEvents`).
  */
-export function typedJourneyDefiner<C extends EventSchemas, T extends TemplateDataMap>(catalog: EventCatalog<C>): DefineTypedJourney<C, T> {
+export function typedJourneyDefiner<C extends EventSchemas, T extends TemplateDataMap>(): DefineTypedJourney<C, T> {
   return (definition) => {
-    const unknownEvents = [definition.trigger.event, ...(definition.exitOn ?? []).map((rule) => rule.event)].filter((event) => !catalog.has(event));
-    // a plain-JS caller can slip past the types; the catalog is the contract, so say so at start-up
-    if (unknownEvents.length > 0) throw new Error(`Journey '${definition.id}' names events missing from the event catalog: ${unknownEvents.join(', ')}`);
     // the typed definition narrows JourneyDefinition (typed ctx, typed conditions) and is one at runtime
-    return defineJourney(definition as unknown as JourneyDefinition);
+    const journey = defineJourney(definition as unknown as JourneyDefinition);
+    typedJourneys.add(journey);
+    return journey;
   };
+}
+
+/** The events a typed journey names (trigger, exit rules) that the catalog lacks; none for a plain journey. */
+export function uncataloguedEvents(journey: Journey, catalog: Pick<EventCatalog, 'has'>): string[] {
+  if (!typedJourneys.has(journey)) return [];
+  return [journey.trigger.event, ...journey.exitOn.map((rule) => rule.event)].filter((event) => !catalog.has(event));
 }

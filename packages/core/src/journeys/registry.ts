@@ -1,4 +1,4 @@
-import { defineEvents, validateJourney, type EventCatalog, type Journey } from '@waymark/journey';
+import { defineEvents, uncataloguedEvents, validateJourney, type EventCatalog, type Journey } from '@waymark/journey';
 import { notFound } from '../errors/app-error';
 
 /**
@@ -35,6 +35,8 @@ export function createJourneyRegistry(journeys: readonly Journey[], options: { e
     const problems = validateJourney(journey);
     if (problems.length > 0) throw new Error(`Invalid journey '${journey.id}': ${problems.join('; ')}`);
     if (byId.has(journey.id)) throw new Error(`Duplicate journey id '${journey.id}' in journeys/index.ts`);
+    const uncatalogued = options.events === undefined ? [] : uncataloguedEvents(journey, options.events);
+    if (uncatalogued.length > 0) throw new Error(`Journey '${journey.id}' names events missing from the event catalog: ${uncatalogued.join(', ')}`);
     byId.set(journey.id, journey);
     byTrigger.set(journey.trigger.event, [...(byTrigger.get(journey.trigger.event) ?? []), journey]);
     for (const event of new Set((journey.exitOn ?? []).map((rule) => rule.event))) byExitEvent.set(event, [...(byExitEvent.get(event) ?? []), journey]);
