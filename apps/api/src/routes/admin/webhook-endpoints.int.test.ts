@@ -291,7 +291,10 @@ describe('outbound webhooks: endpoints, signed delivery, retries, a killed worke
         (value) => value.deliveries[0]?.status === 'succeeded',
         { what: 'the delivery recorded as succeeded' },
       );
-      expect(page.deliveries[0]).toMatchObject({ eventId, attempts: 31, lastStatusCode: 200 });
+      expect(page.deliveries[0]).toMatchObject({ eventId, lastStatusCode: 200 });
+      // counted on top of the 30 before it (not reset); a loaded box may time out one attempt of the
+      // retry before it succeeds, so the count is at least 31, not exactly
+      expect(page.deliveries[0]!.attempts).toBeGreaterThan(30);
       expect((await api.request('POST', `/v1/admin/dlq/${dlqId}/retry`, { token: LEGACY })).status).toBe(409);
     });
 
