@@ -74,9 +74,10 @@ export function ingestUserId(input: Pick<IngestInput, 'userId' | 'email'>): stri
 
 /**
  * The ingest pipeline, inside the caller's request: store → route → exit check → contact upsert,
- * then list membership (the upsert runs alongside route and exit check, see step 4). The store, the user's live states and the overrides of
- * the triggered journeys come back in ONE round trip; an event that triggers nothing for a user
- * with no live state costs two statements (this one and the contact upsert).
+ * then list membership. The store, the user's live states, the overrides of the triggered journeys
+ * and (for an event keyed by userId) the contact upsert are ONE round trip: an event that triggers
+ * nothing for a user with no live state costs one statement, as a bare INSERT would. An email-only
+ * event's upsert is a second statement, run alongside route and exit check (step 4).
  */
 export async function ingestEvent(deps: IngestDeps, input: IngestInput): Promise<IngestResult> {
   const name = input.name.trim();
@@ -101,7 +102,7 @@ export async function ingestEvent(deps: IngestDeps, input: IngestInput): Promise
   let contactInStatement = keyedByUserId;
   const row = await storeEvent(deps.db, storeInput, keyedByUserId ? contactInput : undefined).catch(async (error: unknown) => {
     // PostgreSQL refused the statement, so nothing of it was written: the contact part may be what
-    // it refused, and a contact that cannot be resolved must not lose the event (docs/events.md)
+    // it refused, and a contact that cannot be resolved is logged while the event still counts (step 4)
     if (!keyedByUserId || !refusedByServer(error)) throw error;
     deps.logger.warn({ err: error, userId }, 'event store with contact upsert failed; storing the event alone');
     contactInStatement = false;
