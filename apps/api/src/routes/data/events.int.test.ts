@@ -71,7 +71,11 @@ describe('POST /v1/events (ingest pipeline)', () => {
     const userId = `u-${randomUUID()}`;
     const key = `idem-${randomUUID()}`;
     const send = (plan: string) =>
-      api.request('POST', '/v1/events', { token: ingestKey, body: { name: 'page.viewed', userId, contactProperties: { plan } }, headers: { 'idempotency-key': key } });
+      api.request('POST', '/v1/events', {
+        token: ingestKey,
+        body: { name: 'page.viewed', userId, contactProperties: { plan } },
+        headers: { 'idempotency-key': key },
+      });
     expect((await send('free')).body.stored).toBe(true);
     expect((await send('pro')).body.stored).toBe(false);
     const contact = await api.deps.db.selectFrom('contacts').select('properties').where('externalId', '=', userId).executeTakeFirstOrThrow();
