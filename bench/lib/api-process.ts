@@ -24,7 +24,9 @@ export interface ApiProcess {
 export async function startApiProcess(env: Record<string, string>, logName: string): Promise<ApiProcess> {
   mkdirSync(resultsDir, { recursive: true });
   const log = openSync(path.join(resultsDir, `${logName}.log`), 'w');
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { env, stdio: ['ignore', log, log, 'ipc'] });
+  // BENCH_API_CPU_PROF=<dir>: the api writes a V8 CPU profile there when it stops (node --cpu-prof)
+  const profile = process.env.BENCH_API_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_API_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry], { env, stdio: ['ignore', log, log, 'ipc'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
     const onExit = (code: number | null) => reject(new Error(`bench api exited (code ${code}) before listening; see bench/results/${logName}.log`));

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database';
 import { badRequest } from '../errors/app-error';
 
@@ -62,17 +62,27 @@ export interface ExternalIdContact {
  */
 export async function upsertContactsByExternalId(db: Db, contacts: readonly ExternalIdContact[]): Promise<UpsertedContact[]> {
   if (contacts.length === 0) return [];
-  const result = await sql<UpsertedContact>`
-    insert into contacts (external_id, email, properties)
-    select external_id, email, properties::jsonb
+  const result = await externalIdUpsert(
+    sql`select external_id, email, properties::jsonb
     from unnest(${contacts.map((contact) => contact.externalId)}::text[], ${contacts.map((contact) => contact.email)}::text[],
                 ${contacts.map((contact) => JSON.stringify(contact.properties))}::text[]) with ordinality as t(external_id, email, properties, ord)
-    order by ord
+    order by ord`,
+  ).execute(db);
+  return result.rows;
+}
+
+/**
+ * The upsert of upsertContactsByExternalId over `rows` (a select of external_id, email, properties
+ * as jsonb), returning id and email: also a part of the ingest store statement (events/ingest.ts).
+ */
+export function externalIdUpsert(rows: RawBuilder<unknown>): RawBuilder<UpsertedContact> {
+  return sql<UpsertedContact>`
+    insert into contacts (external_id, email, properties)
+    ${rows}
     on conflict (external_id) do update set
       email = coalesce(excluded.email, contacts.email),
       properties = contacts.properties || excluded.properties,
       last_seen_at = now(),
       updated_at = now()
-    returning id, email`.execute(db);
-  return result.rows;
+    returning id, email`;
 }

@@ -1,6 +1,7 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
+import pg from 'pg';
 import type { Db } from '../db/database';
-import { CONTACT_KEY_REQUIRED, upsertContact, type UpsertedContact } from '../contacts/upsert-contact';
+import { CONTACT_KEY_REQUIRED, externalIdUpsert, upsertContact, type ContactUpsertInput, type UpsertedContact } from '../contacts/upsert-contact';
 import { newRowId } from '../db/ids';
 import { findUnstorable } from '../db/storable-value';
 import { badRequest } from '../errors/app-error';
@@ -45,6 +46,9 @@ export interface IngestResult {
 
 interface StoreRow {
   insertedId: string | null;
+  /** the contact when the statement also upserted it (an event keyed by userId), else null */
+  contactId: string | null;
+  contactEmail: string | null;
   liveStates: LiveState[];
   overrides: Record<string, boolean>;
 }
@@ -70,9 +74,10 @@ export function ingestUserId(input: Pick<IngestInput, 'userId' | 'email'>): stri
 
 /**
  * The ingest pipeline, inside the caller's request: store → route → exit check → contact upsert,
- * then list membership (the upsert runs alongside route and exit check, see step 4). The store, the user's live states and the overrides of
- * the triggered journeys come back in ONE round trip; an event that triggers nothing for a user
- * with no live state costs two statements (this one and the contact upsert).
+ * then list membership. The store, the user's live states, the overrides of the triggered journeys
+ * and (for an event keyed by userId) the contact upsert are ONE round trip: an event that triggers
+ * nothing for a user with no live state costs one statement, as a bare INSERT would. An email-only
+ * event's upsert is a second statement, run alongside route and exit check (step 4).
  */
 export async function ingestEvent(deps: IngestDeps, input: IngestInput): Promise<IngestResult> {
   const name = input.name.trim();
@@ -90,23 +95,19 @@ export async function ingestEvent(deps: IngestDeps, input: IngestInput): Promise
   if (!check.ok) throw badRequest(`eventProperties.${check.path}: ${check.message} (event '${name}' is in the event catalog)`);
   const candidateIds = deps.journeys.triggeredBy(name).map((journey) => journey.id);
 
-  // 1. store (+ read what routing and the exit check need)
-  const stored = await sql<StoreRow>`
-    with inserted as (
-      insert into events (id, user_id, user_email, event, properties, source, idempotency_key, occurred_at)
-      values (${newRowId()}, ${userId}, ${email ?? null}, ${name}, ${JSON.stringify(eventProperties)}::jsonb, ${input.source},
-              ${input.idempotencyKey ?? null}, ${occurredAt})
-      on conflict (idempotency_key) do nothing
-      returning id
-    )
-    select
-      (select id from inserted) as inserted_id,
-      coalesce((
-        select json_agg(json_build_object('id', s.id, 'journeyId', s.journey_id, 'workflowId', s.workflow_id, 'waitingFor', s.context ->> 'waitingFor'))
-        from journey_states s where s.user_id = ${userId} and s.status in ${LIVE_STATUS_LIST}
-      ), '[]'::json) as live_states,
-      ${overridesJson(candidateIds)} as overrides`.execute(deps.db);
-  const row = stored.rows[0]!;
+  // 1. store (+ read what routing and the exit check need; for an event keyed by userId, step 4 too)
+  const contactInput: ContactUpsertInput = { userId: input.userId, email, properties: input.contactProperties };
+  const storeInput = { userId, email, name, eventProperties, source: input.source, idempotencyKey: input.idempotencyKey, occurredAt, candidateIds };
+  const keyedByUserId = input.userId !== undefined && input.userId !== '';
+  let contactInStatement = keyedByUserId;
+  const row = await storeEvent(deps.db, storeInput, keyedByUserId ? contactInput : undefined).catch(async (error: unknown) => {
+    // PostgreSQL refused the statement, so nothing of it was written: the contact part may be what
+    // it refused, and a contact that cannot be resolved is logged while the event still counts (step 4)
+    if (!keyedByUserId || !refusedByServer(error)) throw error;
+    deps.logger.warn({ err: error, userId }, 'event store with contact upsert failed; storing the event alone');
+    contactInStatement = false;
+    return storeEvent(deps.db, storeInput, undefined);
+  });
   if (row.insertedId === null) {
     // a repeated Idempotency-Key: nothing new is stored and nothing is routed again. Its stored id
     // is read after this statement (rare, so the common request pays no lookup; a key a concurrent
@@ -115,14 +116,18 @@ export async function ingestEvent(deps: IngestDeps, input: IngestInput): Promise
   }
   const eventId = row.insertedId;
 
-  // 4. contact upsert, issued now and awaited last: routing and the exit check never read what it
-  // writes (a run's entry reads a contact's address only when the event carries none, and then the
-  // upsert keeps the stored one), so a journey-starting request waits for the slower of the
-  // Temporal start and the upsert instead of their sum. A failure is logged and the event still counts.
-  const contactUpsert = upsertContact(deps.db, { userId: input.userId, email, properties: input.contactProperties }).catch((error: unknown) => {
-    deps.logger.warn({ err: error, userId, eventId }, 'contact resolution failed; event processed without it');
-    return undefined;
-  });
+  // 4. contact upsert, when the store statement did not do it (an email-only event, whose contact
+  // is found by address): issued now and awaited last, since routing and the exit check never read
+  // what it writes (a run's entry reads a contact's address only when the event carries none, and
+  // then the upsert keeps the stored one), so a journey-starting request waits for the slower of
+  // the Temporal start and the upsert instead of their sum. A failure is logged and the event still counts.
+  const contactUpsert: Promise<UpsertedContact | undefined> =
+    contactInStatement && row.contactId !== null
+      ? Promise.resolve({ id: row.contactId, email: row.contactEmail })
+      : upsertContact(deps.db, contactInput).catch((error: unknown) => {
+          deps.logger.warn({ err: error, userId, eventId }, 'contact resolution failed; event processed without it');
+          return undefined;
+        });
 
   // 2. route: start every enabled journey triggered by this name; deliver to runs waiting for it
   const event = { id: eventId, name, userId, email, eventProperties, occurredAt };
@@ -149,6 +154,55 @@ export async function ingestEvent(deps: IngestDeps, input: IngestInput): Promise
     }
   }
   return result;
+}
+
+interface StoreInput {
+  userId: string;
+  email: string | undefined;
+  name: string;
+  eventProperties: Record<string, unknown>;
+  source: IngestSource;
+  idempotencyKey: string | undefined;
+  occurredAt: Date;
+  candidateIds: readonly string[];
+}
+
+/**
+ * Ingest step 1 in ONE round trip: the event insert, the user's live states, the overrides of the
+ * triggered journeys and, given `contact` (keyed by userId), the contact upsert of step 4, written
+ * only when the event is (a repeated Idempotency-Key touches no contact). An event that triggers
+ * nothing for a user with no live state costs this one statement.
+ */
+async function storeEvent(db: Db, input: StoreInput, contact: ContactUpsertInput | undefined): Promise<StoreRow> {
+  const contactPart: RawBuilder<unknown> =
+    contact?.userId === undefined
+      ? sql`select null::uuid as id, null::text as email where false`
+      : externalIdUpsert(
+          sql`select ${contact.userId}::text, ${contact.email ?? null}::text, ${JSON.stringify(contact.properties ?? {})}::jsonb where exists (select 1 from inserted)`,
+        );
+  const stored = await sql<StoreRow>`
+    with inserted as (
+      insert into events (id, user_id, user_email, event, properties, source, idempotency_key, occurred_at)
+      values (${newRowId()}, ${input.userId}, ${input.email ?? null}, ${input.name}, ${JSON.stringify(input.eventProperties)}::jsonb, ${input.source},
+              ${input.idempotencyKey ?? null}, ${input.occurredAt})
+      on conflict (idempotency_key) do nothing
+      returning id
+    ), contact as (${contactPart})
+    select
+      (select id from inserted) as inserted_id,
+      (select id from contact) as contact_id,
+      (select email from contact) as contact_email,
+      coalesce((
+        select json_agg(json_build_object('id', s.id, 'journeyId', s.journey_id, 'workflowId', s.workflow_id, 'waitingFor', s.context ->> 'waitingFor'))
+        from journey_states s where s.user_id = ${input.userId} and s.status in ${LIVE_STATUS_LIST}
+      ), '[]'::json) as live_states,
+      ${overridesJson(input.candidateIds)} as overrides`.execute(db);
+  return stored.rows[0]!;
+}
+
+/** An error PostgreSQL answered (not a lost connection, whose statement may have committed): the statement was rolled back whole. */
+function refusedByServer(error: unknown): boolean {
+  return error instanceof pg.DatabaseError;
 }
 
 async function findEventIdByKey(db: Db, key: string | undefined): Promise<string> {

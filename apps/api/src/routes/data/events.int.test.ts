@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../../../../../test/eventually';
 import { journeyStatesOf } from '../../../../../test/journey-states';
@@ -64,6 +65,37 @@ describe('POST /v1/events (ingest pipeline)', () => {
       (rows) => rows.length > 0,
     );
     expect(states).toHaveLength(1);
+  });
+
+  it('a repeated Idempotency-Key leaves the contact untouched (the contact is written with the event, not without it)', async () => {
+    const userId = `u-${randomUUID()}`;
+    const key = `idem-${randomUUID()}`;
+    const send = (plan: string) =>
+      api.request('POST', '/v1/events', {
+        token: ingestKey,
+        body: { name: 'page.viewed', userId, contactProperties: { plan } },
+        headers: { 'idempotency-key': key },
+      });
+    expect((await send('free')).body.stored).toBe(true);
+    expect((await send('pro')).body.stored).toBe(false);
+    const contact = await api.deps.db.selectFrom('contacts').select('properties').where('externalId', '=', userId).executeTakeFirstOrThrow();
+    expect(contact.properties).toEqual({ plan: 'free' });
+  });
+
+  it('a contact PostgreSQL refuses is logged and the event still stored (202, listsError for its lists)', async () => {
+    const userId = `refused-${randomUUID()}`;
+    // a constraint only this user's contact breaks: the contact write fails, the event's must not
+    const constraint = sql.id(`test_refuse_${userId.replace(/-/g, '_')}`);
+    await sql`alter table contacts add constraint ${constraint} check (external_id is distinct from ${sql.lit(userId)}) not valid`.execute(api.deps.db);
+    try {
+      const response = await api.request('POST', '/v1/events', { token: ingestKey, body: { name: 'page.viewed', userId, lists: { [`l-${userId}`]: true } } });
+      expect(response.status).toBe(202);
+      expect(response.body).toEqual({ stored: true, exits: [], listsError: 'Contact could not be resolved; list membership not written' });
+    } finally {
+      await sql`alter table contacts drop constraint ${constraint}`.execute(api.deps.db);
+    }
+    expect(await api.deps.db.selectFrom('events').select('event').where('userId', '=', userId).execute()).toEqual([{ event: 'page.viewed' }]);
+    expect(await api.deps.db.selectFrom('contacts').select('id').where('externalId', '=', userId).execute()).toEqual([]);
   });
 
   it('starts the triggered journey: a state appears, logs entered + email_sent, and the intended send is recorded', async () => {
