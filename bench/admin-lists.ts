@@ -67,7 +67,7 @@ async function main(): Promise<void> {
   }
   // after the reads: it toggles the counter trigger on events
   await api.stop();
-  rows.push(await counterTriggerCost(db, { connections: 4, rounds: 2, roundMs: 3000 }));
+  rows.push(await counterTriggerCost(db, { connections: 4, rounds: 4, roundMs: 2000 }));
   await db.destroy();
   writeBenchResults('admin-lists', rows);
 }

@@ -30,17 +30,27 @@ async function setCounterTriggers(db: Db, enabled: boolean): Promise<void> {
   await sql`alter table events ${action} trigger events_row_counts_insert, ${action} trigger events_row_counts_delete`.execute(db);
 }
 
+/** Inserts with the counter triggers off; their rows are deleted before the triggers come back. */
+async function uncountedInserts(db: Db, connections: number, milliseconds: number): Promise<number> {
+  await setCounterTriggers(db, false);
+  try {
+    const rate = await insertsFor(db, connections, milliseconds, 'bench-uncounted');
+    await db.deleteFrom('events').where('source', '=', 'bench-uncounted').execute();
+    return rate;
+  } finally {
+    await setCounterTriggers(db, true);
+  }
+}
+
 export async function counterTriggerCost(db: Db, options: { connections: number; rounds: number; roundMs: number }): Promise<BenchRow> {
   const rates = { on: 0, off: 0 };
-  await insertsFor(db, options.connections, 1000, 'bench-warmup');
+  await insertsFor(db, options.connections, 2000, 'bench-warmup');
+  // A-B-B-A: neither side always runs first (autovacuum after a seed, a warming cache)
   for (let round = 0; round < options.rounds; round += 1) {
-    rates.on += await insertsFor(db, options.connections, options.roundMs, 'bench-counted');
-    await setCounterTriggers(db, false);
-    try {
-      rates.off += await insertsFor(db, options.connections, options.roundMs, 'bench-uncounted');
-      await db.deleteFrom('events').where('source', '=', 'bench-uncounted').execute();
-    } finally {
-      await setCounterTriggers(db, true);
+    const order = round % 2 === 0 ? [true, false] : [false, true];
+    for (const counted of order) {
+      if (counted) rates.on += await insertsFor(db, options.connections, options.roundMs, 'bench-counted');
+      else rates.off += await uncountedInserts(db, options.connections, options.roundMs);
     }
   }
   const on = rates.on / options.rounds;
