@@ -1,10 +1,65 @@
-import type { SelectQueryBuilder } from 'kysely';
+import { TableNode, type SelectQueryBuilder } from 'kysely';
 import type { Database } from './schema';
 
 /** The page an admin list asks for (limit 1–100, offset ≥ 0: docs/ and the OpenAPI description). */
 export interface PageQuery {
   limit: number;
   offset: number;
+}
+
+/** Tables whose exact row count triggers keep in `row_counts` (migration 0070), by their stored name. */
+const COUNTED_TABLES: Partial<Record<keyof Database, string>> = {
+  events: 'events',
+  contacts: 'contacts',
+  emailSends: 'email_sends',
+  auditLogs: 'audit_logs',
+};
+
+/** The counted table a query reads whole (one table, no filter, join or grouping), if any. */
+function wholeCountedTable(query: SelectQueryBuilder<Database, keyof Database, object>): string | undefined {
+  const node = query.toOperationNode();
+  if (node.where !== undefined || node.joins !== undefined || node.groupBy !== undefined || node.having !== undefined) return undefined;
+  const froms = node.from?.froms ?? [];
+  const from = froms[0];
+  if (froms.length !== 1 || from === undefined || !TableNode.is(from) || from.table.schema !== undefined) return undefined;
+  return COUNTED_TABLES[from.table.identifier.name as keyof Database];
+}
+
+/**
+ * How many rows a list's filter matches, exactly. A filter over a whole counted table is answered
+ * from its counter (a sum over a few shard rows) instead of a count over every row, which at a
+ * million rows is what made an unfiltered admin list slow (docs/scaling.md). The counter is read
+ * as a scalar subquery of the filter's own query (whose first row is enough): the builder carries
+ * the connection, so the callers keep passing one builder for rows and one for the count.
+ */
+async function countMatching(filtered: SelectQueryBuilder<Database, keyof Database, object>): Promise<number> {
+  const table = wholeCountedTable(filtered);
+  if (table === undefined) {
+    const count = await filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+    return count.total;
+  }
+  const row = await filtered
+    .select((eb) =>
+      eb
+        .selectFrom('rowCounts')
+        .select((sub) => sub.fn.sum<number>('n').as('n'))
+        .where('tableName', '=', table)
+        .as('total'),
+    )
+    .limit(1)
+    .executeTakeFirst();
+  // no row: the table has no rows
+  return row?.total ?? 0;
+}
+
+/** One page of a list and its exact total, fetched in parallel. */
+export async function pageWithTotal<TB extends keyof Database, O>(
+  rows: SelectQueryBuilder<Database, TB, O>,
+  total: Promise<number>,
+  page: PageQuery,
+): Promise<{ rows: O[]; total: number }> {
+  const [items, count] = await Promise.all([rows.limit(page.limit).offset(page.offset).execute(), total]);
+  return { rows: items, total: count };
 }
 
 /**
@@ -17,9 +72,5 @@ export async function paginate<TB extends keyof Database, O, CTB extends keyof D
   filtered: SelectQueryBuilder<Database, CTB, object>,
   page: PageQuery,
 ): Promise<{ rows: O[]; total: number }> {
-  const [items, count] = await Promise.all([
-    rows.limit(page.limit).offset(page.offset).execute(),
-    filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows: items, total: count.total };
+  return pageWithTotal(rows, countMatching(filtered as SelectQueryBuilder<Database, keyof Database, object>), page);
 }

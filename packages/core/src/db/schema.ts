@@ -392,6 +392,21 @@ export interface OrganizationInvitationsTable {
   createdAt: Timestamp;
 }
 
+/** Exact row counts kept by triggers (migration 0070): a table's count is the sum of its shards. */
+export interface RowCountsTable {
+  tableName: string;
+  shard: number;
+  n: number;
+}
+
+/** Exact journey-state counts per (journey, status), kept by triggers (migration 0070); summed over shards. */
+export interface JourneyStateCountsTable {
+  journeyId: string;
+  status: JourneyStatus;
+  shard: number;
+  n: number;
+}
+
 export interface Database {
   contacts: ContactsTable;
   emailPreferences: EmailPreferencesTable;
@@ -423,6 +438,8 @@ export interface Database {
   organizations: OrganizationsTable;
   organizationMembers: OrganizationMembersTable;
   organizationInvitations: OrganizationInvitationsTable;
+  rowCounts: RowCountsTable;
+  journeyStateCounts: JourneyStateCountsTable;
 }
 
 export type ContactRow = Selectable<ContactsTable>;

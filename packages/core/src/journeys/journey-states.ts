@@ -3,7 +3,7 @@ import type { Db } from '../db/database';
 import type { JourneyStatus, JsonObject } from '../db/schema';
 import { conflict, notFound } from '../errors/app-error';
 import { markStatesExited, type ExitDeps } from './exit-states';
-import { paginate } from '../db/paginate';
+import { pageWithTotal, paginate } from '../db/paginate';
 
 export const journeyStatuses = ['active', 'waiting', 'completed', 'failed', 'exited'] as const satisfies readonly JourneyStatus[];
 const TERMINAL: readonly JourneyStatus[] = ['completed', 'failed', 'exited'];
@@ -68,13 +68,18 @@ export interface StateListQuery {
 }
 
 export async function listJourneyStates(db: Db, query: StateListQuery): Promise<{ states: JourneyState[]; total: number }> {
-  let base = db.selectFrom('journeyStates').where('journeyId', '=', query.journeyId);
-  if (query.status !== undefined) base = base.where('status', '=', query.status);
-  if (query.userId !== undefined) base = base.where('userId', '=', query.userId);
   let page = selectStates(db).where('journeyId', '=', query.journeyId);
   if (query.status !== undefined) page = page.where('status', '=', query.status);
   if (query.userId !== undefined) page = page.where('userId', '=', query.userId);
-  const { rows, total } = await paginate(page.orderBy('createdAt', 'desc').orderBy('id', 'desc'), base, query);
+  page = page.orderBy('createdAt', 'desc').orderBy('id', 'desc');
+  // a journey (and status) alone is counted by the status counters; a user has a handful of states
+  if (query.userId === undefined) return renamed(await pageWithTotal(page, countStatesOf(db, query.journeyId, query.status), query));
+  let base = db.selectFrom('journeyStates').where('journeyId', '=', query.journeyId).where('userId', '=', query.userId);
+  if (query.status !== undefined) base = base.where('status', '=', query.status);
+  return renamed(await paginate(page, base, query));
+}
+
+function renamed({ rows, total }: { rows: JourneyState[]; total: number }): { states: JourneyState[]; total: number } {
   return { states: rows, total };
 }
 
@@ -111,13 +116,27 @@ export function emptyCounts(): JourneyCounts {
   return { active: 0, waiting: 0, completed: 0, failed: 0, exited: 0 };
 }
 
-/** Status counts per journey, from the (journey_id, status) index. */
+/** How many states a journey has (in one status, when given), from the status counters. */
+async function countStatesOf(db: Db, journeyId: string, status: JourneyStatus | undefined): Promise<number> {
+  let query = db
+    .selectFrom('journeyStateCounts')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n'), eb.lit(0)).as('n'))
+    .where('journeyId', '=', journeyId);
+  if (status !== undefined) query = query.where('status', '=', status);
+  const row = await query.executeTakeFirstOrThrow();
+  return row.n;
+}
+
+/**
+ * Status counts per journey, exact, from the counters triggers keep per (journey, status)
+ * (migration 0070): a few rows per journey instead of a count over every state.
+ */
 export async function countJourneyStates(db: Db, journeyIds: readonly string[]): Promise<Map<string, JourneyCounts>> {
   const counts = new Map(journeyIds.map((id) => [id, emptyCounts()]));
   if (journeyIds.length === 0) return counts;
   const rows = await db
-    .selectFrom('journeyStates')
-    .select(['journeyId', 'status', (eb) => eb.fn.countAll<number>().as('n')])
+    .selectFrom('journeyStateCounts')
+    .select(['journeyId', 'status', (eb) => eb.fn.sum<number>('n').as('n')])
     .where('journeyId', 'in', journeyIds)
     .groupBy(['journeyId', 'status'])
     .execute();
