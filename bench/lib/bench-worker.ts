@@ -20,7 +20,9 @@ export interface BenchWorker {
 export async function startBenchWorker(env: Record<string, string>, logName: string): Promise<BenchWorker> {
   mkdirSync(resultsDir, { recursive: true });
   const log = openSync(path.join(resultsDir, `${logName}.log`), 'w');
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  // BENCH_WORKER_CPU_PROF=<dir>: the worker writes a V8 CPU profile there when it stops (node --cpu-prof)
+  const profile = process.env.BENCH_WORKER_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_WORKER_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry], {
     env: { ...process.env, ...env },
     stdio: ['ignore', log, log, 'ipc'],
   });
