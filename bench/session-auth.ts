@@ -8,26 +8,16 @@
  * Run: `npm run bench:sessions` (BENCH_DATABASE_URL, default database `waymark_bench_sessions`,
  * recreated every run; BENCH_ROUNDS, BENCH_SESSION_SECONDS, BENCH_SIGN_INS tune it).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { createApiKey } from '@waymark/core/auth/api-keys';
 import { createAdmin } from '@waymark/core/users/admin-accounts';
 import { autocannon, CONNECTIONS, startBenchServer, type AutocannonResult } from './lib/bench-server';
+import { limitRow, ratioRow, writeBenchResults } from './lib/results';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://waymark:waymark@127.0.0.1:5432/waymark_bench_sessions';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const SECONDS = Number(process.env.BENCH_SESSION_SECONDS ?? 3);
 const SIGN_INS = Number(process.env.BENCH_SIGN_INS ?? 30);
 const PATH = '/v1/admin/api-keys?limit=10';
-
-interface Row {
-  name: string;
-  unit: string;
-  value: number;
-  baseline: number;
-  ratio: number;
-  goal: string;
-  pass: boolean;
-}
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -95,42 +85,14 @@ async function main(): Promise<void> {
     for (let attempt = 0; attempt < SIGN_INS; attempt++) signIns.push((await signIn()).ms);
     const signInP50 = median(signIns);
 
-    const costRatio = bearerRps / sessionRps;
-    const rows: Row[] = [
-      {
-        name: 'session vs bearer admin GET (cost: bearer req/s ÷ session req/s)',
-        unit: 'req/s',
-        value: Math.round(sessionRps),
-        baseline: Math.round(bearerRps),
-        ratio: Number(costRatio.toFixed(3)),
-        goal: '≤ 1.2',
-        pass: costRatio <= 1.2,
-      },
-      {
-        name: 'session vs bearer admin GET p50 latency',
-        unit: 'ms',
-        value: median(p50.session),
-        baseline: median(p50.bearer),
-        ratio: Number((median(p50.session) / Math.max(median(p50.bearer), 1)).toFixed(3)),
-        goal: 'informational',
-        pass: true,
-      },
-      {
-        name: 'sign-in p50 (argon2id m=19 MiB t=2 p=1), against the 300 ms target',
-        unit: 'ms',
-        value: Number(signInP50.toFixed(1)),
-        baseline: 300,
-        ratio: Number((signInP50 / 300).toFixed(3)),
-        goal: '< 1 (p50 under 300 ms)',
-        pass: signInP50 < 300,
-      },
+    // the goal "a session costs at most 1.2× a bearer key" as a same-run ratio: session ≥ bearer ÷ 1.2
+    const rows = [
+      ratioRow('admin GET with a session cookie vs a bearer key', 'req/s', sessionRps, bearerRps, Number((1 / 1.2).toFixed(3))),
+      limitRow('sign-in p50 (argon2id m=19 MiB t=2 p=1)', 'ms', signInP50, 300),
     ];
-    mkdirSync('bench/results', { recursive: true });
-    writeFileSync('bench/results/session-auth.json', `${JSON.stringify(rows, null, 2)}\n`);
     console.log(`session auth (${ROUNDS} alternating rounds of ${SECONDS} s, ${CONNECTIONS} connections; ${SIGN_INS} sign-ins):`);
-    for (const row of rows) {
-      console.log(`  ${row.name}: ${row.value} ${row.unit} vs ${row.baseline} → ratio ${row.ratio} (goal ${row.goal}) ${row.pass ? 'PASS' : 'FAIL'}`);
-    }
+    console.log(`  p50 latency: session ${median(p50.session)} ms, bearer ${median(p50.bearer)} ms`);
+    writeBenchResults('session-auth', rows);
     if (rows.some((row) => !row.pass)) process.exitCode = 1;
   } finally {
     await server.app.close();
