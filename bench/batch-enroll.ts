@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { startBenchServer } from './lib/bench-server';
 import { limitRow, writeBenchResults } from './lib/results';
+import { terminateRunsOnQueue } from './lib/terminate-runs';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://waymark:waymark@127.0.0.1:5432/waymark_bench_enroll';
 const USERS = 500;
@@ -38,12 +39,7 @@ async function main(): Promise<void> {
     times.push(ms);
   }
   await app.close();
-  const ids: string[] = [];
-  for await (const execution of deps.temporal.client.workflow.list({ query: `TaskQueue = '${taskQueue}' AND ExecutionStatus = 'Running'` }))
-    ids.push(execution.workflowId);
-  for (let i = 0; i < ids.length; i += 50) {
-    await Promise.allSettled(ids.slice(i, i + 50).map((id) => deps.temporal.client.workflow.getHandle(id).terminate('benchmark cleanup')));
-  }
+  await terminateRunsOnQueue(deps.temporal.client, taskQueue);
   await deps.close();
   const median = [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
   writeBenchResults('batch-enroll', [limitRow(`batch enroll of ${USERS} users answers (median of ${rounds})`, 'ms', median, 2000)]);

@@ -19,6 +19,7 @@ import { startApiProcess } from './lib/api-process';
 import { benchEnv, prepareBenchDatabase } from './lib/bench-server';
 import { startBenchWorker } from './lib/bench-worker';
 import { limitRow, writeBenchResults } from './lib/results';
+import { terminateRunsOnQueue } from './lib/terminate-runs';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://waymark:waymark@127.0.0.1:5432/waymark_bench_latency';
 const RATE = Number(process.env.BENCH_RATE ?? 20);
@@ -126,11 +127,7 @@ async function main(): Promise<void> {
   // the welcome-series runs sleep for two days: end them
   const connection = await Connection.connect(temporalConnectionOptions(config.temporal));
   const client = new Client({ connection, namespace: config.temporal.namespace });
-  const ids: string[] = [];
-  for await (const execution of client.workflow.list({ query: `TaskQueue = '${taskQueue}' AND ExecutionStatus = 'Running'` })) ids.push(execution.workflowId);
-  for (let i = 0; i < ids.length; i += 50) {
-    await Promise.allSettled(ids.slice(i, i + 50).map((id) => client.workflow.getHandle(id).terminate('benchmark cleanup')));
-  }
+  await terminateRunsOnQueue(client, taskQueue);
   await connection.close();
   await db.destroy();
 

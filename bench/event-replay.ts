@@ -13,6 +13,7 @@ import { REPLAY_LANES } from '@waymark/core/replays/replay-event';
 import { REPLAY_MAX_LIMIT } from '@waymark/core/replays/replay-events';
 import { startBenchServer } from './lib/bench-server';
 import { limitRow, ratioRow, writeBenchResults } from './lib/results';
+import { terminateRunsOnQueue } from './lib/terminate-runs';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://waymark:waymark@127.0.0.1:5432/waymark_bench_replay';
 const EVENT = 'user.signed_up';
@@ -104,12 +105,7 @@ async function main(): Promise<void> {
     sequentialMs.push(sequential);
   }
   await app.close();
-  const ids: string[] = [];
-  for await (const execution of deps.temporal.client.workflow.list({ query: `TaskQueue = '${taskQueue}' AND ExecutionStatus = 'Running'` }))
-    ids.push(execution.workflowId);
-  for (let i = 0; i < ids.length; i += 50) {
-    await Promise.allSettled(ids.slice(i, i + 50).map((id) => deps.temporal.client.workflow.getHandle(id).terminate('benchmark cleanup')));
-  }
+  await terminateRunsOnQueue(deps.temporal.client, taskQueue);
   await deps.close();
   const perSecond = (ms: number) => (REPLAY_MAX_LIMIT * 1000) / ms;
   writeBenchResults('event-replay', [

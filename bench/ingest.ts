@@ -15,6 +15,7 @@ import { createApiKey } from '@waymark/core/auth/api-keys';
 import { autocannon, benchEnv, CONNECTIONS, startBenchServer, type AutocannonResult } from './lib/bench-server';
 import { startBenchWorker } from './lib/bench-worker';
 import { ratioRow, writeBenchResults } from './lib/results';
+import { terminateRunsOnQueue } from './lib/terminate-runs';
 
 const baseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://waymark:waymark@127.0.0.1:5432/waymark_bench';
 
@@ -106,12 +107,7 @@ async function main(): Promise<void> {
   await worker.stop();
 
   // the welcome-series runs sleep for two days: end them
-  const ids: string[] = [];
-  for await (const execution of deps.temporal.client.workflow.list({ query: `TaskQueue = '${taskQueue}' AND ExecutionStatus = 'Running'` }))
-    ids.push(execution.workflowId);
-  for (let i = 0; i < ids.length; i += 50) {
-    await Promise.allSettled(ids.slice(i, i + 50).map((id) => deps.temporal.client.workflow.getHandle(id).terminate('benchmark cleanup')));
-  }
+  await terminateRunsOnQueue(deps.temporal.client, taskQueue);
   await deps.close();
   writeBenchResults('ingest', [
     ratioRow('ingest: event, no journey vs bare INSERT', 'req/s', plain.measured, plain.base, 0.6),

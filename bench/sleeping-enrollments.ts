@@ -26,6 +26,7 @@ import { waitForPort } from '../test/throwaway-services';
 import { exited } from '../test/worker-process';
 import { prepareBenchDatabase } from './lib/bench-server';
 import { limitRow, writeBenchResults } from './lib/results';
+import { terminateRunsOnQueue } from './lib/terminate-runs';
 
 const { values } = parseArgs({
   options: { enrollments: { type: 'string', default: '2000' }, hold: { type: 'string', default: '60' } },
@@ -200,13 +201,7 @@ async function main(): Promise<void> {
         visibilityQuery: query,
         terminationOperation: {},
       })
-      .catch(async () => {
-        const client = new Client({ connection, namespace: config.temporal.namespace });
-        const ids: string[] = [];
-        for await (const execution of client.workflow.list({ query })) ids.push(execution.workflowId);
-        for (let i = 0; i < ids.length; i += 50)
-          await Promise.allSettled(ids.slice(i, i + 50).map((id) => client.workflow.getHandle(id).terminate('benchmark cleanup')));
-      })
+      .catch(() => terminateRunsOnQueue(new Client({ connection, namespace: config.temporal.namespace }), taskQueue))
       .catch((error: unknown) => console.error('terminating the bench runs failed:', error));
     for (const child of children) {
       child.kill('SIGTERM');

@@ -1,16 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildStudioIfStale } from '../../scripts/studio-build';
 import { createTestAdmin } from '../../test/auth-client';
-import { launchChromium } from '../../test/browser';
 import { eventually } from '../../test/eventually';
-import { freePort } from '../../test/free-port';
-import { startTestApi, type TestApi } from '../../test/test-api';
-import { checkPage as checkStudioPage, ownClientAddress, poll, SCREENSHOTS, studioApiEnv, viewports } from './test/studio-fixture';
-
-const LEGACY = `studio-data-legacy-key-${randomUUID()}`;
+import type { TestApi } from '../../test/test-api';
+import { checkPage as checkStudioPage, poll, signIn, startStudio, type Studio } from './test/studio-fixture';
 
 /**
  * The studio's data views in Chromium against a real api and worker: a contact's list
@@ -20,11 +14,10 @@ const LEGACY = `studio-data-legacy-key-${randomUUID()}`;
  * (data-*.png).
  */
 describe('Waymark Studio data views in Chromium', () => {
+  let studio: Studio;
   let api: TestApi;
-  let browser: Browser;
-  let context: BrowserContext;
+  let LEGACY: string;
   let page: Page;
-  const problems: string[] = [];
   const run = randomUUID().slice(0, 8);
   const userId = `studio-data-${run}`;
   const lists = { kept: `kept-${run}`, removed: `removed-${run}`, added: `added-${run}` };
@@ -35,13 +28,8 @@ describe('Waymark Studio data views in Chromium', () => {
       .sort();
 
   beforeAll(async () => {
-    await buildStudioIfStale();
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    console.log(`[studio data test] screenshots in ${SCREENSHOTS}`);
-    const port = await freePort();
-    const origin = `http://127.0.0.1:${port}`;
-    api = await startTestApi({ ...studioApiEnv, PORT: String(port), API_PUBLIC_URL: origin, AUTH_URL: origin, ADMIN_API_KEY: LEGACY });
-    browser = await launchChromium();
+    studio = await startStudio();
+    ({ api, legacyKey: LEGACY } = studio);
 
     // a product signs the user up (starting the welcome series) and puts them on two lists
     const signedUp = await api.request('POST', '/v1/events', {
@@ -56,34 +44,12 @@ describe('Waymark Studio data views in Chromium', () => {
       { what: 'the welcome series started and waiting for the seeded user', timeoutMs: 60_000 },
     );
 
-    context = await browser.newContext({ viewport: viewports.desktop, baseURL: origin, extraHTTPHeaders: ownClientAddress() });
-    page = await context.newPage();
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(`console error on ${page.url()}: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => problems.push(`page error on ${page.url()}: ${error.message}`));
-    // net::ERR_ABORTED is a fetch cut short by navigating away, not a failure of the studio
-    page.on('requestfailed', (request) => {
-      const reason = request.failure()?.errorText;
-      if (reason !== 'net::ERR_ABORTED') problems.push(`request failed: ${request.method()} ${request.url()} ${reason}`);
-    });
-    page.on('response', (response) => {
-      if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.request().method()} ${response.url()}`);
-    });
-
-    const admin = await createTestAdmin(api, 'studio-data');
-    await page.goto('/studio/sign-in?next=/studio');
-    await page.getByLabel('Email').fill(admin.email);
-    await page.getByLabel('Password').fill(admin.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    // the sign-in URL itself ends in ?next=/studio: wait for the overview, not for the URL
-    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor({ timeout: 30_000 });
+    ({ page } = await studio.openTab());
+    await signIn(page, await createTestAdmin(api, 'studio-data'));
   });
 
   afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await api?.close();
+    await studio?.close();
   });
 
   /** One h1 naming the page, a document title, no serious axe violation, and both screenshots. */
@@ -164,6 +130,6 @@ describe('Waymark Studio data views in Chromium', () => {
   });
 
   it('saw no console error and no failed request', () => {
-    expect(problems).toEqual([]);
+    expect(studio.problems).toEqual([]);
   });
 });
