@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { startBenchServer } from './lib/bench-server';
 import { limitRow, writeBenchResults } from './lib/results';
-import { terminateRunsOnQueue } from './lib/terminate-runs';
+import { terminateRunsOnQueue } from '../test/task-queue-cleanup';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://waymark:waymark@127.0.0.1:5432/waymark_bench_enroll';
 const USERS = 500;

@@ -19,7 +19,7 @@ import { startApiProcess } from './lib/api-process';
 import { benchEnv, prepareBenchDatabase } from './lib/bench-server';
 import { startBenchWorker } from './lib/bench-worker';
 import { limitRow, writeBenchResults } from './lib/results';
-import { terminateRunsOnQueue } from './lib/terminate-runs';
+import { terminateRunsOnQueue } from '../test/task-queue-cleanup';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://waymark:waymark@127.0.0.1:5432/waymark_bench_latency';
 const RATE = Number(process.env.BENCH_RATE ?? 20);

@@ -13,7 +13,7 @@ import { REPLAY_LANES } from '@waymark/core/replays/replay-event';
 import { REPLAY_MAX_LIMIT } from '@waymark/core/replays/replay-events';
 import { startBenchServer } from './lib/bench-server';
 import { limitRow, ratioRow, writeBenchResults } from './lib/results';
-import { terminateRunsOnQueue } from './lib/terminate-runs';
+import { terminateRunsOnQueue } from '../test/task-queue-cleanup';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://waymark:waymark@127.0.0.1:5432/waymark_bench_replay';
 const EVENT = 'user.signed_up';

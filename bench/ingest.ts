@@ -15,7 +15,7 @@ import { createApiKey } from '@waymark/core/auth/api-keys';
 import { autocannon, benchEnv, CONNECTIONS, startBenchServer, type AutocannonResult } from './lib/bench-server';
 import { startBenchWorker } from './lib/bench-worker';
 import { ratioRow, writeBenchResults } from './lib/results';
-import { terminateRunsOnQueue } from './lib/terminate-runs';
+import { terminateRunsOnQueue } from '../test/task-queue-cleanup';
 
 const baseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://waymark:waymark@127.0.0.1:5432/waymark_bench';
 

@@ -4,7 +4,7 @@
  * new benchmark only has to write its file. A file that is not an array of rows is reported and
  * left out, never silently dropped.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { benchRow, formatRows, resultsDir, type BenchRow } from './results';
@@ -12,12 +12,9 @@ import { benchRow, formatRows, resultsDir, type BenchRow } from './results';
 const LATEST = 'latest.json';
 
 function main(): void {
-  let files: string[] = [];
-  try {
-    files = readdirSync(resultsDir).filter((file) => file.endsWith('.json') && file !== LATEST);
-  } catch {
-    files = [];
-  }
+  // on a fresh clone no bench may have written its file yet (the first one failed): latest.json is then empty
+  mkdirSync(resultsDir, { recursive: true });
+  const files = readdirSync(resultsDir).filter((file) => file.endsWith('.json') && file !== LATEST);
   const rows: BenchRow[] = [];
   const problems: string[] = [];
   for (const file of files.sort()) {

@@ -5,7 +5,7 @@ import { eventually } from '../../test/eventually';
 import { startTestApi, type TestApi } from '../../test/test-api';
 import { integrationEnv } from '../../test/test-env';
 import { exited, startWorkerProcess } from '../../test/worker-process';
-import { alertScheduleId } from '../alerts-schedule';
+import { releaseTaskQueue } from '../../test/task-queue-cleanup';
 
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
 const ROWS = 20_000;
@@ -25,11 +25,7 @@ describe('contact import survives a killed worker', () => {
       worker.kill('SIGTERM');
       await exited(worker);
     }
-    // the worker process created the alert schedule of this throwaway queue
-    await api.deps.temporal.client.schedule
-      .getHandle(alertScheduleId(queue))
-      .delete()
-      .catch(() => undefined);
+    await releaseTaskQueue(api.deps.temporal.client, queue);
     await api.close();
   });
 

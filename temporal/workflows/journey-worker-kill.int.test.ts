@@ -1,7 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailsTo, uniqueAddress } from '../../test/email-emulator';
@@ -9,19 +7,10 @@ import { eventually } from '../../test/eventually';
 import { withScratchDatabase } from '../../test/scratch-database';
 import { startTestApi, type TestApi } from '../../test/test-api';
 import { integrationEnv } from '../../test/test-env';
-import { alertScheduleId } from '../alerts-schedule';
+import { releaseTaskQueue } from '../../test/task-queue-cleanup';
+import { exited, startWorkerProcess } from '../../test/worker-process';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
-
-/** A real worker process (node + the tsx loader, so SIGKILL hits the worker itself). */
-function startWorkerProcess(env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'apps/worker/src/main.ts'], {
-    cwd: repoRoot,
-    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-}
 
 /**
  * Resolves when the worker logs that it polls its queue. Bundling the workflow code takes seconds
@@ -39,13 +28,6 @@ function polling(child: ChildProcess): Promise<number> {
       }
     });
     child.once('exit', (code) => reject(new Error(`worker exited (${String(code)}) before polling`)));
-  });
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve();
-    else child.once('exit', () => resolve());
   });
 }
 
@@ -84,10 +66,7 @@ describe('a journey email survives a worker killed mid-send', () => {
       await exited(worker);
     }
     if (api !== undefined) {
-      await api.deps.temporal.client.schedule
-        .getHandle(alertScheduleId(queue))
-        .delete()
-        .catch(() => undefined);
+      await releaseTaskQueue(api.deps.temporal.client, queue);
       await api.close();
     }
     finish?.();
@@ -95,8 +74,9 @@ describe('a journey email survives a worker killed mid-send', () => {
   }, 60_000);
 
   it('SIGKILL while the send is in flight: the email goes out once, within 45 s of the restart', async () => {
-    const env = { ...integrationEnv(), DATABASE_URL: databaseUrl, TEMPORAL_TASK_QUEUE: queue };
-    const first = startWorkerProcess(env);
+    // info: the test waits on the worker's polling log line
+    const env = { ...integrationEnv(), DATABASE_URL: databaseUrl, TEMPORAL_TASK_QUEUE: queue, LOG_LEVEL: 'info' };
+    const first = startWorkerProcess(env, 'pipe');
     workers.push(first);
 
     const blocker = new pg.Client({ connectionString: databaseUrl });
@@ -133,7 +113,7 @@ describe('a journey email survives a worker killed mid-send', () => {
       const killedAt = Date.now();
       await blocker.query('rollback');
 
-      const second = startWorkerProcess(env);
+      const second = startWorkerProcess(env, 'pipe');
       workers.push(second);
       const restartedAt = await polling(second);
       const delivered = await eventually(

@@ -11,7 +11,7 @@ import { freePort } from '../../../test/free-port';
 import { integrationEnv } from '../../../test/test-env';
 import { waitForPort } from '../../../test/throwaway-services';
 import { exited, startWorkerProcess } from '../../../test/worker-process';
-import { alertScheduleId } from '@waymark/temporal/alerts-schedule';
+import { releaseTaskQueue } from '../../../test/task-queue-cleanup';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
@@ -72,10 +72,7 @@ describe('two api processes and two workers side by side', () => {
       await exited(child);
     }
     const connection = await Connection.connect({ address: integrationEnv().TEMPORAL_ADDRESS });
-    await new Client({ connection }).schedule
-      .getHandle(alertScheduleId(queue))
-      .delete()
-      .catch(() => undefined);
+    await releaseTaskQueue(new Client({ connection }), queue);
     await connection.close();
   }, 120_000);
 

@@ -1,6 +1,8 @@
+import { Client, Connection } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { runEntry } from '../../../test/run-entry';
 import { withScratchDatabase } from '../../../test/scratch-database';
+import { releaseTaskQueue } from '../../../test/task-queue-cleanup';
 import { integrationEnv } from '../../../test/test-env';
 
 const run = (entry: string, env: Record<string, string | undefined>, untilOutput?: RegExp, signal?: NodeJS.Signals) =>
@@ -42,6 +44,8 @@ describe('process start-up', () => {
   it('worker drains and exits 0 on SIGTERM', async () => {
     const env = { ...integrationEnv(), LOG_LEVEL: 'info', TEMPORAL_TASK_QUEUE: `sigterm-${process.pid}`, OUTBOUND_DISPATCH: 'false' };
     const result = await run('apps/worker/src/main.ts', env, /polling task queue/, 'SIGTERM');
+    const connection = await Connection.connect({ address: env.TEMPORAL_ADDRESS });
+    await releaseTaskQueue(new Client({ connection }), env.TEMPORAL_TASK_QUEUE).finally(() => connection.close());
     expect(result.output).toContain('polling task queue');
     expect(result.output).toContain('worker stopped');
     expect(result.code).toBe(0);

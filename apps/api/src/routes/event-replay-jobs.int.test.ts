@@ -6,7 +6,7 @@ import { eventually } from '../../../../test/eventually';
 import { startTestApi, type TestApi } from '../../../../test/test-api';
 import { integrationEnv } from '../../../../test/test-env';
 import { exited, startWorkerProcess } from '../../../../test/worker-process';
-import { alertScheduleId } from '@waymark/temporal/alerts-schedule';
+import { releaseTaskQueue } from '../../../../test/task-queue-cleanup';
 
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
 
@@ -28,16 +28,7 @@ describe('replay jobs (POST/GET /v1/admin/events/replay-jobs)', () => {
       await exited(worker);
     }
     // the journeys the replays started run on this throwaway queue: end them with it
-    for await (const run of api.deps.temporal.client.workflow.list({ query: `TaskQueue = '${queue}' AND ExecutionStatus = 'Running'` })) {
-      await api.deps.temporal.client.workflow
-        .getHandle(run.workflowId)
-        .terminate('test cleanup')
-        .catch(() => undefined);
-    }
-    await api.deps.temporal.client.schedule
-      .getHandle(alertScheduleId(queue))
-      .delete()
-      .catch(() => undefined);
+    await releaseTaskQueue(api.deps.temporal.client, queue);
     await api.close();
   });
 

@@ -3,13 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
 import { createDatabase, type Db } from '@waymark/core/db/database';
 import trialConversion from '@waymark/journeys/trial-conversion';
-import { alertScheduleId } from '@waymark/temporal/alerts-schedule';
 import { runSimulation } from '../../../../cli/src/simulate';
 import { expectedSimulationMonth, seedSimulationMonth } from '../../../../../test/fixtures/simulation-month';
 import { openScratchDatabase } from '../../../../../test/scratch-database';
 import { issueApiKey, startTestApi, type TestApi } from '../../../../../test/test-api';
 import { integrationEnv } from '../../../../../test/test-env';
 import { exited, startWorkerProcess } from '../../../../../test/worker-process';
+import { releaseTaskQueue } from '../../../../../test/task-queue-cleanup';
 
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
 
@@ -35,11 +35,7 @@ describe('journey simulation jobs (full-admin)', () => {
       worker.kill('SIGTERM');
       await exited(worker);
     }
-    // the worker process created the alert schedule of its task queue
-    await api?.deps.temporal.client.schedule
-      .getHandle(alertScheduleId(settings.TEMPORAL_TASK_QUEUE))
-      .delete()
-      .catch(() => undefined);
+    if (api !== undefined) await releaseTaskQueue(api.deps.temporal.client, settings.TEMPORAL_TASK_QUEUE);
     await api?.close();
     await db?.destroy();
     await scratch?.release();

@@ -12,7 +12,7 @@ import { integrationEnv } from '../../../../../test/test-env';
 import { withScratchDatabase } from '../../../../../test/scratch-database';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../../../../../test/webhook-receiver';
 import { exited, startWorkerProcess } from '../../../../../test/worker-process';
-import { alertScheduleId } from '@waymark/temporal/alerts-schedule';
+import { releaseTaskQueue } from '../../../../../test/task-queue-cleanup';
 
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
 
@@ -61,10 +61,7 @@ describe('outbound webhooks: endpoints, signed delivery, retries, a killed worke
       await exited(worker);
     }
     for (const id of endpointIds) await api.request('DELETE', `/v1/admin/webhook-endpoints/${id}`, { token: LEGACY });
-    await api.deps.temporal.client.schedule
-      .getHandle(alertScheduleId(queue))
-      .delete()
-      .catch(() => undefined);
+    await releaseTaskQueue(api.deps.temporal.client, queue);
     await api.close();
     await receiver.close();
     finish?.();
