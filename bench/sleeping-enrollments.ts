@@ -1,7 +1,7 @@
 /**
  * npm run bench -- sleeping-enrollments [--enrollments N] [--hold S]
  *
- * N users (default 2,000; 100,000 take about 80 min on two cores) are enrolled through the batch
+ * N users (default 2,000; 100,000 take about an hour on two cores) are enrolled through the batch
  * enrollment path into payment-recovery, whose run sends one email (to an SES emulator of the
  * bench's own) and then sleeps 7 days, the longest sleep of the shipped journeys (a timer costs the
  * same whatever its length). An api process and a worker process of the bench's own serve it, so

@@ -5,6 +5,7 @@ import { ensureDatabaseExists } from '@waymark/core/db/ensure-database';
 import { migrateToLatest } from '@waymark/core/db/migrator';
 import { createLogger } from '@waymark/core/logging/logger';
 import { createWorker } from '../apps/worker/src/worker';
+import { releaseTaskQueue } from './task-queue-cleanup';
 import { integrationEnv } from './test-env';
 
 /**
@@ -29,6 +30,8 @@ export default async function setup(): Promise<() => Promise<void>> {
   return async () => {
     worker.shutdown();
     await running;
+    // journeys the tests left asleep on this run's queue would otherwise wait on the dev server for days
+    await releaseTaskQueue(env.TEMPORAL_ADDRESS, config.temporal.taskQueue);
     await close();
     await db.destroy();
   };

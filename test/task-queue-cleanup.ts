@@ -1,4 +1,4 @@
-import { ScheduleNotFoundError, type Client } from '@temporalio/client';
+import { Client, Connection, ScheduleNotFoundError, WorkflowNotFoundError } from '@temporalio/client';
 import { alertScheduleId } from '../temporal/alerts-schedule';
 
 /**
@@ -9,7 +9,17 @@ export async function terminateRunsOnQueue(client: Client, taskQueue: string): P
   const ids: string[] = [];
   for await (const execution of client.workflow.list({ query: `TaskQueue = '${taskQueue}' AND ExecutionStatus = 'Running'` })) ids.push(execution.workflowId);
   for (let i = 0; i < ids.length; i += 50) {
-    await Promise.allSettled(ids.slice(i, i + 50).map((id) => client.workflow.getHandle(id).terminate('cleanup of a throwaway task queue')));
+    await Promise.all(
+      ids.slice(i, i + 50).map((id) =>
+        client.workflow
+          .getHandle(id)
+          .terminate('cleanup of a throwaway task queue')
+          .catch((error: unknown) => {
+            // the run ended between the list and the terminate
+            if (!(error instanceof WorkflowNotFoundError)) throw error;
+          }),
+      ),
+    );
   }
 }
 
@@ -28,8 +38,16 @@ export async function deleteAlertSchedule(client: Client, taskQueue: string): Pr
     });
 }
 
-/** Everything worker processes leave on a throwaway task queue once they are stopped. */
-export async function releaseTaskQueue(client: Client, taskQueue: string): Promise<void> {
-  await terminateRunsOnQueue(client, taskQueue);
-  await deleteAlertSchedule(client, taskQueue);
+/**
+ * Everything worker processes leave on a throwaway task queue once they are stopped. Given an
+ * address instead of a client (a test with no api of its own), it connects for the cleanup only.
+ */
+export async function releaseTaskQueue(temporal: Client | string, taskQueue: string): Promise<void> {
+  if (typeof temporal === 'string') {
+    const connection = await Connection.connect({ address: temporal });
+    await releaseTaskQueue(new Client({ connection }), taskQueue).finally(() => connection.close());
+    return;
+  }
+  await terminateRunsOnQueue(temporal, taskQueue);
+  await deleteAlertSchedule(temporal, taskQueue);
 }

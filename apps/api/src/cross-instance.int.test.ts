@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client, Connection } from '@temporalio/client';
+import { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueAddress, type EmulatorEmail } from '../../../test/email-emulator';
@@ -71,9 +71,7 @@ describe('two api processes and two workers side by side', () => {
       child.kill('SIGTERM');
       await exited(child);
     }
-    const connection = await Connection.connect({ address: integrationEnv().TEMPORAL_ADDRESS });
-    await releaseTaskQueue(new Client({ connection }), queue);
-    await connection.close();
+    await releaseTaskQueue(integrationEnv().TEMPORAL_ADDRESS, queue);
   }, 120_000);
 
   it('a key revoked through one api is refused by the other at once (its 60 s cache is evicted over Redis)', async () => {

@@ -3,10 +3,12 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withScratchDatabase } from '../../../test/scratch-database';
+import { releaseTaskQueue } from '../../../test/task-queue-cleanup';
 import { startTestApi, type TestApi } from '../../../test/test-api';
 
 const REPO = path.resolve(import.meta.dirname, '../../..');
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
+const queue = `contract-${randomUUID()}`;
 /** Fixed, so a failure reproduces; bounded, so the run stays within a few minutes on two cores. */
 const SEED = '20261123';
 const MAX_EXAMPLES = '8';
@@ -51,9 +53,11 @@ describe('GET /openapi.json is the truth: schemathesis --checks all', () => {
           }),
       ).catch(reject);
     });
-    api = await startTestApi({ ADMIN_API_KEY: LEGACY, DATABASE_URL: databaseUrl, TEMPORAL_TASK_QUEUE: `contract-${randomUUID()}` });
+    api = await startTestApi({ ADMIN_API_KEY: LEGACY, DATABASE_URL: databaseUrl, TEMPORAL_TASK_QUEUE: queue });
   }, 300_000);
   afterAll(async () => {
+    // the fuzzer's replay and import jobs start runs on this queue, which no worker polls
+    if (api !== undefined) await releaseTaskQueue(api.deps.temporal.client, queue);
     await api?.close();
     finish?.();
     await done;

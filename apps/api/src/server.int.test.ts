@@ -1,4 +1,3 @@
-import { Client, Connection } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { runEntry } from '../../../test/run-entry';
 import { withScratchDatabase } from '../../../test/scratch-database';
@@ -44,8 +43,7 @@ describe('process start-up', () => {
   it('worker drains and exits 0 on SIGTERM', async () => {
     const env = { ...integrationEnv(), LOG_LEVEL: 'info', TEMPORAL_TASK_QUEUE: `sigterm-${process.pid}`, OUTBOUND_DISPATCH: 'false' };
     const result = await run('apps/worker/src/main.ts', env, /polling task queue/, 'SIGTERM');
-    const connection = await Connection.connect({ address: env.TEMPORAL_ADDRESS });
-    await releaseTaskQueue(new Client({ connection }), env.TEMPORAL_TASK_QUEUE).finally(() => connection.close());
+    await releaseTaskQueue(env.TEMPORAL_ADDRESS, env.TEMPORAL_TASK_QUEUE);
     expect(result.output).toContain('polling task queue');
     expect(result.output).toContain('worker stopped');
     expect(result.code).toBe(0);
