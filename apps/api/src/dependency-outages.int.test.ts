@@ -89,6 +89,13 @@ describe('dependency outages', () => {
     expect(stored).toEqual([{ event: 'outage.checked' }]);
 
     await redis.start();
+    // ingest succeeds either way (memory fallback); the api is back on Redis once its client
+    // reconnects, after a backoff — and the next test's sign-in needs it there
+    await eventually(
+      async () => api.deps.redis.status,
+      (status) => status === 'ready',
+      { what: 'the api reconnected to Redis' },
+    );
     const after = await ingest(`r-${randomUUID()}`);
     expect(after.status).toBe(202);
   }, 120_000);
