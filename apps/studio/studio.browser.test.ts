@@ -122,6 +122,28 @@ describe('Waymark Studio in Chromium', () => {
     });
   });
 
+  it('shows the default preferences of a contact with none stored (the API answers 404), then turns a category off', async () => {
+    const contactId = `${userId}-b`;
+    expect(await api.request('GET', `/v1/admin/contacts/${contactId}/preferences`, { token: LEGACY })).toMatchObject({
+      status: 404,
+      body: { error: 'Preferences not found' },
+    });
+    await visit(`/studio/contacts/${contactId}`, 'contact-detail', `${contactId}@waymark-test.example`);
+    const journeyEmails = page.getByRole('checkbox', { name: /Journey & lifecycle emails/ });
+    const subscribed = page.getByRole('checkbox', { name: 'Subscribed to email at all' });
+    await poll(() => journeyEmails.isChecked()).toBe(true);
+    await poll(() => subscribed.isChecked()).toBe(true);
+    expect(await page.getByText(/Suppressed since/).count()).toBe(0);
+
+    // the switch is controlled by the server's answer, so click and watch the API (not uncheck())
+    await journeyEmails.click();
+    await poll(async () => (await api.request('GET', `/v1/admin/contacts/${contactId}/preferences`, { token: LEGACY })).body.preferences?.categories).toEqual({
+      journey: false,
+    });
+    await poll(() => journeyEmails.isChecked()).toBe(false);
+    await poll(() => subscribed.isChecked()).toBe(true);
+  });
+
   it('shows emails and one email in a sandboxed frame', async () => {
     await visit('/studio/emails', 'emails', 'Emails');
     await visit(`/studio/emails/${seed.emailId}`, 'email-detail', /Welcome/);

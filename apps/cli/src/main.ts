@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { createApiKey } from '@waymark/core/auth/api-keys';
 import { scopeSchema } from '@waymark/core/auth/scopes';
-import { ConfigError, loadConfig } from '@waymark/core/config/config';
+import { ConfigError, loadBounceThreshold, loadConfig } from '@waymark/core/config/config';
 import { createDatabase, type Db } from '@waymark/core/db/database';
 import { migrateToLatest } from '@waymark/core/db/migrator';
 import { explainJourney } from '@waymark/core/journeys/explain';
@@ -151,7 +151,7 @@ async function explain(db: Db, args: string[]): Promise<number> {
   const registry = createJourneyRegistry(journeys, { enabledJourneys: process.env.ENABLED_JOURNEYS ?? '*', events });
   try {
     const explanation = await explainJourney(
-      { db, journeys: registry, orchestrator: {} },
+      { db, journeys: registry, orchestrator: {}, bounceThreshold: loadBounceThreshold() },
       { contactId: values.user, journeyId: values.journey, ...(values.template === undefined ? {} : { templateKey: values.template }) },
     );
     console.log(formatExplanation(explanation));

@@ -26,6 +26,21 @@ describe('GET /v1/admin/contacts/{id}/explain', () => {
     return response.body.explanation;
   };
 
+  /** A finished re-engagement run of this person, for log rows a real run reaches only days in. */
+  const seedCompletedRun = (db: TestApi['deps']['db'], userId: string) =>
+    db
+      .insertInto('journeyStates')
+      .values({
+        journeyId: 're-engagement',
+        userId,
+        userEmail: `${userId}@example.com`,
+        status: 'completed',
+        workflowId: `journey:re-engagement:${userId}:seeded`,
+        context: '{}',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+
   it('no enrollment: trigger event never received', async () => {
     const userId = `u-${randomUUID()}`;
     await send('page.viewed', userId);
@@ -86,18 +101,7 @@ describe('GET /v1/admin/contacts/{id}/explain', () => {
       .insertInto('emailPreferences')
       .values({ userId, email, bounceCount: 3, categories: JSON.stringify({ journey: true, marketing: false }) })
       .execute();
-    const state = await db
-      .insertInto('journeyStates')
-      .values({
-        journeyId: 're-engagement',
-        userId,
-        userEmail: email,
-        status: 'completed',
-        workflowId: `journey:re-engagement:${userId}:seeded`,
-        context: '{}',
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const state = await seedCompletedRun(db, userId);
     const letter = await db
       .insertInto('dlqEntries')
       .values({ source: 'email', payload: JSON.stringify({ journeyStateId: state.id, templateKey: 'reengage-welcome-back' }), error: 'provider gave up' })
@@ -137,6 +141,39 @@ describe('GET /v1/admin/contacts/{id}/explain', () => {
       'completed',
     ]);
     expect(story.template.outcome).toBe(`failed → DLQ ${letter.id} (2026-11-23T09:03:00.000Z)`);
+  });
+
+  it('bounce-suppressed by the installation’s BOUNCE_THRESHOLD, not a threshold of its own', async () => {
+    const strict = await startTestApi({ ADMIN_API_KEY: LEGACY, BOUNCE_THRESHOLD: '5' });
+    try {
+      const skippedAs = async (bounceCount: number) => {
+        const userId = `u-${randomUUID()}`;
+        const email = `${userId}@example.com`;
+        await send('page.viewed', userId);
+        const db = strict.deps.db;
+        await db.insertInto('emailPreferences').values({ userId, email, bounceCount, suppressed: true }).execute();
+        const state = await seedCompletedRun(db, userId);
+        await db
+          .insertInto('journeyLogs')
+          .values({
+            journeyStateId: state.id,
+            toNodeId: 'last-call-email',
+            action: 'email_skipped',
+            detail: JSON.stringify({ templateKey: 'reengage-last-call', reason: 'suppressed' }),
+          })
+          .execute();
+        const response = await strict.request('GET', `/v1/admin/contacts/${userId}/explain?journeyId=re-engagement&templateKey=reengage-last-call`, {
+          token: LEGACY,
+        });
+        expect(response.status).toBe(200);
+        return response.body.explanation.template.outcome as string;
+      };
+      // 3 bounces reach the default threshold, not this installation's 5: suppressed for another reason
+      expect(await skippedAs(3)).toMatch(/^skipped: suppressed \(/);
+      expect(await skippedAs(5)).toMatch(/^skipped: bounce-suppressed \(/);
+    } finally {
+      await strict.close();
+    }
   });
 
   it('journey disabled by an admin', async () => {

@@ -4876,7 +4876,7 @@ export interface paths {
     };
     /**
      * A contact's email preferences
-     * @description A contact with no stored preferences yet gets the defaults (subscribed, not suppressed) with `id: null`.
+     * @description 404 `Contact not found` for an unknown contact, and 404 `Preferences not found` for a contact with no stored preferences yet (its `GET /v1/admin/contacts/{id}` shows `preferences: null` then). Such a contact gets the defaults at every send: subscribed to every category, not unsubscribed from all, not suppressed. Clients show those defaults on this 404.
      *
      *     Requires a bearer key with scope `read` or a session cookie whose organization role grants it.
      */
@@ -4898,7 +4898,7 @@ export interface paths {
           };
           content: {
             'application/json': {
-              preferences: components['schemas']['EffectiveEmailPreferences'];
+              preferences: components['schemas']['EmailPreferences'];
             };
           };
         };
@@ -13183,19 +13183,6 @@ export interface components {
       /** Format: date-time */
       updatedAt: string;
     };
-    EffectiveEmailPreferencesInput: {
-      id: string | null;
-      userId: string | null;
-      email: string | null;
-      unsubscribedAll: boolean;
-      suppressed: boolean;
-      bounceCount: number;
-      categories: {
-        [key: string]: boolean;
-      };
-      suppressedAt: string | null;
-      lastBounceAt: string | null;
-    };
     TimelineEntryInput: {
       /** @enum {string} */
       type: 'event' | 'journey' | 'email';
@@ -13848,19 +13835,6 @@ export interface components {
       subscribed: boolean;
       /** Format: date-time */
       updatedAt: string;
-    };
-    EffectiveEmailPreferences: {
-      id: string | null;
-      userId: string | null;
-      email: string | null;
-      unsubscribedAll: boolean;
-      suppressed: boolean;
-      bounceCount: number;
-      categories: {
-        [key: string]: boolean;
-      };
-      suppressedAt: string | null;
-      lastBounceAt: string | null;
     };
     TimelineEntry: {
       /** @enum {string} */

@@ -57,6 +57,10 @@ function PropertiesEditor({ contact, editable }: { contact: Contact; editable: b
   );
 }
 
+/**
+ * `preferences` is null before anything was stored for the contact (its preferences endpoint answers
+ * 404 then): every send applies the defaults, so the switches show subscribed and not suppressed.
+ */
 function PreferencesPanel({ contact, preferences, editable }: { contact: Contact; preferences: Preferences | null; editable: boolean }) {
   const queryClient = useQueryClient();
   const update = useMutation({

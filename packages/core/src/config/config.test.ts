@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadBounceThreshold, loadConfig } from './config';
 
 const required = {
   DATABASE_URL: 'postgres://localhost/waymark',
@@ -62,5 +62,14 @@ describe('loadConfig', () => {
       lower_webhook_secret: 'ignored',
     });
     expect(config.webhookSources.secrets).toEqual({ STRIPE_WEBHOOK_SECRET: 'whsec_a', ACME_WEBHOOK_SECRET: 'team-secret' });
+  });
+});
+
+describe('loadBounceThreshold', () => {
+  it('reads BOUNCE_THRESHOLD by the rule loadConfig applies, without the server settings', () => {
+    expect(loadBounceThreshold({})).toBe(3);
+    expect(loadBounceThreshold({ BOUNCE_THRESHOLD: '5' })).toBe(loadConfig({ ...required, BOUNCE_THRESHOLD: '5' }).email.bounceThreshold);
+    expect(() => loadBounceThreshold({ BOUNCE_THRESHOLD: '0' })).toThrow(ConfigError);
+    expect(() => loadBounceThreshold({ BOUNCE_THRESHOLD: 'many' })).toThrow(/BOUNCE_THRESHOLD/);
   });
 });

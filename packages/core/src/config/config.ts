@@ -16,6 +16,8 @@ const boolFlag = (fallback: boolean) =>
 
 const url = (fallback: string) => z.string().url().default(fallback);
 
+const bounceThreshold = z.coerce.number().int().positive().default(3);
+
 /**
  * The environment table of README.md: every setting the service reads, parsed once per process.
  * This schema is the only reader of process.env (house rule 7): everything else takes a Config.
@@ -68,7 +70,7 @@ export const configSchema = z
 
     RATE_LIMIT_MAX: z.coerce.number().int().positive().default(100),
     RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
-    BOUNCE_THRESHOLD: z.coerce.number().int().positive().default(3),
+    BOUNCE_THRESHOLD: bounceThreshold,
     TRUST_PROXY: boolFlag(false),
 
     IMPORT_MAX_BYTES: z.coerce
@@ -183,4 +185,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     return `${name} ${issue.message}`;
   });
   throw new ConfigError(problems);
+}
+
+/**
+ * BOUNCE_THRESHOLD alone, by the same rule as loadConfig: for the CLI, whose database-only
+ * commands run without the settings a server demands (AUTH_SECRET, the provider key).
+ */
+export function loadBounceThreshold(env: Record<string, string | undefined> = process.env): number {
+  const result = bounceThreshold.safeParse(env.BOUNCE_THRESHOLD);
+  if (result.success) return result.data;
+  throw new ConfigError(result.error.issues.map((issue) => `BOUNCE_THRESHOLD ${issue.message}`));
 }

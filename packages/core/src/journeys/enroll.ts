@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import { evaluateConditions } from '@waymark/journey';
 import type { Db } from '../db/database';
+import { checkSendGateForAddresses } from '../preferences/send-gate';
 import { effectiveEnabled, loadOverrides } from './effective-enabled';
 import type { EnrollBatchOrchestrator } from './enroll-batch-orchestrator';
 import { primitiveProperties } from './orchestrator';
@@ -44,8 +44,8 @@ export async function enrollUser(deps: EnrollDeps, journeyId: string, user: Enro
 
 /**
  * Batch enrollment. The entry guards (enabled, trigger.where, entry limit, already enrolled,
- * preferences) are checked up front in three set-based queries so rejected users are reported
- * as skipped; the durable guards in the run still decide a race. The accepted users are then
+ * preferences through the send gate, preferences/send-gate.ts) are checked up front in set-based
+ * queries so rejected users are reported as skipped; the durable guards in the run still decide a race. The accepted users are then
  * handed, in one call, to a durable background run that dispatches their trigger events with
  * bounded parallelism (docs/journeys.md, "Batch enrollment"): the answer does not wait for 500
  * workflow starts, and a crash after it loses nothing.
@@ -57,8 +57,7 @@ export async function batchEnroll(
 ): Promise<{ enrolled: number; skipped: number; results: { userId: string; enrolled: boolean }[] }> {
   const journey = deps.journeys.get(journeyId);
   const userIds = [...new Set(users.map((user) => user.userId))];
-  const emails = [...new Set(users.map((user) => user.userEmail.toLowerCase()))];
-  const [overrides, entered, live, blocked] = await Promise.all([
+  const [overrides, entered, live, gate] = await Promise.all([
     loadOverrides(deps.db, [journeyId]),
     journey.entryLimit === 'once'
       ? deps.db.selectFrom('journeyEntries').select('userId').where('journeyId', '=', journeyId).where('userId', 'in', userIds).execute()
@@ -70,15 +69,15 @@ export async function batchEnroll(
       .where('userId', 'in', userIds)
       .where('status', 'in', LIVE_STATUSES)
       .execute(),
-    sql<{ email: string }>`
-      select lower(email) as email from email_preferences
-      where lower(email) = any(${emails}::text[])
-      group by lower(email)
-      having bool_or(suppressed) or bool_or(unsubscribed_all) or bool_or((categories ->> 'journey')::boolean = false)`.execute(deps.db),
+    // the category the run's entry guard asks for (run-steps.ts enterJourney)
+    checkSendGateForAddresses(
+      deps.db,
+      users.map((user) => user.userEmail),
+      'journey',
+    ),
   ]);
   const enabled = effectiveEnabled(deps.journeys, journeyId, overrides.get(journeyId)?.enabled);
   const rejected = new Set([...entered.map((row) => row.userId), ...live.map((row) => row.userId)]);
-  const blockedEmails = new Set(blocked.rows.map((row) => row.email));
   const seen = new Set<string>();
 
   const eligible = users.map((user) => {
@@ -86,7 +85,7 @@ export async function batchEnroll(
       enabled &&
       !seen.has(user.userId) &&
       !rejected.has(user.userId) &&
-      !blockedEmails.has(user.userEmail.toLowerCase()) &&
+      gate.get(user.userEmail)!.allowed &&
       evaluateConditions(journey.trigger.where, primitiveProperties(user.properties));
     seen.add(user.userId);
     return ok;

@@ -10,6 +10,8 @@ export interface ExplainDeps {
   db: Db;
   journeys: JourneyRegistry;
   orchestrator: Pick<JourneyOrchestrator, 'runProgress'>;
+  /** this installation's BOUNCE_THRESHOLD: a suppression at or past it reads as bounce-suppressed */
+  bounceThreshold: number;
 }
 
 /** One step of an enrollment: what happened at a node, in words (docs/journeys.md#explain). */
@@ -52,8 +54,6 @@ export interface Explanation {
   /** with `templateKey`: that template's fate for this person */
   template?: { key: string; outcome: string };
 }
-
-const BOUNCE_THRESHOLD = 3;
 
 /**
  * The story of one person in one journey, from the events table, journey states and logs, dead
@@ -115,7 +115,7 @@ export async function explainJourney(deps: ExplainDeps, input: { contactId: stri
       .filter(([, on]) => on === false)
       .map(([category]) => category),
   );
-  const bounced = preferences.some((row) => row.bounceCount >= BOUNCE_THRESHOLD);
+  const bounced = preferences.some((row) => row.bounceCount >= deps.bounceThreshold);
   const skipPhrase = (reason: string): string => {
     switch (reason) {
       case 'suppressed':

@@ -1,35 +1,23 @@
 import { sql } from 'kysely';
 import { findContactPreferences, getContact, toContactPreferences, type ContactPreferences } from '../contacts/contact';
 import type { Db } from '../db/database';
-import { badRequest } from '../errors/app-error';
+import { badRequest, notFound } from '../errors/app-error';
 import { ensurePreferenceRow } from './preference-rows';
 import { recordContactUnsubscribed } from './outbound-events';
 
+export const PREFERENCES_NOT_FOUND = 'Preferences not found';
 export const CONTACT_WITHOUT_EMAIL = 'Contact has no email';
 
 /**
- * A contact's preferences as the admin API shows them: the stored row, or, before anything was
- * ever stored for the contact, the defaults every send applies (subscribed to everything, not
- * suppressed) with `id: null`.
+ * GET /v1/admin/contacts/{contactId}/preferences: the contact's stored row; 404 when the contact or
+ * its row is missing (the API contract). A contact with no row yet gets the defaults at every send
+ * (subscribed to everything, not suppressed): readers such as the studio show those on a 404.
  */
-export type EffectivePreferences = Omit<ContactPreferences, 'id' | 'email'> & { id: string | null; email: string | null };
-
-/** GET /v1/admin/contacts/{contactId}/preferences: 404 only when the contact is missing. */
-export async function getContactPreferences(db: Db, contactId: string): Promise<EffectivePreferences> {
+export async function getContactPreferences(db: Db, contactId: string): Promise<ContactPreferences> {
   const contact = await getContact(db, contactId);
   const row = await findContactPreferences(db, contact);
-  if (row !== undefined) return toContactPreferences(row);
-  return {
-    id: null,
-    userId: contact.externalId,
-    email: contact.email,
-    unsubscribedAll: false,
-    suppressed: false,
-    bounceCount: 0,
-    categories: {},
-    suppressedAt: null,
-    lastBounceAt: null,
-  };
+  if (row === undefined) throw notFound(PREFERENCES_NOT_FOUND);
+  return toContactPreferences(row);
 }
 
 export interface PreferencesUpdate {

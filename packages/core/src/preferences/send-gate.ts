@@ -9,22 +9,48 @@ export interface SendGateResult {
 }
 
 /**
- * The send-time gate aggregates *every* preference row for an address (rows may exist
- * before their contact, e.g. from a suppression import, and under different user ids).
- * Used by the journey entry guard and by every send.
+ * The send gate, the one rule for who may receive what: may each of these addresses get an email
+ * of `category` now? One query for the whole set, so a send, a journey entry, a batch enrollment
+ * and a broadcast to many people all ask it the same way. A contact is gated by its address:
+ * preferences are kept per address, and every preference row of an address counts (rows may exist
+ * before their contact, e.g. from a suppression import, and under different user ids). When rows
+ * disagree the strictest wins: suppressed, then unsubscribed from all, then the category turned off.
+ *
+ * The answer has one entry per distinct address as given (addresses compare case-insensitively).
  */
+export async function checkSendGateForAddresses(db: Db, addresses: Iterable<string>, category: string): Promise<Map<string, SendGateResult>> {
+  const given = [...new Set(addresses)];
+  const keys = [...new Set(given.map((address) => address.toLowerCase()))];
+  const rows =
+    keys.length === 0
+      ? []
+      : await db
+          .selectFrom('emailPreferences')
+          .select([
+            sql<string>`lower(email)`.as('address'),
+            sql<boolean>`bool_or(suppressed)`.as('suppressed'),
+            sql<boolean>`bool_or(unsubscribed_all)`.as('unsubscribedAll'),
+            sql<boolean>`coalesce(bool_or((categories ->> ${category})::boolean = false), false)`.as('categoryOff'),
+          ])
+          // one array parameter, however many addresses: a broadcast may ask for many thousands
+          .where(sql<boolean>`lower(email) = any(${keys}::text[])`)
+          .groupBy(sql`lower(email)`)
+          .execute();
+  const blocked = new Map<string, SendBlockReason>();
+  for (const row of rows) {
+    const reason = row.suppressed ? 'suppressed' : row.unsubscribedAll ? 'unsubscribed_all' : row.categoryOff ? 'category_unsubscribed' : undefined;
+    if (reason !== undefined) blocked.set(row.address, reason);
+  }
+  return new Map(
+    given.map((address) => {
+      const reason = blocked.get(address.toLowerCase());
+      return [address, reason === undefined ? { allowed: true } : { allowed: false, reason }];
+    }),
+  );
+}
+
+/** The send gate for one address (every send, the journey entry guard, a DLQ retry). */
 export async function checkSendGate(db: Db, email: string, category: string): Promise<SendGateResult> {
-  const row = await db
-    .selectFrom('emailPreferences')
-    .select([
-      sql<boolean>`coalesce(bool_or(unsubscribed_all), false)`.as('unsubscribedAll'),
-      sql<boolean>`coalesce(bool_or(suppressed), false)`.as('suppressed'),
-      sql<boolean>`coalesce(bool_or((categories ->> ${category})::boolean = false), false)`.as('categoryOff'),
-    ])
-    .where(sql`lower(email)`, '=', email.toLowerCase())
-    .executeTakeFirstOrThrow();
-  if (row.suppressed) return { allowed: false, reason: 'suppressed' };
-  if (row.unsubscribedAll) return { allowed: false, reason: 'unsubscribed_all' };
-  if (row.categoryOff) return { allowed: false, reason: 'category_unsubscribed' };
-  return { allowed: true };
+  const answer = await checkSendGateForAddresses(db, [email], category);
+  return answer.get(email)!;
 }

