@@ -38,7 +38,7 @@ import { MemorySessionAdapter } from '@waymark/core/auth/sessions/memory-session
 import { RedisSessionAdapter } from '@waymark/core/auth/sessions/redis-session-adapter';
 import { memoryResetTokens, redisResetTokens } from '@waymark/core/auth/sessions/reset-token-store';
 import { SessionManager } from '@waymark/core/auth/sessions/session-manager';
-import { SessionPrincipals } from '@waymark/core/auth/sessions/session-principals';
+import { SessionPrincipals } from '@waymark/core/organizations/session-principals';
 import type { InvitationDeps } from '@waymark/core/organizations/invitations';
 import type { PasswordResetDeps } from '@waymark/core/users/password-reset';
 
