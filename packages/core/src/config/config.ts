@@ -18,7 +18,8 @@ const url = (fallback: string) => z.string().url().default(fallback);
 
 /**
  * The environment table of README.md: every setting the service reads, parsed once per process.
- * This schema is the only reader of process.env (house rule 7): everything else takes a Config.
+ * This schema is the only reader of process.env (docs/contributing.md, "One schema, one type"):
+ * everything else takes a Config.
  */
 export const configSchema = z
   // loose: the *_WEBHOOK_SECRET variables of a team's own webhook sources are not known here
