@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadCommandConfig, loadConfig } from './config';
 
 const required = {
   DATABASE_URL: 'postgres://localhost/waymark',
@@ -62,5 +62,23 @@ describe('loadConfig', () => {
       lower_webhook_secret: 'ignored',
     });
     expect(config.webhookSources.secrets).toEqual({ STRIPE_WEBHOOK_SECRET: 'whsec_a', ACME_WEBHOOK_SECRET: 'team-secret' });
+  });
+});
+
+describe('loadCommandConfig', () => {
+  it("needs only DATABASE_URL, with the server's defaults for the rest", () => {
+    expect(loadCommandConfig({ DATABASE_URL: required.DATABASE_URL })).toEqual({
+      databaseUrl: required.DATABASE_URL,
+      cacheUrl: 'redis://127.0.0.1:6379',
+      enabledJourneys: '*',
+    });
+    expect(loadCommandConfig({ DATABASE_URL: required.DATABASE_URL, CACHE_URL: 'redis://cache:6379/2', ENABLED_JOURNEYS: 'welcome-series' })).toMatchObject({
+      cacheUrl: 'redis://cache:6379/2',
+      enabledJourneys: 'welcome-series',
+    });
+  });
+
+  it('names a missing DATABASE_URL', () => {
+    expect(() => loadCommandConfig({})).toThrow(/DATABASE_URL is required/);
   });
 });
