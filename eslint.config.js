@@ -7,8 +7,9 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 const nodeBuiltins = builtinModules.flatMap((name) => [name, `node:${name}`]);
 
 /**
- * Deterministic workflows (docs/contributing.md): journey and workflow code runs in Temporal's deterministic sandbox, so it may
- * not import Node built-ins or anything that does I/O. Types are fine (`import type`).
+ * Deterministic workflows (docs/contributing.md): journey and workflow code runs in Temporal's
+ * deterministic sandbox, so it may not import Node built-ins or anything that does I/O. Types are
+ * fine (`import type`).
  */
 const workflowSafeImports = {
   '@typescript-eslint/no-restricted-imports': [
@@ -42,8 +43,8 @@ const workflowSafeImports = {
 };
 
 /**
- * The layer map (docs/contributing.md, "The layer map"). Workspaces, lowest first: each may import
- * only the rows before its own, never a row beside or above it. Inside packages/core, each folder
+ * The layer map (docs/contributing.md, "The layer map"). Workspaces in rows, lowest first: each
+ * may import only the rows before its own, never a neighbour on its row or a row above. Inside packages/core, each folder
  * is one concept and may import only the folders listed before it in coreLayers, so folder-level
  * cycles (type-only ones included) cannot form. A new core folder goes into coreLayers at the
  * lowest place its imports allow (packages/core/layer-map.test.ts fails on a folder left out, and
@@ -88,7 +89,7 @@ const workspaceLayers = [
   // journey runner for tests, so it sits above temporal/ like a test does. A workspace that takes
   // it over goes on this row.
   ['packages/journey/testing'],
-  ['apps/api', 'apps/worker', 'apps/cli'],
+  ['apps/api', 'apps/worker', 'apps/cli', 'apps/studio'],
 ];
 const workspaceZones = workspaceLayers.flatMap((row, index) =>
   row.map((workspace) => ({
@@ -133,7 +134,7 @@ export default tseslint.config(
     // Imports point one way (docs/contributing.md): a cycle means two modules that cannot be
     // understood, tested or moved apart. no-cycle sees runtime imports between files; the zones
     // also see type-only imports and hold whole folders and workspaces to the layer map. A loop of
-    // type-only imports between files is caught by dependency-cruiser (.dependency-cruiser.cjs),
+    // type-only imports between files is caught by dependency-cruiser (.dependency-cruiser.js),
     // the second half of `npm run lint`, since no-cycle skips `import type`.
     files: ['**/*.{ts,tsx}'],
     ignores: ['**/*.test.ts', '**/*.test.tsx'],
