@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig } from '@waymark/core/config/config';
 import { assertMigrated } from '@waymark/core/db/migrator';
 import { createLogger } from '@waymark/core/logging/logger';
-import { ensureFirstAdmin } from '@waymark/core/users/first-admin';
+import { ensureFirstAdmin } from '@waymark/core/organizations/first-admin';
 import { buildApp } from './app';
 import { createAppDeps } from './deps';
 

@@ -4,20 +4,15 @@ import type { Config } from '@waymark/core/config/config';
 import type { Db } from '@waymark/core/db/database';
 import { createAlertMailer } from '@waymark/core/alerts/alert-mailer';
 import { upsertContact } from '@waymark/core/contacts/upsert-contact';
-import { ingestEvent } from '@waymark/core/events/ingest';
-import { createJourneyRegistry } from '@waymark/core/journeys/registry';
 import { simulateJourney } from '@waymark/journey/testing';
 import type { AppLogger } from '@waymark/core/logging/logger';
-import { journeys as journeyDefinitions } from '@waymark/journeys';
-import { events as eventCatalog } from '@waymark/journeys/events';
 import { createActivities } from '@waymark/temporal/activities/index';
 import { ensureAlertSchedule } from '@waymark/temporal/alerts-schedule';
-import { createEmailDeps } from '@waymark/core/emails/create-email-deps';
-import { emailTemplates } from '@waymark/journeys/templates/registry';
 import { temporalConnectionOptions } from '@waymark/temporal/connection';
 import { createTemporalOrchestrator } from '@waymark/temporal/journey-orchestrator';
 import { startOutboundDispatcher, type OutboundDispatcher } from '@waymark/temporal/outbound-dispatcher';
 import { webhookRetryPolicy } from '@waymark/temporal/outbound-retry';
+import { createRuntime } from '@waymark/temporal/runtime';
 import { workflowsPath } from './workflow-bundle';
 
 export interface WorkerDeps {
@@ -42,9 +37,11 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
   const connection = await NativeConnection.connect(temporalConnectionOptions(deps.config.temporal));
   // lifecycle events (journey:completed / journey:failed) go through the same ingest pipeline as the api's
   const client = new Client({ connection, namespace: deps.config.temporal.namespace });
-  const journeys = createJourneyRegistry(journeyDefinitions, { enabledJourneys: deps.config.enabledJourneys, events: eventCatalog });
-  const ingestDeps = { db: deps.db, logger: deps.logger, journeys, orchestrator: createTemporalOrchestrator(client, deps.config.temporal.taskQueue) };
-  const email = createEmailDeps(deps.config, { db: deps.db, templates: emailTemplates, logger: deps.logger });
+  const { journeys, email, ingest } = createRuntime(deps.config, {
+    db: deps.db,
+    logger: deps.logger,
+    orchestrator: createTemporalOrchestrator(client, deps.config.temporal.taskQueue),
+  });
   const worker = await Worker.create({
     connection,
     namespace: deps.config.temporal.namespace,
@@ -56,7 +53,7 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
     activities: createActivities({
       db: deps.db,
       email,
-      ingest: (input) => ingestEvent(ingestDeps, input),
+      ingest,
       config: deps.config,
       upsertImportRow: async (row) => {
         await upsertContact(deps.db, { userId: row.externalId, email: row.email, properties: row.properties });

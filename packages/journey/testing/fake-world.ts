@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { evaluateConditions, type Properties } from '../src/conditions';
 import { durationMs, type Duration } from '../src/duration';
 
-/** The activities a journey run calls, typed from the worker's real factory (house rule 9). */
+/** The activities a journey run calls, typed from the worker's real factory (docs/contributing.md, "Tests beside the code"). */
 export type JourneyRunActivities = Pick<
   Activities,
   'enterJourney' | 'recordJourneyStep' | 'finishJourneyRun' | 'findJourneyEvents' | 'hasJourneyEvent' | 'sendJourneyEmail'

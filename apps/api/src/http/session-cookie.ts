@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Cookie } from 'lucia';
 import { SESSION_COOKIE_NAME, type ActiveSession, type SessionManager } from '@waymark/core/auth/sessions/session-manager';
-import { hashToken } from '@waymark/core/auth/sessions/tokens';
+import { hashToken } from '@waymark/core/tokens/tokens';
 import { unauthorized } from '@waymark/core/errors/app-error';
 
 export function setCookie(reply: FastifyReply, cookie: Cookie): void {

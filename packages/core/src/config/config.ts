@@ -16,11 +16,16 @@ const boolFlag = (fallback: boolean) =>
 
 const url = (fallback: string) => z.string().url().default(fallback);
 
+// the settings the CLI reads too (commandConfigSchema below)
+const databaseUrl = z.string({ error: 'is required' }).min(1, 'is required');
+const cacheUrl = z.string().default('redis://127.0.0.1:6379');
+const enabledJourneys = z.string().default('*');
 const bounceThreshold = z.coerce.number().int().positive().default(3);
 
 /**
  * The environment table of README.md: every setting the service reads, parsed once per process.
- * This schema is the only reader of process.env (house rule 7): everything else takes a Config.
+ * This schema is the only reader of process.env (docs/contributing.md, "One schema, one type"):
+ * everything else takes a Config.
  */
 export const configSchema = z
   // loose: the *_WEBHOOK_SECRET variables of a team's own webhook sources are not known here
@@ -30,8 +35,8 @@ export const configSchema = z
     HOST: z.string().default('0.0.0.0'),
     LOG_LEVEL: z.enum(['error', 'warn', 'info', 'http', 'debug']).default('info'),
     LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
-    DATABASE_URL: z.string({ error: 'is required' }).min(1, 'is required'),
-    CACHE_URL: z.string().default('redis://127.0.0.1:6379'),
+    DATABASE_URL: databaseUrl,
+    CACHE_URL: cacheUrl,
     AUTH_SECRET: z.string({ error: 'is required' }).min(16, 'must be at least 16 characters'),
     AUTH_URL: url('http://localhost:3002'),
     EMAIL_PROVIDER_API_KEY: z.string({ error: 'is required' }).min(1, 'is required'),
@@ -48,7 +53,7 @@ export const configSchema = z
     SEGMENT_WEBHOOK_SECRET: optionalString,
     ADMIN_API_KEY: optionalString,
     API_PUBLIC_URL: url('http://localhost:3002'),
-    ENABLED_JOURNEYS: z.string().default('*'),
+    ENABLED_JOURNEYS: enabledJourneys,
     STUDIO_ADMIN_EMAIL: optionalString,
     STUDIO_ADMIN_PASSWORD: optionalString,
 
@@ -178,21 +183,35 @@ export class ConfigError extends Error {
 
 /** Parses the environment once; throws a ConfigError listing every problem at the same time. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const result = configSchema.safeParse(env);
+  return parseEnvironment(configSchema, env);
+}
+
+/**
+ * What the CLI reads: its commands work on the database (`admin` also revokes sessions in Redis,
+ * `explain` applies ENABLED_JOURNEYS and BOUNCE_THRESHOLD), so only DATABASE_URL is demanded, and a machine without the
+ * server's secrets can still migrate or create a key.
+ */
+const commandConfigSchema = z
+  .looseObject({ DATABASE_URL: databaseUrl, CACHE_URL: cacheUrl, ENABLED_JOURNEYS: enabledJourneys, BOUNCE_THRESHOLD: bounceThreshold })
+  .transform((env) => ({
+    databaseUrl: env.DATABASE_URL,
+    cacheUrl: env.CACHE_URL,
+    enabledJourneys: env.ENABLED_JOURNEYS,
+    bounceThreshold: env.BOUNCE_THRESHOLD,
+  }));
+
+export type CommandConfig = z.infer<typeof commandConfigSchema>;
+
+export function loadCommandConfig(env: Record<string, string | undefined> = process.env): CommandConfig {
+  return parseEnvironment(commandConfigSchema, env);
+}
+
+function parseEnvironment<T>(schema: z.ZodType<T>, env: Record<string, string | undefined>): T {
+  const result = schema.safeParse(env);
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => {
     const name = issue.path.join('.') || '(environment)';
     return `${name} ${issue.message}`;
   });
   throw new ConfigError(problems);
-}
-
-/**
- * BOUNCE_THRESHOLD alone, by the same rule as loadConfig: for the CLI, whose database-only
- * commands run without the settings a server demands (AUTH_SECRET, the provider key).
- */
-export function loadBounceThreshold(env: Record<string, string | undefined> = process.env): number {
-  const result = bounceThreshold.safeParse(env.BOUNCE_THRESHOLD);
-  if (result.success) return result.data;
-  throw new ConfigError(result.error.issues.map((issue) => `BOUNCE_THRESHOLD ${issue.message}`));
 }

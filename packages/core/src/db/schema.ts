@@ -2,7 +2,8 @@ import type { ColumnType, Generated, Insertable, Selectable, Updateable } from '
 
 /**
  * Kysely table types for migrations/0001_initial.ts. Columns are camelCase here; the
- * CamelCasePlugin maps them to snake_case in SQL. Row types are `XRow` (house rule 5).
+ * CamelCasePlugin maps them to snake_case in SQL. Row types are `XRow` (docs/contributing.md,
+ * "find returns, get throws").
  */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;

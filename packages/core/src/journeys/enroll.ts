@@ -4,24 +4,10 @@ import type { Db } from '../db/database';
 import { checkSendGateForAddresses } from '../preferences/send-gate';
 import { effectiveEnabled, loadOverrides } from './effective-enabled';
 import type { EnrollBatchOrchestrator } from './enroll-batch-orchestrator';
+import type { EnrollEvent, EnrollUser } from './enroll-dispatch';
 import { primitiveProperties } from './orchestrator';
 import { LIVE_STATUSES } from './live-statuses';
 import type { JourneyRegistry } from './registry';
-
-export interface EnrollUser {
-  userId: string;
-  userEmail: string;
-  properties?: Record<string, unknown> | undefined;
-}
-
-/** The trigger event an enrollment sends through the ingest pipeline (core/events/ingest.ts). */
-export interface EnrollEvent {
-  name: string;
-  userId: string;
-  email: string;
-  eventProperties: Record<string, unknown>;
-  source: 'enroll';
-}
 
 export interface EnrollDeps {
   db: Db;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashToken } from '@waymark/core/auth/sessions/tokens';
+import { hashToken } from '@waymark/core/tokens/tokens';
 import { createTestAdmin, SessionClient } from '../../../../../test/auth-client';
 import { startTestApi, type TestApi } from '../../../../../test/test-api';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { recordAudit, userAudit } from '@waymark/core/audit/audit-log';
-import { signIn } from '@waymark/core/auth/sessions/sign-in';
+import { signIn } from '@waymark/core/users/sign-in';
 import { badRequest, unauthorized } from '@waymark/core/errors/app-error';
 import { findUserById, toUser } from '@waymark/core/users/users';
 import { authErrorBody, emailField, okBody, passwordField, signedIn } from '../../schemas/auth';

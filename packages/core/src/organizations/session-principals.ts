@@ -1,6 +1,6 @@
-import type { Db } from '../../db/database';
-import { listMemberships, type Membership } from '../../organizations/organizations';
-import { findUserById } from '../../users/users';
+import type { Db } from '../db/database';
+import { listMemberships, type Membership } from './organizations';
+import { findUserById } from '../users/users';
 
 interface UserAccess {
   user: { id: string; email: string };

@@ -1,9 +1,9 @@
-import { recordAudit, userAudit } from '../../audit/audit-log';
-import type { Db } from '../../db/database';
-import { isAppError } from '../../errors/app-error';
-import { verifyCredentials } from '../../users/credentials';
-import type { User } from '../../users/users';
-import type { ActiveSession, SessionManager } from './session-manager';
+import { recordAudit, userAudit } from '../audit/audit-log';
+import type { ActiveSession, SessionManager } from '../auth/sessions/session-manager';
+import type { Db } from '../db/database';
+import { isAppError } from '../errors/app-error';
+import { verifyCredentials } from './credentials';
+import type { User } from './users';
 
 export interface SignInDeps {
   db: Db;

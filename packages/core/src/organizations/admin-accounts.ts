@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import { notFound } from '../errors/app-error';
-import { addMemberWithin, createOrganizationWithin } from '../organizations/organizations';
-import { checkNewPassword, hashPassword } from './passwords';
-import { findUserByEmail, insertUser, toUser, type User } from './users';
+import { addMemberWithin, createOrganizationWithin } from './organizations';
+import { checkNewPassword, hashPassword } from '../users/passwords';
+import { findUserByEmail, insertUser, toUser, type User } from '../users/users';
 
 /** 18 random bytes as base64url: 24 characters, inside the 8–128 password bounds. */
 export function generatePassword(): string {
