@@ -62,6 +62,7 @@ const coreLayers = [
   'outbox',
   'preferences',
   'emails',
+  'jobs',
   'journeys',
   'events',
   'imports',
@@ -71,14 +72,20 @@ const coreLayers = [
   'alerts',
   'webhooks',
 ];
-// packages/journey/testing is the journey test kit (@waymark/journey/testing): a Node-only entry that
-// drives temporal's real journey runner for tests, so it sits above temporal/ like a test does.
+// packages/journey-testing is the journey test kit (@waymark/journey-testing): it drives temporal's
+// real journey runner for tests, so it sits above temporal/ like a test does, and only tests import it.
 const belowTemporal = ['packages/core', 'packages/email', 'packages/sources', 'packages/journey/src', 'journeys'];
 const packageZones = [
   { target: belowTemporal, from: ['apps', 'temporal'], message: 'packages/ and journeys/ sit below temporal/ and apps/.' },
   { target: 'temporal', from: 'apps', message: 'temporal/ sits below apps/.' },
   { target: ['packages/email', 'packages/journey/src'], from: 'packages/core', message: 'packages/email and packages/journey sit below packages/core.' },
   { target: 'packages/core', from: 'journeys', message: 'core gets the journeys through a JourneyRegistry passed in by the app.' },
+  {
+    target: ['apps', 'temporal', ...belowTemporal],
+    from: 'packages/journey-testing',
+    message: 'the journey test kit (packages/journey-testing) is for tests only.',
+  },
+  { target: 'packages/journey-testing', from: 'apps', message: 'the journey test kit sits below apps/.' },
 ];
 const coreZones = coreLayers.slice(0, -1).map((folder, index) => ({
   target: `packages/core/src/${folder}`,
@@ -100,8 +107,7 @@ export default tseslint.config(
   },
   {
     files: ['journeys/**/*.{ts,tsx}', 'packages/journey/**/*.ts', 'temporal/workflows/**/*.ts'],
-    // the journey test kit (@waymark/journey/testing) runs in Node beside the tests, never in a workflow
-    ignores: ['**/*.test.ts', '**/*.test.tsx', 'packages/journey/testing/**'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
     rules: workflowSafeImports,
   },
   {

@@ -6,7 +6,7 @@ import { createAlertMailer } from '@waymark/core/alerts/alert-mailer';
 import { upsertContact } from '@waymark/core/contacts/upsert-contact';
 import { ingestEvent } from '@waymark/core/events/ingest';
 import { createJourneyRegistry } from '@waymark/core/journeys/registry';
-import { simulateJourney } from '@waymark/journey/testing';
+import { simulateJourney } from '@waymark/temporal/simulation/simulate';
 import type { AppLogger } from '@waymark/core/logging/logger';
 import { journeys as journeyDefinitions } from '@waymark/journeys';
 import { events as eventCatalog } from '@waymark/journeys/events';
