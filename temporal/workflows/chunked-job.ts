@@ -1,5 +1,5 @@
-import { ActivityFailure, CancellationScope, isCancellation, workflowInfo } from '@temporalio/workflow';
-import { reportProgress } from './background-job';
+import { ActivityFailure, isCancellation, workflowInfo } from '@temporalio/workflow';
+import { CANCELLED, recordingCancel, reportProgress } from './background-job';
 
 /** What a job row records of a failed activity: its cause's message, not the wrapper's. */
 export function failureMessage(error: unknown): string {
@@ -20,22 +20,6 @@ interface ChunkedJob {
   finish(outcome?: { error: string; cancelled?: true }): Promise<void>;
   /** continues as new with the same job */
   continueAsNew(): Promise<never>;
-}
-
-/** The error a cancelled job's row records. */
-export const CANCELLED = 'cancelled';
-
-/**
- * Runs `work`; a cancel of the run (BackgroundJobs.cancel) is recorded by `recordCancel`, which
- * runs even though the run is cancelled, and the run then ends cancelled.
- */
-export async function recordingCancel(work: () => Promise<void>, recordCancel: () => Promise<void>): Promise<void> {
-  try {
-    await work();
-  } catch (error) {
-    if (isCancellation(error)) await CancellationScope.nonCancellable(recordCancel);
-    throw error;
-  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import { isCancellation, proxyActivities } from '@temporalio/workflow';
 import type { SimulationActivities } from '../activities/journey-simulation';
-import { reportProgress } from './background-job';
-import { CANCELLED, failureMessage, recordingCancel } from './chunked-job';
+import { CANCELLED, recordingCancel, reportProgress } from './background-job';
+import { failureMessage } from './chunked-job';
 
 // The replay heartbeats as it goes: a worker killed mid-run is noticed within the heartbeat
 // timeout and the job runs again from the top elsewhere (it writes nothing but its own row).
