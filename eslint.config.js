@@ -70,6 +70,7 @@ const coreLayers = [
   'preferences',
   'emails',
   'templates',
+  'jobs',
   'journeys',
   'events',
   'imports',
@@ -85,10 +86,9 @@ const workspaceLayers = [
   // workflow code that reaches core only through activities: neither imports the other
   ['packages/core', 'journeys'],
   ['temporal'],
-  // the journey test kit (@waymark/journey/testing): a Node-only entry that drives temporal's real
-  // journey runner for tests, so it sits above temporal/ like a test does. A workspace that takes
-  // it over goes on this row.
-  ['packages/journey/testing'],
+  // the journey test kit (@waymark/journey-testing) drives temporal's real journey runner for tests,
+  // so it sits above temporal/ like a test does; only tests import it (kitZone below)
+  ['packages/journey-testing'],
   ['apps/api', 'apps/worker', 'apps/cli', 'apps/studio'],
 ];
 const workspaceZones = workspaceLayers.flatMap((row, index) =>
@@ -105,6 +105,12 @@ const studioZone = {
   from: '.',
   except: ['./apps/studio/src', './node_modules'],
   message: 'apps/studio/src may import only its own code and the generated client (src/api/schema.ts); the api is reached over HTTP.',
+};
+// Production code never runs the test kit: apps/ sit above its row, but only their tests may use it.
+const kitZone = {
+  target: 'apps',
+  from: 'packages/journey-testing',
+  message: 'the journey test kit (packages/journey-testing) is for tests only.',
 };
 const coreZones = coreLayers.slice(0, -1).map((folder, index) => ({
   target: `packages/core/src/${folder}`,
@@ -126,8 +132,7 @@ export default tseslint.config(
   },
   {
     files: ['journeys/**/*.{ts,tsx}', 'packages/journey/**/*.ts', 'temporal/workflows/**/*.ts'],
-    // the journey test kit (@waymark/journey/testing) runs in Node beside the tests, never in a workflow
-    ignores: ['**/*.test.ts', '**/*.test.tsx', 'packages/journey/testing/**'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
     rules: workflowSafeImports,
   },
   {
@@ -145,7 +150,7 @@ export default tseslint.config(
     },
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
-      'import-x/no-restricted-paths': ['error', { zones: [...workspaceZones, studioZone, ...coreZones] }],
+      'import-x/no-restricted-paths': ['error', { zones: [...workspaceZones, studioZone, kitZone, ...coreZones] }],
     },
   },
 );

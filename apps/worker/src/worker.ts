@@ -4,7 +4,7 @@ import type { Config } from '@waymark/core/config/config';
 import type { Db } from '@waymark/core/db/database';
 import { createAlertMailer } from '@waymark/core/alerts/alert-mailer';
 import { upsertContact } from '@waymark/core/contacts/upsert-contact';
-import { simulateJourney } from '@waymark/journey/testing';
+import { simulateJourney } from '@waymark/temporal/simulation/simulate';
 import type { AppLogger } from '@waymark/core/logging/logger';
 import { createActivities } from '@waymark/temporal/activities/index';
 import { ensureAlertSchedule } from '@waymark/temporal/alerts-schedule';

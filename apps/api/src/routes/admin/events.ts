@@ -142,7 +142,7 @@ export const adminEventRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { de
       },
     },
     async (request, reply) => {
-      const job = await startReplayJob({ db: deps.db, orchestrator: deps.temporal.replays }, request.body, request.principal?.actor ?? null);
+      const job = await startReplayJob({ db: deps.db, jobs: deps.temporal.jobs }, request.body, request.principal?.actor ?? null);
       request.auditRecord = {
         resourceId: job.id,
         detail: { eventIds: request.body.eventIds?.length ?? 0, filter: request.body.filter !== undefined, limit: request.body.limit ?? null },

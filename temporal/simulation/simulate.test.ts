@@ -1,6 +1,6 @@
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import paymentRecovery from '@waymark/journeys/payment-recovery';
-import type { JourneyRunCalls } from '@waymark/temporal/workflows/journey-runtime';
+import type { JourneyRunCalls } from '../workflows/journey-runtime';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadTemplateRegistry } from './fake-world';
 import { simulateJourney } from './simulate';

@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { primitiveProperties, type JourneyRunRequest } from '@waymark/core/journeys/orchestrator';
 import { journeyWorkflowId } from '@waymark/temporal/journey-workflow-id';
-import type { Properties } from '../src/conditions';
-import type { Journey } from '../src/define-journey';
-import type { Duration } from '../src/duration';
-import { FakeRun, type FakeWorld, type JourneyFakes, type LogEntry, type RunStatus, type SentEmail } from './fake-world';
+import type { Properties, Journey, Duration } from '@waymark/journey';
+import { FakeRun, type FakeWorld, type JourneyFakes, type LogEntry, type RunStatus, type SentEmail } from '@waymark/temporal/simulation/fake-world';
 
 export interface TestJourneyOptions {
   user?: { userId?: string; email?: string };

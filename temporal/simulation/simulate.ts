@@ -1,8 +1,7 @@
 import { primitiveProperties, type JourneyEventSignal } from '@waymark/core/journeys/orchestrator';
 import type { SimulationReport } from '@waymark/core/journeys/simulation';
-import { startJourneyRun, type JourneyRunOutcome } from '@waymark/temporal/workflows/journey-run';
-import type { Properties } from '../src/conditions';
-import type { Journey } from '../src/define-journey';
+import { startJourneyRun, type JourneyRunOutcome } from '../workflows/journey-run';
+import type { Properties, Journey } from '@waymark/journey';
 import { FakeRun, FakeWorld, loadTemplateRegistry } from './fake-world';
 import { routeEventToRun } from './route-event-to-run';
 import { VirtualClock } from './virtual-clock';

@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import { primitiveProperties, type PrimitiveProperties } from '@waymark/core/journeys/orchestrator';
 import type * as TemplateRegistry from '@waymark/journeys/templates/registry';
-import type { Activities } from '@waymark/temporal/activities/index';
+import type { Activities } from '../activities/index';
 import { z } from 'zod';
-import { evaluateConditions, type Properties } from '../src/conditions';
-import { durationMs, type Duration } from '../src/duration';
+import { evaluateConditions, type Properties, durationMs, type Duration } from '@waymark/journey';
 
 /** The activities a journey run calls, typed from the worker's real factory (docs/contributing.md, "Tests beside the code"). */
 export type JourneyRunActivities = Pick<

@@ -4,11 +4,9 @@ import { journeys } from '@waymark/journeys';
 import type { journeyWorkflow } from '@waymark/temporal/workflows/journey';
 import { journeyWorkflowInput } from '@waymark/temporal/workflows/journey-input';
 import { journeyEventSignal, journeyProgressQuery } from '@waymark/temporal/workflows/journey-signals';
-import type { Properties } from '../src/conditions';
-import type { Journey } from '../src/define-journey';
-import { durationMs, type Duration } from '../src/duration';
-import { FakeWorld, type FakeRun } from './fake-world';
-import { routeEventToRun } from './route-event-to-run';
+import { type Properties, type Journey, durationMs, type Duration } from '@waymark/journey';
+import { FakeWorld, type FakeRun } from '@waymark/temporal/simulation/fake-world';
+import { routeEventToRun } from '@waymark/temporal/simulation/route-event-to-run';
 import { journeyTestServer, type JourneyTestServer } from './test-server';
 import { enroll, FakeRunView, SETTLE_TIMEOUT_MS, type JourneyTestRun, type TestJourneyOptions } from './test-run';
 

@@ -1,6 +1,6 @@
 import { matchesExitRule } from '@waymark/core/events/exit-rule';
 import { createJourneyRegistry } from '@waymark/core/journeys/registry';
-import type { Journey } from '../src/define-journey';
+import type { Journey } from '@waymark/journey';
 import type { FakeRun, StoredEvent } from './fake-world';
 
 /** What the engine under a run must do with a user's event once it is routed. */

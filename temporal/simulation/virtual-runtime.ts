@@ -1,5 +1,5 @@
 import { ActivityFailure, ApplicationFailure, CancelledFailure, msToNumber, RetryState } from '@temporalio/common';
-import type { JourneyRunCalls, JourneyRuntime } from '@waymark/temporal/workflows/journey-runtime';
+import type { JourneyRunCalls, JourneyRuntime } from '../workflows/journey-runtime';
 import type { VirtualClock } from './virtual-clock';
 
 interface Wait {

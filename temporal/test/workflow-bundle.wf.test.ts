@@ -6,7 +6,7 @@ import { cachedWorkflowBundle } from './workflow-bundle';
 
 // inside the repository, so that the workflow resolves @temporalio/workflow as real ones do; plain
 // JavaScript, because the bundler compiles TypeScript outside node_modules only
-const cacheRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../node_modules/.cache/waymark');
+const cacheRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../node_modules/.cache/waymark');
 mkdirSync(cacheRoot, { recursive: true });
 const dir = mkdtempSync(path.join(cacheRoot, 'bundle-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

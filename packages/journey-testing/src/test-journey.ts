@@ -4,14 +4,12 @@ import { ApplicationFailure } from '@temporalio/common';
 import { isCancellation } from '@temporalio/workflow';
 import { primitiveProperties as primitives } from '@waymark/core/journeys/orchestrator';
 import { startJourneyRun, type JourneyRunHandle } from '@waymark/temporal/workflows/journey-run';
-import type { Properties } from '../src/conditions';
-import type { Journey } from '../src/define-journey';
-import { durationMs, type Duration } from '../src/duration';
-import { FakeWorld, loadTemplateRegistry, type FakeRun, type JourneyFakes } from './fake-world';
-import { routeEventToRun } from './route-event-to-run';
+import { type Properties, type Journey, durationMs, type Duration } from '@waymark/journey';
+import { FakeWorld, loadTemplateRegistry, type FakeRun, type JourneyFakes } from '@waymark/temporal/simulation/fake-world';
+import { routeEventToRun } from '@waymark/temporal/simulation/route-event-to-run';
 import { enroll, FakeRunView, SETTLE_TIMEOUT_MS, type JourneyTestRun, type TestJourneyOptions } from './test-run';
-import { VirtualClock } from './virtual-clock';
-import { virtualRuntime, type VirtualRuntime } from './virtual-runtime';
+import { VirtualClock } from '@waymark/temporal/simulation/virtual-clock';
+import { virtualRuntime, type VirtualRuntime } from '@waymark/temporal/simulation/virtual-runtime';
 
 // The send fake checks data against the templates' props schemas. Their registry pulls in every
 // React Email component (a second or more of CPU): loaded while the test file is collected, it is
