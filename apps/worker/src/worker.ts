@@ -6,7 +6,7 @@ import { createAlertMailer } from '@waymark/core/alerts/alert-mailer';
 import { upsertContact } from '@waymark/core/contacts/upsert-contact';
 import { ingestEvent } from '@waymark/core/events/ingest';
 import { createJourneyRegistry } from '@waymark/core/journeys/registry';
-import { simulateJourney } from '@waymark/journey/testing';
+import { simulateJourney } from '@waymark/journey/simulate';
 import type { AppLogger } from '@waymark/core/logging/logger';
 import { journeys as journeyDefinitions } from '@waymark/journeys';
 import { events as eventCatalog } from '@waymark/journeys/events';
@@ -18,7 +18,7 @@ import { temporalConnectionOptions } from '@waymark/temporal/connection';
 import { createTemporalOrchestrator } from '@waymark/temporal/journey-orchestrator';
 import { startOutboundDispatcher, type OutboundDispatcher } from '@waymark/temporal/outbound-dispatcher';
 import { webhookRetryPolicy } from '@waymark/temporal/outbound-retry';
-import { workflowsPath } from './workflow-bundle';
+import { workflowCode } from './workflow-bundle';
 
 export interface WorkerDeps {
   config: Config;
@@ -49,7 +49,7 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
     connection,
     namespace: deps.config.temporal.namespace,
     taskQueue: deps.config.temporal.taskQueue,
-    ...(deps.config.temporal.workflowBundle === undefined ? { workflowsPath } : { workflowBundle: { codePath: deps.config.temporal.workflowBundle } }),
+    ...workflowCode(deps.config.temporal.workflowBundle),
     // runs asleep for days need no cache; a bound keeps the worker's memory flat however many
     // runs wait, at the price of a replay when an evicted run wakes (docs/scaling.md)
     maxCachedWorkflows: deps.config.temporal.maxCachedWorkflows,
