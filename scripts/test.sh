@@ -16,5 +16,8 @@ npm run --silent typecheck
 npm run --silent lint
 # the studio's typed client must match the api's OpenAPI document (a route changed → regenerate)
 npx --no-install tsx scripts/studio-client.ts --check
+# the studio once, before the test files that serve it (browser tests, the production build test)
+# run side by side: each would otherwise build a stale studio into the same folder at once
+npx --no-install tsx scripts/studio-build.ts
 echo "[test] unit, workflow and integration tests ..."
 npx --no-install vitest run "$@"
