@@ -7,7 +7,8 @@ ARG NODE_IMAGE=node:24-bookworm-slim
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY . .
-RUN npm ci --no-audit --no-fund
+# the build needs the devDependencies (esbuild, vite, typescript) whatever NODE_ENV says
+RUN npm ci --include=dev --no-audit --no-fund
 RUN npm run build
 # production dependencies only: no TypeScript, tsx, esbuild, vite or test tools in the image
 RUN npm prune --omit=dev --no-audit --no-fund

@@ -12,7 +12,8 @@ if [[ ! -f "$marker" || package-lock.json -nt "$marker" || package.json -nt "$ma
   # `npm ci` installs exactly the lock file and never rewrites it, so a clone's tracked files stay
   # as checked out. The lock lists every platform's optional binaries (@rollup/rollup-*, esbuild,
   # @node-rs/argon2-*) as the registry serves them; npm ci installs only this machine's.
-  npm ci --no-audit --no-fund --loglevel=error
+  # --include=dev: a NODE_ENV=production in the shell would otherwise leave out tsx, vite and vitest
+  npm ci --include=dev --no-audit --no-fund --loglevel=error
   touch "$marker"
   echo "[deps] ... ok"
 fi
