@@ -52,19 +52,24 @@ use_project_node() {
     command -v npm >/dev/null || die "Node $NODE_MAJOR is needed and npm is missing to fetch it: install Node $NODE_MAJOR (see .nvmrc)"
     mkdir -p "$LOG_DIR"
     log "node ${major:-none} found, the project runs on Node $NODE_MAJOR: installing node@$NODE_MAJOR from the npm registry into ${dir/#"$HOME"/\~} ..."
-    rm -rf "$dir.partial"
-    mkdir -p "$dir.partial/bin"
+    # a folder of this process's own, moved into place at the end: two scripts starting at once
+    # (npm start and npm test on a fresh machine) never see each other's half-installed copy
+    local partial="$dir.partial.$$"
+    rm -rf "$partial"
+    mkdir -p "$partial/bin"
     # the package's preinstall runs under the old node and hard-links the binary to node_modules/node/bin
-    if ! (cd "$dir.partial" && npm install --prefix . --no-save --no-package-lock --no-audit --no-fund \
+    if ! (cd "$partial" && npm install --prefix . --no-save --no-package-lock --no-audit --no-fund \
       --loglevel=error "node@$NODE_MAJOR") >>"$LOG_DIR/node-install.log" 2>&1; then
       log_tail "$LOG_DIR/node-install.log"
+      rm -rf "$partial"
       die "installing node@$NODE_MAJOR from the npm registry failed; see $LOG_DIR/node-install.log"
     fi
-    ln -s ../node_modules/node/bin/node "$dir.partial/bin/node"
-    "$dir.partial/bin/node" -e "process.exit(process.versions.node.startsWith('$NODE_MAJOR.') ? 0 : 1)" ||
+    ln -s ../node_modules/node/bin/node "$partial/bin/node"
+    "$partial/bin/node" -e "process.exit(process.versions.node.startsWith('$NODE_MAJOR.') ? 0 : 1)" ||
       die "the installed node@$NODE_MAJOR does not run; see $LOG_DIR/node-install.log"
-    rm -rf "$dir"
-    mv "$dir.partial" "$dir"
+    # another script may have finished first: keep its copy
+    [[ -x $dir/bin/node ]] || { rm -rf "$dir" && mv "$partial" "$dir"; }
+    rm -rf "$partial"
   fi
   export PATH="$dir/bin:$PATH"
 }
