@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
+// a JSON import, not a file read: the compiled api (npm run build) carries the version inlined
+import packageJson from '../../../package.json' with { type: 'json' };
 import type { Redis } from 'ioredis';
 import { Authenticator } from '@waymark/core/auth/authenticator';
 import { createKeyRevocations, type KeyRevocations } from '@waymark/core/auth/key-revocations';
@@ -75,11 +76,6 @@ export interface AppDeps {
   invitations: InvitationDeps;
   pingDatabase(): Promise<void>;
   close(): Promise<void>;
-}
-
-function readVersion(): string {
-  const file = new URL('../../../package.json', import.meta.url);
-  return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
 }
 
 export interface AppDepsOptions {
@@ -166,7 +162,7 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
     now: options.now,
   };
   const invitations: InvitationDeps = { db, publicUrl: config.apiPublicUrl, sendEmail: sendAuthEmail, now: options.now };
-  const version = readVersion();
+  const version = packageJson.version;
   const processMetrics = createProcessMetrics({ db, version });
   return {
     config,

@@ -30,7 +30,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const { worker, close } = await createWorker({ config, db, logger, ensureSchedules: true, dispatchOutbound: config.webhooks.dispatch });
-  logger.info(`Waymark worker polling task queue "${config.temporal.taskQueue}" on ${config.temporal.address}`);
+  logger.info(`Waymark worker polling task queue "${config.temporal.taskQueue}" on ${config.temporal.address}, Node ${process.version}`);
   // Worker.run() installs its own SIGINT/SIGTERM handling: it stops polling and waits for
   // in-flight activities to finish (up to shutdownGraceTime) before resolving.
   await worker.run();

@@ -13,7 +13,7 @@ import { createTemporalOrchestrator } from '@waymark/temporal/journey-orchestrat
 import { startOutboundDispatcher, type OutboundDispatcher } from '@waymark/temporal/outbound-dispatcher';
 import { webhookRetryPolicy } from '@waymark/temporal/outbound-retry';
 import { createRuntime } from '@waymark/temporal/runtime';
-import { workflowsPath } from './workflow-bundle';
+import { workflowCode } from './workflow-bundle';
 
 export interface WorkerDeps {
   config: Config;
@@ -46,7 +46,7 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
     connection,
     namespace: deps.config.temporal.namespace,
     taskQueue: deps.config.temporal.taskQueue,
-    ...(deps.config.temporal.workflowBundle === undefined ? { workflowsPath } : { workflowBundle: { codePath: deps.config.temporal.workflowBundle } }),
+    ...workflowCode(deps.config.temporal.workflowBundle),
     // runs asleep for days need no cache; a bound keeps the worker's memory flat however many
     // runs wait, at the price of a replay when an evicted run wakes (docs/scaling.md)
     maxCachedWorkflows: deps.config.temporal.maxCachedWorkflows,

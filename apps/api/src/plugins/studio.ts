@@ -3,8 +3,13 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 
-/** Where `vite build` (apps/studio) writes the studio. */
-export const STUDIO_DIST = fileURLToPath(new URL('../../../studio/dist', import.meta.url));
+/**
+ * Where `vite build` writes the studio (apps/studio/dist), seen from this file in the source tree
+ * or from the compiled api, dist/api/server.js (npm run build bundles this module into it).
+ */
+const fromSource = fileURLToPath(new URL('../../../studio/dist', import.meta.url));
+const fromBuild = fileURLToPath(new URL('../../apps/studio/dist', import.meta.url));
+export const STUDIO_DIST = !existsSync(fromSource) && existsSync(fromBuild) ? fromBuild : fromSource;
 
 /**
  * The studio's CSP: helmet's default minus `upgrade-insecure-requests` (which would send a plain

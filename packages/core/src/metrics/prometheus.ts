@@ -1,4 +1,4 @@
-import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Db } from '../db/database';
 
 interface Sample {
@@ -39,7 +39,7 @@ export interface ProcessMetrics {
  * queue gauges from the database. Per instance: scrape every instance, not the load balancer.
  */
 export function createProcessMetrics(options: { db: Db; version: string }): ProcessMetrics {
-  const loopDelay: IntervalHistogram = monitorEventLoopDelay({ resolution: 20 });
+  const loopDelay = monitorEventLoopDelay({ resolution: 20 });
   loopDelay.enable();
   return {
     async render() {
