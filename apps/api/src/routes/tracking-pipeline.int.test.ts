@@ -71,7 +71,14 @@ describe('tracking events through the batched ingest pipeline', () => {
     expect(events.every((event) => event.source === 'tracking')).toBe(true);
     const first = sends[0]!;
     expect(events.filter((event) => event.userId === first.userId).map((event) => event.properties)).toEqual(
-      Array.from({ length: 3 }, () => ({ emailSendId: first.id, templateKey: 'welcome', linkUrl: 'https://app.example.com/', linkId: first.linkId })),
+      Array.from({ length: 3 }, () => ({
+        emailSendId: first.id,
+        templateKey: 'welcome',
+        linkUrl: 'https://app.example.com/',
+        linkId: first.linkId,
+        machine: false,
+        machineReason: null,
+      })),
     );
 
     const contacts = await api.deps.db.selectFrom('contacts').select(['externalId', 'email', 'lastSeenAt']).where('externalId', 'in', userIds).execute();
