@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { load } from 'cheerio';
 import { defineJourney } from '@waymark/journey';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sendEmail } from '@waymark/core/emails/send-email';
 import { emailsTo, uniqueAddress, waitFor } from '../../../../../test/email-emulator';
 import { registerTestJourneys } from '../../../../../test/journey-registry';
+import { subscribeOutboxEndpoint } from '../../../../../test/webhook-endpoints';
 import { startTestApi, type TestApi } from '../../../../../test/test-api';
 
 const PUBLIC_URL = 'https://track.waymark-test.example';
@@ -21,15 +23,19 @@ describe('machine opens and clicks', () => {
   let api: TestApi;
   // behind a proxy: X-Forwarded-For names the client only here
   let proxied: TestApi;
+  let unsubscribe: () => Promise<void>;
 
   beforeAll(async () => {
     api = await startTestApi({ API_PUBLIC_URL: PUBLIC_URL, ADMIN_API_KEY: ADMIN });
     proxied = await startTestApi({ API_PUBLIC_URL: PUBLIC_URL, TRUST_PROXY: 'true' });
+    // outbound email.opened / email.clicked are written only while an endpoint listens
+    unsubscribe = await subscribeOutboxEndpoint(api.deps.db, ['email.opened', 'email.clicked']);
   });
   afterEach(() => {
     vi.restoreAllMocks();
   });
   afterAll(async () => {
+    await unsubscribe?.();
     await proxied?.close();
     await api?.close();
   });
@@ -80,6 +86,16 @@ describe('machine opens and clicks', () => {
     return { journey, stateId: state.id };
   }
 
+  /** The signed webhooks recorded for the send: they wait for a person. */
+  const outbound = async (emailId: string) =>
+    (
+      await api.deps.db
+        .selectFrom('outboundEvents')
+        .select('event')
+        .where(sql<string>`payload ->> 'emailId'`, '=', emailId)
+        .orderBy('createdAt')
+        .execute()
+    ).map((row) => row.event);
   const sendRow = (id: string) => api.deps.db.selectFrom('emailSends').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const stateStatus = async (id: string) =>
     (await api.deps.db.selectFrom('journeyStates').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
@@ -115,6 +131,7 @@ describe('machine opens and clicks', () => {
   /** After the machine's hits: a person clicks, and the click counts, moves the journey and reaches the pipeline as a person's. */
   async function personClicks(email: Awaited<ReturnType<typeof sentEmail>>, stateId: string, eventsBefore: number) {
     expect(await stateStatus(stateId)).toBe('waiting');
+    expect(await outbound(email.id)).not.toContain('email.clicked');
     const response = await api.request('GET', `/v1/t/c/${email.links[0]!.id}`, { headers: { 'user-agent': BROWSER } });
     expect(response.status).toBe(302);
     expect(response.headers.get('location')).toBe(email.links[0]!.originalUrl);
@@ -124,6 +141,7 @@ describe('machine opens and clicks', () => {
     await waitFor(async () => ((await stateStatus(stateId)) === 'exited' ? true : undefined), { what: 'the journey moved by the person’s click' });
     const detail = await api.request('GET', `/v1/admin/emails/${email.id}`, { token: ADMIN });
     expect(detail.body.email.clicks.human).toBe(1);
+    expect((await outbound(email.id)).filter((event) => event === 'email.clicked')).toEqual(['email.clicked']);
   }
 
   it('a HEAD to a tracked link still redirects, and is a machine click (head_request)', async () => {
@@ -175,6 +193,7 @@ describe('machine opens and clicks', () => {
     const [event] = await trackingEvents(email.userId, 1);
     expect(event).toMatchObject({ event: 'email.opened', properties: { emailSendId: email.id, machine: true, machineReason: 'apple_mpp' } });
     expect(await stateStatus(stateId)).toBe('waiting');
+    expect(await outbound(email.id)).not.toContain('email.opened');
 
     // the same header on an api that does not trust proxies names nobody: the open is judged on
     // the connection's own address (a person here), so a forged header cannot fake Apple's proxy
@@ -186,6 +205,7 @@ describe('machine opens and clicks', () => {
     await waitFor(async () => ((await stateStatus(stateId)) === 'exited' ? true : undefined), { what: 'the journey moved by the person’s open' });
     const detail = await api.request('GET', `/v1/admin/emails/${email.id}`, { token: ADMIN });
     expect(detail.body.email.opens).toEqual({ human: 1, machine: 1 });
+    expect(await outbound(email.id)).toEqual(['email.opened']);
     expect(detail.body.recentOpens.map((open: { machineReason: string | null }) => open.machineReason)).toEqual([null, 'apple_mpp']);
   });
 
