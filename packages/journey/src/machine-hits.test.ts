@@ -7,7 +7,9 @@ describe('eventPassesWhere: machine opens and clicks', () => {
 
   it('a machine click passes no rule that does not ask about machine', () => {
     expect(eventPassesWhere('email.link_clicked', undefined, scannerClick)).toBe(false);
-    expect(eventPassesWhere('email.link_clicked', [{ type: 'property', property: 'linkUrl', operator: 'contains', value: 'pricing' }], scannerClick)).toBe(false);
+    expect(eventPassesWhere('email.link_clicked', [{ type: 'property', property: 'linkUrl', operator: 'contains', value: 'pricing' }], scannerClick)).toBe(
+      false,
+    );
     expect(eventPassesWhere('email.opened', [], { machine: true, machineReason: 'apple_mpp' })).toBe(false);
   });
 

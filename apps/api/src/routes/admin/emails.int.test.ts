@@ -79,7 +79,12 @@ describe('admin: emails, contact preferences, suppression import', () => {
           'updatedAt',
         ].sort(),
       );
-      expect(list.body.emails[0]).toMatchObject({ humanOpenedAt: null, humanClickedAt: null, opens: { human: 0, machine: 0 }, clicks: { human: 0, machine: 0 } });
+      expect(list.body.emails[0]).toMatchObject({
+        humanOpenedAt: null,
+        humanClickedAt: null,
+        opens: { human: 0, machine: 0 },
+        clicks: { human: 0, machine: 0 },
+      });
       expect(list.body.emails[1]).toMatchObject({ templateKey: 'welcome', status: 'sent', category: 'journey', journeyStateId: state.id, toEmail: to });
 
       expect((await get(`/v1/admin/emails?toEmail=${encodeURIComponent(to)}&templateKey=welcome`)).body.total).toBe(1);
