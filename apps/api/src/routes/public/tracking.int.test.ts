@@ -102,7 +102,7 @@ describe('GET /v1/t/c/{id} and /v1/t/o/{id}', () => {
     await api.deps.analytics.shutdown();
     const captured = posthog.events.filter((event) => event.distinct_id === email.userId && event.event === 'email.link_clicked');
     expect(captured).toHaveLength(2);
-    expect(captured[0]!.properties).toMatchObject({ emailSendId: email.id, linkId: link.id });
+    expect(captured[0]!.properties).toMatchObject({ emailSendId: email.id, linkId: link.id, machine: false, machineReason: null });
   });
 
   it.each(['00000000-0000-4000-8000-000000000000', 'not-a-uuid', '%27%3B--'])(
