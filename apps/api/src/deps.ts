@@ -137,7 +137,12 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
   const analytics = createAnalyticsDestination(config.analytics, { onError: (error) => logger.warn({ err: error }, 'analytics: capture failed') });
   const snsCertificates = createSnsCertificateSource({ pinnedCertificatePem: config.email.snsCertificatePem });
   const trackingEvents = createTrackingEventPublisher({ db, ingest: ingestBatch, analytics, logger });
-  const tracking = createTrackingRecorder({ statements: trackingStatements, events: trackingEvents });
+  const tracking = createTrackingRecorder({
+    statements: trackingStatements,
+    events: trackingEvents,
+    machineClickWindowMs: config.email.machineClickWindowMs,
+    logger,
+  });
   // alert and import entries have no handler: a past alert is stale, an import is resubmitted
   const deadLetterRetryHandlers = createDeadLetterRetryHandlers();
   registerEmailRetryHandler(deadLetterRetryHandlers, { db, sendEmail: (input) => sendEmail(email, input) });
@@ -193,6 +198,7 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
     async close() {
       await keyRevocations.close();
       processMetrics.close();
+      await tracking.settled();
       await trackingEvents.drain();
       await analytics.shutdown();
       redis.disconnect();

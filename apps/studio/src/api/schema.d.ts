@@ -96,7 +96,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Follow a tracked link (records the click, 302 to the original URL; unknown id → API_PUBLIC_URL) */
+    /**
+     * Follow a tracked link (records the click, 302 to the original URL; unknown id → API_PUBLIC_URL)
+     * @description A HEAD is answered the same way and recorded as a machine click (docs/email.md, "Machine opens and clicks").
+     */
     get: {
       parameters: {
         query?: never;
@@ -186,7 +189,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Open-tracking pixel (42-byte transparent GIF; the first open sets openedAt) */
+    /** Open-tracking pixel (42-byte transparent GIF; the first open sets openedAt, the first by a person humanOpenedAt) */
     get: {
       parameters: {
         query?: never;
@@ -8602,7 +8605,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * An email send with its tracked links (and their clicks) and its journey context
+     * An email send with its tracked links (and their clicks), its latest opens and its journey context
      * @description Requires a bearer key with scope `read` or a session cookie whose organization role grants it.
      */
     get: {
@@ -8625,6 +8628,19 @@ export interface paths {
             'application/json': {
               email: components['schemas']['EmailSend'];
               trackedLinks: components['schemas']['TrackedLink'][];
+              /** @description the latest 100 pixel fetches, newest first */
+              recentOpens: {
+                /** Format: uuid */
+                id: string;
+                /** Format: date-time */
+                openedAt: string;
+                ipAddress: string | null;
+                userAgent: string | null;
+                /** @description made by a machine (link scanner, mail proxy, crawler), not a person */
+                machine: boolean;
+                /** @description why: head_request (a HEAD), scanner_user_agent (a known scanner or crawler), apple_mpp (Apple Mail Privacy Protection prefetch), too_fast (links of the email clicked together right after the send), honeypot (the invisible link); null for a person */
+                machineReason: ('head_request' | 'scanner_user_agent' | 'apple_mpp' | 'too_fast' | 'honeypot') | null;
+              }[];
               journeyContext: {
                 journeyId: string;
                 userId: string;
@@ -13221,6 +13237,10 @@ export interface components {
       /** Format: date-time */
       createdAt: string;
     };
+    HitCountsInput: {
+      human: number;
+      machine: number;
+    };
     EmailSendInput: {
       /** Format: uuid */
       id: string;
@@ -13235,8 +13255,18 @@ export interface components {
       status: 'queued' | 'rendered' | 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'failed';
       sentAt: string | null;
       deliveredAt: string | null;
+      /** @description first open of any kind, a machine’s included */
       openedAt: string | null;
+      /** @description first click of any kind, a machine’s included */
       clickedAt: string | null;
+      /** @description first open by a person */
+      humanOpenedAt: string | null;
+      /** @description first click by a person */
+      humanClickedAt: string | null;
+      /** @description pixel fetches: by people, by machines */
+      opens: components['schemas']['HitCountsInput'];
+      /** @description tracked-link clicks: by people, by machines */
+      clicks: components['schemas']['HitCountsInput'];
       bouncedAt: string | null;
       complainedAt: string | null;
       /** Format: date-time */
@@ -13247,8 +13277,11 @@ export interface components {
     TrackedLinkInput: {
       /** Format: uuid */
       id: string;
+      /** @description empty for the honeypot link */
       originalUrl: string;
       clickCount: number;
+      /** @description the invisible link every tracked email carries: only machines follow it */
+      honeypot: boolean;
       clicks: {
         /** Format: uuid */
         id: string;
@@ -13256,6 +13289,10 @@ export interface components {
         clickedAt: string;
         ipAddress: string | null;
         userAgent: string | null;
+        /** @description made by a machine (link scanner, mail proxy, crawler), not a person */
+        machine: boolean;
+        /** @description why: head_request (a HEAD), scanner_user_agent (a known scanner or crawler), apple_mpp (Apple Mail Privacy Protection prefetch), too_fast (links of the email clicked together right after the send), honeypot (the invisible link); null for a person */
+        machineReason: ('head_request' | 'scanner_user_agent' | 'apple_mpp' | 'too_fast' | 'honeypot') | null;
       }[];
     };
     EventInput: {
@@ -13874,6 +13911,10 @@ export interface components {
       /** Format: date-time */
       createdAt: string;
     };
+    HitCounts: {
+      human: number;
+      machine: number;
+    };
     EmailSend: {
       /** Format: uuid */
       id: string;
@@ -13888,8 +13929,18 @@ export interface components {
       status: 'queued' | 'rendered' | 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'failed';
       sentAt: string | null;
       deliveredAt: string | null;
+      /** @description first open of any kind, a machine’s included */
       openedAt: string | null;
+      /** @description first click of any kind, a machine’s included */
       clickedAt: string | null;
+      /** @description first open by a person */
+      humanOpenedAt: string | null;
+      /** @description first click by a person */
+      humanClickedAt: string | null;
+      /** @description pixel fetches: by people, by machines */
+      opens: components['schemas']['HitCounts'];
+      /** @description tracked-link clicks: by people, by machines */
+      clicks: components['schemas']['HitCounts'];
       bouncedAt: string | null;
       complainedAt: string | null;
       /** Format: date-time */
@@ -13900,8 +13951,11 @@ export interface components {
     TrackedLink: {
       /** Format: uuid */
       id: string;
+      /** @description empty for the honeypot link */
       originalUrl: string;
       clickCount: number;
+      /** @description the invisible link every tracked email carries: only machines follow it */
+      honeypot: boolean;
       clicks: {
         /** Format: uuid */
         id: string;
@@ -13909,6 +13963,10 @@ export interface components {
         clickedAt: string;
         ipAddress: string | null;
         userAgent: string | null;
+        /** @description made by a machine (link scanner, mail proxy, crawler), not a person */
+        machine: boolean;
+        /** @description why: head_request (a HEAD), scanner_user_agent (a known scanner or crawler), apple_mpp (Apple Mail Privacy Protection prefetch), too_fast (links of the email clicked together right after the send), honeypot (the invisible link); null for a person */
+        machineReason: ('head_request' | 'scanner_user_agent' | 'apple_mpp' | 'too_fast' | 'honeypot') | null;
       }[];
     };
     Event: {

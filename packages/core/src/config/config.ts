@@ -72,6 +72,8 @@ export const configSchema = z
     SES_ENDPOINT: optionalString,
     SES_CONFIGURATION_SET: optionalString,
     EMAIL_PROVIDER_SNS_CERTIFICATE: optionalString,
+    /** a click this soon after the provider accepted the send, in a burst over the email's links, is a scanner's (docs/email.md) */
+    MACHINE_CLICK_WINDOW_MS: z.coerce.number().int().min(0).default(2_000),
 
     RATE_LIMIT_MAX: z.coerce.number().int().positive().default(100),
     RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
@@ -115,6 +117,7 @@ export const configSchema = z
       bounceThreshold: env.BOUNCE_THRESHOLD,
       // PEM that pins the SNS signing certificate instead of downloading it (docs/email.md)
       snsCertificatePem: env.EMAIL_PROVIDER_SNS_CERTIFICATE?.replace(/\\n/g, '\n'),
+      machineClickWindowMs: env.MACHINE_CLICK_WINDOW_MS,
     },
     analytics: {
       apiKey: env.ANALYTICS_API_KEY,

@@ -100,6 +100,10 @@ export interface JourneyLogsTable {
 
 export type EmailStatus = 'queued' | 'rendered' | 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'failed';
 
+/** Why an open or a click was made by a machine, not a person (docs/email.md, "Machine opens and clicks"; migration 0075). */
+export const machineReasons = ['head_request', 'scanner_user_agent', 'apple_mpp', 'too_fast', 'honeypot'] as const;
+export type MachineReason = (typeof machineReasons)[number];
+
 export interface EmailSendsTable {
   id: Generated<string>;
   journeyStateId: string | null;
@@ -116,8 +120,12 @@ export interface EmailSendsTable {
   errorMessage: string | null;
   sentAt: NullableTimestamp;
   deliveredAt: NullableTimestamp;
+  /** first open / click of any kind */
   openedAt: NullableTimestamp;
   clickedAt: NullableTimestamp;
+  /** first open / click by a person (0075) */
+  humanOpenedAt: NullableTimestamp;
+  humanClickedAt: NullableTimestamp;
   bouncedAt: NullableTimestamp;
   complainedAt: NullableTimestamp;
   /** 0003: set when a provider call begins; see migrations/0003_email_delivery.ts */
@@ -138,6 +146,8 @@ export interface TrackedLinksTable {
   emailSendId: string;
   originalUrl: string;
   clickCount: Generated<number>;
+  /** the invisible link of every tracked email (0075): its id is the send's id */
+  honeypot: Generated<boolean>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }
@@ -147,7 +157,20 @@ export interface LinkClicksTable {
   trackedLinkId: string;
   ipAddress: string | null;
   userAgent: string | null;
+  machine: Generated<boolean>;
+  machineReason: MachineReason | null;
   clickedAt: Timestamp;
+}
+
+/** Every fetch of a send's open pixel (0075). */
+export interface EmailOpensTable {
+  id: Generated<string>;
+  emailSendId: string;
+  ipAddress: string | null;
+  userAgent: string | null;
+  machine: Generated<boolean>;
+  machineReason: MachineReason | null;
+  openedAt: Timestamp;
 }
 
 export interface ApiKeysTable {
@@ -420,6 +443,7 @@ export interface Database {
   emailProviderNotifications: EmailProviderNotificationsTable;
   trackedLinks: TrackedLinksTable;
   linkClicks: LinkClicksTable;
+  emailOpens: EmailOpensTable;
   apiKeys: ApiKeysTable;
   auditLogs: AuditLogsTable;
   alertRules: AlertRulesTable;

@@ -50,8 +50,8 @@ export async function getAdminMetrics(db: Db, window: { from: Date; to: Date }):
       .select([
         inWindow('sent_at').as('sent'),
         inWindow('delivered_at').as('delivered'),
-        inWindow('opened_at').as('opened'),
-        inWindow('clicked_at').as('clicked'),
+        inWindow('human_opened_at').as('opened'),
+        inWindow('human_clicked_at').as('clicked'),
         inWindow('bounced_at').as('bounced'),
         inWindow('complained_at').as('complained'),
         sql<number>`(count(*) filter (where status = 'failed'))::int`.as('failed'),

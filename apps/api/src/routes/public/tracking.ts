@@ -1,7 +1,7 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { PIXEL_CACHE_CONTROL, TRANSPARENT_GIF } from '@waymark/email/tracking-pixel';
-import { clientIp } from '@waymark/core/tracking/tracking-recorder';
+import { clientIp, type TrackingHit } from '@waymark/core/tracking/tracking-recorder';
 import type { RoutePlugin } from '../../http/type-provider';
 import { mediaResponse } from '../../schemas/common';
 import type { AppDeps } from '../../deps';
@@ -22,6 +22,17 @@ export function sendPixel(reply: FastifyReply): FastifyReply {
   );
 }
 
+/** What the recorder needs of a request to judge it (docs/email.md, "Machine opens and clicks"). */
+function trackingHit(request: FastifyRequest): TrackingHit {
+  return {
+    method: request.method,
+    userAgent: request.headers['user-agent'] ?? null,
+    // request.ip reads X-Forwarded-For only with TRUST_PROXY=true: a forged header cannot pass for Apple's proxy
+    clientAddress: request.ip,
+    ipAddress: clientIp(request.headers),
+  };
+}
+
 /** Public plane: tracking (docs/email.md). No credential; the pipeline push never delays the answer. */
 export const trackingRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
   app.get(
@@ -30,6 +41,7 @@ export const trackingRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps
       schema: {
         tags,
         summary: 'Follow a tracked link (records the click, 302 to the original URL; unknown id → API_PUBLIC_URL)',
+        description: 'A HEAD is answered the same way and recorded as a machine click (docs/email.md, "Machine opens and clicks").',
         params: idParams,
         response: { 302: z.null().describe('redirect; Location is the original URL') },
       },
@@ -37,12 +49,7 @@ export const trackingRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps
     async (request, reply) => {
       let location = deps.config.apiPublicUrl;
       try {
-        location =
-          (await deps.tracking.followLink({
-            linkId: request.params.id,
-            ipAddress: clientIp(request.headers),
-            userAgent: request.headers['user-agent'] ?? null,
-          })) ?? location;
+        location = (await deps.tracking.followLink(request.params.id, trackingHit(request))) ?? location;
       } catch (error) {
         // the recipient still reaches a page; the click is lost and logged
         request.log.error({ err: error, linkId: request.params.id }, 'tracking: could not record click');
@@ -56,14 +63,14 @@ export const trackingRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps
     {
       schema: {
         tags,
-        summary: 'Open-tracking pixel (42-byte transparent GIF; the first open sets openedAt)',
+        summary: 'Open-tracking pixel (42-byte transparent GIF; the first open sets openedAt, the first by a person humanOpenedAt)',
         params: idParams,
         response: { 200: mediaResponse('42-byte transparent 1x1 GIF', { 'image/gif': z.string().meta({ format: 'binary' }) }) },
       },
     },
     async (request, reply) => {
       try {
-        await deps.tracking.recordOpen(request.params.id);
+        await deps.tracking.recordOpen(request.params.id, trackingHit(request));
       } catch (error) {
         request.log.error({ err: error, emailSendId: request.params.id }, 'tracking: could not record open');
       }
