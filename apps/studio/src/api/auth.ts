@@ -1,4 +1,5 @@
 import { ApiError } from './client';
+import { fetchRetrying429 } from './retry-429';
 import type { components } from './schema';
 import type { Role } from './session';
 
@@ -16,14 +17,16 @@ export interface Organization {
 }
 
 async function call<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
-  const response = await fetch(path, {
-    method,
-    credentials: 'same-origin',
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const payload = (await response.json().catch(() => ({}))) as { error?: string };
-  if (!response.ok) throw new ApiError(response.status, payload.error ?? `Request failed (${response.status})`);
+  const response = await fetchRetrying429(
+    new Request(new URL(path, window.location.origin), {
+      method,
+      credentials: 'same-origin',
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    }),
+  );
+  const payload: unknown = await response.json().catch(() => ({}));
+  if (!response.ok) throw ApiError.of(response, payload);
   return payload as T;
 }
 

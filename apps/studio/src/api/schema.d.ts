@@ -53,15 +53,6 @@ export interface paths {
           };
         };
         /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Default Response */
         431: {
           headers: {
             [name: string]: unknown;
@@ -138,15 +129,6 @@ export interface paths {
         };
         /** @description Default Response */
         414: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Default Response */
-        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -238,15 +220,6 @@ export interface paths {
           };
         };
         /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Default Response */
         431: {
           headers: {
             [name: string]: unknown;
@@ -313,15 +286,6 @@ export interface paths {
         };
         /** @description Default Response */
         414: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Default Response */
-        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -413,15 +377,6 @@ export interface paths {
           };
         };
         /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Default Response */
         431: {
           headers: {
             [name: string]: unknown;
@@ -486,15 +441,6 @@ export interface paths {
         };
         /** @description Default Response */
         414: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Default Response */
-        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -657,7 +603,7 @@ export interface paths {
     /**
      * Receive a webhook from a registered source (verify → validate → transform → ingest)
      * @description The body is the provider’s JSON, verified over its exact raw bytes (at most 1 MiB, else 413). Order: unknown source 404 →
-     *     authentication 401 → payload schema 400 → transform (nothing to ingest: 200 `{ok, skipped}`) → the POST /v1/events pipeline.
+     *     authentication 401 → the source’s budget (WEBHOOK_SOURCE_RATE_LIMIT_MAX verified deliveries a window, per source id; 429 with Retry-After) → payload schema 400 → transform (nothing to ingest: 200 `{ok, skipped}`) → the POST /v1/events pipeline.
      *     A redelivery (same provider delivery id) is stored once. Sources mounted on this instance:
      *     - `analytics`: Product-analytics webhook (PostHog shape); header x-analytics-webhook-secret — match: header `x-analytics-webhook-secret` or `Authorization: Bearer` equal to ANALYTICS_WEBHOOK_SECRET (unset: open)
      *     - `product-backend`: Account lifecycle messages from our own backend — signature: hmac-sha256-hex (`x-product-signature`) with PRODUCT_WEBHOOK_SECRET

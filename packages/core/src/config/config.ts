@@ -77,6 +77,12 @@ export const configSchema = z
 
     RATE_LIMIT_MAX: z.coerce.number().int().positive().default(100),
     RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
+    /** per signed-in person (docs/operations.md, Rate limits), in the same window */
+    SESSION_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(600),
+    /** tracking hits per address recorded in a window; past it they are answered, not recorded */
+    TRACKING_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(6_000),
+    /** verified deliveries per webhook source id in a window */
+    WEBHOOK_SOURCE_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(3_000),
     BOUNCE_THRESHOLD: bounceThreshold,
     TRUST_PROXY: boolFlag(false),
 
@@ -139,7 +145,13 @@ export const configSchema = z
     apiPublicUrl: env.API_PUBLIC_URL.replace(/\/+$/, ''),
     enabledJourneys: env.ENABLED_JOURNEYS,
     studioAdmin: { email: env.STUDIO_ADMIN_EMAIL, password: env.STUDIO_ADMIN_PASSWORD },
-    rateLimit: { max: env.RATE_LIMIT_MAX, windowMs: env.RATE_LIMIT_WINDOW_MS },
+    rateLimit: {
+      max: env.RATE_LIMIT_MAX,
+      windowMs: env.RATE_LIMIT_WINDOW_MS,
+      sessionMax: env.SESSION_RATE_LIMIT_MAX,
+      trackingMax: env.TRACKING_RATE_LIMIT_MAX,
+      webhookSourceMax: env.WEBHOOK_SOURCE_RATE_LIMIT_MAX,
+    },
     trustProxy: env.TRUST_PROXY,
     imports: { maxBytes: env.IMPORT_MAX_BYTES, maxRows: env.IMPORT_MAX_ROWS, chunkSize: env.IMPORT_CHUNK_SIZE },
     alerts: { httpTimeoutMs: env.ALERT_HTTP_TIMEOUT_MS, allowPrivateTargets: env.ALERT_ALLOW_PRIVATE_TARGETS },

@@ -28,9 +28,14 @@ function render(samples: Sample[]): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** What a tracking hit was: a pixel fetch or a link click. */
+export type TrackingHitKind = 'open' | 'click';
+
 export interface ProcessMetrics {
   /** Prometheus text exposition format 0.0.4 */
   render(): Promise<string>;
+  /** A tracking hit answered but not recorded: its address was past TRACKING_RATE_LIMIT_MAX. */
+  countTrackingDropped(kind: TrackingHitKind): void;
   close(): void;
 }
 
@@ -41,6 +46,7 @@ export interface ProcessMetrics {
 export function createProcessMetrics(options: { db: Db; version: string }): ProcessMetrics {
   const loopDelay = monitorEventLoopDelay({ resolution: 20 });
   loopDelay.enable();
+  const trackingDropped: Record<TrackingHitKind, number> = { open: 0, click: 0 };
   return {
     async render() {
       const memory = process.memoryUsage();
@@ -74,8 +80,18 @@ export function createProcessMetrics(options: { db: Db; version: string }): Proc
         },
         { name: 'waymark_dlq_pending_entries', help: 'Dead-letter entries waiting for retry or discard.', type: 'gauge', value: dlq.n },
         { name: 'waymark_import_jobs_active', help: 'Contact import jobs pending or processing.', type: 'gauge', value: imports.n },
+        ...(['open', 'click'] as const).map((kind): Sample => ({
+          name: 'waymark_tracking_dropped_total',
+          help: 'Tracking hits answered but not recorded: their address was past TRACKING_RATE_LIMIT_MAX.',
+          type: 'counter',
+          value: trackingDropped[kind],
+          labels: { kind },
+        })),
       ];
       return render(samples);
+    },
+    countTrackingDropped(kind) {
+      trackingDropped[kind] += 1;
     },
     close() {
       loopDelay.disable();

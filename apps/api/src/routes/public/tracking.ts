@@ -1,10 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TrackingHitKind } from '@waymark/core/metrics/prometheus';
 import { z } from 'zod';
 import { PIXEL_CACHE_CONTROL, TRANSPARENT_GIF } from '@waymark/email/tracking-pixel';
 import { clientIp, type TrackingHit } from '@waymark/core/tracking/tracking-recorder';
+import { linkDestination } from '@waymark/core/tracking/link-destination';
 import type { RoutePlugin } from '../../http/type-provider';
 import { mediaResponse } from '../../schemas/common';
 import type { AppDeps } from '../../deps';
+import { routeBudget } from '../../plugins/rate-limit';
 
 const tags = ['tracking'];
 // any string: a malformed id still gets its redirect or its GIF, never a 400
@@ -33,11 +36,23 @@ function trackingHit(request: FastifyRequest): TrackingHit {
   };
 }
 
-/** Public plane: tracking (docs/email.md). No credential; the pipeline push never delays the answer. */
+/**
+ * Public plane: tracking (docs/email.md). No credential; the pipeline push never delays the answer.
+ * A recipient never meets a 429 (docs/operations.md, Rate limits): past the abuse ceiling of its
+ * address a hit is still answered, but not recorded.
+ */
 export const trackingRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
+  const ceiling = routeBudget(app, { name: 'tracking', max: deps.config.rateLimit.trackingMax, key: (request) => request.ip });
+  const recordable = async (request: FastifyRequest, kind: TrackingHitKind) => {
+    if ((await ceiling.spend(request)).within) return true;
+    deps.processMetrics.countTrackingDropped(kind);
+    return false;
+  };
+
   app.get(
     '/v1/t/c/:id',
     {
+      config: { rateLimit: false },
       schema: {
         tags,
         summary: 'Follow a tracked link (records the click, 302 to the original URL; unknown id → API_PUBLIC_URL)',
@@ -49,7 +64,10 @@ export const trackingRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps
     async (request, reply) => {
       let location = deps.config.apiPublicUrl;
       try {
-        location = (await deps.tracking.followLink(request.params.id, trackingHit(request))) ?? location;
+        const destination = (await recordable(request, 'click'))
+          ? await deps.tracking.followLink(request.params.id, trackingHit(request))
+          : await linkDestination(deps.db, request.params.id);
+        location = destination ?? location;
       } catch (error) {
         // the recipient still reaches a page; the click is lost and logged
         request.log.error({ err: error, linkId: request.params.id }, 'tracking: could not record click');
@@ -61,6 +79,7 @@ export const trackingRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps
   app.get(
     '/v1/t/o/:id',
     {
+      config: { rateLimit: false },
       schema: {
         tags,
         summary: 'Open-tracking pixel (42-byte transparent GIF; the first open sets openedAt, the first by a person humanOpenedAt)',
@@ -70,7 +89,7 @@ export const trackingRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps
     },
     async (request, reply) => {
       try {
-        await deps.tracking.recordOpen(request.params.id, trackingHit(request));
+        if (await recordable(request, 'open')) await deps.tracking.recordOpen(request.params.id, trackingHit(request));
       } catch (error) {
         request.log.error({ err: error, emailSendId: request.params.id }, 'tracking: could not record open');
       }

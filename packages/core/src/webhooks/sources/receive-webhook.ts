@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { IngestEvent, SourceHeaders } from '@waymark/sources';
-import { type AppError, badRequest, notFound, unauthorized } from '../../errors/app-error';
+import { AppError, badRequest, notFound, unauthorized } from '../../errors/app-error';
 import { ingestUserId, type IngestInput, type IngestResult } from '../../events/ingest';
 import type { AppLogger } from '../../logging/logger';
 import { authenticateSource } from './authenticate-source';
@@ -12,6 +12,11 @@ export interface ReceiveWebhookDeps {
   sources: SourceRegistry;
   personCache: PersonPropertyCache;
   ingest(input: IngestInput): Promise<IngestResult>;
+  /**
+   * Spends one delivery of the source's budget, once the delivery is authenticated (so a forger
+   * cannot spend a provider's); false when the budget is spent (the caller's 429 sets Retry-After).
+   */
+  admit(sourceId: string): Promise<boolean>;
   logger: Pick<AppLogger, 'warn'>;
 }
 
@@ -57,7 +62,7 @@ function eventKey(sourceId: string, deliveryId: string | undefined): string | un
 
 /**
  * POST /v1/webhooks/{sourceId} (docs/sources.md), in the contract's order: unknown source 404 →
- * authentication 401 → payload schema 400 → transform (nothing: skipped) → the same ingest
+ * authentication 401 → the source's rate limit 429 → payload schema 400 → transform (nothing: skipped) → the same ingest
  * pipeline as POST /v1/events. Every refusal is logged with the source and the reason, never
  * the secret or the body.
  */
@@ -76,6 +81,7 @@ export async function receiveWebhook(deps: ReceiveWebhookDeps, delivery: Webhook
   if (!verification.ok) {
     return reject(unauthorized(source.auth.type === 'match' ? 'Invalid webhook secret' : 'Invalid webhook signature'), verification.reason);
   }
+  if (!(await deps.admit(sourceId))) return reject(new AppError('rate_limited', 'Rate limit exceeded'), 'over the source rate limit');
 
   let payload: unknown;
   try {
