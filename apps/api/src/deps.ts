@@ -142,7 +142,7 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
   });
   const temporal = createTemporalGateway(config.temporal);
   const journeys = createJourneyRegistry(journeyDefinitions, { enabledJourneys: config.enabledJourneys, events: eventCatalog });
-  const ingestDeps = { db, logger, journeys, orchestrator: temporal.orchestrator };
+  const ingestDeps = { db, logger, journeys, orchestrator: temporal.orchestrator, catalogMode: config.eventCatalogMode };
   const email = createEmailDeps(config, { db, templates: emailTemplates, logger });
   const analytics = createAnalyticsDestination(config.analytics, { onError: (error) => logger.warn({ err: error }, 'analytics: capture failed') });
   const snsCertificates = createSnsCertificateSource({ pinnedCertificatePem: config.email.snsCertificatePem });

@@ -43,7 +43,13 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
   // lifecycle events (journey:completed / journey:failed) go through the same ingest pipeline as the api's
   const client = new Client({ connection, namespace: deps.config.temporal.namespace });
   const journeys = createJourneyRegistry(journeyDefinitions, { enabledJourneys: deps.config.enabledJourneys, events: eventCatalog });
-  const ingestDeps = { db: deps.db, logger: deps.logger, journeys, orchestrator: createTemporalOrchestrator(client, deps.config.temporal.taskQueue) };
+  const ingestDeps = {
+    db: deps.db,
+    logger: deps.logger,
+    journeys,
+    orchestrator: createTemporalOrchestrator(client, deps.config.temporal.taskQueue),
+    catalogMode: deps.config.eventCatalogMode,
+  };
   const email = createEmailDeps(deps.config, { db: deps.db, templates: emailTemplates, logger: deps.logger });
   const worker = await Worker.create({
     connection,
