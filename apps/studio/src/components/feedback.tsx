@@ -47,6 +47,7 @@ const tone: Record<string, string> = {
   succeeded: 'ok',
   retrying: 'warn',
   skipped: '',
+  quarantined: 'warn',
 };
 
 /** A status word in a pill, colored by meaning. */
