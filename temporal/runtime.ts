@@ -38,7 +38,7 @@ export interface RuntimeDeps {
 
 export function createRuntime(config: Config, deps: RuntimeDeps): Runtime {
   const journeys = createDeploymentJourneys(config);
-  const ingestDeps: IngestDeps = { db: deps.db, logger: deps.logger, journeys, orchestrator: deps.orchestrator };
+  const ingestDeps: IngestDeps = { db: deps.db, logger: deps.logger, journeys, orchestrator: deps.orchestrator, catalogMode: config.eventCatalogMode };
   return {
     journeys,
     email: createEmailDeps(config, { db: deps.db, templates: emailTemplates, logger: deps.logger }),

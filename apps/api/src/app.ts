@@ -138,9 +138,17 @@ export async function buildApp({ deps, logger }: BuildAppOptions): Promise<Fasti
   registerErrorHandler(app, { production: config.isProduction });
   registerMethodNotAllowed(app, { maxParamLength: MAX_PARAM_LENGTH });
   registerSharedErrorResponses(app);
-  // one walk of the body for both rules: the ingest pipeline trusts it (IngestInput.storableChecked)
+  // The one check of request input PostgreSQL could not store (and of the body's depth, in the
+  // same walk), before any route runs: core stores what it is given, and a value that still slips
+  // through (a journey's own code) is mapped to a 400 by the error handler. The Idempotency-Key
+  // header is the one header a route stores. Webhook payloads are raw bytes here; their route
+  // runs this check on the parsed payload.
   app.addHook('preValidation', async (request) => {
-    const unstorable = findUnstorable(request.params, 'path') ?? findUnstorable(request.query, 'query') ?? findUnstorable(request.body, 'body', MAX_BODY_DEPTH);
+    const unstorable =
+      findUnstorable(request.params, 'path') ??
+      findUnstorable(request.query, 'query') ??
+      findUnstorable(request.headers['idempotency-key'], 'Idempotency-Key header') ??
+      findUnstorable(request.body, 'body', MAX_BODY_DEPTH);
     if (unstorable !== undefined) throw badRequest(`Invalid request: ${unstorable}`);
   });
 

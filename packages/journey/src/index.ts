@@ -7,6 +7,6 @@ export { defineJourney, validateJourney, JourneyDefinitionError } from './define
 export type { EntryLimit, EventRule, Journey, JourneyDefinition } from './define-journey';
 export type { HasEventOptions, JourneyContext, ReceivedEvent, SendEmailOptions, SendEmailOutcome, WaitForEventOptions } from './context';
 export { defineEvents } from './event-catalog';
-export type { EventCatalog, EventCheck, EventProperties, EventSchema, EventSchemas } from './event-catalog';
+export type { CatalogViolation, EventCatalog, EventCheck, EventProperties, EventSchema, EventSchemas } from './event-catalog';
 export { typedJourneyDefiner, uncataloguedEvents } from './typed-journey';
 export type { DefineTypedJourney, TemplateDataMap, TypedCondition, TypedEventRule, TypedJourneyContext, TypedJourneyDefinition } from './typed-journey';

@@ -2727,7 +2727,7 @@ export interface paths {
     put?: never;
     /**
      * Ingest an event (store → route → exit check → contact upsert → lists)
-     * @description The `Idempotency-Key` header wins over the body field; a repeated key stores and routes nothing (stored: false).
+     * @description The `Idempotency-Key` header wins over the body field; a repeated key stores and routes nothing (stored: false). A catalogued event whose properties miss its schema is, by EVENT_CATALOG_MODE: `quarantine` (default) stored with `quarantined: true` and its `catalogViolations`, starting, resuming and exiting nothing; `reject` a 400 naming the path, nothing stored; `off` ingested as any other event (docs/journeys.md, "Catalog violations").
      *
      *     Requires a bearer key with scope `ingest`.
      */
@@ -7636,6 +7636,8 @@ export interface paths {
           event?: string;
           from?: string;
           to?: string;
+          /** @description true: only events the event catalog quarantined (stored with catalogViolations; docs/journeys.md, "Catalog violations"); false: only the others */
+          quarantined?: 'true' | 'false';
         };
         header?: never;
         path?: never;
@@ -8023,6 +8025,8 @@ export interface paths {
                   from?: string;
                   /** Format: date-time */
                   to?: string;
+                  /** @description true: only events the event catalog quarantined (stored with catalogViolations; docs/journeys.md, "Catalog violations"); false: only the others */
+                  quarantined?: boolean;
                 };
                 limit?: number;
               }
@@ -8178,6 +8182,8 @@ export interface paths {
                   from?: string;
                   /** Format: date-time */
                   to?: string;
+                  /** @description true: only events the event catalog quarantined (stored with catalogViolations; docs/journeys.md, "Catalog violations"); false: only the others */
+                  quarantined?: boolean;
                 };
                 limit?: number;
               }
@@ -13010,6 +13016,11 @@ export interface components {
     ErrorInput: {
       error: string;
     };
+    CatalogViolationInput: {
+      /** @description the property path, e.g. `status`; `(properties)` for the whole object */
+      path: string;
+      message: string;
+    };
     ContactInput: {
       /** Format: uuid */
       id: string;
@@ -13050,6 +13061,13 @@ export interface components {
         exited: boolean;
       }[];
       listsError?: string;
+      /**
+       * @description present only when the event catalog quarantined the event (EVENT_CATALOG_MODE=quarantine): stored, contact upserted, no journey moved
+       * @constant
+       */
+      quarantined?: true;
+      /** @description present only on a quarantined event: stored, but it started, resumed and exited nothing */
+      catalogViolations?: components['schemas']['CatalogViolationInput'][];
     };
     MailingListInput: {
       /** Format: uuid */
@@ -13251,6 +13269,8 @@ export interface components {
       };
       /** Format: date-time */
       occurredAt: string;
+      /** @description present only on a quarantined event: stored, but it started, resumed and exited nothing */
+      catalogViolations?: components['schemas']['CatalogViolationInput'][];
     };
     ReplayJobInput: {
       /** Format: uuid */
@@ -13491,6 +13511,13 @@ export interface components {
             /** Format: uuid */
             stateId: string;
           }[];
+          /**
+           * @description present only when the event catalog quarantined the event, as POST /v1/events answers
+           * @constant
+           */
+          quarantined?: true;
+          /** @description present only on a quarantined event: stored, but it started, resumed and exited nothing */
+          catalogViolations?: components['schemas']['CatalogViolationInput'][];
         };
     WebhookEndpointInput: {
       /** Format: uuid */
@@ -13684,6 +13711,11 @@ export interface components {
     Error: {
       error: string;
     };
+    CatalogViolation: {
+      /** @description the property path, e.g. `status`; `(properties)` for the whole object */
+      path: string;
+      message: string;
+    };
     Contact: {
       /** Format: uuid */
       id: string;
@@ -13724,6 +13756,13 @@ export interface components {
         exited: boolean;
       }[];
       listsError?: string;
+      /**
+       * @description present only when the event catalog quarantined the event (EVENT_CATALOG_MODE=quarantine): stored, contact upserted, no journey moved
+       * @constant
+       */
+      quarantined?: true;
+      /** @description present only on a quarantined event: stored, but it started, resumed and exited nothing */
+      catalogViolations?: components['schemas']['CatalogViolation'][];
     };
     MailingList: {
       /** Format: uuid */
@@ -13925,6 +13964,8 @@ export interface components {
       };
       /** Format: date-time */
       occurredAt: string;
+      /** @description present only on a quarantined event: stored, but it started, resumed and exited nothing */
+      catalogViolations?: components['schemas']['CatalogViolation'][];
     };
     ReplayJob: {
       /** Format: uuid */
@@ -14165,6 +14206,13 @@ export interface components {
             /** Format: uuid */
             stateId: string;
           }[];
+          /**
+           * @description present only when the event catalog quarantined the event, as POST /v1/events answers
+           * @constant
+           */
+          quarantined?: true;
+          /** @description present only on a quarantined event: stored, but it started, resumed and exited nothing */
+          catalogViolations?: components['schemas']['CatalogViolation'][];
         };
     WebhookEndpoint: {
       /** Format: uuid */

@@ -86,6 +86,7 @@ const tone: Record<string, string> = {
   succeeded: 'ok',
   retrying: 'warn',
   skipped: '',
+  quarantined: 'warn',
 };
 
 /** A status word in a pill, colored by meaning. */

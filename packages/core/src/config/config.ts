@@ -54,6 +54,8 @@ export const configSchema = z
     ADMIN_API_KEY: optionalString,
     API_PUBLIC_URL: url('http://localhost:3002'),
     ENABLED_JOURNEYS: enabledJourneys,
+    /** what ingest does with a catalogued event whose properties miss their schema (docs/journeys.md, "Catalog violations") */
+    EVENT_CATALOG_MODE: z.enum(['quarantine', 'reject', 'off']).default('quarantine'),
     STUDIO_ADMIN_EMAIL: optionalString,
     STUDIO_ADMIN_PASSWORD: optionalString,
 
@@ -144,6 +146,7 @@ export const configSchema = z
     adminApiKey: env.ADMIN_API_KEY,
     apiPublicUrl: env.API_PUBLIC_URL.replace(/\/+$/, ''),
     enabledJourneys: env.ENABLED_JOURNEYS,
+    eventCatalogMode: env.EVENT_CATALOG_MODE,
     studioAdmin: { email: env.STUDIO_ADMIN_EMAIL, password: env.STUDIO_ADMIN_PASSWORD },
     rateLimit: {
       max: env.RATE_LIMIT_MAX,

@@ -48,6 +48,8 @@ export interface EventsTable {
   idempotencyKey: string | null;
   occurredAt: Timestamp;
   createdAt: Timestamp;
+  /** set when EVENT_CATALOG_MODE=quarantine kept an event that misses its catalog schema (migration 0080) */
+  catalogViolations: Json<{ path: string; message: string }[]> | null;
 }
 
 export interface JourneyOverridesTable {

@@ -6,8 +6,9 @@ import type { MountedSource } from '@waymark/core/webhooks/sources/source-regist
 import type { SourceHeaders } from '@waymark/sources';
 import type { RoutePlugin } from '../../http/type-provider';
 import type { AppDeps } from '../../deps';
-import { MAX_BODY_DEPTH, nestsDeeperThan } from '../../http/json-depth';
-import { errorBody } from '../../schemas/common';
+import { findUnstorable } from '@waymark/core/db/storable-value';
+import { MAX_BODY_DEPTH } from '../../http/json-depth';
+import { catalogViolations, errorBody } from '../../schemas/common';
 import { routeBudget } from '../../plugins/rate-limit';
 
 /** Providers' payloads are small; a larger body is refused before it is buffered (413). */
@@ -21,6 +22,8 @@ const outcome = z
       event: z.string(),
       userId: z.string(),
       exits: z.array(z.object({ journeyId: z.string(), stateId: z.uuid() })).describe('the journey states this event exited'),
+      quarantined: z.literal(true).optional().describe('present only when the event catalog quarantined the event, as POST /v1/events answers'),
+      catalogViolations: catalogViolations.optional(),
     }),
   ])
   .meta({ id: 'WebhookSourceResult' });
@@ -114,7 +117,7 @@ export const webhookSourceRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, {
           sourceId: request.params.sourceId,
           headers: headerMap(request.headers),
           rawBody: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
-          tooDeep: (payload) => nestsDeeperThan(payload, MAX_BODY_DEPTH),
+          unstorable: (payload) => findUnstorable(payload, 'body', MAX_BODY_DEPTH),
         },
       ),
   );

@@ -50,7 +50,7 @@ function harness(sources: Source[] = [orders], secrets: Record<string, string> =
     logger: { warn },
   };
   const deliver = (sourceId: string, body: string, headers: Record<string, string> = {}) =>
-    receiveWebhook(deps, { sourceId, headers, rawBody: Buffer.from(body), tooDeep: () => false });
+    receiveWebhook(deps, { sourceId, headers, rawBody: Buffer.from(body), unstorable: () => undefined });
   const sign = (body: string, secret = SECRET) => ({ 'x-sig': createHmac('sha256', secret).update(body).digest('hex') });
   return { deps, ingested, admitted, warn, deliver, sign };
 }
