@@ -7,6 +7,8 @@ import { stripeSignature, stripeSubscriptionTrialWillEnd } from '../../../../pac
 import { buildStudioIfStale } from '../../../../scripts/studio-build';
 import { createTestAdmin, SessionClient } from '../../../../test/auth-client';
 import { uniqueAddress } from '../../../../test/email-emulator';
+import { freePort } from '../../../../test/free-port';
+import { throwawayRedis, type ThrowawayRedis } from '../../../../test/throwaway-services';
 import { startTestApi, type TestApi } from '../../../../test/test-api';
 import { STUDIO_DIST } from './studio';
 
@@ -112,9 +114,15 @@ describe('rate limits by who is asking (docs/operations.md, Rate limits)', () =>
 
 describe('budgets of their own', () => {
   let api: TestApi;
+  // a Redis of its own: a source's budget is keyed by its id ('stripe'), which the webhook source
+  // tests running beside this file spend in the shared Redis
+  let redis: ThrowawayRedis;
   beforeAll(async () => {
+    redis = throwawayRedis(await freePort());
+    await redis.start();
     api = await startTestApi({
       ...contractLimits,
+      CACHE_URL: redis.url,
       // the legacy key reads /metrics five times in this file; a forger's ten tries would pass six
       RATE_LIMIT_MAX: '6',
       SESSION_RATE_LIMIT_MAX: '4',
@@ -123,7 +131,10 @@ describe('budgets of their own', () => {
       STRIPE_WEBHOOK_SECRET: STRIPE,
     });
   });
-  afterAll(() => api?.close());
+  afterAll(async () => {
+    await api?.close();
+    await redis?.kill();
+  });
 
   it('past the tracking ceiling a click still redirects and a pixel still answers, unrecorded and counted in /metrics', async () => {
     const email = await sentEmail(api);
