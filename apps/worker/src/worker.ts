@@ -6,6 +6,7 @@ import { createAlertMailer } from '@waymark/core/alerts/alert-mailer';
 import { upsertContact } from '@waymark/core/contacts/upsert-contact';
 import { ingestEvent } from '@waymark/core/events/ingest';
 import { createJourneyRegistry } from '@waymark/core/journeys/registry';
+import { startPendingStartRelay } from '@waymark/core/journeys/pending-start-relay';
 import { simulateJourney } from '@waymark/journey/testing';
 import type { AppLogger } from '@waymark/core/logging/logger';
 import { journeys as journeyDefinitions } from '@waymark/journeys';
@@ -28,6 +29,8 @@ export interface WorkerDeps {
   ensureSchedules?: boolean;
   /** start outbound webhook deliveries from the outbox (the worker process does; tests opt in) */
   dispatchOutbound?: boolean;
+  /** start the journey starts kept during a Temporal outage (the worker process does; tests opt in) */
+  relayPendingStarts?: boolean;
 }
 
 let runtimeInstalled = false;
@@ -82,9 +85,21 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
       starter: { client, taskQueue: deps.config.temporal.taskQueue, retry: webhookRetryPolicy(deps.config.webhooks) },
     });
   }
+  // in the worker, not the api: it is the process that exists to run journeys and already holds the
+  // background loops; several workers share the table safely (docs/operations.md, "Temporal outage")
+  const relay =
+    deps.relayPendingStarts === true
+      ? startPendingStartRelay({
+          db: deps.db,
+          orchestrator: ingestDeps.orchestrator,
+          logger: deps.logger,
+          retryHours: deps.config.temporal.journeyStartRetryHours,
+        })
+      : undefined;
   return {
     worker,
     close: async () => {
+      await relay?.close();
       await dispatcher?.close();
       await connection.close();
     },
