@@ -29,7 +29,14 @@ async function main(): Promise<void> {
     await db.destroy();
     process.exit(1);
   }
-  const { worker, close } = await createWorker({ config, db, logger, ensureSchedules: true, dispatchOutbound: config.webhooks.dispatch });
+  const { worker, close } = await createWorker({
+    config,
+    db,
+    logger,
+    ensureSchedules: true,
+    dispatchOutbound: config.webhooks.dispatch,
+    relayPendingStarts: true,
+  });
   logger.info(`Waymark worker polling task queue "${config.temporal.taskQueue}" on ${config.temporal.address}, Node ${process.version}`);
   // Worker.run() installs its own SIGINT/SIGTERM handling: it stops polling and waits for
   // in-flight activities to finish (up to shutdownGraceTime) before resolving.

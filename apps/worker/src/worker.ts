@@ -4,6 +4,7 @@ import type { Config } from '@waymark/core/config/config';
 import type { Db } from '@waymark/core/db/database';
 import { createAlertMailer } from '@waymark/core/alerts/alert-mailer';
 import { upsertContact } from '@waymark/core/contacts/upsert-contact';
+import { startPendingStartRelay } from '@waymark/core/journeys/pending-start-relay';
 import { simulateJourney } from '@waymark/temporal/simulation/simulate';
 import type { AppLogger } from '@waymark/core/logging/logger';
 import { createActivities } from '@waymark/temporal/activities/index';
@@ -23,6 +24,8 @@ export interface WorkerDeps {
   ensureSchedules?: boolean;
   /** start outbound webhook deliveries from the outbox (the worker process does; tests opt in) */
   dispatchOutbound?: boolean;
+  /** start the journey starts kept during a Temporal outage (the worker process does; tests opt in) */
+  relayPendingStarts?: boolean;
 }
 
 let runtimeInstalled = false;
@@ -37,11 +40,8 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
   const connection = await NativeConnection.connect(temporalConnectionOptions(deps.config.temporal));
   // lifecycle events (journey:completed / journey:failed) go through the same ingest pipeline as the api's
   const client = new Client({ connection, namespace: deps.config.temporal.namespace });
-  const { journeys, email, ingest } = createRuntime(deps.config, {
-    db: deps.db,
-    logger: deps.logger,
-    orchestrator: createTemporalOrchestrator(client, deps.config.temporal.taskQueue),
-  });
+  const orchestrator = createTemporalOrchestrator(client, deps.config.temporal.taskQueue);
+  const { journeys, email, ingest } = createRuntime(deps.config, { db: deps.db, logger: deps.logger, orchestrator });
   const worker = await Worker.create({
     connection,
     namespace: deps.config.temporal.namespace,
@@ -79,9 +79,21 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
       starter: { client, taskQueue: deps.config.temporal.taskQueue, retry: webhookRetryPolicy(deps.config.webhooks) },
     });
   }
+  // in the worker, not the api: it is the process that exists to run journeys and already holds the
+  // background loops; several workers share the table safely (docs/operations.md, "Temporal outage")
+  const relay =
+    deps.relayPendingStarts === true
+      ? startPendingStartRelay({
+          db: deps.db,
+          orchestrator,
+          logger: deps.logger,
+          retryHours: deps.config.temporal.journeyStartRetryHours,
+        })
+      : undefined;
   return {
     worker,
     close: async () => {
+      await relay?.close();
       await dispatcher?.close();
       await connection.close();
     },

@@ -237,6 +237,7 @@ describe('alerts, DLQ, metrics and the contacts/emails/lists data plane', () => 
       expect(scrape.text).toMatch(/^# HELP waymark_info/m);
       expect(scrape.text).toMatch(/^process_resident_memory_bytes \d+$/m);
       expect(scrape.text).toMatch(/^waymark_dlq_pending_entries \d+$/m);
+      expect(scrape.text).toMatch(/^waymark_journey_starts_pending \d+$/m);
       expect((await api.request('GET', '/v1/metrics')).status).toBe(401);
       expect((await api.request('GET', '/v1/metrics', { token: keys.ingest })).status).toBe(403);
     });

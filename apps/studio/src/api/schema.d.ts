@@ -13492,6 +13492,13 @@ export interface components {
       dlq: {
         pending: number;
       };
+      /** @description docs/operations.md, "Temporal outage": such starts are retried for JOURNEY_START_RETRY_HOURS, then parked in the DLQ */
+      journeyStarts: {
+        /** @description journey starts kept while Temporal was unreachable, not yet made by the worker (now, not over the window) */
+        pending: number;
+        /** @description when the oldest of them was kept; null when none is pending */
+        oldestPendingAt: string | null;
+      };
     };
     WebhookSourceResultInput:
       | {
@@ -14186,6 +14193,13 @@ export interface components {
       };
       dlq: {
         pending: number;
+      };
+      /** @description docs/operations.md, "Temporal outage": such starts are retried for JOURNEY_START_RETRY_HOURS, then parked in the DLQ */
+      journeyStarts: {
+        /** @description journey starts kept while Temporal was unreachable, not yet made by the worker (now, not over the window) */
+        pending: number;
+        /** @description when the oldest of them was kept; null when none is pending */
+        oldestPendingAt: string | null;
       };
     };
     WebhookSourceResult:

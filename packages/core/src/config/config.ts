@@ -69,6 +69,8 @@ export const configSchema = z
     TEMPORAL_WORKFLOW_BUNDLE: optionalString,
     /** runs the worker keeps in memory between their tasks (docs/scaling.md, worker memory) */
     WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).default(500),
+    /** how long a journey start that met a Temporal outage is retried before the DLQ (docs/operations.md) */
+    JOURNEY_START_RETRY_HOURS: z.coerce.number().positive().default(24),
 
     SES_REGION: z.string().default('us-east-1'),
     SES_ENDPOINT: optionalString,
@@ -142,6 +144,8 @@ export const configSchema = z
       uiUrl: env.TEMPORAL_UI_URL.replace(/\/+$/, ''),
       workflowBundle: env.TEMPORAL_WORKFLOW_BUNDLE,
       maxCachedWorkflows: env.WORKER_MAX_CACHED_WORKFLOWS,
+      // starts kept while Temporal was unreachable are retried by the worker's relay this long, then parked
+      journeyStartRetryHours: env.JOURNEY_START_RETRY_HOURS,
     },
     adminApiKey: env.ADMIN_API_KEY,
     apiPublicUrl: env.API_PUBLIC_URL.replace(/\/+$/, ''),

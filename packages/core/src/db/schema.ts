@@ -249,6 +249,19 @@ export interface DlqEntriesTable {
   updatedAt: Timestamp;
 }
 
+/** A journey start kept while Temporal was unreachable, until the relay starts it (migrations/0085). */
+export interface JourneyPendingStartsTable {
+  id: Generated<string>;
+  journeyId: string;
+  userId: string;
+  eventId: string;
+  request: Json<JsonObject>;
+  attempts: Generated<number>;
+  lastError: string;
+  nextAttemptAt: Timestamp;
+  createdAt: Timestamp;
+}
+
 export type ImportStatus = 'pending' | 'processing' | 'completed' | 'failed';
 
 export interface ImportJobsTable {
@@ -451,6 +464,7 @@ export interface Database {
   alertRules: AlertRulesTable;
   alertHistory: AlertHistoryTable;
   dlqEntries: DlqEntriesTable;
+  journeyPendingStarts: JourneyPendingStartsTable;
   importJobs: ImportJobsTable;
   simulationJobs: SimulationJobsTable;
   replayJobs: ReplayJobsTable;

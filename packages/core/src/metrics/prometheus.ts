@@ -1,5 +1,6 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Db } from '../db/database';
+import { pendingStartStats } from '../journeys/pending-starts';
 
 interface Sample {
   name: string;
@@ -51,7 +52,7 @@ export function createProcessMetrics(options: { db: Db; version: string }): Proc
     async render() {
       const memory = process.memoryUsage();
       const cpu = process.cpuUsage();
-      const [dlq, imports] = await Promise.all([
+      const [dlq, imports, pendingStarts] = await Promise.all([
         options.db
           .selectFrom('dlqEntries')
           .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -62,6 +63,7 @@ export function createProcessMetrics(options: { db: Db; version: string }): Proc
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .where('status', 'in', ['pending', 'processing'])
           .executeTakeFirstOrThrow(),
+        pendingStartStats(options.db),
       ]);
       const samples: Sample[] = [
         { name: 'waymark_info', help: 'Build information.', type: 'gauge', value: 1, labels: { version: options.version } },
@@ -87,6 +89,18 @@ export function createProcessMetrics(options: { db: Db; version: string }): Proc
           value: trackingDropped[kind],
           labels: { kind },
         })),
+        {
+          name: 'waymark_journey_starts_pending',
+          help: 'Journey starts kept while Temporal was unreachable, waiting for the worker to start them.',
+          type: 'gauge',
+          value: pendingStarts.pending,
+        },
+        {
+          name: 'waymark_journey_starts_pending_oldest_seconds',
+          help: 'Age of the oldest pending journey start (0 when none is pending).',
+          type: 'gauge',
+          value: pendingStarts.oldestAt === null ? 0 : Math.max(0, Math.round((Date.now() - pendingStarts.oldestAt.getTime()) / 1000)),
+        },
       ];
       return render(samples);
     },
