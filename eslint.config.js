@@ -7,8 +7,9 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 const nodeBuiltins = builtinModules.flatMap((name) => [name, `node:${name}`]);
 
 /**
- * House rule 2: journey and workflow code runs in Temporal's deterministic sandbox, so it may
- * not import Node built-ins or anything that does I/O. Types are fine (`import type`).
+ * Deterministic workflows (docs/contributing.md): journey and workflow code runs in Temporal's
+ * deterministic sandbox, so it may not import Node built-ins or anything that does I/O. Types are
+ * fine (`import type`).
  */
 const workflowSafeImports = {
   '@typescript-eslint/no-restricted-imports': [
@@ -42,26 +43,34 @@ const workflowSafeImports = {
 };
 
 /**
- * The layer map (docs/contributing.md). Packages: apps → temporal → core → (email, journey), and
- * journeys → journey; never upward. Inside packages/core, each folder is one concept and may
- * import only the folders listed before it, so folder-level cycles (type-only ones included)
- * cannot form. A new core folder goes into this list at the lowest place its imports allow.
+ * The layer map (docs/contributing.md, "The layer map"). Workspaces in rows, lowest first: each
+ * may import only the rows before its own, never a neighbour on its row or a row above. Inside packages/core, each folder
+ * is one concept and may import only the folders listed before it in coreLayers, so folder-level
+ * cycles (type-only ones included) cannot form. A new core folder goes into coreLayers at the
+ * lowest place its imports allow (packages/core/layer-map.test.ts fails on a folder left out, and
+ * on docs/contributing.md listing another order).
  */
 const coreLayers = [
   'config',
   'errors',
   'logging',
   'concurrency',
+  'tokens',
   'db',
+  'studio',
   'cache',
   'audit',
   'auth',
+  'users',
+  'organizations',
   'contacts',
   'lists',
   'dlq',
   'outbox',
   'preferences',
   'emails',
+  'templates',
+  'jobs',
   'journeys',
   'events',
   'imports',
@@ -71,15 +80,38 @@ const coreLayers = [
   'alerts',
   'webhooks',
 ];
-// packages/journey/testing is the journey test kit (@waymark/journey/testing): a Node-only entry that
-// drives temporal's real journey runner for tests, so it sits above temporal/ like a test does.
-const belowTemporal = ['packages/core', 'packages/email', 'packages/sources', 'packages/journey/src', 'journeys'];
-const packageZones = [
-  { target: belowTemporal, from: ['apps', 'temporal'], message: 'packages/ and journeys/ sit below temporal/ and apps/.' },
-  { target: 'temporal', from: 'apps', message: 'temporal/ sits below apps/.' },
-  { target: ['packages/email', 'packages/journey/src'], from: 'packages/core', message: 'packages/email and packages/journey sit below packages/core.' },
-  { target: 'packages/core', from: 'journeys', message: 'core gets the journeys through a JourneyRegistry passed in by the app.' },
+const workspaceLayers = [
+  ['packages/email', 'packages/journey/src', 'packages/sources', 'migrations'],
+  // core gets this deployment's journeys as a JourneyRegistry passed in by the app, and journeys/ is
+  // workflow code that reaches core only through activities: neither imports the other
+  ['packages/core', 'journeys'],
+  ['temporal'],
+  // the journey test kit (@waymark/journey-testing) drives temporal's real journey runner for tests,
+  // so it sits above temporal/ like a test does; only tests import it (kitZone below)
+  ['packages/journey-testing'],
+  ['apps/api', 'apps/worker', 'apps/cli', 'apps/studio'],
 ];
+const workspaceZones = workspaceLayers.flatMap((row, index) =>
+  row.map((workspace) => ({
+    target: workspace,
+    from: [...row.filter((other) => other !== workspace), ...workspaceLayers.slice(index + 1).flat()],
+    message: `${workspace} may import only the workspaces below its row in workspaceLayers (eslint.config.js).`,
+  })),
+);
+// The studio talks to the api over HTTP only: its own src/ and the typed client generated there
+// (src/api/schema.ts), never core or another workspace.
+const studioZone = {
+  target: 'apps/studio/src',
+  from: '.',
+  except: ['./apps/studio/src', './node_modules'],
+  message: 'apps/studio/src may import only its own code and the generated client (src/api/schema.ts); the api is reached over HTTP.',
+};
+// Production code never runs the test kit: apps/ sit above its row, but only their tests may use it.
+const kitZone = {
+  target: 'apps',
+  from: 'packages/journey-testing',
+  message: 'the journey test kit (packages/journey-testing) is for tests only.',
+};
 const coreZones = coreLayers.slice(0, -1).map((folder, index) => ({
   target: `packages/core/src/${folder}`,
   from: coreLayers.slice(index + 1).map((higher) => `packages/core/src/${higher}`),
@@ -100,16 +132,17 @@ export default tseslint.config(
   },
   {
     files: ['journeys/**/*.{ts,tsx}', 'packages/journey/**/*.ts', 'temporal/workflows/**/*.ts'],
-    // the journey test kit (@waymark/journey/testing) runs in Node beside the tests, never in a workflow
-    ignores: ['**/*.test.ts', '**/*.test.tsx', 'packages/journey/testing/**'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
     rules: workflowSafeImports,
   },
   {
     // Imports point one way (docs/contributing.md): a cycle means two modules that cannot be
     // understood, tested or moved apart. no-cycle sees runtime imports between files; the zones
-    // also see type-only imports and hold whole folders and packages to the layer map.
+    // also see type-only imports and hold whole folders and workspaces to the layer map. A loop of
+    // type-only imports between files is caught by dependency-cruiser (.dependency-cruiser.js),
+    // the second half of `npm run lint`, since no-cycle skips `import type`.
     files: ['**/*.{ts,tsx}'],
-    ignores: ['**/*.test.ts', '**/*.test.tsx', 'apps/studio/**'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
     plugins: { 'import-x': importX },
     settings: {
       ...importX.flatConfigs.typescript.settings,
@@ -117,7 +150,7 @@ export default tseslint.config(
     },
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
-      'import-x/no-restricted-paths': ['error', { zones: [...packageZones, ...coreZones] }],
+      'import-x/no-restricted-paths': ['error', { zones: [...workspaceZones, studioZone, kitZone, ...coreZones] }],
     },
   },
 );

@@ -8,6 +8,10 @@
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$REPO"
+# shellcheck source=scripts/lib.sh
+source scripts/lib.sh
+# Node of .nvmrc first on PATH for everything below (fetched from the npm registry once if missing)
+use_project_node
 bash scripts/ensure-deps.sh
 bash scripts/stack.sh up
 shopt -s nullglob

@@ -9,7 +9,7 @@
  * recreated every run; BENCH_ROUNDS, BENCH_SESSION_SECONDS, BENCH_SIGN_INS tune it).
  */
 import { createApiKey } from '@waymark/core/auth/api-keys';
-import { createAdmin } from '@waymark/core/users/admin-accounts';
+import { createAdmin } from '@waymark/core/organizations/admin-accounts';
 import { autocannon, CONNECTIONS, startBenchServer, type AutocannonResult } from './lib/bench-server';
 import { limitRow, ratioRow, writeBenchResults } from './lib/results';
 

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { simulateJourney, startJourneyTestServer, stopJourneyTestServer } from '@waymark/journey/testing';
+import { startJourneyTestServer, stopJourneyTestServer } from '@waymark/journey-testing';
+import { simulateJourney } from '@waymark/temporal/simulation/simulate';
 import trialConversion from '@waymark/journeys/trial-conversion';
 import { ratioRow, writeBenchResults } from './lib/results';
 import { SIMULATION_UNTIL, trialSubjects } from './lib/simulate-subjects';

@@ -11,7 +11,7 @@
  * waymark_bench_overview) is recreated and seeded on every run.
  */
 import { randomUUID } from 'node:crypto';
-import { createAdmin } from '@waymark/core/users/admin-accounts';
+import { createAdmin } from '@waymark/core/organizations/admin-accounts';
 import { startBenchServer } from './lib/bench-server';
 import { limitRow, writeBenchResults, type BenchRow } from './lib/results';
 import { seedLarge } from './lib/seed-large';

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { defineEvents } from '@waymark/journey';
 
 /**
- * The events this deployment's journeys speak (docs/journeys.md#typed-events). POST /v1/events and
- * webhook sources refuse a catalogued event whose properties do not match (400 naming the path);
- * other events pass unchecked. GET /v1/admin/event-catalog lists them as JSON Schema. Schemas keep
+ * The events this deployment's journeys speak (docs/journeys.md#typed-events). A catalogued event
+ * whose properties do not match is quarantined (stored, routed nowhere), refused or let through, as
+ * EVENT_CATALOG_MODE says (docs/journeys.md, "Catalog violations"); other events pass unchecked. GET /v1/admin/event-catalog lists them as JSON Schema. Schemas keep
  * to JSON primitives, the only properties a run receives; numbers coerce, as webhooks send strings.
  */
 export const events = defineEvents({

@@ -7,7 +7,7 @@ import {
   testJourneyOnTemporal,
   type JourneyTestRun,
   type TestJourneyOptions,
-} from '@waymark/journey/testing';
+} from '@waymark/journey-testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import paymentRecovery from './payment-recovery';
 import reEngagement from './re-engagement';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
-import { journeyWorkflowBundle, stopJourneyTestServer, testJourneyOnTemporal } from '@waymark/journey/testing';
+import { journeyWorkflowBundle, stopJourneyTestServer, testJourneyOnTemporal } from '@waymark/journey-testing';
 import { afterAll, expect, it } from 'vitest';
 import trialConversion from './trial-conversion';
 

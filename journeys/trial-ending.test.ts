@@ -1,4 +1,4 @@
-import { testJourney } from '@waymark/journey/testing';
+import { testJourney } from '@waymark/journey-testing';
 import { describe, expect, it } from 'vitest';
 import { stripe } from '@waymark/sources/presets/stripe';
 import { stripeSubscriptionTrialWillEnd } from '../packages/sources/test/provider-payloads';

@@ -11,6 +11,9 @@ import * as m0055 from './0055_audit_actor_user_index';
 import * as m0060 from './0060_event_journeys';
 import * as m0065 from './0065_simulation_jobs';
 import * as m0070 from './0070_row_counters';
+import * as m0075 from './0075_machine_hits';
+import * as m0080 from './0080_event_catalog_violations';
+import * as m0085 from './0085_journey_pending_starts';
 
 /**
  * Every migration, in order. A static list (rather than reading the folder at run time) works
@@ -29,4 +32,7 @@ export const migrations: Record<string, Migration> = {
   '0060_event_journeys': m0060,
   '0065_simulation_jobs': m0065,
   '0070_row_counters': m0070,
+  '0075_machine_hits': m0075,
+  '0080_event_catalog_violations': m0080,
+  '0085_journey_pending_starts': m0085,
 };

@@ -5,12 +5,14 @@
 #   DATA_DIR        $REPO/.data: all local state, logs and pid files (gitignored)
 #   LOG_DIR         $DATA_DIR/logs
 #   WAYMARK_CACHE   per-user cache for slow-to-build tools (default ~/.cache/waymark)
+#   NODE_MAJOR      the Node.js major version the project runs on (.nvmrc); use_project_node puts it on PATH
 
 REPO="${REPO:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
 DATA_DIR="${DATA_DIR:-$REPO/.data}"
 LOG_DIR="$DATA_DIR/logs"
 WAYMARK_CACHE="${WAYMARK_CACHE:-$HOME/.cache/waymark}"
-export REPO DATA_DIR LOG_DIR WAYMARK_CACHE
+NODE_MAJOR="$(tr -dc '0-9' <"$REPO/.nvmrc")"
+export REPO DATA_DIR LOG_DIR WAYMARK_CACHE NODE_MAJOR
 
 # ---------------------------------------------------------------- output -----
 
@@ -33,6 +35,43 @@ log_tail() {
   echo "----- last lines of $1 -----" >&2
   tail -n "${2:-25}" "$1" | sed 's/^/    /' >&2
   echo "-----" >&2
+}
+
+# ------------------------------------------------------------------- node ---
+
+# use_project_node: makes `node` (and so npm, npx and everything they start) Node $NODE_MAJOR for
+# the rest of the calling script and its children. The machine's node when it is that major;
+# otherwise the npm registry's `node` package, whose install fetches the matching
+# node-<os>-<arch> binary package from the same registry (nothing is downloaded from elsewhere),
+# installed once into $WAYMARK_CACHE/node/$NODE_MAJOR. Delete that folder to take a newer release.
+use_project_node() {
+  local major dir="$WAYMARK_CACHE/node/$NODE_MAJOR"
+  major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || true)
+  [[ $major == "$NODE_MAJOR" ]] && return 0
+  if [[ ! -x $dir/bin/node ]]; then
+    command -v npm >/dev/null || die "Node $NODE_MAJOR is needed and npm is missing to fetch it: install Node $NODE_MAJOR (see .nvmrc)"
+    mkdir -p "$LOG_DIR"
+    log "node ${major:-none} found, the project runs on Node $NODE_MAJOR: installing node@$NODE_MAJOR from the npm registry into ${dir/#"$HOME"/\~} ..."
+    # a folder of this process's own, moved into place at the end: two scripts starting at once
+    # (npm start and npm test on a fresh machine) never see each other's half-installed copy
+    local partial="$dir.partial.$$"
+    rm -rf "$partial"
+    mkdir -p "$partial/bin"
+    # the package's preinstall runs under the old node and hard-links the binary to node_modules/node/bin
+    if ! (cd "$partial" && npm install --prefix . --no-save --no-package-lock --no-audit --no-fund \
+      --loglevel=error "node@$NODE_MAJOR") >>"$LOG_DIR/node-install.log" 2>&1; then
+      log_tail "$LOG_DIR/node-install.log"
+      rm -rf "$partial"
+      die "installing node@$NODE_MAJOR from the npm registry failed; see $LOG_DIR/node-install.log"
+    fi
+    ln -s ../node_modules/node/bin/node "$partial/bin/node"
+    "$partial/bin/node" -e "process.exit(process.versions.node.startsWith('$NODE_MAJOR.') ? 0 : 1)" ||
+      die "the installed node@$NODE_MAJOR does not run; see $LOG_DIR/node-install.log"
+    # another script may have finished first: keep its copy
+    [[ -x $dir/bin/node ]] || { rm -rf "$dir" && mv "$partial" "$dir"; }
+    rm -rf "$partial"
+  fi
+  export PATH="$dir/bin:$PATH"
 }
 
 # ------------------------------------------------------------- networking ----

@@ -5,6 +5,10 @@
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$REPO"
+# shellcheck source=scripts/lib.sh
+source scripts/lib.sh
+# Node of .nvmrc first on PATH for everything below (fetched from the npm registry once if missing)
+use_project_node
 bash scripts/ensure-deps.sh
 bash scripts/stack.sh up
 echo "[test] typecheck + lint ..."
@@ -12,5 +16,8 @@ npm run --silent typecheck
 npm run --silent lint
 # the studio's typed client must match the api's OpenAPI document (a route changed → regenerate)
 npx --no-install tsx scripts/studio-client.ts --check
+# the studio once, before the test files that serve it (browser tests, the production build test)
+# run side by side: each would otherwise build a stale studio into the same folder at once
+npx --no-install tsx scripts/studio-build.ts
 echo "[test] unit, workflow and integration tests ..."
 npx --no-install vitest run "$@"

@@ -1,30 +1,18 @@
 import { Client, Connection } from '@temporalio/client';
 import type { Config } from '@waymark/core/config/config';
-import type { ImportOrchestrator } from '@waymark/core/imports/import-orchestrator';
-import type { EnrollBatchOrchestrator } from '@waymark/core/journeys/enroll-batch-orchestrator';
+import type { BackgroundJobs } from '@waymark/core/jobs/background-jobs';
 import type { JourneyOrchestrator } from '@waymark/core/journeys/orchestrator';
-import type { ReplayOrchestrator } from '@waymark/core/replays/replay-orchestrator';
+import { createTemporalBackgroundJobs } from './background-jobs';
 import { temporalConnectionOptions } from './connection';
-import { createTemporalEnrollBatchOrchestrator } from './enroll-batch-orchestrator';
-import { createTemporalImportOrchestrator } from './import-orchestrator';
 import { createTemporalOrchestrator } from './journey-orchestrator';
-import { createTemporalSimulationOrchestrator } from './simulation-orchestrator';
-import type { SimulationOrchestrator } from '@waymark/core/journeys/simulation-orchestrator';
-import { createTemporalReplayOrchestrator } from './replay-orchestrator';
 
 export interface TemporalGateway {
   client: Client;
   taskQueue: string;
   /** start / signal / cancel journey runs (core's orchestrator port) */
   orchestrator: JourneyOrchestrator;
-  /** start contact import runs (core's import orchestrator port) */
-  imports: ImportOrchestrator;
-  /** start journey simulation jobs (core's simulation orchestrator port) */
-  simulations: SimulationOrchestrator;
-  /** start batch-enrollment runs (core's enroll-batch orchestrator port) */
-  enrollBatches: EnrollBatchOrchestrator;
-  /** start background event replays (core's replay orchestrator port) */
-  replays: ReplayOrchestrator;
+  /** start, follow and cancel background jobs: imports, replays, simulations, batch enrollments (core's BackgroundJobs port) */
+  jobs: BackgroundJobs;
   /** Resolves when the server answers within the timeout; rejects with the reason otherwise. */
   ping(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -44,10 +32,7 @@ export function createTemporalGateway(config: Config['temporal']): TemporalGatew
     client,
     taskQueue: config.taskQueue,
     orchestrator: createTemporalOrchestrator(client, config.taskQueue),
-    imports: createTemporalImportOrchestrator(client, config.taskQueue),
-    simulations: createTemporalSimulationOrchestrator(client, config.taskQueue),
-    enrollBatches: createTemporalEnrollBatchOrchestrator(client, config.taskQueue),
-    replays: createTemporalReplayOrchestrator(client, config.taskQueue),
+    jobs: createTemporalBackgroundJobs(client, config.taskQueue),
     async ping(timeoutMs = 1_500) {
       await probe.withDeadline(Date.now() + timeoutMs, () => probe.workflowService.getSystemInfo({}));
     },

@@ -1,4 +1,12 @@
-import { QueryNotRegisteredError, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import {
+  isGrpcServiceError,
+  QueryNotRegisteredError,
+  ServiceError,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+  type Client,
+} from '@temporalio/client';
+import { unavailable } from '@waymark/core/errors/app-error';
 import type { JourneyEventSignal, JourneyOrchestrator } from '@waymark/core/journeys/orchestrator';
 import { JOURNEY_ID_ATTRIBUTE, USER_ID_ATTRIBUTE } from './search-attributes';
 import type { journeyWorkflow } from './workflows/journey';
@@ -9,11 +17,32 @@ import { journeyWorkflowId } from './journey-workflow-id';
 /**
  * How long a start may wait for Temporal. Without a deadline the client keeps retrying a server
  * that is down, and the ingest request that triggered the start hangs with it; past the deadline
- * the start fails, core parks it in the DLQ (source `journey`) and the event is still accepted.
- * A start that reached the server just before the deadline is harmless to retry: the workflow id
- * is the event's, with the USE_EXISTING conflict policy.
+ * the start fails as `unavailable`, core keeps it as a pending start for the worker's relay and the
+ * event is still accepted. A start that reached the server just before the deadline is harmless to
+ * retry: the workflow id is the event's, with the USE_EXISTING conflict policy.
  */
 const START_DEADLINE_MS = 5_000;
+
+/**
+ * gRPC statuses that mean "the server could not be reached, went away mid-call, did not answer in
+ * time, or is overloaded": the start may succeed later unchanged. A server killed mid-call shows
+ * as CANCELLED ("Call cancelled") or UNKNOWN/INTERNAL (a reset stream), not only UNAVAILABLE.
+ * Any other status is a refusal (bad request, unknown namespace, permission) waiting will not fix.
+ */
+const ENGINE_UNAVAILABLE_CODES = new Set([
+  1, // CANCELLED
+  2, // UNKNOWN
+  4, // DEADLINE_EXCEEDED
+  8, // RESOURCE_EXHAUSTED
+  13, // INTERNAL
+  14, // UNAVAILABLE
+]);
+
+/** The gRPC failure's text when `error` is such a status, else undefined. */
+function engineUnavailable(error: unknown): string | undefined {
+  const grpc = error instanceof ServiceError ? error.cause : error;
+  return isGrpcServiceError(grpc) && ENGINE_UNAVAILABLE_CODES.has(grpc.code) ? grpc.message : undefined;
+}
 
 /** The orchestrator port of core, implemented on a Temporal client (api and worker alike). */
 export function createTemporalOrchestrator(client: Client, taskQueue: string): JourneyOrchestrator {
@@ -38,6 +67,8 @@ export function createTemporalOrchestrator(client: Client, taskQueue: string): J
       } catch (error) {
         // the run for this very event already ran to completion: nothing to start again
         if (error instanceof WorkflowExecutionAlreadyStartedError) return { workflowId, runId: '' };
+        const reason = engineUnavailable(error);
+        if (reason !== undefined) throw unavailable(`Temporal unreachable or timed out starting ${workflowId}: ${reason}`);
         throw error;
       }
     },

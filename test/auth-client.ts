@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '@waymark/core/db/database';
-import { createAdmin } from '@waymark/core/users/admin-accounts';
+import { createAdmin } from '@waymark/core/organizations/admin-accounts';
 import { emailsTo, waitFor } from './email-emulator';
 import type { TestApi, TestResponse } from './test-api';
 

@@ -21,10 +21,12 @@ export interface RunningEntry {
 
 /**
  * Starts an entry point as its own process (the way `npm start` or `npm run waymark` does) with
- * exactly `env` (plus PATH and HOME), collecting its output.
+ * exactly `env` (plus PATH and HOME), collecting its output. A TypeScript entry runs with the tsx
+ * loader; a compiled one (dist/…/*.js of `npm run build`) with plain node, as in production.
  */
 export function startEntry(entry: string, env: Record<string, string | undefined>, options: { args?: string[] } = {}): RunningEntry {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...(options.args ?? [])], {
+  const loader = entry.endsWith('.ts') ? ['--import', 'tsx'] : ['--enable-source-maps'];
+  const child = spawn(process.execPath, [...loader, entry, ...(options.args ?? [])], {
     cwd: repoRoot,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

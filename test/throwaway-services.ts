@@ -5,7 +5,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { createConnection } from 'node:net';
 
@@ -14,6 +14,14 @@ function exited(child: ChildProcess): Promise<void> {
     if (child.exitCode !== null || child.signalCode !== null) resolve();
     else child.once('exit', () => resolve());
   });
+}
+
+/** SIGKILLs the child (when there is one) and waits for its exit; returns undefined for the caller's handle. */
+async function sigkill(child: ChildProcess | undefined): Promise<undefined> {
+  if (child === undefined) return undefined;
+  child.kill('SIGKILL');
+  await exited(child);
+  return undefined;
 }
 
 /** Resolves once something accepts TCP connections on the port (or rejects after timeoutMs). */
@@ -50,10 +58,7 @@ export function throwawayRedis(port: number): ThrowawayRedis {
       await waitForPort(port);
     },
     async kill() {
-      if (child === undefined) return;
-      child.kill('SIGKILL');
-      await exited(child);
-      child = undefined;
+      child = await sigkill(child);
     },
   };
 }
@@ -132,6 +137,62 @@ export function throwawayPostgres(port: number): ThrowawayPostgres {
         if (!busy) break;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
+    },
+    async destroy() {
+      await this.kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ThrowawayTemporal {
+  address: string;
+  start(): Promise<void>;
+  /** SIGKILL: the server vanishes mid-call, as in a crash; its SQLite file keeps every run */
+  kill(): Promise<void>;
+  /** kill (if running) and remove the database file */
+  destroy(): Promise<void>;
+}
+
+/**
+ * A Temporal dev server of the test's own on `port` (no Web UI), persisted in a temp SQLite file
+ * so a kill and restart keeps its runs, with the search attributes the journey runs set. Uses the
+ * CLI that `scripts/stack.sh` builds into WAYMARK_CACHE (default ~/.cache/waymark).
+ */
+export function throwawayTemporal(port: number): ThrowawayTemporal {
+  const dir = mkdtempSync(path.join(tmpdir(), 'waymark-temporal-'));
+  const cli = path.join(process.env.WAYMARK_CACHE ?? path.join(homedir(), '.cache/waymark'), 'bin/temporal');
+  let child: ChildProcess | undefined;
+  return {
+    address: `127.0.0.1:${port}`,
+    async start() {
+      child = spawn(
+        cli,
+        [
+          'server',
+          'start-dev',
+          '--ip',
+          '127.0.0.1',
+          '--port',
+          String(port),
+          '--headless',
+          '--db-filename',
+          path.join(dir, 'temporal.db'),
+          '--namespace',
+          'default',
+          '--log-level',
+          'error',
+          '--search-attribute',
+          'WaymarkJourneyId=Keyword',
+          '--search-attribute',
+          'WaymarkUserId=Keyword',
+        ],
+        { stdio: 'ignore' },
+      );
+      await waitForPort(port);
+    },
+    async kill() {
+      child = await sigkill(child);
     },
     async destroy() {
       await this.kill();

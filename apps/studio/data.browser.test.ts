@@ -9,9 +9,9 @@ import { checkPage as checkStudioPage, poll, signIn, startStudio, type Studio } 
 /**
  * The studio's data views in Chromium against a real api and worker: a contact's list
  * memberships (add one, remove one), an event's journeys (the run it started, the run another
- * event exited) and the contact's explain card (a sent step, a journey never triggered), with no
- * console error, failed request or serious axe violation, and screenshots in test-results/studio/
- * (data-*.png).
+ * event exited), the quarantined events (banner, filter, violations) and the contact's explain card
+ * (a sent step, a journey never triggered), with no console error, failed request or serious axe
+ * violation, and screenshots in test-results/studio/ (data-*.png).
  */
 describe('Waymark Studio data views in Chromium', () => {
   let studio: Studio;
@@ -127,6 +127,24 @@ describe('Waymark Studio data views in Chromium', () => {
     await poll(() => other.textContent()).toMatch(/Not enrolled: trigger event never received \(payment\.failed\)/);
     expect(await other.getByRole('list').count()).toBe(0);
     await checkPage('contact-explain-not-enrolled', `${userId}@waymark-test.example`);
+  });
+
+  it('shows quarantined events: a banner with their count, the filter, the badge and the violations', async () => {
+    const quarantinedUser = `${userId}-quarantined`;
+    const sent = await api.request('POST', '/v1/events', {
+      token: LEGACY,
+      body: { name: 'user.signed_up', userId: quarantinedUser, eventProperties: { plan: 'gold' } },
+    });
+    expect(sent.body).toMatchObject({ quarantined: true });
+    await page.goto(`/studio/events?userId=${quarantinedUser}`);
+    const banner = page.getByRole('status').filter({ hasText: 'quarantined' });
+    await poll(() => banner.textContent()).toMatch(/\d+ event\(s\) quarantined/);
+    await banner.getByRole('button', { name: 'Show quarantined events' }).click();
+    await page.waitForURL(/quarantined=true/);
+    expect(await page.getByRole('checkbox', { name: 'Quarantined only' }).isChecked()).toBe(true);
+    await page.getByRole('button', { name: 'user.signed_up' }).click();
+    await poll(() => page.getByRole('list', { name: 'Catalog violations' }).textContent()).toMatch(/^plan: /);
+    await checkPage('events-quarantined', 'Events');
   });
 
   it('saw no console error and no failed request', () => {

@@ -144,10 +144,23 @@ describe('Waymark Studio in Chromium', () => {
     await poll(() => subscribed.isChecked()).toBe(true);
   });
 
-  it('shows emails and one email in a sandboxed frame', async () => {
+  it('shows emails and one email in a sandboxed frame, a link scanner’s click greyed with its reason beside a person’s', async () => {
+    const link = await eventually(
+      () => api.deps.db.selectFrom('trackedLinks').select('id').where('emailSendId', '=', seed.emailId).where('honeypot', '=', false).executeTakeFirst(),
+      (row) => row !== undefined,
+      { what: 'the sent email’s tracked link' },
+    );
+    await fetch(`${api.url}/v1/t/c/${link!.id}`, { method: 'HEAD', redirect: 'manual' });
+    await fetch(`${api.url}/v1/t/c/${link!.id}`, { redirect: 'manual' });
+    await api.deps.tracking.settled();
     await visit('/studio/emails', 'emails', 'Emails');
     await visit(`/studio/emails/${seed.emailId}`, 'email-detail', /Welcome/);
     expect(await page.locator('iframe[title="Email HTML"]').getAttribute('sandbox')).toBe('');
+    const hits = page.getByRole('table', { name: 'Opens and clicks' });
+    const machine = hits.getByRole('row').filter({ hasText: 'Machine: link check (HEAD request)' });
+    expect(await machine.count()).toBe(1);
+    expect(await machine.getAttribute('class')).toBe('muted');
+    expect(await hits.getByRole('row').filter({ hasText: 'Person' }).count()).toBe(1);
   });
 
   it('previews templates', async () => {

@@ -1,4 +1,5 @@
-import { testJourneyOnTemporal, type SimulationInput } from '@waymark/journey/testing';
+import { testJourneyOnTemporal } from '@waymark/journey-testing';
+import type { SimulationInput } from '@waymark/temporal/simulation/simulate';
 import type { Journey } from '@waymark/journey';
 
 /**

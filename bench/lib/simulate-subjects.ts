@@ -1,4 +1,4 @@
-import type { SimulationInput } from '@waymark/journey/testing';
+import type { SimulationInput } from '@waymark/temporal/simulation/simulate';
 
 const DAY = 86_400_000;
 

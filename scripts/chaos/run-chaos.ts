@@ -39,6 +39,12 @@ export interface ChaosReport {
   eventsLost: number;
   enrollmentsExpected: number;
   enrollmentsStarted: number;
+  /** acked sign-ups whose journey has exactly one run (goal: all of them) */
+  enrollmentsStartedOnce: number;
+  /** acked sign-ups with more than one run (goal: 0) */
+  enrollmentsStartedTwice: number;
+  /** starts still kept for the worker's relay when the wait ended (journey_pending_starts) */
+  journeyStartsPending: number;
   emailsExpected: number;
   emailsSent: number;
   emailsFailedToDlq: number;
@@ -284,9 +290,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     log(`load done: ${acked.length} events acked, ${rejected} rejected or failed; waiting for convergence`);
 
     // convergence: every acked event stored, every acked signup's welcome email sent or parked in the DLQ
+    // (a start kept during a Temporal kill is neither until the worker's relay has made it)
     let convergedSeconds: number | null = null;
     const deadline = Date.now() + (options.convergeSeconds ?? 600) * 1000;
-    let tally = { stored: 0, started: 0, sent: 0, failed: 0, parked: 0 };
+    let tally: Outcomes = { stored: 0, started: 0, startedOnce: 0, startedTwice: 0, pending: 0, sent: 0, failed: 0, parked: 0 };
     let lastLog = 0;
     while (Date.now() < deadline) {
       supervise();
@@ -326,6 +333,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       eventsLost: acked.length - tally.stored,
       enrollmentsExpected: acked.length,
       enrollmentsStarted: tally.started,
+      enrollmentsStartedOnce: tally.startedOnce,
+      enrollmentsStartedTwice: tally.startedTwice,
+      journeyStartsPending: tally.pending,
       emailsExpected: acked.length,
       emailsSent: sentAddresses.length,
       emailsFailedToDlq: tally.failed,
@@ -353,9 +363,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
 interface Outcomes {
   stored: number;
   started: number;
+  startedOnce: number;
+  startedTwice: number;
+  /** starts kept while Temporal was down, not yet made by the relay */
+  pending: number;
   sent: number;
   failed: number;
-  /** journey starts that failed (Temporal down) and were parked in the DLQ, with no send since */
+  /** journey starts parked in the DLQ (refused, or not made within JOURNEY_START_RETRY_HOURS), with no send since */
   parked: number;
 }
 
@@ -376,6 +390,11 @@ async function countOutcomes(db: Db, acked: readonly string[]): Promise<Outcomes
     select
       (select count(distinct user_id)::int from events where event = 'user.signed_up' and user_id = any(${acked}::text[])) as stored,
       (select count(distinct user_id)::int from journey_states where journey_id = 'welcome-series' and user_id = any(${acked}::text[])) as started,
+      (select count(*)::int from (select user_id from journey_states where journey_id = 'welcome-series' and user_id = any(${acked}::text[])
+         group by user_id having count(*) = 1) once) as "startedOnce",
+      (select count(*)::int from (select user_id from journey_states where journey_id = 'welcome-series' and user_id = any(${acked}::text[])
+         group by user_id having count(*) > 1) twice) as "startedTwice",
+      (select count(distinct user_id)::int from journey_pending_starts where user_id = any(${acked}::text[])) as pending,
       (select count(distinct user_id)::int from email_sends where template_key = 'welcome' and status in ('sent', 'delivered', 'opened', 'clicked')
          and user_id = any(${acked}::text[])) as sent,
       (select count(distinct user_id)::int from email_sends where template_key = 'welcome' and status = 'failed' and user_id = any(${acked}::text[])) as failed,
@@ -392,8 +411,9 @@ export function formatReport(report: ChaosReport): string {
   return [
     `chaos run: ${report.minutes} min; SIGKILLs: ${kills}`,
     `events      acked ${report.eventsAcked}  stored ${report.eventsStored}  LOST (acked, not stored) ${report.eventsLost}  (rejected/failed requests: ${report.eventsRejected})`,
-    `enrollments expected ${report.enrollmentsExpected}  started ${report.enrollmentsStarted}`,
-    `emails      expected ${report.emailsExpected}  sent ${report.emailsSent}  send failed→DLQ ${report.emailsFailedToDlq}  start failed→DLQ ${report.journeyStartsToDlq}  ` +
+    `enrollments expected ${report.enrollmentsExpected}  started ${report.enrollmentsStarted}  exactly once ${report.enrollmentsStartedOnce}  ` +
+      `twice or more ${report.enrollmentsStartedTwice}  still pending ${report.journeyStartsPending}  start parked→DLQ ${report.journeyStartsToDlq}`,
+    `emails      expected ${report.emailsExpected}  sent ${report.emailsSent}  send failed→DLQ ${report.emailsFailedToDlq}  ` +
       `${report.convergedSeconds === null ? 'UNACCOUNTED (still pending or lost: no convergence)' : 'LOST'} ${report.emailsLost}  duplicates at SES ${report.duplicateSends}`,
     `DLQ entries ${report.dlqEntries}; tracking hits ${report.trackingHits}; admin reads ${report.adminReads}`,
     `converged ${report.convergedSeconds === null ? 'NOT within the wait' : `${report.convergedSeconds.toFixed(1)} s after the last restart`}`,

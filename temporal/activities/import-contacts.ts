@@ -70,13 +70,15 @@ export function createImportActivities(deps: ImportActivityDeps) {
       return result.cursor;
     },
 
-    async finishContactImport(input: { jobId: string; error?: string }): Promise<void> {
+    async finishContactImport(input: { jobId: string; error?: string; cancelled?: boolean }): Promise<void> {
       if (input.error === undefined) {
         await finishImportJob(deps.db, input.jobId, 'completed');
         return;
       }
       await finishImportJob(deps.db, input.jobId, 'failed', input.error);
-      await recordDeadLetter(deps.db, { source: 'import', sourceId: input.jobId, payload: { jobId: input.jobId }, error: input.error });
+      // an operator's cancel is not a failure to retry
+      if (input.cancelled !== true)
+        await recordDeadLetter(deps.db, { source: 'import', sourceId: input.jobId, payload: { jobId: input.jobId }, error: input.error });
     },
   };
 }

@@ -16,7 +16,7 @@ export type ActivityDeps = JourneyActivityDeps &
   SimulationActivityDeps &
   ReplayActivityDeps;
 
-/** Every activity the worker registers, built from explicit dependencies (house rule 3). */
+/** Every activity the worker registers, built from explicit dependencies (docs/contributing.md, "Explicit dependencies"). */
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createJourneyActivities(deps),

@@ -7,7 +7,7 @@ import { claimSimulationJob, completeSimulationJob, failSimulationJob, recordSim
 export interface SimulationActivityDeps {
   db: Db;
   journeys: JourneyRegistry;
-  /** the replay engine (the journey kit's simulateJourney, passed in by the worker app) */
+  /** the replay engine (simulation/simulate.ts's simulateJourney, passed in by the worker app) */
   simulate: JourneySimulator;
 }
 

@@ -41,6 +41,7 @@ describe('finishJourneyRun activity: lifecycle events go back through the ingest
       logger: createLogger({ level: 'error', name: 'journey-activity-test', format: 'json' }),
       journeys: createJourneyRegistry(chainedJourneys(), { enabledJourneys: '*' }),
       orchestrator: api.deps.temporal.orchestrator,
+      catalogMode: api.config.eventCatalogMode,
     };
     activities = createJourneyActivities({ db: api.deps.db, ingest: (input: IngestInput) => ingestEvent(ingestDeps, input) });
   });

@@ -31,13 +31,15 @@ export function createReplayActivities(deps: ReplayActivityDeps) {
       return replayChunk(deps.db, deps.ingest, { ...input, size: REPLAY_CHUNK_SIZE }, () => context.heartbeat());
     },
 
-    async finishEventReplay(input: { jobId: string; error?: string }): Promise<void> {
+    async finishEventReplay(input: { jobId: string; error?: string; cancelled?: boolean }): Promise<void> {
       if (input.error === undefined) {
         await finishReplayJob(deps.db, input.jobId, 'completed');
         return;
       }
       await finishReplayJob(deps.db, input.jobId, 'failed', input.error);
-      await recordDeadLetter(deps.db, { source: 'replay', sourceId: input.jobId, payload: { jobId: input.jobId }, error: input.error });
+      // an operator's cancel is not a failure to retry
+      if (input.cancelled !== true)
+        await recordDeadLetter(deps.db, { source: 'replay', sourceId: input.jobId, payload: { jobId: input.jobId }, error: input.error });
     },
   };
 }

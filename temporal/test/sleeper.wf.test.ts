@@ -4,7 +4,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTimeSkippingEnv } from '@waymark/journey/testing';
+import { createTimeSkippingEnv } from './time-skipping';
 import { sleeperWorkflow } from './sleeper-workflow';
 
 const workflowsPath = path.join(path.dirname(fileURLToPath(import.meta.url)), 'sleeper-workflow.ts');

@@ -7,7 +7,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type Db } from '@waymark/core/db/database';
 import { withScratchDatabase } from '../../test/scratch-database';
-import { createTimeSkippingEnv, workflowsPath } from '@waymark/journey/testing';
+import { createTimeSkippingEnv, workflowsPath } from '../test/time-skipping';
 import { createAlertActivities } from '../activities/alerts';
 import { alertEvaluationWorkflow } from './alerts';
 

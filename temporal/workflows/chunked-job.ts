@@ -1,4 +1,5 @@
-import { ActivityFailure, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, isCancellation, workflowInfo } from '@temporalio/workflow';
+import { CANCELLED, recordingCancel, reportProgress } from './background-job';
 
 /** What a job row records of a failed activity: its cause's message, not the wrapper's. */
 export function failureMessage(error: unknown): string {
@@ -15,8 +16,8 @@ interface ChunkedJob {
   start(): Promise<{ finished: boolean; cursor: number; end: number }>;
   /** works one chunk from `start` and answers the next cursor (heartbeating, safe to run again) */
   chunk(start: number): Promise<number>;
-  /** records the outcome: completed, or failed with the message */
-  finish(error?: string): Promise<void>;
+  /** records the outcome: completed, failed with the message, or cancelled (failed, no dead letter) */
+  finish(outcome?: { error: string; cancelled?: true }): Promise<void>;
   /** continues as new with the same job */
   continueAsNew(): Promise<never>;
 }
@@ -26,19 +27,27 @@ interface ChunkedJob {
  * (continue-as-new, a restarted worker) resumes where the last recorded chunk ended.
  */
 export async function runChunkedJob(job: ChunkedJob): Promise<void> {
-  const plan = await job.start();
-  if (plan.finished) return;
-  let cursor = plan.cursor;
-  let chunks = 0;
-  while (cursor < plan.end) {
-    if (chunks >= CHUNKS_PER_RUN || workflowInfo().continueAsNewSuggested) await job.continueAsNew();
-    try {
-      cursor = await job.chunk(cursor);
-    } catch (error) {
-      await job.finish(failureMessage(error));
-      return;
-    }
-    chunks += 1;
-  }
-  await job.finish();
+  let progress: { done: number; total: number } | null = null;
+  reportProgress(() => progress);
+  await recordingCancel(
+    async () => {
+      const plan = await job.start();
+      if (plan.finished) return;
+      progress = { done: plan.cursor, total: plan.end };
+      let chunks = 0;
+      while (progress.done < plan.end) {
+        if (chunks >= CHUNKS_PER_RUN || workflowInfo().continueAsNewSuggested) await job.continueAsNew();
+        try {
+          progress.done = await job.chunk(progress.done);
+        } catch (error) {
+          if (isCancellation(error)) throw error;
+          await job.finish({ error: failureMessage(error) });
+          return;
+        }
+        chunks += 1;
+      }
+      await job.finish();
+    },
+    () => job.finish({ error: CANCELLED, cancelled: true }),
+  );
 }

@@ -25,7 +25,7 @@ export async function importContactsWorkflow(jobId: string): Promise<void> {
       return { finished: plan.finished, cursor: plan.cursor, end: plan.totalRows };
     },
     chunk: (start) => importContactsChunk({ jobId, start, size: chunkSize }),
-    finish: (error) => finishContactImport(error === undefined ? { jobId } : { jobId, error }),
+    finish: (outcome) => finishContactImport({ jobId, ...outcome }),
     continueAsNew: () => continueAsNew<typeof importContactsWorkflow>(jobId),
   });
 }

@@ -1,4 +1,4 @@
-import { durationMs, evaluateConditions, type Journey, type JourneyContext, type ReceivedEvent } from '@waymark/journey';
+import { durationMs, eventPassesWhere, type Journey, type JourneyContext, type ReceivedEvent } from '@waymark/journey';
 import type { JsonObject } from '@waymark/core/db/schema';
 import type { JourneyEventSignal, JourneyRunRequest } from '@waymark/core/journeys/orchestrator';
 import type { JourneyStepInput } from '@waymark/core/journeys/run-steps';
@@ -105,7 +105,7 @@ export function createJourneyContext(input: RunContextInput): JourneyContext {
         if (!inbox.some((seen) => seen.eventId === event.eventId)) inbox.push(event as JourneyEventSignal);
       }
       const match = () =>
-        inbox.slice(from).find((event) => event.name === name && !consumed.has(event.eventId) && evaluateConditions(options.where, event.properties));
+        inbox.slice(from).find((event) => event.name === name && !consumed.has(event.eventId) && eventPassesWhere(name, options.where, event.properties));
       await waitIn(nodeId, runtime.now() + ms, name, () => runtime.condition(() => match() !== undefined, ms));
       const event = match();
       if (event !== undefined) consumed.add(event.eventId);

@@ -1,6 +1,6 @@
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { isCancellation } from '@temporalio/workflow';
-import { evaluateConditions, type Journey } from '@waymark/journey';
+import { eventPassesWhere, type Journey } from '@waymark/journey';
 import type { EntryRejection } from '@waymark/core/journeys/run-steps';
 import type { JourneyEventSignal, JourneyRunRequest } from '@waymark/core/journeys/orchestrator';
 import { createJourneyContext, StateEnded } from './journey-context';
@@ -44,7 +44,7 @@ async function runJourney(
   inbox: JourneyEventSignal[],
   progress: JourneyProgress,
 ): Promise<JourneyRunOutcome> {
-  if (!evaluateConditions(journey.trigger.where, request.properties)) return { outcome: 'skipped', reason: 'trigger_where' };
+  if (!eventPassesWhere(request.trigger.event, journey.trigger.where, request.properties)) return { outcome: 'skipped', reason: 'trigger_where' };
 
   const { workflowId, runId, calls } = runtime;
   const entry = await calls.enterJourney({

@@ -8,7 +8,7 @@ export type JourneyRunCalls = Pick<JourneyActivities, 'enterJourney' | 'recordJo
 /**
  * What the journey runner needs from the engine under it. In production this is Temporal
  * (journey.ts); `waymark simulate` runs the same runner on a virtual clock in one process
- * (packages/journey/testing/virtual-runtime.ts), so there is one implementation of journey rules.
+ * (temporal/simulation/virtual-runtime.ts), so there is one implementation of journey rules.
  */
 export interface JourneyRuntime {
   workflowId: string;

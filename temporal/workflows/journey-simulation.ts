@@ -1,5 +1,6 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { isCancellation, proxyActivities } from '@temporalio/workflow';
 import type { SimulationActivities } from '../activities/journey-simulation';
+import { CANCELLED, recordingCancel, reportProgress } from './background-job';
 import { failureMessage } from './chunked-job';
 
 // The replay heartbeats as it goes: a worker killed mid-run is noticed within the heartbeat
@@ -16,9 +17,17 @@ const { failSimulationJob } = proxyActivities<SimulationActivities>({
 
 /** One journey simulation job (POST /v1/admin/journeys/{id}/simulate): replay, then report. */
 export async function journeySimulationWorkflow(jobId: string): Promise<void> {
-  try {
-    await runSimulationJob(jobId);
-  } catch (error) {
-    await failSimulationJob({ jobId, error: failureMessage(error) });
-  }
+  // the replay runs in one activity, which writes its progress to the job row
+  reportProgress(() => null);
+  await recordingCancel(
+    async () => {
+      try {
+        await runSimulationJob(jobId);
+      } catch (error) {
+        if (isCancellation(error)) throw error;
+        await failSimulationJob({ jobId, error: failureMessage(error) });
+      }
+    },
+    () => failSimulationJob({ jobId, error: CANCELLED }),
+  );
 }

@@ -8,7 +8,7 @@ import { recordOutboundEvent } from '@waymark/core/outbox/outbox';
 import { withScratchDatabase } from '../../test/scratch-database';
 import { startWebhookReceiver, type WebhookReceiver } from '../../test/webhook-receiver';
 import { createOutboundActivities } from '../activities/outbound-webhooks';
-import { createTimeSkippingEnv, workflowsPath } from '@waymark/journey/testing';
+import { createTimeSkippingEnv, workflowsPath } from '../test/time-skipping';
 import { outboundEventWorkflow } from './outbound-event';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

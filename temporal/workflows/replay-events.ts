@@ -26,7 +26,7 @@ export async function replayEventsWorkflow(jobId: string): Promise<void> {
       return { finished: plan.finished, cursor: plan.cursor, end: plan.matched };
     },
     chunk: (start) => replayEventsChunk({ jobId, start }),
-    finish: (error) => finishEventReplay(error === undefined ? { jobId } : { jobId, error }),
+    finish: (outcome) => finishEventReplay({ jobId, ...outcome }),
     continueAsNew: () => continueAsNew<typeof replayEventsWorkflow>(jobId),
   });
 }

@@ -4,11 +4,8 @@ import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
-import rateLimit from '@fastify/rate-limit';
-import { createHash } from 'node:crypto';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { readBearerToken } from '@waymark/core/auth/api-key-secret';
-import { AppError, badRequest } from '@waymark/core/errors/app-error';
+import { badRequest } from '@waymark/core/errors/app-error';
 import type { AppLogger } from '@waymark/core/logging/logger';
 import type { AppDeps } from './deps';
 import { MAX_BODY_DEPTH } from './http/json-depth';
@@ -19,7 +16,7 @@ import { registerErrorHandler, sendFrameworkError } from './plugins/error-handle
 import { registerMethodNotAllowed } from './plugins/method-not-allowed';
 import { registerSharedErrorResponses } from './plugins/shared-error-responses';
 import { registerOpenApi } from './plugins/openapi';
-import { createSlidingWindowStore } from './plugins/rate-limit-store';
+import { registerRateLimit } from './plugins/rate-limit';
 import { registerStudio } from './plugins/studio';
 // Route files live in one folder per plane (docs/contributing.md): routes/public (no credential),
 // routes/data (product servers, `ingest` scope) and routes/admin (operators, `read` and up).
@@ -58,7 +55,6 @@ import { authOrganizationRoutes } from './routes/auth/organizations';
 import { authPasswordRoutes } from './routes/auth/passwords';
 import { authSessionRoutes } from './routes/auth/sessions';
 import { allowedOrigins } from './http/same-origin';
-import { readSessionCookie } from './http/session-cookie';
 
 /** Public plane: no credential; each route authenticates by its own means (signed token, SNS signature) or needs none. */
 const publicRoutes = [healthRoutes, trackingRoutes, emailPageRoutes, emailProviderWebhookRoutes, webhookSourceRoutes, studioStatusRoutes];
@@ -142,29 +138,26 @@ export async function buildApp({ deps, logger }: BuildAppOptions): Promise<Fasti
   registerErrorHandler(app, { production: config.isProduction });
   registerMethodNotAllowed(app, { maxParamLength: MAX_PARAM_LENGTH });
   registerSharedErrorResponses(app);
-  // one walk of the body for both rules: the ingest pipeline trusts it (IngestInput.storableChecked)
+  // The one check of request input PostgreSQL could not store (and of the body's depth, in the
+  // same walk), before any route runs: core stores what it is given, and a value that still slips
+  // through (a journey's own code) is mapped to a 400 by the error handler. The Idempotency-Key
+  // header is the one header a route stores. Webhook payloads are raw bytes here; their route
+  // runs this check on the parsed payload.
   app.addHook('preValidation', async (request) => {
-    const unstorable = findUnstorable(request.params, 'path') ?? findUnstorable(request.query, 'query') ?? findUnstorable(request.body, 'body', MAX_BODY_DEPTH);
+    const unstorable =
+      findUnstorable(request.params, 'path') ??
+      findUnstorable(request.query, 'query') ??
+      findUnstorable(request.headers['idempotency-key'], 'Idempotency-Key header') ??
+      findUnstorable(request.body, 'body', MAX_BODY_DEPTH);
     if (unstorable !== undefined) throw badRequest(`Invalid request: ${unstorable}`);
   });
 
-  // Sliding window per API key (per client IP without one), shared through Redis.
-  await app.register(rateLimit, {
-    global: true,
-    max: config.rateLimit.max,
-    timeWindow: config.rateLimit.windowMs,
-    store: createSlidingWindowStore({ redis: deps.redis, logger }),
-    keyGenerator: (request) => {
-      const token = readBearerToken(request.headers.authorization);
-      if (token !== undefined) return `key:${createHash('sha256').update(token).digest('hex').slice(0, 32)}`;
-      // a session is limited like a key (docs/auth.md)
-      const session = request.headers.authorization === undefined ? readSessionCookie(request) : undefined;
-      return session === undefined ? `ip:${request.ip}` : `session:${createHash('sha256').update(session).digest('hex').slice(0, 32)}`;
-    },
-    addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
-    addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true },
-    errorResponseBuilder: () => new AppError('rate_limited', 'Rate limit exceeded'),
-  });
+  // the web admin UI (apps/studio), static files; it calls the admin plane like any client. It is
+  // registered before the rate limit on purpose: @fastify/rate-limit attaches its hook to each
+  // route as the route is added (an onRoute hook of the root, which runs before any hook of a
+  // child context could say `rateLimit: false`), so routes added before it have no limit at all.
+  await registerStudio(app);
+  await registerRateLimit(app, { config, redis: deps.redis, logger, sessions: deps.sessions });
 
   if (!config.isProduction) await registerOpenApi(app, { version: deps.version, publicUrl: config.apiPublicUrl });
 
@@ -172,8 +165,6 @@ export async function buildApp({ deps, logger }: BuildAppOptions): Promise<Fasti
   const origins = allowedOrigins([config.authUrl, config.apiPublicUrl]);
   const authOptions = { deps, origins, limits: authRateLimits() };
   for (const routes of authRoutes) await app.register(routes, authOptions);
-  // the web admin UI (apps/studio), static files; it calls the admin plane like any client
-  await registerStudio(app);
   await app.register(async (bearer) => {
     await bearerAuth(bearer, { authenticator: deps.authenticator, sessions: { sessions: deps.sessions, principals: deps.sessionPrincipals, origins } });
     await auditTrail(bearer, { db: deps.db });

@@ -14,6 +14,9 @@ describe('chaos: random SIGKILLs of api, worker, Redis, PostgreSQL and Temporal 
     expect(Object.values(report.kills).reduce((sum, n) => sum + n, 0)).toBeGreaterThan(0);
     expect(report.eventsLost).toBe(0);
     expect(report.emailsLost).toBe(0);
+    // Temporal kills leave no start for a person to retry: each kept start is made by the relay, once
+    expect(report.journeyStartsToDlq).toBe(0);
+    expect(report.enrollmentsStartedOnce).toBe(report.eventsAcked);
     // No bound on the time itself: after the last restart the worker works off the backlog the
     // kills left, at whatever CPU the suite leaves it (docs/scaling.md, chaos run); a timing
     // assertion would measure the machine's load, not recovery.

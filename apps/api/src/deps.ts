@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
+// a JSON import, not a file read: the compiled api (npm run build) carries the version inlined
+import packageJson from '../../../package.json' with { type: 'json' };
 import type { Redis } from 'ioredis';
 import { Authenticator } from '@waymark/core/auth/authenticator';
 import { createKeyRevocations, type KeyRevocations } from '@waymark/core/auth/key-revocations';
@@ -7,23 +8,19 @@ import { connectRedis, createRedis } from '@waymark/core/cache/redis';
 import type { Config } from '@waymark/core/config/config';
 import { createDatabase, type Db } from '@waymark/core/db/database';
 import { createPreparedStatementPool } from '@waymark/core/db/prepared-statements';
-import { ingestEvent, type IngestInput, type IngestResult } from '@waymark/core/events/ingest';
-import { ingestEvents } from '@waymark/core/events/ingest-batch';
-import { createJourneyRegistry, type JourneyRegistry } from '@waymark/core/journeys/registry';
-import { journeys as journeyDefinitions } from '@waymark/journeys';
-import { events as eventCatalog } from '@waymark/journeys/events';
+import type { IngestInput, IngestResult } from '@waymark/core/events/ingest';
+import type { JourneyRegistry } from '@waymark/core/journeys/registry';
 import { createTemporalGateway, type TemporalGateway } from '@waymark/temporal/client';
 import { startWebhookRedelivery } from '@waymark/temporal/outbound-client';
 import { webhookRetryPolicy } from '@waymark/temporal/outbound-retry';
+import { createRuntime } from '@waymark/temporal/runtime';
 import { registerWebhookDeliveryRetryHandler } from '@waymark/core/webhooks/outbound/webhook-delivery-retry';
 import type { AppLogger } from '@waymark/core/logging/logger';
-import { createEmailDeps } from '@waymark/core/emails/create-email-deps';
 import type { EmailDeps } from '@waymark/core/emails/email-deps';
 import { createAnalyticsDestination, type AnalyticsDestination } from '@waymark/core/tracking/analytics';
 import { createTrackingEventPublisher, type TrackingEventPublisher } from '@waymark/core/tracking/tracking-events';
 import { createTrackingRecorder, type TrackingRecorder } from '@waymark/core/tracking/tracking-recorder';
 import { createSnsCertificateSource, type SnsCertificateSource } from '@waymark/email/sns-message';
-import { emailTemplates } from '@waymark/journeys/templates/registry';
 import { createDeadLetterRetryHandlers, type DeadLetterRetryHandlers } from '@waymark/core/dlq/retry-handlers';
 import { registerEmailRetryHandler } from '@waymark/core/emails/email-retry';
 import { registerEventRetryHandlers } from '@waymark/core/events/event-retry';
@@ -38,7 +35,7 @@ import { MemorySessionAdapter } from '@waymark/core/auth/sessions/memory-session
 import { RedisSessionAdapter } from '@waymark/core/auth/sessions/redis-session-adapter';
 import { memoryResetTokens, redisResetTokens } from '@waymark/core/auth/sessions/reset-token-store';
 import { SessionManager } from '@waymark/core/auth/sessions/session-manager';
-import { SessionPrincipals } from '@waymark/core/auth/sessions/session-principals';
+import { SessionPrincipals } from '@waymark/core/organizations/session-principals';
 import type { InvitationDeps } from '@waymark/core/organizations/invitations';
 import type { PasswordResetDeps } from '@waymark/core/users/password-reset';
 
@@ -79,11 +76,6 @@ export interface AppDeps {
   invitations: InvitationDeps;
   pingDatabase(): Promise<void>;
   close(): Promise<void>;
-}
-
-function readVersion(): string {
-  const file = new URL('../../../package.json', import.meta.url);
-  return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
 }
 
 export interface AppDepsOptions {
@@ -141,14 +133,16 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
     onError: (error) => logger.warn({ err: error }, 'API key revocation broadcast failed; other instances drop it within 60 s'),
   });
   const temporal = createTemporalGateway(config.temporal);
-  const journeys = createJourneyRegistry(journeyDefinitions, { enabledJourneys: config.enabledJourneys, events: eventCatalog });
-  const ingestDeps = { db, logger, journeys, orchestrator: temporal.orchestrator };
-  const email = createEmailDeps(config, { db, templates: emailTemplates, logger });
+  const { journeys, email, ingest, ingestBatch } = createRuntime(config, { db, logger, orchestrator: temporal.orchestrator });
   const analytics = createAnalyticsDestination(config.analytics, { onError: (error) => logger.warn({ err: error }, 'analytics: capture failed') });
   const snsCertificates = createSnsCertificateSource({ pinnedCertificatePem: config.email.snsCertificatePem });
-  const trackingEvents = createTrackingEventPublisher({ db, ingest: (events) => ingestEvents(ingestDeps, events), analytics, logger });
-  const tracking = createTrackingRecorder({ statements: trackingStatements, events: trackingEvents });
-  const ingest = (input: IngestInput) => ingestEvent(ingestDeps, input);
+  const trackingEvents = createTrackingEventPublisher({ db, ingest: ingestBatch, analytics, logger });
+  const tracking = createTrackingRecorder({
+    statements: trackingStatements,
+    events: trackingEvents,
+    machineClickWindowMs: config.email.machineClickWindowMs,
+    logger,
+  });
   // alert and import entries have no handler: a past alert is stale, an import is resubmitted
   const deadLetterRetryHandlers = createDeadLetterRetryHandlers();
   registerEmailRetryHandler(deadLetterRetryHandlers, { db, sendEmail: (input) => sendEmail(email, input) });
@@ -173,7 +167,7 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
     now: options.now,
   };
   const invitations: InvitationDeps = { db, publicUrl: config.apiPublicUrl, sendEmail: sendAuthEmail, now: options.now };
-  const version = readVersion();
+  const version = packageJson.version;
   const processMetrics = createProcessMetrics({ db, version });
   return {
     config,
@@ -204,6 +198,7 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
     async close() {
       await keyRevocations.close();
       processMetrics.close();
+      await tracking.settled();
       await trackingEvents.drain();
       await analytics.shutdown();
       redis.disconnect();

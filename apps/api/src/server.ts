@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig } from '@waymark/core/config/config';
 import { assertMigrated } from '@waymark/core/db/migrator';
 import { createLogger } from '@waymark/core/logging/logger';
-import { ensureFirstAdmin } from '@waymark/core/users/first-admin';
+import { ensureFirstAdmin } from '@waymark/core/organizations/first-admin';
 import { buildApp } from './app';
 import { createAppDeps } from './deps';
 
@@ -38,7 +38,8 @@ async function main(): Promise<void> {
   app.server.requestTimeout = 30_000;
   app.server.keepAliveTimeout = 65_000;
   await app.listen({ port: config.port, host: config.host });
-  logger.info(`Waymark API listening on ${config.apiPublicUrl} (docs at ${config.apiPublicUrl}/docs)`);
+  // the runtime in the first line an operator reads (not in /v1/health, which anyone may call)
+  logger.info(`Waymark API listening on ${config.apiPublicUrl} (docs at ${config.apiPublicUrl}/docs), Node ${process.version}`);
 
   let closing = false;
   const shutdown = async (signal: string) => {

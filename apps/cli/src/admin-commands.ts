@@ -3,7 +3,7 @@ import { RedisSessionAdapter } from '@waymark/core/auth/sessions/redis-session-a
 import { connectRedis, createRedis } from '@waymark/core/cache/redis';
 import type { Db } from '@waymark/core/db/database';
 import { isAppError } from '@waymark/core/errors/app-error';
-import { createAdmin, resetUserPassword } from '@waymark/core/users/admin-accounts';
+import { createAdmin, resetUserPassword } from '@waymark/core/organizations/admin-accounts';
 import { listUsers } from '@waymark/core/users/users';
 import { listMemberships } from '@waymark/core/organizations/organizations';
 

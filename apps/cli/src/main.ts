@@ -1,14 +1,14 @@
 import { parseArgs } from 'node:util';
 import { createApiKey } from '@waymark/core/auth/api-keys';
 import { scopeSchema } from '@waymark/core/auth/scopes';
-import { ConfigError, loadBounceThreshold, loadConfig } from '@waymark/core/config/config';
+import { loadCommandConfig } from '@waymark/core/config/config';
 import { createDatabase, type Db } from '@waymark/core/db/database';
 import { migrateToLatest } from '@waymark/core/db/migrator';
 import { explainJourney } from '@waymark/core/journeys/explain';
-import { createJourneyRegistry } from '@waymark/core/journeys/registry';
+import type { JourneyRegistry } from '@waymark/core/journeys/registry';
 import { isAppError } from '@waymark/core/errors/app-error';
 import { journeys } from '@waymark/journeys';
-import { events } from '@waymark/journeys/events';
+import { createDeploymentJourneys } from '@waymark/temporal/runtime';
 import { z } from 'zod';
 import { formatExplanation } from './explain-story';
 import { formatSimulation, runSimulation } from './simulate';
@@ -36,8 +36,8 @@ async function main(argv: string[]): Promise<number> {
     console.log(usage);
     return 0;
   }
-  const databaseUrl = loadDatabaseUrl();
-  const db = createDatabase({ connectionString: databaseUrl, max: 2, applicationName: 'waymark-cli' });
+  const config = loadCommandConfig();
+  const db = createDatabase({ connectionString: config.databaseUrl, max: 2, applicationName: 'waymark-cli' });
   try {
     switch (command) {
       case 'migrate':
@@ -55,25 +55,17 @@ async function main(argv: string[]): Promise<number> {
       case 'explain':
         return await explain(
           db,
+          createDeploymentJourneys(config),
+          config.bounceThreshold,
           [sub, ...rest].filter((arg): arg is string => arg !== undefined),
         );
       case 'admin':
-        return await adminCommand(db, sub, rest, { cacheUrl: process.env.CACHE_URL ?? 'redis://127.0.0.1:6379' });
+        return await adminCommand(db, sub, rest, { cacheUrl: config.cacheUrl });
     }
     console.error(`unknown command: ${[command, sub].filter(Boolean).join(' ')}\n\n${usage}`);
     return 2;
   } finally {
     await db.destroy();
-  }
-}
-
-function loadDatabaseUrl(): string {
-  // migrate, keys and admin need only the database, so only DATABASE_URL is demanded here.
-  try {
-    return loadConfig().databaseUrl;
-  } catch (error) {
-    if (!(error instanceof ConfigError) || process.env.DATABASE_URL === undefined) throw error;
-    return process.env.DATABASE_URL;
   }
 }
 
@@ -142,16 +134,15 @@ async function simulate(db: Db, args: string[]): Promise<number> {
 }
 
 /** `explain`: reads the database only; a live run's pending timer shows as its last `waiting` log step. */
-async function explain(db: Db, args: string[]): Promise<number> {
+async function explain(db: Db, registry: JourneyRegistry, bounceThreshold: number, args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { user: { type: 'string' }, journey: { type: 'string' }, template: { type: 'string' } } });
   if (values.user === undefined || values.journey === undefined) {
     console.error('usage: waymark explain --user ID --journey ID [--template KEY]');
     return 2;
   }
-  const registry = createJourneyRegistry(journeys, { enabledJourneys: process.env.ENABLED_JOURNEYS ?? '*', events });
   try {
     const explanation = await explainJourney(
-      { db, journeys: registry, orchestrator: {}, bounceThreshold: loadBounceThreshold() },
+      { db, journeys: registry, orchestrator: {}, bounceThreshold },
       { contactId: values.user, journeyId: values.journey, ...(values.template === undefined ? {} : { templateKey: values.template }) },
     );
     console.log(formatExplanation(explanation));

@@ -1,5 +1,5 @@
 import type { Journey } from '@waymark/journey';
-import { simulateJourney } from '@waymark/journey/testing';
+import { simulateJourney } from '@waymark/temporal/simulation/simulate';
 import type { Db } from '@waymark/core/db/database';
 import { runSimulation as simulate, simulationWindow, type SimulationResult } from '@waymark/core/journeys/simulation';
 

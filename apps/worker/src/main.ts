@@ -29,8 +29,15 @@ async function main(): Promise<void> {
     await db.destroy();
     process.exit(1);
   }
-  const { worker, close } = await createWorker({ config, db, logger, ensureSchedules: true, dispatchOutbound: config.webhooks.dispatch });
-  logger.info(`Waymark worker polling task queue "${config.temporal.taskQueue}" on ${config.temporal.address}`);
+  const { worker, close } = await createWorker({
+    config,
+    db,
+    logger,
+    ensureSchedules: true,
+    dispatchOutbound: config.webhooks.dispatch,
+    relayPendingStarts: true,
+  });
+  logger.info(`Waymark worker polling task queue "${config.temporal.taskQueue}" on ${config.temporal.address}, Node ${process.version}`);
   // Worker.run() installs its own SIGINT/SIGTERM handling: it stops polling and waits for
   // in-flight activities to finish (up to shutdownGraceTime) before resolving.
   await worker.run();

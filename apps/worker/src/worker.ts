@@ -4,21 +4,17 @@ import type { Config } from '@waymark/core/config/config';
 import type { Db } from '@waymark/core/db/database';
 import { createAlertMailer } from '@waymark/core/alerts/alert-mailer';
 import { upsertContact } from '@waymark/core/contacts/upsert-contact';
-import { ingestEvent } from '@waymark/core/events/ingest';
-import { createJourneyRegistry } from '@waymark/core/journeys/registry';
-import { simulateJourney } from '@waymark/journey/testing';
+import { startPendingStartRelay } from '@waymark/core/journeys/pending-start-relay';
+import { simulateJourney } from '@waymark/temporal/simulation/simulate';
 import type { AppLogger } from '@waymark/core/logging/logger';
-import { journeys as journeyDefinitions } from '@waymark/journeys';
-import { events as eventCatalog } from '@waymark/journeys/events';
 import { createActivities } from '@waymark/temporal/activities/index';
 import { ensureAlertSchedule } from '@waymark/temporal/alerts-schedule';
-import { createEmailDeps } from '@waymark/core/emails/create-email-deps';
-import { emailTemplates } from '@waymark/journeys/templates/registry';
 import { temporalConnectionOptions } from '@waymark/temporal/connection';
 import { createTemporalOrchestrator } from '@waymark/temporal/journey-orchestrator';
 import { startOutboundDispatcher, type OutboundDispatcher } from '@waymark/temporal/outbound-dispatcher';
 import { webhookRetryPolicy } from '@waymark/temporal/outbound-retry';
-import { workflowsPath } from './workflow-bundle';
+import { createRuntime } from '@waymark/temporal/runtime';
+import { workflowCode } from './workflow-bundle';
 
 export interface WorkerDeps {
   config: Config;
@@ -28,6 +24,8 @@ export interface WorkerDeps {
   ensureSchedules?: boolean;
   /** start outbound webhook deliveries from the outbox (the worker process does; tests opt in) */
   dispatchOutbound?: boolean;
+  /** start the journey starts kept during a Temporal outage (the worker process does; tests opt in) */
+  relayPendingStarts?: boolean;
 }
 
 let runtimeInstalled = false;
@@ -42,21 +40,20 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
   const connection = await NativeConnection.connect(temporalConnectionOptions(deps.config.temporal));
   // lifecycle events (journey:completed / journey:failed) go through the same ingest pipeline as the api's
   const client = new Client({ connection, namespace: deps.config.temporal.namespace });
-  const journeys = createJourneyRegistry(journeyDefinitions, { enabledJourneys: deps.config.enabledJourneys, events: eventCatalog });
-  const ingestDeps = { db: deps.db, logger: deps.logger, journeys, orchestrator: createTemporalOrchestrator(client, deps.config.temporal.taskQueue) };
-  const email = createEmailDeps(deps.config, { db: deps.db, templates: emailTemplates, logger: deps.logger });
+  const orchestrator = createTemporalOrchestrator(client, deps.config.temporal.taskQueue);
+  const { journeys, email, ingest } = createRuntime(deps.config, { db: deps.db, logger: deps.logger, orchestrator });
   const worker = await Worker.create({
     connection,
     namespace: deps.config.temporal.namespace,
     taskQueue: deps.config.temporal.taskQueue,
-    ...(deps.config.temporal.workflowBundle === undefined ? { workflowsPath } : { workflowBundle: { codePath: deps.config.temporal.workflowBundle } }),
+    ...workflowCode(deps.config.temporal.workflowBundle),
     // runs asleep for days need no cache; a bound keeps the worker's memory flat however many
     // runs wait, at the price of a replay when an evicted run wakes (docs/scaling.md)
     maxCachedWorkflows: deps.config.temporal.maxCachedWorkflows,
     activities: createActivities({
       db: deps.db,
       email,
-      ingest: (input) => ingestEvent(ingestDeps, input),
+      ingest,
       config: deps.config,
       upsertImportRow: async (row) => {
         await upsertContact(deps.db, { userId: row.externalId, email: row.email, properties: row.properties });
@@ -82,9 +79,21 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
       starter: { client, taskQueue: deps.config.temporal.taskQueue, retry: webhookRetryPolicy(deps.config.webhooks) },
     });
   }
+  // in the worker, not the api: it is the process that exists to run journeys and already holds the
+  // background loops; several workers share the table safely (docs/operations.md, "Temporal outage")
+  const relay =
+    deps.relayPendingStarts === true
+      ? startPendingStartRelay({
+          db: deps.db,
+          orchestrator,
+          logger: deps.logger,
+          retryHours: deps.config.temporal.journeyStartRetryHours,
+        })
+      : undefined;
   return {
     worker,
     close: async () => {
+      await relay?.close();
       await dispatcher?.close();
       await connection.close();
     },

@@ -1,12 +1,30 @@
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
-
-const require = createRequire(import.meta.url);
+import { fileURLToPath } from 'node:url';
+import { bundleWorkflowCode, DefaultLogger, type WorkerOptions } from '@temporalio/worker';
 
 /** The workflow code every worker runs: journeys, imports, batch enrollment, alerts, outbound webhooks. */
-export const workflowsPath = require.resolve('@waymark/temporal/workflows/index');
+function workflowsPath(): string {
+  return createRequire(import.meta.url).resolve('@waymark/temporal/workflows/index');
+}
+
+/**
+ * The bundle `npm run build` writes beside the compiled worker (dist/worker/main.js →
+ * dist/workflow-bundle.js). Seen from this file in the source tree the path names no file, so a
+ * worker run from source never picks up a stale build.
+ */
+const builtBundle = fileURLToPath(new URL('../workflow-bundle.js', import.meta.url));
+
+/**
+ * Where the worker takes its workflow code from: the bundle named by TEMPORAL_WORKFLOW_BUNDLE,
+ * else the compiled worker's own prebuilt bundle, else the sources, bundled with webpack at start-up.
+ */
+export function workflowCode(configuredBundle: string | undefined): Pick<WorkerOptions, 'workflowsPath' | 'workflowBundle'> {
+  const codePath = configuredBundle ?? (existsSync(builtBundle) ? builtBundle : undefined);
+  return codePath === undefined ? { workflowsPath: workflowsPath() } : { workflowBundle: { codePath } };
+}
 
 /**
  * Bundles the workflow code ahead of time into `outFile`. A worker given the file
@@ -15,7 +33,7 @@ export const workflowsPath = require.resolve('@waymark/temporal/workflows/index'
  * rebuilt with every change to journeys or workflow code, like any build artefact.
  */
 export async function writeWorkflowBundle(outFile: string): Promise<void> {
-  const { code } = await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') });
+  const { code } = await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: new DefaultLogger('WARN') });
   await mkdir(path.dirname(outFile), { recursive: true });
   await writeFile(outFile, code);
 }

@@ -13,7 +13,8 @@ function track(html: string) {
   return {
     urls,
     out,
-    hrefs: $('a')
+    // the recipient's links; the invisible honeypot link has a test of its own
+    hrefs: $('a:not([aria-hidden])')
       .map((_i, el) => $(el).attr('href'))
       .get(),
     $,
@@ -42,6 +43,16 @@ describe('isTrackableUrl', () => {
 });
 
 describe('link rewriting rules', () => {
+  it('adds one invisible honeypot link, carrying the send id, that no person can see, tab to or hear', () => {
+    const { $ } = track('<html><body><a href="https://a.example/x">a</a></body></html>');
+    const honeypot = $('a[aria-hidden]');
+    expect(honeypot).toHaveLength(1);
+    expect(honeypot.attr('href')).toBe(`${PUBLIC}/v1/t/c/${SEND}`);
+    expect(honeypot.attr('style')).toBe('display:none');
+    expect(honeypot.attr('tabindex')).toBe('-1');
+    expect(honeypot.text()).toBe('');
+  });
+
   it('rewrites every http(s) href to {API_PUBLIC_URL}/v1/t/c/<id>', () => {
     const { hrefs } = track('<html><body><a href="https://a.example/x">a</a><a href="http://b.example">b</a></body></html>');
     expect(hrefs).toEqual([`${PUBLIC}/v1/t/c/link-1`, `${PUBLIC}/v1/t/c/link-2`]);

@@ -63,6 +63,11 @@ export function clickUrl(publicUrl: string, trackedLinkId: string): string {
   return `${publicUrl}/v1/t/c/${trackedLinkId}`;
 }
 
+/** The invisible link of a send (docs/email.md, "Machine opens and clicks"): a click URL whose id is the send's. */
+export function honeypotUrl(publicUrl: string, emailSendId: string): string {
+  return clickUrl(publicUrl, emailSendId);
+}
+
 export function openPixelUrl(publicUrl: string, emailSendId: string): string {
   return `${publicUrl}/v1/t/o/${emailSendId}`;
 }
@@ -94,8 +99,17 @@ function rewrite($: CheerioAPI, options: ApplyTrackingOptions): string {
     alt: '',
     style: 'display:none',
   });
+  // No person can see or reach this link (hidden, empty, out of the tab order and the
+  // accessibility tree), so whoever follows it is a machine: link scanners fetch every href.
+  // It carries the send's id, which the click route knows as the honeypot of that send.
+  const honeypot = $('<a></a>').attr({
+    href: honeypotUrl(options.publicUrl, options.emailSendId),
+    style: 'display:none',
+    'aria-hidden': 'true',
+    tabindex: '-1',
+  });
   const body = $('body');
-  if (body.length > 0) body.append(pixel);
-  else $.root().append(pixel);
+  if (body.length > 0) body.append(honeypot, pixel);
+  else $.root().append(honeypot, pixel);
   return $.html();
 }

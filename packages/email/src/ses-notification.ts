@@ -17,8 +17,11 @@ const sesPayload = z
       .optional(),
     complaint: z.object({ complainedRecipients: recipients, timestamp: z.string().optional() }).loose().optional(),
     delivery: z.object({ timestamp: z.string().optional() }).loose().optional(),
-    open: z.object({ timestamp: z.string().optional() }).loose().optional(),
-    click: z.object({ timestamp: z.string().optional(), link: z.string().optional() }).loose().optional(),
+    open: z.object({ timestamp: z.string().optional(), ipAddress: z.string().optional(), userAgent: z.string().optional() }).loose().optional(),
+    click: z
+      .object({ timestamp: z.string().optional(), link: z.string().optional(), ipAddress: z.string().optional(), userAgent: z.string().optional() })
+      .loose()
+      .optional(),
     reject: z.object({ reason: z.string().optional() }).loose().optional(),
     failure: z.object({ errorMessage: z.string().optional() }).loose().optional(),
     deliveryDelay: z.object({ delayType: z.string().optional() }).loose().optional(),
@@ -29,8 +32,8 @@ export type SesEvent =
   | { kind: 'delivered'; messageId: string; at: Date }
   | { kind: 'bounced'; messageId: string; at: Date; permanent: boolean; recipients: string[]; bounceType: string }
   | { kind: 'complained'; messageId: string; at: Date; recipients: string[] }
-  | { kind: 'opened'; messageId: string; at: Date }
-  | { kind: 'clicked'; messageId: string; at: Date }
+  | { kind: 'opened'; messageId: string; at: Date; ipAddress: string | null; userAgent: string | null }
+  | { kind: 'clicked'; messageId: string; at: Date; ipAddress: string | null; userAgent: string | null }
   | { kind: 'rejected'; messageId: string; at: Date; reason: string }
   | { kind: 'ignored'; messageId: string; type: string };
 
@@ -75,9 +78,9 @@ export function parseSesNotification(text: string): SesEvent | undefined {
         recipients: (ses.complaint?.complainedRecipients ?? []).map((r) => r.emailAddress),
       };
     case 'open':
-      return { kind: 'opened', messageId, at: when(ses.open?.timestamp) };
+      return { kind: 'opened', messageId, at: when(ses.open?.timestamp), ipAddress: ses.open?.ipAddress ?? null, userAgent: ses.open?.userAgent ?? null };
     case 'click':
-      return { kind: 'clicked', messageId, at: when(ses.click?.timestamp) };
+      return { kind: 'clicked', messageId, at: when(ses.click?.timestamp), ipAddress: ses.click?.ipAddress ?? null, userAgent: ses.click?.userAgent ?? null };
     case 'reject':
       return { kind: 'rejected', messageId, at: new Date(), reason: ses.reject?.reason ?? 'rejected by the provider' };
     case 'rendering failure':

@@ -9,7 +9,14 @@ export type EventSchemas = Record<string, EventSchema>;
 /** The properties of event `E` of a catalog, as journeys read them. */
 export type EventProperties<C extends EventSchemas, E extends keyof C> = z.output<C[E]>;
 
-export type EventCheck = { ok: true } | { ok: false; path: string; message: string };
+/** One way a catalogued event's properties miss their schema: the property path and the schema's message. */
+export interface CatalogViolation {
+  path: string;
+  message: string;
+}
+
+/** A failed check names its first violation (path, message) and lists every one. */
+export type EventCheck = { ok: true } | { ok: false; path: string; message: string; violations: CatalogViolation[] };
 
 /** The events this deployment knows, with their properties schemas (docs/journeys.md#typed-events). */
 export interface EventCatalog<C extends EventSchemas = EventSchemas> {
@@ -26,7 +33,8 @@ export interface EventCatalog<C extends EventSchemas = EventSchemas> {
  * Declares the event catalog: `defineEvents({ 'user.signed_up': z.object({ plan: z.enum(['free', 'pro']) }) })`.
  * Journeys declared through `defineTypedJourney` take their trigger and exit event names,
  * their `where` keys and values, and `ctx.trigger.properties` from it; the ingest pipeline
- * refuses a catalogued event whose properties do not match (400 naming the failing path).
+ * quarantines, refuses or lets through a catalogued event whose properties do not match, as
+ * EVENT_CATALOG_MODE says (docs/journeys.md, "Catalog violations").
  */
 export function defineEvents<const C extends EventSchemas>(schemas: C): EventCatalog<C> {
   const known = new Map(Object.entries(schemas));
@@ -39,8 +47,11 @@ export function defineEvents<const C extends EventSchemas>(schemas: C): EventCat
       if (schema === undefined) return { ok: true };
       const parsed = schema.safeParse(properties);
       if (parsed.success) return { ok: true };
-      const issue = parsed.error.issues[0]!;
-      return { ok: false, path: issue.path.length === 0 ? '(properties)' : issue.path.map(String).join('.'), message: issue.message };
+      const violations = parsed.error.issues.map((issue) => ({
+        path: issue.path.length === 0 ? '(properties)' : issue.path.map(String).join('.'),
+        message: issue.message,
+      }));
+      return { ok: false, ...violations[0]!, violations };
     },
     jsonSchema(name) {
       const schema = known.get(name);

@@ -1,11 +1,12 @@
 export { conditionOperators, evaluateCondition, evaluateConditions, describeConditionProblem } from './conditions';
 export type { ConditionOperator, Properties, PropertyCondition } from './conditions';
 export { durationMs, parseDuration } from './duration';
+export { eventPassesWhere } from './machine-hits';
 export type { Duration } from './duration';
 export { defineJourney, validateJourney, JourneyDefinitionError } from './define-journey';
 export type { EntryLimit, EventRule, Journey, JourneyDefinition } from './define-journey';
 export type { HasEventOptions, JourneyContext, ReceivedEvent, SendEmailOptions, SendEmailOutcome, WaitForEventOptions } from './context';
 export { defineEvents } from './event-catalog';
-export type { EventCatalog, EventCheck, EventProperties, EventSchema, EventSchemas } from './event-catalog';
+export type { CatalogViolation, EventCatalog, EventCheck, EventProperties, EventSchema, EventSchemas } from './event-catalog';
 export { typedJourneyDefiner, uncataloguedEvents } from './typed-journey';
 export type { DefineTypedJourney, TemplateDataMap, TypedCondition, TypedEventRule, TypedJourneyContext, TypedJourneyDefinition } from './typed-journey';

@@ -3,7 +3,7 @@ import type { Scope } from '@waymark/core/auth/scopes';
 import type { AuditAction, AuditResource } from '@waymark/core/audit/audit-log';
 import type { JsonObject } from '@waymark/core/db/schema';
 
-/** What a route may declare in `config` (house rule 8: scope and audit live on the route). */
+/** What a route may declare in `config` (docs/contributing.md, "Routes declare everything": scope and audit live on the route). */
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** required scope; every route inside the bearer context must declare one */

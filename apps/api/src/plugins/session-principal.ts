@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '@waymark/core/auth/authenticator';
-import { activeMembership, type SessionPrincipals } from '@waymark/core/auth/sessions/session-principals';
+import { activeMembership, type SessionPrincipals } from '@waymark/core/organizations/session-principals';
 import type { SessionManager } from '@waymark/core/auth/sessions/session-manager';
 import { forbidden, unauthorized } from '@waymark/core/errors/app-error';
 import { scopeOfRole } from '@waymark/core/organizations/roles';

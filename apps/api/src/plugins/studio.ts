@@ -3,8 +3,13 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 
-/** Where `vite build` (apps/studio) writes the studio. */
-export const STUDIO_DIST = fileURLToPath(new URL('../../../studio/dist', import.meta.url));
+/**
+ * Where `vite build` writes the studio (apps/studio/dist), seen from this file in the source tree
+ * or from the compiled api, dist/api/server.js (npm run build bundles this module into it).
+ */
+const fromSource = fileURLToPath(new URL('../../../studio/dist', import.meta.url));
+const fromBuild = fileURLToPath(new URL('../../apps/studio/dist', import.meta.url));
+export const STUDIO_DIST = !existsSync(fromSource) && existsSync(fromBuild) ? fromBuild : fromSource;
 
 /**
  * The studio's CSP: helmet's default minus `upgrade-insecure-requests` (which would send a plain
@@ -28,15 +33,12 @@ const STUDIO_CSP = [
 /**
  * GET /studio/*: the built studio. Hashed files under assets/ are cached for a year (their name
  * changes with their content); every other path answers index.html, uncached, so client-side
- * routes such as /studio/journeys/welcome-series work on reload and after a deploy.
+ * routes such as /studio/journeys/welcome-series work on reload and after a deploy. Static files
+ * are not API calls: app.ts registers this before the rate limit, so they have no limit at all.
  */
 export async function registerStudio(app: FastifyInstance, options: { root?: string } = {}): Promise<void> {
   const root = options.root ?? STUDIO_DIST;
   await app.register(async (studio) => {
-    // static files are not API calls: loading the studio must not eat the rate-limit budget
-    studio.addHook('onRoute', (route) => {
-      route.config = { ...route.config, rateLimit: false };
-    });
     studio.addHook('onSend', async (_request, reply, payload) => {
       reply.header('content-security-policy', STUDIO_CSP);
       return payload;

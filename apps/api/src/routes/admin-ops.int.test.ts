@@ -187,8 +187,19 @@ describe('alerts, DLQ, metrics and the contacts/emails/lists data plane', () => 
       await api.deps.db
         .insertInto('emailSends')
         .values([
-          { templateKey: 't', fromEmail: 'f@x.io', toEmail: 'a@x.io', status: 'delivered', createdAt: now, sentAt: now, deliveredAt: now, openedAt: now },
-          { templateKey: 't', fromEmail: 'f@x.io', toEmail: 'b@x.io', status: 'bounced', createdAt: now, sentAt: now, bouncedAt: now },
+          {
+            templateKey: 't',
+            fromEmail: 'f@x.io',
+            toEmail: 'a@x.io',
+            status: 'delivered',
+            createdAt: now,
+            sentAt: now,
+            deliveredAt: now,
+            openedAt: now,
+            humanOpenedAt: now,
+          },
+          // opened by a machine only (a scanner fetched the pixel): figures count people
+          { templateKey: 't', fromEmail: 'f@x.io', toEmail: 'b@x.io', status: 'bounced', createdAt: now, sentAt: now, bouncedAt: now, openedAt: now },
         ])
         .execute();
       const to = new Date(now.getTime() + 1_000).toISOString();
@@ -226,6 +237,7 @@ describe('alerts, DLQ, metrics and the contacts/emails/lists data plane', () => 
       expect(scrape.text).toMatch(/^# HELP waymark_info/m);
       expect(scrape.text).toMatch(/^process_resident_memory_bytes \d+$/m);
       expect(scrape.text).toMatch(/^waymark_dlq_pending_entries \d+$/m);
+      expect(scrape.text).toMatch(/^waymark_journey_starts_pending \d+$/m);
       expect((await api.request('GET', '/v1/metrics')).status).toBe(401);
       expect((await api.request('GET', '/v1/metrics', { token: keys.ingest })).status).toBe(403);
     });

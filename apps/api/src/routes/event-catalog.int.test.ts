@@ -4,12 +4,12 @@ import { issueApiKey, startTestApi, type TestApi } from '../../../../test/test-a
 
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
 
-describe('event catalog (journeys/events.ts)', () => {
+describe('event catalog (journeys/events.ts), EVENT_CATALOG_MODE=reject', () => {
   let api: TestApi;
   let ingestKey: string;
   let readKey: string;
   beforeAll(async () => {
-    api = await startTestApi({ ADMIN_API_KEY: LEGACY });
+    api = await startTestApi({ ADMIN_API_KEY: LEGACY, EVENT_CATALOG_MODE: 'reject' });
     ingestKey = await issueApiKey(api, LEGACY, 'producer', ['ingest']);
     readKey = await issueApiKey(api, LEGACY, 'reader', ['read']);
   });

@@ -14,12 +14,13 @@ const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
 describe('replay jobs (POST/GET /v1/admin/events/replay-jobs)', () => {
   let api: TestApi;
   const queue = `replay-jobs-${randomUUID()}`;
-  // OUTBOUND_DISPATCH off: outbox rows of other tests must not start delivery runs on this throwaway queue
-  const env = { ...integrationEnv(), TEMPORAL_TASK_QUEUE: queue, LOG_LEVEL: 'warn', OUTBOUND_DISPATCH: 'false' };
+  // OUTBOUND_DISPATCH off: outbox rows of other tests must not start delivery runs on this throwaway queue;
+  // the catalog rejects, so an event that breaks it is a failed replay (quarantine would store it again)
+  const env = { ...integrationEnv(), TEMPORAL_TASK_QUEUE: queue, LOG_LEVEL: 'warn', OUTBOUND_DISPATCH: 'false', EVENT_CATALOG_MODE: 'reject' };
   const workers: ChildProcess[] = [];
 
   beforeAll(async () => {
-    api = await startTestApi({ ADMIN_API_KEY: LEGACY, TEMPORAL_TASK_QUEUE: queue });
+    api = await startTestApi({ ADMIN_API_KEY: LEGACY, TEMPORAL_TASK_QUEUE: queue, EVENT_CATALOG_MODE: 'reject' });
     workers.push(startWorkerProcess(env));
   });
   afterAll(async () => {

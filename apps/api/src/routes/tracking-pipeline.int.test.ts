@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { defineJourney, type Journey } from '@waymark/journey';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { waitFor } from '../../../../test/email-emulator';
+import { registerTestJourneys } from '../../../../test/journey-registry';
 import { startTestApi, type TestApi } from '../../../../test/test-api';
 
 /**
@@ -47,22 +48,7 @@ describe('tracking events through the batched ingest pipeline', () => {
   }
 
   /** Adds journeys to the running api's registry for one test (restored afterEach). */
-  function registerJourneys(extra: Journey[]) {
-    const registry = api.deps.journeys;
-    const all = registry.all.bind(registry);
-    const find = registry.find.bind(registry);
-    const triggeredBy = registry.triggeredBy.bind(registry);
-    const exitedBy = registry.exitedBy.bind(registry);
-    const codeEnabled = registry.codeEnabled.bind(registry);
-    vi.spyOn(registry, 'all').mockImplementation(() => [...all(), ...extra]);
-    vi.spyOn(registry, 'find').mockImplementation((id) => extra.find((journey) => journey.id === id) ?? find(id));
-    vi.spyOn(registry, 'triggeredBy').mockImplementation((name) => [...triggeredBy(name), ...extra.filter((journey) => journey.trigger.event === name)]);
-    vi.spyOn(registry, 'exitedBy').mockImplementation((name) => [
-      ...exitedBy(name),
-      ...extra.filter((journey) => (journey.exitOn ?? []).some((rule) => rule.event === name)),
-    ]);
-    vi.spyOn(registry, 'codeEnabled').mockImplementation((id) => extra.some((journey) => journey.id === id) || codeEnabled(id));
-  }
+  const registerJourneys = (extra: Journey[]) => registerTestJourneys(api, extra);
 
   it('a burst of concurrent clicks stores one email.link_clicked per click and moves every contact’s lastSeenAt', async () => {
     const sends = await seedSends(20);
@@ -85,7 +71,14 @@ describe('tracking events through the batched ingest pipeline', () => {
     expect(events.every((event) => event.source === 'tracking')).toBe(true);
     const first = sends[0]!;
     expect(events.filter((event) => event.userId === first.userId).map((event) => event.properties)).toEqual(
-      Array.from({ length: 3 }, () => ({ emailSendId: first.id, templateKey: 'welcome', linkUrl: 'https://app.example.com/', linkId: first.linkId })),
+      Array.from({ length: 3 }, () => ({
+        emailSendId: first.id,
+        templateKey: 'welcome',
+        linkUrl: 'https://app.example.com/',
+        linkId: first.linkId,
+        machine: false,
+        machineReason: null,
+      })),
     );
 
     const contacts = await api.deps.db.selectFrom('contacts').select(['externalId', 'email', 'lastSeenAt']).where('externalId', 'in', userIds).execute();

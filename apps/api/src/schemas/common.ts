@@ -26,6 +26,15 @@ export const isoDateQuery = z.iso.datetime({ offset: true }).transform((value) =
 /** `from` / `to` filters of the list and metrics routes (ISO 8601 with an offset). */
 export const dateRangeQuery = { from: isoDateQuery.optional(), to: isoDateQuery.optional() };
 
+/** Where an event misses its catalog schema (EVENT_CATALOG_MODE=quarantine keeps it with these; docs/journeys.md). */
+export const catalogViolations = z
+  .array(
+    z
+      .object({ path: z.string().describe('the property path, e.g. `status`; `(properties)` for the whole object'), message: z.string() })
+      .meta({ id: 'CatalogViolation' }),
+  )
+  .describe('present only on a quarantined event: stored, but it started, resumed and exited nothing');
+
 export const booleanQuery = z.enum(['true', 'false']).transform((value) => value === 'true');
 
 /** Standard error responses a bearer route can produce, for the OpenAPI document. */

@@ -53,15 +53,6 @@ export interface paths {
           };
         };
         /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Default Response */
         431: {
           headers: {
             [name: string]: unknown;
@@ -96,7 +87,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Follow a tracked link (records the click, 302 to the original URL; unknown id → API_PUBLIC_URL) */
+    /**
+     * Follow a tracked link (records the click, 302 to the original URL; unknown id → API_PUBLIC_URL)
+     * @description A HEAD is answered the same way and recorded as a machine click (docs/email.md, "Machine opens and clicks").
+     */
     get: {
       parameters: {
         query?: never;
@@ -143,15 +137,6 @@ export interface paths {
           };
         };
         /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Default Response */
         431: {
           headers: {
             [name: string]: unknown;
@@ -186,7 +171,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Open-tracking pixel (42-byte transparent GIF; the first open sets openedAt) */
+    /** Open-tracking pixel (42-byte transparent GIF; the first open sets openedAt, the first by a person humanOpenedAt) */
     get: {
       parameters: {
         query?: never;
@@ -227,15 +212,6 @@ export interface paths {
         };
         /** @description Default Response */
         414: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Default Response */
-        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -310,15 +286,6 @@ export interface paths {
         };
         /** @description Default Response */
         414: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Default Response */
-        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -410,15 +377,6 @@ export interface paths {
           };
         };
         /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Default Response */
         431: {
           headers: {
             [name: string]: unknown;
@@ -483,15 +441,6 @@ export interface paths {
         };
         /** @description Default Response */
         414: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Default Response */
-        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -654,7 +603,7 @@ export interface paths {
     /**
      * Receive a webhook from a registered source (verify → validate → transform → ingest)
      * @description The body is the provider’s JSON, verified over its exact raw bytes (at most 1 MiB, else 413). Order: unknown source 404 →
-     *     authentication 401 → payload schema 400 → transform (nothing to ingest: 200 `{ok, skipped}`) → the POST /v1/events pipeline.
+     *     authentication 401 → the source’s budget (WEBHOOK_SOURCE_RATE_LIMIT_MAX verified deliveries a window, per source id; 429 with Retry-After) → payload schema 400 → transform (nothing to ingest: 200 `{ok, skipped}`) → the POST /v1/events pipeline.
      *     A redelivery (same provider delivery id) is stored once. Sources mounted on this instance:
      *     - `analytics`: Product-analytics webhook (PostHog shape); header x-analytics-webhook-secret — match: header `x-analytics-webhook-secret` or `Authorization: Bearer` equal to ANALYTICS_WEBHOOK_SECRET (unset: open)
      *     - `product-backend`: Account lifecycle messages from our own backend — signature: hmac-sha256-hex (`x-product-signature`) with PRODUCT_WEBHOOK_SECRET
@@ -2778,7 +2727,7 @@ export interface paths {
     put?: never;
     /**
      * Ingest an event (store → route → exit check → contact upsert → lists)
-     * @description The `Idempotency-Key` header wins over the body field; a repeated key stores and routes nothing (stored: false).
+     * @description The `Idempotency-Key` header wins over the body field; a repeated key stores and routes nothing (stored: false). A catalogued event whose properties miss its schema is, by EVENT_CATALOG_MODE: `quarantine` (default) stored with `quarantined: true` and its `catalogViolations`, starting, resuming and exiting nothing; `reject` a 400 naming the path, nothing stored; `off` ingested as any other event (docs/journeys.md, "Catalog violations").
      *
      *     Requires a bearer key with scope `ingest`.
      */
@@ -7687,6 +7636,8 @@ export interface paths {
           event?: string;
           from?: string;
           to?: string;
+          /** @description true: only events the event catalog quarantined (stored with catalogViolations; docs/journeys.md, "Catalog violations"); false: only the others */
+          quarantined?: 'true' | 'false';
         };
         header?: never;
         path?: never;
@@ -8074,6 +8025,8 @@ export interface paths {
                   from?: string;
                   /** Format: date-time */
                   to?: string;
+                  /** @description true: only events the event catalog quarantined (stored with catalogViolations; docs/journeys.md, "Catalog violations"); false: only the others */
+                  quarantined?: boolean;
                 };
                 limit?: number;
               }
@@ -8229,6 +8182,8 @@ export interface paths {
                   from?: string;
                   /** Format: date-time */
                   to?: string;
+                  /** @description true: only events the event catalog quarantined (stored with catalogViolations; docs/journeys.md, "Catalog violations"); false: only the others */
+                  quarantined?: boolean;
                 };
                 limit?: number;
               }
@@ -8602,7 +8557,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * An email send with its tracked links (and their clicks) and its journey context
+     * An email send with its tracked links (and their clicks), its latest opens and its journey context
      * @description Requires a bearer key with scope `read` or a session cookie whose organization role grants it.
      */
     get: {
@@ -8625,6 +8580,19 @@ export interface paths {
             'application/json': {
               email: components['schemas']['EmailSend'];
               trackedLinks: components['schemas']['TrackedLink'][];
+              /** @description the latest 100 pixel fetches, newest first */
+              recentOpens: {
+                /** Format: uuid */
+                id: string;
+                /** Format: date-time */
+                openedAt: string;
+                ipAddress: string | null;
+                userAgent: string | null;
+                /** @description made by a machine (link scanner, mail proxy, crawler), not a person */
+                machine: boolean;
+                /** @description why: head_request (a HEAD), scanner_user_agent (a known scanner or crawler), apple_mpp (Apple Mail Privacy Protection prefetch), too_fast (links of the email clicked together right after the send), honeypot (the invisible link); null for a person */
+                machineReason: ('head_request' | 'scanner_user_agent' | 'apple_mpp' | 'too_fast' | 'honeypot') | null;
+              }[];
               journeyContext: {
                 journeyId: string;
                 userId: string;
@@ -13048,6 +13016,11 @@ export interface components {
     ErrorInput: {
       error: string;
     };
+    CatalogViolationInput: {
+      /** @description the property path, e.g. `status`; `(properties)` for the whole object */
+      path: string;
+      message: string;
+    };
     ContactInput: {
       /** Format: uuid */
       id: string;
@@ -13088,6 +13061,13 @@ export interface components {
         exited: boolean;
       }[];
       listsError?: string;
+      /**
+       * @description present only when the event catalog quarantined the event (EVENT_CATALOG_MODE=quarantine): stored, contact upserted, no journey moved
+       * @constant
+       */
+      quarantined?: true;
+      /** @description present only on a quarantined event: stored, but it started, resumed and exited nothing */
+      catalogViolations?: components['schemas']['CatalogViolationInput'][];
     };
     MailingListInput: {
       /** Format: uuid */
@@ -13221,6 +13201,10 @@ export interface components {
       /** Format: date-time */
       createdAt: string;
     };
+    HitCountsInput: {
+      human: number;
+      machine: number;
+    };
     EmailSendInput: {
       /** Format: uuid */
       id: string;
@@ -13235,8 +13219,18 @@ export interface components {
       status: 'queued' | 'rendered' | 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'failed';
       sentAt: string | null;
       deliveredAt: string | null;
+      /** @description first open of any kind, a machine’s included */
       openedAt: string | null;
+      /** @description first click of any kind, a machine’s included */
       clickedAt: string | null;
+      /** @description first open by a person */
+      humanOpenedAt: string | null;
+      /** @description first click by a person */
+      humanClickedAt: string | null;
+      /** @description pixel fetches: by people, by machines */
+      opens: components['schemas']['HitCountsInput'];
+      /** @description tracked-link clicks: by people, by machines */
+      clicks: components['schemas']['HitCountsInput'];
       bouncedAt: string | null;
       complainedAt: string | null;
       /** Format: date-time */
@@ -13247,8 +13241,11 @@ export interface components {
     TrackedLinkInput: {
       /** Format: uuid */
       id: string;
+      /** @description empty for the honeypot link */
       originalUrl: string;
       clickCount: number;
+      /** @description the invisible link every tracked email carries: only machines follow it */
+      honeypot: boolean;
       clicks: {
         /** Format: uuid */
         id: string;
@@ -13256,6 +13253,10 @@ export interface components {
         clickedAt: string;
         ipAddress: string | null;
         userAgent: string | null;
+        /** @description made by a machine (link scanner, mail proxy, crawler), not a person */
+        machine: boolean;
+        /** @description why: head_request (a HEAD), scanner_user_agent (a known scanner or crawler), apple_mpp (Apple Mail Privacy Protection prefetch), too_fast (links of the email clicked together right after the send), honeypot (the invisible link); null for a person */
+        machineReason: ('head_request' | 'scanner_user_agent' | 'apple_mpp' | 'too_fast' | 'honeypot') | null;
       }[];
     };
     EventInput: {
@@ -13268,6 +13269,8 @@ export interface components {
       };
       /** Format: date-time */
       occurredAt: string;
+      /** @description present only on a quarantined event: stored, but it started, resumed and exited nothing */
+      catalogViolations?: components['schemas']['CatalogViolationInput'][];
     };
     ReplayJobInput: {
       /** Format: uuid */
@@ -13489,6 +13492,13 @@ export interface components {
       dlq: {
         pending: number;
       };
+      /** @description docs/operations.md, "Temporal outage": such starts are retried for JOURNEY_START_RETRY_HOURS, then parked in the DLQ */
+      journeyStarts: {
+        /** @description journey starts kept while Temporal was unreachable, not yet made by the worker (now, not over the window) */
+        pending: number;
+        /** @description when the oldest of them was kept; null when none is pending */
+        oldestPendingAt: string | null;
+      };
     };
     WebhookSourceResultInput:
       | {
@@ -13508,6 +13518,13 @@ export interface components {
             /** Format: uuid */
             stateId: string;
           }[];
+          /**
+           * @description present only when the event catalog quarantined the event, as POST /v1/events answers
+           * @constant
+           */
+          quarantined?: true;
+          /** @description present only on a quarantined event: stored, but it started, resumed and exited nothing */
+          catalogViolations?: components['schemas']['CatalogViolationInput'][];
         };
     WebhookEndpointInput: {
       /** Format: uuid */
@@ -13722,6 +13739,11 @@ export interface components {
     Error: {
       error: string;
     };
+    CatalogViolation: {
+      /** @description the property path, e.g. `status`; `(properties)` for the whole object */
+      path: string;
+      message: string;
+    };
     Contact: {
       /** Format: uuid */
       id: string;
@@ -13762,6 +13784,13 @@ export interface components {
         exited: boolean;
       }[];
       listsError?: string;
+      /**
+       * @description present only when the event catalog quarantined the event (EVENT_CATALOG_MODE=quarantine): stored, contact upserted, no journey moved
+       * @constant
+       */
+      quarantined?: true;
+      /** @description present only on a quarantined event: stored, but it started, resumed and exited nothing */
+      catalogViolations?: components['schemas']['CatalogViolation'][];
     };
     MailingList: {
       /** Format: uuid */
@@ -13895,6 +13924,10 @@ export interface components {
       /** Format: date-time */
       createdAt: string;
     };
+    HitCounts: {
+      human: number;
+      machine: number;
+    };
     EmailSend: {
       /** Format: uuid */
       id: string;
@@ -13909,8 +13942,18 @@ export interface components {
       status: 'queued' | 'rendered' | 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'failed';
       sentAt: string | null;
       deliveredAt: string | null;
+      /** @description first open of any kind, a machine’s included */
       openedAt: string | null;
+      /** @description first click of any kind, a machine’s included */
       clickedAt: string | null;
+      /** @description first open by a person */
+      humanOpenedAt: string | null;
+      /** @description first click by a person */
+      humanClickedAt: string | null;
+      /** @description pixel fetches: by people, by machines */
+      opens: components['schemas']['HitCounts'];
+      /** @description tracked-link clicks: by people, by machines */
+      clicks: components['schemas']['HitCounts'];
       bouncedAt: string | null;
       complainedAt: string | null;
       /** Format: date-time */
@@ -13921,8 +13964,11 @@ export interface components {
     TrackedLink: {
       /** Format: uuid */
       id: string;
+      /** @description empty for the honeypot link */
       originalUrl: string;
       clickCount: number;
+      /** @description the invisible link every tracked email carries: only machines follow it */
+      honeypot: boolean;
       clicks: {
         /** Format: uuid */
         id: string;
@@ -13930,6 +13976,10 @@ export interface components {
         clickedAt: string;
         ipAddress: string | null;
         userAgent: string | null;
+        /** @description made by a machine (link scanner, mail proxy, crawler), not a person */
+        machine: boolean;
+        /** @description why: head_request (a HEAD), scanner_user_agent (a known scanner or crawler), apple_mpp (Apple Mail Privacy Protection prefetch), too_fast (links of the email clicked together right after the send), honeypot (the invisible link); null for a person */
+        machineReason: ('head_request' | 'scanner_user_agent' | 'apple_mpp' | 'too_fast' | 'honeypot') | null;
       }[];
     };
     Event: {
@@ -13942,6 +13992,8 @@ export interface components {
       };
       /** Format: date-time */
       occurredAt: string;
+      /** @description present only on a quarantined event: stored, but it started, resumed and exited nothing */
+      catalogViolations?: components['schemas']['CatalogViolation'][];
     };
     ReplayJob: {
       /** Format: uuid */
@@ -14163,6 +14215,13 @@ export interface components {
       dlq: {
         pending: number;
       };
+      /** @description docs/operations.md, "Temporal outage": such starts are retried for JOURNEY_START_RETRY_HOURS, then parked in the DLQ */
+      journeyStarts: {
+        /** @description journey starts kept while Temporal was unreachable, not yet made by the worker (now, not over the window) */
+        pending: number;
+        /** @description when the oldest of them was kept; null when none is pending */
+        oldestPendingAt: string | null;
+      };
     };
     WebhookSourceResult:
       | {
@@ -14182,6 +14241,13 @@ export interface components {
             /** Format: uuid */
             stateId: string;
           }[];
+          /**
+           * @description present only when the event catalog quarantined the event, as POST /v1/events answers
+           * @constant
+           */
+          quarantined?: true;
+          /** @description present only on a quarantined event: stored, but it started, resumed and exited nothing */
+          catalogViolations?: components['schemas']['CatalogViolation'][];
         };
     WebhookEndpoint: {
       /** Format: uuid */

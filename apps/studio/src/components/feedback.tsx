@@ -1,5 +1,7 @@
-import type { ReactNode } from 'react';
-import { errorMessage } from '../api/client';
+import { useQueryClient } from '@tanstack/react-query';
+import { Hourglass } from 'lucide-react';
+import { useEffect, useState, type ReactNode } from 'react';
+import { ApiError, errorMessage } from '../api/client';
 
 /** Placeholder rows while a list loads. */
 export function Skeleton({ rows = 5 }: { rows?: number }) {
@@ -17,12 +19,49 @@ export function Empty({ children }: { children: ReactNode }) {
   return <div className="empty">{children}</div>;
 }
 
-/** The API's `{error}` message (or a network failure) where the data would be. */
+/** The API's `{error}` message (or a network failure) where the data would be; a 429 gets the slow-down panel. */
 export function ErrorPanel({ error }: { error: unknown }) {
+  if (error instanceof ApiError && error.status === 429) return <SlowDownPanel retryAfterSeconds={error.retryAfterSeconds} />;
   return (
     <div className="error-panel" role="alert">
       {errorMessage(error)}
     </div>
+  );
+}
+
+/** Seconds left until `total` seconds have passed since the first render. */
+function useCountdown(total: number): number {
+  const [left, setLeft] = useState(total);
+  useEffect(() => {
+    if (left <= 0) return undefined;
+    const timer = setTimeout(() => setLeft((value) => value - 1), 1000);
+    return () => clearTimeout(timer);
+  }, [left]);
+  return left;
+}
+
+/**
+ * The API's rate limit was met and one automatic retry did not get past it (docs/studio.md,
+ * "Slow down"): says so in plain words, counts down the Retry-After, then reloads the page's data.
+ */
+export function SlowDownPanel({ retryAfterSeconds }: { retryAfterSeconds: number | undefined }) {
+  const queryClient = useQueryClient();
+  const left = useCountdown(Math.ceil(retryAfterSeconds ?? 0));
+  return (
+    <section className="slow-down" role="alert" aria-labelledby="slow-down-title">
+      <Hourglass size={20} aria-hidden />
+      <div className="stack">
+        <h2 id="slow-down-title">Slow down a little</h2>
+        <p>
+          Waymark answers a limited number of requests a minute for each person, and this page asked for more. Nothing is lost: your data is where you left it.
+        </p>
+        <div className="row">
+          <button type="button" className="primary" disabled={left > 0} onClick={() => void queryClient.refetchQueries({ type: 'active' })}>
+            {left > 0 ? `Try again in ${left} s` : 'Try again'}
+          </button>
+        </div>
+      </div>
+    </section>
   );
 }
 
@@ -47,6 +86,7 @@ const tone: Record<string, string> = {
   succeeded: 'ok',
   retrying: 'warn',
   skipped: '',
+  quarantined: 'warn',
 };
 
 /** A status word in a pill, colored by meaning. */

@@ -35,7 +35,9 @@ export function RequireSession({ children }: { children: ReactNode }) {
   if (session.isError) {
     return (
       <main className="auth-page">
-        <ErrorPanel error={session.error} />
+        <div className="auth-card">
+          <ErrorPanel error={session.error} />
+        </div>
       </main>
     );
   }

@@ -5,6 +5,7 @@ import { useSession } from '../api/session';
 import { ConfirmButton } from '../components/confirm-button';
 import { Badge, Empty, ErrorPanel, Skeleton } from '../components/feedback';
 import { formatDate } from '../components/format';
+import { machineReasonLabel } from '../components/machine-hit';
 import { PageHeader } from '../components/page';
 import { useUrlState } from '../components/url-state';
 import { useContactDeleteMutation } from '../data/contacts/contact-delete-mutation';
@@ -102,16 +103,28 @@ function PreferencesPanel({ contact, preferences, editable }: { contact: Contact
 function describe(entry: TimelineEntry) {
   const data = entry.data as Record<string, unknown>;
   switch (entry.type) {
-    case 'event':
+    case 'event': {
+      const properties = (data.properties ?? {}) as Record<string, unknown>;
+      // a machine's open or click (docs/email.md, "Machine opens and clicks"): greyed, with its reason
+      if (properties.machine === true)
+        return (
+          <span className="muted">
+            Event <code>{String(data.event)}</code> by a machine: {machineReasonLabel(properties.machineReason)}
+          </span>
+        );
       return (
         <>
           Event <code>{String(data.event)}</code>
         </>
       );
+    }
     case 'email':
       return (
         <>
           Email <Link to={`/studio/emails/${String(data.id)}`}>{String(data.subject ?? data.templateKey)}</Link> <Badge value={String(data.status)} />
+          {/* opened or clicked by machines only: the status says so, no person did */}
+          {(data.openedAt ?? null) !== null && (data.humanOpenedAt ?? null) === null ? <span className="muted"> opened by machines only</span> : null}
+          {(data.clickedAt ?? null) !== null && (data.humanClickedAt ?? null) === null ? <span className="muted"> clicked by machines only</span> : null}
         </>
       );
     case 'journey':

@@ -1,6 +1,7 @@
 import { Link, useParams } from 'react-router';
 import { Badge, ErrorPanel, Skeleton } from '../components/feedback';
 import { formatDate } from '../components/format';
+import { HitBy } from '../components/machine-hit';
 import { PageHeader } from '../components/page';
 import { useEmailQuery } from '../data/emails/email-query';
 import { useEmailRenderedQuery } from '../data/emails/email-rendered-query';
@@ -24,16 +25,27 @@ export default function EmailDetail() {
         <ErrorPanel error={detail.error} />
       </>
     );
-  const { email, trackedLinks, journeyContext } = detail.data;
+  const { email, trackedLinks, recentOpens, journeyContext } = detail.data;
+  // opens and clicks are a person's; a machine's first hit shows apart, greyed
   const events: [string, string | null][] = [
     ['Created', email.createdAt],
     ['Sent', email.sentAt],
     ['Delivered', email.deliveredAt],
-    ['Opened', email.openedAt],
-    ['Clicked', email.clickedAt],
+    ['Opened', email.humanOpenedAt],
+    ['Clicked', email.humanClickedAt],
     ['Bounced', email.bouncedAt],
     ['Complained', email.complainedAt],
   ];
+  const machineFirst: [string, string | null][] = [
+    ['First open, machines included', email.humanOpenedAt === email.openedAt ? null : email.openedAt],
+    ['First click, machines included', email.humanClickedAt === email.clickedAt ? null : email.clickedAt],
+  ];
+  const hits = [
+    ...recentOpens.map((open) => ({ ...open, at: open.openedAt, what: 'Open' })),
+    ...trackedLinks.flatMap((link) =>
+      link.clicks.map((click) => ({ ...click, at: click.clickedAt, what: link.honeypot ? 'Click on the invisible link' : `Click: ${link.originalUrl}` })),
+    ),
+  ].sort((a, b) => b.at.localeCompare(a.at));
   return (
     <div className="stack">
       <PageHeader
@@ -54,6 +66,22 @@ export default function EmailDetail() {
                 <dd>{formatDate(at)}</dd>
               </div>
             ))}
+            {machineFirst
+              .filter(([, at]) => at !== null)
+              .map(([label, at]) => (
+                <div key={label} style={{ display: 'contents' }} className="muted">
+                  <dt>{label}</dt>
+                  <dd>{formatDate(at)}</dd>
+                </div>
+              ))}
+            <dt>Opens</dt>
+            <dd>
+              {email.opens.human} by people <span className="muted">· {email.opens.machine} by machines</span>
+            </dd>
+            <dt>Clicks</dt>
+            <dd>
+              {email.clicks.human} by people <span className="muted">· {email.clicks.machine} by machines</span>
+            </dd>
             <dt>Template</dt>
             <dd>
               <Link to={`/studio/templates?key=${encodeURIComponent(email.templateKey)}`}>{email.templateKey}</Link>
@@ -102,11 +130,47 @@ export default function EmailDetail() {
               </tr>
             </thead>
             <tbody>
-              {trackedLinks.map((link) => (
-                <tr key={link.id}>
-                  <td style={{ wordBreak: 'break-all' }}>{link.originalUrl}</td>
-                  <td>{link.clickCount}</td>
-                  <td>{formatDate(link.clicks.at(-1)?.clickedAt)}</td>
+              {trackedLinks.map((link) => {
+                const people = link.clicks.filter((click) => !click.machine).length;
+                return (
+                  <tr key={link.id} className={link.honeypot ? 'muted' : undefined}>
+                    <td style={{ wordBreak: 'break-all' }}>{link.honeypot ? 'Invisible link (only machines follow it)' : link.originalUrl}</td>
+                    <td>
+                      {people} by people <span className="muted">· {link.clickCount - people} by machines</span>
+                    </td>
+                    <td>{formatDate(link.clicks[0]?.clickedAt)}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        )}
+      </section>
+      <section className="card" aria-labelledby="hits">
+        <h2 id="hits">Opens and clicks</h2>
+        {hits.length === 0 ? (
+          <p className="muted">Nobody has opened this email or clicked its links yet.</p>
+        ) : (
+          <table aria-label="Opens and clicks">
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">What</th>
+                <th scope="col">By</th>
+                <th scope="col">Address</th>
+                <th scope="col">User agent</th>
+              </tr>
+            </thead>
+            <tbody>
+              {hits.map((hit) => (
+                <tr key={hit.id} className={hit.machine ? 'muted' : undefined}>
+                  <td>{formatDate(hit.at)}</td>
+                  <td style={{ wordBreak: 'break-all' }}>{hit.what}</td>
+                  <td>
+                    <HitBy machine={hit.machine} machineReason={hit.machineReason} />
+                  </td>
+                  <td>{hit.ipAddress ?? '—'}</td>
+                  <td style={{ wordBreak: 'break-all' }}>{hit.userAgent ?? '—'}</td>
                 </tr>
               ))}
             </tbody>

@@ -14,6 +14,7 @@ import { optional, useUrlState } from '../components/url-state';
 import { useEventJourneysQuery } from '../data/events/event-journeys-query';
 import { useEventsReplayMutation, useReplayJobStartMutation } from '../data/events/event-replay-mutations';
 import { useEventsQuery } from '../data/events/events-query';
+import { useQuarantinedEventCountQuery } from '../data/events/quarantined-event-count-query';
 import { useReplayJobQuery } from '../data/events/replay-job-query';
 
 type Event = components['schemas']['Event'];
@@ -45,7 +46,24 @@ function EventJourneys({ eventId, userId }: { eventId: string; userId: string })
   );
 }
 
-/** /studio/events?event=&userId=&from=&to=&open=: the event stream, an event's properties and journeys, replay (full admins). */
+/** Where a quarantined event misses the event catalog (docs/journeys.md, "Catalog violations"). */
+function CatalogViolations({ violations }: { violations: NonNullable<Event['catalogViolations']> }) {
+  return (
+    <div className="notice">
+      <p>Quarantined: stored, but it started, resumed and exited no journey, because its properties miss the event catalog:</p>
+      <ul aria-label="Catalog violations">
+        {violations.map((violation) => (
+          <li key={violation.path}>
+            <code>{violation.path}</code>: {violation.message}
+          </li>
+        ))}
+      </ul>
+      <p>Fix the catalog (journeys/events.ts) or the producer, then replay the event: it is routed as any other.</p>
+    </div>
+  );
+}
+
+/** /studio/events?event=&userId=&from=&to=&quarantined=&open=: the event stream, an event's properties and journeys, replay (full admins). */
 export default function Events() {
   const { can } = useSession();
   const url = useUrlState();
@@ -54,8 +72,12 @@ export default function Events() {
   const toggle = (id: string) => url.set({ open: open === id ? '' : id, offset: url.offset === 0 ? '' : String(url.offset) });
   const name = url.get('event');
   const userId = url.get('userId');
-  const filter = { event: optional(name), userId: optional(userId), ...rangeQuery(url) };
-  const list = useEventsQuery({ limit: url.limit, offset: url.offset, ...filter });
+  const quarantinedOnly = url.get('quarantined') === 'true';
+  // the list takes the flag as a query string, a replay's filter as a boolean
+  const filter = { event: optional(name), userId: optional(userId), ...rangeQuery(url), ...(quarantinedOnly ? { quarantined: true } : {}) };
+  const listQuery = { ...filter, quarantined: quarantinedOnly ? ('true' as const) : undefined };
+  const list = useEventsQuery({ limit: url.limit, offset: url.offset, ...listQuery });
+  const quarantined = useQuarantinedEventCountQuery();
   const replay = useEventsReplayMutation();
   const replayJobStart = useReplayJobStartMutation();
   const replayJob = useReplayJobQuery(replayJobStart.data?.id);
@@ -68,9 +90,17 @@ export default function Events() {
     {
       header: 'Event',
       cell: ({ row }) => (
-        <button type="button" aria-expanded={open === row.original.id} onClick={() => toggle(row.original.id)}>
-          <code>{row.original.event}</code>
-        </button>
+        <>
+          <button type="button" aria-expanded={open === row.original.id} onClick={() => toggle(row.original.id)}>
+            <code>{row.original.event}</code>
+          </button>
+          {row.original.catalogViolations === undefined ? null : (
+            <>
+              {' '}
+              <Badge value="quarantined" />
+            </>
+          )}
+        </>
       ),
     },
     { header: 'User', cell: ({ row }) => <Link to={`/studio/contacts/${encodeURIComponent(row.original.userId)}`}>{row.original.userId}</Link> },
@@ -80,6 +110,7 @@ export default function Events() {
       cell: ({ row }) =>
         open === row.original.id ? (
           <div className="stack">
+            {row.original.catalogViolations === undefined ? null : <CatalogViolations violations={row.original.catalogViolations} />}
             <pre>{JSON.stringify(row.original.properties, null, 2)}</pre>
             <EventJourneys eventId={row.original.id} userId={row.original.userId} />
             {can.administer ? (
@@ -95,7 +126,8 @@ export default function Events() {
         ),
     },
   ];
-  const hasFilter = filter.event !== undefined || filter.userId !== undefined || 'from' in filter || 'to' in filter;
+  const hasFilter = filter.event !== undefined || filter.userId !== undefined || 'from' in filter || 'to' in filter || quarantinedOnly;
+  const quarantinedCount = quarantined.data ?? 0;
   return (
     <>
       <PageHeader
@@ -110,10 +142,22 @@ export default function Events() {
           ) : undefined
         }
       />
+      {quarantinedCount > 0 && !quarantinedOnly ? (
+        <div className="notice" role="status">
+          {quarantinedCount} event(s) quarantined: their properties miss the event catalog, so they were stored but moved no journey.{' '}
+          <button type="button" onClick={() => url.set({ quarantined: 'true' })}>
+            Show quarantined events
+          </button>
+        </div>
+      ) : null}
       <div className="filters">
         <SearchBox label="Event name" value={name} onChange={(value) => url.set({ event: value })} />
         <SearchBox label="User id" value={userId} onChange={(value) => url.set({ userId: value })} />
         <DateRange url={url} />
+        <label>
+          <input type="checkbox" checked={quarantinedOnly} onChange={(event) => url.set({ quarantined: event.target.checked ? 'true' : '' })} /> Quarantined
+          only
+        </label>
       </div>
       {replay.isSuccess ? (
         <p role="status">

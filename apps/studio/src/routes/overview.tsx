@@ -16,11 +16,21 @@ const tooltipStyle = {
   labelStyle: { color: 'var(--text)' },
 };
 
-function Stat({ to, value, label }: { to: string; value: number | undefined; label: string }) {
-  return (
-    <Link to={to} className="card stat">
+function Stat({ to, value, label, title }: { to?: string; value: number | undefined; label: string; title?: string }) {
+  const body = (
+    <>
       <div className="stat-value">{formatNumber(value)}</div>
       <div className="stat-label">{label}</div>
+    </>
+  );
+  // a figure with no list of its own (pending journey starts) is a plain tile
+  return to === undefined ? (
+    <div className="card stat" title={title}>
+      {body}
+    </div>
+  ) : (
+    <Link to={to} className="card stat" title={title}>
+      {body}
     </Link>
   );
 }
@@ -49,6 +59,15 @@ export default function Overview() {
         <Stat to="/studio/emails?status=clicked" value={m?.emails.clicked} label="Clicked" />
         <Stat to="/studio/emails?status=bounced" value={m?.emails.bounced} label="Bounced" />
         <Stat to="/studio/dlq?status=pending" value={m?.dlq.pending} label="Dead letters pending" />
+        <Stat
+          value={m?.journeyStarts.pending}
+          label="Journey starts pending"
+          title={
+            m?.journeyStarts.oldestPendingAt == null
+              ? 'Starts kept while Temporal was unreachable: none'
+              : `Kept while Temporal was unreachable; the worker starts them once it answers. Oldest since ${new Date(m.journeyStarts.oldestPendingAt).toLocaleString()}`
+          }
+        />
         {can.administer ? <Stat to="/studio/settings/alerts" value={alerts.isPending ? undefined : firing.length} label="Alerts fired (24 h)" /> : null}
       </section>
       <div className="grid">

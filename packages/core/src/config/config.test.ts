@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadBounceThreshold, loadConfig } from './config';
+import { ConfigError, loadCommandConfig, loadConfig } from './config';
 
 const required = {
   DATABASE_URL: 'postgres://localhost/waymark',
@@ -16,7 +16,7 @@ describe('loadConfig', () => {
     expect(config.apiPublicUrl).toBe('http://localhost:3002');
     expect(config.enabledJourneys).toBe('*');
     expect(config.temporal).toMatchObject({ address: '127.0.0.1:7233', namespace: 'default', taskQueue: 'waymark', tls: false });
-    expect(config.rateLimit).toEqual({ max: 100, windowMs: 60_000 });
+    expect(config.rateLimit).toEqual({ max: 100, windowMs: 60_000, sessionMax: 600, trackingMax: 6_000, webhookSourceMax: 3_000 });
     expect(config.email.bounceThreshold).toBe(3);
   });
 
@@ -65,11 +65,30 @@ describe('loadConfig', () => {
   });
 });
 
-describe('loadBounceThreshold', () => {
+describe('loadCommandConfig', () => {
+  it("needs only DATABASE_URL, with the server's defaults for the rest", () => {
+    expect(loadCommandConfig({ DATABASE_URL: required.DATABASE_URL })).toEqual({
+      databaseUrl: required.DATABASE_URL,
+      cacheUrl: 'redis://127.0.0.1:6379',
+      enabledJourneys: '*',
+      bounceThreshold: 3,
+    });
+    expect(loadCommandConfig({ DATABASE_URL: required.DATABASE_URL, CACHE_URL: 'redis://cache:6379/2', ENABLED_JOURNEYS: 'welcome-series' })).toMatchObject({
+      cacheUrl: 'redis://cache:6379/2',
+      enabledJourneys: 'welcome-series',
+    });
+  });
+
   it('reads BOUNCE_THRESHOLD by the rule loadConfig applies, without the server settings', () => {
-    expect(loadBounceThreshold({})).toBe(3);
-    expect(loadBounceThreshold({ BOUNCE_THRESHOLD: '5' })).toBe(loadConfig({ ...required, BOUNCE_THRESHOLD: '5' }).email.bounceThreshold);
-    expect(() => loadBounceThreshold({ BOUNCE_THRESHOLD: '0' })).toThrow(ConfigError);
-    expect(() => loadBounceThreshold({ BOUNCE_THRESHOLD: 'many' })).toThrow(/BOUNCE_THRESHOLD/);
+    const database = { DATABASE_URL: required.DATABASE_URL };
+    expect(loadCommandConfig({ ...database, BOUNCE_THRESHOLD: '5' }).bounceThreshold).toBe(
+      loadConfig({ ...required, BOUNCE_THRESHOLD: '5' }).email.bounceThreshold,
+    );
+    expect(() => loadCommandConfig({ ...database, BOUNCE_THRESHOLD: '0' })).toThrow(ConfigError);
+    expect(() => loadCommandConfig({ ...database, BOUNCE_THRESHOLD: 'many' })).toThrow(/BOUNCE_THRESHOLD/);
+  });
+
+  it('names a missing DATABASE_URL', () => {
+    expect(() => loadCommandConfig({})).toThrow(/DATABASE_URL is required/);
   });
 });

@@ -16,11 +16,16 @@ const boolFlag = (fallback: boolean) =>
 
 const url = (fallback: string) => z.string().url().default(fallback);
 
+// the settings the CLI reads too (commandConfigSchema below)
+const databaseUrl = z.string({ error: 'is required' }).min(1, 'is required');
+const cacheUrl = z.string().default('redis://127.0.0.1:6379');
+const enabledJourneys = z.string().default('*');
 const bounceThreshold = z.coerce.number().int().positive().default(3);
 
 /**
  * The environment table of README.md: every setting the service reads, parsed once per process.
- * This schema is the only reader of process.env (house rule 7): everything else takes a Config.
+ * This schema is the only reader of process.env (docs/contributing.md, "One schema, one type"):
+ * everything else takes a Config.
  */
 export const configSchema = z
   // loose: the *_WEBHOOK_SECRET variables of a team's own webhook sources are not known here
@@ -30,8 +35,8 @@ export const configSchema = z
     HOST: z.string().default('0.0.0.0'),
     LOG_LEVEL: z.enum(['error', 'warn', 'info', 'http', 'debug']).default('info'),
     LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
-    DATABASE_URL: z.string({ error: 'is required' }).min(1, 'is required'),
-    CACHE_URL: z.string().default('redis://127.0.0.1:6379'),
+    DATABASE_URL: databaseUrl,
+    CACHE_URL: cacheUrl,
     AUTH_SECRET: z.string({ error: 'is required' }).min(16, 'must be at least 16 characters'),
     AUTH_URL: url('http://localhost:3002'),
     EMAIL_PROVIDER_API_KEY: z.string({ error: 'is required' }).min(1, 'is required'),
@@ -48,7 +53,9 @@ export const configSchema = z
     SEGMENT_WEBHOOK_SECRET: optionalString,
     ADMIN_API_KEY: optionalString,
     API_PUBLIC_URL: url('http://localhost:3002'),
-    ENABLED_JOURNEYS: z.string().default('*'),
+    ENABLED_JOURNEYS: enabledJourneys,
+    /** what ingest does with a catalogued event whose properties miss their schema (docs/journeys.md, "Catalog violations") */
+    EVENT_CATALOG_MODE: z.enum(['quarantine', 'reject', 'off']).default('quarantine'),
     STUDIO_ADMIN_EMAIL: optionalString,
     STUDIO_ADMIN_PASSWORD: optionalString,
 
@@ -62,14 +69,24 @@ export const configSchema = z
     TEMPORAL_WORKFLOW_BUNDLE: optionalString,
     /** runs the worker keeps in memory between their tasks (docs/scaling.md, worker memory) */
     WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).default(500),
+    /** how long a journey start that met a Temporal outage is retried before the DLQ (docs/operations.md) */
+    JOURNEY_START_RETRY_HOURS: z.coerce.number().positive().default(24),
 
     SES_REGION: z.string().default('us-east-1'),
     SES_ENDPOINT: optionalString,
     SES_CONFIGURATION_SET: optionalString,
     EMAIL_PROVIDER_SNS_CERTIFICATE: optionalString,
+    /** a click this soon after the provider accepted the send, in a burst over the email's links, is a scanner's (docs/email.md) */
+    MACHINE_CLICK_WINDOW_MS: z.coerce.number().int().min(0).default(2_000),
 
     RATE_LIMIT_MAX: z.coerce.number().int().positive().default(100),
     RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
+    /** per signed-in person (docs/operations.md, Rate limits), in the same window */
+    SESSION_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(600),
+    /** tracking hits per address recorded in a window; past it they are answered, not recorded */
+    TRACKING_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(6_000),
+    /** verified deliveries per webhook source id in a window */
+    WEBHOOK_SOURCE_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(3_000),
     BOUNCE_THRESHOLD: bounceThreshold,
     TRUST_PROXY: boolFlag(false),
 
@@ -110,6 +127,7 @@ export const configSchema = z
       bounceThreshold: env.BOUNCE_THRESHOLD,
       // PEM that pins the SNS signing certificate instead of downloading it (docs/email.md)
       snsCertificatePem: env.EMAIL_PROVIDER_SNS_CERTIFICATE?.replace(/\\n/g, '\n'),
+      machineClickWindowMs: env.MACHINE_CLICK_WINDOW_MS,
     },
     analytics: {
       apiKey: env.ANALYTICS_API_KEY,
@@ -126,12 +144,21 @@ export const configSchema = z
       uiUrl: env.TEMPORAL_UI_URL.replace(/\/+$/, ''),
       workflowBundle: env.TEMPORAL_WORKFLOW_BUNDLE,
       maxCachedWorkflows: env.WORKER_MAX_CACHED_WORKFLOWS,
+      // starts kept while Temporal was unreachable are retried by the worker's relay this long, then parked
+      journeyStartRetryHours: env.JOURNEY_START_RETRY_HOURS,
     },
     adminApiKey: env.ADMIN_API_KEY,
     apiPublicUrl: env.API_PUBLIC_URL.replace(/\/+$/, ''),
     enabledJourneys: env.ENABLED_JOURNEYS,
+    eventCatalogMode: env.EVENT_CATALOG_MODE,
     studioAdmin: { email: env.STUDIO_ADMIN_EMAIL, password: env.STUDIO_ADMIN_PASSWORD },
-    rateLimit: { max: env.RATE_LIMIT_MAX, windowMs: env.RATE_LIMIT_WINDOW_MS },
+    rateLimit: {
+      max: env.RATE_LIMIT_MAX,
+      windowMs: env.RATE_LIMIT_WINDOW_MS,
+      sessionMax: env.SESSION_RATE_LIMIT_MAX,
+      trackingMax: env.TRACKING_RATE_LIMIT_MAX,
+      webhookSourceMax: env.WEBHOOK_SOURCE_RATE_LIMIT_MAX,
+    },
     trustProxy: env.TRUST_PROXY,
     imports: { maxBytes: env.IMPORT_MAX_BYTES, maxRows: env.IMPORT_MAX_ROWS, chunkSize: env.IMPORT_CHUNK_SIZE },
     alerts: { httpTimeoutMs: env.ALERT_HTTP_TIMEOUT_MS, allowPrivateTargets: env.ALERT_ALLOW_PRIVATE_TARGETS },
@@ -178,21 +205,35 @@ export class ConfigError extends Error {
 
 /** Parses the environment once; throws a ConfigError listing every problem at the same time. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const result = configSchema.safeParse(env);
+  return parseEnvironment(configSchema, env);
+}
+
+/**
+ * What the CLI reads: its commands work on the database (`admin` also revokes sessions in Redis,
+ * `explain` applies ENABLED_JOURNEYS and BOUNCE_THRESHOLD), so only DATABASE_URL is demanded, and a machine without the
+ * server's secrets can still migrate or create a key.
+ */
+const commandConfigSchema = z
+  .looseObject({ DATABASE_URL: databaseUrl, CACHE_URL: cacheUrl, ENABLED_JOURNEYS: enabledJourneys, BOUNCE_THRESHOLD: bounceThreshold })
+  .transform((env) => ({
+    databaseUrl: env.DATABASE_URL,
+    cacheUrl: env.CACHE_URL,
+    enabledJourneys: env.ENABLED_JOURNEYS,
+    bounceThreshold: env.BOUNCE_THRESHOLD,
+  }));
+
+export type CommandConfig = z.infer<typeof commandConfigSchema>;
+
+export function loadCommandConfig(env: Record<string, string | undefined> = process.env): CommandConfig {
+  return parseEnvironment(commandConfigSchema, env);
+}
+
+function parseEnvironment<T>(schema: z.ZodType<T>, env: Record<string, string | undefined>): T {
+  const result = schema.safeParse(env);
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => {
     const name = issue.path.join('.') || '(environment)';
     return `${name} ${issue.message}`;
   });
   throw new ConfigError(problems);
-}
-
-/**
- * BOUNCE_THRESHOLD alone, by the same rule as loadConfig: for the CLI, whose database-only
- * commands run without the settings a server demands (AUTH_SECRET, the provider key).
- */
-export function loadBounceThreshold(env: Record<string, string | undefined> = process.env): number {
-  const result = bounceThreshold.safeParse(env.BOUNCE_THRESHOLD);
-  if (result.success) return result.data;
-  throw new ConfigError(result.error.issues.map((issue) => `BOUNCE_THRESHOLD ${issue.message}`));
 }

@@ -18,7 +18,7 @@ export interface TimelineQuery {
   type?: TimelineType | undefined;
 }
 
-const TIMESTAMP_FIELDS = ['completedAt', 'exitedAt', 'sentAt', 'deliveredAt', 'openedAt'];
+const TIMESTAMP_FIELDS = ['completedAt', 'exitedAt', 'sentAt', 'deliveredAt', 'openedAt', 'humanOpenedAt', 'clickedAt', 'humanClickedAt'];
 
 /** jsonb renders timestamptz as `2024-05-01T10:00:00.123456+00:00`; the API speaks ISO 8601 UTC. */
 function normalizeData(data: JsonObject): JsonObject {
@@ -62,7 +62,8 @@ export async function getContactTimeline(db: Db, idOrExternalId: string, query: 
   if (wanted('email')) {
     branches.push(sql`(select 'email' as type, created_at as ts, id,
         jsonb_build_object('id', id, 'templateKey', template_key, 'subject', subject, 'status', status, 'toEmail', to_email,
-          'sentAt', sent_at, 'deliveredAt', delivered_at, 'openedAt', opened_at) as data
+          'sentAt', sent_at, 'deliveredAt', delivered_at, 'openedAt', opened_at, 'humanOpenedAt', human_opened_at,
+          'clickedAt', clicked_at, 'humanClickedAt', human_clicked_at) as data
       from email_sends where ${emailMatch} order by created_at desc, id desc limit ${window})`);
     counts.push(sql`(select count(*) from email_sends where ${emailMatch})`);
   }

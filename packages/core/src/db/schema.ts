@@ -2,7 +2,8 @@ import type { ColumnType, Generated, Insertable, Selectable, Updateable } from '
 
 /**
  * Kysely table types for migrations/0001_initial.ts. Columns are camelCase here; the
- * CamelCasePlugin maps them to snake_case in SQL. Row types are `XRow` (house rule 5).
+ * CamelCasePlugin maps them to snake_case in SQL. Row types are `XRow` (docs/contributing.md,
+ * "find returns, get throws").
  */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -47,6 +48,8 @@ export interface EventsTable {
   idempotencyKey: string | null;
   occurredAt: Timestamp;
   createdAt: Timestamp;
+  /** set when EVENT_CATALOG_MODE=quarantine kept an event that misses its catalog schema (migration 0080) */
+  catalogViolations: Json<{ path: string; message: string }[]> | null;
 }
 
 export interface JourneyOverridesTable {
@@ -99,6 +102,10 @@ export interface JourneyLogsTable {
 
 export type EmailStatus = 'queued' | 'rendered' | 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'failed';
 
+/** Why an open or a click was made by a machine, not a person (docs/email.md, "Machine opens and clicks"; migration 0075). */
+export const machineReasons = ['head_request', 'scanner_user_agent', 'apple_mpp', 'too_fast', 'honeypot'] as const;
+export type MachineReason = (typeof machineReasons)[number];
+
 export interface EmailSendsTable {
   id: Generated<string>;
   journeyStateId: string | null;
@@ -115,8 +122,12 @@ export interface EmailSendsTable {
   errorMessage: string | null;
   sentAt: NullableTimestamp;
   deliveredAt: NullableTimestamp;
+  /** first open / click of any kind */
   openedAt: NullableTimestamp;
   clickedAt: NullableTimestamp;
+  /** first open / click by a person (0075) */
+  humanOpenedAt: NullableTimestamp;
+  humanClickedAt: NullableTimestamp;
   bouncedAt: NullableTimestamp;
   complainedAt: NullableTimestamp;
   /** 0003: set when a provider call begins; see migrations/0003_email_delivery.ts */
@@ -137,6 +148,8 @@ export interface TrackedLinksTable {
   emailSendId: string;
   originalUrl: string;
   clickCount: Generated<number>;
+  /** the invisible link of every tracked email (0075): its id is the send's id */
+  honeypot: Generated<boolean>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }
@@ -146,7 +159,20 @@ export interface LinkClicksTable {
   trackedLinkId: string;
   ipAddress: string | null;
   userAgent: string | null;
+  machine: Generated<boolean>;
+  machineReason: MachineReason | null;
   clickedAt: Timestamp;
+}
+
+/** Every fetch of a send's open pixel (0075). */
+export interface EmailOpensTable {
+  id: Generated<string>;
+  emailSendId: string;
+  ipAddress: string | null;
+  userAgent: string | null;
+  machine: Generated<boolean>;
+  machineReason: MachineReason | null;
+  openedAt: Timestamp;
 }
 
 export interface ApiKeysTable {
@@ -221,6 +247,19 @@ export interface DlqEntriesTable {
   retriedAt: NullableTimestamp;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+}
+
+/** A journey start kept while Temporal was unreachable, until the relay starts it (migrations/0085). */
+export interface JourneyPendingStartsTable {
+  id: Generated<string>;
+  journeyId: string;
+  userId: string;
+  eventId: string;
+  request: Json<JsonObject>;
+  attempts: Generated<number>;
+  lastError: string;
+  nextAttemptAt: Timestamp;
+  createdAt: Timestamp;
 }
 
 export type ImportStatus = 'pending' | 'processing' | 'completed' | 'failed';
@@ -419,11 +458,13 @@ export interface Database {
   emailProviderNotifications: EmailProviderNotificationsTable;
   trackedLinks: TrackedLinksTable;
   linkClicks: LinkClicksTable;
+  emailOpens: EmailOpensTable;
   apiKeys: ApiKeysTable;
   auditLogs: AuditLogsTable;
   alertRules: AlertRulesTable;
   alertHistory: AlertHistoryTable;
   dlqEntries: DlqEntriesTable;
+  journeyPendingStarts: JourneyPendingStartsTable;
   importJobs: ImportJobsTable;
   simulationJobs: SimulationJobsTable;
   replayJobs: ReplayJobsTable;

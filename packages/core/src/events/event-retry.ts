@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { DlqEntryRow } from '../db/schema';
 import { parseDeadLetterPayload, type DeadLetterRetryHandlers } from '../dlq/retry-handlers';
-import type { IngestInput, IngestResult, IngestSource } from './ingest';
+import type { IngestInput, IngestResult } from './ingest';
+import type { IngestSource } from './prepare-event';
 
 /** An event that failed before it was stored (webhook sources, event producers): an ingest input. */
 const eventPayload = z.object({

@@ -1,4 +1,4 @@
-import { evaluateConditions } from '@waymark/journey';
+import { eventPassesWhere } from '@waymark/journey';
 import type { JourneyRegistry } from '../journeys/registry';
 
 /**
@@ -11,5 +11,7 @@ export function matchesExitRule(
   state: { journeyId: string },
   event: { name: string; eventProperties: Record<string, unknown> },
 ): boolean {
-  return (deps.journeys.find(state.journeyId)?.exitOn ?? []).some((rule) => rule.event === event.name && evaluateConditions(rule.where, event.eventProperties));
+  return (deps.journeys.find(state.journeyId)?.exitOn ?? []).some(
+    (rule) => rule.event === event.name && eventPassesWhere(event.name, rule.where, event.eventProperties),
+  );
 }

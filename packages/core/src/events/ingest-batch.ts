@@ -1,16 +1,14 @@
 import { sql } from 'kysely';
-import { newRowId } from '../db/ids';
 import { upsertContact, upsertContactsByExternalId } from '../contacts/upsert-contact';
-import { badRequest } from '../errors/app-error';
 import { exitStates } from '../journeys/exit-states';
-import { ingestUserId, type IngestInput } from './ingest';
 import type { IngestDeps } from './ingest-deps';
+import { prepareEvent, type EventInput, type PreparedEvent } from './prepare-event';
 import { matchesExitRule } from './exit-rule';
 import { overridesJson, routeEvent, type LiveState } from './route-event';
 import { LIVE_STATUS_LIST } from '../journeys/live-statuses';
 
 /** One event of a batch: an ingest input without list membership (a per-contact write). */
-export type BatchIngestInput = Omit<IngestInput, 'lists'>;
+export type BatchIngestInput = EventInput;
 
 export interface BatchIngestResult {
   /** false when its idempotency key was already stored (nothing routed, nothing exited) */
@@ -18,19 +16,6 @@ export interface BatchIngestResult {
   eventId: string;
   /** journey states this event moved to `exited` */
   exitedStateIds: string[];
-}
-
-interface PreparedEvent {
-  id: string;
-  name: string;
-  userId: string;
-  externalId: string | undefined;
-  email: string | undefined;
-  eventProperties: Record<string, unknown>;
-  contactProperties: Record<string, unknown> | undefined;
-  occurredAt: Date;
-  idempotencyKey: string | null;
-  source: string;
 }
 
 interface UserLiveState extends LiveState {
@@ -51,14 +36,17 @@ interface BatchStoreRow {
  * userId in the batch. Per event the outcome is what `ingestEvent` would produce run after run,
  * except that the states are read once for the whole batch: a state matched by several events of
  * the batch exits once, on the first of them. Used by the tracking event queue (bursts of
- * email.opened / email.link_clicked); the data plane keeps `ingestEvent`. An invalid input
- * rejects the whole batch before anything is written.
+ * email.opened / email.link_clicked); the data plane keeps `ingestEvent`. Every event passes the
+ * same checks as there (`prepareEvent`: name, time, catalog); an invalid input rejects the whole
+ * batch before anything is written.
  */
 export async function ingestEvents(deps: IngestDeps, inputs: readonly BatchIngestInput[]): Promise<BatchIngestResult[]> {
   if (inputs.length === 0) return [];
-  const events = inputs.map(prepare);
-  const names = [...new Set(events.map((event) => event.name))];
-  const userIds = [...new Set(events.map((event) => event.userId))];
+  const events = inputs.map((input) => prepareEvent(deps, input));
+  // a quarantined event (catalog violations) is stored and upserts its contact, but routes nothing
+  const routable = events.filter((event) => event.catalogViolations === undefined);
+  const names = [...new Set(routable.map((event) => event.name))];
+  const userIds = [...new Set(routable.map((event) => event.userId))];
   const candidateIds = [...new Set(names.flatMap((name) => deps.journeys.triggeredBy(name).map((journey) => journey.id)))];
   const exitJourneyIds = [...new Set(names.flatMap((name) => deps.journeys.exitedBy(name).map((journey) => journey.id)))];
 
@@ -69,11 +57,12 @@ export async function ingestEvents(deps: IngestDeps, inputs: readonly BatchInges
         ${events.map((event) => event.id)}::uuid[], ${events.map((event) => event.userId)}::text[],
         ${events.map((event) => event.email ?? null)}::text[], ${events.map((event) => event.name)}::text[],
         ${events.map((event) => JSON.stringify(event.eventProperties))}::text[], ${events.map((event) => event.source)}::text[],
-        ${events.map((event) => event.idempotencyKey)}::text[], ${events.map((event) => event.occurredAt.toISOString())}::timestamptz[]
-      ) with ordinality as t(id, user_id, user_email, event, properties, source, idempotency_key, occurred_at, ord)
+        ${events.map((event) => event.idempotencyKey ?? null)}::text[], ${events.map((event) => event.occurredAt.toISOString())}::timestamptz[],
+        ${events.map((event) => (event.catalogViolations === undefined ? null : JSON.stringify(event.catalogViolations)))}::text[]
+      ) with ordinality as t(id, user_id, user_email, event, properties, source, idempotency_key, occurred_at, catalog_violations, ord)
     ), inserted as (
-      insert into events (id, user_id, user_email, event, properties, source, idempotency_key, occurred_at)
-      select id, user_id, user_email, event, properties::jsonb, source, idempotency_key, occurred_at from input order by ord
+      insert into events (id, user_id, user_email, event, properties, source, idempotency_key, occurred_at, catalog_violations)
+      select id, user_id, user_email, event, properties::jsonb, source, idempotency_key, occurred_at, catalog_violations::jsonb from input order by ord
       on conflict (idempotency_key) do nothing
       returning id
     )
@@ -107,16 +96,17 @@ export async function ingestEvents(deps: IngestDeps, inputs: readonly BatchInges
     for (const stored of rows) if (stored.idempotencyKey !== null) existing.set(stored.idempotencyKey, stored.id);
   }
   const fresh = events.filter((event) => inserted.has(event.id));
+  const freshRoutable = fresh.filter((event) => event.catalogViolations === undefined);
 
   // 2. route: start every enabled journey triggered by each new event; deliver to runs waiting for it
   const statesByUser = new Map<string, UserLiveState[]>();
   for (const state of row.liveStates) statesByUser.set(state.userId, [...(statesByUser.get(state.userId) ?? []), state]);
-  await Promise.all(fresh.map((event) => routeEvent(deps, event, statesByUser.get(event.userId) ?? [], row.overrides)));
+  await Promise.all(freshRoutable.map((event) => routeEvent(deps, event, statesByUser.get(event.userId) ?? [], row.overrides)));
 
   // 3. exit check: each live state exits on the first event of the batch that matches a rule
   const claimed = new Set<string>();
   const exitsByEvent = new Map<PreparedEvent, UserLiveState[]>();
-  for (const event of fresh) {
+  for (const event of freshRoutable) {
     const matching = (statesByUser.get(event.userId) ?? []).filter((state) => !claimed.has(state.id) && matchesExitRule(deps, state, event));
     for (const state of matching) claimed.add(state.id);
     if (matching.length > 0) exitsByEvent.set(event, matching);
@@ -143,26 +133,8 @@ export async function ingestEvents(deps: IngestDeps, inputs: readonly BatchInges
   );
 }
 
-function prepare(input: BatchIngestInput): PreparedEvent {
-  const name = input.name.trim();
-  if (name === '') throw badRequest('name must not be empty');
-  const userId = ingestUserId(input);
-  return {
-    id: newRowId(),
-    name,
-    userId,
-    externalId: input.userId === undefined || input.userId === '' ? undefined : input.userId,
-    email: input.email?.trim() || undefined,
-    eventProperties: input.eventProperties ?? {},
-    contactProperties: input.contactProperties,
-    occurredAt: input.timestamp ?? new Date(),
-    idempotencyKey: input.idempotencyKey ?? null,
-    source: input.source,
-  };
-}
-
-function storedIdOf(existing: ReadonlyMap<string, string>, key: string | null): string {
-  const id = key === null ? undefined : existing.get(key);
+function storedIdOf(existing: ReadonlyMap<string, string>, key: string | undefined): string {
+  const id = key === undefined ? undefined : existing.get(key);
   if (id === undefined) throw new Error('event insert returned no id');
   return id;
 }

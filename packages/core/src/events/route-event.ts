@@ -3,6 +3,7 @@ import { effectiveEnabled } from '../journeys/effective-enabled';
 import { primitiveProperties } from '../journeys/orchestrator';
 import type { JsonObject } from '../db/schema';
 import { recordDeadLetter } from '../dlq/dead-letters';
+import { isEngineUnavailable, recordPendingStart } from '../journeys/pending-starts';
 import type { JourneyRunRequest } from '../journeys/orchestrator';
 import type { IngestDeps } from './ingest-deps';
 
@@ -32,8 +33,8 @@ export function overridesJson(journeyIds: readonly string[]): RawBuilder<Record<
 }
 
 /**
- * Ingest step 2 (route) for one stored event: start every enabled journey it triggers (a start that
- * fails is parked in the DLQ) and deliver it to the user's runs waiting for it. Shared by the
+ * Ingest step 2 (route) for one stored event: start every enabled journey it triggers (a start the
+ * engine could not take is kept pending, see startRun) and deliver it to the user's runs waiting for it. Shared by the
  * single-event and the batched pipeline so both route identically.
  */
 export async function routeEvent(deps: IngestDeps, event: RoutableEvent, liveStates: readonly LiveState[], overrides: Record<string, boolean>): Promise<void> {
@@ -62,11 +63,21 @@ export async function routeEvent(deps: IngestDeps, event: RoutableEvent, liveSta
   await Promise.all([...starts, ...signals]);
 }
 
-/** Starts one run; a failure is parked in the DLQ (source `journey`) instead of failing the event. */
+/**
+ * Starts one run. When the engine is unreachable or timed out, the start is kept for the worker's
+ * relay (journeys/pending-starts.ts), committed before the event is acknowledged: if even that write
+ * fails, the error fails the request, so no acknowledged event loses its start. Any other failure
+ * is parked in the DLQ (source `journey`) instead of failing the event.
+ */
 async function startRun(deps: IngestDeps, request: JourneyRunRequest): Promise<void> {
   try {
     await deps.orchestrator.startJourney(request);
   } catch (error) {
+    if (isEngineUnavailable(error)) {
+      deps.logger.warn({ err: error, journeyId: request.journeyId, userId: request.userId }, 'journey start pending: the workflow engine is unreachable');
+      await recordPendingStart(deps.db, request, (error as Error).message);
+      return;
+    }
     // the event is stored; park the start so an operator can retry it from the DLQ
     deps.logger.error({ err: error, journeyId: request.journeyId, userId: request.userId }, 'could not start journey run');
     await recordDeadLetter(deps.db, {

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import type { ImportJobRow, ImportStatus } from '../db/schema';
-import { notFound, unavailable } from '../errors/app-error';
-import type { ImportOrchestrator } from './import-orchestrator';
+import type { BackgroundJobs } from '../jobs/background-jobs';
+import { finishJobRow, jobNotFound, recordJobChunk, startJobRun, type JobRows } from '../jobs/job-rows';
 import { parseImportData, type ImportFormat, type ImportLimits } from './import-rows';
 
 export interface ImportRowError {
@@ -19,6 +19,15 @@ export interface ImportJob {
   failedRows: number;
   errors: ImportRowError[];
 }
+
+/** Import jobs in the shared job-row lifecycle (jobs/job-rows.ts). */
+const importRows: JobRows = {
+  kind: 'contact-import',
+  table: 'importJobs',
+  noun: 'import',
+  counters: { processed: 'processedRows', failed: 'failedRows' },
+  errorEntry: (error) => ({ row: 0, error }),
+};
 
 /** Row errors kept on the job; failedRows stays exact beyond it. */
 export const MAX_REPORTED_ERRORS = 1_000;
@@ -63,28 +72,16 @@ export async function createImportJob(db: Db, input: CreateImportJobInput, limit
   return toImportJob(row);
 }
 
-/**
- * Stores the job and starts its durable run. A run that cannot start fails the job at once (so
- * its status never stays `pending` forever) and answers 503.
- */
-export async function startImportJob(
-  deps: { db: Db; orchestrator: ImportOrchestrator },
-  input: CreateImportJobInput,
-  limits: ImportLimits,
-): Promise<ImportJob> {
+/** Stores the job and starts its durable run (a run that cannot start fails the job and answers 503). */
+export async function startImportJob(deps: { db: Db; jobs: BackgroundJobs }, input: CreateImportJobInput, limits: ImportLimits): Promise<ImportJob> {
   const job = await createImportJob(deps.db, input, limits);
-  try {
-    await deps.orchestrator.startImport(job.id);
-  } catch (error) {
-    await finishImportJob(deps.db, job.id, 'failed', `could not start the import: ${(error as Error).message}`);
-    throw unavailable('The workflow service is unreachable; the import was not started');
-  }
+  await startJobRun(deps, importRows, job.id);
   return job;
 }
 
 export async function getImportProgress(db: Db, id: string): Promise<ImportProgress> {
   const row = await db.selectFrom('importJobs').select(PROGRESS_COLUMNS).where('id', '=', id).executeTakeFirst();
-  if (row === undefined) throw notFound('Import job not found');
+  if (row === undefined) throw jobNotFound(importRows);
   return row;
 }
 
@@ -94,7 +91,7 @@ export async function getImportJob(db: Db, id: string): Promise<ImportJob> {
 
 export async function getImportData(db: Db, id: string): Promise<string> {
   const row = await db.selectFrom('importJobs').select('data').where('id', '=', id).executeTakeFirst();
-  if (row === undefined) throw notFound('Import job not found');
+  if (row === undefined) throw jobNotFound(importRows);
   return row.data;
 }
 
@@ -114,37 +111,13 @@ export async function markImportProcessing(db: Db, id: string): Promise<ImportPr
   return row ?? getImportProgress(db, id);
 }
 
-/**
- * Records one chunk's outcome, only if the job is still at `start`: a chunk replayed after a
- * worker crash (its upserts already applied, idempotently) is counted once.
- */
 export async function recordImportChunk(
   db: Db,
   input: { jobId: string; start: number; processed: number; failed: number; errors: ImportRowError[] },
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('importJobs')
-    .set({
-      processedRows: sql<number>`processed_rows + ${input.processed}`,
-      failedRows: sql<number>`failed_rows + ${input.failed}`,
-      errors: sql`(errors || ${JSON.stringify(input.errors)}::jsonb)`,
-      updatedAt: new Date(),
-    })
-    .where('id', '=', input.jobId)
-    .where(sql`processed_rows + failed_rows`, '=', input.start)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return recordJobChunk(db, importRows, input);
 }
 
 export async function finishImportJob(db: Db, id: string, status: 'completed' | 'failed', error?: string): Promise<void> {
-  await db
-    .updateTable('importJobs')
-    .set({
-      status,
-      completedAt: new Date(),
-      updatedAt: new Date(),
-      ...(error === undefined ? {} : { errors: sql`(errors || ${JSON.stringify([{ row: 0, error }])}::jsonb)` }),
-    })
-    .where('id', '=', id)
-    .execute();
+  await finishJobRow(db, importRows, id, status, error);
 }

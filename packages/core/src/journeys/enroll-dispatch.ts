@@ -1,4 +1,17 @@
-import type { EnrollEvent, EnrollUser } from './enroll';
+export interface EnrollUser {
+  userId: string;
+  userEmail: string;
+  properties?: Record<string, unknown> | undefined;
+}
+
+/** The trigger event an enrollment sends through the ingest pipeline (core/events/ingest.ts). */
+export interface EnrollEvent {
+  name: string;
+  userId: string;
+  email: string;
+  eventProperties: Record<string, unknown>;
+  source: 'enroll';
+}
 
 /** What a batch enrollment hands to its durable background run (one per batch). */
 export interface EnrollmentBatch {

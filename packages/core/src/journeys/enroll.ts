@@ -1,27 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { evaluateConditions } from '@waymark/journey';
 import type { Db } from '../db/database';
+import type { BackgroundJobs } from '../jobs/background-jobs';
 import { checkSendGateForAddresses } from '../preferences/send-gate';
 import { effectiveEnabled, loadOverrides } from './effective-enabled';
-import type { EnrollBatchOrchestrator } from './enroll-batch-orchestrator';
+import type { EnrollEvent, EnrollUser } from './enroll-dispatch';
 import { primitiveProperties } from './orchestrator';
 import { LIVE_STATUSES } from './live-statuses';
 import type { JourneyRegistry } from './registry';
-
-export interface EnrollUser {
-  userId: string;
-  userEmail: string;
-  properties?: Record<string, unknown> | undefined;
-}
-
-/** The trigger event an enrollment sends through the ingest pipeline (core/events/ingest.ts). */
-export interface EnrollEvent {
-  name: string;
-  userId: string;
-  email: string;
-  eventProperties: Record<string, unknown>;
-  source: 'enroll';
-}
 
 export interface EnrollDeps {
   db: Db;
@@ -32,7 +18,7 @@ export interface EnrollDeps {
 
 export interface BatchEnrollDeps extends Omit<EnrollDeps, 'ingest'> {
   /** hands the accepted users to a durable background run (see enroll-dispatch.ts) */
-  enrollBatches: EnrollBatchOrchestrator;
+  jobs: BackgroundJobs;
 }
 
 /** Enrollment dispatches the journey's trigger event through the normal pipeline. */
@@ -92,7 +78,11 @@ export async function batchEnroll(
   });
   const results = users.map((user, index) => ({ userId: user.userId, enrolled: eligible[index]! }));
   const accepted = users.filter((_, index) => eligible[index]);
-  if (accepted.length > 0) await deps.enrollBatches.startEnrollBatch({ batchId: randomUUID(), journeyId, event: journey.trigger.event, users: accepted });
+  if (accepted.length > 0) {
+    // no job row: the batch (an EnrollmentBatch, enroll-dispatch.ts) is the run's input
+    const batchId = randomUUID();
+    await deps.jobs.start('enroll-batch', `${journeyId}:${batchId}`, { batchId, journeyId, event: journey.trigger.event, users: accepted });
+  }
   const enrolled = results.filter((result) => result.enrolled).length;
   return { enrolled, skipped: results.length - enrolled, results };
 }

@@ -43,7 +43,8 @@ export async function retryJourneyRun(
   });
 }
 
-const journeyRequest = z.object({
+/** A stored JourneyRunRequest (DLQ payloads, pending starts), checked before it is started again. */
+export const journeyRequest = z.object({
   journeyId: z.string().min(1),
   userId: z.string().min(1),
   userEmail: z.string(),

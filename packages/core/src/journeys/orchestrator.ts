@@ -30,7 +30,11 @@ export interface StartedRun {
 }
 
 export interface JourneyOrchestrator {
-  /** Starts one run; starting the same (journey, user, trigger event) twice starts it once. */
+  /**
+   * Starts one run; starting the same (journey, user, trigger event) twice starts it once. Throws an
+   * `unavailable` AppError when the engine could not be reached or timed out (the start may succeed
+   * later unchanged: journeys/pending-starts.ts), any other error when it refused the start.
+   */
   startJourney(request: JourneyRunRequest): Promise<StartedRun>;
   /** Delivers an event to a waiting run; a run that already finished is ignored. */
   signalEvent(workflowId: string, event: JourneyEventSignal): Promise<void>;

@@ -1,10 +1,13 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import type { JsonObject, SimulationJobRow, SimulationStatus } from '../db/schema';
-import { notFound, unavailable } from '../errors/app-error';
+import type { BackgroundJobs } from '../jobs/background-jobs';
+import { finishJobRow, jobNotFound, startJobRun, type JobRows } from '../jobs/job-rows';
 import type { JourneyRegistry } from './registry';
 import { simulationResultSchema, simulationWindow, type SimulationResult } from './simulation';
-import type { SimulationOrchestrator } from './simulation-orchestrator';
+
+/** Simulation jobs in the shared job-row lifecycle (jobs/job-rows.ts); a failure goes in `error`. */
+const simulationRows: JobRows = { kind: 'journey-simulation', table: 'simulationJobs', noun: 'simulation' };
 
 /** A simulation job as GET /v1/admin/journeys/{id}/simulations/{jobId} returns it. */
 export interface SimulationJob {
@@ -51,7 +54,7 @@ export interface StartSimulationInput {
  * run. A run that cannot start fails the job at once and answers 503.
  */
 export async function startSimulationJob(
-  deps: { db: Db; journeys: JourneyRegistry; orchestrator: SimulationOrchestrator },
+  deps: { db: Db; journeys: JourneyRegistry; jobs: BackgroundJobs },
   input: StartSimulationInput,
   now = new Date(),
 ): Promise<SimulationJob> {
@@ -62,18 +65,13 @@ export async function startSimulationJob(
     .values({ journeyId: journey.id, windowSince: window.since, windowUntil: window.until, maxEnrollments: input.limit, createdBy: input.createdBy })
     .returningAll()
     .executeTakeFirstOrThrow();
-  try {
-    await deps.orchestrator.startSimulation(row.id);
-  } catch (error) {
-    await failSimulationJob(deps.db, row.id, `could not start the simulation: ${(error as Error).message}`);
-    throw unavailable('The workflow service is unreachable; the simulation was not started');
-  }
+  await startJobRun(deps, simulationRows, row.id);
   return toSimulationJob(row);
 }
 
 export async function getSimulationJob(db: Db, journeyId: string, id: string): Promise<SimulationJob> {
   const row = await db.selectFrom('simulationJobs').selectAll().where('id', '=', id).where('journeyId', '=', journeyId).executeTakeFirst();
-  if (row === undefined) throw notFound('Simulation job not found');
+  if (row === undefined) throw jobNotFound(simulationRows);
   return toSimulationJob(row);
 }
 
@@ -85,7 +83,7 @@ export async function claimSimulationJob(db: Db, id: string): Promise<Simulation
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirst();
-  if (row === undefined) throw notFound('Simulation job not found');
+  if (row === undefined) throw jobNotFound(simulationRows);
   return toSimulationJob(row);
 }
 
@@ -108,5 +106,5 @@ export async function completeSimulationJob(db: Db, id: string, result: Simulati
 }
 
 export async function failSimulationJob(db: Db, id: string, error: string): Promise<void> {
-  await db.updateTable('simulationJobs').set({ status: 'failed', error, completedAt: new Date(), updatedAt: new Date() }).where('id', '=', id).execute();
+  await finishJobRow(db, simulationRows, id, 'failed', error);
 }

@@ -30,8 +30,8 @@ export async function getActivitySeries(db: Db, options: { now: Date; hours: num
         sql<Date>`date_trunc('day', created_at)`.as('day'),
         sql<string>`count(*) filter (where sent_at is not null)`.as('sent'),
         sql<string>`count(*) filter (where delivered_at is not null)`.as('delivered'),
-        sql<string>`count(*) filter (where opened_at is not null)`.as('opened'),
-        sql<string>`count(*) filter (where clicked_at is not null)`.as('clicked'),
+        sql<string>`count(*) filter (where human_opened_at is not null)`.as('opened'),
+        sql<string>`count(*) filter (where human_clicked_at is not null)`.as('clicked'),
         sql<string>`count(*) filter (where bounced_at is not null)`.as('bounced'),
       ])
       .where('createdAt', '>=', emailsFrom)

@@ -1,5 +1,6 @@
-import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Db } from '../db/database';
+import { pendingStartStats } from '../journeys/pending-starts';
 
 interface Sample {
   name: string;
@@ -28,9 +29,14 @@ function render(samples: Sample[]): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** What a tracking hit was: a pixel fetch or a link click. */
+export type TrackingHitKind = 'open' | 'click';
+
 export interface ProcessMetrics {
   /** Prometheus text exposition format 0.0.4 */
   render(): Promise<string>;
+  /** A tracking hit answered but not recorded: its address was past TRACKING_RATE_LIMIT_MAX. */
+  countTrackingDropped(kind: TrackingHitKind): void;
   close(): void;
 }
 
@@ -39,13 +45,14 @@ export interface ProcessMetrics {
  * queue gauges from the database. Per instance: scrape every instance, not the load balancer.
  */
 export function createProcessMetrics(options: { db: Db; version: string }): ProcessMetrics {
-  const loopDelay: IntervalHistogram = monitorEventLoopDelay({ resolution: 20 });
+  const loopDelay = monitorEventLoopDelay({ resolution: 20 });
   loopDelay.enable();
+  const trackingDropped: Record<TrackingHitKind, number> = { open: 0, click: 0 };
   return {
     async render() {
       const memory = process.memoryUsage();
       const cpu = process.cpuUsage();
-      const [dlq, imports] = await Promise.all([
+      const [dlq, imports, pendingStarts] = await Promise.all([
         options.db
           .selectFrom('dlqEntries')
           .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -56,6 +63,7 @@ export function createProcessMetrics(options: { db: Db; version: string }): Proc
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .where('status', 'in', ['pending', 'processing'])
           .executeTakeFirstOrThrow(),
+        pendingStartStats(options.db),
       ]);
       const samples: Sample[] = [
         { name: 'waymark_info', help: 'Build information.', type: 'gauge', value: 1, labels: { version: options.version } },
@@ -74,8 +82,30 @@ export function createProcessMetrics(options: { db: Db; version: string }): Proc
         },
         { name: 'waymark_dlq_pending_entries', help: 'Dead-letter entries waiting for retry or discard.', type: 'gauge', value: dlq.n },
         { name: 'waymark_import_jobs_active', help: 'Contact import jobs pending or processing.', type: 'gauge', value: imports.n },
+        ...(['open', 'click'] as const).map((kind): Sample => ({
+          name: 'waymark_tracking_dropped_total',
+          help: 'Tracking hits answered but not recorded: their address was past TRACKING_RATE_LIMIT_MAX.',
+          type: 'counter',
+          value: trackingDropped[kind],
+          labels: { kind },
+        })),
+        {
+          name: 'waymark_journey_starts_pending',
+          help: 'Journey starts kept while Temporal was unreachable, waiting for the worker to start them.',
+          type: 'gauge',
+          value: pendingStarts.pending,
+        },
+        {
+          name: 'waymark_journey_starts_pending_oldest_seconds',
+          help: 'Age of the oldest pending journey start (0 when none is pending).',
+          type: 'gauge',
+          value: pendingStarts.oldestAt === null ? 0 : Math.max(0, Math.round((Date.now() - pendingStarts.oldestAt.getTime()) / 1000)),
+        },
       ];
       return render(samples);
+    },
+    countTrackingDropped(kind) {
+      trackingDropped[kind] += 1;
     },
     close() {
       loopDelay.disable();

@@ -1,5 +1,5 @@
 import { recordAudit, userAudit } from '../audit/audit-log';
-import { generateToken, hashToken } from '../auth/sessions/tokens';
+import { generateToken, hashToken } from '../tokens/tokens';
 import type { Db } from '../db/database';
 import { badRequest } from '../errors/app-error';
 import { invalidCredentials } from '../users/credentials';

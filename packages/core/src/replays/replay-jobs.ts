@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import type { ImportStatus, ReplayJobRow } from '../db/schema';
-import { notFound, unavailable } from '../errors/app-error';
+import type { BackgroundJobs } from '../jobs/background-jobs';
+import { finishJobRow, jobNotFound, recordJobChunk, startJobRun, type JobRows } from '../jobs/job-rows';
 import type { ReplayError } from './replay-event';
-import type { ReplayOrchestrator } from './replay-orchestrator';
 import { applySelection, missingIds, requireSelection, selectionFromJson, selectionToJson, type ReplaySelection } from './replay-selection';
 
 /** The most events one replay job takes (`limit` defaults to it); docs/operations.md. */
@@ -12,6 +12,15 @@ export const REPLAY_JOB_MAX_LIMIT = 100_000;
 export const REPLAY_JOB_MAX_IDS = 10_000;
 /** Event errors kept on the job; `failed` stays exact beyond it. */
 export const MAX_REPORTED_REPLAY_ERRORS = 1_000;
+
+/** Replay jobs in the shared job-row lifecycle (jobs/job-rows.ts). */
+const replayRows: JobRows = {
+  kind: 'event-replay',
+  table: 'replayJobs',
+  noun: 'replay',
+  counters: { processed: 'processed', failed: 'failed' },
+  errorEntry: (error) => ({ eventId: null, error }),
+};
 
 /** A replay job as GET /v1/admin/events/replay-jobs/{id} returns it. */
 export interface ReplayJob {
@@ -49,11 +58,7 @@ export function replayCursor(job: Pick<ReplayJob, 'processed' | 'failed'>): numb
 }
 
 /** Stores the job and starts its durable run; a run that cannot start fails the job and answers 503. */
-export async function startReplayJob(
-  deps: { db: Db; orchestrator: ReplayOrchestrator },
-  selection: ReplaySelection,
-  createdBy: string | null,
-): Promise<ReplayJob> {
+export async function startReplayJob(deps: { db: Db; jobs: BackgroundJobs }, selection: ReplaySelection, createdBy: string | null): Promise<ReplayJob> {
   requireSelection(selection);
   const limit = Math.min(selection.limit ?? REPLAY_JOB_MAX_LIMIT, REPLAY_JOB_MAX_LIMIT);
   const row = await deps.db
@@ -61,18 +66,13 @@ export async function startReplayJob(
     .values({ selection: JSON.stringify(selectionToJson({ ...selection, limit })), createdBy, errors: JSON.stringify([]) })
     .returning(JOB_COLUMNS)
     .executeTakeFirstOrThrow();
-  try {
-    await deps.orchestrator.startReplay(row.id);
-  } catch (error) {
-    await finishReplayJob(deps.db, row.id, 'failed', `could not start the replay: ${(error as Error).message}`);
-    throw unavailable('The workflow service is unreachable; the replay was not started');
-  }
+  await startJobRun(deps, replayRows, row.id);
   return toReplayJob(row);
 }
 
 export async function getReplayProgress(db: Db, id: string): Promise<ReplayJobProgress> {
   const row = await db.selectFrom('replayJobs').select(JOB_COLUMNS).where('id', '=', id).executeTakeFirst();
-  if (row === undefined) throw notFound('Replay job not found');
+  if (row === undefined) throw jobNotFound(replayRows);
   return row;
 }
 
@@ -93,7 +93,7 @@ export async function snapshotReplayJob(db: Db, id: string): Promise<ReplayJobPr
       .where('id', '=', id)
       .forUpdate()
       .executeTakeFirst();
-    if (job === undefined) throw notFound('Replay job not found');
+    if (job === undefined) throw jobNotFound(replayRows);
     if (job.snapshotTaken || job.status === 'completed' || job.status === 'failed') return job;
     const selection = selectionFromJson(job.selection);
     const inserted = await trx
@@ -128,37 +128,13 @@ export async function snapshotReplayJob(db: Db, id: string): Promise<ReplayJobPr
   });
 }
 
-/**
- * Records one chunk's outcome, only if the job is still at `start`: a chunk run again after a
- * worker crash is counted once.
- */
 export async function recordReplayChunk(
   db: Db,
   input: { jobId: string; start: number; processed: number; failed: number; errors: ReplayError[] },
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('replayJobs')
-    .set({
-      processed: sql<number>`processed + ${input.processed}`,
-      failed: sql<number>`failed + ${input.failed}`,
-      errors: sql`(errors || ${JSON.stringify(input.errors)}::jsonb)`,
-      updatedAt: new Date(),
-    })
-    .where('id', '=', input.jobId)
-    .where(sql`processed + failed`, '=', input.start)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return recordJobChunk(db, replayRows, input);
 }
 
 export async function finishReplayJob(db: Db, id: string, status: 'completed' | 'failed', error?: string): Promise<void> {
-  await db
-    .updateTable('replayJobs')
-    .set({
-      status,
-      completedAt: new Date(),
-      updatedAt: new Date(),
-      ...(error === undefined ? {} : { errors: sql`(errors || ${JSON.stringify([{ eventId: null, error }])}::jsonb)` }),
-    })
-    .where('id', '=', id)
-    .execute();
+  await finishJobRow(db, replayRows, id, status, error);
 }

@@ -41,6 +41,7 @@ export function selectionToJson(selection: ReplaySelection & { limit: number }):
     if (selection.filter.userId !== undefined) filter.userId = selection.filter.userId;
     if (selection.filter.from !== undefined) filter.from = selection.filter.from.toISOString();
     if (selection.filter.to !== undefined) filter.to = selection.filter.to.toISOString();
+    if (selection.filter.quarantined !== undefined) filter.quarantined = selection.filter.quarantined;
     json.filter = filter;
   }
   return json;
@@ -49,7 +50,7 @@ export function selectionToJson(selection: ReplaySelection & { limit: number }):
 interface StoredSelection {
   limit: number;
   eventIds?: string[];
-  filter?: { event?: string; userId?: string; from?: string; to?: string };
+  filter?: { event?: string; userId?: string; from?: string; to?: string; quarantined?: boolean };
 }
 
 export function selectionFromJson(json: JsonObject): ReplaySelection & { limit: number } {
@@ -66,6 +67,7 @@ export function selectionFromJson(json: JsonObject): ReplaySelection & { limit: 
             userId: filter.userId,
             from: filter.from === undefined ? undefined : new Date(filter.from),
             to: filter.to === undefined ? undefined : new Date(filter.to),
+            quarantined: filter.quarantined,
           },
   };
 }

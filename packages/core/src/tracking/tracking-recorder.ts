@@ -1,7 +1,17 @@
 import type { PreparedStatementPool } from '../db/prepared-statements';
 import { isUuid } from '../db/ids';
 import { createGroupCommit } from './group-commit';
-import { recordClicks, recordFirstOpens, type ClickInput, type RecordedClick, type RecordedOpen } from './record-click';
+import { machineReasonOf, type TrackingRequest } from './machine-hits';
+import {
+  ensureHoneypotLink,
+  recordClicks,
+  recordOpens,
+  settleClick,
+  type ClickInput,
+  type OpenInput,
+  type RecordedClick,
+  type RecordedOpen,
+} from './record-click';
 import type { TrackingEventPublisher } from './tracking-events';
 
 /** The client address: first entry of x-forwarded-for, else x-real-ip. */
@@ -13,68 +23,110 @@ export function clientIp(headers: Record<string, string | string[] | undefined>)
   return real?.trim() ? real.trim().slice(0, 100) : null;
 }
 
-export interface TrackingRecorder {
-  /** Records a click (steps 1–3, written before it resolves) and pushes `email.link_clicked`. Resolves the URL to redirect to, or undefined. */
-  followLink(input: ClickInput): Promise<string | undefined>;
-  /** Records an open; only the first open of a send writes and pushes `email.opened`. */
-  recordOpen(emailSendId: string): Promise<void>;
+/** One hit on a tracking route, as the route hands it over. */
+export interface TrackingHit extends TrackingRequest {
+  /** the address stored with the hit (first x-forwarded-for, else x-real-ip: `clientIp`) */
+  ipAddress: string | null;
 }
 
+export interface TrackingRecorder {
+  /** Records a click (steps 1–3, written before it resolves) and pushes `email.link_clicked`. Resolves the URL to redirect to, or undefined. */
+  followLink(linkId: string, hit: TrackingHit): Promise<string | undefined>;
+  /** Records an open; the first open by a person, and the first by a machine, push `email.opened`. */
+  recordOpen(emailSendId: string, hit: TrackingHit): Promise<void>;
+  /** Resolves when every pending click is settled (shutdown, tests). */
+  settled(): Promise<void>;
+}
+
+/** How long a pending click waits for the other clicks of its burst before it is settled. */
+const SETTLE_AFTER_MS = 1_100;
+
 /**
- * Per-process tracking writer. Concurrent clicks (and first opens) share one statement per
- * batch (group commit); sends whose open is already recorded are remembered (bounded LRU), so a
- * repeat open — mail clients and image proxies re-fetch pixels — costs no database round trip.
- * The database stays the truth: openedAt is only ever set where it is empty.
+ * Per-process tracking writer. Concurrent clicks (and opens) share one statement per batch
+ * (group commit). Each hit carries its machine verdict (docs/email.md, "Machine opens and
+ * clicks"): what the request shows is judged here, too_fast and honeypot by the click statement.
  */
 export function createTrackingRecorder(options: {
   statements: PreparedStatementPool;
   events: TrackingEventPublisher;
-  openedCacheSize?: number;
+  /** MACHINE_CLICK_WINDOW_MS */
+  machineClickWindowMs: number;
+  logger: { warn(object: object, message: string): void };
 }): TrackingRecorder {
-  const writeClick = createGroupCommit<ClickInput, RecordedClick | undefined>({ write: (inputs) => recordClicks(options.statements, inputs) });
-  const writeOpen = createGroupCommit<string, RecordedOpen | undefined>({ write: (ids) => recordFirstOpens(options.statements, ids) });
-  const cacheSize = options.openedCacheSize ?? 100_000;
-  // Map keeps insertion order: the first key is the least recently added
-  const opened = new Map<string, true>();
-  const remember = (id: string) => {
-    opened.set(id, true);
-    if (opened.size > cacheSize) opened.delete(opened.keys().next().value as string);
+  const window = { machineClickWindowMs: options.machineClickWindowMs };
+  const writeClick = createGroupCommit<ClickInput, RecordedClick | undefined>({ write: (inputs) => recordClicks(options.statements, inputs, window) });
+  const writeOpen = createGroupCommit<OpenInput, RecordedOpen | undefined>({ write: (inputs) => recordOpens(options.statements, inputs) });
+  const pending = new Set<Promise<void>>();
+
+  const publishClick = (click: RecordedClick) =>
+    options.events.publish({
+      name: 'email.link_clicked',
+      ...(click.userId === null ? {} : { userId: click.userId }),
+      email: click.toEmail,
+      eventProperties: {
+        emailSendId: click.emailSendId,
+        templateKey: click.templateKey,
+        linkUrl: click.originalUrl,
+        linkId: click.linkId,
+        machine: click.machineReason !== null,
+        machineReason: click.machineReason,
+      },
+      timestamp: click.clickedAt,
+      idempotencyKey: `email.link_clicked:${click.clickId}`,
+      source: 'tracking',
+    });
+
+  // a pending click's event leaves once its verdict is known; a crash before then loses that
+  // event (the click row is kept), as a failed push would
+  const settleLater = (click: RecordedClick) => {
+    const settling = new Promise<void>((resolve) => setTimeout(resolve, SETTLE_AFTER_MS))
+      .then(() => settleClick(options.statements, click.clickId))
+      .then((machineReason) => publishClick({ ...click, machineReason, pending: false }))
+      .catch((error: unknown) => options.logger.warn({ err: error, clickId: click.clickId }, 'tracking: could not settle a click'))
+      .finally(() => pending.delete(settling));
+    pending.add(settling);
   };
 
+  const click = async (linkId: string, hit: TrackingHit) =>
+    writeClick({ linkId, ipAddress: hit.ipAddress, userAgent: hit.userAgent?.slice(0, 1000) ?? null, machineReason: machineReasonOf('click', hit) });
+
   return {
-    async followLink(input) {
-      if (!isUuid(input.linkId)) return undefined;
-      const click = await writeClick({ ...input, linkId: input.linkId.toLowerCase(), userAgent: input.userAgent?.slice(0, 1000) ?? null });
-      if (click === undefined) return undefined;
-      options.events.publish({
-        name: 'email.link_clicked',
-        ...(click.userId === null ? {} : { userId: click.userId }),
-        email: click.toEmail,
-        eventProperties: { emailSendId: click.emailSendId, templateKey: click.templateKey, linkUrl: click.originalUrl, linkId: click.linkId },
-        timestamp: new Date(),
-        idempotencyKey: `email.link_clicked:${click.clickId}`,
-        source: 'tracking',
-      });
-      return click.originalUrl;
+    async followLink(rawLinkId, hit) {
+      if (!isUuid(rawLinkId)) return undefined;
+      const linkId = rawLinkId.toLowerCase();
+      let recorded = await click(linkId, hit);
+      // the invisible link carries the send's id: its tracked link appears on its first click
+      if (recorded === undefined && (await ensureHoneypotLink(options.statements, linkId))) recorded = await click(linkId, hit);
+      if (recorded === undefined) return undefined;
+      if (recorded.pending) settleLater(recorded);
+      else publishClick(recorded);
+      return recorded.originalUrl === '' ? undefined : recorded.originalUrl;
     },
 
-    async recordOpen(emailSendId) {
+    async recordOpen(emailSendId, hit) {
       if (!isUuid(emailSendId)) return;
-      const id = emailSendId.toLowerCase();
-      if (opened.has(id)) return;
-      const open = await writeOpen(id);
-      // opened now, opened before, or unknown: in every case a later fetch has nothing to write
-      remember(id);
-      if (open === undefined) return;
+      const open = await writeOpen({
+        emailSendId: emailSendId.toLowerCase(),
+        ipAddress: hit.ipAddress,
+        userAgent: hit.userAgent?.slice(0, 1000) ?? null,
+        machineReason: machineReasonOf('open', hit),
+      });
+      if (open === undefined || !open.first) return;
+      const machine = open.machineReason !== null;
       options.events.publish({
         name: 'email.opened',
         ...(open.userId === null ? {} : { userId: open.userId }),
         email: open.toEmail,
-        eventProperties: { emailSendId: open.emailSendId, templateKey: open.templateKey },
+        eventProperties: { emailSendId: open.emailSendId, templateKey: open.templateKey, machine, machineReason: open.machineReason },
         timestamp: new Date(),
-        idempotencyKey: `email.opened:${open.emailSendId}`,
+        // one per send and kind: a DLQ retry or a second api instance never stores it twice
+        idempotencyKey: machine ? `email.opened:${open.emailSendId}:machine` : `email.opened:${open.emailSendId}`,
         source: 'tracking',
       });
+    },
+
+    async settled() {
+      await Promise.all([...pending]);
     },
   };
 }

@@ -1,7 +1,7 @@
 import { recordAudit, userAudit } from '../audit/audit-log';
 import type { ResetTokenStore } from '../auth/sessions/reset-token-store';
 import type { SessionManager } from '../auth/sessions/session-manager';
-import { generateToken, hashToken } from '../auth/sessions/tokens';
+import { generateToken, hashToken } from '../tokens/tokens';
 import type { Db } from '../db/database';
 import { badRequest } from '../errors/app-error';
 import { checkNewPassword, hashPassword } from './passwords';

@@ -38,7 +38,7 @@ export const contactBulkRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { d
     },
     async (request, reply) => {
       const job = await startImportJob(
-        { db: deps.db, orchestrator: deps.temporal.imports },
+        { db: deps.db, jobs: deps.temporal.jobs },
         { ...request.body, createdBy: request.principal?.actor ?? null },
         { maxBytes, maxRows },
       );

@@ -69,12 +69,22 @@ describe('admin: emails, contact preferences, suppression import', () => {
           'deliveredAt',
           'openedAt',
           'clickedAt',
+          'humanOpenedAt',
+          'humanClickedAt',
+          'opens',
+          'clicks',
           'bouncedAt',
           'complainedAt',
           'createdAt',
           'updatedAt',
         ].sort(),
       );
+      expect(list.body.emails[0]).toMatchObject({
+        humanOpenedAt: null,
+        humanClickedAt: null,
+        opens: { human: 0, machine: 0 },
+        clicks: { human: 0, machine: 0 },
+      });
       expect(list.body.emails[1]).toMatchObject({ templateKey: 'welcome', status: 'sent', category: 'journey', journeyStateId: state.id, toEmail: to });
 
       expect((await get(`/v1/admin/emails?toEmail=${encodeURIComponent(to)}&templateKey=welcome`)).body.total).toBe(1);
@@ -98,7 +108,8 @@ describe('admin: emails, contact preferences, suppression import', () => {
           id: link.id,
           originalUrl: link.originalUrl,
           clickCount: 1,
-          clicks: [{ id: expect.any(String), clickedAt: expect.any(String), ipAddress: '192.0.2.1', userAgent: 'UA/1' }],
+          honeypot: false,
+          clicks: [{ id: expect.any(String), clickedAt: expect.any(String), ipAddress: '192.0.2.1', userAgent: 'UA/1', machine: false, machineReason: null }],
         },
       ]);
       expect(detail.body.journeyContext).toEqual({ journeyId: 'welcome-series', userId: state.userId, status: 'active', currentNodeId: 'welcome' });

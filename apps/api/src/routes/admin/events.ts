@@ -6,18 +6,47 @@ import { REPLAY_MAX_LIMIT, replayEvents } from '@waymark/core/replays/replay-eve
 import { getReplayJob, REPLAY_JOB_MAX_IDS, REPLAY_JOB_MAX_LIMIT, startReplayJob } from '@waymark/core/replays/replay-jobs';
 import type { RoutePlugin } from '../../http/type-provider';
 import type { AppDeps } from '../../deps';
-import { bearerErrors, errorBody, dateRangeQuery, listEnvelope, nullableTimestamp, page, paginationQuery, requireAnyOf, timestamp } from '../../schemas/common';
+import {
+  bearerErrors,
+  booleanQuery,
+  catalogViolations,
+  errorBody,
+  dateRangeQuery,
+  listEnvelope,
+  nullableTimestamp,
+  page,
+  paginationQuery,
+  requireAnyOf,
+  timestamp,
+} from '../../schemas/common';
 
 const storedEvent = z
-  .object({ id: z.uuid(), userId: z.string(), event: z.string(), properties: z.record(z.string(), z.unknown()), occurredAt: timestamp })
+  .object({
+    id: z.uuid(),
+    userId: z.string(),
+    event: z.string(),
+    properties: z.record(z.string(), z.unknown()),
+    occurredAt: timestamp,
+    catalogViolations: catalogViolations.optional(),
+  })
   .meta({ id: 'Event' });
+
+const quarantinedFilter =
+  'true: only events the event catalog quarantined (stored with catalogViolations; docs/journeys.md, "Catalog violations"); false: only the others';
 
 /** The selection body of both replays; they differ only in how much one request may take. */
 function replaySelection(maxIds: number, maxLimit: number) {
   return z
     .object({
       eventIds: z.array(z.uuid()).min(1).max(maxIds).optional(),
-      filter: z.object({ event: z.string().min(1).optional(), userId: z.string().min(1).optional(), ...dateRangeQuery }).optional(),
+      filter: z
+        .object({
+          event: z.string().min(1).optional(),
+          userId: z.string().min(1).optional(),
+          ...dateRangeQuery,
+          quarantined: z.boolean().optional().describe(quarantinedFilter),
+        })
+        .optional(),
       limit: z.number().int().min(1).max(maxLimit).optional(),
     })
     .refine((body) => body.eventIds !== undefined || body.filter !== undefined, { message: 'Provide eventIds or filter' })
@@ -64,6 +93,7 @@ export const adminEventRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { de
           userId: z.string().min(1).optional(),
           event: z.string().min(1).optional(),
           ...dateRangeQuery,
+          quarantined: booleanQuery.optional().describe(quarantinedFilter),
         }),
         response: { 200: listEnvelope('events', storedEvent), ...bearerErrors },
       },
@@ -142,7 +172,7 @@ export const adminEventRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { de
       },
     },
     async (request, reply) => {
-      const job = await startReplayJob({ db: deps.db, orchestrator: deps.temporal.replays }, request.body, request.principal?.actor ?? null);
+      const job = await startReplayJob({ db: deps.db, jobs: deps.temporal.jobs }, request.body, request.principal?.actor ?? null);
       request.auditRecord = {
         resourceId: job.id,
         detail: { eventIds: request.body.eventIds?.length ?? 0, filter: request.body.filter !== undefined, limit: request.body.limit ?? null },

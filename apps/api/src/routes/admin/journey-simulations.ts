@@ -56,7 +56,7 @@ export const journeySimulationRoutes: RoutePlugin<{ deps: AppDeps }> = async (ap
     },
     async (request, reply) => {
       const job = await startSimulationJob(
-        { db: deps.db, journeys: deps.journeys, orchestrator: deps.temporal.simulations },
+        { db: deps.db, journeys: deps.journeys, jobs: deps.temporal.jobs },
         { journeyId: request.params.id, since: request.body.since, limit: request.body.limit, createdBy: request.principal?.actor ?? null },
       );
       request.auditRecord = { resourceId: request.params.id, detail: { jobId: job.id, since: request.body.since, limit: request.body.limit } };

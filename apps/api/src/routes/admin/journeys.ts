@@ -235,7 +235,7 @@ export const journeyRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps 
       },
     },
     async (request) => {
-      const result = await batchEnroll({ ...deps, enrollBatches: deps.temporal.enrollBatches }, request.params.id, request.body.users);
+      const result = await batchEnroll({ ...deps, jobs: deps.temporal.jobs }, request.params.id, request.body.users);
       request.auditRecord = { detail: { enrolled: result.enrolled, skipped: result.skipped } };
       return result;
     },

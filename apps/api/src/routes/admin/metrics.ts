@@ -3,7 +3,7 @@ import { badRequest } from '@waymark/core/errors/app-error';
 import { getAdminMetrics } from '@waymark/core/metrics/admin-metrics';
 import type { AppDeps } from '../../deps';
 import type { RoutePlugin } from '../../http/type-provider';
-import { bearerErrors, dateRangeQuery, mediaResponse, timestamp } from '../../schemas/common';
+import { bearerErrors, dateRangeQuery, mediaResponse, nullableTimestamp, timestamp } from '../../schemas/common';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const rate = z.number().nullable();
@@ -24,6 +24,12 @@ const metricsSchema = z
       rates: z.object({ delivery: rate, open: rate, click: rate, bounce: rate, complaint: rate }),
     }),
     dlq: z.object({ pending: z.number() }),
+    journeyStarts: z
+      .object({
+        pending: z.number().meta({ description: 'journey starts kept while Temporal was unreachable, not yet made by the worker (now, not over the window)' }),
+        oldestPendingAt: nullableTimestamp.meta({ description: 'when the oldest of them was kept; null when none is pending' }),
+      })
+      .meta({ description: 'docs/operations.md, "Temporal outage": such starts are retried for JOURNEY_START_RETRY_HOURS, then parked in the DLQ' }),
   })
   .meta({ id: 'AdminMetrics' });
 

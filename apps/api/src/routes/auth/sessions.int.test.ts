@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashToken } from '@waymark/core/auth/sessions/tokens';
+import { hashToken } from '@waymark/core/tokens/tokens';
 import { createTestAdmin, SessionClient } from '../../../../../test/auth-client';
 import { startTestApi, type TestApi } from '../../../../../test/test-api';
 
@@ -134,8 +134,9 @@ describe('/api/auth sign-in, get-session, sign-out', () => {
     expect(dump).not.toContain(admin.password);
   });
 
-  it('in production: the cookie is Secure, and /v1/admin/* counts the normal rate limit per session, not per address', async () => {
-    const production = await startTestApi({ TRUST_PROXY: 'true', NODE_ENV: 'production', RATE_LIMIT_MAX: '5' });
+  it('in production: the cookie is Secure, and /v1/admin/* counts the person’s own rate limit per user, not per address', async () => {
+    // a person's budget (SESSION_RATE_LIMIT_MAX) is not a key's (RATE_LIMIT_MAX)
+    const production = await startTestApi({ TRUST_PROXY: 'true', NODE_ENV: 'production', RATE_LIMIT_MAX: '2', SESSION_RATE_LIMIT_MAX: '5' });
     try {
       const admin = await createTestAdmin(production);
       const first = new SessionClient(production);
@@ -146,9 +147,11 @@ describe('/api/auth sign-in, get-session, sign-out', () => {
       for (let call = 1; call <= 5; call++) expect((await first.request('GET', '/v1/admin/journeys')).status).toBe(200);
       const limited = await first.request('GET', '/v1/admin/journeys');
       expect(limited).toMatchObject({ status: 429, body: { error: 'Rate limit exceeded' } });
-      // another session from the same address has its own window
+      expect(limited.headers.get('x-ratelimit-limit')).toBe('5');
+      // another person from the same address has their own window
+      const colleague = await createTestAdmin(production);
       const second = new SessionClient(production);
-      await second.signIn(admin.email, admin.password);
+      await second.signIn(colleague.email, colleague.password);
       expect((await second.request('GET', '/v1/admin/journeys', { headers: { 'x-forwarded-for': first.ip } })).status).toBe(200);
     } finally {
       await production.close();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { recordAudit, userAudit } from '@waymark/core/audit/audit-log';
-import { sessionAccess } from '@waymark/core/auth/sessions/session-principals';
-import { signIn } from '@waymark/core/auth/sessions/sign-in';
+import { sessionAccess } from '@waymark/core/organizations/session-principals';
+import { signIn } from '@waymark/core/users/sign-in';
 import { badRequest, unauthorized } from '@waymark/core/errors/app-error';
 import { findUserById, toUser } from '@waymark/core/users/users';
 import { authErrorBody, currentSession as currentSessionBody, emailField, okBody, passwordField, signedIn } from '../../schemas/auth';

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { findUnstorable } from '@waymark/core/db/storable-value';
 import { badRequest } from '@waymark/core/errors/app-error';
 import type { RoutePlugin } from '../../http/type-provider';
 import type { AppDeps } from '../../deps';
-import { bearerErrors, emailAddress, requireAnyOf, text } from '../../schemas/common';
+import { bearerErrors, catalogViolations, emailAddress, requireAnyOf, text } from '../../schemas/common';
 
 const jsonObject = z.record(z.string(), z.unknown());
 
@@ -31,6 +30,11 @@ const ingestResponse = z
     stored: z.boolean(),
     exits: z.array(z.object({ journeyId: z.string(), stateId: z.uuid(), exited: z.boolean() })),
     listsError: z.string().optional(),
+    quarantined: z
+      .literal(true)
+      .optional()
+      .describe('present only when the event catalog quarantined the event (EVENT_CATALOG_MODE=quarantine): stored, contact upserted, no journey moved'),
+    catalogViolations: catalogViolations.optional(),
   })
   .meta({ id: 'IngestResult' });
 
@@ -45,7 +49,11 @@ export const eventRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps })
       schema: {
         tags: ['events'],
         summary: 'Ingest an event (store → route → exit check → contact upsert → lists)',
-        description: 'The `Idempotency-Key` header wins over the body field; a repeated key stores and routes nothing (stored: false).',
+        description:
+          'The `Idempotency-Key` header wins over the body field; a repeated key stores and routes nothing (stored: false). ' +
+          'A catalogued event whose properties miss its schema is, by EVENT_CATALOG_MODE: `quarantine` (default) stored with ' +
+          '`quarantined: true` and its `catalogViolations`, starting, resuming and exiting nothing; `reject` a 400 naming the path, nothing stored; ' +
+          '`off` ingested as any other event (docs/journeys.md, "Catalog violations").',
         body: eventBody,
         response: { 202: ingestResponse, ...bearerErrors },
       },
@@ -55,9 +63,6 @@ export const eventRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps })
       const parsedHeader = typeof header === 'string' && header !== '' ? idempotencyHeader.safeParse(header) : undefined;
       if (parsedHeader?.success === false) throw badRequest('Invalid request: the Idempotency-Key header must be 1 to 255 characters');
       const headerKey = parsedHeader?.data;
-      // the body was checked by the app's preValidation hook; a header is not part of that walk
-      const unstorableHeader = headerKey === undefined ? undefined : findUnstorable(headerKey, 'Idempotency-Key header');
-      if (unstorableHeader !== undefined) throw badRequest(`Invalid request: ${unstorableHeader}`);
       const { timestamp, idempotencyKey, ...body } = request.body;
       const key = headerKey ?? idempotencyKey;
       const result = await deps.ingest({
@@ -65,7 +70,6 @@ export const eventRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps })
         ...(key === undefined ? {} : { idempotencyKey: key }),
         ...(timestamp === undefined ? {} : { timestamp: new Date(timestamp) }),
         source: 'api',
-        storableChecked: true,
       });
       return reply.status(202).send(result);
     },

@@ -25,7 +25,10 @@ function sendPage(reply: FastifyReply, page: HtmlPage) {
     .send(page.html);
 }
 
-/** Public plane: unsubscribe and preference center (signed token, no API key). */
+/**
+ * Public plane: unsubscribe and preference center (signed token, no API key). Never rate limited:
+ * a person's opt-out is never refused (docs/operations.md, Rate limits).
+ */
 export const emailPageRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
   const pages = { db: deps.db, tokens: deps.email.tokens, publicUrl: deps.config.apiPublicUrl };
 
@@ -37,6 +40,7 @@ export const emailPageRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { dep
   app.get(
     '/v1/email/unsubscribe',
     {
+      config: { rateLimit: false },
       schema: {
         tags,
         summary: 'Apply the signed token (unsubscribe or resubscribe) and show a confirmation page',
@@ -50,6 +54,7 @@ export const emailPageRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { dep
   app.post(
     '/v1/email/unsubscribe',
     {
+      config: { rateLimit: false },
       schema: {
         tags,
         summary: 'RFC 8058 one-click unsubscribe (List-Unsubscribe-Post)',
@@ -67,7 +72,10 @@ export const emailPageRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { dep
 
   app.get(
     '/v1/email/preferences',
-    { schema: { tags, summary: 'Preference center (categories and the global switch)', querystring: tokenQuery, response: { 200: page, 400: errorPage } } },
+    {
+      config: { rateLimit: false },
+      schema: { tags, summary: 'Preference center (categories and the global switch)', querystring: tokenQuery, response: { 200: page, 400: errorPage } },
+    },
     async (request, reply) => sendPage(reply, await preferenceCenter(pages, firstToken(request.query.token))),
   );
 };

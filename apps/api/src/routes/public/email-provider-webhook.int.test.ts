@@ -79,6 +79,25 @@ describe('POST /v1/webhooks/email-provider (SES via SNS)', () => {
     expect(after.status).toBe('clicked');
     expect(after.openedAt).toBeInstanceOf(Date);
     expect(after.clickedAt).toBeInstanceOf(Date);
+    expect(after.humanOpenedAt).toBeInstanceOf(Date);
+    expect(after.humanClickedAt).toBeInstanceOf(Date);
+  });
+
+  it('judges SES Open / Click on the address and user agent SES reports: a machine sets only openedAt / clickedAt', async () => {
+    const send = await sent(uniqueAddress('ses-machine'));
+    const at = new Date().toISOString();
+    const scanner = { ipAddress: '198.51.100.9', timestamp: at, userAgent: 'Mozilla/5.0 (compatible; Barracuda Sentinel (EE))' };
+    await post(signedSnsMessage({ Message: sesEventMessage('Click', send.providerMessageId!, send.toEmail, { click: { ...scanner, link: 'https://x' } }) }));
+    await post(
+      signedSnsMessage({
+        Message: sesEventMessage('Open', send.providerMessageId!, send.toEmail, { open: { ipAddress: '17.58.1.2', timestamp: at, userAgent: 'Mozilla/5.0' } }),
+      }),
+    );
+    const after = await row(send.id);
+    expect(after.openedAt).toBeInstanceOf(Date);
+    expect(after.clickedAt).toBeInstanceOf(Date);
+    expect(after.humanOpenedAt).toBeNull();
+    expect(after.humanClickedAt).toBeNull();
   });
 
   it('counts hard bounces once per notification; the threshold (3) suppresses the address and the next send is skipped', async () => {

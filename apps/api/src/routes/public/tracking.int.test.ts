@@ -90,12 +90,19 @@ describe('GET /v1/t/c/{id} and /v1/t/o/{id}', () => {
       },
       { what: 'two email.link_clicked events' },
     );
-    expect(events[0]!.properties).toEqual({ emailSendId: email.id, templateKey: 'welcome-tips', linkUrl: link.originalUrl, linkId: link.id });
+    expect(events[0]!.properties).toEqual({
+      emailSendId: email.id,
+      templateKey: 'welcome-tips',
+      linkUrl: link.originalUrl,
+      linkId: link.id,
+      machine: false,
+      machineReason: null,
+    });
 
     await api.deps.analytics.shutdown();
     const captured = posthog.events.filter((event) => event.distinct_id === email.userId && event.event === 'email.link_clicked');
     expect(captured).toHaveLength(2);
-    expect(captured[0]!.properties).toMatchObject({ emailSendId: email.id, linkId: link.id });
+    expect(captured[0]!.properties).toMatchObject({ emailSendId: email.id, linkId: link.id, machine: false, machineReason: null });
   });
 
   it.each(['00000000-0000-4000-8000-000000000000', 'not-a-uuid', '%27%3B--'])(
@@ -136,7 +143,7 @@ describe('GET /v1/t/c/{id} and /v1/t/o/{id}', () => {
     );
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await eventsFor(email.userId, 'email.opened')).toHaveLength(1);
-    expect(events[0]!.properties).toEqual({ emailSendId: email.id, templateKey: 'welcome-tips' });
+    expect(events[0]!.properties).toEqual({ emailSendId: email.id, templateKey: 'welcome-tips', machine: false, machineReason: null });
   });
 
   it.each(['not-a-uuid', '00000000-0000-4000-8000-000000000000'])('still serves the GIF for a malformed or unknown send id (%s)', async (id) => {

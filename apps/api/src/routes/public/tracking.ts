@@ -1,10 +1,13 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TrackingHitKind } from '@waymark/core/metrics/prometheus';
 import { z } from 'zod';
 import { PIXEL_CACHE_CONTROL, TRANSPARENT_GIF } from '@waymark/email/tracking-pixel';
-import { clientIp } from '@waymark/core/tracking/tracking-recorder';
+import { clientIp, type TrackingHit } from '@waymark/core/tracking/tracking-recorder';
+import { linkDestination } from '@waymark/core/tracking/link-destination';
 import type { RoutePlugin } from '../../http/type-provider';
 import { mediaResponse } from '../../schemas/common';
 import type { AppDeps } from '../../deps';
+import { routeBudget } from '../../plugins/rate-limit';
 
 const tags = ['tracking'];
 // any string: a malformed id still gets its redirect or its GIF, never a 400
@@ -22,14 +25,38 @@ export function sendPixel(reply: FastifyReply): FastifyReply {
   );
 }
 
-/** Public plane: tracking (docs/email.md). No credential; the pipeline push never delays the answer. */
+/** What the recorder needs of a request to judge it (docs/email.md, "Machine opens and clicks"). */
+function trackingHit(request: FastifyRequest): TrackingHit {
+  return {
+    method: request.method,
+    userAgent: request.headers['user-agent'] ?? null,
+    // request.ip reads X-Forwarded-For only with TRUST_PROXY=true: a forged header cannot pass for Apple's proxy
+    clientAddress: request.ip,
+    ipAddress: clientIp(request.headers),
+  };
+}
+
+/**
+ * Public plane: tracking (docs/email.md). No credential; the pipeline push never delays the answer.
+ * A recipient never meets a 429 (docs/operations.md, Rate limits): past the abuse ceiling of its
+ * address a hit is still answered, but not recorded.
+ */
 export const trackingRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
+  const ceiling = routeBudget(app, { name: 'tracking', max: deps.config.rateLimit.trackingMax, key: (request) => request.ip });
+  const recordable = async (request: FastifyRequest, kind: TrackingHitKind) => {
+    if ((await ceiling.spend(request)).within) return true;
+    deps.processMetrics.countTrackingDropped(kind);
+    return false;
+  };
+
   app.get(
     '/v1/t/c/:id',
     {
+      config: { rateLimit: false },
       schema: {
         tags,
         summary: 'Follow a tracked link (records the click, 302 to the original URL; unknown id → API_PUBLIC_URL)',
+        description: 'A HEAD is answered the same way and recorded as a machine click (docs/email.md, "Machine opens and clicks").',
         params: idParams,
         response: { 302: z.null().describe('redirect; Location is the original URL') },
       },
@@ -37,12 +64,10 @@ export const trackingRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps
     async (request, reply) => {
       let location = deps.config.apiPublicUrl;
       try {
-        location =
-          (await deps.tracking.followLink({
-            linkId: request.params.id,
-            ipAddress: clientIp(request.headers),
-            userAgent: request.headers['user-agent'] ?? null,
-          })) ?? location;
+        const destination = (await recordable(request, 'click'))
+          ? await deps.tracking.followLink(request.params.id, trackingHit(request))
+          : await linkDestination(deps.db, request.params.id);
+        location = destination ?? location;
       } catch (error) {
         // the recipient still reaches a page; the click is lost and logged
         request.log.error({ err: error, linkId: request.params.id }, 'tracking: could not record click');
@@ -54,16 +79,17 @@ export const trackingRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps
   app.get(
     '/v1/t/o/:id',
     {
+      config: { rateLimit: false },
       schema: {
         tags,
-        summary: 'Open-tracking pixel (42-byte transparent GIF; the first open sets openedAt)',
+        summary: 'Open-tracking pixel (42-byte transparent GIF; the first open sets openedAt, the first by a person humanOpenedAt)',
         params: idParams,
         response: { 200: mediaResponse('42-byte transparent 1x1 GIF', { 'image/gif': z.string().meta({ format: 'binary' }) }) },
       },
     },
     async (request, reply) => {
       try {
-        await deps.tracking.recordOpen(request.params.id);
+        if (await recordable(request, 'open')) await deps.tracking.recordOpen(request.params.id, trackingHit(request));
       } catch (error) {
         request.log.error({ err: error, emailSendId: request.params.id }, 'tracking: could not record open');
       }

@@ -6,8 +6,10 @@ import type { MountedSource } from '@waymark/core/webhooks/sources/source-regist
 import type { SourceHeaders } from '@waymark/sources';
 import type { RoutePlugin } from '../../http/type-provider';
 import type { AppDeps } from '../../deps';
-import { MAX_BODY_DEPTH, nestsDeeperThan } from '../../http/json-depth';
-import { errorBody } from '../../schemas/common';
+import { findUnstorable } from '@waymark/core/db/storable-value';
+import { MAX_BODY_DEPTH } from '../../http/json-depth';
+import { catalogViolations, errorBody } from '../../schemas/common';
+import { routeBudget } from '../../plugins/rate-limit';
 
 /** Providers' payloads are small; a larger body is refused before it is buffered (413). */
 export const WEBHOOK_SOURCE_BODY_LIMIT = 1024 * 1024;
@@ -20,6 +22,8 @@ const outcome = z
       event: z.string(),
       userId: z.string(),
       exits: z.array(z.object({ journeyId: z.string(), stateId: z.uuid() })).describe('the journey states this event exited'),
+      quarantined: z.literal(true).optional().describe('present only when the event catalog quarantined the event, as POST /v1/events answers'),
+      catalogViolations: catalogViolations.optional(),
     }),
   ])
   .meta({ id: 'WebhookSourceResult' });
@@ -64,17 +68,26 @@ export const webhookSourceRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, {
     request.log.warn({ sourceId, status: error.statusCode, reason: error.code ?? error.message }, 'webhook source request rejected');
   });
 
+  // a budget per source, not per address (providers deliver from shared pools of addresses),
+  // spent once the delivery is authenticated (docs/operations.md, Rate limits)
+  const budget = routeBudget(app, {
+    name: 'webhook-source',
+    max: deps.config.rateLimit.webhookSourceMax,
+    key: (request) => (request.params as { sourceId: string }).sourceId,
+  });
+
   const mounted = deps.sources.list().map(describeSource);
   app.post(
     '/v1/webhooks/:sourceId',
     {
+      config: { rateLimit: false },
       bodyLimit: WEBHOOK_SOURCE_BODY_LIMIT,
       schema: {
         tags: ['webhooks'],
         summary: 'Receive a webhook from a registered source (verify → validate → transform → ingest)',
         description: [
           'The body is the provider’s JSON, verified over its exact raw bytes (at most 1 MiB, else 413). Order: unknown source 404 →',
-          'authentication 401 → payload schema 400 → transform (nothing to ingest: 200 `{ok, skipped}`) → the POST /v1/events pipeline.',
+          'authentication 401 → the source’s budget (WEBHOOK_SOURCE_RATE_LIMIT_MAX verified deliveries a window, per source id; 429 with Retry-After) → payload schema 400 → transform (nothing to ingest: 200 `{ok, skipped}`) → the POST /v1/events pipeline.',
           'A redelivery (same provider delivery id) is stored once. Sources mounted on this instance:',
           ...(mounted.length === 0 ? ['(none)'] : mounted),
         ].join('\n'),
@@ -86,14 +99,25 @@ export const webhookSourceRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, {
         response: { 200: outcome, 400: errorBody, 401: errorBody, 404: errorBody, 413: errorBody, 429: errorBody },
       },
     },
-    async (request) =>
+    async (request, reply) =>
       receiveWebhook(
-        { sources: deps.sources, personCache: deps.personCache, ingest: deps.ingest, logger: request.log },
+        {
+          sources: deps.sources,
+          personCache: deps.personCache,
+          ingest: deps.ingest,
+          admit: async () => {
+            const spent = await budget.spend(request);
+            // the 429 itself is receiveWebhook's, like every other refusal
+            if (!spent.within) void reply.header('retry-after', spent.retryAfterSeconds);
+            return spent.within;
+          },
+          logger: request.log,
+        },
         {
           sourceId: request.params.sourceId,
           headers: headerMap(request.headers),
           rawBody: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
-          tooDeep: (payload) => nestsDeeperThan(payload, MAX_BODY_DEPTH),
+          unstorable: (payload) => findUnstorable(payload, 'body', MAX_BODY_DEPTH),
         },
       ),
   );

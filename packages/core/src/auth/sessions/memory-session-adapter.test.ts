@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Db } from '../../db/database';
 import { MemorySessionAdapter } from './memory-session-adapter';
 import { memoryResetTokens } from './reset-token-store';
-import { hashToken } from './tokens';
+import { hashToken } from '../../tokens/tokens';
 
 // the user lookup (getSessionAndUser) is PostgreSQL's part and is covered by the integration tests
 const adapter = () => new MemorySessionAdapter({ db: undefined as unknown as Db });

@@ -1,7 +1,7 @@
 import type { DatabaseSession, DatabaseUser } from 'lucia';
 import type { Db } from '../../db/database';
 import { sessionWithUser, STORE_GRACE_MS, toDatabaseSession, type SessionAdapter, type StoredSession } from './session-adapter';
-import { hashToken } from './tokens';
+import { hashToken } from '../../tokens/tokens';
 
 /**
  * Sessions in this process's memory, for a development API that found no Redis at boot

@@ -3,7 +3,7 @@ import type { DatabaseSession, DatabaseUser } from 'lucia';
 import type { Db } from '../../db/database';
 import { isAppError, unavailable } from '../../errors/app-error';
 import { sessionWithUser, STORE_GRACE_MS, toDatabaseSession, type SessionAdapter, type StoredSession } from './session-adapter';
-import { hashToken } from './tokens';
+import { hashToken } from '../../tokens/tokens';
 
 /**
  * Runs a Redis operation of the auth store; a Redis that is down becomes a 503 with a clear

@@ -1,6 +1,6 @@
 import { Lucia, TimeSpan, type Cookie } from 'lucia';
 import type { SessionAdapter } from './session-adapter';
-import { generateToken } from './tokens';
+import { generateToken } from '../../tokens/tokens';
 
 export const SESSION_COOKIE_NAME = 'waymark_session';
 /** Sessions last 7 days and are refreshed daily (docs/auth.md). */

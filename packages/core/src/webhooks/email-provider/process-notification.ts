@@ -4,6 +4,7 @@ import type { SnsMessage } from '@waymark/email/sns-message';
 import type { Db } from '../../db/database';
 import type { EmailSendRow, EmailStatus } from '../../db/schema';
 import { recordComplaint, recordHardBounce } from '../../preferences/suppression';
+import { machineReasonOf } from '../../tracking/machine-hits';
 
 export interface ProcessOutcome {
   /** false for a redelivered SNS message (already processed: nothing changed) */
@@ -48,12 +49,26 @@ export async function processSesNotification(db: Db, message: SnsMessage, option
       case 'delivered':
         if (send) await advance(trx, send, 'delivered', { deliveredAt: sql`coalesce(delivered_at, ${at})` });
         break;
-      case 'opened':
-        if (send) await advance(trx, send, 'opened', { openedAt: sql`coalesce(opened_at, ${at})` });
+      // SES reports the address and user agent of its own pixel and redirect: judged like ours
+      // (docs/email.md, "Machine opens and clicks"); SES answers the request, so no HEAD is seen
+      case 'opened': {
+        const person = machineReasonOf('open', { method: 'GET', userAgent: event.userAgent, clientAddress: event.ipAddress }) === null;
+        if (send)
+          await advance(trx, send, 'opened', {
+            openedAt: sql`coalesce(opened_at, ${at})`,
+            ...(person ? { humanOpenedAt: sql`coalesce(human_opened_at, ${at})` } : {}),
+          });
         break;
-      case 'clicked':
-        if (send) await advance(trx, send, 'clicked', { clickedAt: sql`coalesce(clicked_at, ${at})` });
+      }
+      case 'clicked': {
+        const person = machineReasonOf('click', { method: 'GET', userAgent: event.userAgent, clientAddress: event.ipAddress }) === null;
+        if (send)
+          await advance(trx, send, 'clicked', {
+            clickedAt: sql`coalesce(clicked_at, ${at})`,
+            ...(person ? { humanClickedAt: sql`coalesce(human_clicked_at, ${at})` } : {}),
+          });
         break;
+      }
       case 'bounced': {
         // soft (transient) bounces: SES keeps retrying; only permanent bounces count
         if (!event.permanent) break;

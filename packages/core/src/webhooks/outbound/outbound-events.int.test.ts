@@ -61,8 +61,11 @@ describe('outbound events: one outbox row per fact, while an endpoint subscribes
     const id = sent.emailSendId!;
     const set = (values: Record<string, unknown>) => api.deps.db.updateTable('emailSends').set(values).where('id', '=', id).execute();
     await set({ deliveredAt: new Date(), status: 'delivered' });
+    // a machine's hit sets only openedAt / clickedAt: the webhook waits for a person
     await set({ openedAt: new Date(), status: 'opened' });
+    await set({ humanOpenedAt: new Date() });
     await set({ clickedAt: new Date(), status: 'clicked' });
+    await set({ humanClickedAt: new Date() });
     await set({ updatedAt: new Date() });
     await set({ bouncedAt: new Date() });
     await set({ complainedAt: new Date() });

@@ -24,8 +24,9 @@ const orders = defineSource({
         },
 });
 
-function harness(sources: Source[] = [orders], secrets: Record<string, string> = { ORDERS_WEBHOOK_SECRET: SECRET }) {
+function harness(sources: Source[] = [orders], secrets: Record<string, string> = { ORDERS_WEBHOOK_SECRET: SECRET }, budget = Infinity) {
   const ingested: IngestInput[] = [];
+  const admitted: string[] = [];
   const warn = vi.fn();
   const deps = {
     sources: createSourceRegistry(sources, secrets),
@@ -41,12 +42,17 @@ function harness(sources: Source[] = [orders], secrets: Record<string, string> =
         ],
       };
     },
+    admit: async (sourceId: string) => {
+      if (admitted.length >= budget) return false;
+      admitted.push(sourceId);
+      return true;
+    },
     logger: { warn },
   };
   const deliver = (sourceId: string, body: string, headers: Record<string, string> = {}) =>
-    receiveWebhook(deps, { sourceId, headers, rawBody: Buffer.from(body), tooDeep: () => false });
+    receiveWebhook(deps, { sourceId, headers, rawBody: Buffer.from(body), unstorable: () => undefined });
   const sign = (body: string, secret = SECRET) => ({ 'x-sig': createHmac('sha256', secret).update(body).digest('hex') });
-  return { deps, ingested, warn, deliver, sign };
+  return { deps, ingested, admitted, warn, deliver, sign };
 }
 
 describe('receiveWebhook', () => {
@@ -82,6 +88,18 @@ describe('receiveWebhook', () => {
     expect(logged).not.toContain(SECRET);
     expect(logged).not.toContain('private-body-content');
     expect(warn.mock.calls[1]![0].reason).toBe('no matching signature');
+  });
+
+  it('spends the source budget only for authenticated deliveries, and answers 429 once it is spent', async () => {
+    const { deliver, sign, admitted, ingested, warn } = harness(undefined, undefined, 1);
+    const body = JSON.stringify({ id: 'o-4', customer: { id: 'c-4' }, total: 3 });
+    await expect(deliver('orders', body, sign(body, 'forged'))).rejects.toMatchObject({ status: 401 });
+    expect(admitted).toEqual([]);
+    await expect(deliver('orders', body, sign(body))).resolves.toMatchObject({ ok: true });
+    await expect(deliver('orders', body, sign(body))).rejects.toMatchObject({ status: 429, message: 'Rate limit exceeded' });
+    expect(admitted).toEqual(['orders']);
+    expect(ingested).toHaveLength(1);
+    expect(warn.mock.calls.at(-1)![0]).toMatchObject({ sourceId: 'orders', status: 429, reason: 'over the source rate limit' });
   });
 
   it('skips what the transform drops; a throwing or invalid transform is a 400, not a 500', async () => {

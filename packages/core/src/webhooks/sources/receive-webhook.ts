@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import type { CatalogViolation } from '@waymark/journey';
 import type { IngestEvent, SourceHeaders } from '@waymark/sources';
-import { type AppError, badRequest, notFound, unauthorized } from '../../errors/app-error';
-import { ingestUserId, type IngestInput, type IngestResult } from '../../events/ingest';
+import { AppError, badRequest, notFound, unauthorized } from '../../errors/app-error';
+import type { IngestInput, IngestResult } from '../../events/ingest';
+import { ingestUserId } from '../../events/prepare-event';
 import type { AppLogger } from '../../logging/logger';
 import { authenticateSource } from './authenticate-source';
 import type { PersonPropertyCache } from './person-cache';
@@ -12,6 +14,11 @@ export interface ReceiveWebhookDeps {
   sources: SourceRegistry;
   personCache: PersonPropertyCache;
   ingest(input: IngestInput): Promise<IngestResult>;
+  /**
+   * Spends one delivery of the source's budget, once the delivery is authenticated (so a forger
+   * cannot spend a provider's); false when the budget is spent (the caller's 429 sets Retry-After).
+   */
+  admit(sourceId: string): Promise<boolean>;
   logger: Pick<AppLogger, 'warn'>;
 }
 
@@ -19,11 +26,25 @@ export interface WebhookDelivery {
   sourceId: string;
   headers: SourceHeaders;
   rawBody: Buffer;
-  /** the api's JSON depth guard: a body nesting too deep could not be stored */
-  tooDeep(payload: unknown): boolean;
+  /**
+   * The api's check of request input (docs/api-contract.md): what in the parsed payload could not be
+   * stored (NUL, a number beyond the finite range) or nests too deep, as a message; undefined when
+   * nothing. The raw body is bytes, so the api's check of every request body has not seen it yet.
+   */
+  unstorable(payload: unknown): string | undefined;
 }
 
-export type WebhookOutcome = { ok: true; skipped: true } | { ok: true; event: string; userId: string; exits: { journeyId: string; stateId: string }[] };
+export type WebhookOutcome =
+  | { ok: true; skipped: true }
+  | {
+      ok: true;
+      event: string;
+      userId: string;
+      exits: { journeyId: string; stateId: string }[];
+      /** as POST /v1/events answers it: present only when the event catalog quarantined the event */
+      quarantined?: true;
+      catalogViolations?: CatalogViolation[];
+    };
 
 const properties = z.record(z.string(), z.unknown());
 
@@ -57,7 +78,7 @@ function eventKey(sourceId: string, deliveryId: string | undefined): string | un
 
 /**
  * POST /v1/webhooks/{sourceId} (docs/sources.md), in the contract's order: unknown source 404 →
- * authentication 401 → payload schema 400 → transform (nothing: skipped) → the same ingest
+ * authentication 401 → the source's rate limit 429 → payload schema 400 → transform (nothing: skipped) → the same ingest
  * pipeline as POST /v1/events. Every refusal is logged with the source and the reason, never
  * the secret or the body.
  */
@@ -76,6 +97,7 @@ export async function receiveWebhook(deps: ReceiveWebhookDeps, delivery: Webhook
   if (!verification.ok) {
     return reject(unauthorized(source.auth.type === 'match' ? 'Invalid webhook secret' : 'Invalid webhook signature'), verification.reason);
   }
+  if (!(await deps.admit(sourceId))) return reject(new AppError('rate_limited', 'Rate limit exceeded'), 'over the source rate limit');
 
   let payload: unknown;
   try {
@@ -83,7 +105,8 @@ export async function receiveWebhook(deps: ReceiveWebhookDeps, delivery: Webhook
   } catch {
     return reject(badRequest('Invalid payload: the body is not JSON'), 'body is not JSON');
   }
-  if (delivery.tooDeep(payload)) return reject(badRequest('Invalid payload: the body nests too deep'), 'body nests too deep');
+  const unstorable = delivery.unstorable(payload);
+  if (unstorable !== undefined) return reject(badRequest(`Invalid payload: ${unstorable}`), unstorable);
   if (source.schema !== undefined) {
     const parsed = source.schema.safeParse(payload);
     if (!parsed.success) {
@@ -141,5 +164,6 @@ export async function receiveWebhook(deps: ReceiveWebhookDeps, delivery: Webhook
     event: event.event,
     userId: ingestUserId({ userId, email }),
     exits: result.exits.filter((exit) => exit.exited).map(({ journeyId, stateId }) => ({ journeyId, stateId })),
+    ...(result.quarantined === true ? { quarantined: true, catalogViolations: result.catalogViolations ?? [] } : {}),
   };
 }

@@ -1,0 +1,176 @@
+import type { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { sql, type RawBuilder } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase, type Db } from '@waymark/core/db/database';
+import { writeWorkflowBundle } from '../../worker/src/workflow-bundle';
+import { eventually } from '../../../test/eventually';
+import { startTestApi, type TestApi } from '../../../test/test-api';
+import { integrationEnv } from '../../../test/test-env';
+import { throwawayTemporal, type ThrowawayTemporal } from '../../../test/throwaway-services';
+import { exited, startWorkerProcess } from '../../../test/worker-process';
+
+const ADMIN = `outage-${randomUUID()}-${randomUUID()}`;
+// this file's own Temporal dev server (never the shared one on 7233, which other tests use)
+const TEMPORAL_PORT = 7381;
+const OUTAGE_MS = 30_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Journey starts outlive a Temporal outage (docs/operations.md, "Temporal outage"): the server is
+ * killed for 30 s while sign-ups keep arriving; every acknowledged sign-up's journey is started
+ * once it is back (by the request itself, or by the worker's relay from journey_pending_starts),
+ * none twice, and none is left in the DLQ.
+ */
+describe('journey starts across a Temporal outage', () => {
+  let temporal: ThrowawayTemporal;
+  let api: TestApi;
+  let db: Db;
+  const workers: ChildProcess[] = [];
+  const bundleDir = mkdtempSync(path.join(tmpdir(), 'waymark-outage-'));
+
+  beforeAll(async () => {
+    temporal = throwawayTemporal(TEMPORAL_PORT);
+    const bundle = path.join(bundleDir, 'workflow-bundle.js');
+    await Promise.all([temporal.start(), writeWorkflowBundle(bundle)]);
+    const env = {
+      ...integrationEnv(),
+      ADMIN_API_KEY: ADMIN,
+      TEMPORAL_ADDRESS: temporal.address,
+      TEMPORAL_TASK_QUEUE: `outage-${randomUUID().slice(0, 8)}`,
+      TEMPORAL_WORKFLOW_BUNDLE: bundle,
+    };
+    db = createDatabase({ connectionString: env.DATABASE_URL, max: 2 });
+    // two worker processes as deployed (apps/worker/src/main.ts): two relays share the pending starts
+    workers.push(startWorkerProcess(env), startWorkerProcess(env));
+    api = await startTestApi(env);
+    const connection = await Connection.connect({ address: temporal.address });
+    try {
+      await eventually(
+        async () =>
+          (await connection.workflowService.describeTaskQueue({ namespace: 'default', taskQueue: { name: env.TEMPORAL_TASK_QUEUE }, taskQueueType: 1 })).pollers
+            .length,
+        (pollers) => pollers >= 2,
+        { timeoutMs: 120_000, intervalMs: 500, what: 'both workers polling' },
+      );
+    } finally {
+      await connection.close();
+    }
+  }, 180_000);
+
+  afterAll(async () => {
+    await api?.close();
+    for (const child of workers) {
+      child.kill('SIGTERM');
+      await exited(child);
+    }
+    await db?.destroy();
+    await temporal?.destroy();
+    rmSync(bundleDir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('starts every acknowledged sign-up once after a 30 s outage, none twice, none in the DLQ', async () => {
+    const prefix = `outage-${randomUUID().slice(0, 8)}`;
+    const acked: string[] = [];
+    const refused: number[] = [];
+    let n = 0;
+    let load = true;
+    const inflight = new Set<Promise<void>>();
+    const send = async () => {
+      const userId = `${prefix}-${n++}`;
+      const response = await api.request('POST', '/v1/events', {
+        token: ADMIN,
+        body: { name: 'user.signed_up', userId, email: `${userId}@waymark-test.example` },
+      });
+      if (response.status === 202) acked.push(userId);
+      else refused.push(response.status);
+    };
+    const loop = (async () => {
+      while (load) {
+        const request = send();
+        inflight.add(request);
+        void request.finally(() => inflight.delete(request));
+        await sleep(250);
+      }
+      await Promise.all(inflight);
+    })();
+
+    await sleep(3_000);
+    await temporal.kill();
+    await sleep(OUTAGE_MS);
+    // the starts the outage interrupted are kept, not parked (asserted once the load has stopped)
+    const kept = await db.selectFrom('journeyPendingStarts').select(['userId']).where('userId', 'like', `${prefix}-%`).execute();
+    const ackedDuringOutage = acked.length;
+    await temporal.start();
+    await sleep(3_000);
+    load = false;
+    await loop;
+    console.info(
+      `Temporal down ${OUTAGE_MS / 1000} s: ${kept.length} starts kept pending; ${ackedDuringOutage} sign-ups acknowledged by then, ${acked.length} in all`,
+    );
+    expect(kept.length).toBeGreaterThan(0);
+    expect(refused).toEqual([]);
+    // the workers rode out the outage (a worker that died would leave the relay to the other)
+    expect(workers.map((child) => child.exitCode)).toEqual([null, null]);
+
+    // every acknowledged sign-up has its run: the relay has emptied the table
+    await eventually(
+      () => db.selectFrom('journeyPendingStarts').select(['userId']).where('userId', 'like', `${prefix}-%`).execute(),
+      (rows) => rows.length === 0,
+      { timeoutMs: 120_000, what: 'the relay to start every pending journey start' },
+    );
+    // rows per sign-up of this test, once there is one for each acknowledged sign-up
+    const perUser = (what: string, rows: (pattern: string) => RawBuilder<{ userId: string; n: number }>) =>
+      eventually(
+        async () => (await rows(`${prefix}-%`).execute(db)).rows,
+        (found) => found.length === acked.length,
+        { timeoutMs: 120_000, what },
+      );
+    const states = await perUser(
+      'a welcome-series state for every acknowledged sign-up',
+      (pattern) => sql`select user_id as "userId", count(*)::int as n from journey_states
+        where journey_id = 'welcome-series' and user_id like ${pattern} group by user_id`,
+    );
+    expect(states.map((row) => row.userId).sort()).toEqual([...acked].sort());
+    expect(states.filter((row) => row.n !== 1)).toEqual([]);
+
+    // none twice: one run per sign-up in Temporal, one welcome email each
+    const connection = await Connection.connect({ address: temporal.address });
+    try {
+      const client = new Client({ connection, namespace: 'default' });
+      // visibility trails the runs by a moment
+      const runs = await eventually(
+        async () => {
+          const counts = new Map<string, number>();
+          for await (const run of client.workflow.list({ query: `WorkflowType = 'journeyWorkflow'` })) {
+            const userId = run.workflowId.split(':')[2]!;
+            if (userId.startsWith(`${prefix}-`)) counts.set(userId, (counts.get(userId) ?? 0) + 1);
+          }
+          return counts;
+        },
+        (counts) => counts.size >= acked.length,
+        { timeoutMs: 30_000, intervalMs: 1_000, what: 'every run listed in Temporal' },
+      );
+      expect([...runs.keys()].sort()).toEqual([...acked].sort());
+      expect([...runs.values()].filter((count) => count !== 1)).toEqual([]);
+    } finally {
+      await connection.close();
+    }
+    const welcomes = await perUser(
+      'a welcome email for every acknowledged sign-up',
+      (pattern) => sql`select user_id as "userId", count(*)::int as n from email_sends
+        where template_key = 'welcome' and user_id like ${pattern} group by user_id`,
+    );
+    expect(welcomes.filter((row) => row.n !== 1)).toEqual([]);
+    const parked = await db
+      .selectFrom('dlqEntries')
+      .select('id')
+      .where(sql<string>`payload -> 'request' ->> 'userId'`, 'like', `${prefix}-%`)
+      .execute();
+    expect(parked).toEqual([]);
+  }, 400_000);
+});

@@ -1,0 +1,36 @@
+import { recordAudit, userAudit } from '../audit/audit-log';
+import type { ActiveSession, SessionManager } from '../auth/sessions/session-manager';
+import type { Db } from '../db/database';
+import { isAppError } from '../errors/app-error';
+import { verifyCredentials } from './credentials';
+import type { User } from './users';
+
+export interface SignInDeps {
+  db: Db;
+  sessions: SessionManager;
+}
+
+/** Email + password → a new session; both outcomes are audited (a failure under the email tried). */
+export async function signIn(deps: SignInDeps, input: { email: string; password: string; ipAddress: string }): Promise<{ user: User; session: ActiveSession }> {
+  let user: User;
+  try {
+    user = await verifyCredentials(deps.db, input.email, input.password);
+  } catch (error) {
+    if (isAppError(error) && error.status === 401) {
+      await recordAudit(deps.db, {
+        actor: input.email.trim().toLowerCase(),
+        actorKeyId: null,
+        actorType: 'user',
+        action: 'sign-in-failed',
+        resource: 'user',
+        resourceId: null,
+        detail: null,
+        ipAddress: input.ipAddress,
+      });
+    }
+    throw error;
+  }
+  const session = await deps.sessions.create(user.id);
+  await recordAudit(deps.db, userAudit(user, { action: 'sign-in', resource: 'user', resourceId: user.id, ipAddress: input.ipAddress }));
+  return { user, session };
+}

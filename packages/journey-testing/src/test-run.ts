@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import { primitiveProperties, type JourneyRunRequest } from '@waymark/core/journeys/orchestrator';
+import { journeyWorkflowId } from '@waymark/temporal/journey-workflow-id';
+import type { Properties, Journey, Duration } from '@waymark/journey';
+import { FakeRun, type FakeWorld, type JourneyFakes, type LogEntry, type RunStatus, type SentEmail } from '@waymark/temporal/simulation/fake-world';
+
+export interface TestJourneyOptions {
+  user?: { userId?: string; email?: string };
+  /** the trigger event's properties (what `trigger.where` and `ctx.trigger.properties` see) */
+  trigger?: { properties?: Properties };
+  fakes?: JourneyFakes;
+}
+
+/** A run's state as the admin plane would show it, or `not_entered` when the trigger made no entry. */
+export type TestRunStatus = RunStatus | 'not_entered';
+
+/**
+ * One enrollment under test, the same in both modes of the kit (`testJourney` on a virtual clock,
+ * `testJourneyOnTemporal` on the time-skipping server; docs/journeys.md). Every method returns
+ * once the run has settled: it waits on a timer or an event, or it has ended.
+ */
+export interface JourneyTestRun {
+  readonly userId: string;
+  /** Emails sent so far, in order, with their test-clock time. */
+  readonly sent: readonly SentEmail[];
+  /** The journey log: `entered`, `email_sent`, `waiting`, `resumed`, `exited`, … */
+  readonly logs: readonly LogEntry[];
+  readonly status: TestRunStatus;
+  /** Why the trigger made no entry (`trigger_where`, `entry_limit`, `suppressed`, …), once settled. */
+  readonly skipReason: string | undefined;
+  /** The failure message of a failed run. */
+  readonly error: string | undefined;
+  /** The test clock. */
+  now(): Promise<Date>;
+  /** Moves the test clock forward; timers that fall due fire in order. */
+  advance(duration: Duration): Promise<void>;
+  /**
+   * The user does something: the event is stored in the fake history, a matching exitOn rule
+   * ends the run at once (as the ingest pipeline does), and a run waiting for it receives it.
+   */
+  emit(name: string, properties?: Properties): Promise<void>;
+  /** The same user fires the trigger again (for entry limits); the runs share one fake world and clock. */
+  triggerAgain(properties?: Properties): Promise<JourneyTestRun>;
+}
+
+/** How long a run may take to settle after a step before the kit calls it stuck. */
+export const SETTLE_TIMEOUT_MS = 10_000;
+
+/**
+ * A new enrollment of the user in `world`: the trigger event stored at `at`, the run request the
+ * ingest pipeline would make of it, its workflow id, and the fake run the activities write to.
+ */
+export function enroll(
+  journey: Journey,
+  options: TestJourneyOptions,
+  world: FakeWorld,
+  at: Date,
+): { request: JourneyRunRequest; workflowId: string; run: FakeRun } {
+  const userId = options.user?.userId ?? `u-${randomUUID()}`;
+  const properties = primitiveProperties(options.trigger?.properties ?? {});
+  const trigger = world.record(journey.trigger.event, properties, at);
+  const request: JourneyRunRequest = {
+    journeyId: journey.id,
+    userId,
+    userEmail: options.user?.email ?? `${userId}@example.com`,
+    properties,
+    trigger: { event: trigger.name, eventId: trigger.eventId, occurredAt: trigger.occurredAt.toISOString() },
+  };
+  const workflowId = journeyWorkflowId(request);
+  const run = new FakeRun(world, journey.id);
+  world.runs.set(workflowId, run);
+  return { request, workflowId, run };
+}
+
+/** The members both modes read from the fake run alike. */
+export abstract class FakeRunView {
+  constructor(protected readonly run: FakeRun) {}
+
+  get sent(): readonly SentEmail[] {
+    return this.run.sent;
+  }
+
+  get logs(): readonly LogEntry[] {
+    return this.run.logs;
+  }
+
+  get status(): TestRunStatus {
+    return this.run.status ?? 'not_entered';
+  }
+
+  get error(): string | undefined {
+    return this.run.errorMessage;
+  }
+}

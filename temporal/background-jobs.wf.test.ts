@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { Context } from '@temporalio/activity';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import { isAppError } from '@waymark/core/errors/app-error';
+import type { EnrollmentBatch } from '@waymark/core/journeys/enroll-dispatch';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EnrollBatchActivities } from './activities/enroll-batch';
+import type { ImportActivities } from './activities/import-contacts';
+import { createTemporalBackgroundJobs } from './background-jobs';
+import { createTimeSkippingEnv, journeyWorkflowBundle } from './test/time-skipping';
+
+/**
+ * The BackgroundJobs port on Temporal, through its table of kinds: the real workflows of the
+ * bundle, activities faked (the jobs' own integration tests run them on the real stack).
+ */
+describe('background jobs on Temporal (time-skipping)', () => {
+  let env: TestWorkflowEnvironment;
+
+  beforeAll(async () => {
+    env = await createTimeSkippingEnv();
+  });
+  afterAll(async () => {
+    await env?.teardown();
+  });
+
+  it('starts a chunked job, reports its status and progress, and a cancel ends it, the row told it was a cancel', async () => {
+    const taskQueue = `background-jobs-${randomUUID()}`;
+    const jobs = createTemporalBackgroundJobs(env.client, taskQueue);
+    const finished: { jobId: string; error?: string; cancelled?: boolean }[] = [];
+    let inSecondChunk: () => void = () => undefined;
+    const secondChunk = new Promise<void>((resolve) => (inSecondChunk = resolve));
+    const activities: Pick<ImportActivities, 'startContactImport' | 'importContactsChunk' | 'finishContactImport'> = {
+      startContactImport: async () => ({ totalRows: 3, cursor: 0, chunkSize: 1, finished: false }),
+      importContactsChunk: async ({ start }) => {
+        if (start === 0) return 1;
+        inSecondChunk();
+        // works until the worker shuts down: the workflow does not wait for it once cancelled
+        const context = Context.current();
+        for (;;) {
+          context.heartbeat();
+          await context.sleep(200);
+        }
+      },
+      finishContactImport: async (input) => {
+        finished.push(input);
+      },
+    };
+    const bundle = await journeyWorkflowBundle();
+    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
+    await worker.runUntil(async () => {
+      const jobId = randomUUID();
+      expect(await jobs.status('contact-import', jobId)).toBe('not_found');
+      await jobs.start('contact-import', jobId);
+      await expect(jobs.start('contact-import', jobId)).rejects.toThrow(); // one run per job
+      await secondChunk;
+      expect(await jobs.status('contact-import', jobId)).toBe('running');
+      expect(await jobs.progress('contact-import', jobId)).toEqual({ done: 1, total: 3 });
+
+      await jobs.cancel('contact-import', jobId);
+      await expect(env.client.workflow.getHandle(`contact-import-${jobId}`).result()).rejects.toThrow();
+      expect(await jobs.status('contact-import', jobId)).toBe('cancelled');
+      expect(finished).toEqual([{ jobId, error: 'cancelled', cancelled: true }]);
+    });
+  });
+
+  it('runs a batch enrollment from its input and answers its progress once done; an unknown job is a 404', async () => {
+    const taskQueue = `background-jobs-${randomUUID()}`;
+    const jobs = createTemporalBackgroundJobs(env.client, taskQueue);
+    const dispatched: string[] = [];
+    const activities: EnrollBatchActivities = {
+      dispatchEnrollmentChunk: async (chunk) => {
+        dispatched.push(...chunk.users.map((user) => user.userId));
+      },
+    };
+    const bundle = await journeyWorkflowBundle();
+    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
+    await worker.runUntil(async () => {
+      const batch: EnrollmentBatch = {
+        batchId: randomUUID(),
+        journeyId: 'welcome-series',
+        event: 'user.signed_up',
+        users: Array.from({ length: 120 }, (_, i) => ({ userId: `u-${i}`, userEmail: `u${i}@example.com` })),
+      };
+      const id = `${batch.journeyId}:${batch.batchId}`;
+      await jobs.start('enroll-batch', id, batch);
+      await env.client.workflow.getHandle(`enroll-batch:${id}`).result();
+      expect(dispatched).toEqual(batch.users.map((user) => user.userId));
+      expect(await jobs.status('enroll-batch', id)).toBe('completed');
+      expect(await jobs.progress('enroll-batch', id)).toEqual({ done: 120, total: 120 });
+
+      const unknown = await jobs.cancel('event-replay', randomUUID()).catch((error: unknown) => error);
+      expect(isAppError(unknown) && unknown.status).toBe(404);
+    });
+  });
+});

@@ -1,0 +1,56 @@
+import type { Config } from '@waymark/core/config/config';
+import type { Db } from '@waymark/core/db/database';
+import { createEmailDeps } from '@waymark/core/emails/create-email-deps';
+import type { EmailDeps } from '@waymark/core/emails/email-deps';
+import { ingestEvent, type IngestInput, type IngestResult } from '@waymark/core/events/ingest';
+import { ingestEvents, type BatchIngestInput, type BatchIngestResult } from '@waymark/core/events/ingest-batch';
+import type { IngestDeps } from '@waymark/core/events/ingest-deps';
+import type { JourneyOrchestrator } from '@waymark/core/journeys/orchestrator';
+import { createJourneyRegistry, type JourneyRegistry } from '@waymark/core/journeys/registry';
+import type { AppLogger } from '@waymark/core/logging/logger';
+import { journeys as journeyDefinitions } from '@waymark/journeys';
+import { events as eventCatalog } from '@waymark/journeys/events';
+import { emailTemplates } from '@waymark/journeys/templates/registry';
+
+/**
+ * The composition root shared by the api, the worker and the CLI: this deployment's journeys,
+ * email templates and event catalog (journeys/) joined to core's registry, send path and ingest
+ * pipeline, built the same way in every process. It lives here, above core and journeys/, because
+ * core may import neither journeys/ nor temporal/; the journey orchestrator is passed in (the api
+ * starts runs through its client, the worker through its own connection).
+ */
+export interface Runtime {
+  /** this deployment's journeys (journeys/index.ts) with ENABLED_JOURNEYS applied */
+  journeys: JourneyRegistry;
+  /** the send path: journeys/templates, the SES transport, unsubscribe tokens */
+  email: EmailDeps;
+  /** the ingest pipeline: every path that accepts an event (routes, webhooks, DLQ retry, lifecycle events) calls this */
+  ingest(input: IngestInput): Promise<IngestResult>;
+  /** the batch form of the same pipeline (tracking events) */
+  ingestBatch(inputs: readonly BatchIngestInput[]): Promise<BatchIngestResult[]>;
+}
+
+export interface RuntimeDeps {
+  db: Db;
+  logger: AppLogger;
+  orchestrator: JourneyOrchestrator;
+}
+
+export function createRuntime(config: Config, deps: RuntimeDeps): Runtime {
+  const journeys = createDeploymentJourneys(config);
+  const ingestDeps: IngestDeps = { db: deps.db, logger: deps.logger, journeys, orchestrator: deps.orchestrator, catalogMode: config.eventCatalogMode };
+  return {
+    journeys,
+    email: createEmailDeps(config, { db: deps.db, templates: emailTemplates, logger: deps.logger }),
+    ingest: (input) => ingestEvent(ingestDeps, input),
+    ingestBatch: (inputs) => ingestEvents(ingestDeps, inputs),
+  };
+}
+
+/**
+ * The registry half of the runtime, for a process with no send path or ingest (the CLI's
+ * `explain`, which needs only ENABLED_JOURNEYS of the configuration).
+ */
+export function createDeploymentJourneys(config: Pick<Config, 'enabledJourneys'>): JourneyRegistry {
+  return createJourneyRegistry(journeyDefinitions, { enabledJourneys: config.enabledJourneys, events: eventCatalog });
+}

@@ -1,0 +1,240 @@
+import { randomUUID } from 'node:crypto';
+import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
+import { primitiveProperties, type PrimitiveProperties } from '@waymark/core/journeys/orchestrator';
+import type * as TemplateRegistry from '@waymark/journeys/templates/registry';
+import type { Activities } from '../activities/index';
+import { z } from 'zod';
+import { evaluateConditions, type Properties, durationMs, type Duration } from '@waymark/journey';
+
+/** The activities a journey run calls, typed from the worker's real factory (docs/contributing.md, "Tests beside the code"). */
+export type JourneyRunActivities = Pick<
+  Activities,
+  'enterJourney' | 'recordJourneyStep' | 'finishJourneyRun' | 'findJourneyEvents' | 'hasJourneyEvent' | 'sendJourneyEmail'
+>;
+
+export type RunStatus = 'active' | 'waiting' | 'completed' | 'exited' | 'failed';
+
+/** An event of the user's history, as a fake answers `ctx.history.hasEvent` and waits from it. */
+export interface FakeEvent {
+  name: string;
+  properties?: Properties;
+  /** how long before the run started it happened (default: just before) */
+  ago?: Duration;
+}
+
+/** How the in-memory world answers the run; everything optional. */
+export interface JourneyFakes {
+  /** the address is bounce-suppressed: entry is refused as the real send gate refuses it */
+  suppressed?: boolean;
+  /** `'all'` or the preference categories the user left (`'journey'` is the default category) */
+  unsubscribed?: 'all' | string[];
+  /** the user's earlier events */
+  events?: FakeEvent[];
+  /** a journey email reached this address this long before the run started (exercises `suppress.hours`) */
+  lastEmailAgo?: Duration;
+  /** template keys whose send fails for good (`email_failed`; the journey goes on, as in production) */
+  failingTemplates?: string[];
+  /** every send throws a non-retryable error with this message: the run fails, as after an outage that outlasts the retries */
+  sendOutage?: string;
+}
+
+export interface SentEmail {
+  templateKey: string;
+  node: string;
+  data: Record<string, unknown>;
+  category: string;
+  /** test-clock time of the send */
+  at: Date;
+}
+
+export interface LogEntry {
+  action: string;
+  node: string;
+  detail?: Record<string, unknown>;
+  at: Date;
+}
+
+export interface StoredEvent {
+  eventId: string;
+  name: string;
+  properties: PrimitiveProperties;
+  occurredAt: Date;
+}
+
+/**
+ * One user's world as the journey activities see it (state row, logs, sends, events,
+ * preferences), kept in memory. Several runs of the same user share it, so the entry limit holds.
+ */
+export class FakeWorld {
+  readonly events: StoredEvent[] = [];
+  readonly runs = new Map<string, FakeRun>();
+  /** journey ids the user entered, for entryLimit 'once' */
+  readonly entered = new Set<string>();
+  lastEmailAt: Date | undefined;
+
+  constructor(
+    readonly fakes: JourneyFakes,
+    readonly now: () => Promise<Date>,
+    startedAt: Date,
+  ) {
+    for (const event of fakes.events ?? []) {
+      const ago = event.ago === undefined ? 1 : durationMs(event.ago);
+      this.events.push({
+        eventId: randomUUID(),
+        name: event.name,
+        properties: primitiveProperties(event.properties),
+        occurredAt: new Date(startedAt.getTime() - ago),
+      });
+    }
+    if (fakes.lastEmailAgo !== undefined) this.lastEmailAt = new Date(startedAt.getTime() - durationMs(fakes.lastEmailAgo));
+  }
+
+  record(name: string, properties: PrimitiveProperties, occurredAt: Date): StoredEvent {
+    const event = { eventId: randomUUID(), name, properties, occurredAt };
+    this.events.push(event);
+    return event;
+  }
+
+  /** The preference gate: the reason a send in `category` is refused, if any. */
+  blocked(category: string): 'suppressed' | 'unsubscribed_all' | 'category_unsubscribed' | undefined {
+    if (this.fakes.suppressed === true) return 'suppressed';
+    if (this.fakes.unsubscribed === 'all') return 'unsubscribed_all';
+    if (this.fakes.unsubscribed?.includes(category) === true) return 'category_unsubscribed';
+    return undefined;
+  }
+}
+
+/** What one run wrote, in order. */
+export class FakeRun {
+  status: RunStatus | undefined;
+  stateId: string | undefined;
+  waitingFor: string | null = null;
+  errorMessage: string | undefined;
+  /** set while a send sits in the journey's suppress window (the activity is retried at that time) */
+  deferredUntil: Date | undefined;
+  readonly sent: SentEmail[] = [];
+  readonly logs: LogEntry[] = [];
+
+  constructor(
+    readonly world: FakeWorld,
+    readonly journeyId: string,
+  ) {}
+
+  get live(): boolean {
+    return this.status === 'active' || this.status === 'waiting';
+  }
+
+  async log(action: string, node: string, detail?: Record<string, unknown>): Promise<void> {
+    this.logs.push({ action, node, ...(detail === undefined ? {} : { detail }), at: await this.world.now() });
+  }
+
+  /** An exit rule matched `event`: the state is `exited` at once, as the ingest request marks it. */
+  exitBy(event: StoredEvent): void {
+    this.status = 'exited';
+    this.logs.push({ action: 'exited', node: this.logs.at(-1)?.node ?? 'start', detail: { event: event.name }, at: event.occurredAt });
+  }
+
+  /** The activities of this run, behaving as the Postgres-backed ones do. */
+  activities(): JourneyRunActivities {
+    const world = this.world;
+    return {
+      enterJourney: async (input) => {
+        if (this.stateId !== undefined) return { entered: true, stateId: this.stateId, userEmail: input.userEmail };
+        const blocked = world.blocked('journey');
+        if (blocked !== undefined) return { entered: false, reason: blocked };
+        if (input.entryLimit === 'once' && world.entered.has(input.journeyId)) return { entered: false, reason: 'entry_limit' };
+        if ([...world.runs.values()].some((run) => run !== this && run.journeyId === input.journeyId && run.live))
+          return { entered: false, reason: 'already_enrolled' };
+        world.entered.add(input.journeyId);
+        this.stateId = randomUUID();
+        this.status = 'active';
+        await this.log('entered', 'start', input.context);
+        return { entered: true, stateId: this.stateId, userEmail: input.userEmail };
+      },
+      recordJourneyStep: async (input) => {
+        if (!this.live) return false;
+        if (input.status !== undefined) this.status = input.status as RunStatus;
+        const waitingFor = (input.context as { waitingFor?: string | null } | undefined)?.waitingFor;
+        if (waitingFor !== undefined) this.waitingFor = waitingFor;
+        await this.log(input.action, input.toNodeId, input.detail);
+        return true;
+      },
+      finishJourneyRun: async (input) => {
+        if (!this.live) return;
+        this.status = input.status;
+        this.waitingFor = null;
+        if (input.errorMessage !== undefined) this.errorMessage = input.errorMessage;
+        await this.log(input.status, this.logs.at(-1)?.node ?? 'start', input.errorMessage === undefined ? undefined : { errorMessage: input.errorMessage });
+      },
+      findJourneyEvents: async (query) =>
+        world.events
+          .filter((event) => event.name === query.name && event.occurredAt.getTime() >= Date.parse(query.since))
+          .map((event) => ({ eventId: event.eventId, name: event.name, occurredAt: event.occurredAt.toISOString(), properties: event.properties })),
+      hasJourneyEvent: async (query) =>
+        world.events.some(
+          (event) =>
+            event.name === query.name &&
+            (query.since === undefined || event.occurredAt.getTime() >= Date.parse(query.since)) &&
+            evaluateConditions(query.where, event.properties),
+        ),
+      sendJourneyEmail: async (input) => {
+        if (!this.live) return { status: 'skipped', reason: 'state_not_active' };
+        const now = await world.now();
+        const blocked = world.blocked(input.category);
+        if (blocked !== undefined) {
+          await this.log('email_skipped', input.nodeId, { templateKey: input.templateKey, reason: blocked });
+          return { status: 'skipped', reason: blocked };
+        }
+        const windowEnd =
+          input.suppressHours === undefined || world.lastEmailAt === undefined ? 0 : world.lastEmailAt.getTime() + input.suppressHours * 3_600_000;
+        if (windowEnd > now.getTime()) {
+          this.deferredUntil = new Date(windowEnd);
+          this.status = 'waiting';
+          await this.log('waiting', input.nodeId, { templateKey: input.templateKey, reason: 'suppress_window', until: this.deferredUntil.toISOString() });
+          // the production activity's answer to a send inside the window: retried exactly when it ends
+          throw ApplicationFailure.create({
+            type: 'EmailSuppressWindow',
+            message: 'journey suppress window',
+            nextRetryDelay: windowEnd - now.getTime(),
+            category: ApplicationFailureCategory.BENIGN,
+          });
+        }
+        this.deferredUntil = undefined;
+        this.status = 'active';
+        if (world.fakes.sendOutage !== undefined) throw ApplicationFailure.nonRetryable(world.fakes.sendOutage, 'SendOutage');
+        const problem =
+          world.fakes.failingTemplates?.includes(input.templateKey) === true ? 'failing template (fake)' : await templateProblem(input.templateKey, input.data);
+        if (problem !== undefined) {
+          await this.log('email_failed', input.nodeId, { templateKey: input.templateKey, reason: problem });
+          return { status: 'failed', reason: problem };
+        }
+        const emailSendId = randomUUID();
+        world.lastEmailAt = now;
+        this.sent.push({ templateKey: input.templateKey, node: input.nodeId, data: input.data, category: input.category, at: now });
+        await this.log('email_sent', input.nodeId, { templateKey: input.templateKey, emailSendId });
+        return { status: 'sent', emailSendId };
+      },
+    };
+  }
+}
+
+let templates: Promise<typeof TemplateRegistry> | undefined;
+
+/**
+ * The template registry, imported on first use: it pulls in every React Email component (over a
+ * second of CPU). Callers load it before their clock runs (the Temporal mode while the Java test
+ * server boots), so that the send fake then answers from memory.
+ */
+export function loadTemplateRegistry(): Promise<typeof TemplateRegistry> {
+  templates ??= import('@waymark/journeys/templates/registry');
+  return templates;
+}
+
+/** The send path refuses an unknown template or data its props schema rejects; so do the fakes. */
+async function templateProblem(templateKey: string, data: Record<string, unknown>): Promise<string | undefined> {
+  const { emailTemplates } = await loadTemplateRegistry();
+  const template = emailTemplates.find((candidate) => candidate.key === templateKey);
+  if (template === undefined) return `unknown template '${templateKey}' (journeys/templates/registry.ts)`;
+  const parsed = template.schema.safeParse(data);
+  return parsed.success ? undefined : `template '${templateKey}' data: ${z.prettifyError(parsed.error)}`;
+}

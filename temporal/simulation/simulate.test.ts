@@ -1,0 +1,79 @@
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import paymentRecovery from '@waymark/journeys/payment-recovery';
+import type { JourneyRunCalls } from '../workflows/journey-runtime';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadTemplateRegistry } from './fake-world';
+import { simulateJourney } from './simulate';
+import { VirtualClock } from './virtual-clock';
+import { virtualRuntime } from './virtual-runtime';
+
+// the React Email registry takes seconds to import on a busy box: not a test's time
+beforeAll(loadTemplateRegistry);
+
+const DAY = 86_400_000;
+const start = Date.UTC(2026, 10, 1);
+const at = (days: number) => new Date(start + days * DAY);
+
+describe('simulateJourney (one virtual timeline)', () => {
+  it('runs exitOn where while waiting: only the matching property value exits', async () => {
+    const subjects = ['past_due', 'active', undefined].map((status, i) => ({
+      userId: `u${i}`,
+      email: `u${i}@example.com`,
+      trigger: { at: at(i), properties: { amount: '$10.00' } },
+      later: status === undefined ? [] : [{ name: 'subscription.updated', at: at(i + 3), properties: { status } }],
+    }));
+    const report = await simulateJourney(paymentRecovery, subjects, { until: at(20) });
+    expect(report.statuses).toEqual({ completed: 2, exited: 1 });
+    expect(report.exits).toEqual({ 'subscription.updated': 1 });
+    expect(report.samples['exited:subscription.updated']).toEqual(['u1']);
+    expect(report.sentByTemplate).toEqual({ 'payment-failed': 3, 'payment-final-notice': 2 });
+    expect(report.byNode).toEqual({ 'payment-failed': 3, 'final-notice': 2 });
+  });
+
+  it('leaves a run that is still in its grace period waiting at the end of the window', async () => {
+    const report = await simulateJourney(paymentRecovery, [{ userId: 'late', email: 'late@example.com', trigger: { at: at(15), properties: {} }, later: [] }], {
+      until: at(20),
+    });
+    expect(report.statuses).toEqual({ waiting: 1 });
+    expect(report.sentByTemplate).toEqual({ 'payment-failed': 1 });
+  });
+});
+
+describe('virtualRuntime', () => {
+  const calls = (send: JourneyRunCalls['sendJourneyEmail']) => ({ sendJourneyEmail: send }) as unknown as JourneyRunCalls;
+
+  it('retries a call that asks for it (nextRetryDelay) at that virtual time, as Temporal retries the suppress window', async () => {
+    const clock = new VirtualClock(0);
+    const attempts: number[] = [];
+    const runtime = virtualRuntime(
+      clock,
+      calls(async () => {
+        attempts.push(clock.now());
+        if (attempts.length === 1) throw ApplicationFailure.create({ message: 'window', nextRetryDelay: 5_000 });
+        return { status: 'sent', emailSendId: 'e1' };
+      }),
+      { workflowId: 'w', runId: 'r' },
+    );
+    const sent = runtime.calls.sendJourneyEmail({} as never);
+    await clock.runUntil(60_000);
+    await expect(sent).resolves.toEqual({ status: 'sent', emailSendId: 'e1' });
+    expect(attempts).toEqual([0, 5_000]);
+  });
+
+  it('fails a call for good with the cause, and cancels a pending timer as a Temporal cancellation', async () => {
+    const clock = new VirtualClock(0);
+    const runtime = virtualRuntime(
+      clock,
+      calls(async () => {
+        throw ApplicationFailure.nonRetryable('provider down');
+      }),
+      { workflowId: 'w', runId: 'r' },
+    );
+    await expect(runtime.calls.sendJourneyEmail({} as never)).rejects.toMatchObject({ cause: { message: 'provider down' } });
+    const sleeping = runtime.sleep(DAY);
+    runtime.cancel();
+    await expect(sleeping).rejects.toBeInstanceOf(CancelledFailure);
+    expect(runtime.cancelled()).toBe(true);
+    await expect(runtime.condition(() => true, 1)).rejects.toBeInstanceOf(CancelledFailure);
+  });
+});

@@ -1,0 +1,149 @@
+import { primitiveProperties, type JourneyEventSignal } from '@waymark/core/journeys/orchestrator';
+import type { SimulationReport } from '@waymark/core/journeys/simulation';
+import { startJourneyRun, type JourneyRunOutcome } from '../workflows/journey-run';
+import type { Properties, Journey } from '@waymark/journey';
+import { FakeRun, FakeWorld, loadTemplateRegistry } from './fake-world';
+import { routeEventToRun } from './route-event-to-run';
+import { VirtualClock } from './virtual-clock';
+import { virtualRuntime, type VirtualRuntime } from './virtual-runtime';
+
+/** One person's history to replay (see loadSimulationSubjects in core). */
+export interface SimulationInput {
+  userId: string;
+  email: string;
+  trigger: { at: Date; properties: Properties };
+  /** events before the trigger, answered by `ctx.history.hasEvent` */
+  earlier?: { name: string; at: Date; properties: Properties }[];
+  later: { name: string; at: Date; properties: Properties }[];
+}
+
+export type { SimulationReport };
+
+export interface SimulationOptions {
+  until: Date;
+  /** user ids kept per outcome (default 3) */
+  samples?: number;
+  /** called as runs end, about every 1 % (and once at the end with done = total) */
+  onProgress?: (done: number, total: number) => void;
+}
+
+const bump = (counts: Record<string, number>, key: string) => (counts[key] = (counts[key] ?? 0) + 1);
+
+interface Enrollment {
+  subject: SimulationInput;
+  world: FakeWorld;
+  run: FakeRun;
+  runtime?: VirtualRuntime;
+  deliver?: (event: JourneyEventSignal) => void;
+  skipReason?: string;
+  exitEvent?: string;
+}
+
+/**
+ * Runs the journey's current code over real histories, all enrollments on ONE virtual timeline:
+ * each trigger starts its run at the trigger's real time, each later event reaches its person at
+ * its real time, in global time order, and the clock jumps from one due item to the next up to
+ * `until`. The runner is the workflow's own (temporal/workflows/journey-run.ts) with the journey
+ * test kit's in-memory activities, so the rules are the production ones; nothing is sent or written.
+ * Why not the Temporal test server: at a workflow task and an activity task per step it tops out
+ * far below the rate a month of history needs (bench/README.md, Simulate).
+ */
+export async function simulateJourney(journey: Journey, subjects: readonly SimulationInput[], options: SimulationOptions): Promise<SimulationReport> {
+  const startedAt = performance.now();
+  const first = subjects.reduce((earliest, subject) => Math.min(earliest, subject.trigger.at.getTime()), options.until.getTime());
+  const clock = new VirtualClock(first);
+  const now = () => Promise.resolve(new Date(clock.now()));
+  const total = subjects.length;
+  const step = Math.max(1, Math.ceil(total / 100));
+  let done = 0;
+  const ended = () => {
+    done += 1;
+    if (done % step === 0 && done < total) options.onProgress?.(done, total);
+  };
+
+  const enrollments = subjects.map((subject, index): Enrollment => {
+    const world = new FakeWorld({}, now, subject.trigger.at);
+    for (const event of subject.earlier ?? []) world.record(event.name, primitiveProperties(event.properties), event.at);
+    const enrollment: Enrollment = { subject, world, run: new FakeRun(world, journey.id) };
+    clock.at(subject.trigger.at.getTime(), () => start(enrollment, index));
+    for (const event of subject.later) clock.at(event.at.getTime(), () => receive(enrollment, event));
+    return enrollment;
+  });
+
+  function start(enrollment: Enrollment, index: number): void {
+    const { subject, world, run } = enrollment;
+    const properties = primitiveProperties(subject.trigger.properties);
+    const trigger = world.record(journey.trigger.event, properties, subject.trigger.at);
+    const workflowId = `simulation:${journey.id}:${subject.userId}:${index}`;
+    world.runs.set(workflowId, run);
+    const runtime = virtualRuntime(clock, run.activities(), { workflowId, runId: workflowId });
+    const handle = startJourneyRun(runtime, journey, {
+      journeyId: journey.id,
+      userId: subject.userId,
+      userEmail: subject.email,
+      properties,
+      trigger: { event: trigger.name, eventId: trigger.eventId, occurredAt: trigger.occurredAt.toISOString() },
+    });
+    enrollment.runtime = runtime;
+    enrollment.deliver = handle.deliver;
+    handle.outcome.then(
+      (outcome: JourneyRunOutcome) => {
+        if (outcome.outcome === 'skipped') enrollment.skipReason = outcome.reason;
+        ended();
+      },
+      // cancelled (exit) and failed runs are reported through the fake run's status
+      ended,
+    );
+  }
+
+  function receive(enrollment: Enrollment, event: SimulationInput['later'][number]): void {
+    const stored = enrollment.world.record(event.name, primitiveProperties(event.properties), event.at);
+    const { run, runtime, deliver } = enrollment;
+    if (runtime === undefined || deliver === undefined) return;
+    const route = routeEventToRun(journey, run, runtime.workflowId, stored);
+    if (route === 'cancel') {
+      enrollment.exitEvent = stored.name;
+      runtime.cancel();
+    } else if (route === 'deliver') {
+      deliver({ eventId: stored.eventId, name: stored.name, occurredAt: stored.occurredAt.toISOString(), properties: stored.properties });
+      runtime.wake();
+    }
+  }
+
+  // the send fake's first use would import the template registry (real I/O, many event-loop turns)
+  // while the clock runs on: loaded first, every simulated call answers from memory
+  await loadTemplateRegistry();
+  await clock.runUntil(options.until.getTime());
+  options.onProgress?.(total, total);
+  return report(enrollments, options.samples ?? 3, (performance.now() - startedAt) / 1000);
+}
+
+function report(enrollments: readonly Enrollment[], samples: number, seconds: number): SimulationReport {
+  const result: SimulationReport = { enrollments: 0, notEntered: {}, statuses: {}, sentByTemplate: {}, byNode: {}, exits: {}, samples: {}, rate: 0 };
+  const sample = (key: string, userId: string) => {
+    const list = (result.samples[key] ??= []);
+    if (list.length < samples) list.push(userId);
+  };
+  for (const { subject, run, skipReason, exitEvent } of enrollments) {
+    if (run.status === undefined) {
+      const reason = skipReason ?? 'unknown';
+      bump(result.notEntered, reason);
+      sample(`not_entered:${reason}`, subject.userId);
+    } else {
+      result.enrollments += 1;
+      bump(result.statuses, run.status);
+      sample(`status:${run.status}`, subject.userId);
+    }
+    for (const email of run.sent) {
+      bump(result.sentByTemplate, email.templateKey);
+      bump(result.byNode, email.node);
+      sample(`sent:${email.templateKey}`, subject.userId);
+    }
+    if (exitEvent !== undefined) {
+      bump(result.exits, exitEvent);
+      sample(`exited:${exitEvent}`, subject.userId);
+    }
+  }
+  result.rate = seconds === 0 ? 0 : Math.round((enrollments.length / seconds) * 10) / 10;
+  return result;
+}
