@@ -42,7 +42,11 @@ describe('finishJourneyRun activity: lifecycle events go back through the ingest
       journeys: createJourneyRegistry(chainedJourneys(), { enabledJourneys: '*' }),
       orchestrator: api.deps.temporal.orchestrator,
     };
-    activities = createJourneyActivities({ db: api.deps.db, ingest: (input: IngestInput) => ingestEvent(ingestDeps, input) });
+    activities = createJourneyActivities({
+      db: api.deps.db,
+      config: { defaultTimeZone: 'UTC' },
+      ingest: (input: IngestInput) => ingestEvent(ingestDeps, input),
+    });
   });
   afterAll(() => api.close());
 

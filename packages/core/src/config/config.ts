@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isTimeZone } from '@waymark/journey';
 
 /** Task queue used when TEMPORAL_TASK_QUEUE is not set; one constant, referenced everywhere. */
 export const DEFAULT_TASK_QUEUE = 'waymark';
@@ -54,6 +55,8 @@ export const configSchema = z
     ADMIN_API_KEY: optionalString,
     API_PUBLIC_URL: url('http://localhost:3002'),
     ENABLED_JOURNEYS: enabledJourneys,
+    /** the recipient time zone of contacts without a `timezone` property (docs/journeys.md, "Timing and etiquette") */
+    DEFAULT_TIMEZONE: z.string().default('UTC').refine(isTimeZone, { error: 'must be an IANA time zone name such as UTC or Europe/Paris' }),
     STUDIO_ADMIN_EMAIL: optionalString,
     STUDIO_ADMIN_PASSWORD: optionalString,
 
@@ -144,6 +147,7 @@ export const configSchema = z
     adminApiKey: env.ADMIN_API_KEY,
     apiPublicUrl: env.API_PUBLIC_URL.replace(/\/+$/, ''),
     enabledJourneys: env.ENABLED_JOURNEYS,
+    defaultTimeZone: env.DEFAULT_TIMEZONE,
     studioAdmin: { email: env.STUDIO_ADMIN_EMAIL, password: env.STUDIO_ADMIN_PASSWORD },
     rateLimit: {
       max: env.RATE_LIMIT_MAX,

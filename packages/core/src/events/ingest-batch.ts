@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { newRowId } from '../db/ids';
 import { upsertContact, upsertContactsByExternalId } from '../contacts/upsert-contact';
+import { checkContactProperties } from '../contacts/time-zone';
 import { badRequest } from '../errors/app-error';
 import { exitStates } from '../journeys/exit-states';
 import { ingestUserId, type IngestInput } from './ingest';
@@ -147,6 +148,7 @@ function prepare(input: BatchIngestInput): PreparedEvent {
   const name = input.name.trim();
   if (name === '') throw badRequest('name must not be empty');
   const userId = ingestUserId(input);
+  checkContactProperties(input.contactProperties, 'contactProperties');
   return {
     id: newRowId(),
     name,

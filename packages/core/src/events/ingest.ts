@@ -4,6 +4,7 @@ import type { Db } from '../db/database';
 import { CONTACT_KEY_REQUIRED, externalIdUpsert, upsertContact, type ContactUpsertInput, type UpsertedContact } from '../contacts/upsert-contact';
 import { newRowId } from '../db/ids';
 import { findUnstorable } from '../db/storable-value';
+import { checkContactProperties } from '../contacts/time-zone';
 import { badRequest } from '../errors/app-error';
 import { setMemberships } from '../lists/set-memberships';
 import { exitStates } from '../journeys/exit-states';
@@ -86,6 +87,7 @@ export async function ingestEvent(deps: IngestDeps, input: IngestInput): Promise
   // value PostgreSQL would refuse can never store the event but lose the contact
   const unstorable = input.storableChecked === true ? undefined : findUnstorable(input, 'event');
   if (unstorable !== undefined) throw badRequest(`Invalid request: ${unstorable}`);
+  checkContactProperties(input.contactProperties, 'contactProperties');
   if (input.timestamp !== undefined) checkEventTime(input.timestamp);
   const userId = ingestUserId(input);
   const email = input.email?.trim() || undefined;
