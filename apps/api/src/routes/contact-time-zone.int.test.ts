@@ -23,6 +23,9 @@ describe("a contact's timezone property (the recipient time zone of quiet hours 
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe(`Invalid request: contactProperties.timezone ${MESSAGE}`);
     expect(await storedEvents(userId)).toEqual([]);
+    const upsert = await api.request('POST', '/v1/contacts', { token: ingestKey, body: { userId, properties: { timezone: 'Paris' } } });
+    expect(upsert.status).toBe(400);
+    expect(upsert.body.error).toBe(`Invalid request: properties.timezone ${MESSAGE}`);
 
     const good = await api.request('POST', '/v1/events', {
       token: ingestKey,
