@@ -13366,6 +13366,11 @@ export interface components {
       suppress: {
         hours: number;
       } | null;
+      /** @description Sends inside this window of the recipient's local time (HH:MM, their contact's timezone or DEFAULT_TIMEZONE) wait until it ends */
+      quietHours: {
+        from: string;
+        to: string;
+      } | null;
       counts: {
         active: number;
         waiting: number;
@@ -14039,6 +14044,11 @@ export interface components {
       }[];
       suppress: {
         hours: number;
+      } | null;
+      /** @description Sends inside this window of the recipient's local time (HH:MM, their contact's timezone or DEFAULT_TIMEZONE) wait until it ends */
+      quietHours: {
+        from: string;
+        to: string;
       } | null;
       counts: {
         active: number;

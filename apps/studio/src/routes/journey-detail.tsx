@@ -277,7 +277,13 @@ export default function JourneyDetail() {
                     <code key={rule.event}>{rule.event} </code>
                   ))}
                 </>
-              ) : null}{' '}
+              ) : null}
+              {detail.quietHours === null ? null : (
+                <>
+                  {' '}
+                  · quiet hours {detail.quietHours.from}–{detail.quietHours.to} (recipient&apos;s time)
+                </>
+              )}{' '}
               · <Badge value={detail.enabled ? 'enabled' : 'disabled'} />
             </>
           )
