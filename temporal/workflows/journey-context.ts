@@ -69,7 +69,7 @@ export function createJourneyContext(input: RunContextInput): JourneyContext {
       status: 'waiting',
       detail: { ...detail, until: new Date(until).toISOString(), localUntil: formatLocal(until, zone), timeZone: zone },
     });
-    await waitIn(nodeId, until, undefined, () => runtime.sleep(until - runtime.now()));
+    await waitIn(nodeId, until, undefined, () => runtime.sleep(Math.max(0, until - runtime.now())));
     await move({ toNodeId: nodeId, action: 'resumed', status: 'active' });
   };
 
