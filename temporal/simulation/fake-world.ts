@@ -9,7 +9,7 @@ import { evaluateConditions, type Properties, durationMs, type Duration } from '
 /** The activities a journey run calls, typed from the worker's real factory (docs/contributing.md, "Tests beside the code"). */
 export type JourneyRunActivities = Pick<
   Activities,
-  'enterJourney' | 'recordJourneyStep' | 'finishJourneyRun' | 'findJourneyEvents' | 'hasJourneyEvent' | 'sendJourneyEmail'
+  'enterJourney' | 'recordJourneyStep' | 'finishJourneyRun' | 'findJourneyEvents' | 'hasJourneyEvent' | 'recipientTimeZone' | 'sendJourneyEmail'
 >;
 
 export type RunStatus = 'active' | 'waiting' | 'completed' | 'exited' | 'failed';
@@ -36,6 +36,8 @@ export interface JourneyFakes {
   failingTemplates?: string[];
   /** every send throws a non-retryable error with this message: the run fails, as after an outage that outlasts the retries */
   sendOutage?: string;
+  /** the recipient's IANA time zone, as their contact's `timezone` property or DEFAULT_TIMEZONE gives it (default 'UTC') */
+  timeZone?: string;
 }
 
 export interface SentEmail {
@@ -177,6 +179,7 @@ export class FakeRun {
             (query.since === undefined || event.occurredAt.getTime() >= Date.parse(query.since)) &&
             evaluateConditions(query.where, event.properties),
         ),
+      recipientTimeZone: async () => world.fakes.timeZone ?? 'UTC',
       sendJourneyEmail: async (input) => {
         if (!this.live) return { status: 'skipped', reason: 'state_not_active' };
         const now = await world.now();

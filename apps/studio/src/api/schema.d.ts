@@ -2748,6 +2748,7 @@ export interface paths {
                 eventProperties?: {
                   [key: string]: unknown;
                 };
+                /** @description The `timezone` property, when given, must be an IANA time zone name such as Europe/Paris (else 400 naming the field); it sets the recipient time zone of quiet hours and sleepUntilLocal. */
                 contactProperties?: {
                   [key: string]: unknown;
                 };
@@ -2901,6 +2902,7 @@ export interface paths {
             | {
                 userId?: string;
                 email?: string & (unknown & unknown);
+                /** @description The `timezone` property, when given, must be an IANA time zone name such as Europe/Paris (else 400 naming the field); it sets the recipient time zone of quiet hours and sleepUntilLocal. */
                 properties?: {
                   [key: string]: unknown;
                 };
@@ -4175,6 +4177,7 @@ export interface paths {
           'application/json': {
             externalId: string;
             email?: string & (unknown & unknown);
+            /** @description The `timezone` property, when given, must be an IANA time zone name such as Europe/Paris (else 400 naming the field); it sets the recipient time zone of quiet hours and sleepUntilLocal. */
             properties?: {
               [key: string]: unknown;
             };
@@ -4566,6 +4569,7 @@ export interface paths {
         content: {
           'application/json': {
             email?: string & (unknown & unknown);
+            /** @description The `timezone` property, when given, must be an IANA time zone name such as Europe/Paris (else 400 naming the field); it sets the recipient time zone of quiet hours and sleepUntilLocal. */
             properties?: {
               [key: string]: unknown;
             };
@@ -13382,6 +13386,11 @@ export interface components {
       suppress: {
         hours: number;
       } | null;
+      /** @description Sends inside this window of the recipient's local time (HH:MM, their contact's timezone or DEFAULT_TIMEZONE) wait until it ends */
+      quietHours: {
+        from: string;
+        to: string;
+      } | null;
       counts: {
         active: number;
         waiting: number;
@@ -14083,6 +14092,11 @@ export interface components {
       }[];
       suppress: {
         hours: number;
+      } | null;
+      /** @description Sends inside this window of the recipient's local time (HH:MM, their contact's timezone or DEFAULT_TIMEZONE) wait until it ends */
+      quietHours: {
+        from: string;
+        to: string;
       } | null;
       counts: {
         active: number;

@@ -61,6 +61,13 @@ function Funnel({ journeyId }: { journeyId: string }) {
   );
 }
 
+/** `: quiet_hours until 2026-12-01T08:00+01:00` for a held send (the recipient's clock), else nothing. */
+function holdNote(detail: Record<string, unknown> | null): string {
+  const reason = detail?.reason;
+  const until = detail?.localUntil;
+  return typeof reason === 'string' && typeof until === 'string' ? `: ${reason} until ${until}` : '';
+}
+
 function StateLogs({ stateId }: { stateId: string }) {
   const logs = useQuery({
     queryKey: ['journey-logs', stateId],
@@ -74,7 +81,8 @@ function StateLogs({ stateId }: { stateId: string }) {
         <li key={log.id}>
           <span className="muted">{formatDate(log.createdAt)}</span>
           <span>
-            <strong>{log.action}</strong> {log.fromNodeId === null ? '' : `${log.fromNodeId} → `}
+            <strong>{log.action}</strong>
+            {holdNote(log.detail)} {log.fromNodeId === null ? '' : `${log.fromNodeId} → `}
             <code>{log.toNodeId}</code>
           </span>
         </li>
@@ -269,7 +277,13 @@ export default function JourneyDetail() {
                     <code key={rule.event}>{rule.event} </code>
                   ))}
                 </>
-              ) : null}{' '}
+              ) : null}
+              {detail.quietHours === null ? null : (
+                <>
+                  {' '}
+                  · quiet hours {detail.quietHours.from}–{detail.quietHours.to} (recipient&apos;s time)
+                </>
+              )}{' '}
               · <Badge value={detail.enabled ? 'enabled' : 'disabled'} />
             </>
           )

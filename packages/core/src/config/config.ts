@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isTimeZone } from '@waymark/journey';
 
 /** Task queue used when TEMPORAL_TASK_QUEUE is not set; one constant, referenced everywhere. */
 export const DEFAULT_TASK_QUEUE = 'waymark';
@@ -56,6 +57,8 @@ export const configSchema = z
     ENABLED_JOURNEYS: enabledJourneys,
     /** what ingest does with a catalogued event whose properties miss their schema (docs/journeys.md, "Catalog violations") */
     EVENT_CATALOG_MODE: z.enum(['quarantine', 'reject', 'off']).default('quarantine'),
+    /** the recipient time zone of contacts without a `timezone` property (docs/journeys.md, "Timing and etiquette") */
+    DEFAULT_TIMEZONE: z.string().default('UTC').refine(isTimeZone, { error: 'must be an IANA time zone name such as UTC or Europe/Paris' }),
     STUDIO_ADMIN_EMAIL: optionalString,
     STUDIO_ADMIN_PASSWORD: optionalString,
 
@@ -151,6 +154,7 @@ export const configSchema = z
     apiPublicUrl: env.API_PUBLIC_URL.replace(/\/+$/, ''),
     enabledJourneys: env.ENABLED_JOURNEYS,
     eventCatalogMode: env.EVENT_CATALOG_MODE,
+    defaultTimeZone: env.DEFAULT_TIMEZONE,
     studioAdmin: { email: env.STUDIO_ADMIN_EMAIL, password: env.STUDIO_ADMIN_PASSWORD },
     rateLimit: {
       max: env.RATE_LIMIT_MAX,

@@ -1,4 +1,4 @@
-import type { Journey } from '@waymark/journey';
+import type { Journey, QuietHours } from '@waymark/journey';
 import type { Db } from '../db/database';
 import { countJourneyStates, emptyCounts, recentJourneyStates, type JourneyCounts, type JourneyState } from './journey-states';
 import { effectiveEnabled, loadOverrides, setJourneyEnabled } from './effective-enabled';
@@ -17,6 +17,7 @@ export interface JourneySummary {
 export interface JourneyDetail extends Omit<JourneySummary, 'description'> {
   exitOn: Journey['exitOn'];
   suppress: { hours: number } | null;
+  quietHours: QuietHours | null;
   recentStates: JourneyState[];
 }
 
@@ -60,6 +61,7 @@ export async function getJourneyDetail(db: Db, registry: JourneyRegistry, id: st
     entryLimit: journey.entryLimit,
     exitOn: journey.exitOn,
     suppress: journey.suppress ?? null,
+    quietHours: journey.quietHours ?? null,
     counts: counts.get(id) ?? emptyCounts(),
     recentStates,
   };

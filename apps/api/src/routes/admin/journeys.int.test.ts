@@ -32,7 +32,12 @@ describe('/v1/admin/journeys and /v1/admin/events', () => {
     expect(Object.keys(trial.counts).sort()).toEqual(['active', 'completed', 'exited', 'failed', 'waiting']);
     expect(trial).not.toHaveProperty('exitOn');
     const detail = await api.request('GET', '/v1/admin/journeys/trial-conversion', { token: LEGACY });
-    expect(detail.body.journey).toMatchObject({ exitOn: [{ event: 'subscription.started' }], suppress: { hours: 24 }, recentStates: expect.any(Array) });
+    expect(detail.body.journey).toMatchObject({
+      exitOn: [{ event: 'subscription.started' }],
+      suppress: { hours: 24 },
+      quietHours: null,
+      recentStates: expect.any(Array),
+    });
     expect(detail.body.journey).not.toHaveProperty('description');
     const page = await api.request('GET', '/v1/admin/journeys?limit=1&offset=1', { token: LEGACY });
     expect(page.body.journeys).toHaveLength(1);

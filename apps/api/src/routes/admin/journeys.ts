@@ -67,6 +67,10 @@ const journeyDetail = z
     entryLimit: z.string(),
     exitOn: z.array(eventRule),
     suppress: z.object({ hours: z.number() }).nullable(),
+    quietHours: z
+      .object({ from: z.string(), to: z.string() })
+      .nullable()
+      .describe("Sends inside this window of the recipient's local time (HH:MM, their contact's timezone or DEFAULT_TIMEZONE) wait until it ends"),
     counts,
     recentStates: z.array(journeyState),
   })
