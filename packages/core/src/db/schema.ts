@@ -310,6 +310,17 @@ export interface ReplayJobEventsTable {
   eventId: string;
 }
 
+/** 0105: saved audiences (docs/segments.md); `conditions` is the condition tree, checked on write */
+export interface SegmentsTable {
+  id: Generated<string>;
+  name: string;
+  description: string | null;
+  conditions: Json<JsonObject>;
+  createdBy: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
 export interface ListsTable {
   id: Generated<string>;
   key: string;
@@ -451,6 +462,7 @@ export interface Database {
   dlqEntries: DlqEntriesTable;
   importJobs: ImportJobsTable;
   simulationJobs: SimulationJobsTable;
+  segments: SegmentsTable;
   replayJobs: ReplayJobsTable;
   replayJobEvents: ReplayJobEventsTable;
   lists: ListsTable;
@@ -468,6 +480,7 @@ export interface Database {
 }
 
 export type ContactRow = Selectable<ContactsTable>;
+export type SegmentRow = Selectable<SegmentsTable>;
 export type EmailPreferencesRow = Selectable<EmailPreferencesTable>;
 export type EventRow = Selectable<EventsTable>;
 export type NewEventRow = Insertable<EventsTable>;
