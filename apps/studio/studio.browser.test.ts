@@ -133,6 +133,8 @@ describe('Waymark Studio in Chromium', () => {
     const subscribed = page.getByRole('checkbox', { name: 'Subscribed to email at all' });
     await poll(() => journeyEmails.isChecked()).toBe(true);
     await poll(() => subscribed.isChecked()).toBe(true);
+    // every category of journeys/categories.ts has its switch
+    for (const label of ['Product updates', 'Newsletter']) await poll(() => page.getByRole('checkbox', { name: label }).isChecked()).toBe(true);
     expect(await page.getByText(/Suppressed since/).count()).toBe(0);
 
     // the switch is controlled by the server's answer, so click and watch the API (not uncheck())

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
+import { DEFAULT_EMAIL_CATEGORY } from '@waymark/email/email-template';
 import { primitiveProperties, type PrimitiveProperties } from '@waymark/core/journeys/orchestrator';
 import type * as TemplateRegistry from '@waymark/journeys/templates/registry';
 import type { Activities } from '../activities/index';
@@ -142,7 +143,7 @@ export class FakeRun {
     return {
       enterJourney: async (input) => {
         if (this.stateId !== undefined) return { entered: true, stateId: this.stateId, userEmail: input.userEmail };
-        const blocked = world.blocked('journey');
+        const blocked = world.blocked(input.category ?? DEFAULT_EMAIL_CATEGORY);
         if (blocked !== undefined) return { entered: false, reason: blocked };
         if (input.entryLimit === 'once' && world.entered.has(input.journeyId)) return { entered: false, reason: 'entry_limit' };
         if ([...world.runs.values()].some((run) => run !== this && run.journeyId === input.journeyId && run.live))

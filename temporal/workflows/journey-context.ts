@@ -96,7 +96,8 @@ export function createJourneyContext(input: RunContextInput): JourneyContext {
           templateKey,
           nodeId,
           data: (options.data ?? {}) as JsonObject,
-          category: options.category ?? 'journey',
+          // workflow code may not import the send path's DEFAULT_EMAIL_CATEGORY; the same 'journey'
+          category: options.category ?? journey.category ?? 'journey',
           idempotencyKey: `${workflowId}:${nodeId}:${step}`,
           ...(journey.suppress === undefined ? {} : { suppressHours: journey.suppress.hours }),
         }),

@@ -54,6 +54,7 @@ async function runJourney(
     workflowId,
     runId,
     entryLimit: journey.entryLimit,
+    ...(journey.category === undefined ? {} : { category: journey.category }),
     context: {
       trigger: { event: request.trigger.event, eventId: request.trigger.eventId, occurredAt: request.trigger.occurredAt },
       properties: request.properties,

@@ -24,6 +24,8 @@ export interface JourneyDefinition {
   suppress?: { hours: number };
   /** sends that fall inside this local-time window of the recipient wait until it ends (docs/journeys.md, "Timing and etiquette") */
   quietHours?: QuietHours;
+  /** preference category of this journey's emails and its entry check (default `journey`); must be one of journeys/categories.ts, checked when the registry is built */
+  category?: string;
   run(ctx: JourneyContext): Promise<void>;
 }
 
@@ -73,6 +75,7 @@ export function validateJourney(definition: JourneyDefinition): string[] {
     if (typeof hours !== 'number' || !Number.isFinite(hours) || hours < 0) problems.push('suppress.hours must be a number ≥ 0');
   }
   if (d.quietHours !== undefined) problems.push(...quietHoursProblems(d.quietHours));
+  if (d.category !== undefined && (typeof d.category !== 'string' || d.category.trim() === '')) problems.push('category must be a non-empty string');
   if (typeof d.run !== 'function') problems.push('run must be an async function (ctx) => …');
   return problems;
 }

@@ -69,20 +69,25 @@ function PreferencesPanel({ contact, preferences, editable }: { contact: Contact
       unwrap(await api.PUT('/v1/admin/contacts/{contactId}/preferences', { params: { path: { contactId: contact.id } }, body })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['contacts'] }),
   });
-  const journeyOn = preferences?.categories.journey !== false;
+  // every category the deployment declares (journeys/categories.ts); one never stored is subscribed
+  const categories = useQuery({ queryKey: ['categories'], queryFn: async () => unwrap(await api.GET('/v1/admin/categories')), staleTime: Infinity });
   const all = preferences?.unsubscribedAll === true;
   if (contact.email === null) return <p className="muted">This contact has no email address, so it has no email preferences.</p>;
+  if (categories.isError) return <ErrorPanel error={categories.error} />;
   return (
     <div className="stack">
-      <label className="switch">
-        <input
-          type="checkbox"
-          checked={journeyOn}
-          disabled={!editable || update.isPending}
-          onChange={(e) => update.mutate({ categories: { journey: e.target.checked } })}
-        />
-        Journey &amp; lifecycle emails
-      </label>
+      {categories.isPending ? <Skeleton rows={3} /> : null}
+      {(categories.data?.categories ?? []).map((category) => (
+        <label className="switch" key={category.key}>
+          <input
+            type="checkbox"
+            checked={preferences?.categories[category.key] !== false}
+            disabled={!editable || update.isPending}
+            onChange={(e) => update.mutate({ categories: { [category.key]: e.target.checked } })}
+          />
+          {category.label}
+        </label>
+      ))}
       <label className="switch">
         <input
           type="checkbox"

@@ -325,6 +325,17 @@ export interface ReplayJobEventsTable {
   eventId: string;
 }
 
+/** 0105: saved audiences (docs/segments.md); `conditions` is the condition tree, checked on write */
+export interface SegmentsTable {
+  id: Generated<string>;
+  name: string;
+  description: string | null;
+  conditions: Json<JsonObject>;
+  createdBy: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
 export interface ListsTable {
   id: Generated<string>;
   key: string;
@@ -467,6 +478,7 @@ export interface Database {
   journeyPendingStarts: JourneyPendingStartsTable;
   importJobs: ImportJobsTable;
   simulationJobs: SimulationJobsTable;
+  segments: SegmentsTable;
   replayJobs: ReplayJobsTable;
   replayJobEvents: ReplayJobEventsTable;
   lists: ListsTable;
@@ -484,6 +496,7 @@ export interface Database {
 }
 
 export type ContactRow = Selectable<ContactsTable>;
+export type SegmentRow = Selectable<SegmentsTable>;
 export type EmailPreferencesRow = Selectable<EmailPreferencesTable>;
 export type EventRow = Selectable<EventsTable>;
 export type NewEventRow = Insertable<EventsTable>;

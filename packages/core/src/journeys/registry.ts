@@ -1,4 +1,5 @@
 import { defineEvents, uncataloguedEvents, validateJourney, type EventCatalog, type Journey } from '@waymark/journey';
+import type { PreferenceCategories } from '@waymark/email/preference-categories';
 import { notFound } from '../errors/app-error';
 
 /**
@@ -27,7 +28,15 @@ export function parseEnabledJourneys(value: string): '*' | Set<string> {
   return new Set(ids);
 }
 
-export function createJourneyRegistry(journeys: readonly Journey[], options: { enabledJourneys: string; events?: EventCatalog }): JourneyRegistry {
+export function createJourneyRegistry(
+  journeys: readonly Journey[],
+  options: {
+    enabledJourneys: string;
+    events?: EventCatalog;
+    /** the deployment's preference categories (journeys/categories.ts): a journey's `category` must be one */
+    categories?: PreferenceCategories;
+  },
+): JourneyRegistry {
   const byId = new Map<string, Journey>();
   const byTrigger = new Map<string, Journey[]>();
   const byExitEvent = new Map<string, Journey[]>();
@@ -37,6 +46,12 @@ export function createJourneyRegistry(journeys: readonly Journey[], options: { e
     if (byId.has(journey.id)) throw new Error(`Duplicate journey id '${journey.id}' in journeys/index.ts`);
     const uncatalogued = options.events === undefined ? [] : uncataloguedEvents(journey, options.events);
     if (uncatalogued.length > 0) throw new Error(`Journey '${journey.id}' names events missing from the event catalog: ${uncatalogued.join(', ')}`);
+    if (journey.category !== undefined && options.categories !== undefined && options.categories.find(journey.category) === undefined) {
+      const known = options.categories.all().map((category) => category.key);
+      throw new Error(
+        `Journey '${journey.id}' names an unknown preference category '${journey.category}' (known: ${known.join(', ')}; journeys/categories.ts)`,
+      );
+    }
     byId.set(journey.id, journey);
     byTrigger.set(journey.trigger.event, [...(byTrigger.get(journey.trigger.event) ?? []), journey]);
     for (const event of new Set((journey.exitOn ?? []).map((rule) => rule.event))) byExitEvent.set(event, [...(byExitEvent.get(event) ?? []), journey]);

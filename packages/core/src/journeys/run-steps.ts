@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { DEFAULT_EMAIL_CATEGORY } from '@waymark/email/email-template';
 import type { EntryLimit } from '@waymark/journey';
 import type { Db } from '../db/database';
 import type { JourneyStatus, JsonObject } from '../db/schema';
@@ -17,6 +18,8 @@ export interface EnterJourneyInput {
   workflowId: string;
   runId: string;
   entryLimit: EntryLimit;
+  /** the journey's preference category, checked by the entry guard; `journey` when absent */
+  category?: string;
   context: JsonObject;
 }
 
@@ -46,7 +49,7 @@ export async function enterJourney(db: Db, input: EnterJourneyInput): Promise<En
     email = contact?.email ?? '';
   }
   if (email === '') return { entered: false, reason: 'no_email' };
-  const gate = await checkSendGate(db, email, 'journey');
+  const gate = await checkSendGate(db, email, input.category ?? DEFAULT_EMAIL_CATEGORY);
   if (!gate.allowed) return { entered: false, reason: gate.reason ?? 'suppressed' };
 
   try {
