@@ -12,6 +12,7 @@ import * as m0060 from './0060_event_journeys';
 import * as m0065 from './0065_simulation_jobs';
 import * as m0070 from './0070_row_counters';
 import * as m0075 from './0075_machine_hits';
+import * as m0100 from './0100_journey_versions';
 
 /**
  * Every migration, in order. A static list (rather than reading the folder at run time) works
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '0065_simulation_jobs': m0065,
   '0070_row_counters': m0070,
   '0075_machine_hits': m0075,
+  '0100_journey_versions': m0100,
 };

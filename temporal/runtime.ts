@@ -10,7 +10,9 @@ import { createJourneyRegistry, type JourneyRegistry } from '@waymark/core/journ
 import type { AppLogger } from '@waymark/core/logging/logger';
 import { journeys as journeyDefinitions } from '@waymark/journeys';
 import { events as eventCatalog } from '@waymark/journeys/events';
-import { emailTemplates } from '@waymark/journeys/templates/registry';
+import { emailTemplates, listedKeys } from '@waymark/journeys/templates/registry';
+import { fileURLToPath } from 'node:url';
+import { journeyVersions, type JourneyVersions } from './journey-versions';
 
 /**
  * The composition root shared by the api, the worker and the CLI: this deployment's journeys,
@@ -52,5 +54,25 @@ export function createRuntime(config: Config, deps: RuntimeDeps): Runtime {
  * `explain`, which needs only ENABLED_JOURNEYS of the configuration).
  */
 export function createDeploymentJourneys(config: Pick<Config, 'enabledJourneys'>): JourneyRegistry {
-  return createJourneyRegistry(journeyDefinitions, { enabledJourneys: config.enabledJourneys, events: eventCatalog });
+  return createJourneyRegistry(journeyDefinitions, {
+    enabledJourneys: config.enabledJourneys,
+    events: eventCatalog,
+    versions: deploymentJourneyVersions(),
+  });
+}
+
+let versions: JourneyVersions | undefined;
+
+/**
+ * This deployment's journey versions, read once per process from the journeys' sources: journeys/
+ * beside temporal/ in the repository, dist/journeys beside the bundles in a build (scripts/build.ts
+ * copies them there). The orchestrator stamps them on every run it starts.
+ */
+export function deploymentJourneyVersions(): JourneyVersions {
+  versions ??= journeyVersions(
+    journeyDefinitions.map((journey) => journey.id),
+    listedKeys,
+    fileURLToPath(new URL('../journeys/', import.meta.url)),
+  );
+  return versions;
 }

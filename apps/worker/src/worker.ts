@@ -12,7 +12,7 @@ import { temporalConnectionOptions } from '@waymark/temporal/connection';
 import { createTemporalOrchestrator } from '@waymark/temporal/journey-orchestrator';
 import { startOutboundDispatcher, type OutboundDispatcher } from '@waymark/temporal/outbound-dispatcher';
 import { webhookRetryPolicy } from '@waymark/temporal/outbound-retry';
-import { createRuntime } from '@waymark/temporal/runtime';
+import { createRuntime, deploymentJourneyVersions } from '@waymark/temporal/runtime';
 import { workflowCode } from './workflow-bundle';
 
 export interface WorkerDeps {
@@ -40,7 +40,7 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
   const { journeys, email, ingest } = createRuntime(deps.config, {
     db: deps.db,
     logger: deps.logger,
-    orchestrator: createTemporalOrchestrator(client, deps.config.temporal.taskQueue),
+    orchestrator: createTemporalOrchestrator(client, deps.config.temporal.taskQueue, deploymentJourneyVersions()),
   });
   const worker = await Worker.create({
     connection,

@@ -14,6 +14,8 @@ export interface JourneyRegistry {
   /** journeys with an exitOn rule for this event name */
   exitedBy(event: string): readonly Journey[];
   codeEnabled(id: string): boolean;
+  /** the journey's version in this process's code (docs/journeys.md, "Changing a live journey"); null when not known */
+  version(id: string): string | null;
   /** the deployment's event catalog (journeys/events.ts): ingest checks catalogued events against it */
   events: EventCatalog;
 }
@@ -27,7 +29,10 @@ export function parseEnabledJourneys(value: string): '*' | Set<string> {
   return new Set(ids);
 }
 
-export function createJourneyRegistry(journeys: readonly Journey[], options: { enabledJourneys: string; events?: EventCatalog }): JourneyRegistry {
+export function createJourneyRegistry(
+  journeys: readonly Journey[],
+  options: { enabledJourneys: string; events?: EventCatalog; versions?: ReadonlyMap<string, string> },
+): JourneyRegistry {
   const byId = new Map<string, Journey>();
   const byTrigger = new Map<string, Journey[]>();
   const byExitEvent = new Map<string, Journey[]>();
@@ -61,6 +66,7 @@ export function createJourneyRegistry(journeys: readonly Journey[], options: { e
       const journey = byId.get(id);
       return journey !== undefined && journey.enabled && (enabled === '*' || enabled.has(id));
     },
+    version: (id) => options.versions?.get(id) ?? null,
     events: options.events ?? defineEvents({}),
   };
 }
