@@ -2,7 +2,6 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { listedKeys } from '@waymark/journeys/templates/registry';
 import { afterEach, describe, expect, it } from 'vitest';
 import { journeyVersions } from './journey-versions';
 import { deploymentJourneyVersions } from './runtime';
@@ -17,7 +16,7 @@ function copyOfJourneys(): string {
   return dir;
 }
 
-const versionOf = (dir: string) => journeyVersions(['welcome-series', 'trial-conversion'], listedKeys, dir);
+const versionOf = (dir: string) => journeyVersions(['welcome-series', 'trial-conversion'], dir);
 
 afterEach(() => {
   for (const dir of copies.splice(0)) rmSync(dir, { recursive: true, force: true });
@@ -48,6 +47,6 @@ describe('journey versions', () => {
   });
 
   it('name the journey whose module is missing', () => {
-    expect(() => journeyVersions(['no-such-journey'], listedKeys, journeysDir)).toThrow(/journey 'no-such-journey'.*not found/);
+    expect(() => journeyVersions(['no-such-journey'], journeysDir)).toThrow(/journey 'no-such-journey'.*not found/);
   });
 });

@@ -10,7 +10,7 @@ import { createJourneyRegistry, type JourneyRegistry } from '@waymark/core/journ
 import type { AppLogger } from '@waymark/core/logging/logger';
 import { journeys as journeyDefinitions } from '@waymark/journeys';
 import { events as eventCatalog } from '@waymark/journeys/events';
-import { emailTemplates, listedKeys } from '@waymark/journeys/templates/registry';
+import { emailTemplates } from '@waymark/journeys/templates/registry';
 import { fileURLToPath } from 'node:url';
 import { journeyVersions, type JourneyVersions } from './journey-versions';
 
@@ -61,6 +61,9 @@ export function createDeploymentJourneys(config: Pick<Config, 'enabledJourneys'>
   });
 }
 
+/** journeys/ beside temporal/ in the repository; dist/journeys beside the bundles in a build */
+export const DEPLOYMENT_JOURNEYS_DIR = fileURLToPath(new URL('../journeys/', import.meta.url));
+
 let versions: JourneyVersions | undefined;
 
 /**
@@ -71,8 +74,7 @@ let versions: JourneyVersions | undefined;
 export function deploymentJourneyVersions(): JourneyVersions {
   versions ??= journeyVersions(
     journeyDefinitions.map((journey) => journey.id),
-    listedKeys,
-    fileURLToPath(new URL('../journeys/', import.meta.url)),
+    DEPLOYMENT_JOURNEYS_DIR,
   );
   return versions;
 }

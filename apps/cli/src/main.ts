@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { createApiKey } from '@waymark/core/auth/api-keys';
 import { scopeSchema } from '@waymark/core/auth/scopes';
 import { loadCommandConfig } from '@waymark/core/config/config';
@@ -13,6 +14,7 @@ import { z } from 'zod';
 import { formatExplanation } from './explain-story';
 import { formatSimulation, runSimulation } from './simulate';
 import { adminCommand, adminUsage } from './admin-commands';
+import { journeysCommand, journeysUsage } from './journeys-check';
 
 const usage = `waymark <command>
 
@@ -26,6 +28,7 @@ const usage = `waymark <command>
   explain --user ID --journey ID [--template KEY]
                                             why a person did or did not get a journey's emails
                                             (times in the local zone; TZ=… to choose another)
+${journeysUsage}
 ${adminUsage}
 `;
 
@@ -37,6 +40,12 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const config = loadCommandConfig();
+  // its own database (--database) and Temporal connection
+  if (command === 'journeys') {
+    // each failing replay is what the check reports; the SDK's own warning per run would repeat it
+    Runtime.install({ logger: new DefaultLogger('ERROR') });
+    return journeysCommand(sub, rest, config);
+  }
   const db = createDatabase({ connectionString: config.databaseUrl, max: 2, applicationName: 'waymark-cli' });
   try {
     switch (command) {

@@ -31,3 +31,38 @@ export async function runningVersions(db: Db, journeyId: string): Promise<Runnin
   for (const version of versions) version.steps.sort((a, b) => b.count - a.count || a.nodeId.localeCompare(b.nodeId));
   return versions;
 }
+
+/** A live run whose history a version check replays. */
+export interface LiveRun {
+  journeyId: string;
+  version: string | null;
+  userId: string;
+  workflowId: string;
+  runId: string;
+  nodeId: string;
+}
+
+/**
+ * The journey's live runs of every version but `except` (the working tree's: those runs already
+ * replay on the same code), oldest first; at most `sample` per version when given.
+ */
+export async function liveRunsOtherThan(db: Db, journeyId: string, except: string | null, sample?: number): Promise<LiveRun[]> {
+  const { rows } = await sql<LiveRun>`
+    select journey_id as "journeyId", journey_version as version, user_id as "userId", workflow_id as "workflowId",
+           coalesce(workflow_run_id, '') as "runId", current_node_id as "nodeId"
+    from (
+      select s.*, row_number() over (partition by journey_version order by created_at, id) as nth
+      from journey_states s
+      where journey_id = ${journeyId} and status in ${LIVE_STATUS_LIST} and journey_version is distinct from ${except}
+    ) ranked
+    where ${sample === undefined ? sql`true` : sql`nth <= ${sample}`}
+    order by journey_version nulls first, nth`.execute(db);
+  return rows;
+}
+
+/** Journeys with at least one live run (the ones a version check looks at). */
+export async function journeysWithLiveRuns(db: Db): Promise<string[]> {
+  const { rows } = await sql<{ journeyId: string }>`
+    select distinct journey_id as "journeyId" from journey_states where status in ${LIVE_STATUS_LIST} order by 1`.execute(db);
+  return rows.map((row) => row.journeyId);
+}
