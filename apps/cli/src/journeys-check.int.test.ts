@@ -99,6 +99,16 @@ describe('waymark journeys check', () => {
     expect(code).toBe(0);
   }, 180_000);
 
+  it('a different template after the sleep replays: 0 incompatible (the sleeping runs have not reached that send)', async () => {
+    const { code, report } = await check(
+      workingTree((source) =>
+        source.replace("await ctx.sendEmail('welcome-getting-started', { node: 'nudge' });", "await ctx.sendEmail('welcome-tips', { node: 'nudge' });"),
+      ),
+    );
+    expect(report).toMatchObject({ replayed: RUNS, incompatible: 0 });
+    expect(code).toBe(0);
+  }, 180_000);
+
   it('the checkout itself has nothing to replay: every run is on its version', async () => {
     const printed: string[] = [];
     const log = vi.spyOn(console, 'log').mockImplementation((line: string) => void printed.push(line));
