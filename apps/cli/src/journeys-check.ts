@@ -6,11 +6,8 @@ import { temporalConnectionOptions } from '@waymark/temporal/connection';
 import { checkJourneys, type JourneyCheckReport } from '@waymark/temporal/journey-check/check-journeys';
 import { DEPLOYMENT_JOURNEYS_DIR } from '@waymark/temporal/runtime';
 
-export const journeysUsage = `  journeys check [--journeys-dir DIR] [--journey ID] [--sample N] [--json] [--markdown]
-                 [--database URL] [--temporal HOST:PORT] [--namespace NS]
-                                            replay the live runs of every journey whose code changed
-                                            against the working tree's journeys/ (DIR, default the
-                                            checkout's); exit 1 when any run would break`;
+const usage =
+  'usage: waymark journeys check [--journeys-dir DIR] [--journey ID] [--sample N] [--json] [--markdown] [--database URL] [--temporal HOST:PORT] [--namespace NS]';
 
 /** `waymark journeys check`: exit 0 when every replayed run is compatible, 1 when any is not, 2 on bad arguments. */
 export async function journeysCommand(sub: string | undefined, args: string[], config: CommandConfig): Promise<number> {
@@ -29,7 +26,7 @@ export async function journeysCommand(sub: string | undefined, args: string[], c
   });
   const sample = values.sample === undefined ? undefined : Number(values.sample);
   if (sub !== 'check' || (sample !== undefined && (!Number.isInteger(sample) || sample < 1))) {
-    console.error(`usage:\n${journeysUsage}`);
+    console.error(usage);
     return 2;
   }
   const db = createDatabase({ connectionString: values.database, max: 2, applicationName: 'waymark-journeys-check' });

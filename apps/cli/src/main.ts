@@ -1,5 +1,4 @@
 import { parseArgs } from 'node:util';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { createApiKey } from '@waymark/core/auth/api-keys';
 import { scopeSchema } from '@waymark/core/auth/scopes';
 import { loadCommandConfig } from '@waymark/core/config/config';
@@ -14,7 +13,6 @@ import { z } from 'zod';
 import { formatExplanation } from './explain-story';
 import { formatSimulation, runSimulation } from './simulate';
 import { adminCommand, adminUsage } from './admin-commands';
-import { journeysCommand, journeysUsage } from './journeys-check';
 
 const usage = `waymark <command>
 
@@ -28,7 +26,11 @@ const usage = `waymark <command>
   explain --user ID --journey ID [--template KEY]
                                             why a person did or did not get a journey's emails
                                             (times in the local zone; TZ=… to choose another)
-${journeysUsage}
+  journeys check [--journeys-dir DIR] [--journey ID] [--sample N] [--json] [--markdown]
+                 [--database URL] [--temporal HOST:PORT] [--namespace NS]
+                                            replay the live runs of every journey whose code changed
+                                            against the working tree's journeys/ (DIR, default the
+                                            checkout's); exit 1 when any run would break
 ${adminUsage}
 `;
 
@@ -42,8 +44,16 @@ async function main(argv: string[]): Promise<number> {
   const config = loadCommandConfig();
   // its own database (--database) and Temporal connection
   if (command === 'journeys') {
-    // each failing replay is what the check reports; the SDK's own warning per run would repeat it
-    Runtime.install({ logger: new DefaultLogger('ERROR') });
+    // loaded on demand: the Temporal worker SDK (native bridge, bundler) would slow every other command's start
+    const [{ DefaultLogger, Runtime, makeTelemetryFilterString }, { journeysCommand }] = await Promise.all([
+      import('@temporalio/worker'),
+      import('./journeys-check'),
+    ]);
+    // each failing replay is what the check reports; the SDK core's own warning per run would repeat it
+    Runtime.install({
+      logger: new DefaultLogger('ERROR'),
+      telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'ERROR', other: 'ERROR' }), forward: {} } },
+    });
     return journeysCommand(sub, rest, config);
   }
   const db = createDatabase({ connectionString: config.databaseUrl, max: 2, applicationName: 'waymark-cli' });
