@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { temporal } from '@temporalio/proto';
+import { Worker } from '@temporalio/worker';
 import { loadCommandConfig } from '@waymark/core/config/config';
 import type { JourneyCheckReport } from '@waymark/temporal/journey-check/check-journeys';
+import { workingTreeWorkflowBundle } from '@waymark/temporal/journey-check/working-tree-bundle';
 import { DEPLOYMENT_JOURNEYS_DIR } from '@waymark/temporal/runtime';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eventually } from '../../../test/eventually';
@@ -28,13 +31,18 @@ function workingTree(edit: (source: string) => string): string {
 
 const welcomeSend = "    await ctx.sendEmail('welcome', { data: { firstName: ctx.trigger.properties.firstName ?? null } });\n";
 
+/** Every JSON payload of an exported history, decoded: where personal data would be. */
+function decodedPayloads(json: string): string {
+  return [...json.matchAll(/"data":"([A-Za-z0-9+/=]+)"/g)].map((match) => Buffer.from(match[1] ?? '', 'base64').toString('utf8')).join('\n');
+}
+
 describe('waymark journeys check', () => {
   let api: TestApi;
   const dirs: string[] = [];
+  const prefix = `check-${randomUUID().slice(0, 8)}`;
 
   beforeAll(async () => {
     api = await startTestApi({ ADMIN_API_KEY: LEGACY });
-    const prefix = `check-${randomUUID().slice(0, 8)}`;
     const users = Array.from({ length: RUNS }, (_, i) => ({ userId: `${prefix}-${i}`, userEmail: `${prefix}-${i}@waymark-test.example` }));
     const enrolled = await api.request('POST', '/v1/admin/journeys/welcome-series/enroll/batch', { token: LEGACY, body: { users } });
     expect(enrolled.body.enrolled).toBe(RUNS);
@@ -107,6 +115,41 @@ describe('waymark journeys check', () => {
     );
     expect(report).toMatchObject({ replayed: RUNS, incompatible: 0 });
     expect(code).toBe(0);
+  }, 180_000);
+
+  it('export-histories writes live runs with personal data replaced; they replay on the current code and fail on an incompatible change', async () => {
+    const outDir = mkdtempSync(path.join(tmpdir(), 'waymark-histories-'));
+    dirs.push(outDir);
+    const env = integrationEnv();
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    try {
+      const code = await journeysCommand(
+        'export-histories',
+        ['--journey', 'welcome-series', '--limit', '5', '--out', outDir, '--database', env.DATABASE_URL],
+        loadCommandConfig(env),
+      );
+      expect(code).toBe(0);
+    } finally {
+      log.mockRestore();
+    }
+    const files = readdirSync(outDir).map((file) => path.join(outDir, file));
+    expect(files).toHaveLength(5);
+    const decoded = files.map((file) => decodedPayloads(readFileSync(file, 'utf8'))).join('\n');
+    expect(decoded).toMatch(/"userEmail":"person-\d+@example\.invalid"/);
+    expect(decoded).not.toMatch(new RegExp(`${prefix}-\\d+`));
+
+    const { History } = temporal.api.history.v1;
+    const histories = files.map((file) => ({ workflowId: path.basename(file), history: History.fromObject(JSON.parse(readFileSync(file, 'utf8'))) }));
+    const replay = async (journeysDir: string) => {
+      const failures: string[] = [];
+      const workflowBundle = await workingTreeWorkflowBundle(journeysDir);
+      for await (const result of Worker.runReplayHistories({ workflowBundle }, histories)) if (result.error !== undefined) failures.push(result.workflowId);
+      return failures;
+    };
+    expect(await replay(DEPLOYMENT_JOURNEYS_DIR)).toEqual([]);
+    const broken = workingTree((source) => source.replace(welcomeSend, `${welcomeSend}    await ctx.sendEmail('welcome-tips', { node: 'early-tip' });\n`));
+    dirs.push(broken);
+    expect(await replay(broken)).toHaveLength(5);
   }, 180_000);
 
   it('the checkout itself has nothing to replay: every run is on its version', async () => {

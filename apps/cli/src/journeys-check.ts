@@ -1,15 +1,20 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
 import type { CommandConfig } from '@waymark/core/config/config';
 import { createDatabase } from '@waymark/core/db/database';
 import { temporalConnectionOptions } from '@waymark/temporal/connection';
 import { checkJourneys, type JourneyCheckReport } from '@waymark/temporal/journey-check/check-journeys';
+import { exportHistories } from '@waymark/temporal/journey-check/export-histories';
 import { DEPLOYMENT_JOURNEYS_DIR } from '@waymark/temporal/runtime';
 
-const usage =
-  'usage: waymark journeys check [--journeys-dir DIR] [--journey ID] [--sample N] [--json] [--markdown] [--database URL] [--temporal HOST:PORT] [--namespace NS]';
+const usage = `usage: waymark journeys check [--journeys-dir DIR] [--journey ID] [--sample N] [--json] [--markdown] [--database URL] [--temporal HOST:PORT] [--namespace NS]
+       waymark journeys export-histories --journey ID [--limit 50] [--out DIR] [--database URL] [--temporal HOST:PORT] [--namespace NS]`;
 
-/** `waymark journeys check`: exit 0 when every replayed run is compatible, 1 when any is not, 2 on bad arguments. */
+/**
+ * `waymark journeys check`: exit 0 when every replayed run is compatible, 1 when any is not, 2 on bad arguments.
+ * `waymark journeys export-histories`: live runs' histories as replay fixtures (journeys/__histories__/<id>/).
+ */
 export async function journeysCommand(sub: string | undefined, args: string[], config: CommandConfig): Promise<number> {
   const { values } = parseArgs({
     args,
@@ -22,16 +27,32 @@ export async function journeysCommand(sub: string | undefined, args: string[], c
       database: { type: 'string', default: config.databaseUrl },
       temporal: { type: 'string', default: config.temporal.address },
       namespace: { type: 'string', default: config.temporal.namespace },
+      limit: { type: 'string', default: '50' },
+      out: { type: 'string' },
     },
   });
   const sample = values.sample === undefined ? undefined : Number(values.sample);
-  if (sub !== 'check' || (sample !== undefined && (!Number.isInteger(sample) || sample < 1))) {
+  const limit = Number(values.limit);
+  const valid =
+    sub === 'check'
+      ? sample === undefined || (Number.isInteger(sample) && sample >= 1)
+      : sub === 'export-histories' && values.journey !== undefined && Number.isInteger(limit) && limit >= 1;
+  if (!valid) {
     console.error(usage);
     return 2;
   }
   const db = createDatabase({ connectionString: values.database, max: 2, applicationName: 'waymark-journeys-check' });
   const connection = await Connection.connect(temporalConnectionOptions({ ...config.temporal, address: values.temporal }));
   try {
+    if (sub === 'export-histories' && values.journey !== undefined) {
+      const outDir = values.out ?? path.join(DEPLOYMENT_JOURNEYS_DIR, '__histories__', values.journey);
+      const files = await exportHistories(
+        { db, client: new Client({ connection, namespace: values.namespace }) },
+        { journeyId: values.journey, limit, outDir },
+      );
+      console.log(`journeys export-histories: ${files.length} histories of live '${values.journey}' runs → ${outDir} (personal data replaced)`);
+      return 0;
+    }
     const report = await checkJourneys(
       { db, client: new Client({ connection, namespace: values.namespace }) },
       {

@@ -31,6 +31,9 @@ const usage = `waymark <command>
                                             replay the live runs of every journey whose code changed
                                             against the working tree's journeys/ (DIR, default the
                                             checkout's); exit 1 when any run would break
+  journeys export-histories --journey ID [--limit 50] [--out DIR]
+                                            live runs' histories (personal data replaced) as replay
+                                            fixtures under journeys/__histories__/ID/
 ${adminUsage}
 `;
 

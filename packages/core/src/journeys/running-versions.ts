@@ -44,16 +44,17 @@ export interface LiveRun {
 
 /**
  * The journey's live runs of every version but `except` (the working tree's: those runs already
- * replay on the same code), oldest first; at most `sample` per version when given.
+ * replay on the same code; undefined: every version), oldest first; at most `sample` per version when given.
  */
-export async function liveRunsOtherThan(db: Db, journeyId: string, except: string | null, sample?: number): Promise<LiveRun[]> {
+export async function liveRunsOtherThan(db: Db, journeyId: string, except: string | null | undefined, sample?: number): Promise<LiveRun[]> {
   const { rows } = await sql<LiveRun>`
     select journey_id as "journeyId", journey_version as version, user_id as "userId", workflow_id as "workflowId",
            coalesce(workflow_run_id, '') as "runId", current_node_id as "nodeId"
     from (
       select s.*, row_number() over (partition by journey_version order by created_at, id) as nth
       from journey_states s
-      where journey_id = ${journeyId} and status in ${LIVE_STATUS_LIST} and journey_version is distinct from ${except}
+      where journey_id = ${journeyId} and status in ${LIVE_STATUS_LIST}
+        and ${except === undefined ? sql`true` : sql`journey_version is distinct from ${except}`}
     ) ranked
     where ${sample === undefined ? sql`true` : sql`nth <= ${sample}`}
     order by journey_version nulls first, nth`.execute(db);
