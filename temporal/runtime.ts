@@ -13,6 +13,8 @@ import { categories as categoryDefinitions } from '@waymark/journeys/categories'
 import { events as eventCatalog } from '@waymark/journeys/events';
 import { definePreferenceCategories, type PreferenceCategories } from '@waymark/email/preference-categories';
 import { emailTemplates } from '@waymark/journeys/templates/registry';
+import { fileURLToPath } from 'node:url';
+import { journeyVersions, type JourneyVersions } from './journey-versions';
 
 /**
  * The composition root shared by the api, the worker and the CLI: this deployment's journeys,
@@ -58,10 +60,33 @@ export function createRuntime(config: Config, deps: RuntimeDeps): Runtime {
  * `explain`, which needs only ENABLED_JOURNEYS of the configuration).
  */
 export function createDeploymentJourneys(config: Pick<Config, 'enabledJourneys'>): JourneyRegistry {
-  return createJourneyRegistry(journeyDefinitions, { enabledJourneys: config.enabledJourneys, events: eventCatalog, categories: deploymentCategories() });
+  return createJourneyRegistry(journeyDefinitions, {
+    enabledJourneys: config.enabledJourneys,
+    events: eventCatalog,
+    categories: deploymentCategories(),
+    versions: deploymentJourneyVersions(),
+  });
 }
 
 /** journeys/categories.ts, checked (a bad list stops start-up). */
 function deploymentCategories(): PreferenceCategories {
   return definePreferenceCategories(categoryDefinitions);
+}
+
+/** journeys/ beside temporal/ in the repository; dist/journeys beside the bundles in a build */
+export const DEPLOYMENT_JOURNEYS_DIR = fileURLToPath(new URL('../journeys/', import.meta.url));
+
+let versions: JourneyVersions | undefined;
+
+/**
+ * This deployment's journey versions, read once per process from the journeys' sources: journeys/
+ * beside temporal/ in the repository, dist/journeys beside the bundles in a build (scripts/build.ts
+ * copies them there). The orchestrator stamps them on every run it starts.
+ */
+export function deploymentJourneyVersions(): JourneyVersions {
+  versions ??= journeyVersions(
+    journeyDefinitions.map((journey) => journey.id),
+    DEPLOYMENT_JOURNEYS_DIR,
+  );
+  return versions;
 }

@@ -14370,6 +14370,23 @@ export interface components {
       createdAt: string;
       /** Format: date-time */
       updatedAt: string;
+      /** @description The journey's version when this run started: a short hash of the journey's code and the templates it names. Null for runs started before versions were recorded. */
+      journeyVersion: string | null;
+    };
+    JourneyRunningVersionInput: {
+      /** @description null: runs started before versions were recorded */
+      version: string | null;
+      /** @description live (active or waiting) runs of this version */
+      running: number;
+      /** @description where those runs are, most populated first */
+      steps: {
+        nodeId: string;
+        /** @enum {string} */
+        status: 'active' | 'waiting';
+        count: number;
+      }[];
+      /** Format: date-time */
+      lastStartedAt: string;
     };
     JourneyLogInput: {
       /** Format: uuid */
@@ -14430,6 +14447,10 @@ export interface components {
         exited: number;
       };
       recentStates: components['schemas']['JourneyStateInput'][];
+      /** @description This deployment's version of the journey: a short content hash of its module and the templates it names (docs/journeys.md, "Changing a live journey") */
+      version: string | null;
+      /** @description every version that still has running enrollments, newest first */
+      runningVersions: components['schemas']['JourneyRunningVersionInput'][];
     };
     SimulationJobInput: {
       /** Format: uuid */
@@ -15159,6 +15180,23 @@ export interface components {
       createdAt: string;
       /** Format: date-time */
       updatedAt: string;
+      /** @description The journey's version when this run started: a short hash of the journey's code and the templates it names. Null for runs started before versions were recorded. */
+      journeyVersion: string | null;
+    };
+    JourneyRunningVersion: {
+      /** @description null: runs started before versions were recorded */
+      version: string | null;
+      /** @description live (active or waiting) runs of this version */
+      running: number;
+      /** @description where those runs are, most populated first */
+      steps: {
+        nodeId: string;
+        /** @enum {string} */
+        status: 'active' | 'waiting';
+        count: number;
+      }[];
+      /** Format: date-time */
+      lastStartedAt: string;
     };
     JourneyLog: {
       /** Format: uuid */
@@ -15219,6 +15257,10 @@ export interface components {
         exited: number;
       };
       recentStates: components['schemas']['JourneyState'][];
+      /** @description This deployment's version of the journey: a short content hash of its module and the templates it names (docs/journeys.md, "Changing a live journey") */
+      version: string | null;
+      /** @description every version that still has running enrollments, newest first */
+      runningVersions: components['schemas']['JourneyRunningVersion'][];
     };
     SimulationJob: {
       /** Format: uuid */

@@ -68,6 +68,50 @@ function holdNote(detail: Record<string, unknown> | null): string {
   return typeof reason === 'string' && typeof until === 'string' ? `: ${reason} until ${until}` : '';
 }
 
+type JourneyDetailBody = components['schemas']['JourneyDetail'];
+
+/** "v3a9f1c (this deployment): 1,204 running · 1,180 waiting at sleep:2 days" per version with live runs. */
+function Versions({ detail }: { detail: JourneyDetailBody }) {
+  return (
+    <div className="stack">
+      <p>
+        This deployment runs version <code>{detail.version === null ? 'unknown' : `v${detail.version}`}</code>.
+      </p>
+      {detail.runningVersions.length === 0 ? (
+        <p className="muted">No enrollment is running.</p>
+      ) : (
+        <table aria-label="Running versions">
+          <thead>
+            <tr>
+              <th scope="col">Version</th>
+              <th scope="col">Running</th>
+              <th scope="col">Where</th>
+            </tr>
+          </thead>
+          <tbody>
+            {detail.runningVersions.map((entry) => (
+              <tr key={entry.version ?? 'unknown'}>
+                <td>
+                  <code>{entry.version === null ? 'unknown (started before versions)' : `v${entry.version}`}</code>
+                  {entry.version !== null && entry.version === detail.version ? ' (this deployment)' : null}
+                </td>
+                <td>{entry.running.toLocaleString('en-US')}</td>
+                <td>
+                  {entry.steps.map((step) => (
+                    <div key={`${step.nodeId}:${step.status}`}>
+                      {step.count.toLocaleString('en-US')} {step.status} at <code>{step.nodeId}</code>
+                    </div>
+                  ))}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
+
 function StateLogs({ stateId }: { stateId: string }) {
   const logs = useQuery({
     queryKey: ['journey-logs', stateId],
@@ -293,6 +337,12 @@ export default function JourneyDetail() {
         <h2 id="funnel">Funnel</h2>
         <Funnel journeyId={id} />
       </section>
+      {detail === undefined ? null : (
+        <section className="card" aria-labelledby="versions">
+          <h2 id="versions">Versions</h2>
+          <Versions detail={detail} />
+        </section>
+      )}
       {can.manageJourneys ? <Enroll journeyId={id} batch={can.administer} /> : null}
       <section aria-labelledby="states">
         <h2 id="states">Enrollments</h2>

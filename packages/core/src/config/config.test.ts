@@ -75,6 +75,11 @@ describe('loadCommandConfig', () => {
       cacheUrl: 'redis://127.0.0.1:6379',
       enabledJourneys: '*',
       bounceThreshold: 3,
+      temporal: { address: '127.0.0.1:7233', namespace: 'default', apiKey: undefined, tls: false },
+    });
+    expect(loadCommandConfig({ DATABASE_URL: required.DATABASE_URL, ORCHESTRATOR_CLIENT_TOKEN: 'cloud-key' }).temporal).toMatchObject({
+      apiKey: 'cloud-key',
+      tls: true,
     });
     expect(loadCommandConfig({ DATABASE_URL: required.DATABASE_URL, CACHE_URL: 'redis://cache:6379/2', ENABLED_JOURNEYS: 'welcome-series' })).toMatchObject({
       cacheUrl: 'redis://cache:6379/2',

@@ -218,12 +218,28 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
  * server's secrets can still migrate or create a key.
  */
 const commandConfigSchema = z
-  .looseObject({ DATABASE_URL: databaseUrl, CACHE_URL: cacheUrl, ENABLED_JOURNEYS: enabledJourneys, BOUNCE_THRESHOLD: bounceThreshold })
+  .looseObject({
+    DATABASE_URL: databaseUrl,
+    CACHE_URL: cacheUrl,
+    ENABLED_JOURNEYS: enabledJourneys,
+    BOUNCE_THRESHOLD: bounceThreshold,
+    // `journeys check` reads running histories from Temporal
+    TEMPORAL_ADDRESS: z.string().default('127.0.0.1:7233'),
+    TEMPORAL_NAMESPACE: z.string().default('default'),
+    TEMPORAL_TLS: z.enum(['true', 'false']).optional(),
+    ORCHESTRATOR_CLIENT_TOKEN: optionalString,
+  })
   .transform((env) => ({
     databaseUrl: env.DATABASE_URL,
     cacheUrl: env.CACHE_URL,
     enabledJourneys: env.ENABLED_JOURNEYS,
     bounceThreshold: env.BOUNCE_THRESHOLD,
+    temporal: {
+      address: env.TEMPORAL_ADDRESS,
+      namespace: env.TEMPORAL_NAMESPACE,
+      apiKey: env.ORCHESTRATOR_CLIENT_TOKEN,
+      tls: env.TEMPORAL_TLS === undefined ? env.ORCHESTRATOR_CLIENT_TOKEN !== undefined : env.TEMPORAL_TLS === 'true',
+    },
   }));
 
 export type CommandConfig = z.infer<typeof commandConfigSchema>;

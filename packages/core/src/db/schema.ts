@@ -80,6 +80,8 @@ export interface JourneyStatesTable {
   updatedAt: Timestamp;
   /** 0060: the event the run started from, generated from context.trigger.eventId */
   triggerEventId: ColumnType<string | null, never, never>;
+  /** 0100: the journey's version when the run started (null for older runs) */
+  journeyVersion: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface JourneyEntriesTable {

@@ -15,6 +15,8 @@ export interface JourneyRegistry {
   /** journeys with an exitOn rule for this event name */
   exitedBy(event: string): readonly Journey[];
   codeEnabled(id: string): boolean;
+  /** the journey's version in this process's code (docs/journeys.md, "Changing a live journey"); null when not known */
+  version(id: string): string | null;
   /** the deployment's event catalog (journeys/events.ts): ingest checks catalogued events against it */
   events: EventCatalog;
 }
@@ -35,6 +37,7 @@ export function createJourneyRegistry(
     events?: EventCatalog;
     /** the deployment's preference categories (journeys/categories.ts): a journey's `category` must be one */
     categories?: PreferenceCategories;
+    versions?: ReadonlyMap<string, string>;
   },
 ): JourneyRegistry {
   const byId = new Map<string, Journey>();
@@ -76,6 +79,7 @@ export function createJourneyRegistry(
       const journey = byId.get(id);
       return journey !== undefined && journey.enabled && (enabled === '*' || enabled.has(id));
     },
+    version: (id) => options.versions?.get(id) ?? null,
     events: options.events ?? defineEvents({}),
   };
 }
