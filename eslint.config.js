@@ -65,6 +65,7 @@ const coreLayers = [
   'organizations',
   'contacts',
   'lists',
+  'segments',
   'dlq',
   'outbox',
   'preferences',

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { temporal } from '@temporalio/proto';
@@ -9,7 +9,15 @@ import trialConversion from './trial-conversion';
 
 afterAll(stopJourneyTestServer);
 
-const historiesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'histories');
+const journeysDir = path.dirname(fileURLToPath(import.meta.url));
+const historiesDir = path.join(journeysDir, 'histories');
+const exportedDir = path.join(journeysDir, '__histories__');
+
+function jsonFiles(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((file) => file.endsWith('.json'))
+    .map((file) => path.join(dir, file));
+}
 
 it('replays recorded journey histories with the current code (guards determinism of journey changes)', async () => {
   // UPDATE_JOURNEY_HISTORIES=trial-conversion-<change>.json records the current code's history
@@ -25,13 +33,17 @@ it('replays recorded journey histories with the current code (guards determinism
       JSON.stringify(History.toObject(History.fromObject(await t.history()), { enums: String, longs: String, bytes: String })),
     );
   }
-  const files = readdirSync(historiesDir).filter((file) => file.endsWith('.json'));
+  // recorded shapes, then the live runs exported from an installation (`waymark journeys export-histories`)
+  const files = [
+    ...jsonFiles(historiesDir),
+    ...(existsSync(exportedDir) ? readdirSync(exportedDir).flatMap((id) => jsonFiles(path.join(exportedDir, id))) : []),
+  ];
   expect(files.length).toBeGreaterThan(0);
   // the worker's bundle, from the kit's cache unless a source changed since it was built
   const workflowBundle = await journeyWorkflowBundle();
   for (const file of files) {
     // fromObject rather than historyFromJSON: the latter trips over a second protobufjs copy in node_modules
-    const history = temporal.api.history.v1.History.fromObject(JSON.parse(readFileSync(path.join(historiesDir, file), 'utf8')));
-    await Worker.runReplayHistory({ workflowBundle, replayName: file }, history);
+    const history = temporal.api.history.v1.History.fromObject(JSON.parse(readFileSync(file, 'utf8')));
+    await Worker.runReplayHistory({ workflowBundle, replayName: path.relative(journeysDir, file) }, history);
   }
 });

@@ -14,6 +14,8 @@ import * as m0070 from './0070_row_counters';
 import * as m0075 from './0075_machine_hits';
 import * as m0080 from './0080_event_catalog_violations';
 import * as m0085 from './0085_journey_pending_starts';
+import * as m0100 from './0100_journey_versions';
+import * as m0105 from './0105_segments';
 
 /**
  * Every migration, in order. A static list (rather than reading the folder at run time) works
@@ -35,4 +37,6 @@ export const migrations: Record<string, Migration> = {
   '0075_machine_hits': m0075,
   '0080_event_catalog_violations': m0080,
   '0085_journey_pending_starts': m0085,
+  '0100_journey_versions': m0100,
+  '0105_segments': m0105,
 };

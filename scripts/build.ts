@@ -10,7 +10,7 @@
  * their packages expect. The build fails when a bundle imports a package that `npm ci --omit=dev`
  * would leave out.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build, type Metafile, type Plugin } from 'esbuild';
 import { writeWorkflowBundle } from '../apps/worker/src/workflow-bundle';
@@ -98,6 +98,10 @@ async function buildEntryPoints(): Promise<void> {
 const started = Date.now();
 await buildEntryPoints();
 console.log(`[build] api, worker and cli → dist/{${Object.keys(ENTRY_POINTS).join(',')}}.js`);
+// a journey's version hashes its source module and its templates' (temporal/journey-versions.ts):
+// the compiled processes read them from dist/journeys, the same bytes as in the repository
+cpSync(`${ROOT}journeys`, `${OUT_DIR}/journeys`, { recursive: true, filter: (source) => !/\.test\.tsx?$/.test(source) && !source.includes('__histories__') });
+console.log('[build] journey sources (for their versions) → dist/journeys');
 await writeWorkflowBundle(`${OUT_DIR}/workflow-bundle.js`);
 console.log('[build] workflow bundle → dist/workflow-bundle.js');
 await buildStudioIfStale();

@@ -27,7 +27,7 @@ TEST_SERVER_LIB="$WAYMARK_CACHE/temporal-test-server/lib"
 TEMPORAL_CLI_PKG="github.com/temporalio/cli/cmd/temporal@v1.5.1"
 TEMPORAL_BIN="$WAYMARK_CACHE/bin/temporal"
 TEMPORAL_ADDR="127.0.0.1:$TEMPORAL_PORT"
-SEARCH_ATTRIBUTES=(WaymarkJourneyId=Keyword WaymarkUserId=Keyword)
+SEARCH_ATTRIBUTES=(WaymarkJourneyId=Keyword WaymarkUserId=Keyword WaymarkJourneyVersion=Keyword)
 PG_URL="postgres://waymark:waymark@127.0.0.1:$PG_PORT/waymark"
 REDIS_URL="redis://127.0.0.1:$REDIS_PORT"
 SES_URL="http://127.0.0.1:$SES_PORT"

@@ -25,7 +25,7 @@ PG_USER="${PG_USER:-waymark}"
 PG_PASSWORD="${PG_PASSWORD:-waymark}"
 TEMPORAL_DB="${TEMPORAL_DB:-temporal}"
 VISIBILITY_DB="${TEMPORAL_DB}_visibility"
-SEARCH_ATTRIBUTES=(WaymarkJourneyId=Keyword WaymarkUserId=Keyword)
+SEARCH_ATTRIBUTES=(WaymarkJourneyId=Keyword WaymarkUserId=Keyword WaymarkJourneyVersion=Keyword)
 
 GO_ENV=(GOPATH="$WAYMARK_CACHE/go" GOMODCACHE="$WAYMARK_CACHE/go/pkg/mod" GOCACHE="$WAYMARK_CACHE/go-build" GOTOOLCHAIN=local GOFLAGS=-buildvcs=false)
 SERVER_BIN="$WAYMARK_CACHE/temporal-server/bin/server"

@@ -5,6 +5,7 @@ import type { JourneyOrchestrator } from '@waymark/core/journeys/orchestrator';
 import { createTemporalBackgroundJobs } from './background-jobs';
 import { temporalConnectionOptions } from './connection';
 import { createTemporalOrchestrator } from './journey-orchestrator';
+import { deploymentJourneyVersions } from './runtime';
 
 export interface TemporalGateway {
   client: Client;
@@ -31,7 +32,7 @@ export function createTemporalGateway(config: Config['temporal']): TemporalGatew
   return {
     client,
     taskQueue: config.taskQueue,
-    orchestrator: createTemporalOrchestrator(client, config.taskQueue),
+    orchestrator: createTemporalOrchestrator(client, config.taskQueue, deploymentJourneyVersions()),
     jobs: createTemporalBackgroundJobs(client, config.taskQueue),
     async ping(timeoutMs = 1_500) {
       await probe.withDeadline(Date.now() + timeoutMs, () => probe.workflowService.getSystemInfo({}));

@@ -1,6 +1,6 @@
 import type { Config } from '@waymark/core/config/config';
 
-type TemporalConfig = Config['temporal'];
+type TemporalConfig = Pick<Config['temporal'], 'address' | 'tls' | 'apiKey'>;
 
 /**
  * Connection options shared by the api's client and the worker's native connection.

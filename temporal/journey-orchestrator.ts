@@ -8,7 +8,8 @@ import {
 } from '@temporalio/client';
 import { unavailable } from '@waymark/core/errors/app-error';
 import type { JourneyEventSignal, JourneyOrchestrator } from '@waymark/core/journeys/orchestrator';
-import { JOURNEY_ID_ATTRIBUTE, USER_ID_ATTRIBUTE } from './search-attributes';
+import { JOURNEY_ID_ATTRIBUTE, JOURNEY_VERSION_ATTRIBUTE, USER_ID_ATTRIBUTE } from './search-attributes';
+import type { JourneyVersions } from './journey-versions';
 import type { journeyWorkflow } from './workflows/journey';
 import { journeyWorkflowInput } from './workflows/journey-input';
 import { journeyEventSignal, journeyProgressQuery } from './workflows/journey-signals';
@@ -45,21 +46,25 @@ function engineUnavailable(error: unknown): string | undefined {
 }
 
 /** The orchestrator port of core, implemented on a Temporal client (api and worker alike). */
-export function createTemporalOrchestrator(client: Client, taskQueue: string): JourneyOrchestrator {
+export function createTemporalOrchestrator(client: Client, taskQueue: string, versions: JourneyVersions): JourneyOrchestrator {
   return {
     async startJourney(request) {
       const workflowId = journeyWorkflowId(request);
+      // the version travels in the input (the run's first mirror write stores it) and as a search attribute
+      const journeyVersion = request.journeyVersion ?? versions.get(request.journeyId);
+      const versioned = journeyVersion === undefined ? request : { ...request, journeyVersion };
       try {
         const handle = await client.withDeadline(Date.now() + START_DEADLINE_MS, () =>
           client.workflow.start<typeof journeyWorkflow>('journeyWorkflow', {
             taskQueue,
             workflowId,
-            args: [journeyWorkflowInput(request)],
+            args: [journeyWorkflowInput(versioned)],
             workflowIdConflictPolicy: 'USE_EXISTING',
             workflowIdReusePolicy: 'REJECT_DUPLICATE',
             typedSearchAttributes: [
               { key: JOURNEY_ID_ATTRIBUTE, value: request.journeyId },
               { key: USER_ID_ATTRIBUTE, value: request.userId },
+              ...(journeyVersion === undefined ? [] : [{ key: JOURNEY_VERSION_ATTRIBUTE, value: journeyVersion }]),
             ],
           }),
         );

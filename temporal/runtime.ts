@@ -9,8 +9,12 @@ import type { JourneyOrchestrator } from '@waymark/core/journeys/orchestrator';
 import { createJourneyRegistry, type JourneyRegistry } from '@waymark/core/journeys/registry';
 import type { AppLogger } from '@waymark/core/logging/logger';
 import { journeys as journeyDefinitions } from '@waymark/journeys';
+import { categories as categoryDefinitions } from '@waymark/journeys/categories';
 import { events as eventCatalog } from '@waymark/journeys/events';
+import { definePreferenceCategories, type PreferenceCategories } from '@waymark/email/preference-categories';
 import { emailTemplates } from '@waymark/journeys/templates/registry';
+import { fileURLToPath } from 'node:url';
+import { journeyVersions, type JourneyVersions } from './journey-versions';
 
 /**
  * The composition root shared by the api, the worker and the CLI: this deployment's journeys,
@@ -22,6 +26,8 @@ import { emailTemplates } from '@waymark/journeys/templates/registry';
 export interface Runtime {
   /** this deployment's journeys (journeys/index.ts) with ENABLED_JOURNEYS applied */
   journeys: JourneyRegistry;
+  /** this deployment's preference categories (journeys/categories.ts): the preference center, the admin plane */
+  categories: PreferenceCategories;
   /** the send path: journeys/templates, the SES transport, unsubscribe tokens */
   email: EmailDeps;
   /** the ingest pipeline: every path that accepts an event (routes, webhooks, DLQ retry, lifecycle events) calls this */
@@ -38,9 +44,11 @@ export interface RuntimeDeps {
 
 export function createRuntime(config: Config, deps: RuntimeDeps): Runtime {
   const journeys = createDeploymentJourneys(config);
+  const categories = deploymentCategories();
   const ingestDeps: IngestDeps = { db: deps.db, logger: deps.logger, journeys, orchestrator: deps.orchestrator, catalogMode: config.eventCatalogMode };
   return {
     journeys,
+    categories,
     email: createEmailDeps(config, { db: deps.db, templates: emailTemplates, logger: deps.logger }),
     ingest: (input) => ingestEvent(ingestDeps, input),
     ingestBatch: (inputs) => ingestEvents(ingestDeps, inputs),
@@ -52,5 +60,33 @@ export function createRuntime(config: Config, deps: RuntimeDeps): Runtime {
  * `explain`, which needs only ENABLED_JOURNEYS of the configuration).
  */
 export function createDeploymentJourneys(config: Pick<Config, 'enabledJourneys'>): JourneyRegistry {
-  return createJourneyRegistry(journeyDefinitions, { enabledJourneys: config.enabledJourneys, events: eventCatalog });
+  return createJourneyRegistry(journeyDefinitions, {
+    enabledJourneys: config.enabledJourneys,
+    events: eventCatalog,
+    categories: deploymentCategories(),
+    versions: deploymentJourneyVersions(),
+  });
+}
+
+/** journeys/categories.ts, checked (a bad list stops start-up). */
+function deploymentCategories(): PreferenceCategories {
+  return definePreferenceCategories(categoryDefinitions);
+}
+
+/** journeys/ beside temporal/ in the repository; dist/journeys beside the bundles in a build */
+export const DEPLOYMENT_JOURNEYS_DIR = fileURLToPath(new URL('../journeys/', import.meta.url));
+
+let versions: JourneyVersions | undefined;
+
+/**
+ * This deployment's journey versions, read once per process from the journeys' sources: journeys/
+ * beside temporal/ in the repository, dist/journeys beside the bundles in a build (scripts/build.ts
+ * copies them there). The orchestrator stamps them on every run it starts.
+ */
+export function deploymentJourneyVersions(): JourneyVersions {
+  versions ??= journeyVersions(
+    journeyDefinitions.map((journey) => journey.id),
+    DEPLOYMENT_JOURNEYS_DIR,
+  );
+  return versions;
 }

@@ -92,6 +92,17 @@ describe('Waymark Studio in Chromium', () => {
 
   it('shows a journey, enrolls a user and cancels an enrollment', async () => {
     await visit('/studio/journeys/welcome-series', 'journey-detail', 'Welcome series');
+    // the seeded runs carry this deployment's version, and the page lists it with where they are
+    const { version } = (await api.request('GET', '/v1/admin/journeys/welcome-series', { token: LEGACY })).body.journey as { version: string };
+    expect(version).toMatch(/^[0-9a-f]{6}$/);
+    const versions = page.getByRole('table', { name: 'Running versions' });
+    await poll(() =>
+      versions
+        .getByRole('row')
+        .filter({ hasText: `v${version} (this deployment)` })
+        .count(),
+    ).toBe(1);
+    await poll(() => versions.getByText(/\d+ (waiting|active) at /).count()).toBeGreaterThan(0);
     const enrolled = `${userId}-c`;
     await page.getByLabel('User id').fill(enrolled);
     await page.getByLabel('Email', { exact: true }).fill(`${enrolled}@waymark-test.example`);
@@ -133,6 +144,8 @@ describe('Waymark Studio in Chromium', () => {
     const subscribed = page.getByRole('checkbox', { name: 'Subscribed to email at all' });
     await poll(() => journeyEmails.isChecked()).toBe(true);
     await poll(() => subscribed.isChecked()).toBe(true);
+    // every category of journeys/categories.ts has its switch
+    for (const label of ['Product updates', 'Newsletter']) await poll(() => page.getByRole('checkbox', { name: label }).isChecked()).toBe(true);
     expect(await page.getByText(/Suppressed since/).count()).toBe(0);
 
     // the switch is controlled by the server's answer, so click and watch the API (not uncheck())

@@ -43,7 +43,11 @@ describe('finishJourneyRun activity: lifecycle events go back through the ingest
       orchestrator: api.deps.temporal.orchestrator,
       catalogMode: api.config.eventCatalogMode,
     };
-    activities = createJourneyActivities({ db: api.deps.db, ingest: (input: IngestInput) => ingestEvent(ingestDeps, input) });
+    activities = createJourneyActivities({
+      db: api.deps.db,
+      config: { defaultTimeZone: 'UTC' },
+      ingest: (input: IngestInput) => ingestEvent(ingestDeps, input),
+    });
   });
   afterAll(() => api.close());
 

@@ -1,4 +1,6 @@
 import type { PropertyCondition } from '@waymark/journey';
+import type { Config } from '@waymark/core/config/config';
+import { contactTimeZone } from '@waymark/core/contacts/time-zone';
 import type { Db } from '@waymark/core/db/database';
 import type { JsonObject } from '@waymark/core/db/schema';
 import type { IngestInput, IngestResult } from '@waymark/core/events/ingest';
@@ -19,6 +21,7 @@ export interface JourneyActivityDeps {
   db: Db;
   /** the ingest pipeline, for lifecycle events (journey:completed / journey:failed) */
   ingest(input: IngestInput): Promise<IngestResult>;
+  config: Pick<Config, 'defaultTimeZone'>;
 }
 
 export interface FinishJourneyInput extends FinishRunInput {
@@ -69,6 +72,11 @@ export function createJourneyActivities(deps: JourneyActivityDeps) {
         idempotencyKey: `journey:${input.status}:${input.stateId}`,
         source: 'lifecycle',
       });
+    },
+
+    /** Asked only by runs that use quiet hours or sleepUntilLocal, each time, so a zone set mid-run counts from then. */
+    async recipientTimeZone(query: { userId: string }): Promise<string> {
+      return contactTimeZone(deps.db, query.userId, deps.config.defaultTimeZone);
     },
 
     async findJourneyEvents(query: { userId: string; name: string; since: string }): Promise<UserEvent[]> {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
+import { DEFAULT_EMAIL_CATEGORY } from '@waymark/email/email-template';
 import { primitiveProperties, type PrimitiveProperties } from '@waymark/core/journeys/orchestrator';
 import type * as TemplateRegistry from '@waymark/journeys/templates/registry';
 import type { Activities } from '../activities/index';
@@ -9,7 +10,7 @@ import { evaluateConditions, type Properties, durationMs, type Duration } from '
 /** The activities a journey run calls, typed from the worker's real factory (docs/contributing.md, "Tests beside the code"). */
 export type JourneyRunActivities = Pick<
   Activities,
-  'enterJourney' | 'recordJourneyStep' | 'finishJourneyRun' | 'findJourneyEvents' | 'hasJourneyEvent' | 'sendJourneyEmail'
+  'enterJourney' | 'recordJourneyStep' | 'finishJourneyRun' | 'findJourneyEvents' | 'hasJourneyEvent' | 'recipientTimeZone' | 'sendJourneyEmail'
 >;
 
 export type RunStatus = 'active' | 'waiting' | 'completed' | 'exited' | 'failed';
@@ -36,6 +37,8 @@ export interface JourneyFakes {
   failingTemplates?: string[];
   /** every send throws a non-retryable error with this message: the run fails, as after an outage that outlasts the retries */
   sendOutage?: string;
+  /** the recipient's IANA time zone, as their contact's `timezone` property or DEFAULT_TIMEZONE gives it (default 'UTC') */
+  timeZone?: string;
 }
 
 export interface SentEmail {
@@ -140,7 +143,7 @@ export class FakeRun {
     return {
       enterJourney: async (input) => {
         if (this.stateId !== undefined) return { entered: true, stateId: this.stateId, userEmail: input.userEmail };
-        const blocked = world.blocked('journey');
+        const blocked = world.blocked(input.category ?? DEFAULT_EMAIL_CATEGORY);
         if (blocked !== undefined) return { entered: false, reason: blocked };
         if (input.entryLimit === 'once' && world.entered.has(input.journeyId)) return { entered: false, reason: 'entry_limit' };
         if ([...world.runs.values()].some((run) => run !== this && run.journeyId === input.journeyId && run.live))
@@ -177,6 +180,7 @@ export class FakeRun {
             (query.since === undefined || event.occurredAt.getTime() >= Date.parse(query.since)) &&
             evaluateConditions(query.where, event.properties),
         ),
+      recipientTimeZone: async () => world.fakes.timeZone ?? 'UTC',
       sendJourneyEmail: async (input) => {
         if (!this.live) return { status: 'skipped', reason: 'state_not_active' };
         const now = await world.now();

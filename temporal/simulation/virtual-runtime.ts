@@ -76,6 +76,7 @@ export function virtualRuntime(clock: VirtualClock, calls: JourneyRunCalls, ids:
       finishJourneyRun: retried('finishJourneyRun', calls.finishJourneyRun),
       findJourneyEvents: retried('findJourneyEvents', calls.findJourneyEvents),
       hasJourneyEvent: retried('hasJourneyEvent', calls.hasJourneyEvent),
+      recipientTimeZone: retried('recipientTimeZone', calls.recipientTimeZone),
       sendJourneyEmail: retried('sendJourneyEmail', calls.sendJourneyEmail),
     },
     sleep: async (ms) => {

@@ -1,4 +1,13 @@
-import { durationMs, eventPassesWhere, type Journey, type JourneyContext, type ReceivedEvent } from '@waymark/journey';
+import {
+  durationMs,
+  eventPassesWhere,
+  formatLocal,
+  nextLocalTime,
+  quietHoursEnd,
+  type Journey,
+  type JourneyContext,
+  type ReceivedEvent,
+} from '@waymark/journey';
 import type { JsonObject } from '@waymark/core/db/schema';
 import type { JourneyEventSignal, JourneyRunRequest } from '@waymark/core/journeys/orchestrator';
 import type { JourneyStepInput } from '@waymark/core/journeys/run-steps';
@@ -48,6 +57,22 @@ export function createJourneyContext(input: RunContextInput): JourneyContext {
     if (!live) throw new StateEnded();
   };
 
+  // asked at each use (a local activity, recorded in the history, so a replay sees the same zone);
+  // runs that use neither quiet hours nor sleepUntilLocal never ask, so their histories are unchanged
+  const recipientTimeZone = () => shielded(() => calls.recipientTimeZone({ userId: request.userId }));
+
+  /** A durable timer until `until`, logged as `action` with the local time the recipient sees. */
+  const holdUntil = async (nodeId: string, until: number, zone: string, action: 'waiting' | 'held', detail: JsonObject): Promise<void> => {
+    await move({
+      toNodeId: nodeId,
+      action,
+      status: 'waiting',
+      detail: { ...detail, until: new Date(until).toISOString(), localUntil: formatLocal(until, zone), timeZone: zone },
+    });
+    await waitIn(nodeId, until, undefined, () => runtime.sleep(Math.max(0, until - runtime.now())));
+    await move({ toNodeId: nodeId, action: 'resumed', status: 'active' });
+  };
+
   return {
     journey: { id: journey.id, name: journey.name },
     stateId,
@@ -56,6 +81,11 @@ export function createJourneyContext(input: RunContextInput): JourneyContext {
 
     async sendEmail(templateKey, options = {}) {
       const nodeId = options.node ?? templateKey;
+      if (journey.quietHours !== undefined) {
+        const zone = await recipientTimeZone();
+        const end = quietHoursEnd(runtime.now(), zone, journey.quietHours);
+        if (end !== undefined) await holdUntil(nodeId, end, zone, 'held', { reason: 'quiet_hours', templateKey });
+      }
       step += 1;
       const result = await shielded(() =>
         calls.sendJourneyEmail({
@@ -66,7 +96,8 @@ export function createJourneyContext(input: RunContextInput): JourneyContext {
           templateKey,
           nodeId,
           data: (options.data ?? {}) as JsonObject,
-          category: options.category ?? 'journey',
+          // workflow code may not import the send path's DEFAULT_EMAIL_CATEGORY; the same 'journey'
+          category: options.category ?? journey.category ?? 'journey',
           idempotencyKey: `${workflowId}:${nodeId}:${step}`,
           ...(journey.suppress === undefined ? {} : { suppressHours: journey.suppress.hours }),
         }),
@@ -86,6 +117,13 @@ export function createJourneyContext(input: RunContextInput): JourneyContext {
       });
       await waitIn(nodeId, runtime.now() + ms, undefined, () => runtime.sleep(ms));
       await move({ toNodeId: nodeId, action: 'resumed', status: 'active' });
+    },
+
+    async sleepUntilLocal(time, options = {}) {
+      const zone = await recipientTimeZone();
+      const until = nextLocalTime(runtime.now(), zone, time, options.weekdays);
+      const nodeId = options.node ?? `sleep-until:${time}`;
+      await holdUntil(nodeId, until, zone, 'waiting', { localTime: time, ...(options.weekdays === undefined ? {} : { weekdays: options.weekdays }) });
     },
 
     async waitForEvent(name, options) {

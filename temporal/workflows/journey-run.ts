@@ -54,6 +54,9 @@ async function runJourney(
     workflowId,
     runId,
     entryLimit: journey.entryLimit,
+    ...(journey.category === undefined ? {} : { category: journey.category }),
+    // from the input, not a new command: histories recorded before versions replay unchanged
+    ...(request.journeyVersion === undefined ? {} : { journeyVersion: request.journeyVersion }),
     context: {
       trigger: { event: request.trigger.event, eventId: request.trigger.eventId, occurredAt: request.trigger.occurredAt },
       properties: request.properties,

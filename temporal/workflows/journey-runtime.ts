@@ -2,7 +2,10 @@ import type { JourneyActivities } from '../activities/journey';
 import type { SendJourneyEmailActivities } from '../activities/send-journey-email';
 
 /** The activities one journey run calls. */
-export type JourneyRunCalls = Pick<JourneyActivities, 'enterJourney' | 'recordJourneyStep' | 'finishJourneyRun' | 'findJourneyEvents' | 'hasJourneyEvent'> &
+export type JourneyRunCalls = Pick<
+  JourneyActivities,
+  'enterJourney' | 'recordJourneyStep' | 'finishJourneyRun' | 'findJourneyEvents' | 'hasJourneyEvent' | 'recipientTimeZone'
+> &
   SendJourneyEmailActivities;
 
 /**

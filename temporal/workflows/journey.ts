@@ -85,6 +85,7 @@ function temporalRuntime(input: JourneyWorkflowInput): JourneyRuntime {
       finishJourneyRun: mirror.finishJourneyRun,
       findJourneyEvents: mirror.findJourneyEvents,
       hasJourneyEvent: mirror.hasJourneyEvent,
+      recipientTimeZone: mirror.recipientTimeZone,
       sendJourneyEmail: email.sendJourneyEmail,
     },
     sleep: (ms) => sleep(ms),

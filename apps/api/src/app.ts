@@ -46,6 +46,8 @@ import { suppressionRoutes } from './routes/admin/suppressions';
 import { webhookSourceRoutes } from './routes/public/webhook-sources';
 import { webhookEndpointRoutes } from './routes/admin/webhook-endpoints';
 import { eventCatalogRoutes } from './routes/admin/event-catalog';
+import { categoryRoutes } from './routes/admin/categories';
+import { segmentRoutes } from './routes/admin/segments';
 import { contactExplainRoutes } from './routes/admin/contact-explain';
 import { studioStatusRoutes } from './routes/public/studio-status';
 import { insightRoutes } from './routes/admin/insights';
@@ -67,6 +69,8 @@ const adminRoutes = [
   contactRoutes,
   contactTimelineRoutes,
   contactPreferenceRoutes,
+  categoryRoutes,
+  segmentRoutes,
   contactListRoutes,
   contactExplainRoutes,
   contactBulkRoutes,

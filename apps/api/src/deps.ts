@@ -10,6 +10,7 @@ import { createDatabase, type Db } from '@waymark/core/db/database';
 import { createPreparedStatementPool } from '@waymark/core/db/prepared-statements';
 import type { IngestInput, IngestResult } from '@waymark/core/events/ingest';
 import type { JourneyRegistry } from '@waymark/core/journeys/registry';
+import type { PreferenceCategories } from '@waymark/email/preference-categories';
 import { createTemporalGateway, type TemporalGateway } from '@waymark/temporal/client';
 import { startWebhookRedelivery } from '@waymark/temporal/outbound-client';
 import { webhookRetryPolicy } from '@waymark/temporal/outbound-retry';
@@ -48,6 +49,8 @@ export interface AppDeps {
   temporal: TemporalGateway;
   /** this deployment's journeys (journeys/index.ts) with ENABLED_JOURNEYS applied */
   journeys: JourneyRegistry;
+  /** this deployment's preference categories (journeys/categories.ts) */
+  categories: PreferenceCategories;
   /** the ingest pipeline; every route that accepts an event (tracking, webhooks, DLQ retry, imports) calls this */
   ingest(input: IngestInput): Promise<IngestResult>;
   authenticator: Authenticator;
@@ -133,7 +136,7 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
     onError: (error) => logger.warn({ err: error }, 'API key revocation broadcast failed; other instances drop it within 60 s'),
   });
   const temporal = createTemporalGateway(config.temporal);
-  const { journeys, email, ingest, ingestBatch } = createRuntime(config, { db, logger, orchestrator: temporal.orchestrator });
+  const { journeys, categories, email, ingest, ingestBatch } = createRuntime(config, { db, logger, orchestrator: temporal.orchestrator });
   const analytics = createAnalyticsDestination(config.analytics, { onError: (error) => logger.warn({ err: error }, 'analytics: capture failed') });
   const snsCertificates = createSnsCertificateSource({ pinnedCertificatePem: config.email.snsCertificatePem });
   const trackingEvents = createTrackingEventPublisher({ db, ingest: ingestBatch, analytics, logger });
@@ -176,6 +179,7 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
     redis,
     temporal,
     journeys,
+    categories,
     ingest,
     authenticator,
     keyRevocations,

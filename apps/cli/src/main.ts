@@ -26,6 +26,14 @@ const usage = `waymark <command>
   explain --user ID --journey ID [--template KEY]
                                             why a person did or did not get a journey's emails
                                             (times in the local zone; TZ=… to choose another)
+  journeys check [--journeys-dir DIR] [--journey ID] [--sample N] [--json] [--markdown]
+                 [--database URL] [--temporal HOST:PORT] [--namespace NS]
+                                            replay the live runs of every journey whose code changed
+                                            against the working tree's journeys/ (DIR, default the
+                                            checkout's); exit 1 when any run would break
+  journeys export-histories --journey ID [--limit 50] [--out DIR]
+                                            live runs' histories (personal data replaced) as replay
+                                            fixtures under journeys/__histories__/ID/
 ${adminUsage}
 `;
 
@@ -37,6 +45,20 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const config = loadCommandConfig();
+  // its own database (--database) and Temporal connection
+  if (command === 'journeys') {
+    // loaded on demand: the Temporal worker SDK (native bridge, bundler) would slow every other command's start
+    const [{ DefaultLogger, Runtime, makeTelemetryFilterString }, { journeysCommand }] = await Promise.all([
+      import('@temporalio/worker'),
+      import('./journeys-check'),
+    ]);
+    // each failing replay is what the check reports; the SDK core's own warning per run would repeat it
+    Runtime.install({
+      logger: new DefaultLogger('ERROR'),
+      telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'ERROR', other: 'ERROR' }), forward: {} } },
+    });
+    return journeysCommand(sub, rest, config);
+  }
   const db = createDatabase({ connectionString: config.databaseUrl, max: 2, applicationName: 'waymark-cli' });
   try {
     switch (command) {

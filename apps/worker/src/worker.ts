@@ -13,7 +13,7 @@ import { temporalConnectionOptions } from '@waymark/temporal/connection';
 import { createTemporalOrchestrator } from '@waymark/temporal/journey-orchestrator';
 import { startOutboundDispatcher, type OutboundDispatcher } from '@waymark/temporal/outbound-dispatcher';
 import { webhookRetryPolicy } from '@waymark/temporal/outbound-retry';
-import { createRuntime } from '@waymark/temporal/runtime';
+import { createRuntime, deploymentJourneyVersions } from '@waymark/temporal/runtime';
 import { workflowCode } from './workflow-bundle';
 
 export interface WorkerDeps {
@@ -40,7 +40,7 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
   const connection = await NativeConnection.connect(temporalConnectionOptions(deps.config.temporal));
   // lifecycle events (journey:completed / journey:failed) go through the same ingest pipeline as the api's
   const client = new Client({ connection, namespace: deps.config.temporal.namespace });
-  const orchestrator = createTemporalOrchestrator(client, deps.config.temporal.taskQueue);
+  const orchestrator = createTemporalOrchestrator(client, deps.config.temporal.taskQueue, deploymentJourneyVersions());
   const { journeys, email, ingest } = createRuntime(deps.config, { db: deps.db, logger: deps.logger, orchestrator });
   const worker = await Worker.create({
     connection,

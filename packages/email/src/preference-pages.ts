@@ -4,11 +4,6 @@
  * a screen reader (landmarks, headings, status text rather than colour alone).
  */
 
-/** Categories the preference center offers (one today: `journey`). */
-export const PREFERENCE_CATEGORIES = [
-  { key: 'journey', label: 'Journey & lifecycle emails', description: 'Onboarding tips, reminders and product updates.' },
-] as const;
-
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }

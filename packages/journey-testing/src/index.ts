@@ -6,7 +6,7 @@
 // in temporal/simulation/.
 export { testJourney } from './test-journey';
 export { testJourneyOnTemporal, TemporalJourneyTestRun } from './test-journey-on-temporal';
-export type { JourneyTestRun, TestJourneyOptions, TestRunStatus } from './test-run';
+export type { Hold, JourneyTestRun, TestJourneyOptions, TestRunStatus } from './test-run';
 export type { FakeEvent, JourneyFakes, LogEntry, SentEmail } from '@waymark/temporal/simulation/fake-world';
 export { endJourneyTestRuns, startJourneyTestServer, stopJourneyTestServer } from './test-server';
 export { journeyWorkflowBundle } from '@waymark/temporal/test/time-skipping';

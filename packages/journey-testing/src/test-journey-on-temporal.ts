@@ -57,6 +57,7 @@ export class TemporalJourneyTestRun extends FakeRunView implements JourneyTestRu
     if (!journeys.some((registered) => registered.id === journey.id)) {
       throw new Error(`testJourneyOnTemporal runs registered journeys: add '${journey.id}' to journeys/index.ts`);
     }
+    if (options.startAt !== undefined) throw new Error('startAt is for testJourney: the time-skipping server starts at the real time');
     const server = await journeyTestServer();
     const now = async () => new Date(await server.env.currentTimeMs());
     const shared = world ?? new FakeWorld(options.fakes ?? {}, now, await now());

@@ -18,11 +18,12 @@ await loadTemplateRegistry();
 
 /** One test's timeline: a virtual clock and the user's fake world, shared by the runs `triggerAgain` adds. */
 class Timeline {
-  readonly clock = new VirtualClock(Date.now());
+  readonly clock: VirtualClock;
   readonly world: FakeWorld;
   readonly runs: VirtualJourneyTestRun[] = [];
 
-  constructor(fakes: JourneyFakes) {
+  constructor(fakes: JourneyFakes, startAt: Date | undefined) {
+    this.clock = new VirtualClock(startAt?.getTime() ?? Date.now());
     this.world = new FakeWorld(fakes, () => Promise.resolve(this.date()), this.date());
   }
 
@@ -79,7 +80,7 @@ class VirtualJourneyTestRun extends FakeRunView implements JourneyTestRun {
   }
 
   static async start(journey: Journey, options: TestJourneyOptions, existing?: Timeline): Promise<VirtualJourneyTestRun> {
-    const timeline = existing ?? new Timeline(options.fakes ?? {});
+    const timeline = existing ?? new Timeline(options.fakes ?? {}, options.startAt);
     const { request, workflowId, run } = enroll(journey, options, timeline.world, timeline.date());
     const runtime = virtualRuntime(timeline.clock, run.activities(), { workflowId, runId: randomUUID() });
     const testRun = new VirtualJourneyTestRun(timeline, journey, run, runtime, startJourneyRun(runtime, journey, request), request.userId);

@@ -9,6 +9,19 @@ export interface TestJourneyOptions {
   /** the trigger event's properties (what `trigger.where` and `ctx.trigger.properties` see) */
   trigger?: { properties?: Properties };
   fakes?: JourneyFakes;
+  /** where the test clock starts (default: now); `testJourney` only, the time-skipping server starts at the real time */
+  startAt?: Date;
+}
+
+/** A send held by the journey's quiet hours, from the run log. */
+export interface Hold {
+  reason: 'quiet_hours';
+  node: string;
+  /** the end of the hold on the recipient's clock, with its offset: '2026-12-01T08:00+01:00' */
+  until: string;
+  timeZone: string;
+  /** test-clock time the hold began */
+  at: Date;
 }
 
 /** A run's state as the admin plane would show it, or `not_entered` when the trigger made no entry. */
@@ -25,6 +38,8 @@ export interface JourneyTestRun {
   readonly sent: readonly SentEmail[];
   /** The journey log: `entered`, `email_sent`, `waiting`, `resumed`, `exited`, … */
   readonly logs: readonly LogEntry[];
+  /** Sends held by quiet hours so far, in order (`held` in the log). */
+  readonly holds: readonly Hold[];
   readonly status: TestRunStatus;
   /** Why the trigger made no entry (`trigger_where`, `entry_limit`, `suppressed`, …), once settled. */
   readonly skipReason: string | undefined;
@@ -82,6 +97,18 @@ export abstract class FakeRunView {
 
   get logs(): readonly LogEntry[] {
     return this.run.logs;
+  }
+
+  get holds(): readonly Hold[] {
+    return this.run.logs
+      .filter((log) => log.action === 'held')
+      .map((log) => ({
+        reason: 'quiet_hours' as const,
+        node: log.node,
+        until: String(log.detail?.localUntil),
+        timeZone: String(log.detail?.timeZone),
+        at: log.at,
+      }));
   }
 
   get status(): TestRunStatus {

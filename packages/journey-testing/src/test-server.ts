@@ -35,6 +35,7 @@ function dispatchingActivities(runs: Map<string, FakeRun>): JourneyRunActivities
     finishJourneyRun: (input) => runOf().finishJourneyRun(input),
     findJourneyEvents: (query) => runOf().findJourneyEvents(query),
     hasJourneyEvent: (query) => runOf().hasJourneyEvent(query),
+    recipientTimeZone: (query) => runOf().recipientTimeZone(query),
     sendJourneyEmail: (input) => runOf().sendJourneyEmail(input),
   };
 }

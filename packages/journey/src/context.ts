@@ -1,5 +1,6 @@
 import type { Properties, PropertyCondition } from './conditions';
 import type { Duration } from './duration';
+import type { LocalTime, Weekday } from './local-time';
 
 /** What a journey's `run` receives. Every step moves `currentNodeId` and writes a journey log. */
 export interface JourneyContext {
@@ -13,6 +14,11 @@ export interface JourneyContext {
   sendEmail(templateKey: string, options?: SendEmailOptions): Promise<SendEmailOutcome>;
   /** Durable timer; the state is `waiting` while asleep. */
   sleep(duration: Duration, options?: { node?: string }): Promise<void>;
+  /**
+   * Durable timer to the next time the recipient's clock shows `time` (their contact's `timezone`,
+   * else DEFAULT_TIMEZONE), on one of `weekdays` when given; at 09:00 sharp, the next 09:00 is tomorrow's.
+   */
+  sleepUntilLocal(time: LocalTime, options?: SleepUntilLocalOptions): Promise<void>;
   /** Waits for the user's next event with this name (and `where`); undefined on timeout. */
   waitForEvent(name: string, options: WaitForEventOptions): Promise<ReceivedEvent | undefined>;
   history: {
@@ -36,6 +42,12 @@ export interface SendEmailOutcome {
   status: 'sent' | 'skipped' | 'failed';
   emailSendId?: string;
   reason?: string;
+}
+
+export interface SleepUntilLocalOptions {
+  /** only on these days of the recipient's week */
+  weekdays?: Weekday[];
+  node?: string;
 }
 
 export interface WaitForEventOptions {

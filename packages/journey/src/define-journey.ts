@@ -1,5 +1,6 @@
 import { describeConditionProblem, type PropertyCondition } from './conditions';
 import type { JourneyContext } from './context';
+import { quietHoursProblems, type QuietHours } from './local-time';
 
 export type EntryLimit = 'once' | 'unlimited';
 
@@ -21,6 +22,10 @@ export interface JourneyDefinition {
   exitOn?: EventRule[];
   /** defer this journey's emails while any journey email went to the address less than `hours` ago (send path; docs/email.md) */
   suppress?: { hours: number };
+  /** sends that fall inside this local-time window of the recipient wait until it ends (docs/journeys.md, "Timing and etiquette") */
+  quietHours?: QuietHours;
+  /** preference category of this journey's emails and its entry check (default `journey`); must be one of journeys/categories.ts, checked when the registry is built */
+  category?: string;
   run(ctx: JourneyContext): Promise<void>;
 }
 
@@ -69,6 +74,8 @@ export function validateJourney(definition: JourneyDefinition): string[] {
     const hours = (d.suppress as { hours?: unknown } | null)?.hours;
     if (typeof hours !== 'number' || !Number.isFinite(hours) || hours < 0) problems.push('suppress.hours must be a number ≥ 0');
   }
+  if (d.quietHours !== undefined) problems.push(...quietHoursProblems(d.quietHours));
+  if (d.category !== undefined && (typeof d.category !== 'string' || d.category.trim() === '')) problems.push('category must be a non-empty string');
   if (typeof d.run !== 'function') problems.push('run must be an async function (ctx) => …');
   return problems;
 }

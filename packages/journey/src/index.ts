@@ -5,8 +5,18 @@ export { eventPassesWhere } from './machine-hits';
 export type { Duration } from './duration';
 export { defineJourney, validateJourney, JourneyDefinitionError } from './define-journey';
 export type { EntryLimit, EventRule, Journey, JourneyDefinition } from './define-journey';
-export type { HasEventOptions, JourneyContext, ReceivedEvent, SendEmailOptions, SendEmailOutcome, WaitForEventOptions } from './context';
+export type {
+  HasEventOptions,
+  JourneyContext,
+  SleepUntilLocalOptions,
+  ReceivedEvent,
+  SendEmailOptions,
+  SendEmailOutcome,
+  WaitForEventOptions,
+} from './context';
 export { defineEvents } from './event-catalog';
 export type { CatalogViolation, EventCatalog, EventCheck, EventProperties, EventSchema, EventSchemas } from './event-catalog';
 export { typedJourneyDefiner, uncataloguedEvents } from './typed-journey';
 export type { DefineTypedJourney, TemplateDataMap, TypedCondition, TypedEventRule, TypedJourneyContext, TypedJourneyDefinition } from './typed-journey';
+export { formatLocal, isTimeZone, nextLocalTime, quietHoursEnd, WEEKDAYS } from './local-time';
+export type { LocalTime, QuietHours, Weekday } from './local-time';

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { JourneyContext, SendEmailOptions, SendEmailOutcome } from './context';
+import type { QuietHours } from './local-time';
 import { defineJourney, type EntryLimit, type Journey, type JourneyDefinition } from './define-journey';
 import type { EventCatalog, EventSchemas } from './event-catalog';
 
@@ -38,6 +39,7 @@ export interface TypedJourneyDefinition<C extends EventSchemas, T extends Templa
   entryLimit?: EntryLimit;
   exitOn?: TypedEventRule<C>[];
   suppress?: { hours: number };
+  quietHours?: QuietHours;
   run(ctx: TypedJourneyContext<z.output<C[E]>, T>): Promise<void>;
 }
 

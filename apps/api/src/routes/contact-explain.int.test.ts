@@ -41,6 +41,21 @@ describe('GET /v1/admin/contacts/{id}/explain', () => {
       .returning('id')
       .executeTakeFirstOrThrow();
 
+  /** Journey log rows of `stateId`, one minute apart from `start`, as the run's steps write them. */
+  const seedLogs = (db: TestApi['deps']['db'], stateId: string, start: Date, logs: [string, string, Record<string, unknown> | null][]) =>
+    db
+      .insertInto('journeyLogs')
+      .values(
+        logs.map(([node, action, detail], index) => ({
+          journeyStateId: stateId,
+          toNodeId: node,
+          action,
+          detail: detail === null ? null : JSON.stringify(detail),
+          createdAt: new Date(start.getTime() + index * 60_000),
+        })),
+      )
+      .execute();
+
   it('no enrollment: trigger event never received', async () => {
     const userId = `u-${randomUUID()}`;
     await send('page.viewed', userId);
@@ -117,18 +132,7 @@ describe('GET /v1/admin/contacts/{id}/explain', () => {
       ['last-call-email', 'email_skipped', { templateKey: 'reengage-last-call', reason: 'duplicate' }],
       ['last-call-email', 'completed', null],
     ];
-    await db
-      .insertInto('journeyLogs')
-      .values(
-        logs.map(([node, action, detail], index) => ({
-          journeyStateId: state.id,
-          toNodeId: node,
-          action,
-          detail: detail === null ? null : JSON.stringify(detail),
-          createdAt: new Date(Date.UTC(2026, 10, 23, 9, index)),
-        })),
-      )
-      .execute();
+    await seedLogs(db, state.id, new Date(Date.UTC(2026, 10, 23, 9)), logs);
 
     const story = await explain(userId, 're-engagement', 'reengage-welcome-back');
     expect(story.enrollments[0].steps.map((step: { outcome: string }) => step.outcome)).toEqual([
@@ -141,6 +145,34 @@ describe('GET /v1/admin/contacts/{id}/explain', () => {
       'completed',
     ]);
     expect(story.template.outcome).toBe(`failed → DLQ ${letter.id} (2026-11-23T09:03:00.000Z)`);
+  });
+
+  it("names a send held by quiet hours and a sleepUntilLocal on the recipient's clock", async () => {
+    const userId = `u-${randomUUID()}`;
+    await send('page.viewed', userId);
+    const db = api.deps.db;
+    const state = await seedCompletedRun(db, userId);
+    const held = { reason: 'quiet_hours', until: '2026-12-01T07:00:00.000Z', localUntil: '2026-12-01T08:00+01:00', timeZone: 'Europe/Paris' };
+    const logs: [string, string, Record<string, unknown> | null][] = [
+      ['start', 'entered', null],
+      ['reengage-we-miss-you', 'held', { ...held, templateKey: 'reengage-we-miss-you' }],
+      ['reengage-we-miss-you', 'resumed', null],
+      [
+        'sleep-until:09:00',
+        'waiting',
+        { localTime: '09:00', until: '2026-12-02T14:00:00.000Z', localUntil: '2026-12-02T09:00-05:00', timeZone: 'America/New_York' },
+      ],
+    ];
+    await seedLogs(db, state.id, new Date(Date.UTC(2026, 10, 30, 21)), logs);
+
+    const story = await explain(userId, 're-engagement', 'reengage-we-miss-you');
+    expect(story.enrollments[0].steps.map((step: { outcome: string }) => step.outcome)).toEqual([
+      'entered',
+      'held by quiet hours until 08:00 Europe/Paris (2026-12-01T08:00+01:00)',
+      'resumed',
+      'waiting until 09:00 America/New_York (2026-12-02T09:00-05:00)',
+    ]);
+    expect(story.template.outcome).toBe('held by quiet hours until 08:00 Europe/Paris (2026-12-01T08:00+01:00) (2026-11-30T21:01:00.000Z)');
   });
 
   it('bounce-suppressed by the installation’s BOUNCE_THRESHOLD, not a threshold of its own', async () => {

@@ -32,6 +32,12 @@ export const preferencesSchema = z
 
 /** `{id}`: the contact UUID or its externalId. */
 export const contactIdParams = z.object({ id: z.string().min(1).max(512) });
-export const propertiesBody = z.record(z.string(), z.unknown()).transform((value) => value as JsonObject);
+/** OpenAPI note on every contact-properties field: the one property Waymark itself reads (docs/journeys.md, "Timing and etiquette"). */
+export const TIME_ZONE_NOTE =
+  'The `timezone` property, when given, must be an IANA time zone name such as Europe/Paris (else 400 naming the field); it sets the recipient time zone of quiet hours and sleepUntilLocal.';
+export const propertiesBody = z
+  .record(z.string(), z.unknown())
+  .describe(TIME_ZONE_NOTE)
+  .transform((value) => value as JsonObject);
 // no trim piped in front: the OpenAPI document states exactly the format that is checked
 export const emailField = emailAddress;

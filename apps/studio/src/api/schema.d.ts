@@ -2748,6 +2748,7 @@ export interface paths {
                 eventProperties?: {
                   [key: string]: unknown;
                 };
+                /** @description The `timezone` property, when given, must be an IANA time zone name such as Europe/Paris (else 400 naming the field); it sets the recipient time zone of quiet hours and sleepUntilLocal. */
                 contactProperties?: {
                   [key: string]: unknown;
                 };
@@ -2901,6 +2902,7 @@ export interface paths {
             | {
                 userId?: string;
                 email?: string & (unknown & unknown);
+                /** @description The `timezone` property, when given, must be an IANA time zone name such as Europe/Paris (else 400 naming the field); it sets the recipient time zone of quiet hours and sleepUntilLocal. */
                 properties?: {
                   [key: string]: unknown;
                 };
@@ -4175,6 +4177,7 @@ export interface paths {
           'application/json': {
             externalId: string;
             email?: string & (unknown & unknown);
+            /** @description The `timezone` property, when given, must be an IANA time zone name such as Europe/Paris (else 400 naming the field); it sets the recipient time zone of quiet hours and sleepUntilLocal. */
             properties?: {
               [key: string]: unknown;
             };
@@ -4566,6 +4569,7 @@ export interface paths {
         content: {
           'application/json': {
             email?: string & (unknown & unknown);
+            /** @description The `timezone` property, when given, must be an IANA time zone name such as Europe/Paris (else 400 naming the field); it sets the recipient time zone of quiet hours and sleepUntilLocal. */
             properties?: {
               [key: string]: unknown;
             };
@@ -4936,7 +4940,7 @@ export interface paths {
     };
     /**
      * Upsert a contact's email preferences (categories are merged)
-     * @description Preferences are kept per address: a contact without an email answers 400 `Contact has no email`.
+     * @description Preferences are kept per address: a contact without an email answers 400 `Contact has no email`. `categories` may name only the declared categories (`GET /v1/admin/categories`); another key answers 400 naming it.
      *
      *     Requires a bearer key with scope `journey-admin` or a session cookie whose organization role grants it.
      */
@@ -5071,6 +5075,1036 @@ export interface paths {
         };
       };
     };
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/admin/categories': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The preference categories, in the order the preference center lists them
+     * @description A person can leave each category on its own from the preference center. Contact preferences and journeys may name only these keys (another answers 400 naming it); journey emails use `journey` unless the journey names another.
+     *
+     *     Requires a bearer key with scope `read` or a session cookie whose organization role grants it.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              categories: components['schemas']['PreferenceCategory'][];
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/admin/segments': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List segments, newest first, each with its count
+     * @description Requires a bearer key with scope `read` or a session cookie whose organization role grants it.
+     */
+    get: {
+      parameters: {
+        query?: {
+          limit?: number;
+          offset?: number;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              segments: components['schemas']['Segment'][];
+              total: number;
+              limit: number;
+              offset: number;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    /**
+     * Save a segment
+     * @description 409 when another segment has the same name (case-insensitive); 400 naming the path of a bad condition or an unknown list.
+     *
+     *     Requires a bearer key with scope `journey-admin` or a session cookie whose organization role grants it.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            name: string;
+            description?: string;
+            conditions: components['schemas']['SegmentCondition'];
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              segment: components['schemas']['Segment'];
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/admin/segments/preview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * How many contacts a condition tree matches, and up to 20 of them (nothing is saved)
+     * @description Requires a bearer key with scope `read` or a session cookie whose organization role grants it.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            conditions: components['schemas']['SegmentCondition'];
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              count: number;
+              sample: components['schemas']['Contact'][];
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/admin/segments/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A segment with its count
+     * @description Requires a bearer key with scope `read` or a session cookie whose organization role grants it.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              segment: components['schemas']['Segment'];
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    /**
+     * Delete a segment (its contacts are not touched)
+     * @description Requires a bearer key with scope `journey-admin` or a session cookie whose organization role grants it.
+     */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              deleted: true;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    /**
+     * Change a segment's name, description or conditions
+     * @description Requires a bearer key with scope `journey-admin` or a session cookie whose organization role grants it.
+     */
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            name?: string;
+            description?: string | null;
+            conditions?: components['schemas']['SegmentCondition'];
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              segment: components['schemas']['Segment'];
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    trace?: never;
+  };
+  '/v1/admin/segments/{id}/contacts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The segment's contacts now, most recently seen first (total is exact)
+     * @description Requires a bearer key with scope `read` or a session cookie whose organization role grants it.
+     */
+    get: {
+      parameters: {
+        query?: {
+          limit?: number;
+          offset?: number;
+        };
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              contacts: components['schemas']['Contact'][];
+              total: number;
+              limit: number;
+              offset: number;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
     post?: never;
     delete?: never;
     options?: never;
@@ -10742,6 +11776,7 @@ export interface paths {
             | 'event'
             | 'dlq'
             | 'webhook-endpoint'
+            | 'segment'
             | 'user'
             | 'organization'
             | 'member'
@@ -13335,6 +14370,23 @@ export interface components {
       createdAt: string;
       /** Format: date-time */
       updatedAt: string;
+      /** @description The journey's version when this run started: a short hash of the journey's code and the templates it names. Null for runs started before versions were recorded. */
+      journeyVersion: string | null;
+    };
+    JourneyRunningVersionInput: {
+      /** @description null: runs started before versions were recorded */
+      version: string | null;
+      /** @description live (active or waiting) runs of this version */
+      running: number;
+      /** @description where those runs are, most populated first */
+      steps: {
+        nodeId: string;
+        /** @enum {string} */
+        status: 'active' | 'waiting';
+        count: number;
+      }[];
+      /** Format: date-time */
+      lastStartedAt: string;
     };
     JourneyLogInput: {
       /** Format: uuid */
@@ -13382,6 +14434,11 @@ export interface components {
       suppress: {
         hours: number;
       } | null;
+      /** @description Sends inside this window of the recipient's local time (HH:MM, their contact's timezone or DEFAULT_TIMEZONE) wait until it ends */
+      quietHours: {
+        from: string;
+        to: string;
+      } | null;
       counts: {
         active: number;
         waiting: number;
@@ -13390,6 +14447,10 @@ export interface components {
         exited: number;
       };
       recentStates: components['schemas']['JourneyStateInput'][];
+      /** @description This deployment's version of the journey: a short content hash of its module and the templates it names (docs/journeys.md, "Changing a live journey") */
+      version: string | null;
+      /** @description every version that still has running enrollments, newest first */
+      runningVersions: components['schemas']['JourneyRunningVersionInput'][];
     };
     SimulationJobInput: {
       /** Format: uuid */
@@ -13579,6 +14640,88 @@ export interface components {
       triggers: string[];
       /** @description journeys with an exitOn rule for this event */
       exits: string[];
+    };
+    PreferenceCategoryInput: {
+      /** @description what preferences, sends and journeys name */
+      key: string;
+      /** @description what the preference center shows */
+      label: string;
+      description: string;
+    };
+    SegmentPropertyConditionInput: {
+      /** @constant */
+      type: 'property';
+      /** @description property name; a dotted path (`plan.tier`) reads nested objects */
+      property: string;
+      /** @enum {string} */
+      operator: 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte' | 'contains' | 'exists' | 'in';
+      /** @description compared value; `exists` takes a boolean (default true), `in` an array */
+      value?: unknown;
+    };
+    /** @description A condition tree: groups all, any, not; at most 5 levels and 50 leaves. */
+    SegmentConditionInput:
+      | {
+          /** @description every condition holds (an empty list: every contact) */
+          all: components['schemas']['SegmentConditionInput'][];
+        }
+      | {
+          /** @description at least one condition holds */
+          any: components['schemas']['SegmentConditionInput'][];
+        }
+      | {
+          not: components['schemas']['SegmentConditionInput'];
+        }
+      | (
+          | components['schemas']['SegmentPropertyConditionInput']
+          | {
+              /** @constant */
+              type: 'list';
+              /** @description list key; members subscribed to it */
+              list: string;
+            }
+          | {
+              /** @constant */
+              type: 'event';
+              event: string;
+              /** @description how far back to look: a number and a unit m, h, d or w, such as '30d' */
+              within: string;
+              /** @description conditions on the event's properties, all must pass */
+              where?: components['schemas']['SegmentPropertyConditionInput'][];
+              /** @description performed at least this many times in the window (default 1) */
+              minCount?: number;
+            }
+          | {
+              /** @constant */
+              type: 'email';
+              /**
+               * @description opened or clicked by a person (machine opens and clicks don't count)
+               * @enum {string}
+               */
+              action: 'opened' | 'clicked';
+              /** @description how far back to look: a number and a unit m, h, d or w, such as '30d' */
+              within: string;
+              templateKey?: string;
+            }
+          | {
+              /** @constant */
+              type: 'lastSeen';
+              /** @description how far back to look: a number and a unit m, h, d or w, such as '30d' */
+              within: string;
+            }
+        );
+    SegmentInput: {
+      /** Format: uuid */
+      id: string;
+      name: string;
+      description: string | null;
+      conditions: components['schemas']['SegmentConditionInput'];
+      /** @description contacts in the segment now (computed on read, up to 60 s old) */
+      count: number;
+      createdBy: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
     };
     JourneyExplanationInput: {
       contact: {
@@ -14058,6 +15201,23 @@ export interface components {
       createdAt: string;
       /** Format: date-time */
       updatedAt: string;
+      /** @description The journey's version when this run started: a short hash of the journey's code and the templates it names. Null for runs started before versions were recorded. */
+      journeyVersion: string | null;
+    };
+    JourneyRunningVersion: {
+      /** @description null: runs started before versions were recorded */
+      version: string | null;
+      /** @description live (active or waiting) runs of this version */
+      running: number;
+      /** @description where those runs are, most populated first */
+      steps: {
+        nodeId: string;
+        /** @enum {string} */
+        status: 'active' | 'waiting';
+        count: number;
+      }[];
+      /** Format: date-time */
+      lastStartedAt: string;
     };
     JourneyLog: {
       /** Format: uuid */
@@ -14105,6 +15265,11 @@ export interface components {
       suppress: {
         hours: number;
       } | null;
+      /** @description Sends inside this window of the recipient's local time (HH:MM, their contact's timezone or DEFAULT_TIMEZONE) wait until it ends */
+      quietHours: {
+        from: string;
+        to: string;
+      } | null;
       counts: {
         active: number;
         waiting: number;
@@ -14113,6 +15278,10 @@ export interface components {
         exited: number;
       };
       recentStates: components['schemas']['JourneyState'][];
+      /** @description This deployment's version of the journey: a short content hash of its module and the templates it names (docs/journeys.md, "Changing a live journey") */
+      version: string | null;
+      /** @description every version that still has running enrollments, newest first */
+      runningVersions: components['schemas']['JourneyRunningVersion'][];
     };
     SimulationJob: {
       /** Format: uuid */
@@ -14302,6 +15471,88 @@ export interface components {
       triggers: string[];
       /** @description journeys with an exitOn rule for this event */
       exits: string[];
+    };
+    PreferenceCategory: {
+      /** @description what preferences, sends and journeys name */
+      key: string;
+      /** @description what the preference center shows */
+      label: string;
+      description: string;
+    };
+    SegmentPropertyCondition: {
+      /** @constant */
+      type: 'property';
+      /** @description property name; a dotted path (`plan.tier`) reads nested objects */
+      property: string;
+      /** @enum {string} */
+      operator: 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte' | 'contains' | 'exists' | 'in';
+      /** @description compared value; `exists` takes a boolean (default true), `in` an array */
+      value?: unknown;
+    };
+    /** @description A condition tree: groups all, any, not; at most 5 levels and 50 leaves. */
+    SegmentCondition:
+      | {
+          /** @description every condition holds (an empty list: every contact) */
+          all: components['schemas']['SegmentCondition'][];
+        }
+      | {
+          /** @description at least one condition holds */
+          any: components['schemas']['SegmentCondition'][];
+        }
+      | {
+          not: components['schemas']['SegmentCondition'];
+        }
+      | (
+          | components['schemas']['SegmentPropertyCondition']
+          | {
+              /** @constant */
+              type: 'list';
+              /** @description list key; members subscribed to it */
+              list: string;
+            }
+          | {
+              /** @constant */
+              type: 'event';
+              event: string;
+              /** @description how far back to look: a number and a unit m, h, d or w, such as '30d' */
+              within: string;
+              /** @description conditions on the event's properties, all must pass */
+              where?: components['schemas']['SegmentPropertyCondition'][];
+              /** @description performed at least this many times in the window (default 1) */
+              minCount?: number;
+            }
+          | {
+              /** @constant */
+              type: 'email';
+              /**
+               * @description opened or clicked by a person (machine opens and clicks don't count)
+               * @enum {string}
+               */
+              action: 'opened' | 'clicked';
+              /** @description how far back to look: a number and a unit m, h, d or w, such as '30d' */
+              within: string;
+              templateKey?: string;
+            }
+          | {
+              /** @constant */
+              type: 'lastSeen';
+              /** @description how far back to look: a number and a unit m, h, d or w, such as '30d' */
+              within: string;
+            }
+        );
+    Segment: {
+      /** Format: uuid */
+      id: string;
+      name: string;
+      description: string | null;
+      conditions: components['schemas']['SegmentCondition'];
+      /** @description contacts in the segment now (computed on read, up to 60 s old) */
+      count: number;
+      createdBy: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
     };
     JourneyExplanation: {
       contact: {

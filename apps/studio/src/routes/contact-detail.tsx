@@ -8,6 +8,7 @@ import { formatDate } from '../components/format';
 import { machineReasonLabel } from '../components/machine-hit';
 import { PageHeader } from '../components/page';
 import { useUrlState } from '../components/url-state';
+import { useCategoriesQuery } from '../data/categories/categories-query';
 import { useContactDeleteMutation } from '../data/contacts/contact-delete-mutation';
 import { useContactPreferencesUpdateMutation } from '../data/contacts/contact-preferences-update-mutation';
 import { useContactQuery } from '../data/contacts/contact-query';
@@ -67,20 +68,25 @@ function PropertiesEditor({ contact, editable }: { contact: Contact; editable: b
  */
 function PreferencesPanel({ contact, preferences, editable }: { contact: Contact; preferences: Preferences | null; editable: boolean }) {
   const update = useContactPreferencesUpdateMutation(contact.id);
-  const journeyOn = preferences?.categories.journey !== false;
+  // every category the deployment declares (journeys/categories.ts); one never stored is subscribed
+  const categories = useCategoriesQuery();
   const all = preferences?.unsubscribedAll === true;
   if (contact.email === null) return <p className="muted">This contact has no email address, so it has no email preferences.</p>;
+  if (categories.isError) return <ErrorPanel error={categories.error} />;
   return (
     <div className="stack">
-      <label className="switch">
-        <input
-          type="checkbox"
-          checked={journeyOn}
-          disabled={!editable || update.isPending}
-          onChange={(e) => update.mutate({ categories: { journey: e.target.checked } })}
-        />
-        Journey &amp; lifecycle emails
-      </label>
+      {categories.isPending ? <Skeleton rows={3} /> : null}
+      {(categories.data?.categories ?? []).map((category) => (
+        <label className="switch" key={category.key}>
+          <input
+            type="checkbox"
+            checked={preferences?.categories[category.key] !== false}
+            disabled={!editable || update.isPending}
+            onChange={(e) => update.mutate({ categories: { [category.key]: e.target.checked } })}
+          />
+          {category.label}
+        </label>
+      ))}
       <label className="switch">
         <input
           type="checkbox"

@@ -17,6 +17,7 @@ import { useStudioLinksQuery } from '../data/studio/studio-links-query';
 import { Enroll } from './journey-detail/enroll';
 import { Funnel } from './journey-detail/funnel';
 import { StateLogs } from './journey-detail/state-logs';
+import { Versions } from './journey-detail/versions';
 
 type JourneyState = components['schemas']['JourneyState'];
 type StateStatus = JourneyState['status'];
@@ -121,7 +122,13 @@ export default function JourneyDetail() {
                     <code key={rule.event}>{rule.event} </code>
                   ))}
                 </>
-              ) : null}{' '}
+              ) : null}
+              {detail.quietHours === null ? null : (
+                <>
+                  {' '}
+                  · quiet hours {detail.quietHours.from}–{detail.quietHours.to} (recipient&apos;s time)
+                </>
+              )}{' '}
               · <Badge value={detail.enabled ? 'enabled' : 'disabled'} />
             </>
           )
@@ -131,6 +138,12 @@ export default function JourneyDetail() {
         <h2 id="funnel">Funnel</h2>
         <Funnel journeyId={id} />
       </section>
+      {detail === undefined ? null : (
+        <section className="card" aria-labelledby="versions">
+          <h2 id="versions">Versions</h2>
+          <Versions detail={detail} />
+        </section>
+      )}
       {can.manageJourneys ? <Enroll journeyId={id} batch={can.administer} /> : null}
       <section aria-labelledby="states">
         <h2 id="states">Enrollments</h2>

@@ -36,6 +36,7 @@ export const auditResources = [
   'event',
   'dlq',
   'webhook-endpoint',
+  'segment',
   'user',
   'organization',
   'member',

@@ -18,6 +18,7 @@ describe('loadConfig', () => {
     expect(config.temporal).toMatchObject({ address: '127.0.0.1:7233', namespace: 'default', taskQueue: 'waymark', tls: false });
     expect(config.rateLimit).toEqual({ max: 100, windowMs: 60_000, sessionMax: 600, trackingMax: 6_000, webhookSourceMax: 3_000 });
     expect(config.email.bounceThreshold).toBe(3);
+    expect(config.defaultTimeZone).toBe('UTC');
   });
 
   it('names every missing required variable in one error', () => {
@@ -35,6 +36,8 @@ describe('loadConfig', () => {
   it('rejects invalid values with the variable name', () => {
     expect(() => loadConfig({ ...required, PORT: 'abc', LOG_LEVEL: 'loud', NODE_ENV: 'staging' })).toThrow(/PORT[\s\S]*LOG_LEVEL|LOG_LEVEL[\s\S]*PORT/);
     expect(() => loadConfig({ ...required, API_PUBLIC_URL: 'not a url' })).toThrow(/API_PUBLIC_URL/);
+    expect(() => loadConfig({ ...required, DEFAULT_TIMEZONE: 'Paris' })).toThrow(/DEFAULT_TIMEZONE.*IANA time zone/);
+    expect(loadConfig({ ...required, DEFAULT_TIMEZONE: 'Australia/Sydney' }).defaultTimeZone).toBe('Australia/Sydney');
   });
 
   it('treats empty optional variables as unset', () => {
@@ -72,6 +75,11 @@ describe('loadCommandConfig', () => {
       cacheUrl: 'redis://127.0.0.1:6379',
       enabledJourneys: '*',
       bounceThreshold: 3,
+      temporal: { address: '127.0.0.1:7233', namespace: 'default', apiKey: undefined, tls: false },
+    });
+    expect(loadCommandConfig({ DATABASE_URL: required.DATABASE_URL, ORCHESTRATOR_CLIENT_TOKEN: 'cloud-key' }).temporal).toMatchObject({
+      apiKey: 'cloud-key',
+      tls: true,
     });
     expect(loadCommandConfig({ DATABASE_URL: required.DATABASE_URL, CACHE_URL: 'redis://cache:6379/2', ENABLED_JOURNEYS: 'welcome-series' })).toMatchObject({
       cacheUrl: 'redis://cache:6379/2',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isTimeZone } from '@waymark/journey';
 
 /** Task queue used when TEMPORAL_TASK_QUEUE is not set; one constant, referenced everywhere. */
 export const DEFAULT_TASK_QUEUE = 'waymark';
@@ -56,6 +57,8 @@ export const configSchema = z
     ENABLED_JOURNEYS: enabledJourneys,
     /** what ingest does with a catalogued event whose properties miss their schema (docs/journeys.md, "Catalog violations") */
     EVENT_CATALOG_MODE: z.enum(['quarantine', 'reject', 'off']).default('quarantine'),
+    /** the recipient time zone of contacts without a `timezone` property (docs/journeys.md, "Timing and etiquette") */
+    DEFAULT_TIMEZONE: z.string().default('UTC').refine(isTimeZone, { error: 'must be an IANA time zone name such as UTC or Europe/Paris' }),
     STUDIO_ADMIN_EMAIL: optionalString,
     STUDIO_ADMIN_PASSWORD: optionalString,
 
@@ -151,6 +154,7 @@ export const configSchema = z
     apiPublicUrl: env.API_PUBLIC_URL.replace(/\/+$/, ''),
     enabledJourneys: env.ENABLED_JOURNEYS,
     eventCatalogMode: env.EVENT_CATALOG_MODE,
+    defaultTimeZone: env.DEFAULT_TIMEZONE,
     studioAdmin: { email: env.STUDIO_ADMIN_EMAIL, password: env.STUDIO_ADMIN_PASSWORD },
     rateLimit: {
       max: env.RATE_LIMIT_MAX,
@@ -214,12 +218,28 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
  * server's secrets can still migrate or create a key.
  */
 const commandConfigSchema = z
-  .looseObject({ DATABASE_URL: databaseUrl, CACHE_URL: cacheUrl, ENABLED_JOURNEYS: enabledJourneys, BOUNCE_THRESHOLD: bounceThreshold })
+  .looseObject({
+    DATABASE_URL: databaseUrl,
+    CACHE_URL: cacheUrl,
+    ENABLED_JOURNEYS: enabledJourneys,
+    BOUNCE_THRESHOLD: bounceThreshold,
+    // `journeys check` reads running histories from Temporal
+    TEMPORAL_ADDRESS: z.string().default('127.0.0.1:7233'),
+    TEMPORAL_NAMESPACE: z.string().default('default'),
+    TEMPORAL_TLS: z.enum(['true', 'false']).optional(),
+    ORCHESTRATOR_CLIENT_TOKEN: optionalString,
+  })
   .transform((env) => ({
     databaseUrl: env.DATABASE_URL,
     cacheUrl: env.CACHE_URL,
     enabledJourneys: env.ENABLED_JOURNEYS,
     bounceThreshold: env.BOUNCE_THRESHOLD,
+    temporal: {
+      address: env.TEMPORAL_ADDRESS,
+      namespace: env.TEMPORAL_NAMESPACE,
+      apiKey: env.ORCHESTRATOR_CLIENT_TOKEN,
+      tls: env.TEMPORAL_TLS === undefined ? env.ORCHESTRATOR_CLIENT_TOKEN !== undefined : env.TEMPORAL_TLS === 'true',
+    },
   }));
 
 export type CommandConfig = z.infer<typeof commandConfigSchema>;

@@ -4,6 +4,7 @@ import type { ContactRow, JsonObject } from '../db/schema';
 import { conflict, notFound } from '../errors/app-error';
 import { CONTACT_NOT_FOUND, getContact, toContact, type Contact } from './contact';
 import { deepMergeProperties } from './deep-merge';
+import { checkContactProperties } from './time-zone';
 import { paginate } from '../db/paginate';
 
 export const DUPLICATE_EXTERNAL_ID = 'Contact with this externalId already exists';
@@ -42,6 +43,7 @@ export interface CreateContactInput {
 }
 
 export async function createContact(db: Db, input: CreateContactInput): Promise<Contact> {
+  checkContactProperties(input.properties, 'properties');
   try {
     const row = await db
       .insertInto('contacts')
@@ -62,6 +64,7 @@ export interface UpdateContactInput {
 
 /** Email replaces; properties deep-merge with `null` removing a key (see deep-merge.ts). */
 export async function updateContact(db: Db, idOrExternalId: string, input: UpdateContactInput): Promise<Contact> {
+  checkContactProperties(input.properties, 'properties');
   return db.transaction().execute(async (trx) => {
     const found = await getContact(trx, idOrExternalId);
     // lock the row so two concurrent PATCHes merge in turn instead of losing one another's keys

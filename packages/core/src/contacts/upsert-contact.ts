@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database';
 import { badRequest } from '../errors/app-error';
+import { checkContactProperties } from './time-zone';
 
 /** Every contact is keyed by its external id or, without one, its address. */
 export const CONTACT_KEY_REQUIRED = 'One of userId or email is required';
@@ -22,6 +23,7 @@ export interface UpsertedContact {
  * email-only events, by address; create it the first time; always move lastSeenAt.
  */
 export async function upsertContact(db: Db, input: ContactUpsertInput): Promise<UpsertedContact> {
+  checkContactProperties(input.properties, 'properties');
   const email = input.email?.trim() === '' ? undefined : input.email?.trim();
   if (input.userId !== undefined && input.userId !== '') {
     const [contact] = await upsertContactsByExternalId(db, [{ externalId: input.userId, email: email ?? null, properties: input.properties ?? {} }]);

@@ -80,6 +80,8 @@ export interface JourneyStatesTable {
   updatedAt: Timestamp;
   /** 0060: the event the run started from, generated from context.trigger.eventId */
   triggerEventId: ColumnType<string | null, never, never>;
+  /** 0100: the journey's version when the run started (null for older runs) */
+  journeyVersion: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface JourneyEntriesTable {
@@ -325,6 +327,17 @@ export interface ReplayJobEventsTable {
   eventId: string;
 }
 
+/** 0105: saved audiences (docs/segments.md); `conditions` is the condition tree, checked on write */
+export interface SegmentsTable {
+  id: Generated<string>;
+  name: string;
+  description: string | null;
+  conditions: Json<JsonObject>;
+  createdBy: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
 export interface ListsTable {
   id: Generated<string>;
   key: string;
@@ -467,6 +480,7 @@ export interface Database {
   journeyPendingStarts: JourneyPendingStartsTable;
   importJobs: ImportJobsTable;
   simulationJobs: SimulationJobsTable;
+  segments: SegmentsTable;
   replayJobs: ReplayJobsTable;
   replayJobEvents: ReplayJobEventsTable;
   lists: ListsTable;
@@ -484,6 +498,7 @@ export interface Database {
 }
 
 export type ContactRow = Selectable<ContactsTable>;
+export type SegmentRow = Selectable<SegmentsTable>;
 export type EmailPreferencesRow = Selectable<EmailPreferencesTable>;
 export type EventRow = Selectable<EventsTable>;
 export type NewEventRow = Insertable<EventsTable>;

@@ -1,4 +1,5 @@
 import type { CatalogViolation } from '@waymark/journey';
+import { checkContactProperties } from '../contacts/time-zone';
 import { CONTACT_KEY_REQUIRED } from '../contacts/upsert-contact';
 import { newRowId } from '../db/ids';
 import { badRequest } from '../errors/app-error';
@@ -72,6 +73,7 @@ export function prepareEvent(deps: { journeys: JourneyRegistry; catalogMode: Cat
   const name = input.name.trim();
   if (name === '') throw badRequest('name must not be empty');
   if (input.timestamp !== undefined) checkEventTime(input.timestamp);
+  checkContactProperties(input.contactProperties, 'contactProperties');
   const userId = ingestUserId(input);
   const eventProperties = input.eventProperties ?? {};
   return {

@@ -2,6 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
 import type { JsonObject, JsonValue } from '../db/schema';
 import { AppError, badRequest } from '../errors/app-error';
+import { contactPropertiesProblem } from '../contacts/time-zone';
 
 export type ImportFormat = 'csv' | 'json';
 
@@ -134,5 +135,7 @@ export function normalizeImportRow(raw: RawImportRow, format: ImportFormat): Nor
     const json = toJson(value);
     if (json !== undefined) row.properties[key] = json;
   }
+  const problem = contactPropertiesProblem(row.properties, 'properties');
+  if (problem !== undefined) return { ok: false, error: problem };
   return { ok: true, row };
 }

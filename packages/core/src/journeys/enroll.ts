@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { DEFAULT_EMAIL_CATEGORY } from '@waymark/email/email-template';
 import { evaluateConditions } from '@waymark/journey';
 import type { Db } from '../db/database';
 import type { BackgroundJobs } from '../jobs/background-jobs';
@@ -59,7 +60,7 @@ export async function batchEnroll(
     checkSendGateForAddresses(
       deps.db,
       users.map((user) => user.userEmail),
-      'journey',
+      journey.category ?? DEFAULT_EMAIL_CATEGORY,
     ),
   ]);
   const enabled = effectiveEnabled(deps.journeys, journeyId, overrides.get(journeyId)?.enabled);

@@ -144,6 +144,8 @@ export async function explainJourney(deps: ExplainDeps, input: { contactId: stri
         if (log.action === 'email_sent') outcome = 'sent';
         else if (log.action === 'email_skipped') outcome = `skipped: ${skipPhrase(text('reason') ?? 'unknown')}`;
         else if (log.action === 'waiting' && text('reason') === 'suppress_window') outcome = `skipped: inside suppress.hours until ${text('until')}`;
+        else if (log.action === 'held' && text('reason') === 'quiet_hours') outcome = `held by quiet hours until ${recipientClock(detail)}`;
+        else if (log.action === 'waiting' && text('localUntil') !== undefined) outcome = `waiting until ${recipientClock(detail)}`;
         else if (log.action === 'waiting')
           outcome = text('until') !== undefined ? `waiting until ${text('until')}` : `waiting for ${text('event') ?? 'an event'} (timeout ${text('timeout')})`;
         else if (log.action === 'email_failed') {
@@ -218,4 +220,10 @@ function templateOutcome(templateKey: string, explanation: Explanation): string 
   if (last.now !== undefined) return `not sent yet: ${last.now}`;
   const end = last.steps.at(-1);
   return `not sent: the run did not reach it (${end === undefined ? last.status : end.outcome})`;
+}
+
+/** '08:00 Europe/Paris (2026-12-01T08:00+01:00)': a hold's end as the recipient's clock shows it. */
+function recipientClock(detail: JsonObject): string {
+  const local = String(detail.localUntil);
+  return `${local.slice(11, 16)} ${String(detail.timeZone)} (${local})`;
 }

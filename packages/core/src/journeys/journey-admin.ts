@@ -1,8 +1,9 @@
-import type { Journey } from '@waymark/journey';
+import type { Journey, QuietHours } from '@waymark/journey';
 import type { Db } from '../db/database';
 import { countJourneyStates, emptyCounts, recentJourneyStates, type JourneyCounts, type JourneyState } from './journey-states';
 import { effectiveEnabled, loadOverrides, setJourneyEnabled } from './effective-enabled';
 import type { JourneyRegistry } from './registry';
+import { runningVersions, type RunningVersion } from './running-versions';
 
 export interface JourneySummary {
   id: string;
@@ -17,7 +18,12 @@ export interface JourneySummary {
 export interface JourneyDetail extends Omit<JourneySummary, 'description'> {
   exitOn: Journey['exitOn'];
   suppress: { hours: number } | null;
+  quietHours: QuietHours | null;
   recentStates: JourneyState[];
+  /** this deployment's version of the journey's code (null when the process could not read it) */
+  version: string | null;
+  /** the versions that still have running enrollments, newest first, with where those runs are */
+  runningVersions: RunningVersion[];
 }
 
 export async function listJourneys(
@@ -51,7 +57,12 @@ export async function listJourneys(
 
 export async function getJourneyDetail(db: Db, registry: JourneyRegistry, id: string): Promise<JourneyDetail> {
   const journey = registry.get(id);
-  const [overrides, counts, recentStates] = await Promise.all([loadOverrides(db, [id]), countJourneyStates(db, [id]), recentJourneyStates(db, id, 10)]);
+  const [overrides, counts, recentStates, versions] = await Promise.all([
+    loadOverrides(db, [id]),
+    countJourneyStates(db, [id]),
+    recentJourneyStates(db, id, 10),
+    runningVersions(db, id),
+  ]);
   return {
     id: journey.id,
     name: journey.name,
@@ -60,8 +71,11 @@ export async function getJourneyDetail(db: Db, registry: JourneyRegistry, id: st
     entryLimit: journey.entryLimit,
     exitOn: journey.exitOn,
     suppress: journey.suppress ?? null,
+    quietHours: journey.quietHours ?? null,
     counts: counts.get(id) ?? emptyCounts(),
     recentStates,
+    version: registry.version(id),
+    runningVersions: versions,
   };
 }
 

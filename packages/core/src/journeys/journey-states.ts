@@ -24,6 +24,8 @@ export interface JourneyState {
   exitedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
+  /** the journey's version when the run started; null for runs from before versions */
+  journeyVersion: string | null;
 }
 
 export interface JourneyLog {
@@ -56,6 +58,7 @@ function selectStates(db: Db) {
       'exitedAt',
       'createdAt',
       'updatedAt',
+      'journeyVersion',
     ]);
 }
 

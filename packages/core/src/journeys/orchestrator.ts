@@ -14,6 +14,8 @@ export interface JourneyRunRequest {
   userEmail: string;
   properties: PrimitiveProperties;
   trigger: { event: string; eventId: string; occurredAt: string };
+  /** the journey's version in the starter's code; the orchestrator fills it in when absent */
+  journeyVersion?: string;
 }
 
 /** An event delivered to a run that waits for it. */

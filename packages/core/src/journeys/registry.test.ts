@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defineJourney, type Journey, type JourneyDefinition } from '@waymark/journey';
+import { definePreferenceCategories } from '@waymark/email/preference-categories';
 import { AppError } from '../errors/app-error';
 import { createJourneyRegistry, parseEnabledJourneys } from './registry';
 
@@ -61,6 +62,24 @@ describe('createJourneyRegistry', () => {
   it('an unknown id in ENABLED_JOURNEYS stops start-up, naming it and the known ids', () => {
     expect(() => createJourneyRegistry(all, { enabledJourneys: 'welcome,welcome-series,trial' })).toThrow(
       'ENABLED_JOURNEYS names unknown journeys: welcome-series, trial (known: welcome, onboarding, winback)',
+    );
+  });
+});
+
+describe('createJourneyRegistry and preference categories', () => {
+  const categories = definePreferenceCategories([
+    { key: 'journey', label: 'Journey & lifecycle emails', description: '' },
+    { key: 'newsletter', label: 'Newsletter', description: '' },
+  ]);
+
+  it('accepts a journey naming a declared category, and one naming none', () => {
+    const digest = journey('digest', { category: 'newsletter' });
+    expect(createJourneyRegistry([digest, welcome], { enabledJourneys: '*', categories }).find('digest')?.category).toBe('newsletter');
+  });
+
+  it('refuses a journey naming an undeclared category, naming it (start-up stops)', () => {
+    expect(() => createJourneyRegistry([journey('digest', { category: 'promotions' })], { enabledJourneys: '*', categories })).toThrow(
+      "Journey 'digest' names an unknown preference category 'promotions' (known: journey, newsletter; journeys/categories.ts)",
     );
   });
 });

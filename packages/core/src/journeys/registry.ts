@@ -1,4 +1,5 @@
 import { defineEvents, uncataloguedEvents, validateJourney, type EventCatalog, type Journey } from '@waymark/journey';
+import type { PreferenceCategories } from '@waymark/email/preference-categories';
 import { notFound } from '../errors/app-error';
 
 /**
@@ -14,6 +15,8 @@ export interface JourneyRegistry {
   /** journeys with an exitOn rule for this event name */
   exitedBy(event: string): readonly Journey[];
   codeEnabled(id: string): boolean;
+  /** the journey's version in this process's code (docs/journeys.md, "Changing a live journey"); null when not known */
+  version(id: string): string | null;
   /** the deployment's event catalog (journeys/events.ts): ingest checks catalogued events against it */
   events: EventCatalog;
 }
@@ -27,7 +30,16 @@ export function parseEnabledJourneys(value: string): '*' | Set<string> {
   return new Set(ids);
 }
 
-export function createJourneyRegistry(journeys: readonly Journey[], options: { enabledJourneys: string; events?: EventCatalog }): JourneyRegistry {
+export function createJourneyRegistry(
+  journeys: readonly Journey[],
+  options: {
+    enabledJourneys: string;
+    events?: EventCatalog;
+    /** the deployment's preference categories (journeys/categories.ts): a journey's `category` must be one */
+    categories?: PreferenceCategories;
+    versions?: ReadonlyMap<string, string>;
+  },
+): JourneyRegistry {
   const byId = new Map<string, Journey>();
   const byTrigger = new Map<string, Journey[]>();
   const byExitEvent = new Map<string, Journey[]>();
@@ -37,6 +49,12 @@ export function createJourneyRegistry(journeys: readonly Journey[], options: { e
     if (byId.has(journey.id)) throw new Error(`Duplicate journey id '${journey.id}' in journeys/index.ts`);
     const uncatalogued = options.events === undefined ? [] : uncataloguedEvents(journey, options.events);
     if (uncatalogued.length > 0) throw new Error(`Journey '${journey.id}' names events missing from the event catalog: ${uncatalogued.join(', ')}`);
+    if (journey.category !== undefined && options.categories !== undefined && options.categories.find(journey.category) === undefined) {
+      const known = options.categories.all().map((category) => category.key);
+      throw new Error(
+        `Journey '${journey.id}' names an unknown preference category '${journey.category}' (known: ${known.join(', ')}; journeys/categories.ts)`,
+      );
+    }
     byId.set(journey.id, journey);
     byTrigger.set(journey.trigger.event, [...(byTrigger.get(journey.trigger.event) ?? []), journey]);
     for (const event of new Set((journey.exitOn ?? []).map((rule) => rule.event))) byExitEvent.set(event, [...(byExitEvent.get(event) ?? []), journey]);
@@ -61,6 +79,7 @@ export function createJourneyRegistry(journeys: readonly Journey[], options: { e
       const journey = byId.get(id);
       return journey !== undefined && journey.enabled && (enabled === '*' || enabled.has(id));
     },
+    version: (id) => options.versions?.get(id) ?? null,
     events: options.events ?? defineEvents({}),
   };
 }

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { DEFAULT_EMAIL_CATEGORY } from '@waymark/email/email-template';
 import type { EntryLimit } from '@waymark/journey';
 import type { Db } from '../db/database';
 import type { JourneyStatus, JsonObject } from '../db/schema';
@@ -17,7 +18,11 @@ export interface EnterJourneyInput {
   workflowId: string;
   runId: string;
   entryLimit: EntryLimit;
+  /** the journey's preference category, checked by the entry guard; `journey` when absent */
+  category?: string;
   context: JsonObject;
+  /** the run's journey version from its start input (absent for runs started before versions) */
+  journeyVersion?: string;
 }
 
 export type EntryRejection = 'entry_limit' | 'already_enrolled' | 'no_email' | SendBlockReason;
@@ -46,7 +51,7 @@ export async function enterJourney(db: Db, input: EnterJourneyInput): Promise<En
     email = contact?.email ?? '';
   }
   if (email === '') return { entered: false, reason: 'no_email' };
-  const gate = await checkSendGate(db, email, 'journey');
+  const gate = await checkSendGate(db, email, input.category ?? DEFAULT_EMAIL_CATEGORY);
   if (!gate.allowed) return { entered: false, reason: gate.reason ?? 'suppressed' };
 
   try {
@@ -69,9 +74,9 @@ export async function enterJourney(db: Db, input: EnterJourneyInput): Promise<En
               .executeTakeFirst();
       if (entry === undefined) throw new Rejected('entry_limit');
       const state = await sql<{ id: string }>`
-        insert into journey_states (journey_id, user_id, user_email, current_node_id, status, workflow_id, workflow_run_id, context, entry_count)
+        insert into journey_states (journey_id, user_id, user_email, current_node_id, status, workflow_id, workflow_run_id, context, entry_count, journey_version)
         values (${input.journeyId}, ${input.userId}, ${email}, 'start', 'active', ${input.workflowId}, ${input.runId},
-                ${JSON.stringify(input.context)}::jsonb, ${entry.entryCount})
+                ${JSON.stringify(input.context)}::jsonb, ${entry.entryCount}, ${input.journeyVersion ?? null})
         on conflict (journey_id, user_id) where status in ${LIVE_STATUS_LIST} do nothing
         returning id`.execute(trx);
       const stateId = state.rows[0]?.id;

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { PreferenceCategories } from '@waymark/email/preference-categories';
 import { findContactPreferences, getContact, toContactPreferences, type ContactPreferences } from '../contacts/contact';
 import type { Db } from '../db/database';
 import { badRequest, notFound } from '../errors/app-error';
@@ -27,8 +28,23 @@ export interface PreferencesUpdate {
   categories?: Record<string, boolean> | undefined;
 }
 
-/** PUT …/preferences: upsert of the contact's own row; 400 when the contact has no email. */
-export async function updateContactPreferences(db: Db, contactId: string, update: PreferencesUpdate): Promise<ContactPreferences> {
+/** 400 naming every category key the deployment does not declare (journeys/categories.ts). */
+export function assertKnownCategories(categories: PreferenceCategories, keys: Iterable<string>): void {
+  const unknown = categories.unknown(keys);
+  if (unknown.length > 0) {
+    const known = categories.all().map((category) => category.key);
+    throw badRequest(`Unknown preference category: ${unknown.join(', ')} (known: ${known.join(', ')})`);
+  }
+}
+
+/** PUT …/preferences: upsert of the contact's own row; 400 when the contact has no email or names an unknown category. */
+export async function updateContactPreferences(
+  db: Db,
+  categories: PreferenceCategories,
+  contactId: string,
+  update: PreferencesUpdate,
+): Promise<ContactPreferences> {
+  assertKnownCategories(categories, Object.keys(update.categories ?? {}));
   const contact = await getContact(db, contactId);
   if (contact.email === null || contact.email.trim() === '') throw badRequest(CONTACT_WITHOUT_EMAIL);
   const email = contact.email;

@@ -1,4 +1,5 @@
-import { confirmationPage, errorPage, PREFERENCE_CATEGORIES, preferenceCenterPage } from '@waymark/email/preference-pages';
+import type { PreferenceCategories } from '@waymark/email/preference-categories';
+import { confirmationPage, errorPage, preferenceCenterPage } from '@waymark/email/preference-pages';
 import type { EmailTokenPayload, EmailTokenSigner } from '@waymark/email/unsubscribe-token';
 import type { Db } from '../db/database';
 import { preferencesPageUrl, unsubscribePageUrl } from './page-urls';
@@ -9,6 +10,8 @@ export interface EmailPageDeps {
   db: Db;
   tokens: EmailTokenSigner;
   publicUrl: string;
+  /** the deployment's categories (journeys/categories.ts): the preference center lists each */
+  categories: PreferenceCategories;
 }
 
 export interface HtmlPage {
@@ -29,9 +32,10 @@ async function verified(deps: EmailPageDeps, token: string | undefined): Promise
   return deps.tokens.verify(token);
 }
 
-function categoryLabel(key: string | undefined): string | undefined {
+function categoryLabel(categories: PreferenceCategories, key: string | undefined): string | undefined {
   if (key === undefined) return undefined;
-  return PREFERENCE_CATEGORIES.find((category) => category.key === key)?.label ?? `“${key}” emails`;
+  // a token signed before its category was removed from journeys/categories.ts still works
+  return categories.find(key)?.label ?? `“${key}” emails`;
 }
 
 /** GET /v1/email/unsubscribe (and the POST one-click): applies the token's action. */
@@ -45,7 +49,7 @@ export async function unsubscribeLinkPage(deps: EmailPageDeps, token: string | u
     html: confirmationPage({
       action: payload.action,
       email: payload.email,
-      categoryLabel: categoryLabel(payload.category),
+      categoryLabel: categoryLabel(deps.categories, payload.category),
       preferencesUrl: preferencesPageUrl(deps.publicUrl, preferencesToken),
     }),
   };
@@ -58,7 +62,7 @@ export async function preferenceCenter(deps: EmailPageDeps, token: string | unde
   const preferences = await readAddressPreferences(deps.db, payload.email);
   const recipient = { externalId: payload.externalId, email: payload.email };
   const categories = await Promise.all(
-    PREFERENCE_CATEGORIES.map(async (category) => {
+    deps.categories.all().map(async (category) => {
       const subscribed = preferences.categories[category.key] !== false;
       const toggle = await deps.tokens.sign({ ...recipient, action: subscribed ? 'unsubscribe' : 'resubscribe', category: category.key });
       return { key: category.key, label: category.label, description: category.description, subscribed, toggleUrl: unsubscribePageUrl(deps.publicUrl, toggle) };

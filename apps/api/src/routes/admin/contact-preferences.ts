@@ -35,7 +35,9 @@ export const contactPreferenceRoutes: RoutePlugin<{ deps: AppDeps }> = async (ap
       schema: {
         tags,
         summary: "Upsert a contact's email preferences (categories are merged)",
-        description: 'Preferences are kept per address: a contact without an email answers 400 `Contact has no email`.',
+        description:
+          'Preferences are kept per address: a contact without an email answers 400 `Contact has no email`. ' +
+          '`categories` may name only the declared categories (`GET /v1/admin/categories`); another key answers 400 naming it.',
         params,
         body: z.strictObject({
           unsubscribedAll: z.boolean().optional(),
@@ -46,7 +48,7 @@ export const contactPreferenceRoutes: RoutePlugin<{ deps: AppDeps }> = async (ap
       },
     },
     async (request) => {
-      const preferences = await updateContactPreferences(deps.db, request.params.contactId, request.body);
+      const preferences = await updateContactPreferences(deps.db, deps.categories, request.params.contactId, request.body);
       request.auditRecord = { resourceId: request.params.contactId, detail: { preferences: request.body } };
       return preferences;
     },

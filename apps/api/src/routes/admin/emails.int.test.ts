@@ -163,9 +163,9 @@ describe('admin: emails, contact preferences, suppression import', () => {
 
       const again = await api.request('PUT', `/v1/admin/contacts/${row.id}/preferences`, {
         token: LEGACY,
-        body: { unsubscribedAll: true, suppressed: true, categories: { product: true } },
+        body: { unsubscribedAll: true, suppressed: true, categories: { 'product-updates': true } },
       });
-      expect(again.body).toMatchObject({ id: put.body.id, unsubscribedAll: true, suppressed: true, categories: { journey: false, product: true } });
+      expect(again.body).toMatchObject({ id: put.body.id, unsubscribedAll: true, suppressed: true, categories: { journey: false, 'product-updates': true } });
       expect(again.body.suppressedAt).toEqual(expect.any(String));
       expect((await get(`/v1/admin/contacts/${row.id}/preferences`, readKey)).body.preferences).toEqual(again.body);
 

@@ -4,6 +4,8 @@ import { eventually } from '../../../../../test/eventually';
 import { journeyStatesOf } from '../../../../../test/journey-states';
 import { issueApiKey, startTestApi, type TestApi } from '../../../../../test/test-api';
 import { journeys } from '@waymark/journeys';
+import { deploymentJourneyVersions } from '@waymark/temporal/runtime';
+import { JOURNEY_VERSION_ATTRIBUTE } from '@waymark/temporal/search-attributes';
 
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
 
@@ -32,7 +34,12 @@ describe('/v1/admin/journeys and /v1/admin/events', () => {
     expect(Object.keys(trial.counts).sort()).toEqual(['active', 'completed', 'exited', 'failed', 'waiting']);
     expect(trial).not.toHaveProperty('exitOn');
     const detail = await api.request('GET', '/v1/admin/journeys/trial-conversion', { token: LEGACY });
-    expect(detail.body.journey).toMatchObject({ exitOn: [{ event: 'subscription.started' }], suppress: { hours: 24 }, recentStates: expect.any(Array) });
+    expect(detail.body.journey).toMatchObject({
+      exitOn: [{ event: 'subscription.started' }],
+      suppress: { hours: 24 },
+      quietHours: null,
+      recentStates: expect.any(Array),
+    });
     expect(detail.body.journey).not.toHaveProperty('description');
     const page = await api.request('GET', '/v1/admin/journeys?limit=1&offset=1', { token: LEGACY });
     expect(page.body.journeys).toHaveLength(1);
@@ -72,6 +79,16 @@ describe('/v1/admin/journeys and /v1/admin/events', () => {
     );
     const listed = await api.request('GET', `/v1/admin/journeys/re-engagement/states?userId=${userId}&status=waiting`, { token: LEGACY });
     expect(listed.body).toMatchObject({ total: 1, states: [{ id: state!.id, status: 'waiting', currentNodeId: 'wait:session.started', entryCount: 1 }] });
+    // the run carries this deployment's version: on its state, as a search attribute, in the journey's running versions
+    const version = deploymentJourneyVersions().get('re-engagement');
+    expect(version).toMatch(/^[0-9a-f]{6}$/);
+    expect(listed.body.states[0].journeyVersion).toBe(version);
+    const described = await api.deps.temporal.client.workflow.getHandle(state!.workflowId).describe();
+    expect(described.typedSearchAttributes.get(JOURNEY_VERSION_ATTRIBUTE)).toBe(version);
+    const detail = await api.request('GET', '/v1/admin/journeys/re-engagement', { token: LEGACY });
+    expect(detail.body.journey.version).toBe(version);
+    const running = detail.body.journey.runningVersions.find((entry: { version: string | null }) => entry.version === version);
+    expect(running.steps).toContainEqual(expect.objectContaining({ nodeId: 'wait:session.started', status: 'waiting' }));
     const none = await api.request('GET', `/v1/admin/journeys/re-engagement/states?userId=${userId}&status=completed`, { token: LEGACY });
     expect(none.body.total).toBe(0);
 

@@ -41,8 +41,25 @@ const journeyState = z
     exitedAt: nullableTimestamp,
     createdAt: timestamp,
     updatedAt: timestamp,
+    journeyVersion: z
+      .string()
+      .nullable()
+      .describe(
+        "The journey's version when this run started: a short hash of the journey's code and the templates it names. Null for runs started before versions were recorded.",
+      ),
   })
   .meta({ id: 'JourneyState' });
+
+const runningVersion = z
+  .object({
+    version: z.string().nullable().describe('null: runs started before versions were recorded'),
+    running: z.number().describe('live (active or waiting) runs of this version'),
+    steps: z
+      .array(z.object({ nodeId: z.string(), status: z.enum(['active', 'waiting']), count: z.number() }))
+      .describe('where those runs are, most populated first'),
+    lastStartedAt: timestamp,
+  })
+  .meta({ id: 'JourneyRunningVersion' });
 
 const journeyLog = z
   .object({
@@ -67,8 +84,19 @@ const journeyDetail = z
     entryLimit: z.string(),
     exitOn: z.array(eventRule),
     suppress: z.object({ hours: z.number() }).nullable(),
+    quietHours: z
+      .object({ from: z.string(), to: z.string() })
+      .nullable()
+      .describe("Sends inside this window of the recipient's local time (HH:MM, their contact's timezone or DEFAULT_TIMEZONE) wait until it ends"),
     counts,
     recentStates: z.array(journeyState),
+    version: z
+      .string()
+      .nullable()
+      .describe(
+        'This deployment\'s version of the journey: a short content hash of its module and the templates it names (docs/journeys.md, "Changing a live journey")',
+      ),
+    runningVersions: z.array(runningVersion).describe('every version that still has running enrollments, newest first'),
   })
   .meta({ id: 'JourneyDetail' });
 

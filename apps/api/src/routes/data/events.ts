@@ -3,6 +3,7 @@ import { badRequest } from '@waymark/core/errors/app-error';
 import type { RoutePlugin } from '../../http/type-provider';
 import type { AppDeps } from '../../deps';
 import { bearerErrors, catalogViolations, emailAddress, requireAnyOf, text } from '../../schemas/common';
+import { TIME_ZONE_NOTE } from '../../schemas/contacts';
 
 const jsonObject = z.record(z.string(), z.unknown());
 
@@ -12,7 +13,7 @@ const eventBody = z
     email: emailAddress.optional(),
     userId: text(255).optional(),
     eventProperties: jsonObject.optional(),
-    contactProperties: jsonObject.optional(),
+    contactProperties: jsonObject.describe(TIME_ZONE_NOTE).optional(),
     lists: z.record(text(200), z.boolean()).optional(),
     idempotencyKey: z.string().min(1).max(255).optional(),
     timestamp: z.iso

@@ -78,7 +78,7 @@ describe('email pages in Chromium', () => {
 
     await page.getByRole('link', { name: 'Manage email preferences' }).click();
     await page.waitForURL(/\/v1\/email\/preferences/);
-    expect(await page.locator('ul.prefs .status').textContent()).toBe('Unsubscribed');
+    expect(await page.locator('ul.prefs .status').first().textContent()).toBe('Unsubscribed');
     await page.getByRole('link', { name: 'Resubscribe' }).click();
     expect(await page.getByRole('status').textContent()).toBe('You have been resubscribed');
     await context.close();

@@ -76,9 +76,13 @@ describe('unsubscribe and preference pages', () => {
     let $ = await page();
     expect($('h1').text()).toBe('Email preferences');
     expect($('.email').first().text()).toBe(email);
-    const item = $('ul.prefs li');
-    expect(item).toHaveLength(1);
-    expect(item.find('.label').text()).toBe('Journey & lifecycle emails');
+    // every category of journeys/categories.ts, in its order
+    expect(
+      $('ul.prefs li .label')
+        .map((_, label) => $(label).text())
+        .get(),
+    ).toEqual(['Journey & lifecycle emails', 'Product updates', 'Newsletter']);
+    const item = $('ul.prefs li').first();
     expect(item.find('.status').text()).toBe('Subscribed');
     expect(item.find('a').text()).toBe('Unsubscribe');
     expect($('a:contains("Unsubscribe from all emails")')).toHaveLength(1);
@@ -86,8 +90,10 @@ describe('unsubscribe and preference pages', () => {
     // follow the category toggle, then the page shows Unsubscribed with a Resubscribe link
     expect((await api.request('GET', pathOf(item.find('a').attr('href')!))).status).toBe(200);
     $ = await page();
-    expect($('ul.prefs li .status').text()).toBe('Unsubscribed');
-    expect($('ul.prefs li a').text()).toBe('Resubscribe');
+    expect($('ul.prefs li .status').first().text()).toBe('Unsubscribed');
+    expect($('ul.prefs li a').first().text()).toBe('Resubscribe');
+    // the other categories are untouched
+    expect($('ul.prefs li .status').last().text()).toBe('Subscribed');
 
     // global unsubscribe via its link, then resubscribe via the new link
     await api.request('GET', pathOf($('a:contains("Unsubscribe from all emails")').attr('href')!));
@@ -95,7 +101,7 @@ describe('unsubscribe and preference pages', () => {
     expect($('main').text()).toContain('unsubscribed from all emails');
     expect(await checkSendGate(api.deps.db, email, 'journey')).toMatchObject({ allowed: false });
     await api.request('GET', pathOf($('a:contains("Resubscribe to emails")').attr('href')!));
-    await api.request('GET', pathOf((await page())('ul.prefs li a').attr('href')!));
+    await api.request('GET', pathOf((await page())('ul.prefs li a').first().attr('href')!));
     expect(await checkSendGate(api.deps.db, email, 'journey')).toEqual({ allowed: true });
   });
 

@@ -30,7 +30,7 @@ function sendPage(reply: FastifyReply, page: HtmlPage) {
  * a person's opt-out is never refused (docs/operations.md, Rate limits).
  */
 export const emailPageRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
-  const pages = { db: deps.db, tokens: deps.email.tokens, publicUrl: deps.config.apiPublicUrl };
+  const pages = { db: deps.db, tokens: deps.email.tokens, publicUrl: deps.config.apiPublicUrl, categories: deps.categories };
 
   // RFC 8058 one-click POSTs `List-Unsubscribe=One-Click` as a form; the token is in the URL.
   for (const type of ['application/x-www-form-urlencoded', 'multipart/form-data']) {

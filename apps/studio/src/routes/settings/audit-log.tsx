@@ -24,6 +24,7 @@ const resourceSet: Record<Resource, true> = {
   event: true,
   dlq: true,
   'webhook-endpoint': true,
+  segment: true,
   user: true,
   organization: true,
   member: true,

@@ -1,0 +1,166 @@
+import { randomUUID } from 'node:crypto';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { temporal } from '@temporalio/proto';
+import { Worker } from '@temporalio/worker';
+import { loadCommandConfig } from '@waymark/core/config/config';
+import type { JourneyCheckReport } from '@waymark/temporal/journey-check/check-journeys';
+import { workingTreeWorkflowBundle } from '@waymark/temporal/journey-check/working-tree-bundle';
+import { DEPLOYMENT_JOURNEYS_DIR } from '@waymark/temporal/runtime';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { eventually } from '../../../test/eventually';
+import { integrationEnv } from '../../../test/test-env';
+import { startTestApi, type TestApi } from '../../../test/test-api';
+import { journeysCommand } from './journeys-check';
+
+const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
+const RUNS = 30;
+
+/** A working tree: a copy of journeys/ whose welcome-series body is edited by `edit`. */
+function workingTree(edit: (source: string) => string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'waymark-check-'));
+  cpSync(DEPLOYMENT_JOURNEYS_DIR, dir, { recursive: true });
+  const file = path.join(dir, 'welcome-series.ts');
+  const source = readFileSync(file, 'utf8');
+  const edited = edit(source);
+  expect(edited).not.toBe(source);
+  writeFileSync(file, edited);
+  return dir;
+}
+
+const welcomeSend = "    await ctx.sendEmail('welcome', { data: { firstName: ctx.trigger.properties.firstName ?? null } });\n";
+
+/** Every JSON payload of an exported history, decoded: where personal data would be. */
+function decodedPayloads(json: string): string {
+  return [...json.matchAll(/"data":"([A-Za-z0-9+/=]+)"/g)].map((match) => Buffer.from(match[1] ?? '', 'base64').toString('utf8')).join('\n');
+}
+
+describe('waymark journeys check', () => {
+  let api: TestApi;
+  const dirs: string[] = [];
+  const prefix = `check-${randomUUID().slice(0, 8)}`;
+
+  beforeAll(async () => {
+    api = await startTestApi({ ADMIN_API_KEY: LEGACY });
+    const users = Array.from({ length: RUNS }, (_, i) => ({ userId: `${prefix}-${i}`, userEmail: `${prefix}-${i}@waymark-test.example` }));
+    const enrolled = await api.request('POST', '/v1/admin/journeys/welcome-series/enroll/batch', { token: LEGACY, body: { users } });
+    expect(enrolled.body.enrolled).toBe(RUNS);
+    // every run asleep in the journey's 2-day sleep
+    await eventually(
+      async () =>
+        (await api.deps.db.selectFrom('journeyStates').select('id').where('journeyId', '=', 'welcome-series').where('status', '=', 'waiting').execute()).length,
+      (waiting) => waiting === RUNS,
+      { timeoutMs: 60_000, what: `${RUNS} welcome-series runs asleep` },
+    );
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    await api?.close();
+  });
+
+  /** Runs the command as the CLI does (against this test's database and Temporal) and returns its exit code and --json report. */
+  async function check(journeysDir: string): Promise<{ code: number; report: JourneyCheckReport }> {
+    dirs.push(journeysDir);
+    const env = integrationEnv();
+    const printed: string[] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((line: string) => void printed.push(line));
+    try {
+      const code = await journeysCommand(
+        'check',
+        ['--journeys-dir', journeysDir, '--json', '--database', env.DATABASE_URL, '--temporal', env.TEMPORAL_ADDRESS],
+        loadCommandConfig(env),
+      );
+      return { code, report: JSON.parse(printed.join('\n')) as JourneyCheckReport };
+    } finally {
+      log.mockRestore();
+    }
+  }
+
+  it('an email inserted before the sleep breaks every sleeping run: exit 1, 30 incompatible, the diverging command and the fix', async () => {
+    const { code, report } = await check(
+      workingTree((source) => source.replace(welcomeSend, `${welcomeSend}    await ctx.sendEmail('welcome-tips', { node: 'early-tip' });\n`)),
+    );
+    expect(code).toBe(1);
+    expect(report).toMatchObject({ replayed: RUNS, incompatible: RUNS });
+    const [journey] = report.journeys;
+    expect(journey).toMatchObject({ journeyId: 'welcome-series', versions: [{ replayed: RUNS, incompatible: RUNS }] });
+    expect(journey!.incompatibleRuns).toHaveLength(RUNS);
+    // the replayer names the command the new code issues where the history has the timer
+    // (the history's next marker is the step write; the new code issues a send)
+    expect(journey!.incompatibleRuns[0]!.divergence).toMatch(/^\[TMPRL1100\] Nondeterminism error: .*'recordJourneyStep'.*'sendJourneyEmail'/);
+    expect(journey!.fix).toContain("patched('welcome-series-");
+    console.log(`[journeys check] first divergence: ${journey!.incompatibleRuns[0]!.divergence}`);
+  }, 180_000);
+
+  it('the same change behind patched() keeps every run: exit 0, 0 incompatible', async () => {
+    const { code, report } = await check(
+      workingTree((source) =>
+        `import { patched } from '@temporalio/workflow';\n${source}`.replace(
+          welcomeSend,
+          `${welcomeSend}    if (patched('welcome-early-tip')) await ctx.sendEmail('welcome-tips', { node: 'early-tip' });\n`,
+        ),
+      ),
+    );
+    expect(report).toMatchObject({ replayed: RUNS, incompatible: 0 });
+    expect(code).toBe(0);
+  }, 180_000);
+
+  it('a different template after the sleep replays: 0 incompatible (the sleeping runs have not reached that send)', async () => {
+    const { code, report } = await check(
+      workingTree((source) =>
+        source.replace("await ctx.sendEmail('welcome-getting-started', { node: 'nudge' });", "await ctx.sendEmail('welcome-tips', { node: 'nudge' });"),
+      ),
+    );
+    expect(report).toMatchObject({ replayed: RUNS, incompatible: 0 });
+    expect(code).toBe(0);
+  }, 180_000);
+
+  it('export-histories writes live runs with personal data replaced; they replay on the current code and fail on an incompatible change', async () => {
+    const outDir = mkdtempSync(path.join(tmpdir(), 'waymark-histories-'));
+    dirs.push(outDir);
+    const env = integrationEnv();
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    try {
+      const code = await journeysCommand(
+        'export-histories',
+        ['--journey', 'welcome-series', '--limit', '5', '--out', outDir, '--database', env.DATABASE_URL],
+        loadCommandConfig(env),
+      );
+      expect(code).toBe(0);
+    } finally {
+      log.mockRestore();
+    }
+    const files = readdirSync(outDir).map((file) => path.join(outDir, file));
+    expect(files).toHaveLength(5);
+    const decoded = files.map((file) => decodedPayloads(readFileSync(file, 'utf8'))).join('\n');
+    expect(decoded).toMatch(/"userEmail":"person-\d+@example\.invalid"/);
+    expect(decoded).not.toMatch(new RegExp(`${prefix}-\\d+`));
+
+    const { History } = temporal.api.history.v1;
+    const histories = files.map((file) => ({ workflowId: path.basename(file), history: History.fromObject(JSON.parse(readFileSync(file, 'utf8'))) }));
+    const replay = async (journeysDir: string) => {
+      const failures: string[] = [];
+      const workflowBundle = await workingTreeWorkflowBundle(journeysDir);
+      for await (const result of Worker.runReplayHistories({ workflowBundle }, histories)) if (result.error !== undefined) failures.push(result.workflowId);
+      return failures;
+    };
+    expect(await replay(DEPLOYMENT_JOURNEYS_DIR)).toEqual([]);
+    const broken = workingTree((source) => source.replace(welcomeSend, `${welcomeSend}    await ctx.sendEmail('welcome-tips', { node: 'early-tip' });\n`));
+    dirs.push(broken);
+    expect(await replay(broken)).toHaveLength(5);
+  }, 180_000);
+
+  it('the checkout itself has nothing to replay: every run is on its version', async () => {
+    const printed: string[] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((line: string) => void printed.push(line));
+    const env = integrationEnv();
+    try {
+      expect(await journeysCommand('check', ['--database', env.DATABASE_URL], loadCommandConfig(env))).toBe(0);
+    } finally {
+      log.mockRestore();
+    }
+    expect(printed.join('\n')).toContain('nothing to replay');
+  });
+});

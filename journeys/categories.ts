@@ -1,0 +1,14 @@
+import type { PreferenceCategory } from '@waymark/email/preference-categories';
+
+/**
+ * This deployment's preference categories (docs/email.md, "Preference categories"): the preference
+ * center lists each one, a person can leave each on its own, and a journey (its `category`
+ * option) or a contact's preferences may name only these. `journey` is required: journey emails
+ * use it unless the journey names another. Add a category by adding an entry here; the runtime
+ * checks the list at start-up (temporal/runtime.ts).
+ */
+export const categories: readonly PreferenceCategory[] = [
+  { key: 'journey', label: 'Journey & lifecycle emails', description: 'Onboarding tips, reminders and account notices.' },
+  { key: 'product-updates', label: 'Product updates', description: 'New features and changes to the product.' },
+  { key: 'newsletter', label: 'Newsletter', description: 'Our regular newsletter: stories, guides and events.' },
+];

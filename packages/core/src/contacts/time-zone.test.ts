@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { normalizeImportRow } from '../imports/import-rows';
+import { checkContactProperties, contactPropertiesProblem } from './time-zone';
+
+describe('the timezone contact property', () => {
+  it('takes an IANA name or null (PATCH removal) and names the field otherwise', () => {
+    expect(contactPropertiesProblem({ timezone: 'Europe/Paris', plan: 'pro' }, 'contactProperties')).toBeUndefined();
+    expect(contactPropertiesProblem({ timezone: null }, 'properties')).toBeUndefined();
+    expect(() => checkContactProperties({ timezone: 'Paris' }, 'contactProperties')).toThrow(
+      'Invalid request: contactProperties.timezone must be an IANA time zone name such as Europe/Paris, got "Paris"',
+    );
+    expect(() => checkContactProperties({ timezone: 1 }, 'properties')).toThrow(expect.objectContaining({ status: 400 }));
+  });
+
+  it('an import row with a bad zone is a row error, the rest imports', () => {
+    expect(normalizeImportRow({ externalId: 'u1', timezone: 'Mars/Olympus' }, 'csv')).toEqual({
+      ok: false,
+      error: 'properties.timezone must be an IANA time zone name such as Europe/Paris, got "Mars/Olympus"',
+    });
+    expect(normalizeImportRow({ externalId: 'u2', timezone: 'Asia/Tokyo' }, 'csv')).toMatchObject({
+      ok: true,
+      row: { properties: { timezone: 'Asia/Tokyo' } },
+    });
+  });
+});

@@ -1,0 +1,46 @@
+import { DEFAULT_EMAIL_CATEGORY } from './email-template';
+
+/**
+ * A preference category: a topic a person can leave on its own (docs/email.md, "Preference
+ * categories"). The deployment declares its categories in journeys/categories.ts; the preference
+ * center lists each, and every send, journey and contact preference must name one of them.
+ */
+export interface PreferenceCategory {
+  /** stable key stored in preferences and on each send: lowercase letters, digits and dashes */
+  key: string;
+  /** what the preference center and the studio call it */
+  label: string;
+  /** one sentence on what these emails are */
+  description: string;
+}
+
+/** The declared categories, in the order the preference center lists them. */
+export interface PreferenceCategories {
+  all(): readonly PreferenceCategory[];
+  find(key: string): PreferenceCategory | undefined;
+  /** the keys among `keys` that no category declares (empty when all are known) */
+  unknown(keys: Iterable<string>): string[];
+}
+
+const KEY = /^[a-z0-9][a-z0-9-]{0,62}$/;
+
+/**
+ * Checks and indexes a deployment's categories. Throws at start-up on a bad key, a duplicate, an
+ * empty label, or a list without `journey`: journey sends fall back to it, so it must exist.
+ */
+export function definePreferenceCategories(categories: readonly PreferenceCategory[]): PreferenceCategories {
+  const byKey = new Map<string, PreferenceCategory>();
+  for (const category of categories) {
+    if (!KEY.test(category.key)) throw new Error(`Preference category key "${category.key}" must be lowercase letters, digits and dashes (max 63)`);
+    if (byKey.has(category.key)) throw new Error(`Duplicate preference category "${category.key}"`);
+    if (category.label.trim() === '') throw new Error(`Preference category "${category.key}" needs a label`);
+    byKey.set(category.key, { key: category.key, label: category.label, description: category.description });
+  }
+  if (!byKey.has(DEFAULT_EMAIL_CATEGORY)) throw new Error(`The preference categories must include "${DEFAULT_EMAIL_CATEGORY}" (the default of journey sends)`);
+  const list = [...byKey.values()];
+  return {
+    all: () => list,
+    find: (key) => byKey.get(key),
+    unknown: (keys) => [...new Set(keys)].filter((key) => !byKey.has(key)),
+  };
+}

@@ -1,0 +1,74 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Client } from '@temporalio/client';
+import type { Db } from '@waymark/core/db/database';
+import { liveRunsOtherThan } from '@waymark/core/journeys/running-versions';
+
+/**
+ * Keys whose string values are personal data in a journey run's payloads (its input, mirror
+ * results, signals, search attributes): replaced by stable placeholders. Only payloads are
+ * rewritten (the history's own fields, such as the workflow type, stay). Other values, such as a
+ * trigger's `plan` or an event's `name`, stay as they are: the journey's code may branch on them,
+ * and a replay must take the branch the run took.
+ */
+const PERSONAL_KEYS = new Set(['userId', 'userEmail', 'email', 'firstName', 'lastName', 'phone', 'WaymarkUserId']);
+
+/**
+ * `waymark journeys export-histories`: writes the histories of up to `limit` live runs of a journey
+ * to `<outDir>/<n>.json` (oldest runs first), personal data replaced, so
+ * `journeys/replay.wf.test.ts` replays each change against real production runs in CI.
+ */
+export async function exportHistories(deps: { db: Db; client: Client }, options: { journeyId: string; limit: number; outDir: string }): Promise<string[]> {
+  const runs = (await liveRunsOtherThan(deps.db, options.journeyId, undefined)).slice(0, options.limit);
+  mkdirSync(options.outDir, { recursive: true });
+  const files: string[] = [];
+  for (const [index, run] of runs.entries()) {
+    const history = await deps.client.workflow.getHandle(run.workflowId, run.runId === '' ? undefined : run.runId).fetchHistory();
+    // the client hands back protobufjs messages: toJSON() is toObject with enums, longs and bytes as
+    // strings, the form the replay test reads back with History.fromObject (journeys/replay.wf.test.ts)
+    const plain = (history as typeof history & { toJSON(): unknown }).toJSON();
+    const file = path.join(options.outDir, `${String(index + 1).padStart(3, '0')}.json`);
+    writeFileSync(file, `${JSON.stringify(scrub(plain, new Placeholders()))}\n`);
+    files.push(file);
+  }
+  return files;
+}
+
+/** The same value gets the same placeholder within one history (a user id in the input and in a signal). */
+class Placeholders {
+  private readonly seen = new Map<string, string>();
+  for(key: string, value: string): string {
+    const known = this.seen.get(value);
+    if (known !== undefined) return known;
+    const n = this.seen.size + 1;
+    const placeholder = key === 'userEmail' || key === 'email' ? `person-${n}@example.invalid` : `person-${n}`;
+    this.seen.set(value, placeholder);
+    return placeholder;
+  }
+}
+
+const JSON_ENCODING = Buffer.from('json/plain').toString('base64');
+
+/** Walks the history; each JSON payload met is decoded, its personal values replaced, and encoded again. */
+function scrub(value: unknown, placeholders: Placeholders, key = ''): unknown {
+  if (Array.isArray(value)) return value.map((item) => scrub(item, placeholders, key));
+  if (typeof value !== 'object' || value === null) return value;
+  const record = value as Record<string, unknown>;
+  if (isJsonPayload(record)) {
+    const decoded = JSON.parse(Buffer.from(record.data, 'base64').toString('utf8')) as unknown;
+    return { ...record, data: Buffer.from(JSON.stringify(replacePersonal(decoded, placeholders, key))).toString('base64') };
+  }
+  return Object.fromEntries(Object.entries(record).map(([name, item]) => [name, scrub(item, placeholders, name)]));
+}
+
+function replacePersonal(value: unknown, placeholders: Placeholders, key: string): unknown {
+  if (typeof value === 'string') return PERSONAL_KEYS.has(key) && value !== '' ? placeholders.for(key, value) : value;
+  if (Array.isArray(value)) return value.map((item) => replacePersonal(item, placeholders, key));
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, replacePersonal(item, placeholders, name)]));
+}
+
+function isJsonPayload(record: Record<string, unknown>): record is { metadata: { encoding: string }; data: string } {
+  const metadata = record.metadata as Record<string, unknown> | undefined;
+  return typeof record.data === 'string' && metadata?.encoding === JSON_ENCODING;
+}
