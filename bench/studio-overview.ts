@@ -3,7 +3,7 @@
  * the database, all inside the 7 days the page shows (the worst case for its window), plus email
  * sends (1 per 5 events), journey states (1 per 10, spread over the deployment's journeys and the
  * five statuses) and contacts (1 per 10). One page load is what the browser does: the session
- * (GET /api/auth/get-session, then /api/auth/organization/list), then the page's four admin calls
+ * (GET /api/auth/get-session, which carries the organization and abilities), then the page's four admin calls
  * at once (metrics over 7 days, the activity series, journeys with their counts, alert history),
  * all with the session cookie. BENCH_OVERVIEW_LOADS (default 40) loads one after another after 5
  * warm-up loads; rows: page p50 and p99, goal ≤ 1000 ms, and each call's p99 for diagnosis.
@@ -73,7 +73,6 @@ async function main(): Promise<void> {
   for (let load = 0; load < WARM_UP + LOADS; load += 1) {
     const started = performance.now();
     await get('/api/auth/get-session');
-    await get('/api/auth/organization/list');
     const calls = Object.entries(overviewCalls(new Date()));
     const times = await Promise.all(calls.map(([, path]) => get(path)));
     if (load < WARM_UP) continue;

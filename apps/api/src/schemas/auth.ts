@@ -31,6 +31,22 @@ export const authSession = z
 
 export const signedIn = z.object({ user: authUser, session: authSession }).meta({ id: 'SignedIn' });
 
+/** The current session as the studio reads it: who, in which organization, allowed to do what. */
+export const currentSession = signedIn
+  .extend({
+    organization: z
+      .object({ id: z.uuid(), name: z.string(), slug: z.string(), role: memberRoleSchema })
+      .nullable()
+      .meta({ description: 'the organization /v1/admin/* calls act in (`X-Waymark-Org`, else the first one); null for a user of none' }),
+    abilities: z
+      .object({
+        manageJourneys: z.boolean().meta({ description: 'the role grants journey-admin: switch journeys, enroll, cancel, edit contacts, send tests' }),
+        administer: z.boolean().meta({ description: 'the role grants full-admin: keys, DLQ, replay, webhooks, alerts, members' }),
+      })
+      .meta({ id: 'Abilities', description: 'what the role in that organization allows; the admin API answers 403 to anything else' }),
+  })
+  .meta({ id: 'CurrentSession' });
+
 export const okBody = z.object({ ok: z.literal(true) }).meta({ id: 'Ok' });
 
 export const organizationSummary = z

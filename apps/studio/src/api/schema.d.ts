@@ -1041,8 +1041,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * The signed-in user and session
-     * @description A session older than a day is refreshed: its expiry moves to now + 7 days and the cookie is sent again.
+     * The signed-in user and session, with the active organization and what the role there allows
+     * @description A session older than a day is refreshed: its expiry moves to now + 7 days and the cookie is sent again. `organization` is the one /v1/admin/* calls act in (`X-Waymark-Org`: id or slug; else the first), and `abilities` what its role allows.
      */
     get: {
       parameters: {
@@ -1059,7 +1059,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['SignedIn'];
+            'application/json': components['schemas']['CurrentSession'];
           };
         };
         /** @description Default Response */
@@ -14807,6 +14807,27 @@ export interface components {
       user: components['schemas']['AuthUserInput'];
       session: components['schemas']['AuthSessionInput'];
     };
+    /** @description what the role in that organization allows; the admin API answers 403 to anything else */
+    AbilitiesInput: {
+      /** @description the role grants journey-admin: switch journeys, enroll, cancel, edit contacts, send tests */
+      manageJourneys: boolean;
+      /** @description the role grants full-admin: keys, DLQ, replay, webhooks, alerts, members */
+      administer: boolean;
+    };
+    CurrentSessionInput: {
+      user: components['schemas']['AuthUserInput'];
+      session: components['schemas']['AuthSessionInput'];
+      /** @description the organization /v1/admin/* calls act in (`X-Waymark-Org`, else the first one); null for a user of none */
+      organization: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+        slug: string;
+        /** @enum {string} */
+        role: 'owner' | 'admin' | 'editor' | 'viewer';
+      } | null;
+      abilities: components['schemas']['AbilitiesInput'];
+    };
     OkInput: {
       /** @constant */
       ok: true;
@@ -15616,6 +15637,27 @@ export interface components {
     SignedIn: {
       user: components['schemas']['AuthUser'];
       session: components['schemas']['AuthSession'];
+    };
+    /** @description what the role in that organization allows; the admin API answers 403 to anything else */
+    Abilities: {
+      /** @description the role grants journey-admin: switch journeys, enroll, cancel, edit contacts, send tests */
+      manageJourneys: boolean;
+      /** @description the role grants full-admin: keys, DLQ, replay, webhooks, alerts, members */
+      administer: boolean;
+    };
+    CurrentSession: {
+      user: components['schemas']['AuthUser'];
+      session: components['schemas']['AuthSession'];
+      /** @description the organization /v1/admin/* calls act in (`X-Waymark-Org`, else the first one); null for a user of none */
+      organization: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+        slug: string;
+        /** @enum {string} */
+        role: 'owner' | 'admin' | 'editor' | 'viewer';
+      } | null;
+      abilities: components['schemas']['Abilities'];
     };
     Ok: {
       /** @constant */

@@ -1,4 +1,3 @@
-import { useQueryClient } from '@tanstack/react-query';
 import {
   Activity,
   BellRing,
@@ -17,8 +16,8 @@ import {
 } from 'lucide-react';
 import { Suspense, type ComponentType } from 'react';
 import { NavLink, Outlet, useNavigate } from 'react-router';
-import { signOut } from '../api/auth';
 import { useSession } from '../api/session';
+import { useSignOutMutation } from '../data/auth/sign-out-mutation';
 import { Skeleton } from './feedback';
 
 interface NavItem {
@@ -59,7 +58,7 @@ function NavList({ items }: { items: NavItem[] }) {
 export function Layout() {
   const { user } = useSession();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const signOut = useSignOutMutation({ onSuccess: () => navigate('/studio/sign-in') });
   return (
     <div className="shell">
       <a className="skip-link" href="#content">
@@ -78,14 +77,7 @@ export function Layout() {
             <br />
             <span className="badge">{user.role}</span>
           </span>
-          <button
-            type="button"
-            onClick={async () => {
-              await signOut();
-              queryClient.clear();
-              await navigate('/studio/sign-in');
-            }}
-          >
+          <button type="button" onClick={() => signOut.mutate()}>
             <LogOut size={14} aria-hidden /> Sign out
           </button>
         </div>

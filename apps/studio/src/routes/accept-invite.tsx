@@ -1,31 +1,21 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { acceptInvitation } from '../api/auth';
 import { AuthFrame } from '../components/auth-frame';
 import { ErrorPanel } from '../components/feedback';
 import { NewPasswordField } from '../components/new-password-field';
-import { SESSION_QUERY } from '../components/require-session';
+import { useInvitationAcceptMutation } from '../data/auth/invitation-accept-mutation';
 
 /** /studio/accept-invite?token=…: the invitation email's link; creates the account (or joins) and signs in. */
 export default function AcceptInvite() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
-  const mutation = useMutation({
-    mutationFn: () => acceptInvitation({ token, password, ...(name === '' ? {} : { name }) }),
-    onSuccess: async () => {
-      // the session gate loads the organization role next
-      await queryClient.invalidateQueries({ queryKey: SESSION_QUERY });
-      await navigate('/studio', { replace: true });
-    },
-  });
+  const mutation = useInvitationAcceptMutation({ onSuccess: () => navigate('/studio', { replace: true }) });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    mutation.mutate();
+    mutation.mutate({ token, password, ...(name === '' ? {} : { name }) });
   };
   return (
     <AuthFrame title="Accept invitation" description="Set up your account to join your team on Waymark.">

@@ -1,10 +1,11 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { Badge, Empty, ErrorPanel, Skeleton } from '../components/feedback';
 import { formatDate } from '../components/format';
 import { optional, useUrlState } from '../components/url-state';
+import { useContactExplainQuery } from '../data/contacts/contact-explain-query';
+import { useJourneysQuery } from '../data/journeys/journeys-query';
+import { useTemplatesQuery } from '../data/templates/templates-query';
 
 type Explanation = components['schemas']['JourneyExplanation'];
 
@@ -117,21 +118,9 @@ export function ContactExplain({ contactId }: { contactId: string }) {
   const url = useUrlState();
   const journeyId = url.get('explain');
   const templateKey = url.get('template');
-  const journeys = useQuery({
-    queryKey: ['journeys', 'all'],
-    queryFn: async () => unwrap(await api.GET('/v1/admin/journeys', { params: { query: { limit: 100 } } })),
-  });
-  const templates = useQuery({ queryKey: ['templates'], queryFn: async () => unwrap(await api.GET('/v1/admin/templates')) });
-  const explanation = useQuery({
-    queryKey: ['contacts', contactId, 'explain', journeyId, templateKey],
-    queryFn: async () =>
-      unwrap(
-        await api.GET('/v1/admin/contacts/{id}/explain', {
-          params: { path: { id: contactId }, query: { journeyId, templateKey: optional(templateKey) } },
-        }),
-      ),
-    enabled: journeyId !== '',
-  });
+  const journeys = useJourneysQuery({ limit: 100 });
+  const templates = useTemplatesQuery();
+  const explanation = useContactExplainQuery(contactId, { journeyId, templateKey: optional(templateKey) });
   return (
     <div className="stack">
       <div className="row">

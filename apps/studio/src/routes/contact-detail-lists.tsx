@@ -1,37 +1,21 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { api, unwrap } from '../api/client';
 import { Badge, Empty, ErrorPanel, Skeleton } from '../components/feedback';
 import { formatDate } from '../components/format';
+import { useContactListAddMutation, useContactListRemoveMutation } from '../data/contacts/contact-list-mutations';
+import { useContactListsQuery } from '../data/contacts/contact-lists-query';
+import { useListsQuery } from '../data/lists/lists-query';
 
 // what the API accepts for a new list key (PUT /v1/admin/contacts/{id}/lists/{listKey})
 const LIST_KEY = /^[\w.:-]{1,200}$/;
 
 /** The contact's list memberships; editors+ add one (a new key creates the list) or remove one. */
 export function ContactLists({ contactId, editable }: { contactId: string; editable: boolean }) {
-  const queryClient = useQueryClient();
   const [key, setKey] = useState('');
-  const memberships = useQuery({
-    queryKey: ['contacts', contactId, 'lists'],
-    queryFn: async () => unwrap(await api.GET('/v1/admin/contacts/{id}/lists', { params: { path: { id: contactId } } })),
-  });
+  const memberships = useContactListsQuery(contactId);
   // the known keys, offered while typing
-  const known = useQuery({ queryKey: ['lists'], queryFn: async () => unwrap(await api.GET('/v1/admin/lists')), enabled: editable });
-  const refresh = () =>
-    Promise.all([queryClient.invalidateQueries({ queryKey: ['contacts', contactId, 'lists'] }), queryClient.invalidateQueries({ queryKey: ['lists'] })]);
-  const add = useMutation({
-    mutationFn: async (listKey: string) =>
-      unwrap(await api.PUT('/v1/admin/contacts/{id}/lists/{listKey}', { params: { path: { id: contactId, listKey } }, body: { subscribed: true } })),
-    onSuccess: async () => {
-      setKey('');
-      await refresh();
-    },
-  });
-  const remove = useMutation({
-    mutationFn: async (listKey: string) =>
-      unwrap(await api.DELETE('/v1/admin/contacts/{id}/lists/{listKey}', { params: { path: { id: contactId, listKey } } })),
-    onSuccess: refresh,
-  });
+  const known = useListsQuery({ enabled: editable });
+  const add = useContactListAddMutation(contactId, { onSuccess: () => setKey('') });
+  const remove = useContactListRemoveMutation(contactId);
   const keyProblem = key === '' || LIST_KEY.test(key) ? undefined : 'A list key is letters, digits and _ . : - (at most 200).';
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -1,7 +1,5 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { api, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { useSession } from '../api/session';
 import { ConfirmButton } from '../components/confirm-button';
@@ -10,6 +8,12 @@ import { formatDate } from '../components/format';
 import { machineReasonLabel } from '../components/machine-hit';
 import { PageHeader } from '../components/page';
 import { useUrlState } from '../components/url-state';
+import { useCategoriesQuery } from '../data/categories/categories-query';
+import { useContactDeleteMutation } from '../data/contacts/contact-delete-mutation';
+import { useContactPreferencesUpdateMutation } from '../data/contacts/contact-preferences-update-mutation';
+import { useContactQuery } from '../data/contacts/contact-query';
+import { useContactTimelineQuery } from '../data/contacts/contact-timeline-query';
+import { useContactUpdateMutation } from '../data/contacts/contact-update-mutation';
 import { ContactExplain } from './contact-detail-explain';
 import { ContactLists } from './contact-detail-lists';
 
@@ -19,7 +23,6 @@ type TimelineEntry = components['schemas']['TimelineEntry'];
 
 /** Properties as editable JSON; the API merges what is sent (keys are added or changed, never removed). */
 function PropertiesEditor({ contact, editable }: { contact: Contact; editable: boolean }) {
-  const queryClient = useQueryClient();
   const [text, setText] = useState(() => JSON.stringify(contact.properties, null, 2));
   let parsed: Record<string, unknown> | undefined;
   let problem: string | undefined;
@@ -30,11 +33,7 @@ function PropertiesEditor({ contact, editable }: { contact: Contact; editable: b
   } catch (error) {
     problem = `Not valid JSON: ${(error as Error).message}`;
   }
-  const save = useMutation({
-    mutationFn: async () =>
-      unwrap(await api.PATCH('/v1/admin/contacts/{id}', { params: { path: { id: contact.id } }, body: { properties: parsed as Record<string, never> } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['contacts'] }),
-  });
+  const save = useContactUpdateMutation(contact.id);
   if (!editable) return <pre>{JSON.stringify(contact.properties, null, 2)}</pre>;
   return (
     <div className="stack">
@@ -50,7 +49,12 @@ function PropertiesEditor({ contact, editable }: { contact: Contact; editable: b
       {save.isError ? <ErrorPanel error={save.error} /> : null}
       {save.isSuccess ? <p role="status">Saved.</p> : null}
       <div>
-        <button type="button" className="primary" disabled={problem !== undefined || save.isPending} onClick={() => save.mutate()}>
+        <button
+          type="button"
+          className="primary"
+          disabled={problem !== undefined || save.isPending}
+          onClick={() => save.mutate({ properties: parsed as Record<string, never> })}
+        >
           Save properties
         </button>
       </div>
@@ -63,14 +67,9 @@ function PropertiesEditor({ contact, editable }: { contact: Contact; editable: b
  * 404 then): every send applies the defaults, so the switches show subscribed and not suppressed.
  */
 function PreferencesPanel({ contact, preferences, editable }: { contact: Contact; preferences: Preferences | null; editable: boolean }) {
-  const queryClient = useQueryClient();
-  const update = useMutation({
-    mutationFn: async (body: { unsubscribedAll?: boolean; categories?: Record<string, boolean> }) =>
-      unwrap(await api.PUT('/v1/admin/contacts/{contactId}/preferences', { params: { path: { contactId: contact.id } }, body })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['contacts'] }),
-  });
+  const update = useContactPreferencesUpdateMutation(contact.id);
   // every category the deployment declares (journeys/categories.ts); one never stored is subscribed
-  const categories = useQuery({ queryKey: ['categories'], queryFn: async () => unwrap(await api.GET('/v1/admin/categories')), staleTime: Infinity });
+  const categories = useCategoriesQuery();
   const all = preferences?.unsubscribedAll === true;
   if (contact.email === null) return <p className="muted">This contact has no email address, so it has no email preferences.</p>;
   if (categories.isError) return <ErrorPanel error={categories.error} />;
@@ -147,15 +146,7 @@ function describe(entry: TimelineEntry) {
 function Timeline({ contactId }: { contactId: string }) {
   const url = useUrlState();
   const type = url.get('type');
-  const timeline = useQuery({
-    queryKey: ['contacts', contactId, 'timeline', type],
-    queryFn: async () =>
-      unwrap(
-        await api.GET('/v1/admin/contacts/{id}/timeline', {
-          params: { path: { id: contactId }, query: { limit: 50, ...(type === '' ? {} : { type: type as 'event' | 'journey' | 'email' }) } },
-        }),
-      ),
-  });
+  const timeline = useContactTimelineQuery(contactId, { limit: 50, ...(type === '' ? {} : { type: type as 'event' | 'journey' | 'email' }) });
   return (
     <div className="stack">
       <label className="field" style={{ maxWidth: 220 }}>
@@ -194,8 +185,8 @@ export default function ContactDetail() {
   const { id = '' } = useParams();
   const { can } = useSession();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const detail = useQuery({ queryKey: ['contacts', id], queryFn: async () => unwrap(await api.GET('/v1/admin/contacts/{id}', { params: { path: { id } } })) });
+  const detail = useContactQuery(id);
+  const remove = useContactDeleteMutation({ onSuccess: () => navigate('/studio/contacts') });
   if (detail.isPending)
     return (
       <>
@@ -224,11 +215,7 @@ export default function ContactDetail() {
               confirmLabel="Delete permanently"
               typedConfirmation={contact.externalId ?? contact.id}
               danger
-              onConfirm={async () => {
-                unwrap(await api.DELETE('/v1/admin/contacts/{id}', { params: { path: { id: contact.id } } }));
-                queryClient.removeQueries({ queryKey: ['contacts'] });
-                await navigate('/studio/contacts');
-              }}
+              onConfirm={() => remove.mutateAsync(contact.id)}
             >
               The contact and its email preferences are removed for good. This cannot be undone.
             </ConfirmButton>

@@ -1,7 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { Link } from 'react-router';
-import { api, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { DataTable } from '../components/data-table';
 import { formatAgo, formatDate } from '../components/format';
@@ -9,6 +7,7 @@ import { PageHeader } from '../components/page';
 import { Pagination } from '../components/pagination';
 import { SearchBox } from '../components/search-box';
 import { optional, useUrlState } from '../components/url-state';
+import { useContactsQuery } from '../data/contacts/contacts-query';
 
 type Contact = components['schemas']['Contact'];
 
@@ -23,10 +22,7 @@ const columns: ColumnDef<Contact, unknown>[] = [
 export default function Contacts() {
   const url = useUrlState();
   const search = url.get('search');
-  const list = useQuery({
-    queryKey: ['contacts', search, url.offset],
-    queryFn: async () => unwrap(await api.GET('/v1/admin/contacts', { params: { query: { limit: url.limit, offset: url.offset, search: optional(search) } } })),
-  });
+  const list = useContactsQuery({ limit: url.limit, offset: url.offset, search: optional(search) });
   return (
     <>
       <PageHeader title="Contacts" description="People your product has sent events about. Find one to see their whole story." />

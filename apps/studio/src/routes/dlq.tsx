@@ -1,7 +1,5 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useState } from 'react';
-import { api, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { useSession } from '../api/session';
 import { AdminOnly } from '../components/admin-only';
@@ -11,6 +9,8 @@ import { formatDate } from '../components/format';
 import { PageHeader } from '../components/page';
 import { Pagination } from '../components/pagination';
 import { optional, useUrlState } from '../components/url-state';
+import { useDlqActionMutation } from '../data/dlq/dlq-action-mutation';
+import { useDlqQuery } from '../data/dlq/dlq-query';
 
 type Entry = components['schemas']['DlqEntry'];
 type Status = Entry['status'];
@@ -19,34 +19,14 @@ type Status = Entry['status'];
 export default function DeadLetters() {
   const { can } = useSession();
   const url = useUrlState();
-  const queryClient = useQueryClient();
   const status = url.get('status');
   const source = url.get('source');
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const list = useQuery({
-    queryKey: ['dlq', status, source, url.offset],
-    queryFn: async () =>
-      unwrap(
-        await api.GET('/v1/admin/dlq', {
-          params: { query: { limit: url.limit, offset: url.offset, status: optional(status) as Status | undefined, source: optional(source) } },
-        }),
-      ),
-    enabled: can.administer,
-  });
-  const act = useMutation({
-    mutationFn: async ({ action, ids }: { action: 'retry' | 'discard'; ids: string[] }) => {
-      for (const id of ids) {
-        if (action === 'retry') unwrap(await api.POST('/v1/admin/dlq/{id}/retry', { params: { path: { id } } }));
-        else unwrap(await api.DELETE('/v1/admin/dlq/{id}', { params: { path: { id } } }));
-      }
-      return ids.length;
-    },
-    onSettled: async () => {
-      setSelected(new Set());
-      await queryClient.invalidateQueries({ queryKey: ['dlq'] });
-      await queryClient.invalidateQueries({ queryKey: ['metrics'] });
-    },
-  });
+  const list = useDlqQuery(
+    { limit: url.limit, offset: url.offset, status: optional(status) as Status | undefined, source: optional(source) },
+    { enabled: can.administer },
+  );
+  const act = useDlqActionMutation({ onSettled: () => setSelected(new Set()) });
   const toggle = (id: string) =>
     setSelected((current) => {
       const next = new Set(current);

@@ -1,19 +1,16 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { api, unwrap } from '../api/client';
 import { Badge, ErrorPanel, Skeleton } from '../components/feedback';
 import { formatDate } from '../components/format';
 import { HitBy } from '../components/machine-hit';
 import { PageHeader } from '../components/page';
+import { useEmailQuery } from '../data/emails/email-query';
+import { useEmailRenderedQuery } from '../data/emails/email-rendered-query';
 
 /** /studio/emails/:id: the message as sent (HTML in a script-less sandbox), its links and delivery events. */
 export default function EmailDetail() {
   const { id = '' } = useParams();
-  const detail = useQuery({ queryKey: ['emails', id], queryFn: async () => unwrap(await api.GET('/v1/admin/emails/{id}', { params: { path: { id } } })) });
-  const rendered = useQuery({
-    queryKey: ['emails', id, 'rendered'],
-    queryFn: async () => unwrap(await api.GET('/v1/admin/emails/{id}/rendered', { params: { path: { id } } })),
-  });
+  const detail = useEmailQuery(id);
+  const rendered = useEmailRenderedQuery(id);
   if (detail.isPending)
     return (
       <>

@@ -1,7 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { Link } from 'react-router';
-import { api, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { DataTable } from '../components/data-table';
 import { DateRange, rangeQuery } from '../components/date-range';
@@ -11,6 +9,7 @@ import { PageHeader } from '../components/page';
 import { Pagination } from '../components/pagination';
 import { SearchBox } from '../components/search-box';
 import { optional, useUrlState } from '../components/url-state';
+import { useEmailsQuery } from '../data/emails/emails-query';
 
 type EmailSend = components['schemas']['EmailSend'];
 type EmailStatus = EmailSend['status'];
@@ -30,23 +29,13 @@ export default function Emails() {
   const status = url.get('status');
   const templateKey = url.get('templateKey');
   const toEmail = url.get('toEmail');
-  const list = useQuery({
-    queryKey: ['emails', status, templateKey, toEmail, url.get('from'), url.get('to'), url.offset],
-    queryFn: async () =>
-      unwrap(
-        await api.GET('/v1/admin/emails', {
-          params: {
-            query: {
-              limit: url.limit,
-              offset: url.offset,
-              status: optional(status) as EmailStatus | undefined,
-              templateKey: optional(templateKey),
-              toEmail: optional(toEmail),
-              ...rangeQuery(url),
-            },
-          },
-        }),
-      ),
+  const list = useEmailsQuery({
+    limit: url.limit,
+    offset: url.offset,
+    status: optional(status) as EmailStatus | undefined,
+    templateKey: optional(templateKey),
+    toEmail: optional(toEmail),
+    ...rangeQuery(url),
   });
   return (
     <>

@@ -1,7 +1,5 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { Link } from 'react-router';
-import { api, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { useSession } from '../api/session';
 import { ConfirmButton } from '../components/confirm-button';
@@ -13,6 +11,11 @@ import { PageHeader } from '../components/page';
 import { Pagination } from '../components/pagination';
 import { SearchBox } from '../components/search-box';
 import { optional, useUrlState } from '../components/url-state';
+import { useEventJourneysQuery } from '../data/events/event-journeys-query';
+import { useEventsReplayMutation, useReplayJobStartMutation } from '../data/events/event-replay-mutations';
+import { useEventsQuery } from '../data/events/events-query';
+import { useQuarantinedEventCountQuery } from '../data/events/quarantined-event-count-query';
+import { useReplayJobQuery } from '../data/events/replay-job-query';
 
 type Event = components['schemas']['Event'];
 const effectLabel = { started: 'Started', resumed: 'Resumed', exited: 'Exited' } as const;
@@ -23,10 +26,7 @@ const MAX_JOB_REPLAY = 100_000;
 
 /** The runs an event started, resumed or exited, each linked to its journey and its enrollment there. */
 function EventJourneys({ eventId, userId }: { eventId: string; userId: string }) {
-  const journeys = useQuery({
-    queryKey: ['events', eventId, 'journeys'],
-    queryFn: async () => unwrap(await api.GET('/v1/admin/events/{id}/journeys', { params: { path: { id: eventId } } })),
-  });
+  const journeys = useEventJourneysQuery(eventId);
   if (journeys.isPending) return <Skeleton rows={1} />;
   if (journeys.isError) return <ErrorPanel error={journeys.error} />;
   if (journeys.data.journeys.length === 0) return <Empty>This event started, resumed or exited no journey run.</Empty>;
@@ -67,7 +67,6 @@ function CatalogViolations({ violations }: { violations: NonNullable<Event['cata
 export default function Events() {
   const { can } = useSession();
   const url = useUrlState();
-  const queryClient = useQueryClient();
   // the open event is in the URL too, so an event's detail is a link to share
   const open = url.get('open');
   const toggle = (id: string) => url.set({ open: open === id ? '' : id, offset: url.offset === 0 ? '' : String(url.offset) });
@@ -77,29 +76,11 @@ export default function Events() {
   // the list takes the flag as a query string, a replay's filter as a boolean
   const filter = { event: optional(name), userId: optional(userId), ...rangeQuery(url), ...(quarantinedOnly ? { quarantined: true } : {}) };
   const listQuery = { ...filter, quarantined: quarantinedOnly ? ('true' as const) : undefined };
-  const list = useQuery({
-    queryKey: ['events', filter, url.offset],
-    queryFn: async () => unwrap(await api.GET('/v1/admin/events', { params: { query: { limit: url.limit, offset: url.offset, ...listQuery } } })),
-  });
-  // the banner's count: one row is enough, the total is what it shows
-  const quarantined = useQuery({
-    queryKey: ['events', 'quarantined-count'],
-    queryFn: async () => unwrap(await api.GET('/v1/admin/events', { params: { query: { limit: 1, offset: 0, quarantined: 'true' } } })).total,
-  });
-  const replay = useMutation({
-    mutationFn: async (body: { eventIds?: string[]; filter?: typeof filter; limit?: number }) => unwrap(await api.POST('/v1/admin/events/replay', { body })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['events'] }),
-  });
-  const replayJobStart = useMutation({
-    mutationFn: async (body: { filter: typeof filter; limit: number }) => unwrap(await api.POST('/v1/admin/events/replay-jobs', { body })).job,
-  });
-  const jobId = replayJobStart.data?.id;
-  const replayJob = useQuery({
-    queryKey: ['replay-job', jobId],
-    enabled: jobId !== undefined,
-    queryFn: async () => unwrap(await api.GET('/v1/admin/events/replay-jobs/{id}', { params: { path: { id: jobId! } } })).job,
-    refetchInterval: (query) => (isDone(query.state.data) ? false : 1_000),
-  });
+  const list = useEventsQuery({ limit: url.limit, offset: url.offset, ...listQuery });
+  const quarantined = useQuarantinedEventCountQuery();
+  const replay = useEventsReplayMutation();
+  const replayJobStart = useReplayJobStartMutation();
+  const replayJob = useReplayJobQuery(replayJobStart.data?.id);
   const total = list.data?.total ?? 0;
   const replayMatching = async () => {
     if (total <= MAX_SYNC_REPLAY) return replay.mutateAsync({ filter, limit: MAX_SYNC_REPLAY });
@@ -198,10 +179,6 @@ export default function Events() {
       <Pagination total={list.data?.total} />
     </>
   );
-}
-
-function isDone(job: ReplayJob | undefined): boolean {
-  return job?.status === 'completed' || job?.status === 'failed';
 }
 
 function ReplayJobStatus({ job }: { job: ReplayJob }) {

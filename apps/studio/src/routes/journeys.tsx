@@ -1,7 +1,5 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { Link } from 'react-router';
-import { api, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { useSession } from '../api/session';
 import { DataTable } from '../components/data-table';
@@ -10,16 +8,14 @@ import { formatNumber } from '../components/format';
 import { PageHeader } from '../components/page';
 import { Pagination } from '../components/pagination';
 import { optional, useUrlState } from '../components/url-state';
+import { useJourneyUpdateMutation } from '../data/journeys/journey-update-mutation';
+import { useJourneysQuery } from '../data/journeys/journeys-query';
 
 type Journey = components['schemas']['JourneySummary'];
 
 /** Enable/disable switch (editors and up); takes effect on the next trigger, running enrollments go on. */
 function EnabledToggle({ journey }: { journey: Journey }) {
-  const queryClient = useQueryClient();
-  const toggle = useMutation({
-    mutationFn: async (enabled: boolean) => unwrap(await api.PATCH('/v1/admin/journeys/{id}', { params: { path: { id: journey.id } }, body: { enabled } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['journeys'] }),
-  });
+  const toggle = useJourneyUpdateMutation(journey.id);
   return (
     <span className="stack" style={{ gap: 4 }}>
       <label className="switch">
@@ -37,15 +33,7 @@ export default function Journeys() {
   const { can } = useSession();
   const url = useUrlState();
   const enabled = url.get('enabled');
-  const list = useQuery({
-    queryKey: ['journeys', enabled, url.offset],
-    queryFn: async () =>
-      unwrap(
-        await api.GET('/v1/admin/journeys', {
-          params: { query: { limit: url.limit, offset: url.offset, enabled: optional(enabled) as 'true' | 'false' | undefined } },
-        }),
-      ),
-  });
+  const list = useJourneysQuery({ limit: url.limit, offset: url.offset, enabled: optional(enabled) as 'true' | 'false' | undefined });
   const columns: ColumnDef<Journey, unknown>[] = [
     {
       header: 'Journey',

@@ -1,13 +1,14 @@
-import { useQuery } from '@tanstack/react-query';
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { Link } from 'react-router';
-import { api, unwrap } from '../api/client';
 import { useSession } from '../api/session';
 import { ErrorPanel, Skeleton } from '../components/feedback';
 import { formatNumber } from '../components/format';
 import { PageHeader } from '../components/page';
+import { useAlertHistoryQuery } from '../data/alerts/alert-history-query';
+import { useJourneysQuery } from '../data/journeys/journeys-query';
+import { useActivityQuery } from '../data/metrics/activity-query';
+import { useLastWeekMetricsQuery } from '../data/metrics/metrics-query';
 
-const WEEK_MS = 7 * 86_400_000;
 // recharts colors tooltip rows like their series; theme text keeps them readable in both themes
 const tooltipStyle = {
   contentStyle: { background: 'var(--surface)', border: '1px solid var(--border)', color: 'var(--text)' },
@@ -37,27 +38,11 @@ function Stat({ to, value, label, title }: { to?: string; value: number | undefi
 /** /studio: the state of the installation at a glance; every figure links to its list. */
 export default function Overview() {
   const { can } = useSession();
-  const metrics = useQuery({
-    queryKey: ['metrics', '7d'],
-    queryFn: async () => {
-      const to = new Date();
-      return unwrap(await api.GET('/v1/admin/metrics', { params: { query: { from: new Date(to.getTime() - WEEK_MS).toISOString(), to: to.toISOString() } } }));
-    },
-  });
-  const activity = useQuery({
-    queryKey: ['metrics', 'activity'],
-    queryFn: async () => unwrap(await api.GET('/v1/admin/metrics/activity', { params: { query: { hours: 24, days: 7 } } })),
-  });
-  const journeys = useQuery({
-    queryKey: ['journeys', 'overview'],
-    queryFn: async () => unwrap(await api.GET('/v1/admin/journeys', { params: { query: { limit: 100 } } })),
-  });
+  const metrics = useLastWeekMetricsQuery();
+  const activity = useActivityQuery({ hours: 24, days: 7 });
+  const journeys = useJourneysQuery({ limit: 100 });
   // alert rules and history are full-admin on the API
-  const alerts = useQuery({
-    queryKey: ['alerts', 'history', 'latest'],
-    queryFn: async () => unwrap(await api.GET('/v1/admin/alerts/history', { params: { query: { limit: 20 } } })),
-    enabled: can.administer,
-  });
+  const alerts = useAlertHistoryQuery({ limit: 20 }, { enabled: can.administer });
 
   const m = metrics.data;
   const dayAgo = Date.now() - 86_400_000;

@@ -1,10 +1,9 @@
-import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { resetPassword } from '../api/auth';
 import { AuthFrame } from '../components/auth-frame';
 import { ErrorPanel } from '../components/feedback';
 import { NewPasswordField } from '../components/new-password-field';
+import { usePasswordResetMutation } from '../data/auth/password-reset-mutation';
 
 /** /studio/reset-password?token=…: the link of the reset email (single use, 15 minutes). */
 export default function ResetPassword() {
@@ -12,11 +11,11 @@ export default function ResetPassword() {
   const token = params.get('token') ?? '';
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
-  const mutation = useMutation({ mutationFn: () => resetPassword(token, password) });
+  const mutation = usePasswordResetMutation();
   const mismatch = confirm !== '' && confirm !== password;
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!mismatch) mutation.mutate();
+    if (!mismatch) mutation.mutate({ token, newPassword: password });
   };
   if (token === '')
     return (

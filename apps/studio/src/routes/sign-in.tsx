@@ -1,15 +1,15 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { requestPasswordReset, signIn } from '../api/auth';
-import { api, errorMessage, unwrap } from '../api/client';
+import { errorMessage } from '../api/client';
 import { AuthFrame, safeNext } from '../components/auth-frame';
 import { ErrorPanel, Skeleton } from '../components/feedback';
-import { SESSION_QUERY } from '../components/require-session';
+import { usePasswordResetRequestMutation } from '../data/auth/password-reset-request-mutation';
+import { useSignInMutation } from '../data/auth/sign-in-mutation';
+import { useStudioStatusQuery } from '../data/studio/studio-status-query';
 
 /** /studio/sign-in: email + password; with no users yet, how to create the first admin instead. */
 export default function SignIn() {
-  const status = useQuery({ queryKey: ['studio-status'], queryFn: async () => unwrap(await api.GET('/v1/studio/status')) });
+  const status = useStudioStatusQuery();
   if (status.isPending)
     return (
       <AuthFrame title="Sign in">
@@ -42,19 +42,11 @@ function FirstAdminInfo() {
 function SignInForm() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [resetSent, setResetSent] = useState(false);
-  const mutation = useMutation({
-    mutationFn: signIn,
-    onSuccess: async () => {
-      // the session gate loads the organization role next
-      await queryClient.invalidateQueries({ queryKey: SESSION_QUERY });
-      await navigate(safeNext(params.get('next')), { replace: true });
-    },
-  });
-  const reset = useMutation({ mutationFn: requestPasswordReset, onSuccess: () => setResetSent(true) });
+  const mutation = useSignInMutation({ onSuccess: () => navigate(safeNext(params.get('next')), { replace: true }) });
+  const reset = usePasswordResetRequestMutation({ onSuccess: () => setResetSent(true) });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     mutation.mutate({ email, password });

@@ -1,12 +1,13 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
 import { Monitor, Smartphone } from 'lucide-react';
 import { useEffect, useState, type FormEvent } from 'react';
-import { api, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { useSession } from '../api/session';
 import { Empty, ErrorPanel, Skeleton } from '../components/feedback';
 import { PageHeader } from '../components/page';
 import { useUrlState } from '../components/url-state';
+import { useTemplateRenderQuery } from '../data/templates/template-render-query';
+import { useTemplateSendTestMutation } from '../data/templates/template-send-test-mutation';
+import { useTemplatesQuery } from '../data/templates/templates-query';
 
 type Template = components['schemas']['EmailTemplate'];
 
@@ -22,13 +23,10 @@ function parseObject(text: string): { data?: Record<string, unknown>; problem?: 
 
 function SendTest({ templateKey, data }: { templateKey: string; data: Record<string, unknown> | undefined }) {
   const [to, setTo] = useState('');
-  const send = useMutation({
-    mutationFn: async () =>
-      unwrap(await api.POST('/v1/admin/templates/{key}/send-test', { params: { path: { key: templateKey } }, body: { to, data: data ?? {} } })),
-  });
+  const send = useTemplateSendTestMutation(templateKey);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    send.mutate();
+    send.mutate({ to, data: data ?? {} });
   };
   return (
     <form className="filters" onSubmit={submit}>
@@ -62,14 +60,7 @@ function Preview({ template }: { template: Template }) {
     const timer = setTimeout(() => setDebounced(text), 400);
     return () => clearTimeout(timer);
   }, [text]);
-  const parsed = parseObject(debounced).data;
-  const rendered = useQuery({
-    queryKey: ['templates', template.key, 'render', debounced],
-    queryFn: async () => unwrap(await api.POST('/v1/admin/templates/{key}/render', { params: { path: { key: template.key } }, body: { data: parsed } })),
-    enabled: parsed !== undefined,
-    placeholderData: (previous) => previous,
-    retry: false,
-  });
+  const rendered = useTemplateRenderQuery(template.key, parseObject(debounced).data);
   return (
     <div className="grid" style={{ gridTemplateColumns: 'minmax(260px, 1fr) 2fr' }}>
       <section className="card stack" aria-labelledby="sample">
@@ -109,7 +100,7 @@ function Preview({ template }: { template: Template }) {
 /** /studio/templates?key=…&width=mobile: every React Email template with a live server-rendered preview. */
 export default function Templates() {
   const url = useUrlState();
-  const list = useQuery({ queryKey: ['templates'], queryFn: async () => unwrap(await api.GET('/v1/admin/templates')) });
+  const list = useTemplatesQuery();
   const templates = list.data?.templates ?? [];
   const selected = templates.find((template) => template.key === url.get('key')) ?? templates[0];
   return (

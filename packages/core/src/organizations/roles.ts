@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Scope } from '../auth/scopes';
+import { hasScope, type Scope } from '../auth/scopes';
 
 export const memberRoleSchema = z.enum(['owner', 'admin', 'editor', 'viewer']);
 export type MemberRole = z.infer<typeof memberRoleSchema>;
@@ -19,4 +19,22 @@ export function scopeOfRole(role: MemberRole): Scope {
 /** Owners and admins manage members, invitations and organizations. */
 export function managesOrganization(role: MemberRole): boolean {
   return role === 'owner' || role === 'admin';
+}
+
+/**
+ * What a member may do in the studio, from the scope their role grants (the admin API stays the
+ * authority: anything else answers 403). The session endpoint carries it, so the studio keeps no
+ * copy of the role map.
+ */
+export interface Abilities {
+  /** switch journeys, enroll, cancel, edit contacts, send tests (journey-admin) */
+  manageJourneys: boolean;
+  /** keys, DLQ, replay, webhooks, alerts, members (full-admin) */
+  administer: boolean;
+}
+
+/** A signed-in user with no organization may do nothing on /v1/admin/*. */
+export function abilitiesOfRole(role: MemberRole | undefined): Abilities {
+  const granted = role === undefined ? [] : [scopeOfRole(role)];
+  return { manageJourneys: hasScope(granted, 'journey-admin'), administer: hasScope(granted, 'full-admin') };
 }

@@ -1,5 +1,6 @@
 import type { Db } from '../db/database';
 import { listMemberships, type Membership } from './organizations';
+import { abilitiesOfRole, type Abilities, type MemberRole } from './roles';
 import { findUserById } from '../users/users';
 
 interface UserAccess {
@@ -47,4 +48,22 @@ export class SessionPrincipals {
 export function activeMembership(memberships: readonly Membership[], requested: string | undefined): Membership | undefined {
   if (requested === undefined || requested === '') return memberships[0];
   return memberships.find((membership) => membership.organizationId === requested || membership.slug === requested.toLowerCase());
+}
+
+interface SessionAccess {
+  organization: { id: string; name: string; slug: string; role: MemberRole } | null;
+  abilities: Abilities;
+}
+
+/**
+ * For the session endpoint: the organization /v1/admin/* calls of this user act in (as
+ * `activeMembership` picks it) and what their role there allows, read fresh so a role change
+ * shows on the next read.
+ */
+export async function sessionAccess(db: Db, userId: string, requested: string | undefined): Promise<SessionAccess> {
+  const membership = activeMembership(await listMemberships(db, userId), requested);
+  return {
+    organization: membership === undefined ? null : { id: membership.organizationId, name: membership.name, slug: membership.slug, role: membership.role },
+    abilities: abilitiesOfRole(membership?.role),
+  };
 }

@@ -104,6 +104,25 @@ describe('organizations, members, invitations, and sessions on /v1/admin/*', () 
     expect(cancelAudit).toHaveLength(1);
   });
 
+  it('get-session carries the active organization and what its role allows, as /v1/admin/* applies it', async () => {
+    const viewer = await join('viewer', 'session-viewer');
+    const editor = await join('editor', 'session-editor');
+    const expected = [
+      [viewer.client, 'viewer', { manageJourneys: false, administer: false }],
+      [editor.client, 'editor', { manageJourneys: true, administer: false }],
+      [owner, 'owner', { manageJourneys: true, administer: true }],
+    ] as const;
+    for (const [client, role, abilities] of expected) {
+      const session = await client.request('GET', '/api/auth/get-session', { headers: asOrg() });
+      expect(session.status, session.text).toBe(200);
+      expect(session.body).toMatchObject({ organization: { id: orgId, role }, abilities });
+    }
+    // with no header, the first organization, as the admin plane picks it: the owner's is the default one
+    expect((await owner.request('GET', '/api/auth/get-session')).body.organization).toMatchObject({ slug: 'default', role: 'owner' });
+    const outside = await viewer.client.request('GET', '/api/auth/get-session', { headers: { 'x-waymark-org': randomUUID() } });
+    expect(outside.body).toMatchObject({ organization: null, abilities: { manageJourneys: false, administer: false } });
+  });
+
   it('shows a person in the audit-log API as actorDetail {type: user, id, email, name}, found by email or id; key rows keep their fields', async () => {
     const ada = await join('admin', 'ada');
     const byAda = await ada.client.request('POST', '/v1/admin/api-keys', { headers: asOrg(), body: { name: `by-ada-${ada.userId}`, scopes: ['full-admin'] } });

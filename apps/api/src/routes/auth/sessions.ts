@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { recordAudit, userAudit } from '@waymark/core/audit/audit-log';
+import { sessionAccess } from '@waymark/core/organizations/session-principals';
 import { signIn } from '@waymark/core/users/sign-in';
 import { badRequest, unauthorized } from '@waymark/core/errors/app-error';
 import { findUserById, toUser } from '@waymark/core/users/users';
-import { authErrorBody, emailField, okBody, passwordField, signedIn } from '../../schemas/auth';
+import { authErrorBody, currentSession as currentSessionBody, emailField, okBody, passwordField, signedIn } from '../../schemas/auth';
+import { ACTIVE_ORGANIZATION_HEADER } from '../../plugins/session-principal';
 import { assertSameOrigin } from '../../http/same-origin';
 import { currentSession, publicSession, readSessionCookie, setCookie } from '../../http/session-cookie';
 import type { RoutePlugin } from '../../http/type-provider';
@@ -59,17 +61,21 @@ export const authSessionRoutes: RoutePlugin<AuthRouteOptions> = async (app, { de
     {
       schema: {
         tags,
-        summary: 'The signed-in user and session',
-        description: 'A session older than a day is refreshed: its expiry moves to now + 7 days and the cookie is sent again.',
+        summary: 'The signed-in user and session, with the active organization and what the role there allows',
+        description:
+          'A session older than a day is refreshed: its expiry moves to now + 7 days and the cookie is sent again. ' +
+          '`organization` is the one /v1/admin/* calls act in (`X-Waymark-Org`: id or slug; else the first), and `abilities` what its role allows.',
         security: [{ session: [] }],
-        response: { 200: signedIn, 401: authErrorBody },
+        response: { 200: currentSessionBody, 401: authErrorBody },
       },
     },
     async (request, reply) => {
       const session = await currentSession(deps.sessions, request, reply);
       const row = session === undefined ? undefined : await findUserById(deps.db, session.userId);
       if (session === undefined || row === undefined) throw unauthorized('Not signed in');
-      return { user: toUser(row), session: publicSession(session) };
+      const requested = request.headers[ACTIVE_ORGANIZATION_HEADER];
+      const access = await sessionAccess(deps.db, row.id, typeof requested === 'string' ? requested.trim() : undefined);
+      return { user: toUser(row), session: publicSession(session), ...access };
     },
   );
 

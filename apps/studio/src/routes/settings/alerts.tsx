@@ -1,7 +1,5 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useState } from 'react';
-import { api, unwrap } from '../../api/client';
 import type { components } from '../../api/schema';
 import { useSession } from '../../api/session';
 import { AdminOnly } from '../../components/admin-only';
@@ -12,12 +10,13 @@ import { formatDate } from '../../components/format';
 import { PageHeader } from '../../components/page';
 import { Pagination } from '../../components/pagination';
 import { useUrlState } from '../../components/url-state';
+import { useAlertHistoryQuery } from '../../data/alerts/alert-history-query';
+import { useAlertRuleCreateMutation, useAlertRuleDeleteMutation, useAlertRuleUpdateMutation } from '../../data/alerts/alert-rule-mutations';
+import { useAlertRulesQuery } from '../../data/alerts/alert-rules-query';
 import { RuleForm } from './alerts/rule-form';
 import { alertTypes, draftOf, type Rule, type RuleBody } from './alerts/rule-input';
 
 type Fired = components['schemas']['AlertHistoryEntry'];
-
-const rulesKey = ['alerts', 'rules'];
 
 /** Where a rule's notice goes: the URL or the address of its channel config. */
 function target(rule: Rule): string {
@@ -27,15 +26,8 @@ function target(rule: Rule): string {
 }
 
 function CreateRule() {
-  const queryClient = useQueryClient();
   const [generation, setGeneration] = useState(0);
-  const create = useMutation({
-    mutationFn: async (body: RuleBody) => unwrap(await api.POST('/v1/admin/alerts/rules', { body })),
-    onSuccess: () => {
-      setGeneration((value) => value + 1);
-      return queryClient.invalidateQueries({ queryKey: rulesKey });
-    },
-  });
+  const create = useAlertRuleCreateMutation({ onSuccess: () => setGeneration((value) => value + 1) });
   return (
     <section className="card stack" aria-labelledby="create-rule">
       <h2 id="create-rule">Add a rule</h2>
@@ -54,14 +46,7 @@ function CreateRule() {
 }
 
 function EditRule({ rule, onDone }: { rule: Rule; onDone(): void }) {
-  const queryClient = useQueryClient();
-  const update = useMutation({
-    mutationFn: async (body: RuleBody) => unwrap(await api.PATCH('/v1/admin/alerts/rules/{id}', { params: { path: { id: rule.id } }, body })),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: rulesKey });
-      onDone();
-    },
-  });
+  const update = useAlertRuleUpdateMutation({ onSuccess: onDone });
   return (
     <section className="card stack" aria-labelledby="edit-rule">
       <h2 id="edit-rule">Edit “{rule.name}”</h2>
@@ -71,7 +56,7 @@ function EditRule({ rule, onDone }: { rule: Rule; onDone(): void }) {
         submitLabel="Save rule"
         busy={update.isPending}
         error={update.error}
-        onSubmit={(body) => update.mutate(body)}
+        onSubmit={(body: RuleBody) => update.mutate({ id: rule.id, body })}
         onCancel={onDone}
       />
     </section>
@@ -90,21 +75,12 @@ const historyColumns: ColumnDef<Fired, unknown>[] = [
 export default function Alerts() {
   const { can } = useSession();
   const url = useUrlState();
-  const queryClient = useQueryClient();
   const ruleId = url.get('ruleId');
   const [editing, setEditing] = useState<string>();
-  const rules = useQuery({ queryKey: rulesKey, queryFn: async () => unwrap(await api.GET('/v1/admin/alerts/rules')), enabled: can.administer });
-  const setEnabled = useMutation({
-    mutationFn: async ({ id, enabled }: { id: string; enabled: boolean }) =>
-      unwrap(await api.PATCH('/v1/admin/alerts/rules/{id}', { params: { path: { id } }, body: { enabled } })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: rulesKey }),
-  });
-  const history = useQuery({
-    queryKey: ['alerts', 'history', ruleId, url.offset],
-    queryFn: async () =>
-      unwrap(await api.GET('/v1/admin/alerts/history', { params: { query: { limit: url.limit, offset: url.offset, ...(ruleId === '' ? {} : { ruleId }) } } })),
-    enabled: can.administer,
-  });
+  const rules = useAlertRulesQuery({ enabled: can.administer });
+  const setEnabled = useAlertRuleUpdateMutation();
+  const remove = useAlertRuleDeleteMutation();
+  const history = useAlertHistoryQuery({ limit: url.limit, offset: url.offset, ...(ruleId === '' ? {} : { ruleId }) }, { enabled: can.administer });
   if (!can.administer) return <AdminOnly title="Alerts" />;
   const edited = rules.data?.rules.find((rule) => rule.id === editing);
   const ruleColumns: ColumnDef<Rule, unknown>[] = [
@@ -138,7 +114,7 @@ export default function Alerts() {
             <button type="button" onClick={() => setEditing(rule.id)}>
               Edit
             </button>
-            <button type="button" disabled={setEnabled.isPending} onClick={() => setEnabled.mutate({ id: rule.id, enabled: !rule.enabled })}>
+            <button type="button" disabled={setEnabled.isPending} onClick={() => setEnabled.mutate({ id: rule.id, body: { enabled: !rule.enabled } })}>
               {rule.enabled ? 'Disable' : 'Enable'}
             </button>
             <ConfirmButton
@@ -147,9 +123,8 @@ export default function Alerts() {
               confirmLabel="Delete rule"
               danger
               onConfirm={async () => {
-                unwrap(await api.DELETE('/v1/admin/alerts/rules/{id}', { params: { path: { id: rule.id } } }));
+                await remove.mutateAsync(rule.id);
                 if (rule.id === ruleId) url.set({ ruleId: '' });
-                await queryClient.invalidateQueries({ queryKey: ['alerts'] });
               }}
             >
               Its history goes with it. To stop it for a while, disable it instead.

@@ -1,7 +1,5 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useState, type FormEvent } from 'react';
-import { api, unwrap } from '../../api/client';
 import type { components } from '../../api/schema';
 import { useSession } from '../../api/session';
 import { AdminOnly } from '../../components/admin-only';
@@ -13,6 +11,8 @@ import { PageHeader } from '../../components/page';
 import { Pagination } from '../../components/pagination';
 import { ShownOnce } from '../../components/shown-once';
 import { useUrlState } from '../../components/url-state';
+import { useApiKeyCreateMutation, useApiKeyRevokeMutation } from '../../data/api-keys/api-key-mutations';
+import { useApiKeysQuery } from '../../data/api-keys/api-keys-query';
 
 type ApiKey = components['schemas']['ApiKeyRecord'];
 type Scope = ApiKey['scopes'][number];
@@ -24,25 +24,13 @@ const scopes: { value: Scope; hint: string }[] = [
 ];
 
 function CreateKey() {
-  const queryClient = useQueryClient();
   const [name, setName] = useState('');
   const [chosen, setChosen] = useState<Set<Scope>>(new Set(['ingest']));
   const [expires, setExpires] = useState('');
-  const create = useMutation({
-    mutationFn: async () =>
-      unwrap(
-        await api.POST('/v1/admin/api-keys', {
-          body: { name, scopes: [...chosen], ...(expires === '' ? {} : { expiresAt: new Date(`${expires}T23:59:59`).toISOString() }) },
-        }),
-      ),
-    onSuccess: () => {
-      setName('');
-      return queryClient.invalidateQueries({ queryKey: ['api-keys'] });
-    },
-  });
+  const create = useApiKeyCreateMutation({ onSuccess: () => setName('') });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate();
+    create.mutate({ name, scopes: [...chosen], ...(expires === '' ? {} : { expiresAt: new Date(`${expires}T23:59:59`).toISOString() }) });
   };
   return (
     <section className="card stack" aria-labelledby="create-key">
@@ -94,16 +82,9 @@ function CreateKey() {
 export default function ApiKeys() {
   const { can } = useSession();
   const url = useUrlState();
-  const queryClient = useQueryClient();
   const includeRevoked = url.get('revoked') === 'true';
-  const list = useQuery({
-    queryKey: ['api-keys', includeRevoked, url.offset],
-    queryFn: async () =>
-      unwrap(
-        await api.GET('/v1/admin/api-keys', { params: { query: { limit: url.limit, offset: url.offset, includeRevoked: includeRevoked ? 'true' : 'false' } } }),
-      ),
-    enabled: can.administer,
-  });
+  const list = useApiKeysQuery({ limit: url.limit, offset: url.offset, includeRevoked: includeRevoked ? 'true' : 'false' }, { enabled: can.administer });
+  const revoke = useApiKeyRevokeMutation();
   if (!can.administer) return <AdminOnly title="API keys" />;
   const columns: ColumnDef<ApiKey, unknown>[] = [
     { header: 'Name', cell: ({ row }) => row.original.name },
@@ -122,10 +103,7 @@ export default function ApiKeys() {
             title={`Revoke ${row.original.name}?`}
             confirmLabel="Revoke key"
             danger
-            onConfirm={async () => {
-              unwrap(await api.DELETE('/v1/admin/api-keys/{id}', { params: { path: { id: row.original.id } } }));
-              await queryClient.invalidateQueries({ queryKey: ['api-keys'] });
-            }}
+            onConfirm={() => revoke.mutateAsync(row.original.id)}
           >
             Clients using this key get 401 from now on. There is no undo: create a new key instead.
           </ConfirmButton>

@@ -1,6 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
-import { api, unwrap } from '../../api/client';
 import type { components, paths } from '../../api/schema';
 import { DataTable } from '../../components/data-table';
 import { DateRange, rangeQuery } from '../../components/date-range';
@@ -9,6 +7,7 @@ import { PageHeader } from '../../components/page';
 import { Pagination } from '../../components/pagination';
 import { SearchBox } from '../../components/search-box';
 import { optional, useUrlState } from '../../components/url-state';
+import { useAuditLogsQuery } from '../../data/audit-logs/audit-logs-query';
 
 type Entry = components['schemas']['AuditLogEntry'];
 type Filters = NonNullable<paths['/v1/admin/audit-logs']['get']['parameters']['query']>;
@@ -95,10 +94,7 @@ export default function AuditLog() {
     resource: optional(resource) as Resource | undefined,
     ...rangeQuery(url),
   };
-  const list = useQuery({
-    queryKey: ['audit-logs', filter, url.offset],
-    queryFn: async () => unwrap(await api.GET('/v1/admin/audit-logs', { params: { query: { limit: url.limit, offset: url.offset, ...filter } } })),
-  });
+  const list = useAuditLogsQuery({ limit: url.limit, offset: url.offset, ...filter });
   return (
     <>
       <PageHeader title="Audit log" description="Every change made through the admin API or the studio, by key or by person." />

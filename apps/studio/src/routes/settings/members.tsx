@@ -1,40 +1,22 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useState, type FormEvent } from 'react';
-import {
-  changeMemberRole,
-  inviteMember,
-  listInvitations,
-  listMembers,
-  removeMember,
-  revokeInvitation,
-  type Member,
-  type PendingInvitation,
-} from '../../api/auth';
-import { useSession, type Role } from '../../api/session';
+import { useSession } from '../../api/session';
 import { ConfirmButton } from '../../components/confirm-button';
 import { DataTable } from '../../components/data-table';
 import { Badge, ErrorPanel } from '../../components/feedback';
 import { formatDate } from '../../components/format';
 import { PageHeader } from '../../components/page';
-import { SESSION_QUERY } from '../../components/require-session';
+import type { Role } from '../../data/auth/session-query';
+import { useInvitationCreateMutation, useInvitationRevokeMutation } from '../../data/organizations/invitation-mutations';
+import { useInvitationsQuery, type PendingInvitation } from '../../data/organizations/invitations-query';
+import { useMemberRemoveMutation, useMemberRoleMutation } from '../../data/organizations/member-mutations';
+import { useMembersQuery, type Member } from '../../data/organizations/members-query';
 
 const roles: Role[] = ['owner', 'admin', 'editor', 'viewer'];
 
-/** After a change to the signed-in person's own membership, their role (and what the studio shows them) is read again. */
-function useRefreshAfter(orgId: string, userId: string) {
-  const queryClient = useQueryClient();
-  const { user } = useSession();
-  return async () => {
-    await queryClient.invalidateQueries({ queryKey: ['members', orgId] });
-    if (userId === user.id) await queryClient.invalidateQueries({ queryKey: SESSION_QUERY });
-  };
-}
-
 /** A member's role; the API refuses (409) to demote the last owner, and that message shows here. */
 function RoleSelect({ orgId, member }: { orgId: string; member: Member }) {
-  const refresh = useRefreshAfter(orgId, member.userId);
-  const change = useMutation({ mutationFn: (role: Role) => changeMemberRole(orgId, member.userId, role), onSettled: refresh });
+  const change = useMemberRoleMutation(orgId, member.userId);
   return (
     <span className="stack" style={{ gap: 4 }}>
       <select aria-label={`Role of ${member.email}`} value={member.role} disabled={change.isPending} onChange={(e) => change.mutate(e.target.value as Role)}>
@@ -49,7 +31,7 @@ function RoleSelect({ orgId, member }: { orgId: string; member: Member }) {
 
 function RemoveMember({ orgId, member }: { orgId: string; member: Member }) {
   const { user } = useSession();
-  const refresh = useRefreshAfter(orgId, member.userId);
+  const remove = useMemberRemoveMutation(orgId, member.userId);
   const self = member.userId === user.id;
   return (
     <ConfirmButton
@@ -57,10 +39,7 @@ function RemoveMember({ orgId, member }: { orgId: string; member: Member }) {
       title={self ? 'Leave this organization?' : `Remove ${member.email}?`}
       confirmLabel={self ? 'Leave organization' : 'Remove member'}
       danger
-      onConfirm={async () => {
-        await removeMember(orgId, member.userId);
-        await refresh();
-      }}
+      onConfirm={() => remove.mutateAsync()}
     >
       {self
         ? 'You lose access to its journeys, contacts and settings at once. An owner or admin can invite you again.'
@@ -70,19 +49,12 @@ function RemoveMember({ orgId, member }: { orgId: string; member: Member }) {
 }
 
 function Invite({ orgId }: { orgId: string }) {
-  const queryClient = useQueryClient();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('viewer');
-  const invite = useMutation({
-    mutationFn: () => inviteMember(orgId, { email, role }),
-    onSuccess: () => {
-      setEmail('');
-      return queryClient.invalidateQueries({ queryKey: ['invitations', orgId] });
-    },
-  });
+  const invite = useInvitationCreateMutation(orgId, { onSuccess: () => setEmail('') });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    invite.mutate();
+    invite.mutate({ email, role });
   };
   return (
     <section className="card stack" aria-labelledby="invite">
@@ -111,8 +83,8 @@ function Invite({ orgId }: { orgId: string }) {
 }
 
 function Invitations({ orgId }: { orgId: string }) {
-  const queryClient = useQueryClient();
-  const list = useQuery({ queryKey: ['invitations', orgId], queryFn: () => listInvitations(orgId) });
+  const list = useInvitationsQuery(orgId);
+  const revoke = useInvitationRevokeMutation(orgId);
   const columns: ColumnDef<PendingInvitation, unknown>[] = [
     { header: 'Email', cell: ({ row }) => row.original.email },
     { header: 'Role', cell: ({ row }) => <Badge value={row.original.role} /> },
@@ -127,10 +99,7 @@ function Invitations({ orgId }: { orgId: string }) {
           title={`Withdraw the invitation of ${row.original.email}?`}
           confirmLabel="Withdraw invitation"
           danger
-          onConfirm={async () => {
-            await revokeInvitation(orgId, row.original.id);
-            await queryClient.invalidateQueries({ queryKey: ['invitations', orgId] });
-          }}
+          onConfirm={() => revoke.mutateAsync(row.original.id)}
         >
           The link in their email stops working at once. You can invite them again later.
         </ConfirmButton>
@@ -156,7 +125,7 @@ function Invitations({ orgId }: { orgId: string }) {
 export default function Members() {
   const { user, can } = useSession();
   const orgId = user.organization?.id;
-  const members = useQuery({ queryKey: ['members', orgId], queryFn: () => listMembers(orgId ?? ''), enabled: orgId !== undefined });
+  const members = useMembersQuery(orgId);
   const manage = can.administer && orgId !== undefined;
   const columns: ColumnDef<Member, unknown>[] = [
     { header: 'Email', cell: ({ row }) => (row.original.userId === user.id ? `${row.original.email} (you)` : row.original.email) },

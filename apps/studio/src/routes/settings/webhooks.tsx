@@ -1,7 +1,5 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useState } from 'react';
-import { api, unwrap } from '../../api/client';
 import type { components } from '../../api/schema';
 import { useSession } from '../../api/session';
 import { AdminOnly } from '../../components/admin-only';
@@ -13,34 +11,23 @@ import { PageHeader } from '../../components/page';
 import { Pagination } from '../../components/pagination';
 import { ShownOnce } from '../../components/shown-once';
 import { useUrlState } from '../../components/url-state';
+import {
+  useWebhookEndpointCreateMutation,
+  useWebhookEndpointDeleteMutation,
+  useWebhookEndpointTestMutation,
+  useWebhookEndpointUpdateMutation,
+  useWebhookSecretRotateMutation,
+} from '../../data/webhooks/webhook-endpoint-mutations';
+import { useWebhookEndpointsQuery } from '../../data/webhooks/webhook-endpoints-query';
 import { DELIVERIES_OFFSET, Deliveries } from './webhooks/deliveries';
 import { EndpointForm, inputOf, type EndpointInput } from './webhooks/endpoint-form';
 
 type Endpoint = components['schemas']['WebhookEndpoint'];
-/** the list; one endpoint's deliveries live under ['webhook-endpoints', id, …] */
-const endpointsKey = ['webhook-endpoints', 'list'];
 
 function CreateEndpoint() {
-  const queryClient = useQueryClient();
   // a new form after each creation, so the fields start empty again
   const [generation, setGeneration] = useState(0);
-  const create = useMutation({
-    mutationFn: async (input: EndpointInput) =>
-      unwrap(
-        await api.POST('/v1/admin/webhook-endpoints', {
-          body: {
-            url: input.url,
-            events: input.events,
-            enabled: input.enabled,
-            ...(input.description.trim() === '' ? {} : { description: input.description }),
-          },
-        }),
-      ),
-    onSuccess: () => {
-      setGeneration((value) => value + 1);
-      return queryClient.invalidateQueries({ queryKey: endpointsKey });
-    },
-  });
+  const create = useWebhookEndpointCreateMutation({ onSuccess: () => setGeneration((value) => value + 1) });
   return (
     <section className="card stack" aria-labelledby="create-endpoint">
       <h2 id="create-endpoint">Add an endpoint</h2>
@@ -50,7 +37,14 @@ function CreateEndpoint() {
         submitLabel="Add endpoint"
         busy={create.isPending}
         error={create.error}
-        onSubmit={(input) => create.mutate(input)}
+        onSubmit={(input: EndpointInput) =>
+          create.mutate({
+            url: input.url,
+            events: input.events,
+            enabled: input.enabled,
+            ...(input.description.trim() === '' ? {} : { description: input.description }),
+          })
+        }
       />
       {create.isSuccess ? <ShownOnce what="signing secret" value={create.data.secret} testId="new-webhook-secret" /> : null}
     </section>
@@ -58,20 +52,7 @@ function CreateEndpoint() {
 }
 
 function EditEndpoint({ endpoint, onDone }: { endpoint: Endpoint; onDone(): void }) {
-  const queryClient = useQueryClient();
-  const update = useMutation({
-    mutationFn: async (input: EndpointInput) =>
-      unwrap(
-        await api.PATCH('/v1/admin/webhook-endpoints/{id}', {
-          params: { path: { id: endpoint.id } },
-          body: { url: input.url, events: input.events, enabled: input.enabled, description: input.description.trim() === '' ? null : input.description },
-        }),
-      ),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: endpointsKey });
-      onDone();
-    },
-  });
+  const update = useWebhookEndpointUpdateMutation({ onSuccess: onDone });
   return (
     <section className="card stack" aria-labelledby="edit-endpoint">
       <h2 id="edit-endpoint">
@@ -82,7 +63,12 @@ function EditEndpoint({ endpoint, onDone }: { endpoint: Endpoint; onDone(): void
         submitLabel="Save endpoint"
         busy={update.isPending}
         error={update.error}
-        onSubmit={(input) => update.mutate(input)}
+        onSubmit={(input: EndpointInput) =>
+          update.mutate({
+            id: endpoint.id,
+            body: { url: input.url, events: input.events, enabled: input.enabled, description: input.description.trim() === '' ? null : input.description },
+          })
+        }
         onCancel={onDone}
       />
     </section>
@@ -111,30 +97,20 @@ function EndpointState({ endpoint }: { endpoint: Endpoint }) {
 export default function Webhooks() {
   const { can } = useSession();
   const url = useUrlState();
-  const queryClient = useQueryClient();
   const selectedId = url.get('endpoint');
   const [editing, setEditing] = useState<string>();
   const [rotated, setRotated] = useState<{ url: string; secret: string }>();
   const [tested, setTested] = useState<{ url: string; eventId: string }>();
-  const list = useQuery({
-    queryKey: [...endpointsKey, url.offset],
-    queryFn: async () => unwrap(await api.GET('/v1/admin/webhook-endpoints', { params: { query: { limit: url.limit, offset: url.offset } } })),
-    enabled: can.administer,
-  });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: endpointsKey });
-  const setEnabled = useMutation({
-    mutationFn: async ({ id, enabled }: { id: string; enabled: boolean }) =>
-      unwrap(await api.PATCH('/v1/admin/webhook-endpoints/{id}', { params: { path: { id } }, body: { enabled } })),
-    onSettled: refresh,
-  });
-  const sendTest = useMutation({
-    mutationFn: async (endpoint: Endpoint) => unwrap(await api.POST('/v1/admin/webhook-endpoints/{id}/test', { params: { path: { id: endpoint.id } } })),
+  const list = useWebhookEndpointsQuery({ limit: url.limit, offset: url.offset }, { enabled: can.administer });
+  const setEnabled = useWebhookEndpointUpdateMutation({ refreshOnError: true });
+  const sendTest = useWebhookEndpointTestMutation({
     onSuccess: (result, endpoint) => {
       setTested({ url: endpoint.url, eventId: result.eventId });
       url.set({ endpoint: endpoint.id, [DELIVERIES_OFFSET]: '' });
-      return queryClient.invalidateQueries({ queryKey: ['webhook-endpoints', endpoint.id] });
     },
   });
+  const rotate = useWebhookSecretRotateMutation();
+  const remove = useWebhookEndpointDeleteMutation();
   if (!can.administer) return <AdminOnly title="Webhooks" />;
   const endpoints = list.data?.endpoints ?? [];
   const selected = endpoints.find((endpoint) => endpoint.id === selectedId);
@@ -171,7 +147,7 @@ export default function Webhooks() {
             <button type="button" onClick={() => setEditing(endpoint.id)}>
               Edit
             </button>
-            <button type="button" disabled={setEnabled.isPending} onClick={() => setEnabled.mutate({ id: endpoint.id, enabled: !endpoint.enabled })}>
+            <button type="button" disabled={setEnabled.isPending} onClick={() => setEnabled.mutate({ id: endpoint.id, body: { enabled: !endpoint.enabled } })}>
               {endpoint.enabled ? 'Disable' : 'Enable'}
             </button>
             <button type="button" disabled={sendTest.isPending} onClick={() => sendTest.mutate(endpoint)}>
@@ -182,7 +158,7 @@ export default function Webhooks() {
               title={`Rotate the secret of ${endpoint.url}?`}
               confirmLabel="Rotate secret"
               onConfirm={async () => {
-                const result = unwrap(await api.POST('/v1/admin/webhook-endpoints/{id}/rotate-secret', { params: { path: { id: endpoint.id } } }));
+                const result = await rotate.mutateAsync(endpoint.id);
                 setRotated({ url: endpoint.url, secret: result.secret });
               }}
             >
@@ -196,10 +172,7 @@ export default function Webhooks() {
               onConfirm={async () => {
                 // its deliveries leave the screen first, so no refresh of them asks for a deleted endpoint (404)
                 if (endpoint.id === selectedId) url.set({ endpoint: '', [DELIVERIES_OFFSET]: '' });
-                await queryClient.cancelQueries({ queryKey: ['webhook-endpoints', endpoint.id] });
-                unwrap(await api.DELETE('/v1/admin/webhook-endpoints/{id}', { params: { path: { id: endpoint.id } } }));
-                queryClient.removeQueries({ queryKey: ['webhook-endpoints', endpoint.id] });
-                await refresh();
+                await remove.mutateAsync(endpoint.id);
               }}
             >
               Its open deliveries stop and its delivery history is deleted with it. To pause it instead, disable it.

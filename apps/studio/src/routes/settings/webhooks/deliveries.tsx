@@ -1,21 +1,17 @@
-import { useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { Link } from 'react-router';
-import { api, unwrap } from '../../../api/client';
 import type { components } from '../../../api/schema';
 import { DataTable } from '../../../components/data-table';
 import { Badge } from '../../../components/feedback';
 import { formatDate } from '../../../components/format';
 import { Pagination } from '../../../components/pagination';
 import { useUrlState } from '../../../components/url-state';
+import { useWebhookDeliveriesQuery } from '../../../data/webhooks/webhook-deliveries-query';
 
 type Delivery = components['schemas']['WebhookDelivery'];
 
 /** The URL key of this list's page, beside the endpoint list's `offset`. */
 export const DELIVERIES_OFFSET = 'deliveriesOffset';
-
-/** While a delivery may still change, the list refreshes on its own (attempts run in the worker). */
-const openStatuses = new Set<Delivery['status']>(['pending', 'retrying']);
 
 const columns: ColumnDef<Delivery, unknown>[] = [
   { header: 'Created', cell: ({ row }) => formatDate(row.original.createdAt) },
@@ -47,20 +43,7 @@ const columns: ColumnDef<Delivery, unknown>[] = [
 export function Deliveries({ endpointId, url, awaitedEventId }: { endpointId: string; url: string; awaitedEventId: string | undefined }) {
   const state = useUrlState();
   const offset = state.offsetOf(DELIVERIES_OFFSET);
-  const list = useQuery({
-    queryKey: ['webhook-endpoints', endpointId, 'deliveries', offset],
-    queryFn: async () =>
-      unwrap(
-        await api.GET('/v1/admin/webhook-endpoints/{id}/deliveries', {
-          params: { path: { id: endpointId }, query: { limit: state.limit, offset } },
-        }),
-      ),
-    refetchInterval: (query) => {
-      const deliveries = query.state.data?.deliveries ?? [];
-      const awaited = awaitedEventId !== undefined && !deliveries.some((delivery) => delivery.eventId === awaitedEventId);
-      return awaited || deliveries.some((delivery) => openStatuses.has(delivery.status)) ? 3_000 : false;
-    },
-  });
+  const list = useWebhookDeliveriesQuery(endpointId, { limit: state.limit, offset }, awaitedEventId);
   return (
     <section aria-labelledby="deliveries" className="stack">
       <h2 id="deliveries">

@@ -1,0 +1,4 @@
+/** Mailing lists known to the installation. */
+export const listKeys = {
+  all: ['lists'] as const,
+};
