@@ -185,6 +185,8 @@ export function throwawayTemporal(port: number): ThrowawayTemporal {
           '--search-attribute',
           'WaymarkJourneyId=Keyword',
           '--search-attribute',
+          'WaymarkJourneyVersion=Keyword',
+          '--search-attribute',
           'WaymarkUserId=Keyword',
         ],
         { stdio: 'ignore' },

@@ -9,9 +9,13 @@ import type { JourneyCheckReport } from '@waymark/temporal/journey-check/check-j
 import { workingTreeWorkflowBundle } from '@waymark/temporal/journey-check/working-tree-bundle';
 import { DEPLOYMENT_JOURNEYS_DIR } from '@waymark/temporal/runtime';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ChildProcess } from 'node:child_process';
 import { eventually } from '../../../test/eventually';
+import { openScratchDatabase } from '../../../test/scratch-database';
+import { releaseTaskQueue } from '../../../test/task-queue-cleanup';
 import { integrationEnv } from '../../../test/test-env';
 import { startTestApi, type TestApi } from '../../../test/test-api';
+import { exited, startWorkerProcess } from '../../../test/worker-process';
 import { journeysCommand } from './journeys-check';
 
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
@@ -38,11 +42,22 @@ function decodedPayloads(json: string): string {
 
 describe('waymark journeys check', () => {
   let api: TestApi;
+  let worker: ChildProcess | undefined;
+  let scratch: { url: string; release: () => Promise<void> };
   const dirs: string[] = [];
   const prefix = `check-${randomUUID().slice(0, 8)}`;
+  const queue = `journeys-check-${randomUUID().slice(0, 8)}`;
+  /**
+   * A database and a task queue of this file's own, with a worker on them: the check reads every
+   * live run of the journey in the database it is given, and the other test files' welcome-series
+   * runs would otherwise be counted with these 30.
+   */
+  const env = () => ({ ...integrationEnv(), DATABASE_URL: scratch.url, TEMPORAL_TASK_QUEUE: queue });
 
   beforeAll(async () => {
-    api = await startTestApi({ ADMIN_API_KEY: LEGACY });
+    scratch = await openScratchDatabase();
+    worker = startWorkerProcess({ ...env(), LOG_LEVEL: 'warn' });
+    api = await startTestApi({ ADMIN_API_KEY: LEGACY, DATABASE_URL: scratch.url, TEMPORAL_TASK_QUEUE: queue });
     const users = Array.from({ length: RUNS }, (_, i) => ({ userId: `${prefix}-${i}`, userEmail: `${prefix}-${i}@waymark-test.example` }));
     const enrolled = await api.request('POST', '/v1/admin/journeys/welcome-series/enroll/batch', { token: LEGACY, body: { users } });
     expect(enrolled.body.enrolled).toBe(RUNS);
@@ -58,19 +73,25 @@ describe('waymark journeys check', () => {
   afterAll(async () => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
     await api?.close();
+    if (worker !== undefined) {
+      worker.kill('SIGTERM');
+      await exited(worker);
+    }
+    await releaseTaskQueue(integrationEnv().TEMPORAL_ADDRESS, queue);
+    await scratch?.release();
   });
 
   /** Runs the command as the CLI does (against this test's database and Temporal) and returns its exit code and --json report. */
   async function check(journeysDir: string): Promise<{ code: number; report: JourneyCheckReport }> {
     dirs.push(journeysDir);
-    const env = integrationEnv();
+    const { DATABASE_URL, TEMPORAL_ADDRESS } = env();
     const printed: string[] = [];
     const log = vi.spyOn(console, 'log').mockImplementation((line: string) => void printed.push(line));
     try {
       const code = await journeysCommand(
         'check',
-        ['--journeys-dir', journeysDir, '--json', '--database', env.DATABASE_URL, '--temporal', env.TEMPORAL_ADDRESS],
-        loadCommandConfig(env),
+        ['--journeys-dir', journeysDir, '--json', '--database', DATABASE_URL, '--temporal', TEMPORAL_ADDRESS],
+        loadCommandConfig(env()),
       );
       return { code, report: JSON.parse(printed.join('\n')) as JourneyCheckReport };
     } finally {
@@ -120,13 +141,12 @@ describe('waymark journeys check', () => {
   it('export-histories writes live runs with personal data replaced; they replay on the current code and fail on an incompatible change', async () => {
     const outDir = mkdtempSync(path.join(tmpdir(), 'waymark-histories-'));
     dirs.push(outDir);
-    const env = integrationEnv();
     const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
     try {
       const code = await journeysCommand(
         'export-histories',
-        ['--journey', 'welcome-series', '--limit', '5', '--out', outDir, '--database', env.DATABASE_URL],
-        loadCommandConfig(env),
+        ['--journey', 'welcome-series', '--limit', '5', '--out', outDir, '--database', scratch.url],
+        loadCommandConfig(env()),
       );
       expect(code).toBe(0);
     } finally {
@@ -155,9 +175,8 @@ describe('waymark journeys check', () => {
   it('the checkout itself has nothing to replay: every run is on its version', async () => {
     const printed: string[] = [];
     const log = vi.spyOn(console, 'log').mockImplementation((line: string) => void printed.push(line));
-    const env = integrationEnv();
     try {
-      expect(await journeysCommand('check', ['--database', env.DATABASE_URL], loadCommandConfig(env))).toBe(0);
+      expect(await journeysCommand('check', ['--database', scratch.url], loadCommandConfig(env()))).toBe(0);
     } finally {
       log.mockRestore();
     }
