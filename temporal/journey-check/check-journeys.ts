@@ -1,4 +1,4 @@
-import type { Client } from '@temporalio/client';
+import { isGrpcServiceError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import type { Db } from '@waymark/core/db/database';
 import { journeysWithLiveRuns, liveRunsOtherThan, type LiveRun } from '@waymark/core/journeys/running-versions';
@@ -22,6 +22,8 @@ export interface JourneyVersionCheck {
   version: string | null;
   replayed: number;
   incompatible: number;
+  /** live in the database, but Temporal no longer has the history (retention, another cluster): not replayed */
+  missing: number;
 }
 
 export interface JourneyCheck {
@@ -30,6 +32,8 @@ export interface JourneyCheck {
   workingVersion: string | null;
   versions: JourneyVersionCheck[];
   incompatibleRuns: IncompatibleRun[];
+  /** workflow ids of the live runs whose history Temporal no longer has */
+  missingRuns: string[];
   /** how to keep the incompatible runs, when there are any */
   fix?: string;
 }
@@ -38,6 +42,7 @@ export interface JourneyCheckReport {
   journeysDir: string;
   replayed: number;
   incompatible: number;
+  missing: number;
   journeys: JourneyCheck[];
 }
 
@@ -67,33 +72,42 @@ export async function checkJourneys(deps: { db: Db; client: Client }, options: J
     if (runs.length > 0) plans.push({ journeyId, workingVersion, runs });
   }
   const allRuns = plans.flatMap((plan) => plan.runs);
-  const failures = allRuns.length === 0 ? new Map<string, string>() : await replayRuns(deps.client, allRuns, options.journeysDir);
+  const { failures, missing } =
+    allRuns.length === 0 ? { failures: new Map<string, string>(), missing: new Set<string>() } : await replayRuns(deps.client, allRuns, options.journeysDir);
 
   const journeys = plans.map(({ journeyId, workingVersion, runs }): JourneyCheck => {
     const versions = new Map<string | null, JourneyVersionCheck>();
     const incompatibleRuns: IncompatibleRun[] = [];
+    const missingRuns: string[] = [];
     for (const run of runs) {
-      const entry = versions.get(run.version) ?? { version: run.version, replayed: 0, incompatible: 0 };
+      const entry = versions.get(run.version) ?? { version: run.version, replayed: 0, incompatible: 0, missing: 0 };
+      versions.set(run.version, entry);
+      if (missing.has(runKey(run))) {
+        entry.missing += 1;
+        missingRuns.push(run.workflowId);
+        continue;
+      }
       entry.replayed += 1;
       const divergence = failures.get(runKey(run));
       if (divergence !== undefined) {
         entry.incompatible += 1;
         incompatibleRuns.push({ userId: run.userId, workflowId: run.workflowId, runId: run.runId, version: run.version, nodeId: run.nodeId, divergence });
       }
-      versions.set(run.version, entry);
     }
     return {
       journeyId,
       workingVersion,
       versions: [...versions.values()],
       incompatibleRuns,
+      missingRuns,
       ...(incompatibleRuns.length === 0 ? {} : { fix: fixFor(journeyId, workingVersion) }),
     };
   });
   return {
     journeysDir: options.journeysDir,
-    replayed: allRuns.length,
+    replayed: allRuns.length - missing.size,
     incompatible: journeys.reduce((sum, journey) => sum + journey.incompatibleRuns.length, 0),
+    missing: missing.size,
     journeys,
   };
 }
@@ -118,23 +132,38 @@ function fixFor(journeyId: string, workingVersion: string | null): string {
 /** a run's workflow id is its own (one per enrollment); the replayer reports the workflow id it was given */
 const runKey = (run: { workflowId: string }) => run.workflowId;
 
-/** workflow id + run id → the replay's failure, for each run that did not replay. */
-async function replayRuns(client: Client, runs: readonly LiveRun[], journeysDir: string): Promise<Map<string, string>> {
+/**
+ * The replay's failure of each run that did not replay (by workflow id), and the runs whose
+ * history Temporal no longer has: a database row can outlive its history (namespace retention, a
+ * run started on another cluster), and one such run must not stop the check of the others.
+ */
+async function replayRuns(client: Client, runs: readonly LiveRun[], journeysDir: string): Promise<{ failures: Map<string, string>; missing: Set<string> }> {
   const workflowBundle = await workingTreeWorkflowBundle(journeysDir);
   const failures = new Map<string, string>();
-  const results = Worker.runReplayHistories({ workflowBundle, replayName: `journeys-check-${process.pid}` }, fetchHistories(client, runs));
+  const missing = new Set<string>();
+  const results = Worker.runReplayHistories({ workflowBundle, replayName: `journeys-check-${process.pid}` }, fetchHistories(client, runs, missing));
   for await (const result of results) {
     if (result.error !== undefined) failures.set(runKey(result), divergenceOf(result.error.message));
   }
-  return failures;
+  return { failures, missing };
 }
 
-async function* fetchHistories(client: Client, runs: readonly LiveRun[]) {
+const isNotFound = (error: unknown) => error instanceof WorkflowNotFoundError || (isGrpcServiceError(error) && error.code === GRPC_NOT_FOUND);
+const GRPC_NOT_FOUND = 5;
+
+async function* fetchHistories(client: Client, runs: readonly LiveRun[], missing: Set<string>) {
   const fetch = (run: LiveRun) => {
     const fetched = client.workflow
       .getHandle(run.workflowId, run.runId === '' ? undefined : run.runId)
       .fetchHistory()
-      .then((history) => ({ workflowId: run.workflowId, history }));
+      .then(
+        (history) => ({ workflowId: run.workflowId, history }),
+        (error: unknown) => {
+          if (!isNotFound(error)) throw error;
+          missing.add(runKey(run));
+          return undefined;
+        },
+      );
     // a failure surfaces when its turn comes (the await below), not as an unhandled rejection before
     fetched.catch(() => undefined);
     return fetched;

@@ -182,4 +182,30 @@ describe('waymark journeys check', () => {
     }
     expect(printed.join('\n')).toContain('nothing to replay');
   });
+
+  it('a live run whose history Temporal no longer has is reported as not replayed, and the check goes on', async () => {
+    // a row that outlived its history (namespace retention, a run of another cluster)
+    await api.deps.db
+      .insertInto('journeyStates')
+      .values({
+        journeyId: 'welcome-series',
+        userId: `${prefix}-gone`,
+        userEmail: `${prefix}-gone@waymark-test.example`,
+        status: 'waiting',
+        workflowId: `journey:welcome-series:${prefix}-gone:${randomUUID()}`,
+        workflowRunId: null,
+        context: {},
+        errorMessage: null,
+        createdAt: new Date(),
+        updatedAt: new Date(),
+        journeyVersion: null,
+      })
+      .execute();
+    const unchanged = mkdtempSync(path.join(tmpdir(), 'waymark-check-'));
+    cpSync(DEPLOYMENT_JOURNEYS_DIR, unchanged, { recursive: true });
+    const { code, report } = await check(unchanged);
+    expect(report).toMatchObject({ replayed: 0, incompatible: 0, missing: 1 });
+    expect(report.journeys[0]!.missingRuns).toEqual([expect.stringContaining(`${prefix}-gone`)]);
+    expect(code).toBe(0);
+  }, 180_000);
 });

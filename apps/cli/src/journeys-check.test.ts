@@ -16,15 +16,17 @@ const broken: JourneyCheckReport = {
   journeysDir: '/repo/journeys/',
   replayed: 9,
   incompatible: 7,
+  missing: 0,
   journeys: [
     {
       journeyId: 'welcome-series',
       workingVersion: '5b07e2',
       versions: [
-        { version: '3a9f1c', replayed: 7, incompatible: 7 },
-        { version: null, replayed: 2, incompatible: 0 },
+        { version: '3a9f1c', replayed: 7, incompatible: 7, missing: 0 },
+        { version: null, replayed: 2, incompatible: 0, missing: 0 },
       ],
       incompatibleRuns: runs,
+      missingRuns: [],
       fix: "put the change behind a patch marker (`if (patched('welcome-series-<change>'))`)",
     },
   ],
@@ -40,7 +42,28 @@ describe('journeys check report', () => {
     expect(text).toContain(`    ✗ u-0 at sleep:2 days (journey:welcome-series:u-0:e): ${divergence}`);
     expect(text).toContain('    … and 2 more (--json lists all)');
     expect(text).toContain("  fix: put the change behind a patch marker (`if (patched('welcome-series-<change>'))`)");
-    expect(formatCheck({ journeysDir: '/repo/journeys/', replayed: 0, incompatible: 0, journeys: [] })).toContain('nothing to replay');
+    expect(formatCheck({ journeysDir: '/repo/journeys/', replayed: 0, incompatible: 0, missing: 0, journeys: [] })).toContain('nothing to replay');
+  });
+
+  it('names the live runs it could not replay because Temporal no longer has their history', () => {
+    const gone: JourneyCheckReport = {
+      journeysDir: '/repo/journeys/',
+      replayed: 2,
+      incompatible: 0,
+      missing: 1,
+      journeys: [
+        {
+          journeyId: 'welcome-series',
+          workingVersion: '5b07e2',
+          versions: [{ version: null, replayed: 2, incompatible: 0, missing: 1 }],
+          incompatibleRuns: [],
+          missingRuns: ['journey:welcome-series:u-gone:e'],
+        },
+      ],
+    };
+    const text = formatCheck(gone);
+    expect(text).toContain('  unknown: 2 replayed, all compatible, 1 not replayed (Temporal has no history for them)');
+    expect(text).toContain('    ? no history: journey:welcome-series:u-gone:e');
   });
 
   it('the Markdown is a table per version and the first divergence, for a pull-request comment', () => {

@@ -79,9 +79,12 @@ export function formatCheck(report: JourneyCheckReport): string {
     lines.push('', `${journey.journeyId} (working tree ${version(journey.workingVersion)})`);
     for (const entry of journey.versions) {
       lines.push(
-        `  ${version(entry.version)}: ${entry.replayed} replayed, ${entry.incompatible === 0 ? 'all compatible' : `${entry.incompatible} incompatible`}`,
+        `  ${version(entry.version)}: ${entry.replayed} replayed, ${entry.incompatible === 0 ? 'all compatible' : `${entry.incompatible} incompatible`}` +
+          (entry.missing === 0 ? '' : `, ${entry.missing} not replayed (Temporal has no history for them)`),
       );
     }
+    if (journey.missingRuns.length > 0)
+      lines.push(`    ? no history: ${journey.missingRuns.slice(0, EXAMPLES).join(', ')}${journey.missingRuns.length > EXAMPLES ? ', …' : ''}`);
     for (const run of journey.incompatibleRuns.slice(0, EXAMPLES)) lines.push(`    ✗ ${run.userId} at ${run.nodeId} (${run.workflowId}): ${run.divergence}`);
     if (journey.incompatibleRuns.length > EXAMPLES) lines.push(`    … and ${journey.incompatibleRuns.length - EXAMPLES} more (--json lists all)`);
     if (journey.fix !== undefined) lines.push(`  fix: ${journey.fix}`);
