@@ -10,6 +10,11 @@
  * the trivial workflow on its own queue. After every run the bench waits for that run's work to be
  * drained, so a run never pays for the previous one's backlog. The sleeping runs are terminated at
  * the end. Rows (goals a/c ≥ 0.6, b/d ≥ 0.8) go to bench/results/ingest.json.
+ *
+ * Then the schema-change check: a second api on a database migrated without the migrations named by
+ * BENCH_INGEST_WITHOUT (default: the admin-list and segment indexes, 0130–0131), and (c)/(a) on
+ * both databases in interleaved rounds, so a/c with those migrations is compared with a/c without
+ * them in the same run (goal: not lower, ≥ 1).
  */
 import { createApiKey } from '@waymark/core/auth/api-keys';
 import { autocannon, benchEnv, CONNECTIONS, startBenchServer, type AutocannonResult } from './lib/bench-server';
@@ -18,6 +23,7 @@ import { ratioRow, writeBenchResults } from './lib/results';
 import { terminateRunsOnQueue } from '../test/task-queue-cleanup';
 
 const baseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://waymark:waymark@127.0.0.1:5432/waymark_bench';
+const WITHOUT = (process.env.BENCH_INGEST_WITHOUT ?? '0130_contacts_recency_index,0131_events_segment_index').split(',').filter(Boolean);
 
 async function main(): Promise<void> {
   const taskQueue = `waymark-bench-${process.pid}`;
@@ -31,14 +37,15 @@ async function main(): Promise<void> {
 
   // a scenario keeps its numbering across its runs: every request is a new event; `drained`
   // resolves once the worker has done the work of every accepted request so far
-  const scenario = (label: string, path: string, body: (n: number) => object, drained?: (accepted: number) => Promise<void>) => {
+  // `target`: which api, with which key (the schema-change check below runs a second one)
+  const scenario = (label: string, path: string, body: (n: number) => object, drained?: (accepted: number) => Promise<void>, target = { url, headers }) => {
     let n = 0;
     let accepted = 0;
     return async (duration: number) => {
       const result = await autocannon({
-        url: `${url}${path}`,
+        url: `${target.url}${path}`,
         method: 'POST',
-        headers,
+        headers: target.headers,
         connections: CONNECTIONS,
         duration,
         requests: [{ setupRequest: (req: object) => ({ ...req, body: JSON.stringify(body(n++)) }) }],
@@ -103,15 +110,56 @@ async function main(): Promise<void> {
   };
   const plain = await pairs(insert, noop);
   const starts = await pairs(start, journeyStart);
-  await app.close();
   await worker.stop();
+
+  // the same (c)/(a) on a database without WITHOUT's migrations, rounds interleaved with this one's
+  const before = await startBenchServer(`${baseUrl}_before`, env, { without: WITHOUT });
+  const { key: beforeKey } = await createApiKey(before.deps.db, { name: `bench-${Date.now()}`, scopes: ['ingest'], expiresAt: null });
+  const beforeTarget = { url: before.url, headers: { ...headers, authorization: `Bearer ${beforeKey}` } };
+  const sides = {
+    after: { insert, noop },
+    before: {
+      insert: scenario(
+        '(c) baseline INSERT, before',
+        '/bench/baseline/insert',
+        (n) => ({ name: 'bench.baseline', userId: `cb-${run}-${n}` }),
+        undefined,
+        beforeTarget,
+      ),
+      noop: scenario(
+        '(a) no journey, before',
+        '/v1/events',
+        (n) => ({ name: 'bench.noop', userId: `ab-${run}-${n % 1000}`, eventProperties: { n } }),
+        undefined,
+        beforeTarget,
+      ),
+    },
+  };
+  const sums = { after: { c: 0, a: 0 }, before: { c: 0, a: 0 } };
+  await sides.before.insert(2);
+  await sides.before.noop(2);
+  for (let round = 1; round <= ROUNDS; round += 1) {
+    // each round starts with the other side, so neither always runs on a warmer box
+    for (const side of round % 2 === 1 ? (['before', 'after'] as const) : (['after', 'before'] as const)) {
+      sums[side].c += (await sides[side].insert(SECONDS)).requests.average;
+      sums[side].a += (await sides[side].noop(SECONDS)).requests.average;
+    }
+  }
+  await before.app.close();
+  await before.deps.close();
+  await app.close();
 
   // the welcome-series runs sleep for two days: end them
   await terminateRunsOnQueue(deps.temporal.client, taskQueue);
   await deps.close();
+  const changed = WITHOUT.join(', ');
+  const ratio = (side: keyof typeof sums) => sums[side].a / sums[side].c;
   writeBenchResults('ingest', [
     ratioRow('ingest: event, no journey vs bare INSERT', 'req/s', plain.measured, plain.base, 0.6),
     ratioRow('ingest: event starting a journey vs bare workflow start', 'req/s', starts.measured, starts.base, 0.8),
+    ratioRow(`ingest: no journey vs bare INSERT, without ${changed} (interleaved rounds)`, 'req/s', sums.before.a, sums.before.c, 0.6),
+    ratioRow(`ingest: no journey vs bare INSERT, with ${changed} (interleaved rounds)`, 'req/s', sums.after.a, sums.after.c, 0.6),
+    ratioRow(`ingest: no-journey ratio with ${changed} / without (same run)`, 'ratio', ratio('after'), ratio('before'), 1),
   ]);
 }
 

@@ -4,9 +4,10 @@
  */
 import { createRequire } from 'node:module';
 import { loadConfig, type Config } from '@waymark/core/config/config';
-import { createDatabase } from '@waymark/core/db/database';
+import { createDatabase, type Db } from '@waymark/core/db/database';
 import { recreateDatabase } from '@waymark/core/db/ensure-database';
 import { migrateToLatest } from '@waymark/core/db/migrator';
+import { migrations } from '@waymark/migrations/index';
 import { createLogger } from '@waymark/core/logging/logger';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../apps/api/src/app';
@@ -34,13 +35,27 @@ export interface BenchServer {
   config: Config;
 }
 
-/** The bench's own database, dropped, recreated and migrated: every run starts from the same empty state. */
-export async function prepareBenchDatabase(databaseUrl: string): Promise<void> {
+/** Runs the `down` of each named migration, last first: the schema as it was before them. */
+export async function undoMigrations(db: Db, names: readonly string[]): Promise<void> {
+  for (const name of [...names].reverse()) {
+    const migration = migrations[name];
+    if (migration?.down === undefined) throw new Error(`no migration ${name} with a down to undo`);
+    await migration.down(db);
+  }
+}
+
+/**
+ * The bench's own database, dropped, recreated and migrated: every run starts from the same empty
+ * state. `without`: migrations undone again (their `down`, last first), to measure the schema
+ * before them in the same run as the one after.
+ */
+export async function prepareBenchDatabase(databaseUrl: string, without: readonly string[] = []): Promise<void> {
   await recreateDatabase(databaseUrl);
   const db = createDatabase({ connectionString: databaseUrl, max: 1 });
   try {
     const migrated = await migrateToLatest(db);
     if (migrated.error !== undefined) throw migrated.error;
+    await undoMigrations(db, without);
   } finally {
     await db.destroy();
   }
@@ -66,11 +81,13 @@ export function benchEnv(databaseUrl: string, env: Record<string, string>): Reco
 export interface BenchServerOptions {
   /** the task queue `/bench/baseline/start` starts the ping workflow on (default: the api's queue) */
   pingTaskQueue?: string;
+  /** migrations undone after migrating (see prepareBenchDatabase) */
+  without?: readonly string[];
 }
 
 /** Prepares `databaseUrl` (recreated empty) and listens on a random local port. */
 export async function startBenchServer(databaseUrl: string, env: Record<string, string>, options: BenchServerOptions = {}): Promise<BenchServer> {
-  await prepareBenchDatabase(databaseUrl);
+  await prepareBenchDatabase(databaseUrl, options.without);
   return listenBenchServer(benchEnv(databaseUrl, env), options);
 }
 

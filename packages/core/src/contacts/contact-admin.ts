@@ -32,7 +32,10 @@ export async function listContacts(db: Db, query: ListContactsQuery): Promise<{ 
     // lower(...) like matches the trigram indexes of migration 0001
     base = base.where((eb) => eb.or([eb(sql`lower(email)`, 'like', pattern), eb(sql`lower(external_id)`, 'like', pattern)]));
   }
-  const { rows, total } = await paginate(base.selectAll().orderBy('lastSeenAt', 'desc').orderBy('id', 'desc'), base, query);
+  // newest lastSeenAt first: last_seen_minute is its indexed prefix (migration 0130), so the page
+  // reads the newest minutes from the index and sorts only their rows
+  const ordered = base.selectAll().orderBy('lastSeenMinute', 'desc').orderBy('lastSeenAt', 'desc').orderBy('id', 'desc');
+  const { rows, total } = await paginate(ordered, base, query);
   return { contacts: rows.map(toContact), total };
 }
 

@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, GeneratedAlways, Insertable, Selectable, Updateable } from 'kysely';
 
 /**
  * Kysely table types for migrations/0001_initial.ts. Columns are camelCase here; the
@@ -18,6 +18,8 @@ export interface ContactsTable {
   properties: Json<JsonObject>;
   firstSeenAt: Timestamp;
   lastSeenAt: Timestamp;
+  /** lastSeenAt truncated to the minute (UTC), computed by PostgreSQL: the indexed sort key of the contacts list (migration 0130) */
+  lastSeenMinute: GeneratedAlways<Date>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

@@ -75,6 +75,9 @@ async function pageOfContacts(db: Db, conditions: SegmentCondition, at: Date, pa
     .selectFrom('contacts as c')
     .where(segmentFilter(conditions, at))
     .selectAll('c')
+    // the contacts list's order, led by its indexed minute (migration 0130): the first page reads
+    // the newest contacts from the index and stops, instead of sorting every match
+    .orderBy('c.lastSeenMinute', 'desc')
     .orderBy('c.lastSeenAt', 'desc')
     .orderBy('c.id', 'desc')
     .limit(page.limit)

@@ -129,6 +129,49 @@ describe('/v1/admin/contacts and timeline', () => {
     expect(wildcard.body.total).toBe(0);
   });
 
+  it('orders by lastSeenAt across and within minutes, read from the minute index; an update within the minute stays HOT', async () => {
+    const tag = randomUUID().slice(0, 8);
+    // far ahead of every other test's contacts, so these four are the first page
+    const minute = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 86_400_000);
+    const seen = { a: 50_000, b: 10_000, c: 70_000, d: 30_000 }; // ms after `minute`: c and a in the next minute
+    for (const [name, offset] of Object.entries(seen)) {
+      await create({ externalId: `order-${tag}-${name}` });
+      await api.deps.db
+        .updateTable('contacts')
+        .set({ lastSeenAt: new Date(minute.getTime() + offset) })
+        .where('externalId', '=', `order-${tag}-${name}`)
+        .execute();
+    }
+    const first = await api.request('GET', '/v1/admin/contacts?limit=4', { token: keys.read });
+    expect(first.body.contacts.map((contact: { externalId: string }) => contact.externalId)).toEqual(
+      ['c', 'a', 'd', 'b'].map((name) => `order-${tag}-${name}`),
+    );
+    const second = await api.request('GET', '/v1/admin/contacts?limit=2&offset=2', { token: keys.read });
+    expect(second.body.contacts.map((contact: { externalId: string }) => contact.externalId)).toEqual([`order-${tag}-d`, `order-${tag}-b`]);
+
+    const plan = await sql<{ 'QUERY PLAN': string }>`explain select * from contacts
+      order by last_seen_minute desc, last_seen_at desc, id desc limit 50`.execute(api.deps.db);
+    expect(plan.rows.map((row) => row['QUERY PLAN']).join('\n')).toContain('contacts_last_seen_minute_idx');
+
+    // what keeps ingest cheap (migration 0130): moving lastSeenAt within its minute changes no indexed column
+    const hotUpdates = await api.deps.db.transaction().execute(async (trx) => {
+      const move = (offset: number) =>
+        trx
+          .updateTable('contacts')
+          .set({ lastSeenAt: new Date(minute.getTime() + offset) })
+          .where('externalId', '=', `order-${tag}-b`)
+          .execute();
+      const hot = async () => Number((await sql<{ n: string }>`select pg_stat_get_xact_tuples_hot_updated('contacts'::regclass) as n`.execute(trx)).rows[0]!.n);
+      const before = await hot();
+      await move(11_000);
+      await move(12_000);
+      const sameMinute = (await hot()) - before;
+      await move(130_000);
+      return { sameMinute, nextMinute: (await hot()) - before - sameMinute };
+    });
+    expect(hotUpdates).toEqual({ sameMinute: 2, nextMinute: 0 });
+  });
+
   it('scopes: read cannot mutate, ingest cannot read the admin plane', async () => {
     expect(await create({ externalId: 'x' }, keys.read)).toMatchObject({ status: 403, body: { error: 'Insufficient scope' } });
     expect((await api.request('DELETE', '/v1/admin/contacts/x', { token: keys.read })).status).toBe(403);
