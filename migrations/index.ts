@@ -18,6 +18,7 @@ import * as m0100 from './0100_journey_versions';
 import * as m0105 from './0105_segments';
 import * as m0130 from './0130_contacts_recency_index';
 import * as m0131 from './0131_events_segment_index';
+import * as m0132 from './0132_filter_counts';
 
 /**
  * Every migration, in order. A static list (rather than reading the folder at run time) works
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '0105_segments': m0105,
   '0130_contacts_recency_index': m0130,
   '0131_events_segment_index': m0131,
+  '0132_filter_counts': m0132,
 };

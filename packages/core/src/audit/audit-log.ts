@@ -1,6 +1,6 @@
 import type { Db } from '../db/database';
 import type { AuditActorType, AuditLogRow, JsonObject } from '../db/schema';
-import { paginate } from '../db/paginate';
+import { paginate, soleFilter, type CountedFilter } from '../db/paginate';
 
 /** Closed sets; an audited route must name one of each. */
 export const auditActions = [
@@ -100,6 +100,17 @@ export type AuditLogEntry = Omit<AuditLogRow, 'actorType' | 'actorUserId'> & { a
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+const AUDIT_FILTERS = ['actor', 'resource', 'action', 'from', 'to'] as const;
+
+/** A lone actor (by name, not a user id), resource or action filter: its total is a counter (migration 0132). */
+function countedAuditFilter(query: AuditLogQuery): CountedFilter | undefined {
+  const sole = soleFilter(query, AUDIT_FILTERS);
+  if (sole === undefined || sole === 'from' || sole === 'to') return undefined;
+  const value = query[sole]!;
+  if (sole === 'actor' && UUID.test(value)) return undefined;
+  return { table: 'audit_logs', column: sole, value };
+}
+
 export async function listAuditLogs(db: Db, query: AuditLogQuery): Promise<{ logs: AuditLogEntry[]; total: number }> {
   let base = db.selectFrom('auditLogs');
   const actor = query.actor;
@@ -112,7 +123,7 @@ export async function listAuditLogs(db: Db, query: AuditLogQuery): Promise<{ log
   if (query.action !== undefined) base = base.where('action', '=', query.action);
   if (query.from !== undefined) base = base.where('createdAt', '>=', query.from);
   if (query.to !== undefined) base = base.where('createdAt', '<=', query.to);
-  const { rows, total } = await paginate(base.selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc'), base, query);
+  const { rows, total } = await paginate(base.selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc'), base, query, countedAuditFilter(query));
   return { logs: await withActorDetail(db, rows), total };
 }
 

@@ -26,13 +26,45 @@ function wholeCountedTable(query: SelectQueryBuilder<Database, keyof Database, o
 }
 
 /**
+ * A list filter that is exactly `column = value` on a whole table whose values triggers count in
+ * `filter_counts` (migration 0132: the audit log's actor, resource and action; a send's template).
+ */
+export interface CountedFilter {
+  table: 'audit_logs' | 'email_sends';
+  column: string;
+  value: string;
+}
+
+/** The one filter of `query` that is set among `keys`, when exactly one is. */
+export function soleFilter<K extends string>(query: Partial<Record<K, unknown>>, keys: readonly K[]): K | undefined {
+  const set = keys.filter((key) => query[key] !== undefined);
+  return set.length === 1 ? set[0] : undefined;
+}
+
+/**
  * How many rows a list's filter matches, exactly. A filter over a whole counted table is answered
  * from its counter (a sum over a few shard rows) instead of a count over every row, which at a
  * million rows is what made an unfiltered admin list slow (docs/scaling.md). The counter is read
  * as a scalar subquery of the filter's own query (whose first row is enough): the builder carries
  * the connection, so the callers keep passing one builder for rows and one for the count.
  */
-async function countMatching(filtered: SelectQueryBuilder<Database, keyof Database, object>): Promise<number> {
+async function countMatching(filtered: SelectQueryBuilder<Database, keyof Database, object>, counted?: CountedFilter): Promise<number> {
+  if (counted !== undefined) {
+    // the filter's own query finds one matching row (an index probe) or none, which means 0
+    const row = await filtered
+      .select((eb) =>
+        eb
+          .selectFrom('filterCounts')
+          .select((sub) => sub.fn.sum<number>('n').as('n'))
+          .where('tableName', '=', counted.table)
+          .where('columnName', '=', counted.column)
+          .where('value', '=', counted.value)
+          .as('total'),
+      )
+      .limit(1)
+      .executeTakeFirst();
+    return Number(row?.total ?? 0);
+  }
   const table = wholeCountedTable(filtered);
   if (table === undefined) {
     const count = await filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
@@ -65,12 +97,14 @@ export async function pageWithTotal<TB extends keyof Database, O>(
 /**
  * One page of a list and the total the same filter matches, as two statements in parallel.
  * `rows` is the filtered query with its columns and order; `filtered` is the same filter with
- * no columns (usually the builder `rows` was made from), counted.
+ * no columns (usually the builder `rows` was made from), counted, or answered from `counted`'s
+ * counter when the caller knows the filter is exactly that.
  */
 export async function paginate<TB extends keyof Database, O, CTB extends keyof Database>(
   rows: SelectQueryBuilder<Database, TB, O>,
   filtered: SelectQueryBuilder<Database, CTB, object>,
   page: PageQuery,
+  counted?: CountedFilter,
 ): Promise<{ rows: O[]; total: number }> {
-  return pageWithTotal(rows, countMatching(filtered as SelectQueryBuilder<Database, keyof Database, object>), page);
+  return pageWithTotal(rows, countMatching(filtered as SelectQueryBuilder<Database, keyof Database, object>, counted), page);
 }

@@ -43,6 +43,17 @@ describe('exact list totals (row counters, real PostgreSQL)', () => {
         full join (select journey_id, status, count(*) as n from journey_states group by 1, 2) s using (journey_id, status)
       where c.n is distinct from s.n`.execute(db);
     expect(states.rows[0]?.mismatched).toBe(0);
+    // the per-value counters of migration 0132, against a grouped count of each column
+    const filters = await sql<{ mismatched: number }>`
+      select count(*)::int as mismatched from (
+        select table_name, column_name, value, sum(n) as n from filter_counts group by 1, 2, 3 having sum(n) <> 0) c
+      full join (
+        select 'audit_logs' as table_name, f.col as column_name, f.val as value, count(*) as n
+          from audit_logs r, lateral (values ('actor', r.actor), ('resource', r.resource), ('action', r.action)) f (col, val) group by 2, 3
+        union all
+        select 'email_sends', 'template_key', template_key, count(*) from email_sends group by 3) s using (table_name, column_name, value)
+      where c.n is distinct from s.n`.execute(db);
+    expect(filters.rows[0]?.mismatched).toBe(0);
   });
 
   async function countOf(table: string, where = sql`true`): Promise<number> {
@@ -139,6 +150,23 @@ describe('exact list totals (row counters, real PostgreSQL)', () => {
     expect((await listAuditLogs(db, page)).total).toBe(await countOf('audit_logs'));
     expect((await listAuditLogs(db, { ...page, actor: 'key-1' })).total).toBe(await countOf('audit_logs', sql`actor = 'key-1'`));
     expect((await listAuditLogs(db, { ...page, action: 'delete', resource: 'contact' })).total).toBe(await countOf('audit_logs', sql`action = 'delete'`));
+    // a lone actor, resource or action filter reads its counter (0132): after a delete, and for a value never written
+    await sql`delete from audit_logs where resource_id in ('r1', 'r2', 'r4')`.execute(db);
+    for (const filter of [
+      { actor: 'key-0' },
+      { actor: 'key-1' },
+      { resource: 'contact' },
+      { action: 'create' },
+      { action: 'delete' },
+      { resource: 'api_key' },
+    ]) {
+      const [column, value] = Object.entries(filter)[0]!;
+      expect((await listAuditLogs(db, { ...page, ...filter })).total, JSON.stringify(filter)).toBe(
+        await countOf('audit_logs', sql`${sql.ref(column)} = ${value}`),
+      );
+    }
+    expect((await listEmailSends(db, { ...page, templateKey: 'welcome' })).total).toBe(await countOf('email_sends', sql`template_key = 'welcome'`));
+    expect((await listEmailSends(db, { ...page, templateKey: 'never-sent' })).total).toBe(0);
   });
 
   it('journey states: per-status counts follow inserts, status changes and deletes', async () => {

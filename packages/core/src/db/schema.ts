@@ -453,6 +453,15 @@ export interface RowCountsTable {
   n: number;
 }
 
+/** Exact row counts per value of a filter column (migration 0132): a value's count is the sum of its shards. */
+export interface FilterCountsTable {
+  tableName: string;
+  columnName: string;
+  value: string;
+  shard: number;
+  n: number;
+}
+
 /** Exact journey-state counts per (journey, status), kept by triggers (migration 0070); summed over shards. */
 export interface JourneyStateCountsTable {
   journeyId: string;
@@ -496,6 +505,7 @@ export interface Database {
   organizationMembers: OrganizationMembersTable;
   organizationInvitations: OrganizationInvitationsTable;
   rowCounts: RowCountsTable;
+  filterCounts: FilterCountsTable;
   journeyStateCounts: JourneyStateCountsTable;
 }
 
