@@ -12,7 +12,7 @@
  * the end. Rows (goals a/c ≥ 0.6, b/d ≥ 0.8) go to bench/results/ingest.json.
  *
  * Then the schema-change check: a second api on a database migrated without the migrations named by
- * BENCH_INGEST_WITHOUT (default: the admin-list and segment indexes, 0130–0131), and (c)/(a) on
+ * BENCH_INGEST_WITHOUT (default: the admin-list and segment indexes and counters, 0130–0132), and (c)/(a) on
  * both databases in interleaved rounds, so a/c with those migrations is compared with a/c without
  * them in the same run (goal: not lower, ≥ 1).
  */
@@ -23,7 +23,7 @@ import { ratioRow, writeBenchResults } from './lib/results';
 import { terminateRunsOnQueue } from '../test/task-queue-cleanup';
 
 const baseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://waymark:waymark@127.0.0.1:5432/waymark_bench';
-const WITHOUT = (process.env.BENCH_INGEST_WITHOUT ?? '0130_contacts_recency_index,0131_events_segment_index').split(',').filter(Boolean);
+const WITHOUT = (process.env.BENCH_INGEST_WITHOUT ?? '0130_contacts_recency_index,0131_events_segment_index,0132_filter_counts').split(',').filter(Boolean);
 
 async function main(): Promise<void> {
   const taskQueue = `waymark-bench-${process.pid}`;

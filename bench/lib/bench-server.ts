@@ -7,7 +7,7 @@ import { loadConfig, type Config } from '@waymark/core/config/config';
 import { createDatabase, type Db } from '@waymark/core/db/database';
 import { recreateDatabase } from '@waymark/core/db/ensure-database';
 import { migrateToLatest } from '@waymark/core/db/migrator';
-import { migrations } from '@waymark/migrations/index';
+import { migrations } from '../../migrations/index';
 import { createLogger } from '@waymark/core/logging/logger';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../apps/api/src/app';
