@@ -9,11 +9,15 @@
  * enrollment to the end of a quiet hold (default 60 s): its peak against 1 GiB, and its flatness
  * (mean of the last third of the samples over the middle third; a bounded sticky cache levels off,
  * an unbounded one keeps growing); the api's RSS after against before; then p99 of the admin
- * journey detail and states list with N states stored. Rows in bench/results/sleeping-enrollments.json.
+ * journey detail and states list with N states stored; then `waymark journeys check` of those N
+ * runs against a working tree whose grace period is a day shorter (compatible: every run is listed
+ * as getting its final notice on day 6), as the command runs by default (replay of a 200-run sample
+ * + forward diff of every run), against 60 s per 10,000 runs, with the replay alone printed beside it.
+ * Rows in bench/results/sleeping-enrollments.json.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -21,6 +25,8 @@ import { Client, Connection } from '@temporalio/client';
 import { loadConfig } from '@waymark/core/config/config';
 import { createDatabase } from '@waymark/core/db/database';
 import { writeWorkflowBundle } from '../apps/worker/src/workflow-bundle';
+import { checkJourneys } from '../temporal/journey-check/check-journeys';
+import { DEPLOYMENT_JOURNEYS_DIR } from '../temporal/runtime';
 import { freePort } from '../test/free-port';
 import { waitForPort } from '../test/throwaway-services';
 import { exited } from '../test/worker-process';
@@ -37,6 +43,8 @@ const JOURNEY = 'payment-recovery';
 const BATCH = 500; // the batch route's maximum
 const IN_FLIGHT = 2_000;
 const ADMIN_QUERIES = 200;
+/** the issue's goal: 10,000 running enrollments checked in at most 60 s; scaled to N */
+const CHECK_SECONDS_PER_10K = 60;
 
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://waymark:waymark@127.0.0.1:5432/waymark_bench_sleeping';
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -181,6 +189,8 @@ async function main(): Promise<void> {
     const detailP99 = await timeAdmin(`/v1/admin/journeys/${JOURNEY}`);
     const statesP99 = await timeAdmin(`/v1/admin/journeys/${JOURNEY}/states?status=waiting&limit=50`);
 
+    const check = await timeJourneysCheck(db, client, asleep);
+
     const third = Math.floor(workerRss.length / 3);
     const middle = mean(workerRss.slice(third, 2 * third));
     const last = mean(workerRss.slice(2 * third));
@@ -199,6 +209,12 @@ async function main(): Promise<void> {
       limitRow(`api RSS after / before ${ENROLLMENTS} enrollments`, 'ratio', apiAfter / mean(apiBefore), 1.25),
       limitRow(`admin journey detail p99, ${asleep} states`, 'ms', detailP99, 50),
       limitRow(`admin journey states list p99, ${asleep} states`, 'ms', statesP99, 50),
+      limitRow(
+        `journeys check of ${asleep} running enrollments (replay of a 200 sample + forward diff of all)`,
+        's',
+        check.seconds,
+        (CHECK_SECONDS_PER_10K * asleep) / 10_000,
+      ),
     ]);
   } finally {
     // the sleeping runs would otherwise wake in a week on a queue nobody polls: one server-side
@@ -222,6 +238,36 @@ async function main(): Promise<void> {
     await connection.close();
     await db.destroy();
     rmSync(bundle, { force: true });
+  }
+}
+
+/**
+ * `journeys check` of the sleeping runs against a copy of journeys/ whose grace period is 6 days:
+ * first replay only (the sample), then as the command runs by default (replay + forward diff).
+ */
+async function timeJourneysCheck(db: ReturnType<typeof createDatabase>, client: Client, asleep: number): Promise<{ seconds: number }> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'waymark-bench-check-'));
+  try {
+    cpSync(DEPLOYMENT_JOURNEYS_DIR, dir, { recursive: true });
+    const file = path.join(dir, `${JOURNEY}.ts`);
+    writeFileSync(file, readFileSync(file, 'utf8').replace("ctx.sleep('7 days'", "ctx.sleep('6 days'"));
+    const options = { journeysDir: dir, journeyId: JOURNEY, sample: 200, base: DEPLOYMENT_JOURNEYS_DIR };
+    let started = performance.now();
+    const replay = await checkJourneys({ db, client }, { ...options, forward: false });
+    const replaySeconds = (performance.now() - started) / 1000;
+    started = performance.now();
+    const report = await checkJourneys({ db, client }, options);
+    const seconds = (performance.now() - started) / 1000;
+    const differences = report.journeys.flatMap((journey) => journey.forward.flatMap((diff) => ('differences' in diff ? diff.differences : [])));
+    console.log(
+      `journeys check of ${asleep} runs: replay of ${replay.replayed} (${replay.incompatible} incompatible) ${replaySeconds.toFixed(1)} s; ` +
+        `replay + forward diff of ${report.compared} (${report.changed} changed) ${seconds.toFixed(1)} s; ` +
+        differences.map((difference) => `${difference.runs} ${difference.summary}`).join('; '),
+    );
+    if (report.changed !== report.compared || report.incompatible > 0) throw new Error('journeys check: expected every run compatible and changed');
+    return { seconds };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
