@@ -1,5 +1,5 @@
 /**
- * npm run bench -- sleeping-enrollments [--enrollments N] [--hold S]
+ * npm run bench -- sleeping-enrollments [--enrollments N] [--hold S] [--check-runs M]
  *
  * N users (default 2,000; 100,000 take about an hour on two cores) are enrolled through the batch
  * enrollment path into payment-recovery, whose run sends one email (to an SES emulator of the
@@ -9,10 +9,14 @@
  * enrollment to the end of a quiet hold (default 60 s): its peak against 1 GiB, and its flatness
  * (mean of the last third of the samples over the middle third; a bounded sticky cache levels off,
  * an unbounded one keeps growing); the api's RSS after against before; then p99 of the admin
- * journey detail and states list with N states stored; then `waymark journeys check` of those N
- * runs against a working tree whose grace period is a day shorter (compatible: every run is listed
- * as getting its final notice on day 6), as the command runs by default (replay of a 200-run sample
- * + forward diff of every run), against 60 s per 10,000 runs, with the replay alone printed beside it.
+ * journey detail and states list with N states stored; then `waymark journeys check` of M live
+ * runs (default 10,000) against a working tree whose grace period is a day shorter (compatible:
+ * every run is listed as getting its final notice on day 6), as the command runs by default (replay
+ * of a 200-run sample + forward diff of every run), against 60 s per 10,000 runs, with the replay
+ * alone printed beside it. When M > N, the other M − N live runs are state rows copied from the N
+ * sleepers (entered after them, so the replay's oldest-first sample is the real runs; the forward diff reads
+ * only the database): seeding real runs is the bench's slow part (about an hour per 100,000), and
+ * the check of a run past the sample costs the same with or without a Temporal run behind it.
  * Rows in bench/results/sleeping-enrollments.json.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -22,6 +26,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
+import { sql } from 'kysely';
 import { loadConfig } from '@waymark/core/config/config';
 import { createDatabase } from '@waymark/core/db/database';
 import { writeWorkflowBundle } from '../apps/worker/src/workflow-bundle';
@@ -35,8 +40,9 @@ import { limitRow, writeBenchResults } from './lib/results';
 import { deleteAlertSchedule, terminateRunsOnQueue } from '../test/task-queue-cleanup';
 
 const { values } = parseArgs({
-  options: { enrollments: { type: 'string', default: '2000' }, hold: { type: 'string', default: '60' } },
+  options: { enrollments: { type: 'string', default: '2000' }, hold: { type: 'string', default: '60' }, 'check-runs': { type: 'string', default: '10000' } },
 });
+const CHECK_RUNS = Number(values['check-runs']);
 const ENROLLMENTS = Number(values.enrollments);
 const HOLD_SECONDS = Number(values.hold);
 const JOURNEY = 'payment-recovery';
@@ -189,7 +195,7 @@ async function main(): Promise<void> {
     const detailP99 = await timeAdmin(`/v1/admin/journeys/${JOURNEY}`);
     const statesP99 = await timeAdmin(`/v1/admin/journeys/${JOURNEY}/states?status=waiting&limit=50`);
 
-    const check = await timeJourneysCheck(db, client, asleep);
+    const check = await timeJourneysCheck(db, client, asleep, CHECK_RUNS);
 
     const third = Math.floor(workerRss.length / 3);
     const middle = mean(workerRss.slice(third, 2 * third));
@@ -210,10 +216,10 @@ async function main(): Promise<void> {
       limitRow(`admin journey detail p99, ${asleep} states`, 'ms', detailP99, 50),
       limitRow(`admin journey states list p99, ${asleep} states`, 'ms', statesP99, 50),
       limitRow(
-        `journeys check of ${asleep} running enrollments (replay of a 200 sample + forward diff of all)`,
+        `journeys check of ${check.runs} running enrollments (${asleep} with a Temporal run; replay of a 200 sample + forward diff of all)`,
         's',
         check.seconds,
-        (CHECK_SECONDS_PER_10K * asleep) / 10_000,
+        (CHECK_SECONDS_PER_10K * check.runs) / 10_000,
       ),
     ]);
   } finally {
@@ -242,12 +248,27 @@ async function main(): Promise<void> {
 }
 
 /**
- * `journeys check` of the sleeping runs against a copy of journeys/ whose grace period is 6 days:
- * first replay only (the sample), then as the command runs by default (replay + forward diff).
+ * `journeys check` of `runs` live runs (the sleepers, plus copies of their state rows up to `runs`)
+ * against a copy of journeys/ whose grace period is 6 days: first replay only (the sample), then as
+ * the command runs by default (replay + forward diff).
  */
-async function timeJourneysCheck(db: ReturnType<typeof createDatabase>, client: Client, asleep: number): Promise<{ seconds: number }> {
+async function timeJourneysCheck(
+  db: ReturnType<typeof createDatabase>,
+  client: Client,
+  asleep: number,
+  runs: number,
+): Promise<{ seconds: number; runs: number }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'waymark-bench-check-'));
+  const copies = Math.max(0, runs - asleep);
   try {
+    await sql`
+      insert into journey_states (journey_id, user_id, user_email, current_node_id, status, workflow_id, workflow_run_id, context, entry_count, journey_version, created_at, updated_at)
+      select s.journey_id, 'copy-' || n || '-' || s.user_id, s.user_email, s.current_node_id, s.status, 'copy-' || n || '-' || s.workflow_id, s.workflow_run_id,
+             s.context, s.entry_count, s.journey_version, now(), now()
+      from generate_series(1, ${copies}) n
+      join lateral (select * from journey_states where journey_id = ${JOURNEY} and status = 'waiting' order by id offset (n - 1) % ${Math.max(1, asleep)} limit 1) s on true`.execute(
+      db,
+    );
     cpSync(DEPLOYMENT_JOURNEYS_DIR, dir, { recursive: true });
     const file = path.join(dir, `${JOURNEY}.ts`);
     writeFileSync(file, readFileSync(file, 'utf8').replace("ctx.sleep('7 days'", "ctx.sleep('6 days'"));
@@ -264,10 +285,12 @@ async function timeJourneysCheck(db: ReturnType<typeof createDatabase>, client: 
         `replay + forward diff of ${report.compared} (${report.changed} changed) ${seconds.toFixed(1)} s; ` +
         differences.map((difference) => `${difference.runs} ${difference.summary}`).join('; '),
     );
-    if (report.changed !== report.compared || report.incompatible > 0) throw new Error('journeys check: expected every run compatible and changed');
-    return { seconds };
+    if (report.compared !== asleep + copies || report.changed !== report.compared || report.incompatible > 0)
+      throw new Error(`journeys check: expected ${asleep + copies} runs compared, all compatible and changed`);
+    return { seconds, runs: asleep + copies };
   } finally {
     rmSync(dir, { recursive: true, force: true });
+    await sql`delete from journey_states where journey_id = ${JOURNEY} and user_id like 'copy-%'`.execute(db);
   }
 }
 

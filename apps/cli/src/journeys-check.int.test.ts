@@ -61,14 +61,15 @@ describe('waymark journeys check', () => {
     const users = Array.from({ length: RUNS }, (_, i) => ({ userId: `${prefix}-${i}`, userEmail: `${prefix}-${i}@waymark-test.example` }));
     const enrolled = await api.request('POST', '/v1/admin/journeys/welcome-series/enroll/batch', { token: LEGACY, body: { users } });
     expect(enrolled.body.enrolled).toBe(RUNS);
-    // every run asleep in the journey's 2-day sleep
+    // every run asleep in the journey's 2-day sleep (on a busy machine, starting the worker and 30
+    // runs takes well over a minute)
     await eventually(
       async () =>
         (await api.deps.db.selectFrom('journeyStates').select('id').where('journeyId', '=', 'welcome-series').where('status', '=', 'waiting').execute()).length,
       (waiting) => waiting === RUNS,
-      { timeoutMs: 60_000, what: `${RUNS} welcome-series runs asleep` },
+      { timeoutMs: 180_000, what: `${RUNS} welcome-series runs asleep` },
     );
-  }, 120_000);
+  }, 240_000);
 
   afterAll(async () => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
