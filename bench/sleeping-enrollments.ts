@@ -1,5 +1,5 @@
 /**
- * npm run bench -- sleeping-enrollments [--enrollments N] [--hold S]
+ * npm run bench -- sleeping-enrollments [--enrollments N] [--hold S] [--check-runs M]
  *
  * N users (default 2,000; 100,000 take about an hour on two cores) are enrolled through the batch
  * enrollment path into payment-recovery, whose run sends one email (to an SES emulator of the
@@ -9,18 +9,29 @@
  * enrollment to the end of a quiet hold (default 60 s): its peak against 1 GiB, and its flatness
  * (mean of the last third of the samples over the middle third; a bounded sticky cache levels off,
  * an unbounded one keeps growing); the api's RSS after against before; then p99 of the admin
- * journey detail and states list with N states stored. Rows in bench/results/sleeping-enrollments.json.
+ * journey detail and states list with N states stored; then `waymark journeys check` of M live
+ * runs (default 10,000) against a working tree whose grace period is a day shorter (compatible:
+ * every run is listed as getting its final notice on day 6), as the command runs by default (replay
+ * of a 200-run sample + forward diff of every run), against 60 s per 10,000 runs, with the replay
+ * alone printed beside it. When M > N, the other M − N live runs are state rows copied from the N
+ * sleepers (entered after them, so the replay's oldest-first sample is the real runs; the forward diff reads
+ * only the database): seeding real runs is the bench's slow part (about an hour per 100,000), and
+ * the check of a run past the sample costs the same with or without a Temporal run behind it.
+ * Rows in bench/results/sleeping-enrollments.json.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
+import { sql } from 'kysely';
 import { loadConfig } from '@waymark/core/config/config';
 import { createDatabase } from '@waymark/core/db/database';
 import { writeWorkflowBundle } from '../apps/worker/src/workflow-bundle';
+import { checkJourneys } from '../temporal/journey-check/check-journeys';
+import { DEPLOYMENT_JOURNEYS_DIR } from '../temporal/runtime';
 import { freePort } from '../test/free-port';
 import { waitForPort } from '../test/throwaway-services';
 import { exited } from '../test/worker-process';
@@ -29,14 +40,17 @@ import { limitRow, writeBenchResults } from './lib/results';
 import { deleteAlertSchedule, terminateRunsOnQueue } from '../test/task-queue-cleanup';
 
 const { values } = parseArgs({
-  options: { enrollments: { type: 'string', default: '2000' }, hold: { type: 'string', default: '60' } },
+  options: { enrollments: { type: 'string', default: '2000' }, hold: { type: 'string', default: '60' }, 'check-runs': { type: 'string', default: '10000' } },
 });
+const CHECK_RUNS = Number(values['check-runs']);
 const ENROLLMENTS = Number(values.enrollments);
 const HOLD_SECONDS = Number(values.hold);
 const JOURNEY = 'payment-recovery';
 const BATCH = 500; // the batch route's maximum
 const IN_FLIGHT = 2_000;
 const ADMIN_QUERIES = 200;
+/** the issue's goal: 10,000 running enrollments checked in at most 60 s; scaled to N */
+const CHECK_SECONDS_PER_10K = 60;
 
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://waymark:waymark@127.0.0.1:5432/waymark_bench_sleeping';
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -181,6 +195,8 @@ async function main(): Promise<void> {
     const detailP99 = await timeAdmin(`/v1/admin/journeys/${JOURNEY}`);
     const statesP99 = await timeAdmin(`/v1/admin/journeys/${JOURNEY}/states?status=waiting&limit=50`);
 
+    const check = await timeJourneysCheck(db, client, asleep, CHECK_RUNS);
+
     const third = Math.floor(workerRss.length / 3);
     const middle = mean(workerRss.slice(third, 2 * third));
     const last = mean(workerRss.slice(2 * third));
@@ -199,6 +215,12 @@ async function main(): Promise<void> {
       limitRow(`api RSS after / before ${ENROLLMENTS} enrollments`, 'ratio', apiAfter / mean(apiBefore), 1.25),
       limitRow(`admin journey detail p99, ${asleep} states`, 'ms', detailP99, 50),
       limitRow(`admin journey states list p99, ${asleep} states`, 'ms', statesP99, 50),
+      limitRow(
+        `journeys check of ${check.runs} running enrollments (${asleep} with a Temporal run; replay of a 200 sample + forward diff of all)`,
+        's',
+        check.seconds,
+        (CHECK_SECONDS_PER_10K * check.runs) / 10_000,
+      ),
     ]);
   } finally {
     // the sleeping runs would otherwise wake in a week on a queue nobody polls: one server-side
@@ -222,6 +244,53 @@ async function main(): Promise<void> {
     await connection.close();
     await db.destroy();
     rmSync(bundle, { force: true });
+  }
+}
+
+/**
+ * `journeys check` of `runs` live runs (the sleepers, plus copies of their state rows up to `runs`)
+ * against a copy of journeys/ whose grace period is 6 days: first replay only (the sample), then as
+ * the command runs by default (replay + forward diff).
+ */
+async function timeJourneysCheck(
+  db: ReturnType<typeof createDatabase>,
+  client: Client,
+  asleep: number,
+  runs: number,
+): Promise<{ seconds: number; runs: number }> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'waymark-bench-check-'));
+  const copies = Math.max(0, runs - asleep);
+  try {
+    await sql`
+      insert into journey_states (journey_id, user_id, user_email, current_node_id, status, workflow_id, workflow_run_id, context, entry_count, journey_version, created_at, updated_at)
+      select s.journey_id, 'copy-' || n || '-' || s.user_id, s.user_email, s.current_node_id, s.status, 'copy-' || n || '-' || s.workflow_id, s.workflow_run_id,
+             s.context, s.entry_count, s.journey_version, now(), now()
+      from generate_series(1, ${copies}) n
+      join lateral (select * from journey_states where journey_id = ${JOURNEY} and status = 'waiting' order by id offset (n - 1) % ${Math.max(1, asleep)} limit 1) s on true`.execute(
+      db,
+    );
+    cpSync(DEPLOYMENT_JOURNEYS_DIR, dir, { recursive: true });
+    const file = path.join(dir, `${JOURNEY}.ts`);
+    writeFileSync(file, readFileSync(file, 'utf8').replace("ctx.sleep('7 days'", "ctx.sleep('6 days'"));
+    const options = { journeysDir: dir, journeyId: JOURNEY, sample: 200, base: DEPLOYMENT_JOURNEYS_DIR };
+    let started = performance.now();
+    const replay = await checkJourneys({ db, client }, { ...options, forward: false });
+    const replaySeconds = (performance.now() - started) / 1000;
+    started = performance.now();
+    const report = await checkJourneys({ db, client }, options);
+    const seconds = (performance.now() - started) / 1000;
+    const differences = report.journeys.flatMap((journey) => journey.forward.flatMap((diff) => ('differences' in diff ? diff.differences : [])));
+    console.log(
+      `journeys check of ${asleep} runs: replay of ${replay.replayed} (${replay.incompatible} incompatible) ${replaySeconds.toFixed(1)} s; ` +
+        `replay + forward diff of ${report.compared} (${report.changed} changed) ${seconds.toFixed(1)} s; ` +
+        differences.map((difference) => `${difference.runs} ${difference.summary}`).join('; '),
+    );
+    if (report.compared !== asleep + copies || report.changed !== report.compared || report.incompatible > 0)
+      throw new Error(`journeys check: expected ${asleep + copies} runs compared, all compatible and changed`);
+    return { seconds, runs: asleep + copies };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    await sql`delete from journey_states where journey_id = ${JOURNEY} and user_id like 'copy-%'`.execute(db);
   }
 }
 

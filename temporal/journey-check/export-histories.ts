@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import type { Db } from '@waymark/core/db/database';
 import { liveRunsOtherThan } from '@waymark/core/journeys/running-versions';
+import { isHistoryNotFound } from './history-not-found';
 
 /**
  * Keys whose string values are personal data in a journey run's payloads (its input, mirror
@@ -16,22 +17,37 @@ const PERSONAL_KEYS = new Set(['userId', 'userEmail', 'email', 'firstName', 'las
 /**
  * `waymark journeys export-histories`: writes the histories of up to `limit` live runs of a journey
  * to `<outDir>/<n>.json` (oldest runs first), personal data replaced, so
- * `journeys/replay.wf.test.ts` replays each change against real production runs in CI.
+ * `journeys/replay.wf.test.ts` replays each change against real production runs in CI. A live run
+ * whose history Temporal no longer has (retention, another cluster) is skipped and named in
+ * `skipped` (workflow ids); the next run takes its place.
  */
-export async function exportHistories(deps: { db: Db; client: Client }, options: { journeyId: string; limit: number; outDir: string }): Promise<string[]> {
-  const runs = (await liveRunsOtherThan(deps.db, options.journeyId, undefined)).slice(0, options.limit);
+export async function exportHistories(
+  deps: { db: Db; client: Client },
+  options: { journeyId: string; limit: number; outDir: string },
+): Promise<{ files: string[]; skipped: string[] }> {
+  const runs = await liveRunsOtherThan(deps.db, options.journeyId, undefined);
   mkdirSync(options.outDir, { recursive: true });
   const files: string[] = [];
-  for (const [index, run] of runs.entries()) {
-    const history = await deps.client.workflow.getHandle(run.workflowId, run.runId === '' ? undefined : run.runId).fetchHistory();
+  const skipped: string[] = [];
+  for (const run of runs) {
+    if (files.length >= options.limit) break;
+    const history = await deps.client.workflow
+      .getHandle(run.workflowId, run.runId === '' ? undefined : run.runId)
+      .fetchHistory()
+      .catch((error: unknown) => {
+        if (!isHistoryNotFound(error)) throw error;
+        skipped.push(run.workflowId);
+        return undefined;
+      });
+    if (history === undefined) continue;
     // the client hands back protobufjs messages: toJSON() is toObject with enums, longs and bytes as
     // strings, the form the replay test reads back with History.fromObject (journeys/replay.wf.test.ts)
     const plain = (history as typeof history & { toJSON(): unknown }).toJSON();
-    const file = path.join(options.outDir, `${String(index + 1).padStart(3, '0')}.json`);
+    const file = path.join(options.outDir, `${String(files.length + 1).padStart(3, '0')}.json`);
     writeFileSync(file, `${JSON.stringify(scrub(plain, new Placeholders()))}\n`);
     files.push(file);
   }
-  return files;
+  return { files, skipped };
 }
 
 /** The same value gets the same placeholder within one history (a user id in the input and in a signal). */

@@ -25,6 +25,18 @@ export interface SimulationOptions {
   samples?: number;
   /** called as runs end, about every 1 % (and once at the end with done = total) */
   onProgress?: (done: number, total: number) => void;
+  /** the clock to run on (default: a new one at the first trigger): a caller that reads virtual time while runs execute passes its own */
+  clock?: VirtualClock;
+  /** called once per subject at `until`, in input order: what that person's run sent and how it stands (the journey check compares runs one by one) */
+  onEnrollment?: (enrollment: SimulatedEnrollment) => void;
+}
+
+/** One subject's run at the end of a simulation. */
+export interface SimulatedEnrollment {
+  subject: SimulationInput;
+  run: FakeRun;
+  skipReason?: string;
+  exitEvent?: string;
 }
 
 const bump = (counts: Record<string, number>, key: string) => (counts[key] = (counts[key] ?? 0) + 1);
@@ -51,7 +63,7 @@ interface Enrollment {
 export async function simulateJourney(journey: Journey, subjects: readonly SimulationInput[], options: SimulationOptions): Promise<SimulationReport> {
   const startedAt = performance.now();
   const first = subjects.reduce((earliest, subject) => Math.min(earliest, subject.trigger.at.getTime()), options.until.getTime());
-  const clock = new VirtualClock(first);
+  const clock = options.clock ?? new VirtualClock(first);
   const now = () => Promise.resolve(new Date(clock.now()));
   const total = subjects.length;
   const step = Math.max(1, Math.ceil(total / 100));
@@ -115,6 +127,8 @@ export async function simulateJourney(journey: Journey, subjects: readonly Simul
   await loadTemplateRegistry();
   await clock.runUntil(options.until.getTime());
   options.onProgress?.(total, total);
+  if (options.onEnrollment !== undefined)
+    for (const { subject, run, skipReason, exitEvent } of enrollments) options.onEnrollment({ subject, run, skipReason, exitEvent });
   return report(enrollments, options.samples ?? 3, (performance.now() - startedAt) / 1000);
 }
 

@@ -61,14 +61,15 @@ describe('waymark journeys check', () => {
     const users = Array.from({ length: RUNS }, (_, i) => ({ userId: `${prefix}-${i}`, userEmail: `${prefix}-${i}@waymark-test.example` }));
     const enrolled = await api.request('POST', '/v1/admin/journeys/welcome-series/enroll/batch', { token: LEGACY, body: { users } });
     expect(enrolled.body.enrolled).toBe(RUNS);
-    // every run asleep in the journey's 2-day sleep
+    // every run asleep in the journey's 2-day sleep (on a busy machine, starting the worker and 30
+    // runs takes well over a minute)
     await eventually(
       async () =>
         (await api.deps.db.selectFrom('journeyStates').select('id').where('journeyId', '=', 'welcome-series').where('status', '=', 'waiting').execute()).length,
       (waiting) => waiting === RUNS,
-      { timeoutMs: 60_000, what: `${RUNS} welcome-series runs asleep` },
+      { timeoutMs: 180_000, what: `${RUNS} welcome-series runs asleep` },
     );
-  }, 120_000);
+  }, 240_000);
 
   afterAll(async () => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
@@ -82,7 +83,13 @@ describe('waymark journeys check', () => {
   });
 
   /** Runs the command as the CLI does (against this test's database and Temporal) and returns its exit code and --json report. */
-  async function check(journeysDir: string): Promise<{ code: number; report: JourneyCheckReport }> {
+  async function check(journeysDir: string, extra: string[] = []): Promise<{ code: number; report: JourneyCheckReport }> {
+    const { code, printed } = await checkPrinting(journeysDir, ['--json', ...extra]);
+    return { code, report: JSON.parse(printed) as JourneyCheckReport };
+  }
+
+  /** The command's exit code and what it printed (the human summary unless `extra` asks for --json or --markdown). */
+  async function checkPrinting(journeysDir: string, extra: string[] = []): Promise<{ code: number; printed: string }> {
     dirs.push(journeysDir);
     const { DATABASE_URL, TEMPORAL_ADDRESS } = env();
     const printed: string[] = [];
@@ -90,19 +97,27 @@ describe('waymark journeys check', () => {
     try {
       const code = await journeysCommand(
         'check',
-        ['--journeys-dir', journeysDir, '--json', '--database', DATABASE_URL, '--temporal', TEMPORAL_ADDRESS],
+        ['--journeys-dir', journeysDir, ...extra, '--database', DATABASE_URL, '--temporal', TEMPORAL_ADDRESS],
         loadCommandConfig(env()),
       );
-      return { code, report: JSON.parse(printed.join('\n')) as JourneyCheckReport };
+      return { code, printed: printed.join('\n') };
     } finally {
       log.mockRestore();
     }
   }
 
-  it('an email inserted before the sleep breaks every sleeping run: exit 1, 30 incompatible, the diverging command and the fix', async () => {
-    const { code, report } = await check(
-      workingTree((source) => source.replace(welcomeSend, `${welcomeSend}    await ctx.sendEmail('welcome-tips', { node: 'early-tip' });\n`)),
-    );
+  /** The forward diff of the one running version (the 30 runs'). */
+  const forwardOf = (report: JourneyCheckReport) => {
+    const [journey] = report.journeys;
+    expect(journey!.forward).toHaveLength(1);
+    const diff = journey!.forward[0]!;
+    if (!('compared' in diff)) throw new Error(`forward diff skipped: ${diff.skipped}`);
+    return diff;
+  };
+
+  it('an email inserted before the sleep breaks every sleeping run: exit 1, 30 incompatible, the diverging command, its line and the fix', async () => {
+    const dir = workingTree((source) => source.replace(welcomeSend, `${welcomeSend}    await ctx.sendEmail('welcome-tips', { node: 'early-tip' });\n`));
+    const { code, report } = await check(dir);
     expect(code).toBe(1);
     expect(report).toMatchObject({ replayed: RUNS, incompatible: RUNS });
     const [journey] = report.journeys;
@@ -112,46 +127,105 @@ describe('waymark journeys check', () => {
     // (the history's next marker is the step write; the new code issues a send)
     expect(journey!.incompatibleRuns[0]!.divergence).toMatch(/^\[TMPRL1100\] Nondeterminism error: .*'recordJourneyStep'.*'sendJourneyEmail'/);
     expect(journey!.fix).toContain("patched('welcome-series-");
+    // one group: all 30 diverge at the same command, issued by the inserted line (13) of the working tree's file
+    expect(journey!.divergences).toHaveLength(1);
+    expect(journey!.divergences[0]).toMatchObject({
+      runs: RUNS,
+      nodeId: 'sleep:2 days',
+      point: {
+        command: 3,
+        recorded: 'activity recordJourneyStep',
+        issued: 'activity sendJourneyEmail',
+        location: `${path.join(dir, 'welcome-series.ts')}:13`,
+        code: "await ctx.sendEmail('welcome-tips', { node: 'early-tip' });",
+      },
+    });
     console.log(`[journeys check] first divergence: ${journey!.incompatibleRuns[0]!.divergence}`);
+    console.log(`[journeys check] human summary:\n${(await checkPrinting(dir)).printed}`);
   }, 180_000);
 
-  it('the same change behind patched() keeps every run: exit 0, 0 incompatible', async () => {
+  it('the same change behind patched() keeps every run: exit 0, 0 incompatible, the 30 listed as past the patch (no early tip for them)', async () => {
+    const dir = workingTree((source) =>
+      `import { patched } from '@temporalio/workflow';\n${source}`.replace(
+        welcomeSend,
+        `${welcomeSend}    if (patched('welcome-early-tip')) await ctx.sendEmail('welcome-tips', { node: 'early-tip' });\n`,
+      ),
+    );
+    const { code, report } = await check(dir);
+    expect(report).toMatchObject({ replayed: RUNS, incompatible: 0 });
+    expect(code).toBe(0);
+    // as on Temporal, patched() is false for a run that passed that point before the deploy: the 30
+    // sleeping runs are listed as past the patch, and their sends do not change
+    expect(forwardOf(report)).toMatchObject({ compared: RUNS, changed: 0, differences: [], pastPatches: [{ patchId: 'welcome-early-tip', runs: RUNS }] });
+    console.log(`[journeys check] human summary:\n${(await checkPrinting(dir)).printed}`);
+  }, 180_000);
+
+  it('the new email after the sleep behind patched(): 0 incompatible, and all 30 are listed as getting it on day 2', async () => {
+    const nudge = "      await ctx.sendEmail('welcome-getting-started', { node: 'nudge' });\n";
     const { code, report } = await check(
       workingTree((source) =>
         `import { patched } from '@temporalio/workflow';\n${source}`.replace(
-          welcomeSend,
-          `${welcomeSend}    if (patched('welcome-early-tip')) await ctx.sendEmail('welcome-tips', { node: 'early-tip' });\n`,
+          nudge,
+          `${nudge}      if (patched('welcome-late-tip')) await ctx.sendEmail('welcome-tips', { node: 'late-tip' });\n`,
         ),
       ),
     );
     expect(report).toMatchObject({ replayed: RUNS, incompatible: 0 });
     expect(code).toBe(0);
+    expect(forwardOf(report)).toMatchObject({
+      compared: RUNS,
+      changed: RUNS,
+      differences: [{ change: 'added', summary: 'will also get `welcome-tips` on day 2', runs: RUNS }],
+      pastPatches: [],
+    });
   }, 180_000);
 
-  it('a different template after the sleep replays: 0 incompatible (the sleeping runs have not reached that send)', async () => {
-    const { code, report } = await check(
-      workingTree((source) =>
-        source.replace("await ctx.sendEmail('welcome-getting-started', { node: 'nudge' });", "await ctx.sendEmail('welcome-tips', { node: 'nudge' });"),
-      ),
+  it('a different template after the sleep replays: 0 incompatible, and the differences table names that template for all 30', async () => {
+    const dir = workingTree((source) =>
+      source.replace("await ctx.sendEmail('welcome-getting-started', { node: 'nudge' });", "await ctx.sendEmail('welcome-tips', { node: 'nudge' });"),
     );
-    expect(report).toMatchObject({ replayed: RUNS, incompatible: 0 });
+    const { code, report } = await check(dir);
+    expect(report).toMatchObject({ replayed: RUNS, incompatible: 0, compared: RUNS, changed: RUNS });
     expect(code).toBe(0);
+    const diff = forwardOf(report);
+    expect(diff.differences).toEqual([
+      {
+        change: 'replaced',
+        summary: 'will get `welcome-tips` on day 2 instead of `welcome-getting-started`',
+        runs: RUNS,
+        examples: [expect.stringMatching(new RegExp(`^${prefix}-`)), expect.any(String), expect.any(String)],
+      },
+    ]);
+    // --fail-on-diff makes a changed send fail the check too
+    expect((await check(dir, ['--fail-on-diff'])).code).toBe(1);
+    const markdown = await checkPrinting(dir, ['--markdown']);
+    expect(markdown.printed).toContain(
+      `| \`welcome-series\` | \`v${diff.version}\` | ${RUNS} | will get \`welcome-tips\` on day 2 instead of \`welcome-getting-started\` |`,
+    );
+    console.log(`[journeys check] human summary:\n${(await checkPrinting(dir)).printed}\n[journeys check] markdown:\n${markdown.printed}`);
   }, 180_000);
 
-  it('export-histories writes live runs with personal data replaced; they replay on the current code and fail on an incompatible change', async () => {
+  /** Runs `export-histories` for welcome-series into a new folder: the folder and what the command printed. */
+  async function exportHistoriesOf(limit: number): Promise<{ outDir: string; printed: string }> {
     const outDir = mkdtempSync(path.join(tmpdir(), 'waymark-histories-'));
     dirs.push(outDir);
-    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    const printed: string[] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((line: string) => void printed.push(line));
     try {
       const code = await journeysCommand(
         'export-histories',
-        ['--journey', 'welcome-series', '--limit', '5', '--out', outDir, '--database', scratch.url],
+        ['--journey', 'welcome-series', '--limit', String(limit), '--out', outDir, '--database', scratch.url],
         loadCommandConfig(env()),
       );
       expect(code).toBe(0);
     } finally {
       log.mockRestore();
     }
+    return { outDir, printed: printed.join('\n') };
+  }
+
+  it('export-histories writes live runs with personal data replaced; they replay on the current code and fail on an incompatible change', async () => {
+    const { outDir } = await exportHistoriesOf(5);
     const files = readdirSync(outDir).map((file) => path.join(outDir, file));
     expect(files).toHaveLength(5);
     const decoded = files.map((file) => decodedPayloads(readFileSync(file, 'utf8'))).join('\n');
@@ -170,6 +244,33 @@ describe('waymark journeys check', () => {
     const broken = workingTree((source) => source.replace(welcomeSend, `${welcomeSend}    await ctx.sendEmail('welcome-tips', { node: 'early-tip' });\n`));
     dirs.push(broken);
     expect(await replay(broken)).toHaveLength(5);
+  }, 180_000);
+
+  it('export-histories skips and names a live run whose history Temporal no longer has, and exports the others', async () => {
+    // the oldest live row, so it is within --limit
+    const workflowId = `journey:welcome-series:${prefix}-export-gone:${randomUUID()}`;
+    await api.deps.db
+      .insertInto('journeyStates')
+      .values({
+        journeyId: 'welcome-series',
+        userId: `${prefix}-export-gone`,
+        userEmail: `${prefix}-export-gone@waymark-test.example`,
+        status: 'waiting',
+        workflowId,
+        workflowRunId: null,
+        context: {},
+        errorMessage: null,
+        createdAt: new Date(Date.now() - 86_400_000),
+        updatedAt: new Date(),
+        journeyVersion: null,
+      })
+      .execute();
+    const { outDir, printed } = await exportHistoriesOf(3).finally(() =>
+      api.deps.db.deleteFrom('journeyStates').where('workflowId', '=', workflowId).execute(),
+    );
+    // the next live run takes the skipped one's place
+    expect(readdirSync(outDir)).toHaveLength(3);
+    expect(printed).toContain(`skipped 1 run whose history Temporal no longer has: ${workflowId}`);
   }, 180_000);
 
   it('the checkout itself has nothing to replay: every run is on its version', async () => {
