@@ -9,7 +9,8 @@
  *  3. the same behind test/throttling-ses-proxy.ts answering Throttling for 10 % of SendEmail
  *     calls: none in the DLQ, every send delivered exactly once.
  * Rate = (sends − 1) / (last sent_at − first sent_at). Duplicates and deliveries are counted in the
- * emulator's store (GET /store), per recipient. CACHE_URL picks the Redis (and its db) the budget lives in.
+ * store of an emulator of the bench's own (lib/ses-emulator-process.ts), per recipient. CACHE_URL
+ * picks the Redis (and its db) the budget lives in; SES_MAX_SEND_RATE the budget (default 50).
  */
 import { randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
@@ -21,10 +22,10 @@ import { createDatabase, type Db } from '@waymark/core/db/database';
 import { benchEnv, prepareBenchDatabase } from './lib/bench-server';
 import { bandRow, limitRow, ratioRow, resultsDir, writeBenchResults, type BenchRow } from './lib/results';
 import type { SendRateWorkerTally } from './lib/send-rate-worker';
+import { startSesEmulator } from './lib/ses-emulator-process';
 import { startThrottlingSesProxy } from '../test/throttling-ses-proxy';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://waymark:waymark@127.0.0.1:5432/waymark_bench_send_rate';
-const SES = process.env.SES_ENDPOINT ?? 'http://127.0.0.1:8005';
 const SENDS = Number(process.env.BENCH_SENDS ?? 3_000);
 const BASELINE_SENDS = Number(process.env.BENCH_BASELINE_SENDS ?? 1_000);
 const RATE = Number(process.env.SES_MAX_SEND_RATE || 50);
@@ -62,7 +63,7 @@ async function startWorker(env: Record<string, string>, logName: string) {
   return { go: () => child.send('go'), tally: async () => (await next()) as SendRateWorkerTally, exited };
 }
 
-async function phase(db: Db, label: string, sends: number, env: Record<string, string>): Promise<PhaseResult> {
+async function phase(db: Db, ses: string, label: string, sends: number, env: Record<string, string>): Promise<PhaseResult> {
   const run = randomUUID().slice(0, 8);
   await sql`
     insert into journey_states (journey_id, user_id, user_email, status, workflow_id)
@@ -99,7 +100,7 @@ async function phase(db: Db, label: string, sends: number, env: Record<string, s
     .select(sql<number>`count(*)::int`.as('n'))
     .where('emailSends.toEmail', 'like', `rate-${run}-%`)
     .executeTakeFirstOrThrow();
-  const store = (await (await fetch(`${SES}/store`)).json()) as { emails: { destination: { to: string[] } }[] };
+  const store = (await (await fetch(`${ses}/store`)).json()) as { emails: { destination: { to: string[] } }[] };
   const perAddress = new Map<string, number>();
   for (const email of store.emails) for (const to of email.destination.to) if (to.startsWith(`rate-${run}-`)) perAddress.set(to, (perAddress.get(to) ?? 0) + 1);
   const seconds = span.sent > 1 ? (span.last.getTime() - span.first.getTime()) / 1000 : 0;
@@ -118,17 +119,23 @@ async function main(): Promise<void> {
   mkdirSync(resultsDir, { recursive: true });
   await prepareBenchDatabase(databaseUrl);
   const db = createDatabase({ connectionString: databaseUrl, max: 2 });
-  const baseline = await phase(db, 'baseline', BASELINE_SENDS, { SES_ENDPOINT: SES, SES_MAX_SEND_RATE: '' });
-  const governed = await phase(db, 'governed', SENDS, { SES_ENDPOINT: SES, SES_MAX_SEND_RATE: String(RATE) });
-  const proxy = await startThrottlingSesProxy({ target: SES, throttleRatio: 0.1 });
-  let throttled: PhaseResult;
+  const emulator = await startSesEmulator('send-rate.ses');
+  const ses = emulator.url;
+  let baseline: PhaseResult, governed: PhaseResult, throttled: PhaseResult;
   try {
-    throttled = await phase(db, 'throttled', SENDS, { SES_ENDPOINT: proxy.url, SES_MAX_SEND_RATE: String(RATE) });
-    console.log(`throttling proxy: ${JSON.stringify(proxy.counts())}`);
+    baseline = await phase(db, ses, 'baseline', BASELINE_SENDS, { SES_ENDPOINT: ses, SES_MAX_SEND_RATE: '' });
+    governed = await phase(db, ses, 'governed', SENDS, { SES_ENDPOINT: ses, SES_MAX_SEND_RATE: String(RATE) });
+    const proxy = await startThrottlingSesProxy({ target: ses, throttleRatio: 0.1 });
+    try {
+      throttled = await phase(db, ses, 'throttled', SENDS, { SES_ENDPOINT: proxy.url, SES_MAX_SEND_RATE: String(RATE) });
+      console.log(`throttling proxy: ${JSON.stringify(proxy.counts())}`);
+    } finally {
+      await proxy.close();
+    }
   } finally {
-    await proxy.close();
+    await emulator.stop();
+    await db.destroy();
   }
-  await db.destroy();
 
   const rows: BenchRow[] = [
     ratioRow(
