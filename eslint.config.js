@@ -59,6 +59,7 @@ const coreLayers = [
   'db',
   'studio',
   'cache',
+  'send-rate',
   'audit',
   'auth',
   'users',

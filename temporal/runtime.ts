@@ -8,6 +8,7 @@ import type { IngestDeps } from '@waymark/core/events/ingest-deps';
 import type { JourneyOrchestrator } from '@waymark/core/journeys/orchestrator';
 import { createJourneyRegistry, type JourneyRegistry } from '@waymark/core/journeys/registry';
 import type { AppLogger } from '@waymark/core/logging/logger';
+import { createConfiguredSendRateGovernor } from '@waymark/core/send-rate/send-rate-from-config';
 import { journeys as journeyDefinitions } from '@waymark/journeys';
 import { categories as categoryDefinitions } from '@waymark/journeys/categories';
 import { events as eventCatalog } from '@waymark/journeys/events';
@@ -28,8 +29,8 @@ export interface Runtime {
   journeys: JourneyRegistry;
   /** this deployment's preference categories (journeys/categories.ts): the preference center, the admin plane */
   categories: PreferenceCategories;
-  /** the send path: journeys/templates, the SES transport, unsubscribe tokens */
-  email: EmailDeps;
+  /** the send path: journeys/templates, the SES transport, unsubscribe tokens, the shared send-rate budget (close it with the process) */
+  email: EmailDeps & { sendRate: NonNullable<EmailDeps['sendRate']> };
   /** the ingest pipeline: every path that accepts an event (routes, webhooks, DLQ retry, lifecycle events) calls this */
   ingest(input: IngestInput): Promise<IngestResult>;
   /** the batch form of the same pipeline (tracking events) */
@@ -45,11 +46,13 @@ export interface RuntimeDeps {
 export function createRuntime(config: Config, deps: RuntimeDeps): Runtime {
   const journeys = createDeploymentJourneys(config);
   const categories = deploymentCategories();
+  // one budget per process, shared through Redis with every other sending process (docs/email.md, "Send rate")
+  const sendRate = createConfiguredSendRateGovernor(config, deps.logger);
   const ingestDeps: IngestDeps = { db: deps.db, logger: deps.logger, journeys, orchestrator: deps.orchestrator, catalogMode: config.eventCatalogMode };
   return {
     journeys,
     categories,
-    email: createEmailDeps(config, { db: deps.db, templates: emailTemplates, logger: deps.logger }),
+    email: { ...createEmailDeps(config, { db: deps.db, templates: emailTemplates, logger: deps.logger, sendRate }), sendRate },
     ingest: (input) => ingestEvent(ingestDeps, input),
     ingestBatch: (inputs) => ingestEvents(ingestDeps, inputs),
   };

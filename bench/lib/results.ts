@@ -37,6 +37,15 @@ export function limitRow(name: string, unit: string, value: number, limit: numbe
   return { name, unit, value: round(value), baseline: limit, ratio: round(Math.min(ratio, 1e6)), goal: 1, pass: value <= limit };
 }
 
+/**
+ * A "near a target" row (a rate that must hold within ± `tolerance` of the target): the target is
+ * the baseline, `ratio = 1 − |value − target| / target` must reach `1 − tolerance`.
+ */
+export function bandRow(name: string, unit: string, value: number, target: number, tolerance: number): BenchRow {
+  const ratio = 1 - Math.abs(value - target) / target;
+  return { name, unit, value: round(value), baseline: target, ratio: round(ratio), goal: round(1 - tolerance), pass: ratio >= 1 - tolerance };
+}
+
 export function formatRows(rows: readonly BenchRow[]): string {
   const header = ['name', 'unit', 'value', 'baseline', 'ratio', 'goal', 'pass'];
   const cells = rows.map((row) => [

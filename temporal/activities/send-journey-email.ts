@@ -1,5 +1,6 @@
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import { deliverJourneyEmail } from '@waymark/core/journeys/deliver-journey-email';
+import { isSesThrottling } from '@waymark/email/ses-throttling';
 import type { EmailDeps } from '@waymark/core/emails/email-deps';
 import type { SendJourneyEmailInput, SendJourneyEmailResult } from '@waymark/core/journeys/journey-email';
 
@@ -19,11 +20,21 @@ export interface SendJourneyEmailDeps {
 export function createSendJourneyEmailActivities(deps: SendJourneyEmailDeps) {
   return {
     async sendJourneyEmail(input: SendJourneyEmailInput): Promise<SendJourneyEmailResult> {
-      const outcome = await deliverJourneyEmail(deps.email, input);
+      let outcome;
+      try {
+        outcome = await deliverJourneyEmail(deps.email, input);
+      } catch (error) {
+        if (!isSesThrottling(error)) throw error;
+        // SES's rate, not the message: the send path did not count it; retried with the policy's backoff, quietly
+        throw ApplicationFailure.create({ type: 'SesThrottling', message: (error as Error).message, category: ApplicationFailureCategory.BENIGN });
+      }
       if (outcome.status === 'deferred') {
         throw ApplicationFailure.create({
-          type: 'EmailSuppressWindow',
-          message: `journey suppress window: next journey email to this address allowed at ${outcome.retryAt.toISOString()}`,
+          type: outcome.reason === 'send_rate' ? 'SendRateDeferred' : 'EmailSuppressWindow',
+          message:
+            outcome.reason === 'send_rate'
+              ? `send rate: this send's slot of the shared budget is at ${outcome.retryAt.toISOString()}`
+              : `journey suppress window: next journey email to this address allowed at ${outcome.retryAt.toISOString()}`,
           nextRetryDelay: Math.max(1_000, outcome.retryAt.getTime() - Date.now()),
           // an expected wait, not an error: logged at debug level, no failure metrics
           category: ApplicationFailureCategory.BENIGN,

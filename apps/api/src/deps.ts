@@ -14,10 +14,9 @@ import type { PreferenceCategories } from '@waymark/email/preference-categories'
 import { createTemporalGateway, type TemporalGateway } from '@waymark/temporal/client';
 import { startWebhookRedelivery } from '@waymark/temporal/outbound-client';
 import { webhookRetryPolicy } from '@waymark/temporal/outbound-retry';
-import { createRuntime } from '@waymark/temporal/runtime';
+import { createRuntime, type Runtime } from '@waymark/temporal/runtime';
 import { registerWebhookDeliveryRetryHandler } from '@waymark/core/webhooks/outbound/webhook-delivery-retry';
 import type { AppLogger } from '@waymark/core/logging/logger';
-import type { EmailDeps } from '@waymark/core/emails/email-deps';
 import { createAnalyticsDestination, type AnalyticsDestination } from '@waymark/core/tracking/analytics';
 import { createTrackingEventPublisher, type TrackingEventPublisher } from '@waymark/core/tracking/tracking-events';
 import { createTrackingRecorder, type TrackingRecorder } from '@waymark/core/tracking/tracking-recorder';
@@ -55,8 +54,8 @@ export interface AppDeps {
   ingest(input: IngestInput): Promise<IngestResult>;
   authenticator: Authenticator;
   keyRevocations: KeyRevocations;
-  /** send path (templates, SES transport, unsubscribe tokens): transactional sends, DLQ retries, pages */
-  email: EmailDeps;
+  /** send path (templates, SES transport, unsubscribe tokens, the send-rate budget): transactional sends, DLQ retries, pages */
+  email: Runtime['email'];
   /** PostHog destination of tracking events (no-op without ANALYTICS_API_KEY/HOST) */
   analytics: AnalyticsDestination;
   /** click/open recording (group commit) and the fire-and-forget tracking event pushes */
@@ -171,7 +170,7 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
   };
   const invitations: InvitationDeps = { db, publicUrl: config.apiPublicUrl, sendEmail: sendAuthEmail, now: options.now };
   const version = packageJson.version;
-  const processMetrics = createProcessMetrics({ db, version });
+  const processMetrics = createProcessMetrics({ db, version, sendRate: email.sendRate });
   return {
     config,
     version,
@@ -206,7 +205,7 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
       await trackingEvents.drain();
       await analytics.shutdown();
       redis.disconnect();
-      await Promise.allSettled([db.destroy(), trackingStatements.close(), temporal.close()]);
+      await Promise.allSettled([db.destroy(), trackingStatements.close(), temporal.close(), email.sendRate.close()]);
     },
   };
 }

@@ -95,6 +95,7 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
     close: async () => {
       await relay?.close();
       await dispatcher?.close();
+      await email.sendRate.close();
       await connection.close();
     },
   };

@@ -35,15 +35,20 @@ export function sesCredentials(apiKey: string): { accessKeyId: string; secretAcc
   return { accessKeyId: apiKey.slice(0, separator), secretAccessKey: apiKey.slice(separator + 1) };
 }
 
-export function createSesTransport(options: SesTransportOptions): EmailTransport {
+/** The SES client of the send path and of the quota reader (ses-send-quota.ts). */
+export function createSesClient(options: Omit<SesTransportOptions, 'configurationSet'>): SESv2Client {
   const credentials = sesCredentials(options.apiKey);
-  const client = new SESv2Client({
+  return new SESv2Client({
     region: options.region,
     ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }),
     ...(credentials === undefined ? {} : { credentials }),
     // Temporal retries the whole send with backoff; SDK retries underneath would multiply attempts.
     maxAttempts: 1,
   });
+}
+
+export function createSesTransport(options: SesTransportOptions): EmailTransport {
+  const client = createSesClient(options);
   return {
     async send(email) {
       const result = await client.send(

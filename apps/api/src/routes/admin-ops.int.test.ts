@@ -224,6 +224,15 @@ describe('alerts, DLQ, metrics and the contacts/emails/lists data plane', () => 
       expect((await api.request('GET', '/v1/admin/metrics', { token: keys.read })).status).toBe(200);
     });
 
+    it('carries the shared send budget: unlimited against the emulator (no GetAccount, no SES_MAX_SEND_RATE), in both metrics endpoints', async () => {
+      const metrics = await api.request('GET', '/v1/admin/metrics', { token: keys.read });
+      expect(metrics.body.sendRate).toMatchObject({ limitPerSecond: null, source: 'none', currentPerSecond: null, waiting: 0, fallback: false });
+      const text = (await api.request('GET', '/v1/metrics', { token: keys.read })).text;
+      expect(text).toContain('waymark_send_rate_limit_per_second{source="none"} 0');
+      expect(text).toContain('waymark_send_rate_fallback 0');
+      expect(text).toMatch(/^waymark_send_rate_waiting 0$/m);
+    });
+
     it('400 for bad windows; ingest-only → 403', async () => {
       expect((await api.request('GET', '/v1/admin/metrics?from=yesterday', { token: LEGACY })).status).toBe(400);
       expect((await api.request('GET', '/v1/admin/metrics?from=2024-02-02T00:00:00Z&to=2024-01-01T00:00:00Z', { token: LEGACY })).status).toBe(400);

@@ -3287,7 +3287,7 @@ export interface paths {
     put?: never;
     /**
      * Send a transactional email (Idempotency-Key header: one email per key, ever)
-     * @description status: sent (accepted by the provider), skipped (blocked by preferences or suppression; no send id), failed (given up; parked in the DLQ). Without an Idempotency-Key (header, or idempotencyKey in the body; the header wins) every call sends.
+     * @description status: sent (accepted by the provider), skipped (blocked by preferences or suppression; no send id), failed (given up; parked in the DLQ), deferred (reason send_rate: the installation's send budget is taken until retryAt; the slot is kept for this Idempotency-Key: call again with it at retryAt; docs/email.md, "Send rate"). Without an Idempotency-Key (header, or idempotencyKey in the body; the header wins) every call sends.
      *
      *     Requires a bearer key with scope `ingest`.
      */
@@ -3552,6 +3552,8 @@ export interface paths {
               /** @enum {string} */
               status: 'sent' | 'skipped' | 'failed' | 'deferred';
               reason?: string;
+              /** Format: date-time */
+              retryAt?: string;
             };
           };
         };
@@ -14560,6 +14562,28 @@ export interface components {
         /** @description when the oldest of them was kept; null when none is pending */
         oldestPendingAt: string | null;
       };
+      /** @description now, not over the window: the shared send budget (docs/email.md, "Send rate") */
+      sendRate: {
+        /** @description the installation's send budget per second; null: unlimited (neither SES_MAX_SEND_RATE nor SES GetAccount gave one) */
+        limitPerSecond: number | null;
+        /**
+         * @description where the budget came from: SES_MAX_SEND_RATE, SES GetAccount (read every 10 minutes), or neither
+         * @enum {string}
+         */
+        source: 'env' | 'ses' | 'none';
+        /** @description send tokens handed out per second over the last 10 s; null when unlimited */
+        currentPerSecond: number | null;
+        /** @description sends waiting for their token (in a worker, or deferred to come back for their slot) */
+        waiting: number;
+        /** @description this api process cannot reach Redis: it sends at its share of the budget and shows its own figures */
+        fallback: boolean;
+        /** @description processes sharing the budget (seen in Redis in the last 15 s) */
+        processes: number;
+        /** @description a process's rate while Redis is unreachable (SEND_RATE_WORKER_SHARE, or the budget / processes) */
+        sharePerSecond: number | null;
+        /** @description SES Throttling answers since Redis last lost the count (retried, never a failed attempt) */
+        throttled: number;
+      };
     };
     WebhookSourceResultInput:
       | {
@@ -15390,6 +15414,28 @@ export interface components {
         pending: number;
         /** @description when the oldest of them was kept; null when none is pending */
         oldestPendingAt: string | null;
+      };
+      /** @description now, not over the window: the shared send budget (docs/email.md, "Send rate") */
+      sendRate: {
+        /** @description the installation's send budget per second; null: unlimited (neither SES_MAX_SEND_RATE nor SES GetAccount gave one) */
+        limitPerSecond: number | null;
+        /**
+         * @description where the budget came from: SES_MAX_SEND_RATE, SES GetAccount (read every 10 minutes), or neither
+         * @enum {string}
+         */
+        source: 'env' | 'ses' | 'none';
+        /** @description send tokens handed out per second over the last 10 s; null when unlimited */
+        currentPerSecond: number | null;
+        /** @description sends waiting for their token (in a worker, or deferred to come back for their slot) */
+        waiting: number;
+        /** @description this api process cannot reach Redis: it sends at its share of the budget and shows its own figures */
+        fallback: boolean;
+        /** @description processes sharing the budget (seen in Redis in the last 15 s) */
+        processes: number;
+        /** @description a process's rate while Redis is unreachable (SEND_RATE_WORKER_SHARE, or the budget / processes) */
+        sharePerSecond: number | null;
+        /** @description SES Throttling answers since Redis last lost the count (retried, never a failed attempt) */
+        throttled: number;
       };
     };
     WebhookSourceResult:

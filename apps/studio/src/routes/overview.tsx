@@ -35,6 +35,16 @@ function Stat({ to, value, label, title }: { to?: string; value: number | undefi
   );
 }
 
+type SendRate = NonNullable<ReturnType<typeof useLastWeekMetricsQuery>['data']>['sendRate'];
+
+/** "Sends per second (budget 14/s from SES)", with the fallback named when this api cannot reach Redis. */
+function sendRateLabel(rate: SendRate): string {
+  if (rate.limitPerSecond === null) return 'Sends per second (no budget: unlimited)';
+  const from = rate.source === 'ses' ? 'from SES' : 'SES_MAX_SEND_RATE';
+  const fallback = rate.fallback ? `; Redis unreachable, ${rate.sharePerSecond?.toFixed(1)}/s per process` : '';
+  return `Sends per second (budget ${rate.limitPerSecond}/s, ${from}${fallback})`;
+}
+
 /** /studio: the state of the installation at a glance; every figure links to its list. */
 export default function Overview() {
   const { can } = useSession();
@@ -68,6 +78,12 @@ export default function Overview() {
               : `Kept while Temporal was unreachable; the worker starts them once it answers. Oldest since ${new Date(m.journeyStarts.oldestPendingAt).toLocaleString()}`
           }
         />
+        <Stat
+          value={m === undefined ? undefined : m.sendRate.currentPerSecond === null ? undefined : Math.round(m.sendRate.currentPerSecond * 10) / 10}
+          label={m === undefined ? 'Sends per second' : sendRateLabel(m.sendRate)}
+          title="Send tokens handed out per second over the last 10 s, every worker together (docs/email.md, Send rate)"
+        />
+        <Stat value={m?.sendRate.waiting} label="Sends waiting for the rate" title="Sends waiting for their token of the shared send budget" />
         {can.administer ? <Stat to="/studio/settings/alerts" value={alerts.isPending ? undefined : firing.length} label="Alerts fired (24 h)" /> : null}
       </section>
       <div className="grid">

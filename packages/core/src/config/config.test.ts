@@ -46,6 +46,17 @@ describe('loadConfig', () => {
     expect(config.email.webhookSecret).toBeUndefined();
   });
 
+  it('reads the send-rate budget: unset by default (SES decides), a positive rate, a share of at most 1', () => {
+    expect(loadConfig(required).email.sendRate).toEqual({ maxPerSecond: undefined, workerShare: undefined });
+    expect(loadConfig({ ...required, SES_MAX_SEND_RATE: '', SEND_RATE_WORKER_SHARE: ' ' }).email.sendRate).toEqual({
+      maxPerSecond: undefined,
+      workerShare: undefined,
+    });
+    expect(loadConfig({ ...required, SES_MAX_SEND_RATE: '50', SEND_RATE_WORKER_SHARE: '0.5' }).email.sendRate).toEqual({ maxPerSecond: 50, workerShare: 0.5 });
+    expect(() => loadConfig({ ...required, SES_MAX_SEND_RATE: '0' })).toThrow(/SES_MAX_SEND_RATE/);
+    expect(() => loadConfig({ ...required, SEND_RATE_WORKER_SHARE: '2' })).toThrow(/SEND_RATE_WORKER_SHARE/);
+  });
+
   it('turns TLS on for a Temporal Cloud API key unless told otherwise', () => {
     expect(loadConfig({ ...required, ORCHESTRATOR_CLIENT_TOKEN: 'tok' }).temporal).toMatchObject({ apiKey: 'tok', tls: true });
     expect(loadConfig({ ...required, ORCHESTRATOR_CLIENT_TOKEN: 'tok', TEMPORAL_TLS: 'false' }).temporal.tls).toBe(false);

@@ -9,6 +9,10 @@ const optionalString = z
   .optional()
   .transform((value) => (value === undefined || value.trim() === '' ? undefined : value));
 
+/** A positive number, or unset (an empty value, as .env.example leaves it, is unset too). */
+const optionalPositive = (max = Number.POSITIVE_INFINITY) =>
+  z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), z.coerce.number().positive().max(max).optional());
+
 const boolFlag = (fallback: boolean) =>
   z
     .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -79,6 +83,10 @@ export const configSchema = z
     SES_ENDPOINT: optionalString,
     SES_CONFIGURATION_SET: optionalString,
     EMAIL_PROVIDER_SNS_CERTIFICATE: optionalString,
+    /** the installation's send budget per second; overrides SES's MaxSendRate (docs/email.md, "Send rate") */
+    SES_MAX_SEND_RATE: optionalPositive(),
+    /** a process's share of the budget while Redis is unreachable (default: 1 / the processes last seen sharing it) */
+    SEND_RATE_WORKER_SHARE: optionalPositive(1),
     /** a click this soon after the provider accepted the send, in a burst over the email's links, is a scanner's (docs/email.md) */
     MACHINE_CLICK_WINDOW_MS: z.coerce.number().int().min(0).default(2_000),
 
@@ -131,6 +139,7 @@ export const configSchema = z
       // PEM that pins the SNS signing certificate instead of downloading it (docs/email.md)
       snsCertificatePem: env.EMAIL_PROVIDER_SNS_CERTIFICATE?.replace(/\\n/g, '\n'),
       machineClickWindowMs: env.MACHINE_CLICK_WINDOW_MS,
+      sendRate: { maxPerSecond: env.SES_MAX_SEND_RATE, workerShare: env.SEND_RATE_WORKER_SHARE },
     },
     analytics: {
       apiKey: env.ANALYTICS_API_KEY,

@@ -4,12 +4,19 @@ import { createEmailTokenSigner } from '@waymark/email/unsubscribe-token';
 import type { Config } from '../config/config';
 import type { Db } from '../db/database';
 import type { AppLogger } from '../logging/logger';
+import type { SendRateGovernor } from '../send-rate/send-rate-governor';
 import type { EmailDeps } from './email-deps';
 
 /** The send path's dependencies from configuration; the api and the worker each build one. */
 export function createEmailDeps(
   config: Config,
-  options: { db: Db; templates: readonly EmailTemplate[]; logger?: Pick<AppLogger, 'warn' | 'error'>; transport?: EmailTransport },
+  options: {
+    db: Db;
+    templates: readonly EmailTemplate[];
+    logger?: Pick<AppLogger, 'warn' | 'error'>;
+    transport?: EmailTransport;
+    sendRate?: SendRateGovernor;
+  },
 ): EmailDeps {
   return {
     db: options.db,
@@ -26,5 +33,6 @@ export function createEmailDeps(
     publicUrl: config.apiPublicUrl,
     from: config.email.from,
     ...(options.logger === undefined ? {} : { logger: options.logger }),
+    ...(options.sendRate === undefined ? {} : { sendRate: options.sendRate }),
   };
 }

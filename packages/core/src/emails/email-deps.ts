@@ -3,6 +3,7 @@ import type { EmailTransport } from '@waymark/email/ses-transport';
 import type { EmailTokenSigner } from '@waymark/email/unsubscribe-token';
 import type { Db } from '../db/database';
 import type { AppLogger } from '../logging/logger';
+import type { SendRateGovernor } from '../send-rate/send-rate-governor';
 
 /** What the send path needs; built by the api and the worker from config (no singletons). */
 export interface EmailDeps {
@@ -15,4 +16,6 @@ export interface EmailDeps {
   /** EMAIL_FROM */
   from: string;
   logger?: Pick<AppLogger, 'warn' | 'error'>;
+  /** the installation's shared send budget (docs/email.md, "Send rate"); absent: sends are not rate-limited */
+  sendRate?: SendRateGovernor;
 }

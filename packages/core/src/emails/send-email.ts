@@ -1,5 +1,6 @@
 import { renderEmail, TemplateDataError } from '@waymark/email/render-email';
 import { parseForTracking } from '@waymark/email/link-tracking';
+import { isSesThrottling } from '@waymark/email/ses-throttling';
 import { DEFAULT_EMAIL_CATEGORY } from '@waymark/email/email-template';
 import type { Db } from '../db/database';
 import type { EmailSendRow, EmailStatus, JsonObject } from '../db/schema';
@@ -34,7 +35,7 @@ export type SendEmailResult =
   | { status: 'sent'; emailSendId: string }
   | { status: 'skipped'; emailSendId?: undefined; reason: string }
   | { status: 'failed'; emailSendId: string; reason: string }
-  /** inside the journey's suppress window: try again at `retryAt` (nothing was written) */
+  /** inside the journey's suppress window (nothing was written), or past the send rate's budget (the row waits queued, its slot kept): try again at `retryAt` */
   | { status: 'deferred'; emailSendId?: undefined; reason: string; retryAt: Date };
 
 /** Statuses that mean the provider accepted the message: never send such a row again. */
@@ -68,6 +69,10 @@ export async function sendEmail(deps: EmailDeps, input: SendEmailInput): Promise
   if (row.status === 'failed') return { status: 'failed', emailSendId: row.id, reason: row.errorMessage ?? 'failed' };
   if (row.sendStartedAt !== null)
     return failForGood(deps, row, 'Delivery unknown: an earlier attempt stopped during the provider call; not resent to avoid a duplicate');
+
+  // before the claim: a worker that dies while it waits leaves the row queued, not "delivery unknown"
+  const slot = await deps.sendRate?.acquire(row.idempotencyKey ?? row.id);
+  if (slot !== undefined) return { status: 'deferred', reason: 'send_rate', retryAt: slot };
 
   const template = deps.templates.find(row.templateKey);
   if (template === undefined) return failForGood(deps, row, `Unknown email template "${row.templateKey}"`);
@@ -118,18 +123,21 @@ export async function sendEmail(deps: EmailDeps, input: SendEmailInput): Promise
     }));
   } catch (error) {
     // The provider answered (with an error), so it did not accept the message: safe to retry.
+    // Throttling refuses the rate, not the message: retried without counting (docs/email.md, "Send rate").
+    const throttled = isSesThrottling(error);
+    if (throttled) deps.sendRate?.recordThrottled();
     const released = await deps.db
       .updateTable('emailSends')
       .set((eb) => ({
         sendStartedAt: null,
-        sendAttempts: eb('sendAttempts', '+', 1),
+        sendAttempts: throttled ? eb.ref('sendAttempts') : eb('sendAttempts', '+', 1),
         errorMessage: String((error as Error).message).slice(0, 2000),
         updatedAt: new Date(),
       }))
       .where('id', '=', row.id)
       .returning('sendAttempts')
       .executeTakeFirstOrThrow();
-    if (released.sendAttempts >= (input.maxAttempts ?? DEFAULT_MAX_SEND_ATTEMPTS)) {
+    if (!throttled && released.sendAttempts >= (input.maxAttempts ?? DEFAULT_MAX_SEND_ATTEMPTS)) {
       return failForGood(deps, row, `Provider error after ${released.sendAttempts} attempt(s): ${(error as Error).message}`);
     }
     throw error;

@@ -1,6 +1,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Db } from '../db/database';
 import { pendingStartStats } from '../journeys/pending-starts';
+import type { SendRateGovernor, SendRateSnapshot } from '../send-rate/send-rate-governor';
 
 interface Sample {
   name: string;
@@ -29,6 +30,49 @@ function render(samples: Sample[]): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** The send-rate budget (docs/email.md, "Send rate"): installation-wide while Redis is up, this process alone in fallback. */
+function sendRateSamples(snapshot: SendRateSnapshot): Sample[] {
+  return [
+    {
+      name: 'waymark_send_rate_limit_per_second',
+      help: 'The send budget of the installation per second (SES_MAX_SEND_RATE or SES MaxSendRate); 0 when unlimited.',
+      type: 'gauge',
+      value: snapshot.limitPerSecond ?? 0,
+      labels: { source: snapshot.source },
+    },
+    {
+      name: 'waymark_send_rate_current_per_second',
+      help: 'Send tokens handed out per second over the last 10 s, every process (this one alone in fallback).',
+      type: 'gauge',
+      value: snapshot.currentPerSecond ?? 0,
+    },
+    {
+      name: 'waymark_send_rate_waiting',
+      help: 'Sends waiting for a token of the send budget (in a worker or deferred to their slot).',
+      type: 'gauge',
+      value: snapshot.waiting,
+    },
+    {
+      name: 'waymark_send_rate_fallback',
+      help: '1 while this process cannot reach Redis and sends at its share of the budget.',
+      type: 'gauge',
+      value: snapshot.fallback ? 1 : 0,
+    },
+    {
+      name: 'waymark_send_rate_processes',
+      help: 'Processes sharing the send budget (seen in Redis in the last 15 s).',
+      type: 'gauge',
+      value: snapshot.processes,
+    },
+    {
+      name: 'waymark_send_rate_throttled_total',
+      help: 'SES Throttling answers (retried, never counted as a failed attempt).',
+      type: 'counter',
+      value: snapshot.throttled,
+    },
+  ];
+}
+
 /** What a tracking hit was: a pixel fetch or a link click. */
 export type TrackingHitKind = 'open' | 'click';
 
@@ -44,7 +88,7 @@ export interface ProcessMetrics {
  * Process metrics of this api instance (memory, CPU, event-loop delay, uptime) plus a few
  * queue gauges from the database. Per instance: scrape every instance, not the load balancer.
  */
-export function createProcessMetrics(options: { db: Db; version: string }): ProcessMetrics {
+export function createProcessMetrics(options: { db: Db; version: string; sendRate?: SendRateGovernor }): ProcessMetrics {
   const loopDelay = monitorEventLoopDelay({ resolution: 20 });
   loopDelay.enable();
   const trackingDropped: Record<TrackingHitKind, number> = { open: 0, click: 0 };
@@ -52,7 +96,7 @@ export function createProcessMetrics(options: { db: Db; version: string }): Proc
     async render() {
       const memory = process.memoryUsage();
       const cpu = process.cpuUsage();
-      const [dlq, imports, pendingStarts] = await Promise.all([
+      const [dlq, imports, pendingStarts, sendRate] = await Promise.all([
         options.db
           .selectFrom('dlqEntries')
           .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -64,6 +108,7 @@ export function createProcessMetrics(options: { db: Db; version: string }): Proc
           .where('status', 'in', ['pending', 'processing'])
           .executeTakeFirstOrThrow(),
         pendingStartStats(options.db),
+        options.sendRate?.snapshot(),
       ]);
       const samples: Sample[] = [
         { name: 'waymark_info', help: 'Build information.', type: 'gauge', value: 1, labels: { version: options.version } },
@@ -101,6 +146,7 @@ export function createProcessMetrics(options: { db: Db; version: string }): Proc
           type: 'gauge',
           value: pendingStarts.oldestAt === null ? 0 : Math.max(0, Math.round((Date.now() - pendingStarts.oldestAt.getTime()) / 1000)),
         },
+        ...(sendRate === undefined ? [] : sendRateSamples(sendRate)),
       ];
       return render(samples);
     },

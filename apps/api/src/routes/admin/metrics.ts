@@ -30,6 +30,26 @@ const metricsSchema = z
         oldestPendingAt: nullableTimestamp.meta({ description: 'when the oldest of them was kept; null when none is pending' }),
       })
       .meta({ description: 'docs/operations.md, "Temporal outage": such starts are retried for JOURNEY_START_RETRY_HOURS, then parked in the DLQ' }),
+    sendRate: z
+      .object({
+        limitPerSecond: z
+          .number()
+          .nullable()
+          .meta({ description: "the installation's send budget per second; null: unlimited (neither SES_MAX_SEND_RATE nor SES GetAccount gave one)" }),
+        source: z
+          .enum(['env', 'ses', 'none'])
+          .meta({ description: 'where the budget came from: SES_MAX_SEND_RATE, SES GetAccount (read every 10 minutes), or neither' }),
+        currentPerSecond: z.number().nullable().meta({ description: 'send tokens handed out per second over the last 10 s; null when unlimited' }),
+        waiting: z.number().meta({ description: 'sends waiting for their token (in a worker, or deferred to come back for their slot)' }),
+        fallback: z.boolean().meta({ description: 'this api process cannot reach Redis: it sends at its share of the budget and shows its own figures' }),
+        processes: z.number().meta({ description: 'processes sharing the budget (seen in Redis in the last 15 s)' }),
+        sharePerSecond: z
+          .number()
+          .nullable()
+          .meta({ description: "a process's rate while Redis is unreachable (SEND_RATE_WORKER_SHARE, or the budget / processes)" }),
+        throttled: z.number().meta({ description: 'SES Throttling answers since Redis last lost the count (retried, never a failed attempt)' }),
+      })
+      .meta({ description: 'now, not over the window: the shared send budget (docs/email.md, "Send rate")' }),
   })
   .meta({ id: 'AdminMetrics' });
 
@@ -50,7 +70,8 @@ export const metricsRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps 
       const to = request.query.to ?? new Date();
       const from = request.query.from ?? new Date(to.getTime() - DAY_MS);
       if (from.getTime() >= to.getTime()) throw badRequest('from must be before to');
-      return getAdminMetrics(deps.db, { from, to });
+      const [metrics, sendRate] = await Promise.all([getAdminMetrics(deps.db, { from, to }), deps.email.sendRate.snapshot()]);
+      return { ...metrics, sendRate };
     },
   );
 

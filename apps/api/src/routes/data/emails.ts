@@ -5,7 +5,7 @@ import type { JsonObject } from '@waymark/core/db/schema';
 import { sendEmail } from '@waymark/core/emails/send-email';
 import type { AppDeps } from '../../deps';
 import type { RoutePlugin } from '../../http/type-provider';
-import { bearerErrors, inputJsonSchema, text } from '../../schemas/common';
+import { bearerErrors, inputJsonSchema, text, timestamp } from '../../schemas/common';
 import { emailField } from '../../schemas/contacts';
 
 const tags = ['data-plane'];
@@ -31,7 +31,8 @@ export const dataEmailRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { dep
         tags,
         summary: 'Send a transactional email (Idempotency-Key header: one email per key, ever)',
         description:
-          'status: sent (accepted by the provider), skipped (blocked by preferences or suppression; no send id), failed (given up; parked in the DLQ). ' +
+          'status: sent (accepted by the provider), skipped (blocked by preferences or suppression; no send id), failed (given up; parked in the DLQ), ' +
+          'deferred (reason send_rate: the installation\'s send budget is taken until retryAt; the slot is kept for this Idempotency-Key: call again with it at retryAt; docs/email.md, "Send rate"). ' +
           'Without an Idempotency-Key (header, or idempotencyKey in the body; the header wins) every call sends.',
         headers: z.object({ 'idempotency-key': text(255).optional() }).passthrough(),
         body: z
@@ -45,7 +46,12 @@ export const dataEmailRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { dep
           })
           .meta({ anyOf: templateBranches }),
         response: {
-          202: z.object({ emailSendId: z.uuid().nullable(), status: z.enum(['sent', 'skipped', 'failed', 'deferred']), reason: z.string().optional() }),
+          202: z.object({
+            emailSendId: z.uuid().nullable(),
+            status: z.enum(['sent', 'skipped', 'failed', 'deferred']),
+            reason: z.string().optional(),
+            retryAt: timestamp.optional(),
+          }),
           ...bearerErrors,
         },
       },
@@ -65,6 +71,7 @@ export const dataEmailRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { dep
         emailSendId: result.emailSendId ?? null,
         status: result.status,
         ...('reason' in result ? { reason: result.reason } : {}),
+        ...(result.status === 'deferred' ? { retryAt: result.retryAt } : {}),
       });
     },
   );

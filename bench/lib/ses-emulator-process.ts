@@ -1,0 +1,37 @@
+/**
+ * A SES emulator (aws-ses-v2-local, a dev dependency) of the bench's own, on a free port: a bench
+ * that sends thousands of emails keeps them out of the shared emulator's store, which every
+ * integration test reads whole (GET /store) and which is never cleared.
+ */
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { openSync } from 'node:fs';
+import path from 'node:path';
+import { freePort } from '../../test/free-port';
+import { eventually } from '../../test/eventually';
+import { resultsDir } from './results';
+
+export async function startSesEmulator(logName: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const cli = path.join(path.dirname(createRequire(import.meta.url).resolve('aws-ses-v2-local/package.json')), 'dist/cli.js');
+  const log = openSync(path.join(resultsDir, `${logName}.log`), 'w');
+  const child = spawn(process.execPath, [cli, '--host', '127.0.0.1', '--port', String(port)], { stdio: ['ignore', log, log] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  await eventually(
+    () =>
+      fetch(`${url}/health-check`).then(
+        (response) => response.ok,
+        () => false,
+      ),
+    (up) => up,
+    { what: `the bench's SES emulator on port ${port}` },
+  );
+  return {
+    url,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
