@@ -14,6 +14,8 @@ const entry = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'bench-
 
 export interface ApiProcess {
   url: string;
+  /** the api's process id (for /proc CPU readings: process-cpu.ts) */
+  pid: number;
   /** resolves once the api's tracking-event backlog is empty */
   drain(): Promise<void>;
   /** closes the server, lets the backlog drain, and waits for the process to exit */
@@ -38,6 +40,7 @@ export async function startApiProcess(env: Record<string, string>, logName: stri
   });
   return {
     url,
+    pid: child.pid!,
     drain: () =>
       new Promise<void>((resolve) => {
         child.once('message', () => resolve());

@@ -37,6 +37,11 @@ export function limitRow(name: string, unit: string, value: number, limit: numbe
   return { name, unit, value: round(value), baseline: limit, ratio: round(Math.min(ratio, 1e6)), goal: 1, pass: value <= limit };
 }
 
+/** A figure with no goal of its own (e.g. one process's share of a total that has the goal): always passes. */
+export function infoRow(name: string, unit: string, value: number): BenchRow {
+  return { name, unit, value: round(value), baseline: round(value), ratio: 1, goal: 0, pass: true };
+}
+
 export function formatRows(rows: readonly BenchRow[]): string {
   const header = ['name', 'unit', 'value', 'baseline', 'ratio', 'goal', 'pass'];
   const cells = rows.map((row) => [
