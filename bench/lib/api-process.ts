@@ -30,6 +30,8 @@ export async function startApiProcess(env: Record<string, string>, logName: stri
   const profile = process.env.BENCH_API_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_API_CPU_PROF}`] : [];
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry], { env, stdio: ['ignore', log, log, 'ipc'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // a bench that fails must not leave its api or worker running (and holding database connections)
+  process.once('exit', () => child.kill('SIGTERM'));
   const url = await new Promise<string>((resolve, reject) => {
     const onExit = (code: number | null) => reject(new Error(`bench api exited (code ${code}) before listening; see bench/results/${logName}.log`));
     child.once('exit', onExit);

@@ -36,6 +36,8 @@ export async function startBenchWorker(env: Record<string, string>, logName: str
     stdio: ['ignore', log, log, 'ipc'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // a bench that fails must not leave its api or worker running (and holding database connections)
+  process.once('exit', () => child.kill('SIGTERM'));
   await new Promise<void>((resolve, reject) => {
     const onExit = (code: number | null) => reject(new Error(`bench worker exited (code ${code}) before polling; see bench/results/${logName}.log`));
     child.once('exit', onExit);
