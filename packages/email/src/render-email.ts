@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
 import { createElement } from 'react';
 import { plainTextSelectors, render } from '@react-email/render';
+import { compile } from 'html-to-text';
 import { DEFAULT_EMAIL_CATEGORY, type EmailLinks, type EmailTemplate } from './email-template';
 
 export interface RenderedEmail {
@@ -14,11 +14,8 @@ export interface RenderedEmail {
  * React Email's `toPlainText(html)` is html-to-text's `convert(html, options)` with these options,
  * and `convert` compiles its options into a converter (selector decision trees) on every call:
  * about 8% of the worker main thread's CPU per send went there (docs/scaling.md). Compiled once here, the text is
- * the same. html-to-text ships no types; it is loaded through require and typed by what is used.
+ * the same (types: html-to-text.d.ts).
  */
-const { compile } = createRequire(import.meta.url)('html-to-text') as {
-  compile: (options: { wordwrap: false; selectors: typeof plainTextSelectors }) => (html: string) => string;
-};
 const toPlainText = compile({ wordwrap: false, selectors: plainTextSelectors });
 
 export class TemplateDataError extends Error {
