@@ -10,8 +10,9 @@
  *   Temporal worker those are the SDK's workflow threads (the sandbox runs there; the worker
  *   starts no other worker threads with a json log). The Rust core's tokio threads, V8's GC and
  *   compiler helpers and libuv's pool are the rest of the process;
- * - PostgreSQL: every backend of the given databases (pg_stat_activity), summed. A backend that
- *   exits inside the window takes its CPU with it, so the window should not see pools shrink.
+ * - PostgreSQL: every backend of the given databases (pg_stat_activity), summed; `trackBackends`
+ *   keeps reading them through the window, so a connection closed inside it still counts (up to
+ *   its last reading).
  */
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -134,6 +135,41 @@ export interface CpuSnapshot {
   processes: Map<string, number>;
   workerThreads: Map<string, number>;
   backends: Map<number, { label: string; ms: number }>;
+}
+
+/**
+ * Reads the backends' CPU every `intervalMs` until stopped: a pool may close an idle connection and
+ * open another inside a window, and an exited backend's CPU can no longer be read, so each
+ * backend's last reading stands for it (at most one interval short). `snapshot` merges them.
+ */
+export function trackBackends(db: Db, subjects: CpuSubjects, intervalMs = 1_000) {
+  const seen = new Map<number, { label: string; ms: number }>();
+  const read = async () => {
+    for (const [label, databases] of Object.entries(subjects.postgres)) {
+      for (const pid of (await backends(db, databases)).keys()) {
+        const ms = statCpuMs(`/proc/${pid}/stat`);
+        if (ms !== undefined) seen.set(pid, { label, ms });
+      }
+    }
+  };
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      await read();
+      await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    }
+  })();
+  return {
+    /** the last reading of every backend seen so far (read once more now) */
+    async snapshot(): Promise<Map<number, { label: string; ms: number }>> {
+      await read();
+      return new Map(seen);
+    },
+    async stop(): Promise<void> {
+      stopped = true;
+      await loop;
+    },
+  };
 }
 
 export async function cpuSnapshot(db: Db, subjects: CpuSubjects): Promise<CpuSnapshot> {
