@@ -36,7 +36,8 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger({ level: 'warn', name: 'bench-worker', format: 'json' });
   const db = createDatabase({ connectionString: config.databaseUrl, applicationName: 'waymark-bench-worker' });
-  const journeys = await createWorker({ config, db, logger });
+  // the relay starts the runs whose start the api kept when Temporal timed out (an overloaded box), as the worker process does
+  const journeys = await createWorker({ config, db, logger, relayPendingStarts: true });
   const workers = [journeys.worker];
 
   let pings = 0;
