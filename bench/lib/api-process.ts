@@ -14,6 +14,8 @@ const entry = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'bench-
 
 export interface ApiProcess {
   url: string;
+  /** the api's process id (for /proc CPU readings: process-cpu.ts) */
+  pid: number;
   /** resolves once the api's tracking-event backlog is empty */
   drain(): Promise<void>;
   /** closes the server, lets the backlog drain, and waits for the process to exit */
@@ -28,6 +30,8 @@ export async function startApiProcess(env: Record<string, string>, logName: stri
   const profile = process.env.BENCH_API_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_API_CPU_PROF}`] : [];
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry], { env, stdio: ['ignore', log, log, 'ipc'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // a bench that fails must not leave its api or worker running (and holding database connections)
+  process.once('exit', () => child.kill('SIGTERM'));
   const url = await new Promise<string>((resolve, reject) => {
     const onExit = (code: number | null) => reject(new Error(`bench api exited (code ${code}) before listening; see bench/results/${logName}.log`));
     child.once('exit', onExit);
@@ -38,6 +42,7 @@ export async function startApiProcess(env: Record<string, string>, logName: stri
   });
   return {
     url,
+    pid: child.pid!,
     drain: () =>
       new Promise<void>((resolve) => {
         child.once('message', () => resolve());

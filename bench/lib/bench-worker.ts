@@ -12,8 +12,12 @@ import { resultsDir } from './results';
 const entry = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'worker-process.ts');
 
 export interface BenchWorker {
+  /** the worker's process id (for /proc CPU readings: process-cpu.ts) */
+  pid: number;
   /** ping runs completed so far (0 without a ping queue) */
   pings(): Promise<number>;
+  /** SQL statements the worker has sent so far (BEGIN and COMMIT included) */
+  statements(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -23,10 +27,17 @@ export async function startBenchWorker(env: Record<string, string>, logName: str
   // BENCH_WORKER_CPU_PROF=<dir>: the worker writes a V8 CPU profile there when it stops (node --cpu-prof)
   const profile = process.env.BENCH_WORKER_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_WORKER_CPU_PROF}`] : [];
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry], {
-    env: { ...process.env, ...env },
+    // React (and so React Email) picks its development or production build from NODE_ENV when it
+    // is first loaded; production deployments set NODE_ENV=production (Dockerfile, docs/deploy.md),
+    // and the development build costs several times the CPU per render. The worker reads NODE_ENV
+    // for nothing else, so the bench's worker renders as in production unless
+    // BENCH_WORKER_NODE_ENV says otherwise (to measure the difference).
+    env: { ...process.env, ...env, NODE_ENV: process.env.BENCH_WORKER_NODE_ENV ?? 'production' },
     stdio: ['ignore', log, log, 'ipc'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // a bench that fails must not leave its api or worker running (and holding database connections)
+  process.once('exit', () => child.kill('SIGTERM'));
   await new Promise<void>((resolve, reject) => {
     const onExit = (code: number | null) => reject(new Error(`bench worker exited (code ${code}) before polling; see bench/results/${logName}.log`));
     child.once('exit', onExit);
@@ -37,10 +48,16 @@ export async function startBenchWorker(env: Record<string, string>, logName: str
     });
   });
   return {
+    pid: child.pid!,
     pings: () =>
       new Promise<number>((resolve) => {
         child.once('message', (message) => resolve((message as { pings: number }).pings));
         child.send('pings');
+      }),
+    statements: () =>
+      new Promise<number>((resolve) => {
+        child.once('message', (message) => resolve((message as { statements: number }).statements));
+        child.send('statements');
       }),
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

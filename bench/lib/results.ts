@@ -46,6 +46,11 @@ export function bandRow(name: string, unit: string, value: number, target: numbe
   return { name, unit, value: round(value), baseline: target, ratio: round(ratio), goal: round(1 - tolerance), pass: ratio >= 1 - tolerance };
 }
 
+/** A figure with no goal of its own (e.g. one process's share of a total that has the goal): always passes. */
+export function infoRow(name: string, unit: string, value: number): BenchRow {
+  return { name, unit, value: round(value), baseline: round(value), ratio: 1, goal: 0, pass: true };
+}
+
 export function formatRows(rows: readonly BenchRow[]): string {
   const header = ['name', 'unit', 'value', 'baseline', 'ratio', 'goal', 'pass'];
   const cells = rows.map((row) => [

@@ -5,11 +5,12 @@
  * and, when BENCH_PING_TASK_QUEUE is set, the trivial ping workflow (a test fixture) on that queue,
  * so a "bare workflow start" baseline has a worker draining it too. Configuration comes from the
  * environment like the worker's. IPC: 'ready' once polling; answers 'pings' with the number of
- * ping runs done. SIGTERM drains and exits (Worker.run handles it).
+ * ping runs done and 'statements' with the number of SQL statements sent so far. SIGTERM drains and exits (Worker.run handles it).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker } from '@temporalio/worker';
+import pg from 'pg';
 import { loadConfig } from '@waymark/core/config/config';
 import { createDatabase } from '@waymark/core/db/database';
 import { createLogger } from '@waymark/core/logging/logger';
@@ -19,11 +20,24 @@ import { createPingActivities } from '../../temporal/test/ping-activities';
 
 const pingWorkflowsPath = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../temporal/test/ping-workflow.ts');
 
+/**
+ * Every statement the worker sends to PostgreSQL (BEGIN and COMMIT included), counted at the
+ * driver: benches divide it by the events they posted (statements per send). Counting here keeps
+ * the product's modules free of bench code.
+ */
+let statements = 0;
+const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+pg.Client.prototype.query = function countedQuery(this: pg.Client, ...args: unknown[]) {
+  statements += 1;
+  return query.apply(this, args);
+} as typeof pg.Client.prototype.query;
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger({ level: 'warn', name: 'bench-worker', format: 'json' });
   const db = createDatabase({ connectionString: config.databaseUrl, applicationName: 'waymark-bench-worker' });
-  const journeys = await createWorker({ config, db, logger });
+  // the relay starts the runs whose start the api kept when Temporal timed out (an overloaded box), as the worker process does
+  const journeys = await createWorker({ config, db, logger, relayPendingStarts: true });
   const workers = [journeys.worker];
 
   let pings = 0;
@@ -49,6 +63,7 @@ async function main(): Promise<void> {
   }
   process.on('message', (message) => {
     if (message === 'pings') process.send?.({ pings });
+    if (message === 'statements') process.send?.({ statements });
   });
   const running = Promise.all(workers.map((worker) => worker.run()));
   process.send?.('ready');

@@ -1,3 +1,4 @@
+import { sql, type RawBuilder } from 'kysely';
 import { renderEmail, TemplateDataError } from '@waymark/email/render-email';
 import { parseForTracking } from '@waymark/email/link-tracking';
 import { isSesThrottling } from '@waymark/email/ses-throttling';
@@ -5,7 +6,7 @@ import { DEFAULT_EMAIL_CATEGORY } from '@waymark/email/email-template';
 import type { Db } from '../db/database';
 import type { EmailSendRow, EmailStatus, JsonObject } from '../db/schema';
 import { badRequest } from '../errors/app-error';
-import { checkSendGate } from '../preferences/send-gate';
+import { checkSendGate, type SendGateResult } from '../preferences/send-gate';
 import type { EmailDeps } from './email-deps';
 import { markEmailFailed } from './email-failures';
 import { buildEmailLinks, listUnsubscribeHeaders } from './email-links';
@@ -38,6 +39,27 @@ export type SendEmailResult =
   /** inside the journey's suppress window (nothing was written), or past the send rate's budget (the row waits queued, its slot kept): try again at `retryAt` */
   | { status: 'deferred'; emailSendId?: undefined; reason: string; retryAt: Date };
 
+export interface SendEmailOptions {
+  /**
+   * What the caller already read in a statement of its own (the journey step reads the run's
+   * state, this row and the gate in one: deliver-journey-email.ts), so the send does not read it
+   * again. `row` is the send of `idempotencyKey` (undefined: none yet); `gate` is for the address
+   * and the category `emailCategory` gives.
+   */
+  known?: { row: EmailSendRow | undefined; gate: SendGateResult };
+  /**
+   * Further common table expressions for the statement that marks the send sent, so what the
+   * caller records about the send costs no round trip of its own (the journey's `email_sent`
+   * step). Called only when that statement runs; `sent` (the updated row's id) may be referenced.
+   */
+  whenSent?: (emailSendId: string) => RawBuilder<unknown>;
+}
+
+/** The category a send is gated and unsubscribed by: the caller's, else the template's, else `journey`. */
+export function emailCategory(deps: Pick<EmailDeps, 'templates'>, templateKey: string, category: string | undefined): string {
+  return category ?? deps.templates.find(templateKey)?.category ?? DEFAULT_EMAIL_CATEGORY;
+}
+
 /** Statuses that mean the provider accepted the message: never send such a row again. */
 const ACCEPTED: readonly EmailStatus[] = ['sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained'];
 
@@ -50,13 +72,12 @@ const ACCEPTED: readonly EmailStatus[] = ['sent', 'delivered', 'opened', 'clicke
  * - a provider error releases the claim and is rethrown for the caller's retry, until
  *   `maxAttempts` failures, after which the send is failed + DLQ and `failed` is returned.
  */
-export async function sendEmail(deps: EmailDeps, input: SendEmailInput): Promise<SendEmailResult> {
-  let row = await findByIdempotencyKey(deps.db, input.idempotencyKey);
+export async function sendEmail(deps: EmailDeps, input: SendEmailInput, options: SendEmailOptions = {}): Promise<SendEmailResult> {
+  let row = options.known === undefined ? await findByIdempotencyKey(deps.db, input.idempotencyKey) : options.known.row;
   if (row === undefined) {
-    const template = deps.templates.find(input.templateKey);
-    if (template === undefined) throw badRequest(`Unknown email template "${input.templateKey}"`);
-    const category = input.category ?? template.category ?? DEFAULT_EMAIL_CATEGORY;
-    const gate = await checkSendGate(deps.db, input.to, category);
+    if (deps.templates.find(input.templateKey) === undefined) throw badRequest(`Unknown email template "${input.templateKey}"`);
+    const category = emailCategory(deps, input.templateKey, input.category);
+    const gate = options.known?.gate ?? (await checkSendGate(deps.db, input.to, category));
     if (!gate.allowed) return { status: 'skipped', reason: gate.reason ?? 'blocked' };
     if (input.suppressHours !== undefined && input.suppressHours > 0) {
       const retryAt = await findSuppressWindowEnd(deps.db, { toEmail: input.to, hours: input.suppressHours, excludeIdempotencyKey: input.idempotencyKey });
@@ -144,11 +165,13 @@ export async function sendEmail(deps: EmailDeps, input: SendEmailInput): Promise
   }
 
   const sentAt = new Date();
-  await deps.db
-    .updateTable('emailSends')
-    .set({ status: 'sent', providerMessageId: messageId, sentAt, errorMessage: null, updatedAt: sentAt })
-    .where('id', '=', row.id)
-    .execute();
+  await sql`
+    with sent as (
+      update email_sends set status = 'sent', provider_message_id = ${messageId}, sent_at = ${sentAt}, error_message = null, updated_at = ${sentAt}
+      where id = ${row.id}
+      returning id
+    )${options.whenSent === undefined ? sql`` : sql`, ${options.whenSent(row.id)}`}
+    select id from sent`.execute(deps.db);
   return { status: 'sent', emailSendId: row.id };
 }
 

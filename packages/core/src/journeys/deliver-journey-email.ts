@@ -4,9 +4,11 @@ import { recordDeadLetter } from '../dlq/dead-letters';
 import { isAppError } from '../errors/app-error';
 import type { SendJourneyEmailInput, SendJourneyEmailResult } from './journey-email';
 import { isLiveStatus } from './live-statuses';
-import { recordJourneyStep } from './run-steps';
+import { journeyStepExpressions, recordJourneyStep } from './run-steps';
 import type { EmailDeps } from '../emails/email-deps';
-import { sendEmail } from '../emails/send-email';
+import { emailCategory, sendEmail } from '../emails/send-email';
+import type { EmailSendRow, JourneyStatus } from '../db/schema';
+import { sendGateResult, sendGateVerdicts, type SendGateResult } from '../preferences/send-gate';
 
 export type JourneyEmailOutcome = SendJourneyEmailResult | { status: 'deferred'; retryAt: Date; reason: string };
 
@@ -20,22 +22,35 @@ export type JourneyEmailOutcome = SendJourneyEmailResult | { status: 'deferred';
  *   turns this into a durable retry at that time.
  */
 export async function deliverJourneyEmail(deps: EmailDeps, input: SendJourneyEmailInput): Promise<JourneyEmailOutcome> {
-  const state = await deps.db.selectFrom('journeyStates').select('status').where('id', '=', input.stateId).executeTakeFirst();
-  if (state === undefined || !isLiveStatus(state.status)) return { status: 'skipped', reason: 'state_not_active' };
+  const known = await readSendContext(deps.db, input, emailCategory(deps, input.templateKey, input.category));
+  if (known.stateStatus === null || !isLiveStatus(known.stateStatus)) return { status: 'skipped', reason: 'state_not_active' };
 
   const base = { stateId: input.stateId, toNodeId: input.nodeId };
+  // the email_sent step goes in the statement that marks the send sent (one round trip); only a
+  // retry that finds the send already accepted writes it on its own, once
+  let loggedWithSend = false;
   let result;
   try {
-    result = await sendEmail(deps, {
-      templateKey: input.templateKey,
-      to: input.userEmail,
-      data: input.data,
-      userId: input.userId,
-      category: input.category,
-      journeyStateId: input.stateId,
-      idempotencyKey: input.idempotencyKey,
-      suppressHours: input.suppressHours,
-    });
+    result = await sendEmail(
+      deps,
+      {
+        templateKey: input.templateKey,
+        to: input.userEmail,
+        data: input.data,
+        userId: input.userId,
+        category: input.category,
+        journeyStateId: input.stateId,
+        idempotencyKey: input.idempotencyKey,
+        suppressHours: input.suppressHours,
+      },
+      {
+        known,
+        whenSent: (emailSendId) => {
+          loggedWithSend = true;
+          return journeyStepExpressions({ ...base, action: 'email_sent', status: 'active', detail: { templateKey: input.templateKey, emailSendId } });
+        },
+      },
+    );
   } catch (error) {
     // a journey naming a template this deployment does not have: retrying cannot help
     if (!isAppError(error) || error.code !== 'validation') throw error;
@@ -59,7 +74,7 @@ export async function deliverJourneyEmail(deps: EmailDeps, input: SendJourneyEma
   }
   switch (result.status) {
     case 'sent':
-      if (!(await hasLogFor(deps.db, input.stateId, 'email_sent', result.emailSendId))) {
+      if (!loggedWithSend && !(await hasLogFor(deps.db, input.stateId, 'email_sent', result.emailSendId))) {
         await recordJourneyStep(deps.db, {
           ...base,
           action: 'email_sent',
@@ -106,4 +121,31 @@ async function hasLogFor(db: Db, stateId: string, action: string, emailSendId: s
     .where(sql`detail ->> 'emailSendId'`, '=', emailSendId)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+interface SendContext {
+  /** null: the state is gone */
+  stateStatus: JourneyStatus | null;
+  row: EmailSendRow | undefined;
+  gate: SendGateResult;
+}
+
+/**
+ * What a journey send reads before it writes, in ONE statement: the run's state (is it still
+ * live?), the send of this idempotency key (a retry continues it) and the send gate for the
+ * address. It was three statements per email, each a round trip and a plan.
+ */
+async function readSendContext(db: Db, input: SendJourneyEmailInput, category: string): Promise<SendContext> {
+  const { rows } = await sql<
+    EmailSendRow & { stateStatus: JourneyStatus | null; suppressed: boolean | null; unsubscribedAll: boolean | null; categoryOff: boolean | null }
+  >`
+    select s.*, st.status as state_status, gate.*
+    from (select 1) as one
+    left join journey_states st on st.id = ${input.stateId}
+    left join email_sends s on s.idempotency_key = ${input.idempotencyKey}
+    cross join lateral (
+      select ${sql.join(sendGateVerdicts(category))} from email_preferences where lower(email) = ${input.userEmail.toLowerCase()}
+    ) as gate`.execute(db);
+  const { stateStatus, suppressed, unsubscribedAll, categoryOff, ...send } = rows[0]!;
+  return { stateStatus, row: send.id === null ? undefined : send, gate: sendGateResult({ suppressed, unsubscribedAll, categoryOff }) };
 }

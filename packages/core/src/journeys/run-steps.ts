@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { DEFAULT_EMAIL_CATEGORY } from '@waymark/email/email-template';
 import type { EntryLimit } from '@waymark/journey';
 import type { Db } from '../db/database';
@@ -119,10 +119,20 @@ export interface JourneyStepInput {
  * is no longer live (exited by an exit rule or an admin), so the run can stop sending.
  */
 export async function recordJourneyStep(db: Db, input: JourneyStepInput): Promise<boolean> {
-  const result = await sql<{ id: string }>`
-    with previous as (
+  const result = await sql<{ id: string }>`with ${journeyStepExpressions(input)} select id from step_logged`.execute(db);
+  return result.rows.length > 0;
+}
+
+/**
+ * recordJourneyStep's work as common table expressions (`step_logged` returns the log's id), for
+ * a statement that does more in the same round trip: the journey send's sent update
+ * (deliver-journey-email.ts).
+ */
+export function journeyStepExpressions(input: JourneyStepInput): RawBuilder<unknown> {
+  return sql`
+    step_previous as (
       select current_node_id from journey_states where id = ${input.stateId} and status in ${LIVE_STATUS_LIST}
-    ), moved as (
+    ), step_moved as (
       update journey_states set
         current_node_id = ${input.toNodeId},
         status = coalesce(${input.status ?? null}, status),
@@ -130,13 +140,13 @@ export async function recordJourneyStep(db: Db, input: JourneyStepInput): Promis
         updated_at = now()
       where id = ${input.stateId} and status in ${LIVE_STATUS_LIST}
       returning id
-    )
-    insert into journey_logs (journey_state_id, from_node_id, to_node_id, action, detail)
-    select ${input.stateId}, (select current_node_id from previous), ${input.toNodeId}, ${input.action},
-           ${input.detail === undefined ? null : JSON.stringify(input.detail)}::jsonb
-    where exists (select 1 from moved)
-    returning id`.execute(db);
-  return result.rows.length > 0;
+    ), step_logged as (
+      insert into journey_logs (journey_state_id, from_node_id, to_node_id, action, detail)
+      select ${input.stateId}, (select current_node_id from step_previous), ${input.toNodeId}, ${input.action},
+             ${input.detail === undefined ? null : JSON.stringify(input.detail)}::jsonb
+      where exists (select 1 from step_moved)
+      returning id
+    )`;
 }
 
 export interface FinishRunInput {

@@ -8,6 +8,39 @@ export interface SendGateResult {
   reason?: SendBlockReason;
 }
 
+/** What the gate aggregates over an address's preference rows (null when it has none). */
+export interface SendGateVerdicts {
+  suppressed: boolean | null;
+  unsubscribedAll: boolean | null;
+  categoryOff: boolean | null;
+}
+
+/**
+ * The gate's aggregates over the preference rows of one address, as select expressions, so a
+ * statement that reads more (the journey send's one read: deliver-journey-email.ts) asks the gate
+ * exactly as checkSendGateForAddresses does.
+ */
+export function sendGateVerdicts(category: string) {
+  return [
+    sql<boolean>`bool_or(suppressed)`.as('suppressed'),
+    sql<boolean>`bool_or(unsubscribed_all)`.as('unsubscribedAll'),
+    sql<boolean>`coalesce(bool_or((categories ->> ${category})::boolean = false), false)`.as('categoryOff'),
+  ] as const;
+}
+
+/** The strictest verdict wins: suppressed, then unsubscribed from all, then the category turned off. */
+export function sendGateResult(verdicts: SendGateVerdicts): SendGateResult {
+  const reason =
+    verdicts.suppressed === true
+      ? 'suppressed'
+      : verdicts.unsubscribedAll === true
+        ? 'unsubscribed_all'
+        : verdicts.categoryOff === true
+          ? 'category_unsubscribed'
+          : undefined;
+  return reason === undefined ? { allowed: true } : { allowed: false, reason };
+}
+
 /**
  * The send gate, the one rule for who may receive what: may each of these addresses get an email
  * of `category` now? One query for the whole set, so a send, a journey entry, a batch enrollment
@@ -26,19 +59,14 @@ export async function checkSendGateForAddresses(db: Db, addresses: Iterable<stri
       ? []
       : await db
           .selectFrom('emailPreferences')
-          .select([
-            sql<string>`lower(email)`.as('address'),
-            sql<boolean>`bool_or(suppressed)`.as('suppressed'),
-            sql<boolean>`bool_or(unsubscribed_all)`.as('unsubscribedAll'),
-            sql<boolean>`coalesce(bool_or((categories ->> ${category})::boolean = false), false)`.as('categoryOff'),
-          ])
+          .select([sql<string>`lower(email)`.as('address'), ...sendGateVerdicts(category)])
           // one array parameter, however many addresses: a broadcast may ask for many thousands
           .where(sql<boolean>`lower(email) = any(${keys}::text[])`)
           .groupBy(sql`lower(email)`)
           .execute();
   const blocked = new Map<string, SendBlockReason>();
   for (const row of rows) {
-    const reason = row.suppressed ? 'suppressed' : row.unsubscribedAll ? 'unsubscribed_all' : row.categoryOff ? 'category_unsubscribed' : undefined;
+    const reason = sendGateResult(row).reason;
     if (reason !== undefined) blocked.set(row.address, reason);
   }
   return new Map(
