@@ -69,6 +69,7 @@ const coreLayers = [
   'dlq',
   'outbox',
   'preferences',
+  'delivery',
   'emails',
   'templates',
   'jobs',

@@ -23,7 +23,7 @@ export function createSendJourneyEmailActivities(deps: SendJourneyEmailDeps) {
       if (outcome.status === 'deferred') {
         throw ApplicationFailure.create({
           type: 'EmailSuppressWindow',
-          message: `journey suppress window: next journey email to this address allowed at ${outcome.retryAt.toISOString()}`,
+          message: `${outcome.reason}: next journey email to this address allowed at ${outcome.retryAt.toISOString()}`,
           nextRetryDelay: Math.max(1_000, outcome.retryAt.getTime() - Date.now()),
           // an expected wait, not an error: logged at debug level, no failure metrics
           category: ApplicationFailureCategory.BENIGN,

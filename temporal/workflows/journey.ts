@@ -9,7 +9,9 @@ import {
   sleep,
   workflowInfo,
 } from '@temporalio/workflow';
+import { withPolicyQuietHours } from '@waymark/journey';
 import { journeys } from '@waymark/journeys';
+import { deliveryPolicy } from '@waymark/journeys/delivery-policy';
 import type { JourneyActivities } from '../activities/journey';
 import type { SendJourneyEmailActivities } from '../activities/send-journey-email';
 import { startJourneyRun, type JourneyRunOutcome } from './journey-run';
@@ -97,9 +99,10 @@ function temporalRuntime(input: JourneyWorkflowInput): JourneyRuntime {
 
 /** One enrollment = one workflow run (see journey-run.ts for the rules). */
 export async function journeyWorkflow(request: JourneyWorkflowInput): Promise<JourneyRunOutcome> {
-  const journey = journeys.find((candidate) => candidate.id === request.journeyId);
-  if (journey === undefined) throw ApplicationFailure.nonRetryable(`Unknown journey '${request.journeyId}'`, 'UnknownJourney');
-  const run = startJourneyRun(temporalRuntime(request), journey, request);
+  const declared = journeys.find((candidate) => candidate.id === request.journeyId);
+  if (declared === undefined) throw ApplicationFailure.nonRetryable(`Unknown journey '${request.journeyId}'`, 'UnknownJourney');
+  // the delivery policy's quiet hours for a journey that sets none (docs/journeys.md, "Timing and etiquette")
+  const run = startJourneyRun(temporalRuntime(request), withPolicyQuietHours(declared, deliveryPolicy), request);
   setHandler(journeyEventSignal, run.deliver);
   setHandler(journeyProgressQuery, () => run.progress);
   return run.outcome;

@@ -13,7 +13,7 @@ import { temporalConnectionOptions } from '@waymark/temporal/connection';
 import { createTemporalOrchestrator } from '@waymark/temporal/journey-orchestrator';
 import { startOutboundDispatcher, type OutboundDispatcher } from '@waymark/temporal/outbound-dispatcher';
 import { webhookRetryPolicy } from '@waymark/temporal/outbound-retry';
-import { createRuntime, deploymentJourneyVersions } from '@waymark/temporal/runtime';
+import { createRuntime, deploymentJourneyVersions, type RuntimeDeps } from '@waymark/temporal/runtime';
 import { workflowCode } from './workflow-bundle';
 
 export interface WorkerDeps {
@@ -26,6 +26,8 @@ export interface WorkerDeps {
   dispatchOutbound?: boolean;
   /** start the journey starts kept during a Temporal outage (the worker process does; tests opt in) */
   relayPendingStarts?: boolean;
+  /** instead of journeys/delivery-policy.ts (tests that need a cap of their own) */
+  deliveryPolicy?: RuntimeDeps['deliveryPolicy'];
 }
 
 let runtimeInstalled = false;
@@ -41,7 +43,12 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
   // lifecycle events (journey:completed / journey:failed) go through the same ingest pipeline as the api's
   const client = new Client({ connection, namespace: deps.config.temporal.namespace });
   const orchestrator = createTemporalOrchestrator(client, deps.config.temporal.taskQueue, deploymentJourneyVersions());
-  const { journeys, email, ingest } = createRuntime(deps.config, { db: deps.db, logger: deps.logger, orchestrator });
+  const { journeys, email, ingest, deliveryPolicy } = createRuntime(deps.config, {
+    db: deps.db,
+    logger: deps.logger,
+    orchestrator,
+    ...(deps.deliveryPolicy === undefined ? {} : { deliveryPolicy: deps.deliveryPolicy }),
+  });
   const worker = await Worker.create({
     connection,
     namespace: deps.config.temporal.namespace,
@@ -61,8 +68,10 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
       // operator notices go out through the same SES client as the journey emails
       alertMailer: createAlertMailer(email.transport, email.from),
       journeys,
-      // simulation jobs replay history in this process on the journey kit's virtual timeline
-      simulate: simulateJourney,
+      // simulation jobs replay history in this process on the journey kit's virtual timeline, under
+      // the installation's delivery policy, each person on their own clock
+      simulate: (journey, subjects, options) =>
+        simulateJourney(journey, subjects, { ...options, policy: deliveryPolicy, defaultTimeZone: deps.config.defaultTimeZone }),
     }),
     shutdownGraceTime: '30 seconds',
   });

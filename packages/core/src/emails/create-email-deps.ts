@@ -1,6 +1,7 @@
 import { createTemplateRegistry, type EmailTemplate } from '@waymark/email/email-template';
 import { createSesTransport, type EmailTransport } from '@waymark/email/ses-transport';
 import { createEmailTokenSigner } from '@waymark/email/unsubscribe-token';
+import { NO_DELIVERY_POLICY, type DeliveryPolicy } from '@waymark/journey';
 import type { Config } from '../config/config';
 import type { Db } from '../db/database';
 import type { AppLogger } from '../logging/logger';
@@ -9,7 +10,14 @@ import type { EmailDeps } from './email-deps';
 /** The send path's dependencies from configuration; the api and the worker each build one. */
 export function createEmailDeps(
   config: Config,
-  options: { db: Db; templates: readonly EmailTemplate[]; logger?: Pick<AppLogger, 'warn' | 'error'>; transport?: EmailTransport },
+  options: {
+    db: Db;
+    templates: readonly EmailTemplate[];
+    logger?: Pick<AppLogger, 'warn' | 'error'>;
+    transport?: EmailTransport;
+    /** journeys/delivery-policy.ts (default: caps nothing) */
+    deliveryPolicy?: DeliveryPolicy;
+  },
 ): EmailDeps {
   return {
     db: options.db,
@@ -25,6 +33,7 @@ export function createEmailDeps(
     tokens: createEmailTokenSigner(config.authSecret),
     publicUrl: config.apiPublicUrl,
     from: config.email.from,
+    delivery: { policy: options.deliveryPolicy ?? NO_DELIVERY_POLICY, defaultTimeZone: config.defaultTimeZone },
     ...(options.logger === undefined ? {} : { logger: options.logger }),
   };
 }

@@ -2,6 +2,7 @@ import type { TemplateRegistry } from '@waymark/email/email-template';
 import type { EmailTransport } from '@waymark/email/ses-transport';
 import type { EmailTokenSigner } from '@waymark/email/unsubscribe-token';
 import type { Db } from '../db/database';
+import type { DeliveryRules } from '../delivery/frequency-caps';
 import type { AppLogger } from '../logging/logger';
 
 /** What the send path needs; built by the api and the worker from config (no singletons). */
@@ -15,4 +16,6 @@ export interface EmailDeps {
   /** EMAIL_FROM */
   from: string;
   logger?: Pick<AppLogger, 'warn' | 'error'>;
+  /** journeys/delivery-policy.ts: frequency caps of journey and broadcast sends (not of this send path itself) */
+  delivery: DeliveryRules;
 }

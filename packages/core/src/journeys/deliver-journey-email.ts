@@ -3,6 +3,7 @@ import type { Db } from '../db/database';
 import { recordDeadLetter } from '../dlq/dead-letters';
 import { isAppError } from '../errors/app-error';
 import type { SendJourneyEmailInput, SendJourneyEmailResult } from './journey-email';
+import { applyJourneyFrequencyCap } from './journey-frequency-cap';
 import { isLiveStatus } from './live-statuses';
 import { recordJourneyStep } from './run-steps';
 import type { EmailDeps } from '../emails/email-deps';
@@ -17,11 +18,15 @@ export type JourneyEmailOutcome = SendJourneyEmailResult | { status: 'deferred';
  * - failed for good (provider errors exhausted, bad template data, delivery unknown) →
  *   `email_failed`; the send is failed + DLQ and the journey goes on (docs/email.md);
  * - deferred (journey `suppress.hours`) → the state is `waiting` until `retryAt`; the activity
- *   turns this into a durable retry at that time.
+ *   turns this into a durable retry at that time;
+ * - over a frequency cap of the delivery policy → skipped or held (journey-frequency-cap.ts).
  */
 export async function deliverJourneyEmail(deps: EmailDeps, input: SendJourneyEmailInput): Promise<JourneyEmailOutcome> {
   const state = await deps.db.selectFrom('journeyStates').select('status').where('id', '=', input.stateId).executeTakeFirst();
   if (state === undefined || !isLiveStatus(state.status)) return { status: 'skipped', reason: 'state_not_active' };
+
+  const capped = await applyJourneyFrequencyCap(deps, input);
+  if (capped !== undefined) return capped;
 
   const base = { stateId: input.stateId, toNodeId: input.nodeId };
   let result;
