@@ -8,8 +8,9 @@ import { defineDeliveryPolicy } from '@waymark/journey';
  */
 export const deliveryPolicy = defineDeliveryPolicy({
   caps: [
-    { category: 'journey', max: 3, per: '24h', onCap: 'delay' },
     { category: 'newsletter', max: 1, per: '7d', onCap: 'skip' },
+    { category: 'product-updates', max: 2, per: '7d', onCap: 'delay' },
   ],
-  exempt: ['product-updates'],
+  // lifecycle emails (onboarding, reminders, account notices) answer something the person did
+  exempt: ['journey'],
 });

@@ -47,6 +47,7 @@ import { webhookSourceRoutes } from './routes/public/webhook-sources';
 import { webhookEndpointRoutes } from './routes/admin/webhook-endpoints';
 import { eventCatalogRoutes } from './routes/admin/event-catalog';
 import { categoryRoutes } from './routes/admin/categories';
+import { deliveryPolicyRoutes } from './routes/admin/delivery-policy';
 import { segmentRoutes } from './routes/admin/segments';
 import { contactExplainRoutes } from './routes/admin/contact-explain';
 import { studioStatusRoutes } from './routes/public/studio-status';
@@ -70,6 +71,7 @@ const adminRoutes = [
   contactTimelineRoutes,
   contactPreferenceRoutes,
   categoryRoutes,
+  deliveryPolicyRoutes,
   segmentRoutes,
   contactListRoutes,
   contactExplainRoutes,

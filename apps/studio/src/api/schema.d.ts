@@ -5197,6 +5197,121 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/admin/delivery-policy': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The delivery policy: frequency caps, exempt categories and default quiet hours
+     * @description Declared in code (`source`), checked at start-up, and applied to journey and broadcast sends alike. Test sends and exempt categories are never capped. Read-only: the policy changes with a deploy.
+     *
+     *     Requires a bearer key with scope `read` or a session cookie whose organization role grants it.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              policy: components['schemas']['DeliveryPolicy'];
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/admin/segments': {
     parameters: {
       query?: never;
@@ -14506,6 +14621,13 @@ export interface components {
           };
           /** @description enrollments simulated per second of wall time */
           rate: number;
+          /** @description what the delivery policy's frequency caps would do to this journey's sends, counting the person's other emails of the window */
+          frequencyCaps?: {
+            /** @description sends a `skip` frequency cap of the delivery policy would drop */
+            skipped: number;
+            /** @description sends a `delay` frequency cap would hold until its window has room */
+            delayed: number;
+          };
         };
         /** @description what the live journey actually sent in the same window, per template key */
         actual: {
@@ -14647,6 +14769,37 @@ export interface components {
       /** @description what the preference center shows */
       label: string;
       description: string;
+    };
+    DeliveryPolicyInput: {
+      /** @description the file of the repository that declares the policy: change it there (code review, deploy), not here */
+      source: string;
+      /** @description frequency caps, per person (address) across every journey and broadcast, counted from the sends of the window */
+      caps: {
+        /** @description a preference category, or '*' for every category not exempt */
+        category: string;
+        /** @description sends of the category one person may get within `per` */
+        max: number;
+        /** @description the rolling window: a whole number and m, h, d or w ('24h', '7d') */
+        per: string;
+        /**
+         * @description skip: the send is dropped (reason `frequency_cap`); delay: it waits until the window has room
+         * @enum {string}
+         */
+        onCap: 'skip' | 'delay';
+        /** @description the cap in words, as the run log and explain name it: '2 per 24h (journey)' */
+        description: string;
+        /** @description the cap counts and caps every category not exempt ('*') */
+        everyCategory: boolean;
+      }[];
+      /** @description categories no cap applies to; their sends are not counted either */
+      exempt: string[];
+      /** @description the quiet hours of every journey that sets none of its own, on the recipient’s clock (null: none) */
+      quietHours: {
+        /** @description 24-hour local time of the recipient, 'HH:MM' */
+        from: string;
+        /** @description 24-hour local time of the recipient, 'HH:MM' */
+        to: string;
+      } | null;
     };
     SegmentPropertyConditionInput: {
       /** @constant */
@@ -15337,6 +15490,13 @@ export interface components {
           };
           /** @description enrollments simulated per second of wall time */
           rate: number;
+          /** @description what the delivery policy's frequency caps would do to this journey's sends, counting the person's other emails of the window */
+          frequencyCaps?: {
+            /** @description sends a `skip` frequency cap of the delivery policy would drop */
+            skipped: number;
+            /** @description sends a `delay` frequency cap would hold until its window has room */
+            delayed: number;
+          };
         };
         /** @description what the live journey actually sent in the same window, per template key */
         actual: {
@@ -15478,6 +15638,37 @@ export interface components {
       /** @description what the preference center shows */
       label: string;
       description: string;
+    };
+    DeliveryPolicy: {
+      /** @description the file of the repository that declares the policy: change it there (code review, deploy), not here */
+      source: string;
+      /** @description frequency caps, per person (address) across every journey and broadcast, counted from the sends of the window */
+      caps: {
+        /** @description a preference category, or '*' for every category not exempt */
+        category: string;
+        /** @description sends of the category one person may get within `per` */
+        max: number;
+        /** @description the rolling window: a whole number and m, h, d or w ('24h', '7d') */
+        per: string;
+        /**
+         * @description skip: the send is dropped (reason `frequency_cap`); delay: it waits until the window has room
+         * @enum {string}
+         */
+        onCap: 'skip' | 'delay';
+        /** @description the cap in words, as the run log and explain name it: '2 per 24h (journey)' */
+        description: string;
+        /** @description the cap counts and caps every category not exempt ('*') */
+        everyCategory: boolean;
+      }[];
+      /** @description categories no cap applies to; their sends are not counted either */
+      exempt: string[];
+      /** @description the quiet hours of every journey that sets none of its own, on the recipient’s clock (null: none) */
+      quietHours: {
+        /** @description 24-hour local time of the recipient, 'HH:MM' */
+        from: string;
+        /** @description 24-hour local time of the recipient, 'HH:MM' */
+        to: string;
+      } | null;
     };
     SegmentPropertyCondition: {
       /** @constant */
