@@ -29,7 +29,13 @@ describe('Studio delivery policy in Chromium', () => {
     expect(await page.locator('.page-header code').textContent()).toBe('journeys/delivery-policy.ts');
     const caps = page.getByRole('table', { name: 'Frequency caps' });
     await poll(() => caps.getByRole('row').count()).toBe(policy.caps.length + 1);
-    for (const cap of policy.caps) await poll(() => caps.getByRole('row').filter({ hasText: `${cap.max} per ${cap.per}` }).count()).toBe(1);
+    for (const cap of policy.caps)
+      await poll(() =>
+        caps
+          .getByRole('row')
+          .filter({ hasText: `${cap.max} per ${cap.per}` })
+          .count(),
+      ).toBe(1);
     const exempt = page.getByRole('list', { name: 'Exempt categories' });
     expect(await exempt.getByRole('listitem').allTextContents()).toEqual(policy.exempt);
     // read-only: the policy changes in code

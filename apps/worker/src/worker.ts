@@ -1,4 +1,5 @@
 import { Client } from '@temporalio/client';
+import { IllegalStateError } from '@temporalio/common';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import type { Config } from '@waymark/core/config/config';
 import type { Db } from '@waymark/core/db/database';
@@ -37,7 +38,12 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
   if (!runtimeInstalled) {
     runtimeInstalled = true;
     // The SDK's own INFO lines (worker state changes) drown the service log; keep warnings.
-    Runtime.install({ logger: new DefaultLogger('WARN') });
+    try {
+      Runtime.install({ logger: new DefaultLogger('WARN') });
+    } catch (error) {
+      // the hosting process installed it first (a test run's setup, which keeps warnings too): use that one
+      if (!(error instanceof IllegalStateError)) throw error;
+    }
   }
   const connection = await NativeConnection.connect(temporalConnectionOptions(deps.config.temporal));
   // lifecycle events (journey:completed / journey:failed) go through the same ingest pipeline as the api's

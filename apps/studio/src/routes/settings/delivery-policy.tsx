@@ -39,7 +39,14 @@ export default function DeliveryPolicy() {
         <>
           <section aria-labelledby="caps">
             <h2 id="caps">Frequency caps</h2>
-            <DataTable label="Frequency caps" columns={columns} rows={data.caps} isLoading={false} error={null} empty="No frequency caps: every send goes out." />
+            <DataTable
+              label="Frequency caps"
+              columns={columns}
+              rows={data.caps}
+              isLoading={false}
+              error={null}
+              empty="No frequency caps: every send goes out."
+            />
           </section>
           <section className="card" aria-labelledby="exempt">
             <h2 id="exempt">Exempt categories</h2>

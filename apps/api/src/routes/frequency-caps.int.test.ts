@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import type { Worker } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '@waymark/core/config/config';
+import { createDatabase, type Db } from '@waymark/core/db/database';
+import { createLogger } from '@waymark/core/logging/logger';
+import type { DeliveryPolicy, FrequencyCap } from '@waymark/journey';
+import { createWorker } from '../../../worker/src/worker';
+import { emailsTo, uniqueAddress } from '../../../../test/email-emulator';
+import { eventually } from '../../../../test/eventually';
+import { journeyStatesOf } from '../../../../test/journey-states';
+import { releaseTaskQueue } from '../../../../test/task-queue-cleanup';
+import { issueApiKey, startTestApi, type TestApi } from '../../../../test/test-api';
+import { integrationEnv } from '../../../../test/test-env';
+
+const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
+
+/**
+ * Frequency caps on the real stack: the api ingests, a worker of this file's own task queue (with a
+ * cap of 2 journey emails per 24 h) runs the deployment's journeys on the Temporal dev server, the
+ * SES emulator receives; counted from email_sends across journeys, and told by explain.
+ */
+describe('frequency caps across journeys (real stack)', () => {
+  const taskQueue = `frequency-caps-${randomUUID()}`;
+  // one worker for the file; each test sets the cap it needs before its first event
+  const policy: { caps: FrequencyCap[]; exempt: string[] } = { caps: [], exempt: [] };
+  const capOf = (onCap: FrequencyCap['onCap']): FrequencyCap[] => [{ category: 'journey', max: 2, per: '24h', onCap }];
+  let api: TestApi;
+  let ingestKey: string;
+  let worker: { worker: Worker; close: () => Promise<void> };
+  let running: Promise<void>;
+  let db: Db;
+
+  beforeAll(async () => {
+    // the worker first: it installs the Temporal runtime of this process before any connection does
+    const config = loadConfig({ ...integrationEnv(), TEMPORAL_TASK_QUEUE: taskQueue });
+    db = createDatabase({ connectionString: config.databaseUrl, max: 4 });
+    const logger = createLogger({ level: 'error', name: 'caps-worker', format: 'json' });
+    worker = await createWorker({ config, db, logger, deliveryPolicy: policy satisfies DeliveryPolicy });
+    running = worker.worker.run();
+    api = await startTestApi({ ADMIN_API_KEY: LEGACY, TEMPORAL_TASK_QUEUE: taskQueue });
+    ingestKey = await issueApiKey(api, LEGACY, 'caps-producer', ['ingest']);
+  }, 120_000);
+  afterAll(async () => {
+    worker?.worker.shutdown();
+    await running;
+    await worker?.close();
+    await db?.destroy();
+    if (api !== undefined) await releaseTaskQueue(api.deps.temporal.client, taskQueue);
+    await api?.close();
+  }, 60_000);
+
+  const send = async (name: string, userId: string, email: string, eventProperties: Record<string, unknown> = {}, contactProperties?: object) => {
+    const response = await api.request('POST', '/v1/events', {
+      token: ingestKey,
+      body: { name, userId, email, eventProperties, ...(contactProperties === undefined ? {} : { contactProperties }) },
+    });
+    expect(response.status).toBe(202);
+  };
+  const logsOf = async (userId: string, journeyId: string) => {
+    const [state] = await journeyStatesOf(api.deps.db, userId, journeyId);
+    if (state === undefined) return [];
+    return api.deps.db.selectFrom('journeyLogs').selectAll().where('journeyStateId', '=', state.id).orderBy('createdAt').orderBy('id').execute();
+  };
+  const sentBy = async (userId: string, journeyId: string) => (await logsOf(userId, journeyId)).some((log) => log.action === 'email_sent');
+  const explain = async (userId: string, journeyId: string) => {
+    const response = await api.request('GET', `/v1/admin/contacts/${userId}/explain?journeyId=${journeyId}`, { token: LEGACY });
+    expect(response.status).toBe(200);
+    return response.body.explanation.enrollments[0].steps.map((step: { outcome: string }) => step.outcome) as string[];
+  };
+
+  /**
+   * Welcome, then payment-failed: two journey emails to the address from two journeys, each waited
+   * for; the third, trial-ending's reminder, comes next (journeys without `suppress.hours`, so only
+   * the cap decides).
+   */
+  async function twoJourneysSend(userId: string, email: string, contactProperties?: object): Promise<void> {
+    await send('user.signed_up', userId, email, { firstName: 'Ada' }, contactProperties);
+    await eventually(() => sentBy(userId, 'welcome-series'), Boolean, { what: 'the welcome email' });
+    await send('payment.failed', userId, email, { amount: '$10.00' });
+    await eventually(() => sentBy(userId, 'payment-recovery'), Boolean, { what: 'the payment-failed email' });
+  }
+  const trialEnding = (userId: string, email: string) =>
+    send('stripe.customer.subscription.trial_will_end', userId, email, { plan: 'pro', trial_end: Math.floor(Date.now() / 1000) + 3 * 86_400 });
+
+  it('skip: the third journey email within 24 h is skipped by the cap (frequency_cap), and explain names the cap', async () => {
+    policy.caps = capOf('skip');
+    const userId = `caps-${randomUUID()}`;
+    const email = uniqueAddress('caps-skip');
+    await twoJourneysSend(userId, email);
+    await trialEnding(userId, email);
+    const skipped = await eventually(
+      async () => (await logsOf(userId, 'trial-ending')).find((log) => log.action === 'email_skipped'),
+      (log) => log !== undefined,
+      { what: 'the capped trial-ending email' },
+    );
+    expect(skipped!.detail).toMatchObject({ templateKey: 'trial-ending', reason: 'frequency_cap', cap: '2 per 24h (journey)' });
+    expect(await explain(userId, 'trial-ending')).toContain('skipped: frequency cap 2 per 24h (journey) reached');
+    // nothing of the capped send was written or sent: two emails reached the address
+    const sends = await api.deps.db.selectFrom('emailSends').select('templateKey').where('toEmail', '=', email).orderBy('createdAt').execute();
+    expect(sends.map((row) => row.templateKey)).toEqual(['welcome', 'payment-failed']);
+    expect((await emailsTo(email)).length).toBe(2);
+  });
+
+  it("delay: the third is held until the window has room, on the recipient's clock, and explain names the hold", async () => {
+    policy.caps = capOf('delay');
+    const userId = `caps-${randomUUID()}`;
+    const email = uniqueAddress('caps-delay');
+    await twoJourneysSend(userId, email, { timezone: 'Europe/Paris' });
+    await trialEnding(userId, email);
+    const held = await eventually(
+      async () => (await logsOf(userId, 'trial-ending')).find((log) => log.action === 'held'),
+      (log) => log !== undefined,
+      { what: 'the held trial-ending email' },
+    );
+    const first = await api.deps.db.selectFrom('emailSends').select('createdAt').where('toEmail', '=', email).orderBy('createdAt').executeTakeFirstOrThrow();
+    const until = new Date(first.createdAt.getTime() + 86_400_000);
+    expect(held!.detail).toMatchObject({ reason: 'frequency_cap', cap: '2 per 24h (journey)', until: until.toISOString(), timeZone: 'Europe/Paris' });
+    const [state] = await journeyStatesOf(api.deps.db, userId, 'trial-ending');
+    expect(state!.status).toBe('waiting');
+    const localUntil = String((held!.detail as { localUntil: string }).localUntil);
+    expect(await explain(userId, 'trial-ending')).toContain(
+      `held by frequency cap 2 per 24h (journey) until ${localUntil.slice(11, 16)} Europe/Paris (${localUntil})`,
+    );
+    expect((await emailsTo(email)).length).toBe(2);
+  });
+
+  it('an exempt category is neither capped nor counted', async () => {
+    policy.caps = capOf('skip');
+    policy.exempt = [];
+    const userId = `caps-${randomUUID()}`;
+    const email = uniqueAddress('caps-exempt');
+    await twoJourneysSend(userId, email);
+    policy.caps = [{ category: '*', max: 2, per: '24h', onCap: 'skip' }];
+    policy.exempt = ['journey'];
+    await trialEnding(userId, email);
+    await eventually(() => sentBy(userId, 'trial-ending'), Boolean, { what: 'the exempt trial-ending email' });
+    expect((await emailsTo(email)).length).toBe(3);
+  });
+});
