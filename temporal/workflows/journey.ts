@@ -1,14 +1,4 @@
-import {
-  ApplicationFailure,
-  CancellationScope,
-  condition,
-  patched,
-  proxyActivities,
-  proxyLocalActivities,
-  setHandler,
-  sleep,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { ApplicationFailure, patched, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import { withPolicyQuietHours } from '@waymark/journey';
 import { journeys } from '@waymark/journeys';
 import { deliveryPolicy } from '@waymark/journeys/delivery-policy';
@@ -18,6 +8,7 @@ import { startJourneyRun, type JourneyRunOutcome } from './journey-run';
 import { journeyEventSignal, journeyProgressQuery } from './journey-signals';
 import type { JourneyWorkflowInput } from './journey-input';
 import type { JourneyRuntime } from './journey-runtime';
+import { temporalJourneyRuntime } from './temporal-journey-runtime';
 
 export type { JourneyRunOutcome } from './journey-run';
 
@@ -70,31 +61,13 @@ const remoteEmail = proxyActivities<SendJourneyEmailActivities>(emailOptions);
  */
 const localEmail = proxyLocalActivities<SendJourneyEmailActivities>(emailOptions);
 
-/** The journey runner on Temporal: durable timers, signals, activities with retries. */
+/** The journey runner on Temporal, with the run's local or remote activities. */
 function temporalRuntime(input: JourneyWorkflowInput): JourneyRuntime {
-  const { workflowId, runId } = workflowInfo();
   const local = input.steps === 'local';
   // `||` keeps new runs free of the patch marker (journey-input.ts)
   const mirror = local || patched(LOCAL_MIRROR_PATCH) ? localMirror : remoteMirror;
   const email = local ? localEmail : remoteEmail;
-  return {
-    workflowId,
-    runId,
-    now: () => Date.now(),
-    calls: {
-      enterJourney: mirror.enterJourney,
-      recordJourneyStep: mirror.recordJourneyStep,
-      finishJourneyRun: mirror.finishJourneyRun,
-      findJourneyEvents: mirror.findJourneyEvents,
-      hasJourneyEvent: mirror.hasJourneyEvent,
-      recipientTimeZone: mirror.recipientTimeZone,
-      sendJourneyEmail: email.sendJourneyEmail,
-    },
-    sleep: (ms) => sleep(ms),
-    condition: (test, timeoutMs) => condition(test, timeoutMs),
-    shielded: (call) => CancellationScope.nonCancellable(call),
-    cancelled: () => CancellationScope.current().consideredCancelled,
-  };
+  return temporalJourneyRuntime(mirror, email);
 }
 
 /** One enrollment = one workflow run (see journey-run.ts for the rules). */
