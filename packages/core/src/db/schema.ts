@@ -139,6 +139,15 @@ export interface EmailSendsTable {
   updatedAt: Timestamp;
 }
 
+/** An admitted send in flight, counted by the frequency caps until its email_sends row exists (0115). */
+export interface DeliveryCapClaimsTable {
+  idempotencyKey: string;
+  /** lower-cased address */
+  email: string;
+  category: string;
+  createdAt: Date;
+}
+
 export interface EmailProviderNotificationsTable {
   messageId: string;
   notificationType: string;
@@ -495,6 +504,7 @@ export interface Database {
   organizationInvitations: OrganizationInvitationsTable;
   rowCounts: RowCountsTable;
   journeyStateCounts: JourneyStateCountsTable;
+  deliveryCapClaims: DeliveryCapClaimsTable;
 }
 
 export type ContactRow = Selectable<ContactsTable>;

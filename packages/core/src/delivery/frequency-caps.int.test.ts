@@ -5,10 +5,10 @@ import { loadConfig } from '../config/config';
 import { createDatabase, type Db } from '../db/database';
 import type { EmailStatus } from '../db/schema';
 import { integrationEnv } from '../../../../test/test-env';
-import { findCappedContacts, findCappedRecipients } from './frequency-caps';
+import { claimCapRoom, findCappedContacts, findCappedRecipients, releaseCapClaims } from './frequency-caps';
 
-/** The set-based cap check against real PostgreSQL: what a broadcast chunk asks for its contacts. */
-describe('findCappedContacts (one query per chunk)', () => {
+/** The set-based cap checks against real PostgreSQL: what a broadcast chunk and a journey step ask. */
+describe('frequency caps on PostgreSQL (findCappedContacts, claimCapRoom)', () => {
   const config = loadConfig(integrationEnv());
   let db: Db;
   beforeAll(() => {
@@ -98,5 +98,31 @@ describe('findCappedContacts (one query per chunk)', () => {
     );
     expect((await findCappedRecipients(db, policy, { emails: [address.toLowerCase()], category: 'newsletter', at })).size).toBe(1);
     expect((await findCappedRecipients(db, policy, { emails: [address], category: 'journey', at })).size).toBe(0);
+  });
+
+  it('claimCapRoom: sends decided at the same moment never share the last slot, and a claim counts until released', async () => {
+    const email = `${randomUUID()}@caps.example`;
+    await contactWith([['newsletter', 3]], email);
+    const attempt = (key: string) => claimCapRoom(db, policy, { sends: [{ idempotencyKey: key, email }], category: 'newsletter', at });
+    const keys = ['a', 'b', 'c', 'd'].map((name) => `${name}-${randomUUID()}`);
+    const answers = await Promise.all(keys.map(attempt));
+    // one slot was left of 2 per 24h: one send admitted, three capped until the earlier send leaves the window
+    expect(answers.filter((answer) => answer.size === 0)).toHaveLength(1);
+    for (const answer of answers.filter((candidate) => candidate.size === 1)) expect([...answer.values()][0]!.until).toEqual(hoursAgo(3 - 24));
+    // released without a row (the send path skipped it): the slot is free again
+    const admitted = keys[answers.findIndex((answer) => answer.size === 0)]!;
+    await releaseCapClaims(db, [admitted]);
+    expect((await attempt(`e-${randomUUID()}`)).size).toBe(0);
+  });
+
+  it('claimCapRoom: a chunk counts its own sends to one address, in order', async () => {
+    const email = `${randomUUID()}@caps.example`;
+    const sends = ['x', 'y', 'z'].map((name) => ({ idempotencyKey: `${name}-${randomUUID()}`, email }));
+    const capped = await claimCapRoom(db, policy, { sends, category: 'newsletter', at });
+    expect([...capped.keys()]).toEqual([sends[2]!.idempotencyKey]);
+    await releaseCapClaims(
+      db,
+      sends.map((send) => send.idempotencyKey),
+    );
   });
 });

@@ -3,7 +3,7 @@ import type { Db } from '../db/database';
 import { recordDeadLetter } from '../dlq/dead-letters';
 import { isAppError } from '../errors/app-error';
 import type { SendJourneyEmailInput, SendJourneyEmailResult } from './journey-email';
-import { applyJourneyFrequencyCap } from './journey-frequency-cap';
+import { applyJourneyFrequencyCap, releaseJourneyCapClaim } from './journey-frequency-cap';
 import { isLiveStatus } from './live-statuses';
 import { recordJourneyStep } from './run-steps';
 import type { EmailDeps } from '../emails/email-deps';
@@ -25,9 +25,17 @@ export async function deliverJourneyEmail(deps: EmailDeps, input: SendJourneyEma
   const state = await deps.db.selectFrom('journeyStates').select('status').where('id', '=', input.stateId).executeTakeFirst();
   if (state === undefined || !isLiveStatus(state.status)) return { status: 'skipped', reason: 'state_not_active' };
 
-  const capped = await applyJourneyFrequencyCap(deps, input);
-  if (capped !== undefined) return capped;
+  const cap = await applyJourneyFrequencyCap(deps, input);
+  if (cap.status !== 'admitted') return cap;
+  try {
+    return await sendAndRecord(deps, input);
+  } finally {
+    if (cap.claimed) await releaseJourneyCapClaim(deps, input);
+  }
+}
 
+/** The send path, then the journey log of its answer. */
+async function sendAndRecord(deps: EmailDeps, input: SendJourneyEmailInput): Promise<JourneyEmailOutcome> {
   const base = { stateId: input.stateId, toNodeId: input.nodeId };
   let result;
   try {

@@ -1,6 +1,6 @@
-import { describeCap, formatLocal } from '@waymark/journey';
+import { capsFor, describeCap, formatLocal } from '@waymark/journey';
 import { contactTimeZone } from '../contacts/time-zone';
-import { findCappedRecipients } from '../delivery/frequency-caps';
+import { claimCapRoom, releaseCapClaims } from '../delivery/frequency-caps';
 import type { EmailDeps } from '../emails/email-deps';
 import type { SendJourneyEmailInput } from './journey-email';
 import { recordJourneyStep } from './run-steps';
@@ -9,24 +9,28 @@ export type JourneyCapOutcome = { status: 'skipped'; reason: 'frequency_cap' } |
 
 /**
  * The delivery policy's frequency caps on one journey send (docs/journeys.md, "Timing and
- * etiquette"), asked before the send path: undefined when the send may go. Over a `skip` cap the
- * send is logged `email_skipped` (reason `frequency_cap`); over a `delay` cap it is logged `held`
- * until the window has room, on the recipient's clock, and the activity retries it then (a durable
- * timer, as for `suppress.hours`). A retry that finds the send's own row (already admitted) is not
- * capped by it.
+ * etiquette"), asked before the send path. `admitted`: the send may go (`claimed`: it holds a
+ * claim to release with `releaseJourneyCapClaim` once the send path has answered). Over a `skip`
+ * cap the send is logged `email_skipped` (reason `frequency_cap`); over a `delay` cap it is logged
+ * `held` until the window has room, on the recipient's clock, and the activity retries it then (a
+ * durable timer, as for `suppress.hours`). A retry that finds the send's own row was admitted before.
  */
-export async function applyJourneyFrequencyCap(deps: EmailDeps, input: SendJourneyEmailInput, now = new Date()): Promise<JourneyCapOutcome | undefined> {
+export async function applyJourneyFrequencyCap(
+  deps: EmailDeps,
+  input: SendJourneyEmailInput,
+  now = new Date(),
+): Promise<JourneyCapOutcome | { status: 'admitted'; claimed: boolean }> {
   const { policy, defaultTimeZone } = deps.delivery;
-  const capped = await findCappedRecipients(deps.db, policy, {
-    emails: [input.userEmail],
+  if (capsFor(policy, input.category).length === 0) return { status: 'admitted', claimed: false };
+  const admitted = await deps.db.selectFrom('emailSends').select('id').where('idempotencyKey', '=', input.idempotencyKey).executeTakeFirst();
+  if (admitted !== undefined) return { status: 'admitted', claimed: false };
+  const capped = await claimCapRoom(deps.db, policy, {
+    sends: [{ idempotencyKey: input.idempotencyKey, email: input.userEmail }],
     category: input.category,
     at: now,
-    excludeIdempotencyKey: input.idempotencyKey,
   });
-  const verdict = capped.get(input.userEmail.toLowerCase());
-  if (verdict === undefined) return undefined;
-  const admitted = await deps.db.selectFrom('emailSends').select('id').where('idempotencyKey', '=', input.idempotencyKey).executeTakeFirst();
-  if (admitted !== undefined) return undefined;
+  const verdict = capped.get(input.idempotencyKey);
+  if (verdict === undefined) return { status: 'admitted', claimed: true };
   const base = { stateId: input.stateId, toNodeId: input.nodeId };
   const detail = { templateKey: input.templateKey, reason: 'frequency_cap', cap: describeCap(verdict.cap), until: verdict.until.toISOString() };
   if (verdict.onCap === 'skip') {
@@ -41,4 +45,9 @@ export async function applyJourneyFrequencyCap(deps: EmailDeps, input: SendJourn
     detail: { ...detail, localUntil: formatLocal(verdict.until.getTime(), timeZone), timeZone },
   });
   return { status: 'deferred', retryAt: verdict.until, reason: 'frequency_cap' };
+}
+
+/** The send path has answered: its email_sends row (if any) counts from now on. */
+export function releaseJourneyCapClaim(deps: EmailDeps, input: SendJourneyEmailInput): Promise<void> {
+  return releaseCapClaims(deps.db, [input.idempotencyKey]);
 }
