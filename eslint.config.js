@@ -73,6 +73,7 @@ const coreLayers = [
   'emails',
   'templates',
   'jobs',
+  'broadcasts',
   'journeys',
   'events',
   'imports',

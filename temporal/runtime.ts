@@ -12,7 +12,7 @@ import { journeys as journeyDefinitions } from '@waymark/journeys';
 import { categories as categoryDefinitions } from '@waymark/journeys/categories';
 import { deliveryPolicy as deliveryPolicyDefinition } from '@waymark/journeys/delivery-policy';
 import { events as eventCatalog } from '@waymark/journeys/events';
-import { definePreferenceCategories, type PreferenceCategories } from '@waymark/email/preference-categories';
+import { assertTemplateCategories, definePreferenceCategories, type PreferenceCategories } from '@waymark/email/preference-categories';
 import { DeliveryPolicyError, deliveryPolicyCategoryProblems, type DeliveryPolicy } from '@waymark/journey';
 import { emailTemplates } from '@waymark/journeys/templates/registry';
 import { fileURLToPath } from 'node:url';
@@ -51,6 +51,7 @@ export interface RuntimeDeps {
 export function createRuntime(config: Config, deps: RuntimeDeps): Runtime {
   const journeys = createDeploymentJourneys(config);
   const categories = deploymentCategories();
+  assertTemplateCategories(emailTemplates, categories);
   const deliveryPolicy = checkedDeliveryPolicy(deps.deliveryPolicy ?? deliveryPolicyDefinition, categories);
   const ingestDeps: IngestDeps = { db: deps.db, logger: deps.logger, journeys, orchestrator: deps.orchestrator, catalogMode: config.eventCatalogMode };
   return {

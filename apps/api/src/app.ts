@@ -49,6 +49,7 @@ import { eventCatalogRoutes } from './routes/admin/event-catalog';
 import { categoryRoutes } from './routes/admin/categories';
 import { deliveryPolicyRoutes } from './routes/admin/delivery-policy';
 import { segmentRoutes } from './routes/admin/segments';
+import { broadcastRoutes } from './routes/admin/broadcasts';
 import { contactExplainRoutes } from './routes/admin/contact-explain';
 import { studioStatusRoutes } from './routes/public/studio-status';
 import { insightRoutes } from './routes/admin/insights';
@@ -73,6 +74,7 @@ const adminRoutes = [
   categoryRoutes,
   deliveryPolicyRoutes,
   segmentRoutes,
+  broadcastRoutes,
   contactListRoutes,
   contactExplainRoutes,
   contactBulkRoutes,

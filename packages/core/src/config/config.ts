@@ -60,6 +60,8 @@ export const configSchema = z
     EVENT_CATALOG_MODE: z.enum(['quarantine', 'reject', 'off']).default('quarantine'),
     /** the recipient time zone of contacts without a `timezone` property (docs/journeys.md, "Timing and etiquette") */
     DEFAULT_TIMEZONE: defaultTimeZone,
+    /** the zone of a broadcast's `localTime` for contacts without a `timezone` property (docs/broadcasts.md) */
+    BROADCAST_DEFAULT_TIMEZONE: defaultTimeZone,
     STUDIO_ADMIN_EMAIL: optionalString,
     STUDIO_ADMIN_PASSWORD: optionalString,
 
@@ -156,6 +158,7 @@ export const configSchema = z
     enabledJourneys: env.ENABLED_JOURNEYS,
     eventCatalogMode: env.EVENT_CATALOG_MODE,
     defaultTimeZone: env.DEFAULT_TIMEZONE,
+    broadcasts: { defaultTimeZone: env.BROADCAST_DEFAULT_TIMEZONE },
     studioAdmin: { email: env.STUDIO_ADMIN_EMAIL, password: env.STUDIO_ADMIN_PASSWORD },
     rateLimit: {
       max: env.RATE_LIMIT_MAX,
