@@ -12,6 +12,7 @@ import { definePreferenceCategories } from '@waymark/email/preference-categories
 import { categories } from '@waymark/journeys/categories';
 import { emailTemplates } from '@waymark/journeys/templates/registry';
 import { eventually } from '../../test/eventually';
+import { seedList } from '../../test/seed-list';
 import { integrationEnv } from '../../test/test-env';
 import { createBroadcastActivities } from '../activities/broadcasts';
 import { createTemporalBackgroundJobs } from '../background-jobs';
@@ -60,33 +61,12 @@ describe('broadcastWorkflow on skipped time', () => {
     jobs: createTemporalBackgroundJobs(env.client, taskQueue),
   });
 
-  async function listOf(properties: Record<string, unknown>[]) {
+  function listOf(properties: Record<string, unknown>[]) {
     const run = randomUUID().slice(0, 8);
-    const list = await db
-      .insertInto('lists')
-      .values({ key: `bc-${run}`, name: run })
-      .returning(['id', 'key'])
-      .executeTakeFirstOrThrow();
-    const contacts = await db
-      .insertInto('contacts')
-      .values(
-        properties.map((props, i) => ({
-          externalId: `bc-${run}-${i}`,
-          email: `bc-${run}-${i}@waymark-test.example`,
-          properties: JSON.stringify(props),
-          firstSeenAt: new Date(),
-          lastSeenAt: new Date(),
-          createdAt: new Date(),
-          updatedAt: new Date(),
-        })),
-      )
-      .returning(['id', 'email'])
-      .execute();
-    await db
-      .insertInto('listMemberships')
-      .values(contacts.map((contact) => ({ listId: list.id, contactId: contact.id, subscribed: true, updatedAt: new Date() })))
-      .execute();
-    return { listKey: list.key, contacts };
+    return seedList(
+      db,
+      properties.map((props, i) => ({ email: `bc-${run}-${i}@waymark-test.example`, properties: props })),
+    );
   }
 
   async function sentTo(broadcastId: string): Promise<string[]> {

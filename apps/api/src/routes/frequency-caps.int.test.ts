@@ -11,16 +11,18 @@ import { eventually } from '../../../../test/eventually';
 import { journeyStatesOf } from '../../../../test/journey-states';
 import { releaseTaskQueue } from '../../../../test/task-queue-cleanup';
 import { issueApiKey, startTestApi, type TestApi } from '../../../../test/test-api';
+import { seedList } from '../../../../test/seed-list';
 import { integrationEnv } from '../../../../test/test-env';
 
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
 
 /**
- * Frequency caps on the real stack: the api ingests, a worker of this file's own task queue (with a
- * cap of 2 journey emails per 24 h) runs the deployment's journeys on the Temporal dev server, the
- * SES emulator receives; counted from email_sends across journeys, and told by explain.
+ * Frequency caps on the real stack: the api ingests and starts broadcasts, a worker of this file's
+ * own task queue (with the cap each test sets) runs the deployment's journeys and the broadcasts on
+ * the Temporal dev server, the SES emulator receives; counted from email_sends across journeys and
+ * broadcasts, and told by explain.
  */
-describe('frequency caps across journeys (real stack)', () => {
+describe('frequency caps across journeys and broadcasts (real stack)', () => {
   const taskQueue = `frequency-caps-${randomUUID()}`;
   // one worker for the file; each test sets the cap it needs before its first event
   const policy: { caps: FrequencyCap[]; exempt: string[] } = { caps: [], exempt: [] };
@@ -141,5 +143,78 @@ describe('frequency caps across journeys (real stack)', () => {
     await trialEnding(userId, email);
     await eventually(() => sentBy(userId, 'trial-ending'), Boolean, { what: 'the exempt trial-ending email' });
     expect((await emailsTo(email)).length).toBe(3);
+  });
+
+  const listOf = async (addresses: readonly string[]) =>
+    (
+      await seedList(
+        db,
+        addresses.map((email) => ({ email })),
+      )
+    ).listKey;
+
+  async function sendBroadcastTo(listKey: string) {
+    const created = await api.request('POST', '/v1/admin/broadcasts', {
+      token: LEGACY,
+      body: {
+        name: `Caps ${randomUUID().slice(0, 8)}`,
+        templateKey: 'reengage-we-miss-you',
+        category: 'newsletter',
+        audience: { listKey },
+        data: { productName: 'Atlas' },
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.broadcast.id as string;
+    expect((await api.request('POST', `/v1/admin/broadcasts/${id}/send`, { token: LEGACY })).status).toBe(202);
+    return id;
+  }
+  const recipientsOf = (id: string) =>
+    db.selectFrom('broadcastRecipients').select(['email', 'status', 'reason', 'sendAt']).where('broadcastId', '=', id).orderBy('email').execute();
+
+  it('across a journey and a broadcast: the person a journey just emailed is skipped by the broadcast, the other gets it', async () => {
+    policy.caps = [{ category: '*', max: 1, per: '24h', onCap: 'skip' }];
+    policy.exempt = [];
+    const userId = `caps-${randomUUID()}`;
+    const emailed = uniqueAddress('caps-journey');
+    const fresh = uniqueAddress('caps-fresh');
+    const listKey = await listOf([emailed, fresh]);
+    await send('user.signed_up', userId, emailed, { firstName: 'Ada' });
+    await eventually(() => sentBy(userId, 'welcome-series'), Boolean, { what: 'the welcome email' });
+    const id = await sendBroadcastTo(listKey);
+    const done = await eventually(
+      async () => (await api.request('GET', `/v1/admin/broadcasts/${id}`, { token: LEGACY })).body.broadcast,
+      (broadcast) => broadcast?.status === 'sent',
+      { timeoutMs: 90_000, what: 'the broadcast sent' },
+    );
+    expect(done.stats.sent).toBe(1);
+    expect(done.stats.skipped.frequencyCap).toBe(1);
+    const recipients = await recipientsOf(id);
+    expect(recipients.find((row) => row.email === emailed)).toMatchObject({ status: 'skipped', reason: 'frequency_cap' });
+    expect(recipients.find((row) => row.email === fresh)).toMatchObject({ status: 'sent' });
+    expect((await emailsTo(emailed)).length).toBe(1);
+    expect((await emailsTo(fresh)).length).toBe(1);
+  });
+
+  it('across a journey and a broadcast, delay: the capped recipient waits in the broadcast until the window has room', async () => {
+    policy.caps = [{ category: '*', max: 1, per: '24h', onCap: 'delay' }];
+    policy.exempt = [];
+    const userId = `caps-${randomUUID()}`;
+    const emailed = uniqueAddress('caps-journey');
+    const listKey = await listOf([emailed]);
+    await send('user.signed_up', userId, emailed, { firstName: 'Ada' });
+    await eventually(() => sentBy(userId, 'welcome-series'), Boolean, { what: 'the welcome email' });
+    const welcome = await db.selectFrom('emailSends').select('createdAt').where('toEmail', '=', emailed).executeTakeFirstOrThrow();
+    const id = await sendBroadcastTo(listKey);
+    const [held] = await eventually(
+      () => recipientsOf(id),
+      (rows) => rows[0]?.sendAt != null,
+      { what: 'the recipient held until the window has room' },
+    );
+    expect(held).toMatchObject({ status: 'pending', sendAt: new Date(welcome.createdAt.getTime() + 86_400_000) });
+    expect((await emailsTo(emailed)).length).toBe(1);
+    // still sending, waiting for the window; cancelled here, so the run does not wait a day
+    expect((await api.request('GET', `/v1/admin/broadcasts/${id}`, { token: LEGACY })).body.broadcast.status).toBe('sending');
+    expect((await api.request('POST', `/v1/admin/broadcasts/${id}/cancel`, { token: LEGACY })).status).toBe(200);
   });
 });

@@ -3,6 +3,7 @@ import type { EmailDeps } from '../emails/email-deps';
 import { sendEmail, type SendEmailResult } from '../emails/send-email';
 import type { BroadcastPhase, JsonObject } from '../db/schema';
 import { checkSendGateForAddresses, type SendBlockReason } from '../preferences/send-gate';
+import { releaseCapClaims } from '../delivery/frequency-caps';
 import { contactsOverFrequencyCap } from './broadcast-frequency-cap';
 import type { BroadcastSkipReason, BroadcastVariant } from './broadcast-schemas';
 import { recipientTemplateData } from './broadcast-template-data';
@@ -95,11 +96,17 @@ export async function sendBroadcastChunk(deps: BroadcastSendDeps, broadcastId: s
       row.category,
     );
     const candidates = due.filter((recipient) => gate.get(recipient.email!)?.allowed === true);
-    const capped = await contactsOverFrequencyCap(db, {
+    const capped = await contactsOverFrequencyCap(db, deps.email.delivery.policy, {
       category: row.category,
-      candidates: candidates.map((recipient) => ({ contactId: recipient.contactId, email: recipient.email! })),
+      candidates: candidates.map((recipient) => ({
+        contactId: recipient.contactId,
+        email: recipient.email!,
+        idempotencyKey: broadcastEmailKey(broadcastId, recipient.contactId),
+      })),
       now,
     });
+    // over a `delay` cap: still pending, due again when the window has room
+    const delayed: { contactId: string; until: Date }[] = [];
     const variants = (row.variants as unknown as BroadcastVariant[] | null) ?? [];
     const outcomes: Outcome[] = [];
     const sends: { contactId: string; run: () => Promise<SendEmailResult> }[] = [];
@@ -109,8 +116,13 @@ export async function sendBroadcastChunk(deps: BroadcastSendDeps, broadcastId: s
         outcomes.push({ contactId: recipient.contactId, status: 'skipped', reason: gateReason(verdict?.reason), emailSendId: null });
         continue;
       }
-      if (capped.has(recipient.contactId)) {
+      const cap = capped.get(recipient.contactId);
+      if (cap?.onCap === 'skip') {
         outcomes.push({ contactId: recipient.contactId, status: 'skipped', reason: 'frequency_cap', emailSendId: null });
+        continue;
+      }
+      if (cap?.onCap === 'delay') {
+        delayed.push({ contactId: recipient.contactId, until: cap.until });
         continue;
       }
       const variant = variants.find((candidate) => candidate.id === recipient.variantId);
@@ -146,6 +158,13 @@ export async function sendBroadcastChunk(deps: BroadcastSendDeps, broadcastId: s
         deps.heartbeat?.();
       });
     } finally {
+      if (delayed.length > 0) {
+        const values = sql.join(delayed.map((held) => sql`(${held.contactId}::uuid, ${held.until}::timestamptz)`));
+        await sql`
+          update broadcast_recipients r set send_at = v.until, updated_at = now()
+          from (values ${values}) as v(contact_id, until)
+          where r.broadcast_id = ${broadcastId} and r.contact_id = v.contact_id and r.status = 'pending'`.execute(db);
+      }
       // what was decided is kept even when a send threw (the retried chunk finds the rest pending);
       // outside the chunk's transaction, which a thrown send rolls back
       if (outcomes.length > 0) {
@@ -158,6 +177,11 @@ export async function sendBroadcastChunk(deps: BroadcastSendDeps, broadcastId: s
           from (values ${values}) as v(contact_id, status, reason, email_send_id)
           where r.broadcast_id = ${broadcastId} and r.contact_id = v.contact_id and r.status = 'pending'`.execute(db);
       }
+      // the sends have answered: their email_sends rows count for the caps from now on
+      await releaseCapClaims(
+        db,
+        sends.map((send) => broadcastEmailKey(broadcastId, send.contactId)),
+      );
     }
     return due.length;
   });
