@@ -16,6 +16,8 @@ import * as m0080 from './0080_event_catalog_violations';
 import * as m0085 from './0085_journey_pending_starts';
 import * as m0100 from './0100_journey_versions';
 import * as m0105 from './0105_segments';
+import * as m0110 from './0110_broadcasts';
+import * as m0115 from './0115_delivery_cap_claims';
 import * as m0130 from './0130_contacts_recency_index';
 import * as m0131 from './0131_events_segment_index';
 import * as m0132 from './0132_filter_counts';
@@ -42,6 +44,8 @@ export const migrations: Record<string, Migration> = {
   '0085_journey_pending_starts': m0085,
   '0100_journey_versions': m0100,
   '0105_segments': m0105,
+  '0110_broadcasts': m0110,
+  '0115_delivery_cap_claims': m0115,
   '0130_contacts_recency_index': m0130,
   '0131_events_segment_index': m0131,
   '0132_filter_counts': m0132,

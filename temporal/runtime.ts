@@ -11,8 +11,10 @@ import type { AppLogger } from '@waymark/core/logging/logger';
 import { createConfiguredSendRateGovernor } from '@waymark/core/send-rate/send-rate-from-config';
 import { journeys as journeyDefinitions } from '@waymark/journeys';
 import { categories as categoryDefinitions } from '@waymark/journeys/categories';
+import { deliveryPolicy as deliveryPolicyDefinition } from '@waymark/journeys/delivery-policy';
 import { events as eventCatalog } from '@waymark/journeys/events';
-import { definePreferenceCategories, type PreferenceCategories } from '@waymark/email/preference-categories';
+import { assertTemplateCategories, definePreferenceCategories, type PreferenceCategories } from '@waymark/email/preference-categories';
+import { DeliveryPolicyError, deliveryPolicyCategoryProblems, type DeliveryPolicy } from '@waymark/journey';
 import { emailTemplates } from '@waymark/journeys/templates/registry';
 import { fileURLToPath } from 'node:url';
 import { journeyVersions, type JourneyVersions } from './journey-versions';
@@ -29,6 +31,8 @@ export interface Runtime {
   journeys: JourneyRegistry;
   /** this deployment's preference categories (journeys/categories.ts): the preference center, the admin plane */
   categories: PreferenceCategories;
+  /** this deployment's delivery policy (journeys/delivery-policy.ts), checked against the categories */
+  deliveryPolicy: DeliveryPolicy;
   /** the send path: journeys/templates, the SES transport, unsubscribe tokens, the shared send-rate budget (close it with the process) */
   email: EmailDeps & { sendRate: NonNullable<EmailDeps['sendRate']> };
   /** the ingest pipeline: every path that accepts an event (routes, webhooks, DLQ retry, lifecycle events) calls this */
@@ -41,18 +45,23 @@ export interface RuntimeDeps {
   db: Db;
   logger: AppLogger;
   orchestrator: JourneyOrchestrator;
+  /** instead of journeys/delivery-policy.ts (tests that need a cap of their own) */
+  deliveryPolicy?: DeliveryPolicy;
 }
 
 export function createRuntime(config: Config, deps: RuntimeDeps): Runtime {
   const journeys = createDeploymentJourneys(config);
   const categories = deploymentCategories();
+  assertTemplateCategories(emailTemplates, categories);
+  const deliveryPolicy = checkedDeliveryPolicy(deps.deliveryPolicy ?? deliveryPolicyDefinition, categories);
   // one budget per process, shared through Redis with every other sending process (docs/email.md, "Send rate")
   const sendRate = createConfiguredSendRateGovernor(config, deps.logger);
   const ingestDeps: IngestDeps = { db: deps.db, logger: deps.logger, journeys, orchestrator: deps.orchestrator, catalogMode: config.eventCatalogMode };
   return {
     journeys,
     categories,
-    email: { ...createEmailDeps(config, { db: deps.db, templates: emailTemplates, logger: deps.logger, sendRate }), sendRate },
+    deliveryPolicy,
+    email: { ...createEmailDeps(config, { db: deps.db, templates: emailTemplates, logger: deps.logger, deliveryPolicy, sendRate }), sendRate },
     ingest: (input) => ingestEvent(ingestDeps, input),
     ingestBatch: (inputs) => ingestEvents(ingestDeps, inputs),
   };
@@ -74,6 +83,18 @@ export function createDeploymentJourneys(config: Pick<Config, 'enabledJourneys'>
 /** journeys/categories.ts, checked (a bad list stops start-up). */
 function deploymentCategories(): PreferenceCategories {
   return definePreferenceCategories(categoryDefinitions);
+}
+
+/** journeys/delivery-policy.ts (or a test's policy), its categories checked: an unknown one stops start-up naming it. */
+export function checkedDeliveryPolicy(policy: DeliveryPolicy, categories: PreferenceCategories): DeliveryPolicy {
+  const problems = deliveryPolicyCategoryProblems(policy, (key) => categories.find(key) !== undefined);
+  if (problems.length > 0) throw new DeliveryPolicyError(problems);
+  return policy;
+}
+
+/** This deployment's delivery policy, checked (the CLI's simulate, which builds no runtime). */
+export function deploymentDeliveryPolicy(): DeliveryPolicy {
+  return checkedDeliveryPolicy(deliveryPolicyDefinition, deploymentCategories());
 }
 
 /** journeys/ beside temporal/ in the repository; dist/journeys beside the bundles in a build */

@@ -34,7 +34,7 @@ export function createSendJourneyEmailActivities(deps: SendJourneyEmailDeps) {
           message:
             outcome.reason === 'send_rate'
               ? `send rate: this send's slot of the shared budget is at ${outcome.retryAt.toISOString()}`
-              : `journey suppress window: next journey email to this address allowed at ${outcome.retryAt.toISOString()}`,
+              : `${outcome.reason}: next journey email to this address allowed at ${outcome.retryAt.toISOString()}`,
           nextRetryDelay: Math.max(1_000, outcome.retryAt.getTime() - Date.now()),
           // an expected wait, not an error: logged at debug level, no failure metrics
           category: ApplicationFailureCategory.BENIGN,

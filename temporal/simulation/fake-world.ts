@@ -5,7 +5,17 @@ import { primitiveProperties, type PrimitiveProperties } from '@waymark/core/jou
 import type * as TemplateRegistry from '@waymark/journeys/templates/registry';
 import type { Activities } from '../activities/index';
 import { z } from 'zod';
-import { evaluateConditions, type Properties, durationMs, type Duration } from '@waymark/journey';
+import {
+  capVerdict,
+  describeCap,
+  evaluateConditions,
+  formatLocal,
+  NO_DELIVERY_POLICY,
+  type DeliveryPolicy,
+  type Properties,
+  durationMs,
+  type Duration,
+} from '@waymark/journey';
 
 /** The activities a journey run calls, typed from the worker's real factory (docs/contributing.md, "Tests beside the code"). */
 export type JourneyRunActivities = Pick<
@@ -39,6 +49,8 @@ export interface JourneyFakes {
   sendOutage?: string;
   /** the recipient's IANA time zone, as their contact's `timezone` property or DEFAULT_TIMEZONE gives it (default 'UTC') */
   timeZone?: string;
+  /** emails that reached the address before the run started (any journey or broadcast): what the policy's frequency caps count */
+  sentBefore?: { category: string; ago: Duration }[];
 }
 
 export interface SentEmail {
@@ -74,12 +86,17 @@ export class FakeWorld {
   /** journey ids the user entered, for entryLimit 'once' */
   readonly entered = new Set<string>();
   lastEmailAt: Date | undefined;
+  /** every email to the address, by any run of this world or before it: what the frequency caps count */
+  readonly sends: { at: number; category: string }[] = [];
 
   constructor(
     readonly fakes: JourneyFakes,
     readonly now: () => Promise<Date>,
     startedAt: Date,
+    /** the delivery policy whose frequency caps the send fake applies (journeys/delivery-policy.ts in the kit) */
+    readonly policy: DeliveryPolicy = NO_DELIVERY_POLICY,
   ) {
+    for (const send of fakes.sentBefore ?? []) this.sends.push({ at: startedAt.getTime() - durationMs(send.ago), category: send.category });
     for (const event of fakes.events ?? []) {
       const ago = event.ago === undefined ? 1 : durationMs(event.ago);
       this.events.push({
@@ -184,6 +201,25 @@ export class FakeRun {
       sendJourneyEmail: async (input) => {
         if (!this.live) return { status: 'skipped', reason: 'state_not_active' };
         const now = await world.now();
+        const cap = capVerdict(world.policy, input.category, now.getTime(), world.sends);
+        if (cap.capped) {
+          // as core's applyJourneyFrequencyCap: asked before the send path, logged with the same detail
+          const detail = { templateKey: input.templateKey, reason: 'frequency_cap', cap: describeCap(cap.cap), until: new Date(cap.until).toISOString() };
+          if (cap.onCap === 'skip') {
+            await this.log('email_skipped', input.nodeId, detail);
+            return { status: 'skipped', reason: 'frequency_cap' };
+          }
+          const timeZone = world.fakes.timeZone ?? 'UTC';
+          this.deferredUntil = new Date(cap.until);
+          this.status = 'waiting';
+          await this.log('held', input.nodeId, { ...detail, localUntil: formatLocal(cap.until, timeZone), timeZone });
+          throw ApplicationFailure.create({
+            type: 'EmailSuppressWindow',
+            message: 'frequency cap',
+            nextRetryDelay: cap.until - now.getTime(),
+            category: ApplicationFailureCategory.BENIGN,
+          });
+        }
         const blocked = world.blocked(input.category);
         if (blocked !== undefined) {
           await this.log('email_skipped', input.nodeId, { templateKey: input.templateKey, reason: blocked });
@@ -214,6 +250,7 @@ export class FakeRun {
         }
         const emailSendId = randomUUID();
         world.lastEmailAt = now;
+        world.sends.push({ at: now.getTime(), category: input.category });
         this.sent.push({ templateKey: input.templateKey, node: input.nodeId, data: input.data, category: input.category, at: now });
         await this.log('email_sent', input.nodeId, { templateKey: input.templateKey, emailSendId });
         return { status: 'sent', emailSendId };

@@ -1,4 +1,5 @@
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import { defineDeliveryPolicy, defineJourney } from '@waymark/journey';
 import paymentRecovery from '@waymark/journeys/payment-recovery';
 import type { JourneyRunCalls } from '../workflows/journey-runtime';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -36,6 +37,57 @@ describe('simulateJourney (one virtual timeline)', () => {
     });
     expect(report.statuses).toEqual({ waiting: 1 });
     expect(report.sentByTemplate).toEqual({ 'payment-failed': 1 });
+  });
+});
+
+describe('simulateJourney: time zones and the delivery policy', () => {
+  const welcomeNow = defineJourney({
+    id: 'sim-welcome',
+    name: 'sim-welcome',
+    description: 'one email at once',
+    trigger: { event: 'user.signed_up' },
+    run: async (ctx) => {
+      await ctx.sendEmail('welcome', { data: { firstName: null } });
+    },
+  });
+  const lateEvening = new Date('2026-11-10T22:30:00Z');
+  const subject = (userId: string, extra: object = {}) => ({
+    userId,
+    email: `${userId}@example.com`,
+    trigger: { at: lateEvening, properties: {} },
+    later: [],
+    ...extra,
+  });
+
+  it("runs each person on their own clock: the policy's quiet hours hold Paris at 23:30, not Los Angeles at 14:30", async () => {
+    const policy = defineDeliveryPolicy({ quietHours: { from: '21:00', to: '08:00' } });
+    const report = await simulateJourney(welcomeNow, [subject('paris', { timeZone: 'Europe/Paris' }), subject('la', { timeZone: 'America/Los_Angeles' })], {
+      until: new Date('2026-11-11T01:00:00Z'),
+      policy,
+    });
+    expect(report.samples['status:waiting']).toEqual(['paris']);
+    expect(report.samples['status:completed']).toEqual(['la']);
+    // DEFAULT_TIMEZONE for a person without one
+    const byDefault = await simulateJourney(welcomeNow, [subject('nowhere')], {
+      until: new Date('2026-11-11T01:00:00Z'),
+      policy,
+      defaultTimeZone: 'Asia/Tokyo',
+    });
+    expect(byDefault.statuses).toEqual({ completed: 1 });
+  });
+
+  it("reports the sends the policy's caps would skip or delay, counting the person's other emails", async () => {
+    const otherSends = [{ at: new Date(lateEvening.getTime() - 3_600_000), category: 'journey' }];
+    const subjects = [subject('capped', { otherSends }), subject('free')];
+    const skip = defineDeliveryPolicy({ caps: [{ category: 'journey', max: 1, per: '24h', onCap: 'skip' }] });
+    const skipped = await simulateJourney(welcomeNow, subjects, { until: at(20), policy: skip });
+    expect(skipped.frequencyCaps).toEqual({ skipped: 1, delayed: 0 });
+    expect(skipped.samples['frequency_cap:skipped']).toEqual(['capped']);
+    expect(skipped.sentByTemplate).toEqual({ welcome: 1 });
+    const delay = defineDeliveryPolicy({ caps: [{ category: 'journey', max: 1, per: '24h', onCap: 'delay' }] });
+    const delayed = await simulateJourney(welcomeNow, subjects, { until: at(20), policy: delay });
+    expect(delayed.frequencyCaps).toEqual({ skipped: 0, delayed: 1 });
+    expect(delayed.sentByTemplate).toEqual({ welcome: 2 });
   });
 });
 

@@ -1,7 +1,7 @@
 import { primitiveProperties, type JourneyEventSignal } from '@waymark/core/journeys/orchestrator';
 import type { SimulationReport } from '@waymark/core/journeys/simulation';
 import { startJourneyRun, type JourneyRunOutcome } from '../workflows/journey-run';
-import type { Properties, Journey } from '@waymark/journey';
+import { NO_DELIVERY_POLICY, withPolicyQuietHours, type DeliveryPolicy, type Properties, type Journey } from '@waymark/journey';
 import { FakeRun, FakeWorld, loadTemplateRegistry } from './fake-world';
 import { routeEventToRun } from './route-event-to-run';
 import { VirtualClock } from './virtual-clock';
@@ -15,6 +15,10 @@ export interface SimulationInput {
   /** events before the trigger, answered by `ctx.history.hasEvent` */
   earlier?: { name: string; at: Date; properties: Properties }[];
   later: { name: string; at: Date; properties: Properties }[];
+  /** the person's own time zone (their contact's `timezone`), else `defaultTimeZone` */
+  timeZone?: string;
+  /** emails that reached the person from elsewhere (other journeys, broadcasts): counted by the frequency caps */
+  otherSends?: { at: Date; category: string }[];
 }
 
 export type { SimulationReport };
@@ -25,6 +29,10 @@ export interface SimulationOptions {
   samples?: number;
   /** called as runs end, about every 1 % (and once at the end with done = total) */
   onProgress?: (done: number, total: number) => void;
+  /** the delivery policy whose caps and quiet hours apply (default: none) */
+  policy?: DeliveryPolicy;
+  /** DEFAULT_TIMEZONE: the clock of a person without a `timezone` (default 'UTC') */
+  defaultTimeZone?: string;
   /** the clock to run on (default: a new one at the first trigger): a caller that reads virtual time while runs execute passes its own */
   clock?: VirtualClock;
   /** called once per subject at `until`, in input order: what that person's run sent and how it stands (the journey check compares runs one by one) */
@@ -60,7 +68,7 @@ interface Enrollment {
  * Why not the Temporal test server: at a workflow task and an activity task per step it tops out
  * far below the rate a month of history needs (bench/README.md, Simulate).
  */
-export async function simulateJourney(journey: Journey, subjects: readonly SimulationInput[], options: SimulationOptions): Promise<SimulationReport> {
+export async function simulateJourney(declared: Journey, subjects: readonly SimulationInput[], options: SimulationOptions): Promise<SimulationReport> {
   const startedAt = performance.now();
   const first = subjects.reduce((earliest, subject) => Math.min(earliest, subject.trigger.at.getTime()), options.until.getTime());
   const clock = options.clock ?? new VirtualClock(first);
@@ -73,8 +81,12 @@ export async function simulateJourney(journey: Journey, subjects: readonly Simul
     if (done % step === 0 && done < total) options.onProgress?.(done, total);
   };
 
+  const policy = options.policy ?? NO_DELIVERY_POLICY;
+  const journey = withPolicyQuietHours(declared, policy);
   const enrollments = subjects.map((subject, index): Enrollment => {
-    const world = new FakeWorld({}, now, subject.trigger.at);
+    // each person on their own clock, as the worker asks their contact's zone
+    const world = new FakeWorld({ timeZone: subject.timeZone ?? options.defaultTimeZone ?? 'UTC' }, now, subject.trigger.at, policy);
+    for (const send of subject.otherSends ?? []) world.sends.push({ at: send.at.getTime(), category: send.category });
     for (const event of subject.earlier ?? []) world.record(event.name, primitiveProperties(event.properties), event.at);
     const enrollment: Enrollment = { subject, world, run: new FakeRun(world, journey.id) };
     clock.at(subject.trigger.at.getTime(), () => start(enrollment, index));
@@ -133,7 +145,18 @@ export async function simulateJourney(journey: Journey, subjects: readonly Simul
 }
 
 function report(enrollments: readonly Enrollment[], samples: number, seconds: number): SimulationReport {
-  const result: SimulationReport = { enrollments: 0, notEntered: {}, statuses: {}, sentByTemplate: {}, byNode: {}, exits: {}, samples: {}, rate: 0 };
+  const frequencyCaps = { skipped: 0, delayed: 0 };
+  const result: SimulationReport = {
+    enrollments: 0,
+    notEntered: {},
+    statuses: {},
+    sentByTemplate: {},
+    byNode: {},
+    exits: {},
+    samples: {},
+    rate: 0,
+    frequencyCaps,
+  };
   const sample = (key: string, userId: string) => {
     const list = (result.samples[key] ??= []);
     if (list.length < samples) list.push(userId);
@@ -153,6 +176,14 @@ function report(enrollments: readonly Enrollment[], samples: number, seconds: nu
       bump(result.byNode, email.node);
       sample(`sent:${email.templateKey}`, subject.userId);
     }
+    const capped = run.logs.filter((log) => log.detail?.reason === 'frequency_cap');
+    const skipped = capped.filter((log) => log.action === 'email_skipped').length;
+    // a send held twice (the window filled again meanwhile) is one delayed send
+    const delayed = new Set(capped.filter((log) => log.action === 'held').map((log) => log.node)).size;
+    frequencyCaps.skipped += skipped;
+    frequencyCaps.delayed += delayed;
+    if (skipped > 0) sample('frequency_cap:skipped', subject.userId);
+    if (delayed > 0) sample('frequency_cap:delayed', subject.userId);
     if (exitEvent !== undefined) {
       bump(result.exits, exitEvent);
       sample(`exited:${exitEvent}`, subject.userId);

@@ -1,21 +1,14 @@
-import {
-  ApplicationFailure,
-  CancellationScope,
-  condition,
-  patched,
-  proxyActivities,
-  proxyLocalActivities,
-  setHandler,
-  sleep,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { ApplicationFailure, patched, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import { withPolicyQuietHours } from '@waymark/journey';
 import { journeys } from '@waymark/journeys';
+import { deliveryPolicy } from '@waymark/journeys/delivery-policy';
 import type { JourneyActivities } from '../activities/journey';
 import type { SendJourneyEmailActivities } from '../activities/send-journey-email';
 import { startJourneyRun, type JourneyRunOutcome } from './journey-run';
 import { journeyEventSignal, journeyProgressQuery } from './journey-signals';
 import type { JourneyWorkflowInput } from './journey-input';
 import type { JourneyRuntime } from './journey-runtime';
+import { temporalJourneyRuntime } from './temporal-journey-runtime';
 
 export type { JourneyRunOutcome } from './journey-run';
 
@@ -68,38 +61,21 @@ const remoteEmail = proxyActivities<SendJourneyEmailActivities>(emailOptions);
  */
 const localEmail = proxyLocalActivities<SendJourneyEmailActivities>(emailOptions);
 
-/** The journey runner on Temporal: durable timers, signals, activities with retries. */
+/** The journey runner on Temporal, with the run's local or remote activities. */
 function temporalRuntime(input: JourneyWorkflowInput): JourneyRuntime {
-  const { workflowId, runId } = workflowInfo();
   const local = input.steps === 'local';
   // `||` keeps new runs free of the patch marker (journey-input.ts)
   const mirror = local || patched(LOCAL_MIRROR_PATCH) ? localMirror : remoteMirror;
   const email = local ? localEmail : remoteEmail;
-  return {
-    workflowId,
-    runId,
-    now: () => Date.now(),
-    calls: {
-      enterJourney: mirror.enterJourney,
-      recordJourneyStep: mirror.recordJourneyStep,
-      finishJourneyRun: mirror.finishJourneyRun,
-      findJourneyEvents: mirror.findJourneyEvents,
-      hasJourneyEvent: mirror.hasJourneyEvent,
-      recipientTimeZone: mirror.recipientTimeZone,
-      sendJourneyEmail: email.sendJourneyEmail,
-    },
-    sleep: (ms) => sleep(ms),
-    condition: (test, timeoutMs) => condition(test, timeoutMs),
-    shielded: (call) => CancellationScope.nonCancellable(call),
-    cancelled: () => CancellationScope.current().consideredCancelled,
-  };
+  return temporalJourneyRuntime(mirror, email);
 }
 
 /** One enrollment = one workflow run (see journey-run.ts for the rules). */
 export async function journeyWorkflow(request: JourneyWorkflowInput): Promise<JourneyRunOutcome> {
-  const journey = journeys.find((candidate) => candidate.id === request.journeyId);
-  if (journey === undefined) throw ApplicationFailure.nonRetryable(`Unknown journey '${request.journeyId}'`, 'UnknownJourney');
-  const run = startJourneyRun(temporalRuntime(request), journey, request);
+  const declared = journeys.find((candidate) => candidate.id === request.journeyId);
+  if (declared === undefined) throw ApplicationFailure.nonRetryable(`Unknown journey '${request.journeyId}'`, 'UnknownJourney');
+  // the delivery policy's quiet hours for a journey that sets none (docs/journeys.md, "Timing and etiquette")
+  const run = startJourneyRun(temporalRuntime(request), withPolicyQuietHours(declared, deliveryPolicy), request);
   setHandler(journeyEventSignal, run.deliver);
   setHandler(journeyProgressQuery, () => run.progress);
   return run.outcome;

@@ -47,7 +47,9 @@ import { webhookSourceRoutes } from './routes/public/webhook-sources';
 import { webhookEndpointRoutes } from './routes/admin/webhook-endpoints';
 import { eventCatalogRoutes } from './routes/admin/event-catalog';
 import { categoryRoutes } from './routes/admin/categories';
+import { deliveryPolicyRoutes } from './routes/admin/delivery-policy';
 import { segmentRoutes } from './routes/admin/segments';
+import { broadcastRoutes } from './routes/admin/broadcasts';
 import { contactExplainRoutes } from './routes/admin/contact-explain';
 import { studioStatusRoutes } from './routes/public/studio-status';
 import { insightRoutes } from './routes/admin/insights';
@@ -70,7 +72,9 @@ const adminRoutes = [
   contactTimelineRoutes,
   contactPreferenceRoutes,
   categoryRoutes,
+  deliveryPolicyRoutes,
   segmentRoutes,
+  broadcastRoutes,
   contactListRoutes,
   contactExplainRoutes,
   contactBulkRoutes,

@@ -73,6 +73,7 @@ async function main(argv: string[]): Promise<number> {
         return await simulate(
           db,
           [sub, ...rest].filter((arg): arg is string => arg !== undefined),
+          config.defaultTimeZone,
         );
       case 'explain':
         return await explain(
@@ -131,7 +132,7 @@ async function createKey(db: Db, args: string[]): Promise<number> {
 
 const DEV_KEY_NAME = 'dev-admin';
 
-async function simulate(db: Db, args: string[]): Promise<number> {
+async function simulate(db: Db, args: string[], defaultTimeZone: string): Promise<number> {
   const { values } = parseArgs({
     args,
     options: { journey: { type: 'string' }, since: { type: 'string', default: '30d' }, limit: { type: 'string', default: '10000' }, json: { type: 'boolean' } },
@@ -146,6 +147,7 @@ async function simulate(db: Db, args: string[]): Promise<number> {
     journey,
     since: values.since,
     limit,
+    defaultTimeZone,
     onProgress: (done, total) => {
       process.stderr.write(`\r[simulate] ${done}/${total}`);
     },

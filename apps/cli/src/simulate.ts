@@ -1,5 +1,6 @@
 import type { Journey } from '@waymark/journey';
 import { simulateJourney } from '@waymark/temporal/simulation/simulate';
+import { deploymentDeliveryPolicy } from '@waymark/temporal/runtime';
 import type { Db } from '@waymark/core/db/database';
 import { runSimulation as simulate, simulationWindow, type SimulationResult } from '@waymark/core/journeys/simulation';
 
@@ -10,9 +11,19 @@ import { runSimulation as simulate, simulationWindow, type SimulationResult } fr
  */
 export function runSimulation(
   db: Db,
-  input: { journey: Journey; since: string; limit: number; now?: Date; onProgress?: (done: number, total: number) => void },
+  input: {
+    journey: Journey;
+    since: string;
+    limit: number;
+    now?: Date;
+    onProgress?: (done: number, total: number) => void;
+    /** DEFAULT_TIMEZONE (default 'UTC') */
+    defaultTimeZone?: string;
+  },
 ): Promise<SimulationResult> {
-  return simulate(db, simulateJourney, {
+  const policy = deploymentDeliveryPolicy();
+  const options = { policy, defaultTimeZone: input.defaultTimeZone ?? 'UTC' };
+  return simulate(db, (journey, subjects, base) => simulateJourney(journey, subjects, { ...base, ...options }), {
     journey: input.journey,
     window: simulationWindow(input.since, input.now ?? new Date()),
     limit: input.limit,
@@ -32,6 +43,8 @@ export function formatSimulation(result: SimulationResult): string {
   const keys = [...new Set([...Object.keys(report.sentByTemplate), ...Object.keys(result.actual)])].sort();
   for (const key of keys)
     lines.push(`  ${key.padEnd(30)}${String(report.sentByTemplate[key] ?? 0).padStart(9)}${String(result.actual[key] ?? 0).padStart(16)}`);
+  if (report.frequencyCaps !== undefined)
+    lines.push(`  frequency caps (journeys/delivery-policy.ts): ${report.frequencyCaps.skipped} skipped, ${report.frequencyCaps.delayed} delayed`);
   for (const [outcome, userIds] of Object.entries(report.samples)) lines.push(`  e.g. ${outcome}: ${userIds.join(', ')}`);
   return lines.join('\n');
 }

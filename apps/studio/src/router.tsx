@@ -47,6 +47,7 @@ export const router = createBrowserRouter([
           { path: 'settings/alerts', element: page(() => import('./routes/settings/alerts')) },
           { path: 'settings/members', element: page(() => import('./routes/settings/members')) },
           { path: 'settings/audit-log', element: page(() => import('./routes/settings/audit-log')) },
+          { path: 'settings/delivery-policy', element: page(() => import('./routes/settings/delivery-policy')) },
           { path: '*', element: <NotFound /> },
         ],
       },

@@ -1,4 +1,5 @@
 import { Client } from '@temporalio/client';
+import { IllegalStateError } from '@temporalio/common';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import type { Config } from '@waymark/core/config/config';
 import type { Db } from '@waymark/core/db/database';
@@ -13,7 +14,7 @@ import { temporalConnectionOptions } from '@waymark/temporal/connection';
 import { createTemporalOrchestrator } from '@waymark/temporal/journey-orchestrator';
 import { startOutboundDispatcher, type OutboundDispatcher } from '@waymark/temporal/outbound-dispatcher';
 import { webhookRetryPolicy } from '@waymark/temporal/outbound-retry';
-import { createRuntime, deploymentJourneyVersions } from '@waymark/temporal/runtime';
+import { createRuntime, deploymentJourneyVersions, type RuntimeDeps } from '@waymark/temporal/runtime';
 import { workflowCode } from './workflow-bundle';
 
 export interface WorkerDeps {
@@ -26,6 +27,8 @@ export interface WorkerDeps {
   dispatchOutbound?: boolean;
   /** start the journey starts kept during a Temporal outage (the worker process does; tests opt in) */
   relayPendingStarts?: boolean;
+  /** instead of journeys/delivery-policy.ts (tests that need a cap of their own) */
+  deliveryPolicy?: RuntimeDeps['deliveryPolicy'];
 }
 
 let runtimeInstalled = false;
@@ -35,13 +38,23 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
   if (!runtimeInstalled) {
     runtimeInstalled = true;
     // The SDK's own INFO lines (worker state changes) drown the service log; keep warnings.
-    Runtime.install({ logger: new DefaultLogger('WARN') });
+    try {
+      Runtime.install({ logger: new DefaultLogger('WARN') });
+    } catch (error) {
+      // the hosting process installed it first (a test run's setup, which keeps warnings too): use that one
+      if (!(error instanceof IllegalStateError)) throw error;
+    }
   }
   const connection = await NativeConnection.connect(temporalConnectionOptions(deps.config.temporal));
   // lifecycle events (journey:completed / journey:failed) go through the same ingest pipeline as the api's
   const client = new Client({ connection, namespace: deps.config.temporal.namespace });
   const orchestrator = createTemporalOrchestrator(client, deps.config.temporal.taskQueue, deploymentJourneyVersions());
-  const { journeys, email, ingest } = createRuntime(deps.config, { db: deps.db, logger: deps.logger, orchestrator });
+  const { journeys, email, ingest, deliveryPolicy } = createRuntime(deps.config, {
+    db: deps.db,
+    logger: deps.logger,
+    orchestrator,
+    ...(deps.deliveryPolicy === undefined ? {} : { deliveryPolicy: deps.deliveryPolicy }),
+  });
   const worker = await Worker.create({
     connection,
     namespace: deps.config.temporal.namespace,
@@ -61,8 +74,10 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
       // operator notices go out through the same SES client as the journey emails
       alertMailer: createAlertMailer(email.transport, email.from),
       journeys,
-      // simulation jobs replay history in this process on the journey kit's virtual timeline
-      simulate: simulateJourney,
+      // simulation jobs replay history in this process on the journey kit's virtual timeline, under
+      // the installation's delivery policy, each person on their own clock
+      simulate: (journey, subjects, options) =>
+        simulateJourney(journey, subjects, { ...options, policy: deliveryPolicy, defaultTimeZone: deps.config.defaultTimeZone }),
     }),
     shutdownGraceTime: '30 seconds',
   });

@@ -8,7 +8,7 @@ import { type Properties, type Journey, durationMs, type Duration } from '@wayma
 import { FakeWorld, type FakeRun } from '@waymark/temporal/simulation/fake-world';
 import { routeEventToRun } from '@waymark/temporal/simulation/route-event-to-run';
 import { journeyTestServer, type JourneyTestServer } from './test-server';
-import { enroll, FakeRunView, SETTLE_TIMEOUT_MS, type JourneyTestRun, type TestJourneyOptions } from './test-run';
+import { enroll, FakeRunView, SETTLE_TIMEOUT_MS, worldSettings, type JourneyTestRun, type TestJourneyOptions } from './test-run';
 
 /**
  * One enrollment driven through the real workflow (the worker's bundle) on the time-skipping
@@ -60,7 +60,8 @@ export class TemporalJourneyTestRun extends FakeRunView implements JourneyTestRu
     if (options.startAt !== undefined) throw new Error('startAt is for testJourney: the time-skipping server starts at the real time');
     const server = await journeyTestServer();
     const now = async () => new Date(await server.env.currentTimeMs());
-    const shared = world ?? new FakeWorld(options.fakes ?? {}, now, await now());
+    const { fakes, policy } = worldSettings(options);
+    const shared = world ?? new FakeWorld(fakes, now, await now(), policy);
     const { request, workflowId, run } = enroll(journey, options, shared, await now());
     server.runs.set(workflowId, run);
     const handle = await server.env.client.workflow.start<typeof journeyWorkflow>('journeyWorkflow', {

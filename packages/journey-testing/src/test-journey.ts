@@ -4,10 +4,10 @@ import { ApplicationFailure } from '@temporalio/common';
 import { isCancellation } from '@temporalio/workflow';
 import { primitiveProperties as primitives } from '@waymark/core/journeys/orchestrator';
 import { startJourneyRun, type JourneyRunHandle } from '@waymark/temporal/workflows/journey-run';
-import { type Properties, type Journey, durationMs, type Duration } from '@waymark/journey';
-import { FakeWorld, loadTemplateRegistry, type FakeRun, type JourneyFakes } from '@waymark/temporal/simulation/fake-world';
+import { type Properties, type Journey, durationMs, type Duration, withPolicyQuietHours } from '@waymark/journey';
+import { FakeWorld, loadTemplateRegistry, type FakeRun } from '@waymark/temporal/simulation/fake-world';
 import { routeEventToRun } from '@waymark/temporal/simulation/route-event-to-run';
-import { enroll, FakeRunView, SETTLE_TIMEOUT_MS, type JourneyTestRun, type TestJourneyOptions } from './test-run';
+import { enroll, FakeRunView, SETTLE_TIMEOUT_MS, worldSettings, type JourneyTestRun, type TestJourneyOptions } from './test-run';
 import { VirtualClock } from '@waymark/temporal/simulation/virtual-clock';
 import { virtualRuntime, type VirtualRuntime } from '@waymark/temporal/simulation/virtual-runtime';
 
@@ -22,9 +22,10 @@ class Timeline {
   readonly world: FakeWorld;
   readonly runs: VirtualJourneyTestRun[] = [];
 
-  constructor(fakes: JourneyFakes, startAt: Date | undefined) {
-    this.clock = new VirtualClock(startAt?.getTime() ?? Date.now());
-    this.world = new FakeWorld(fakes, () => Promise.resolve(this.date()), this.date());
+  constructor(options: TestJourneyOptions) {
+    const { fakes, policy } = worldSettings(options);
+    this.clock = new VirtualClock(options.startAt?.getTime() ?? Date.now());
+    this.world = new FakeWorld(fakes, () => Promise.resolve(this.date()), this.date(), policy);
   }
 
   date(): Date {
@@ -79,8 +80,10 @@ class VirtualJourneyTestRun extends FakeRunView implements JourneyTestRun {
     );
   }
 
-  static async start(journey: Journey, options: TestJourneyOptions, existing?: Timeline): Promise<VirtualJourneyTestRun> {
-    const timeline = existing ?? new Timeline(options.fakes ?? {}, options.startAt);
+  static async start(declared: Journey, options: TestJourneyOptions, existing?: Timeline): Promise<VirtualJourneyTestRun> {
+    const timeline = existing ?? new Timeline(options);
+    // the policy's quiet hours for a journey without its own, as the worker's workflow applies them
+    const journey = withPolicyQuietHours(declared, timeline.world.policy);
     const { request, workflowId, run } = enroll(journey, options, timeline.world, timeline.date());
     const runtime = virtualRuntime(timeline.clock, run.activities(), { workflowId, runId: randomUUID() });
     const testRun = new VirtualJourneyTestRun(timeline, journey, run, runtime, startJourneyRun(runtime, journey, request), request.userId);
@@ -120,7 +123,12 @@ class VirtualJourneyTestRun extends FakeRunView implements JourneyTestRun {
   }
 
   triggerAgain(properties: Properties = {}): Promise<JourneyTestRun> {
-    return VirtualJourneyTestRun.start(this.journey, { user: { userId: this.userId }, trigger: { properties } }, this.timeline);
+    return this.trigger(this.journey, properties);
+  }
+
+  /** The same user fires `journey`'s trigger on this run's clock and fake world. */
+  trigger(journey: Journey, properties: Properties): Promise<VirtualJourneyTestRun> {
+    return VirtualJourneyTestRun.start(journey, { user: { userId: this.userId }, trigger: { properties } }, this.timeline);
   }
 
   /** Runs one step of the test, then surfaces a run that broke in a way no journey can (a kit or runner bug). */
@@ -138,4 +146,18 @@ class VirtualJourneyTestRun extends FakeRunView implements JourneyTestRun {
  */
 export function testJourney(journey: Journey, options: TestJourneyOptions = {}): Promise<JourneyTestRun> {
   return VirtualJourneyTestRun.start(journey, options);
+}
+
+/**
+ * The same person triggers each of `journeys` at the same test-clock moment (in list order): one
+ * user, one fake world and clock, so the delivery policy's frequency caps count every run's sends.
+ * `advance` on any run moves the shared clock for all of them.
+ */
+export async function testJourneys(journeys: readonly Journey[], options: TestJourneyOptions = {}): Promise<JourneyTestRun[]> {
+  const [first, ...rest] = journeys;
+  if (first === undefined) throw new Error('testJourneys needs at least one journey');
+  const run = await VirtualJourneyTestRun.start(first, options);
+  const runs: JourneyTestRun[] = [run];
+  for (const journey of rest) runs.push(await run.trigger(journey, options.trigger?.properties ?? {}));
+  return runs;
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { primitiveProperties, type JourneyRunRequest } from '@waymark/core/journeys/orchestrator';
 import { journeyWorkflowId } from '@waymark/temporal/journey-workflow-id';
-import type { Properties, Journey, Duration } from '@waymark/journey';
+import type { DeliveryPolicy, Properties, Journey, Duration } from '@waymark/journey';
+import { deliveryPolicy as installationPolicy } from '@waymark/journeys/delivery-policy';
 import { FakeRun, type FakeWorld, type JourneyFakes, type LogEntry, type RunStatus, type SentEmail } from '@waymark/temporal/simulation/fake-world';
 
 export interface TestJourneyOptions {
@@ -11,16 +12,43 @@ export interface TestJourneyOptions {
   fakes?: JourneyFakes;
   /** where the test clock starts (default: now); `testJourney` only, the time-skipping server starts at the real time */
   startAt?: Date;
+  /** the recipient's IANA time zone (shorthand for `fakes.timeZone`; default 'UTC') */
+  timeZone?: string;
+  /**
+   * the delivery policy: its frequency caps and, for a journey without its own, its quiet hours
+   * (default: the installation's, journeys/delivery-policy.ts; on Temporal the workflow bundle's
+   * quiet hours are always the installation's)
+   */
+  policy?: DeliveryPolicy;
 }
 
-/** A send held by the journey's quiet hours, from the run log. */
+/** The fakes and the policy a test's fake world is built with. */
+export function worldSettings(options: TestJourneyOptions): { fakes: JourneyFakes; policy: DeliveryPolicy } {
+  const fakes = options.timeZone === undefined ? (options.fakes ?? {}) : { ...options.fakes, timeZone: options.timeZone };
+  return { fakes, policy: options.policy ?? installationPolicy };
+}
+
+/** A send held by the journey's quiet hours or by a `delay` frequency cap, from the run log. */
 export interface Hold {
-  reason: 'quiet_hours';
+  reason: 'quiet_hours' | 'frequency_cap';
   node: string;
   /** the end of the hold on the recipient's clock, with its offset: '2026-12-01T08:00+01:00' */
   until: string;
   timeZone: string;
   /** test-clock time the hold began */
+  at: Date;
+  /** the cap that held it ('2 per 24h (journey)'), for `frequency_cap` */
+  cap?: string;
+}
+
+/** A send the run did not make (`email_skipped` in the log): unsubscribed, suppressed, over a `skip` frequency cap, … */
+export interface Skip {
+  node: string;
+  templateKey: string;
+  /** `frequency_cap`, `category_unsubscribed`, `unsubscribed_all`, `suppressed`, … */
+  reason: string;
+  /** the cap that skipped it ('2 per 24h (journey)'), for `frequency_cap` */
+  cap?: string;
   at: Date;
 }
 
@@ -38,8 +66,10 @@ export interface JourneyTestRun {
   readonly sent: readonly SentEmail[];
   /** The journey log: `entered`, `email_sent`, `waiting`, `resumed`, `exited`, … */
   readonly logs: readonly LogEntry[];
-  /** Sends held by quiet hours so far, in order (`held` in the log). */
+  /** Sends held by quiet hours or a `delay` frequency cap so far, in order (`held` in the log). */
   readonly holds: readonly Hold[];
+  /** Sends skipped so far, in order (`email_skipped` in the log), e.g. by a `skip` frequency cap. */
+  readonly skips: readonly Skip[];
   readonly status: TestRunStatus;
   /** Why the trigger made no entry (`trigger_where`, `entry_limit`, `suppressed`, …), once settled. */
   readonly skipReason: string | undefined;
@@ -103,11 +133,24 @@ export abstract class FakeRunView {
     return this.run.logs
       .filter((log) => log.action === 'held')
       .map((log) => ({
-        reason: 'quiet_hours' as const,
+        reason: log.detail?.reason === 'frequency_cap' ? ('frequency_cap' as const) : ('quiet_hours' as const),
         node: log.node,
         until: String(log.detail?.localUntil),
         timeZone: String(log.detail?.timeZone),
         at: log.at,
+        ...(typeof log.detail?.cap === 'string' ? { cap: log.detail.cap } : {}),
+      }));
+  }
+
+  get skips(): readonly Skip[] {
+    return this.run.logs
+      .filter((log) => log.action === 'email_skipped')
+      .map((log) => ({
+        node: log.node,
+        templateKey: String(log.detail?.templateKey),
+        reason: String(log.detail?.reason),
+        at: log.at,
+        ...(typeof log.detail?.cap === 'string' ? { cap: log.detail.cap } : {}),
       }));
   }
 

@@ -20,3 +20,17 @@ export { typedJourneyDefiner, uncataloguedEvents } from './typed-journey';
 export type { DefineTypedJourney, TemplateDataMap, TypedCondition, TypedEventRule, TypedJourneyContext, TypedJourneyDefinition } from './typed-journey';
 export { formatLocal, isTimeZone, nextLocalTime, quietHoursEnd, WEEKDAYS } from './local-time';
 export type { LocalTime, QuietHours, Weekday } from './local-time';
+export {
+  capCounts,
+  capPeriodMs,
+  capVerdict,
+  capsFor,
+  defineDeliveryPolicy,
+  deliveryPolicyCategoryProblems,
+  describeCap,
+  DeliveryPolicyError,
+  EVERY_CATEGORY,
+  NO_DELIVERY_POLICY,
+  withPolicyQuietHours,
+} from './delivery-policy';
+export type { CapPeriod, CapVerdict, DeliveryPolicy, DeliveryPolicyDefinition, FrequencyCap } from './delivery-policy';

@@ -9,6 +9,7 @@ import {
   Mail,
   Route as RouteIcon,
   ScrollText,
+  ShieldCheck,
   Users,
   UsersRound,
   Waypoints,
@@ -43,6 +44,7 @@ const settings: NavItem[] = [
   { to: '/studio/settings/alerts', label: 'Alerts', icon: BellRing },
   { to: '/studio/settings/members', label: 'Members', icon: UsersRound },
   { to: '/studio/settings/audit-log', label: 'Audit log', icon: ScrollText },
+  { to: '/studio/settings/delivery-policy', label: 'Delivery policy', icon: ShieldCheck },
 ];
 
 function NavList({ items }: { items: NavItem[] }) {

@@ -86,8 +86,12 @@ describe('loadCommandConfig', () => {
       cacheUrl: 'redis://127.0.0.1:6379',
       enabledJourneys: '*',
       bounceThreshold: 3,
+      defaultTimeZone: 'UTC',
       temporal: { address: '127.0.0.1:7233', namespace: 'default', apiKey: undefined, tls: false },
     });
+    // simulate runs people without a `timezone` on the server's clock
+    expect(loadCommandConfig({ DATABASE_URL: required.DATABASE_URL, DEFAULT_TIMEZONE: 'Asia/Tokyo' }).defaultTimeZone).toBe('Asia/Tokyo');
+    expect(() => loadCommandConfig({ DATABASE_URL: required.DATABASE_URL, DEFAULT_TIMEZONE: 'Tokyo' })).toThrow(/DEFAULT_TIMEZONE/);
     expect(loadCommandConfig({ DATABASE_URL: required.DATABASE_URL, ORCHESTRATOR_CLIENT_TOKEN: 'cloud-key' }).temporal).toMatchObject({
       apiKey: 'cloud-key',
       tls: true,

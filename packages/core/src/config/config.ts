@@ -26,6 +26,7 @@ const databaseUrl = z.string({ error: 'is required' }).min(1, 'is required');
 const cacheUrl = z.string().default('redis://127.0.0.1:6379');
 const enabledJourneys = z.string().default('*');
 const bounceThreshold = z.coerce.number().int().positive().default(3);
+const defaultTimeZone = z.string().default('UTC').refine(isTimeZone, { error: 'must be an IANA time zone name such as UTC or Europe/Paris' });
 
 /**
  * The environment table of README.md: every setting the service reads, parsed once per process.
@@ -62,7 +63,9 @@ export const configSchema = z
     /** what ingest does with a catalogued event whose properties miss their schema (docs/journeys.md, "Catalog violations") */
     EVENT_CATALOG_MODE: z.enum(['quarantine', 'reject', 'off']).default('quarantine'),
     /** the recipient time zone of contacts without a `timezone` property (docs/journeys.md, "Timing and etiquette") */
-    DEFAULT_TIMEZONE: z.string().default('UTC').refine(isTimeZone, { error: 'must be an IANA time zone name such as UTC or Europe/Paris' }),
+    DEFAULT_TIMEZONE: defaultTimeZone,
+    /** the zone of a broadcast's `localTime` for contacts without a `timezone` property (docs/broadcasts.md) */
+    BROADCAST_DEFAULT_TIMEZONE: defaultTimeZone,
     STUDIO_ADMIN_EMAIL: optionalString,
     STUDIO_ADMIN_PASSWORD: optionalString,
 
@@ -164,6 +167,7 @@ export const configSchema = z
     enabledJourneys: env.ENABLED_JOURNEYS,
     eventCatalogMode: env.EVENT_CATALOG_MODE,
     defaultTimeZone: env.DEFAULT_TIMEZONE,
+    broadcasts: { defaultTimeZone: env.BROADCAST_DEFAULT_TIMEZONE },
     studioAdmin: { email: env.STUDIO_ADMIN_EMAIL, password: env.STUDIO_ADMIN_PASSWORD },
     rateLimit: {
       max: env.RATE_LIMIT_MAX,
@@ -232,6 +236,8 @@ const commandConfigSchema = z
     CACHE_URL: cacheUrl,
     ENABLED_JOURNEYS: enabledJourneys,
     BOUNCE_THRESHOLD: bounceThreshold,
+    // `simulate` runs each person without a `timezone` on this clock
+    DEFAULT_TIMEZONE: defaultTimeZone,
     // `journeys check` reads running histories from Temporal
     TEMPORAL_ADDRESS: z.string().default('127.0.0.1:7233'),
     TEMPORAL_NAMESPACE: z.string().default('default'),
@@ -243,6 +249,7 @@ const commandConfigSchema = z
     cacheUrl: env.CACHE_URL,
     enabledJourneys: env.ENABLED_JOURNEYS,
     bounceThreshold: env.BOUNCE_THRESHOLD,
+    defaultTimeZone: env.DEFAULT_TIMEZONE,
     temporal: {
       address: env.TEMPORAL_ADDRESS,
       namespace: env.TEMPORAL_NAMESPACE,

@@ -1,6 +1,7 @@
 import { createTemplateRegistry, type EmailTemplate } from '@waymark/email/email-template';
 import { createSesTransport, type EmailTransport } from '@waymark/email/ses-transport';
 import { createEmailTokenSigner } from '@waymark/email/unsubscribe-token';
+import { NO_DELIVERY_POLICY, type DeliveryPolicy } from '@waymark/journey';
 import type { Config } from '../config/config';
 import type { Db } from '../db/database';
 import type { AppLogger } from '../logging/logger';
@@ -16,6 +17,8 @@ export function createEmailDeps(
     logger?: Pick<AppLogger, 'warn' | 'error'>;
     transport?: EmailTransport;
     sendRate?: SendRateGovernor;
+    /** journeys/delivery-policy.ts (default: caps nothing) */
+    deliveryPolicy?: DeliveryPolicy;
   },
 ): EmailDeps {
   return {
@@ -32,6 +35,7 @@ export function createEmailDeps(
     tokens: createEmailTokenSigner(config.authSecret),
     publicUrl: config.apiPublicUrl,
     from: config.email.from,
+    delivery: { policy: options.deliveryPolicy ?? NO_DELIVERY_POLICY, defaultTimeZone: config.defaultTimeZone },
     ...(options.logger === undefined ? {} : { logger: options.logger }),
     ...(options.sendRate === undefined ? {} : { sendRate: options.sendRate }),
   };

@@ -2,6 +2,7 @@ import type { TemplateRegistry } from '@waymark/email/email-template';
 import type { EmailTransport } from '@waymark/email/ses-transport';
 import type { EmailTokenSigner } from '@waymark/email/unsubscribe-token';
 import type { Db } from '../db/database';
+import type { DeliveryRules } from '../delivery/frequency-caps';
 import type { AppLogger } from '../logging/logger';
 import type { SendRateGovernor } from '../send-rate/send-rate-governor';
 
@@ -18,4 +19,6 @@ export interface EmailDeps {
   logger?: Pick<AppLogger, 'warn' | 'error'>;
   /** the installation's shared send budget (docs/email.md, "Send rate"); absent: sends are not rate-limited */
   sendRate?: SendRateGovernor;
+  /** journeys/delivery-policy.ts: frequency caps of journey and broadcast sends (not of this send path itself) */
+  delivery: DeliveryRules;
 }

@@ -3,6 +3,7 @@ import type { Db } from '../db/database';
 import { recordDeadLetter } from '../dlq/dead-letters';
 import { isAppError } from '../errors/app-error';
 import type { SendJourneyEmailInput, SendJourneyEmailResult } from './journey-email';
+import { applyJourneyFrequencyCap, releaseJourneyCapClaim } from './journey-frequency-cap';
 import { isLiveStatus } from './live-statuses';
 import { journeyStepExpressions, recordJourneyStep } from './run-steps';
 import type { EmailDeps } from '../emails/email-deps';
@@ -19,12 +20,24 @@ export type JourneyEmailOutcome = SendJourneyEmailResult | { status: 'deferred';
  * - failed for good (provider errors exhausted, bad template data, delivery unknown) →
  *   `email_failed`; the send is failed + DLQ and the journey goes on (docs/email.md);
  * - deferred (journey `suppress.hours`) → the state is `waiting` until `retryAt`; the activity
- *   turns this into a durable retry at that time.
+ *   turns this into a durable retry at that time;
+ * - over a frequency cap of the delivery policy → skipped or held (journey-frequency-cap.ts).
  */
 export async function deliverJourneyEmail(deps: EmailDeps, input: SendJourneyEmailInput): Promise<JourneyEmailOutcome> {
   const known = await readSendContext(deps.db, input, emailCategory(deps, input.templateKey, input.category));
   if (known.stateStatus === null || !isLiveStatus(known.stateStatus)) return { status: 'skipped', reason: 'state_not_active' };
 
+  const cap = await applyJourneyFrequencyCap(deps, input);
+  if (cap.status !== 'admitted') return cap;
+  try {
+    return await sendAndRecord(deps, input, known);
+  } finally {
+    if (cap.claimed) await releaseJourneyCapClaim(deps, input);
+  }
+}
+
+/** The send path, then the journey log of its answer. */
+async function sendAndRecord(deps: EmailDeps, input: SendJourneyEmailInput, known: SendContext): Promise<JourneyEmailOutcome> {
   const base = { stateId: input.stateId, toNodeId: input.nodeId };
   // the email_sent step goes in the statement that marks the send sent (one round trip); only a
   // retry that finds the send already accepted writes it on its own, once

@@ -142,9 +142,12 @@ export async function explainJourney(deps: ExplainDeps, input: { contactId: stri
         const text = (key: string) => (typeof detail[key] === 'string' ? (detail[key] as string) : undefined);
         let outcome: string = log.action;
         if (log.action === 'email_sent') outcome = 'sent';
+        else if (log.action === 'email_skipped' && text('reason') === 'frequency_cap') outcome = `skipped: frequency cap ${text('cap') ?? ''} reached`;
         else if (log.action === 'email_skipped') outcome = `skipped: ${skipPhrase(text('reason') ?? 'unknown')}`;
         else if (log.action === 'waiting' && text('reason') === 'suppress_window') outcome = `skipped: inside suppress.hours until ${text('until')}`;
         else if (log.action === 'held' && text('reason') === 'quiet_hours') outcome = `held by quiet hours until ${recipientClock(detail)}`;
+        else if (log.action === 'held' && text('reason') === 'frequency_cap')
+          outcome = `held by frequency cap ${text('cap') ?? ''} until ${recipientClock(detail)}`;
         else if (log.action === 'waiting' && text('localUntil') !== undefined) outcome = `waiting until ${recipientClock(detail)}`;
         else if (log.action === 'waiting')
           outcome = text('until') !== undefined ? `waiting until ${text('until')}` : `waiting for ${text('event') ?? 'an event'} (timeout ${text('timeout')})`;

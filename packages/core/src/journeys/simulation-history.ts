@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import type { Journey } from '@waymark/journey';
+import { isTimeZone, type Journey } from '@waymark/journey';
+import { TIME_ZONE_PROPERTY } from '../contacts/time-zone';
 import type { Db } from '../db/database';
 import type { PrimitiveProperties } from './orchestrator';
 import { primitiveProperties } from './orchestrator';
@@ -12,6 +13,10 @@ export interface SimulationSubject {
   /** the person's events in the window before the trigger (what `ctx.history.hasEvent` finds) */
   earlier: { name: string; at: Date; properties: PrimitiveProperties }[];
   later: { name: string; at: Date; properties: PrimitiveProperties }[];
+  /** the contact's `timezone` property, when set: the clock their quiet hours and local times run on */
+  timeZone?: string;
+  /** emails that reached the address in the window from anything but this journey: what the frequency caps count */
+  otherSends?: { at: Date; category: string }[];
 }
 
 /**
@@ -37,9 +42,39 @@ export async function loadSimulationSubjects(db: Db, input: { journey: Journey; 
     .where('occurredAt', '>=', input.since)
     .orderBy('occurredAt')
     .execute();
+  const emails = triggers.rows.flatMap((row) => (row.userEmail === null ? [] : [row.userEmail.toLowerCase()]));
+  const [zones, otherSends] = await Promise.all([
+    db
+      .selectFrom('contacts')
+      .select(['externalId', sql<string | null>`lower(email)`.as('email'), sql<string | null>`properties->>${TIME_ZONE_PROPERTY}`.as('zone')])
+      .where((eb) => eb.or([eb('externalId', 'in', userIds), ...(emails.length === 0 ? [] : [eb(sql<string>`lower(email)`, 'in', emails)])]))
+      .execute(),
+    emails.length === 0
+      ? Promise.resolve([])
+      : db
+          .selectFrom('emailSends')
+          .leftJoin('journeyStates', 'journeyStates.id', 'emailSends.journeyStateId')
+          .select([sql<string>`lower(email_sends.to_email)`.as('email'), 'emailSends.category', 'emailSends.createdAt'])
+          .where(sql<string>`lower(email_sends.to_email)`, 'in', emails)
+          .where('emailSends.createdAt', '>=', input.since)
+          .where('emailSends.createdAt', '<', input.until)
+          .where('emailSends.status', '!=', 'failed')
+          .where((eb) => eb.or([eb('journeyStates.journeyId', 'is', null), eb('journeyStates.journeyId', '!=', input.journey.id)]))
+          .execute(),
+  ]);
+  const zoneOf = (row: { userId: string; userEmail: string | null }): string | undefined => {
+    const contact =
+      zones.find((candidate) => candidate.externalId === row.userId) ??
+      zones.find((candidate) => candidate.externalId === null && candidate.email !== null && candidate.email === row.userEmail?.toLowerCase());
+    return isTimeZone(contact?.zone) ? contact.zone : undefined;
+  };
   return triggers.rows.map((row) => ({
     userId: row.userId,
     email: row.userEmail ?? `${row.userId}@simulation.invalid`,
+    ...withTimeZone(zoneOf(row)),
+    otherSends: otherSends
+      .filter((send) => send.email === row.userEmail?.toLowerCase())
+      .map((send) => ({ at: new Date(send.createdAt), category: send.category })),
     trigger: { at: row.occurredAt, properties: primitiveProperties(row.properties) },
     earlier: later
       .filter((event) => event.userId === row.userId && event.occurredAt < row.occurredAt)
@@ -49,6 +84,8 @@ export async function loadSimulationSubjects(db: Db, input: { journey: Journey; 
       .map((event) => ({ name: event.event, at: event.occurredAt, properties: primitiveProperties(event.properties as Record<string, unknown>) })),
   }));
 }
+
+const withTimeZone = (timeZone: string | undefined) => (timeZone === undefined ? {} : { timeZone });
 
 /** What the live journey actually sent in the window, per template key. */
 export async function countSentByTemplate(db: Db, input: { journeyId: string; since: Date; until: Date }): Promise<Record<string, number>> {

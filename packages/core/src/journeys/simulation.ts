@@ -18,6 +18,13 @@ export const simulationReportSchema = z.object({
     .record(z.string(), z.array(z.string()))
     .describe('a few user ids per outcome: sent:<template>, exited:<event>, not_entered:<reason>, status:<status>'),
   rate: z.number().describe('enrollments simulated per second of wall time'),
+  frequencyCaps: z
+    .object({
+      skipped: z.number().int().describe('sends a `skip` frequency cap of the delivery policy would drop'),
+      delayed: z.number().int().describe('sends a `delay` frequency cap would hold until its window has room'),
+    })
+    .optional()
+    .describe("what the delivery policy's frequency caps would do to this journey's sends, counting the person's other emails of the window"),
 });
 export type SimulationReport = z.infer<typeof simulationReportSchema>;
 

@@ -16,7 +16,7 @@ describe('preference categories (journeys/categories.ts)', () => {
   it('GET /v1/admin/categories lists every declared category, with the read scope', async () => {
     const answer = await api.request('GET', '/v1/admin/categories', { token: readKey });
     expect(answer.status).toBe(200);
-    expect(answer.body.categories.map((category: { key: string }) => category.key)).toEqual(['journey', 'product-updates', 'newsletter']);
+    expect(answer.body.categories.map((category: { key: string }) => category.key)).toEqual(['journey', 'product-updates', 'newsletter', 'transactional']);
     expect(answer.body.categories[0]).toEqual({ key: 'journey', label: 'Journey & lifecycle emails', description: expect.any(String) });
     expect((await api.request('GET', '/v1/admin/categories')).status).toBe(401);
   });
@@ -30,7 +30,7 @@ describe('preference categories (journeys/categories.ts)', () => {
     const path = `/v1/admin/contacts/${contact.body.contact.id}/preferences`;
     const refused = await api.request('PUT', path, { token: LEGACY, body: { categories: { newsletter: false, promotions: false, deals: true } } });
     expect(refused.status).toBe(400);
-    expect(refused.body.error).toBe('Unknown preference category: promotions, deals (known: journey, product-updates, newsletter)');
+    expect(refused.body.error).toBe('Unknown preference category: promotions, deals (known: journey, product-updates, newsletter, transactional)');
     // nothing was stored by the refused call
     expect((await api.request('GET', path, { token: LEGACY })).status).toBe(404);
     const stored = await api.request('PUT', path, { token: LEGACY, body: { categories: { newsletter: false, 'product-updates': true } } });

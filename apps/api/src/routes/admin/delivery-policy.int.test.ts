@@ -1,0 +1,36 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliveryPolicy } from '@waymark/journeys/delivery-policy';
+import { issueApiKey, startTestApi, type TestApi } from '../../../../../test/test-api';
+
+const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
+
+describe('GET /v1/admin/delivery-policy (journeys/delivery-policy.ts)', () => {
+  let api: TestApi;
+  let readKey: string;
+  let ingestKey: string;
+  beforeAll(async () => {
+    api = await startTestApi({ ADMIN_API_KEY: LEGACY });
+    readKey = await issueApiKey(api, LEGACY, 'policy-reader', ['read']);
+    ingestKey = await issueApiKey(api, LEGACY, 'policy-producer', ['ingest']);
+  });
+  afterAll(() => api.close());
+
+  it("answers the installation's policy, read-only, naming its file", async () => {
+    const answer = await api.request('GET', '/v1/admin/delivery-policy', { token: readKey });
+    expect(answer.status).toBe(200);
+    expect(answer.body.policy.source).toBe('journeys/delivery-policy.ts');
+    expect(answer.body.policy.exempt).toEqual(deliveryPolicy.exempt);
+    expect(answer.body.policy.quietHours).toEqual(deliveryPolicy.quietHours ?? null);
+    expect(answer.body.policy.caps).toEqual(
+      deliveryPolicy.caps.map((cap) => ({ ...cap, description: `${cap.max} per ${cap.per} (${cap.category})`, everyCategory: false })),
+    );
+  });
+
+  it('needs the read scope', async () => {
+    expect((await api.request('GET', '/v1/admin/delivery-policy')).status).toBe(401);
+    expect((await api.request('GET', '/v1/admin/delivery-policy', { token: ingestKey })).status).toBe(403);
+    // read-only: the policy changes with a deploy
+    expect((await api.request('PUT', '/v1/admin/delivery-policy', { token: LEGACY, body: {} })).status).toBe(405);
+  });
+});

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { deliveryPolicyView } from '@waymark/core/delivery/policy-view';
+import type { RoutePlugin } from '../../http/type-provider';
+import type { AppDeps } from '../../deps';
+import { bearerErrors } from '../../schemas/common';
+
+const localTime = z.string().describe("24-hour local time of the recipient, 'HH:MM'");
+
+const deliveryPolicy = z
+  .object({
+    source: z.string().describe('the file of the repository that declares the policy: change it there (code review, deploy), not here'),
+    caps: z
+      .array(
+        z.object({
+          category: z.string().describe("a preference category, or '*' for every category not exempt"),
+          max: z.number().int().describe('sends of the category one person may get within `per`'),
+          per: z.string().describe("the rolling window: a whole number and m, h, d or w ('24h', '7d')"),
+          onCap: z.enum(['skip', 'delay']).describe('skip: the send is dropped (reason `frequency_cap`); delay: it waits until the window has room'),
+          description: z.string().describe("the cap in words, as the run log and explain name it: '2 per 24h (journey)'"),
+          everyCategory: z.boolean().describe("the cap counts and caps every category not exempt ('*')"),
+        }),
+      )
+      .describe('frequency caps, per person (address) across every journey and broadcast, counted from the sends of the window'),
+    exempt: z.array(z.string()).describe('categories no cap applies to; their sends are not counted either'),
+    quietHours: z
+      .object({ from: localTime, to: localTime })
+      .nullable()
+      .describe('the quiet hours of every journey that sets none of its own, on the recipient’s clock (null: none)'),
+  })
+  .meta({ id: 'DeliveryPolicy' });
+
+/** This installation's delivery policy (journeys/delivery-policy.ts; docs/journeys.md#timing-and-etiquette), read-only. */
+export const deliveryPolicyRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
+  app.get(
+    '/v1/admin/delivery-policy',
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags: ['journeys'],
+        summary: 'The delivery policy: frequency caps, exempt categories and default quiet hours',
+        description:
+          'Declared in code (`source`), checked at start-up, and applied to journey and broadcast sends alike. Test sends and exempt categories are never capped. Read-only: the policy changes with a deploy.',
+        response: { 200: z.object({ policy: deliveryPolicy }), ...bearerErrors },
+      },
+    },
+    async () => ({ policy: deliveryPolicyView(deps.email.delivery.policy) }),
+  );
+};

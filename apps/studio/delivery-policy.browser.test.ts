@@ -1,0 +1,49 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestAdmin } from '../../test/auth-client';
+import { checkPage, poll, signIn, startStudio, type Studio } from './test/studio-fixture';
+
+/**
+ * The delivery policy page in Chromium against a real api: the installation's policy
+ * (journeys/delivery-policy.ts) read-only, with its source file named. Fails on any console
+ * error, failed request, or serious/critical axe violation; screenshots: test-results/studio/.
+ */
+describe('Studio delivery policy in Chromium', () => {
+  let studio: Studio;
+  let page: Page;
+
+  beforeAll(async () => {
+    studio = await startStudio();
+    const owner = await createTestAdmin(studio.api, 'delivery-policy');
+    ({ page } = await studio.openTab());
+    await signIn(page, owner);
+  });
+
+  afterAll(() => studio?.close());
+
+  it('shows the caps, the exempt categories and the default quiet hours, naming the file, with nothing to change', async () => {
+    await page.getByRole('link', { name: 'Delivery policy' }).click();
+    await page.waitForURL((url) => url.pathname === '/studio/settings/delivery-policy');
+    await checkPage(page, 'delivery-policy', 'Delivery policy');
+    const policy = (await studio.api.request('GET', '/v1/admin/delivery-policy', { token: studio.legacyKey })).body.policy;
+    expect(await page.locator('.page-header code').textContent()).toBe('journeys/delivery-policy.ts');
+    const caps = page.getByRole('table', { name: 'Frequency caps' });
+    await poll(() => caps.getByRole('row').count()).toBe(policy.caps.length + 1);
+    for (const cap of policy.caps)
+      await poll(() =>
+        caps
+          .getByRole('row')
+          .filter({ hasText: `${cap.max} per ${cap.per}` })
+          .count(),
+      ).toBe(1);
+    const exempt = page.getByRole('list', { name: 'Exempt categories' });
+    expect(await exempt.getByRole('listitem').allTextContents()).toEqual(policy.exempt);
+    // read-only: the policy changes in code
+    expect(await page.getByRole('main').getByRole('button').count()).toBe(0);
+    expect(await page.getByRole('main').getByRole('textbox').count()).toBe(0);
+  });
+
+  it('saw no console error and no failed request', () => {
+    expect(studio.problems).toEqual([]);
+  });
+});

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { capVerdict, defineDeliveryPolicy, deliveryPolicyCategoryProblems, DeliveryPolicyError, type DeliveryPolicyDefinition } from './delivery-policy';
+
+const hour = 3_600_000;
+
+describe('defineDeliveryPolicy', () => {
+  it('fills the defaults', () => {
+    expect(defineDeliveryPolicy({})).toEqual({ caps: [], exempt: [] });
+  });
+
+  it.each([
+    [{ caps: [{ category: 'journey', max: 0, per: '24h', onCap: 'skip' }] }, 'caps.0.max'],
+    [{ caps: [{ category: 'journey', max: 2, per: '24 hours', onCap: 'skip' }] }, 'caps.0.per'],
+    [{ caps: [{ category: 'journey', max: 2, per: '24h', onCap: 'drop' }] }, 'caps.0.onCap'],
+    [{ quietHours: { from: '21:00', to: '25:00' } }, 'quietHours.to'],
+    [{ caps: [{ category: 'journey', max: 2, per: '24h', onCap: 'skip' }], exempt: ['journey'] }, "'journey' is exempt"],
+  ])('refuses %j naming %s', (definition, named) => {
+    expect(() => defineDeliveryPolicy(definition as DeliveryPolicyDefinition)).toThrow(DeliveryPolicyError);
+    expect(() => defineDeliveryPolicy(definition as DeliveryPolicyDefinition)).toThrow(named);
+  });
+
+  it('names each category the deployment does not declare', () => {
+    const policy = defineDeliveryPolicy({ caps: [{ category: 'promos', max: 1, per: '7d', onCap: 'skip' }], exempt: ['transactional'] });
+    expect(deliveryPolicyCategoryProblems(policy, (key) => key === 'journey')).toEqual([
+      "caps.0.category: unknown category 'promos' (declare it in journeys/categories.ts)",
+      "exempt.0: unknown category 'transactional' (declare it in journeys/categories.ts)",
+    ]);
+  });
+});
+
+describe('capVerdict', () => {
+  const policy = defineDeliveryPolicy({
+    caps: [
+      { category: 'journey', max: 2, per: '24h', onCap: 'delay' },
+      { category: '*', max: 3, per: '7d', onCap: 'skip' },
+    ],
+    exempt: ['receipts'],
+  });
+  const at = 100 * hour;
+
+  it('lets a send through while the windows have room', () => {
+    expect(capVerdict(policy, 'journey', at, [{ at: at - hour, category: 'journey' }])).toEqual({ capped: false });
+  });
+
+  it('delays until the oldest send in the window leaves it', () => {
+    const earlier = [
+      { at: at - 20 * hour, category: 'journey' },
+      { at: at - 2 * hour, category: 'journey' },
+    ];
+    expect(capVerdict(policy, 'journey', at, earlier)).toEqual({ capped: true, onCap: 'delay', cap: policy.caps[0], until: at + 4 * hour });
+    // a send 30 h ago is outside the 24 h window
+  });
+
+  it('a full skip cap wins over a delay cap; exempt sends are neither capped nor counted', () => {
+    const earlier = ['journey', 'newsletter', 'journey'].map((category, index) => ({ at: at - (index + 1) * hour, category }));
+    expect(capVerdict(policy, 'journey', at, earlier)).toMatchObject({ capped: true, onCap: 'skip' });
+    expect(capVerdict(policy, 'receipts', at, earlier)).toEqual({ capped: false });
+    expect(capVerdict(policy, 'newsletter', at, earlier.slice(0, 2).concat({ at: at - hour, category: 'receipts' }))).toEqual({ capped: false });
+  });
+});

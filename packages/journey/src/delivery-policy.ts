@@ -1,0 +1,150 @@
+import { z } from 'zod';
+import { quietHoursProblems, type QuietHours } from './local-time';
+
+/** How long a cap's window is: a number and a unit (m, h, d, w): '24h', '7d', '2w'. */
+export type CapPeriod = `${number}${'m' | 'h' | 'd' | 'w'}`;
+
+/** A frequency cap: at most `max` sends of `category` to one person per rolling `per`. */
+export interface FrequencyCap {
+  /** a preference category of journeys/categories.ts, or '*' for every category not exempt */
+  category: string;
+  max: number;
+  per: CapPeriod;
+  /** 'skip': the send is dropped (`frequency_cap` in the run log); 'delay': it waits until the window has room */
+  onCap: 'skip' | 'delay';
+}
+
+export interface DeliveryPolicyDefinition {
+  caps?: FrequencyCap[];
+  /** the quiet hours of every journey that does not set its own `quietHours` */
+  quietHours?: QuietHours;
+  /** categories no cap applies to (their sends are not counted either) */
+  exempt?: string[];
+}
+
+/** A checked delivery policy (docs/journeys.md, "Timing and etiquette"). */
+export interface DeliveryPolicy {
+  caps: readonly FrequencyCap[];
+  quietHours?: QuietHours;
+  exempt: readonly string[];
+}
+
+/** Any category not exempt, in a cap's `category`. */
+export const EVERY_CATEGORY = '*';
+
+const PERIOD = /^(\d+)(m|h|d|w)$/;
+const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
+
+/** The window of a cap in milliseconds ('24h' → 86 400 000). */
+export function capPeriodMs(per: CapPeriod): number {
+  const match = PERIOD.exec(per);
+  if (match === null) throw new Error(`cap period must be a whole number and a unit m, h, d or w ('24h', '7d'), got '${per}'`);
+  return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
+}
+
+const capSchema = z.strictObject({
+  category: z.string().min(1),
+  max: z.int().min(1),
+  per: z
+    .string()
+    .regex(PERIOD, `must be a whole number and a unit m, h, d or w ('24h', '7d')`)
+    .refine((per) => !PERIOD.test(per) || capPeriodMs(per as CapPeriod) > 0, 'must be longer than 0') as z.ZodType<CapPeriod>,
+  onCap: z.enum(['skip', 'delay']),
+});
+
+const policySchema = z.strictObject({
+  caps: z.array(capSchema).default([]),
+  quietHours: z
+    .custom<QuietHours>()
+    .superRefine((value, ctx) => {
+      for (const message of quietHoursProblems(value)) ctx.addIssue({ code: 'custom', message });
+    })
+    .optional(),
+  exempt: z.array(z.string().min(1)).default([]),
+});
+
+export class DeliveryPolicyError extends Error {
+  constructor(problems: string[]) {
+    super(`Invalid delivery policy (journeys/delivery-policy.ts):\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'DeliveryPolicyError';
+  }
+}
+
+/**
+ * Declares the installation's delivery policy. The shape is checked here, at import time, so a bad
+ * file stops start-up; the category names are checked against the declared categories when the
+ * runtime is built (`deliveryPolicyCategoryProblems`).
+ */
+export function defineDeliveryPolicy(definition: DeliveryPolicyDefinition): DeliveryPolicy {
+  const parsed = policySchema.safeParse(definition);
+  if (!parsed.success) throw new DeliveryPolicyError(parsed.error.issues.map((issue) => `${issue.path.join('.') || '(policy)'}: ${issue.message}`));
+  const { caps, exempt, quietHours } = parsed.data;
+  const problems = caps.flatMap((cap, index) =>
+    cap.category !== EVERY_CATEGORY && exempt.includes(cap.category)
+      ? [`caps.${index}.category: '${cap.category}' is exempt, so this cap would never apply`]
+      : [],
+  );
+  if (problems.length > 0) throw new DeliveryPolicyError(problems);
+  return { caps, exempt, ...(quietHours === undefined ? {} : { quietHours }) };
+}
+
+/** The categories the policy names that `known` does not declare, as messages naming each (empty when all are known). */
+export function deliveryPolicyCategoryProblems(policy: DeliveryPolicy, known: (key: string) => boolean): string[] {
+  const problems: string[] = [];
+  policy.caps.forEach((cap, index) => {
+    if (cap.category !== EVERY_CATEGORY && !known(cap.category))
+      problems.push(`caps.${index}.category: unknown category '${cap.category}' (declare it in journeys/categories.ts)`);
+  });
+  policy.exempt.forEach((category, index) => {
+    if (!known(category)) problems.push(`exempt.${index}: unknown category '${category}' (declare it in journeys/categories.ts)`);
+  });
+  return problems;
+}
+
+/** A policy that caps nothing and sets no quiet hours. */
+export const NO_DELIVERY_POLICY: DeliveryPolicy = { caps: [], exempt: [] };
+
+/** The caps a send of `category` must pass (none for an exempt category). */
+export function capsFor(policy: DeliveryPolicy, category: string): FrequencyCap[] {
+  if (policy.exempt.includes(category)) return [];
+  return policy.caps.filter((cap) => cap.category === category || cap.category === EVERY_CATEGORY);
+}
+
+/** Whether an earlier send of `category` counts toward `cap`. */
+export function capCounts(policy: DeliveryPolicy, cap: FrequencyCap, category: string): boolean {
+  return cap.category === EVERY_CATEGORY ? !policy.exempt.includes(category) : cap.category === category;
+}
+
+/** '2 per 24h (journey)': a cap in words, for the run log, explain and the studio. */
+export function describeCap(cap: FrequencyCap): string {
+  return `${cap.max} per ${cap.per} (${cap.category === EVERY_CATEGORY ? 'all categories' : cap.category})`;
+}
+
+export type CapVerdict = { capped: false } | { capped: true; onCap: 'skip' | 'delay'; cap: FrequencyCap; until: number };
+
+/**
+ * Whether a send of `category` at `at` is over a cap, given the person's earlier sends (time and
+ * category, any order). `until` is when the window has room again; when several caps are full, a
+ * `skip` cap wins (the send would be dropped anyway), else the send waits for the latest room.
+ */
+export function capVerdict(policy: DeliveryPolicy, category: string, at: number, earlier: readonly { at: number; category: string }[]): CapVerdict {
+  let verdict: CapVerdict = { capped: false };
+  for (const cap of capsFor(policy, category)) {
+    const period = capPeriodMs(cap.per);
+    const inWindow = earlier
+      .filter((send) => send.at > at - period && send.at <= at && capCounts(policy, cap, send.category))
+      .map((send) => send.at)
+      .sort((a, b) => a - b);
+    if (inWindow.length < cap.max) continue;
+    // room opens when enough of the oldest sends leave the window for one more to fit
+    const until = inWindow[inWindow.length - cap.max]! + period;
+    if (!verdict.capped || (verdict.onCap === 'delay' && (cap.onCap === 'skip' || until > verdict.until)))
+      verdict = { capped: true, onCap: cap.onCap, cap, until };
+  }
+  return verdict;
+}
+
+/** The journey with the policy's quiet hours when it sets none of its own. */
+export function withPolicyQuietHours<J extends { quietHours?: QuietHours }>(journey: J, policy: DeliveryPolicy): J {
+  return journey.quietHours !== undefined || policy.quietHours === undefined ? journey : { ...journey, quietHours: policy.quietHours };
+}
