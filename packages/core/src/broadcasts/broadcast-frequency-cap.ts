@@ -1,4 +1,4 @@
-import type { Db } from '../db/database';
+import type { EmailDeps } from '../emails/email-deps';
 
 export interface CapCandidate {
   contactId: string;
@@ -12,7 +12,8 @@ export interface CapCandidate {
  * policy defines caps (docs/broadcasts.md, "Frequency caps"), no contact is over one.
  */
 export async function contactsOverFrequencyCap(
-  _db: Db,
+  // the send path's deps: its database, and (with the delivery policy) the caps to ask
+  _email: EmailDeps,
   _input: { category: string; candidates: readonly CapCandidate[]; now: Date },
 ): Promise<ReadonlySet<string>> {
   return new Set();
