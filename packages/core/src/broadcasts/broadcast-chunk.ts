@@ -69,13 +69,16 @@ async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T
  * sending). Safe to run again: each email goes through the send path under its recipient's key
  * (exactly once per key), and a recipient's row leaves `pending` only once.
  *
- * The chunk holds the broadcast row FOR SHARE while it works, so pause and cancel (which update
- * the row) wait for it: once they answer, no email of the broadcast leaves until resume.
+ * The chunk holds the broadcast row FOR NO KEY UPDATE while it works, so pause and cancel (which
+ * update the row) wait for it: once they answer, no email of the broadcast leaves until resume. It
+ * also keeps two chunks of one broadcast apart (an attempt that timed out but still runs, and its
+ * retry): the second finds the first one's recipients no longer pending. The lock leaves rows that
+ * only reference the broadcast (recipients, email_sends) free to be written by other connections.
  */
 export async function sendBroadcastChunk(deps: BroadcastSendDeps, broadcastId: string, phases: readonly BroadcastPhase[], now: Date): Promise<number> {
   const db = deps.email.db;
   return db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('broadcasts').selectAll().where('id', '=', broadcastId).forShare().executeTakeFirst();
+    const row = await trx.selectFrom('broadcasts').selectAll().where('id', '=', broadcastId).forNoKeyUpdate().executeTakeFirst();
     if (row === undefined || (row.status !== 'sending' && row.status !== 'testing')) return 0;
     const due = await trx
       .selectFrom('broadcastRecipients as r')

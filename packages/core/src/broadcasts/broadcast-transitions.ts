@@ -91,7 +91,7 @@ export function cancelBroadcast(deps: BroadcastTransitionDeps, id: string): Prom
   return transition(deps, id, 'cancelled', (db) =>
     db.transaction().execute(async (trx) => {
       const now = new Date();
-      // waits for a chunk in flight (it holds the row FOR SHARE), so no email of this broadcast leaves after this commits
+      // waits for a chunk in flight (it holds the row), so no email of this broadcast leaves after this commits
       const result = await trx
         .updateTable('broadcasts')
         .set({ status: 'cancelled', pausedFrom: null, completedAt: now, updatedAt: now })
