@@ -12,6 +12,8 @@ import { resultsDir } from './results';
 const entry = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'worker-process.ts');
 
 export interface BenchWorker {
+  /** the worker process's id (its memory is in /proc/<pid>/status) */
+  pid: number;
   /** ping runs completed so far (0 without a ping queue) */
   pings(): Promise<number>;
   stop(): Promise<void>;
@@ -37,6 +39,7 @@ export async function startBenchWorker(env: Record<string, string>, logName: str
     });
   });
   return {
+    pid: child.pid!,
     pings: () =>
       new Promise<number>((resolve) => {
         child.once('message', (message) => resolve((message as { pings: number }).pings));

@@ -1,0 +1,237 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase, type Db } from '@waymark/core/db/database';
+import { writeWorkflowBundle } from '../../apps/worker/src/workflow-bundle';
+import type { EmulatorEmail } from '../../test/email-emulator';
+import { eventually } from '../../test/eventually';
+import { freePort } from '../../test/free-port';
+import { openScratchDatabase } from '../../test/scratch-database';
+import { releaseTaskQueue } from '../../test/task-queue-cleanup';
+import { requestJson } from '../../test/test-api';
+import { integrationEnv } from '../../test/test-env';
+import { waitForPort } from '../../test/throwaway-services';
+import { exited, startWorkerProcess } from '../../test/worker-process';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
+const CONTACTS = 5_000;
+/** of the CONTACTS, this many of each kind the send gate or the address rules skip */
+const SKIPPED = { unsubscribedAll: 10, unsubscribedCategory: 10, suppressed: 10, noEmail: 10 };
+const ELIGIBLE = CONTACTS - Object.values(SKIPPED).reduce((sum, n) => sum + n, 0);
+/** the share of the eligible contacts sent when each SIGKILL lands: the worker three times, the api once */
+const KILLS: readonly { at: number; target: 'worker' | 'api' }[] = [
+  { at: 0.1, target: 'worker' },
+  { at: 0.3, target: 'worker' },
+  { at: 0.45, target: 'api' },
+  { at: 0.65, target: 'worker' },
+];
+const CATEGORY = 'product-updates';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** An api process (apps/api/src/server.ts) as `npm start` runs it, so the test can SIGKILL it. */
+function startApiProcess(env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+/**
+ * The contacts of the run, seeded in SQL: `c<n>@<domain>` for n = 1..CONTACTS. The first few
+ * hundred carry the skip reasons (preference rows by address, or no address at all); the rest are
+ * the eligible audience. Returns the eligible addresses.
+ */
+async function seedContacts(db: Db, domain: string): Promise<Set<string>> {
+  const address = (n: number) => `c${n}@${domain}`;
+  const { unsubscribedAll, unsubscribedCategory, suppressed, noEmail } = SKIPPED;
+  const firstEligible = unsubscribedAll + unsubscribedCategory + suppressed + noEmail + 1;
+  await sql`insert into contacts (external_id, email, properties, first_seen_at, last_seen_at, created_at, updated_at)
+    select 'crash-' || g, case when g < ${firstEligible - noEmail} or g >= ${firstEligible} then 'c' || g || '@' || ${domain} end,
+      jsonb_build_object('firstName', 'Reader ' || g), now(), now(), now(), now()
+    from generate_series(1, ${CONTACTS}::int) g`.execute(db);
+  const preference = (from: number, count: number, columns: { unsubscribed_all?: boolean; suppressed?: boolean; categories?: Record<string, boolean> }) =>
+    sql`insert into email_preferences (user_id, email, unsubscribed_all, suppressed, suppression_reason, categories, created_at, updated_at)
+      select 'crash-' || g, 'c' || g || '@' || ${domain}, ${columns.unsubscribed_all ?? false}, ${columns.suppressed ?? false},
+        ${columns.suppressed === true ? 'bounce' : null}, ${JSON.stringify(columns.categories ?? {})}::jsonb, now(), now()
+      from generate_series(${from}::int, ${from + count - 1}::int) g`.execute(db);
+  await preference(1, unsubscribedAll, { unsubscribed_all: true });
+  await preference(1 + unsubscribedAll, unsubscribedCategory, { categories: { [CATEGORY]: false } });
+  await preference(1 + unsubscribedAll + unsubscribedCategory, suppressed, { suppressed: true });
+  await sql`analyze contacts`.execute(db);
+  return new Set(Array.from({ length: CONTACTS - firstEligible + 1 }, (_, i) => address(firstEligible + i)));
+}
+
+/** The SES emulator's emails to the run's domain since `sinceSeconds` (the store is shared: never cleared). */
+async function storedEmails(domain: string, sinceSeconds: number): Promise<EmulatorEmail[]> {
+  const response = await fetch(`${integrationEnv().SES_ENDPOINT}/store?since=${sinceSeconds}`);
+  const store = (await response.json()) as { emails: EmulatorEmail[] };
+  return store.emails.filter((email) => email.destination.to.some((to) => to.toLowerCase().endsWith(`@${domain}`)));
+}
+
+function countBy<T>(items: readonly T[], key: (item: T) => string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const item of items) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
+  return counts;
+}
+
+/**
+ * docs/broadcasts.md, "Exactly once": a broadcast to 5,000 contacts while its worker process is
+ * SIGKILLed three times mid-send and its api process once, on a database, task queue and processes
+ * of this file's own. Whatever a kill interrupts (a chunk of sends, a continue-as-new, a request),
+ * every eligible contact ends with exactly one email at the provider and one send row, and the two
+ * agree message id for message id.
+ */
+describe('a broadcast survives worker and api crashes', () => {
+  const queue = `broadcast-crash-${randomUUID().slice(0, 8)}`;
+  const domain = `${randomUUID().slice(0, 8)}.bcrash.example`;
+  const bundle = path.join(tmpdir(), `waymark-broadcast-crash-${process.pid}.js`);
+  const children: ChildProcess[] = [];
+  let scratch: { url: string; release: () => Promise<void> } | undefined;
+  let db: Db | undefined;
+  let env: Record<string, string> = {};
+  let apiUrl = '';
+  let apiPort = 0;
+
+  const startApi = async () => {
+    const api = startApiProcess(env);
+    children.push(api);
+    await waitForPort(apiPort, 180_000);
+    return api;
+  };
+  const startWorker = () => {
+    const worker = startWorkerProcess(env);
+    children.push(worker);
+    return worker;
+  };
+  const kill = async (child: ChildProcess) => {
+    child.kill('SIGKILL');
+    await exited(child);
+  };
+
+  beforeAll(async () => {
+    scratch = await openScratchDatabase();
+    apiPort = await freePort();
+    apiUrl = `http://127.0.0.1:${apiPort}`;
+    env = {
+      ...integrationEnv(),
+      DATABASE_URL: scratch.url,
+      ADMIN_API_KEY: LEGACY,
+      TEMPORAL_TASK_QUEUE: queue,
+      // built once: each restarted worker polls in seconds instead of running webpack again
+      TEMPORAL_WORKFLOW_BUNDLE: bundle,
+      PORT: String(apiPort),
+      HOST: '127.0.0.1',
+      API_PUBLIC_URL: apiUrl,
+      LOG_LEVEL: 'warn',
+    };
+    db = createDatabase({ connectionString: scratch.url, max: 2 });
+    await writeWorkflowBundle(bundle);
+  }, 300_000);
+
+  afterAll(async () => {
+    for (const child of children) {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited(child);
+    }
+    await releaseTaskQueue(env.TEMPORAL_ADDRESS ?? integrationEnv().TEMPORAL_ADDRESS, queue);
+    await db?.destroy();
+    await scratch?.release();
+    rmSync(bundle, { force: true });
+  }, 120_000);
+
+  it('SIGKILL the worker 3 times and the api once mid-send: every eligible contact gets exactly one email', async () => {
+    const startedSeconds = Math.floor(Date.now() / 1000) - 1;
+    const eligible = await seedContacts(db!, domain);
+    expect(eligible.size).toBe(ELIGIBLE);
+    let apiProcess = await startApi();
+    let worker = startWorker();
+    const api = requestJson(apiUrl);
+    const subject = `Crash test ${domain}`;
+
+    const created = await api('POST', '/v1/admin/broadcasts', {
+      token: LEGACY,
+      body: { name: `crash ${domain}`, templateKey: 'welcome', category: CATEGORY, audience: { all: true }, subject, data: { productName: 'Waymark' } },
+    });
+    expect(created.status, created.text).toBe(201);
+    const id: string = created.body.broadcast.id;
+    // a client that sends twice at once (a retry racing its first try): one start, one 409
+    const sends = await Promise.all([1, 2].map(() => api('POST', `/v1/admin/broadcasts/${id}/send`, { token: LEGACY })));
+    expect(sends.map((send) => send.status).sort()).toEqual([202, 409]);
+
+    const sent = async () => {
+      const row = await sql<{ n: number }>`select count(*)::int as n from email_sends where broadcast_id = ${id} and sent_at is not null`.execute(db!);
+      return row.rows[0]!.n;
+    };
+    const reach = (share: number) =>
+      eventually(sent, (n) => n >= Math.floor(share * ELIGIBLE), { timeoutMs: 600_000, intervalMs: 100, what: `${share * 100}% of the broadcast sent` });
+    const sentAtKill: number[] = [];
+
+    for (const { at, target } of KILLS) {
+      await reach(at);
+      await kill(target === 'worker' ? worker : apiProcess);
+      sentAtKill.push(await sent());
+      // down for a moment, as a crashed process under a supervisor
+      await sleep(2_000);
+      if (target === 'worker') worker = startWorker();
+      else {
+        apiProcess = await startApi();
+        // the client retries its send against the restarted api: refused, nothing starts again
+        const retried = await api('POST', `/v1/admin/broadcasts/${id}/send`, { token: LEGACY });
+        expect(retried.status).toBe(409);
+      }
+    }
+    // every kill landed while the broadcast was still sending
+    expect(sentAtKill).toHaveLength(KILLS.length);
+    for (const n of sentAtKill) expect(n).toBeLessThan(ELIGIBLE);
+
+    const done = await eventually(
+      async () => (await api('GET', `/v1/admin/broadcasts/${id}`, { token: LEGACY })).body?.broadcast,
+      (broadcast) => broadcast?.status === 'sent' || broadcast?.status === 'failed',
+      { timeoutMs: 900_000, intervalMs: 1_000, what: 'the broadcast to finish' },
+    );
+    expect(done.status).toBe('sent');
+    expect(done.stats).toMatchObject({
+      sent: ELIGIBLE,
+      failed: 0,
+      skipped: { unsubscribed: SKIPPED.unsubscribedAll + SKIPPED.unsubscribedCategory, suppressed: SKIPPED.suppressed, noEmail: SKIPPED.noEmail },
+    });
+
+    // still the same a few seconds on: no orphaned attempt of a killed worker sends late
+    await sleep(3_000);
+    const rows = (
+      await sql<{ toEmail: string; messageId: string | null; status: string }>`
+        select to_email as "toEmail", provider_message_id as "messageId", status from email_sends where broadcast_id = ${id}`.execute(db!)
+    ).rows;
+    const stored = (await storedEmails(domain, startedSeconds)).filter((email) => email.subject === subject);
+
+    const rowsPerAddress = countBy(rows, (row) => row.toEmail.toLowerCase());
+    const storedPerAddress = countBy(
+      stored.flatMap((email) => email.destination.to),
+      (to) => to.toLowerCase(),
+    );
+    const twice = (counts: Map<string, number>) => [...counts].filter(([, n]) => n > 1).map(([address]) => address);
+    const missing = (counts: Map<string, number>) => [...eligible].filter((address) => !counts.has(address));
+    const unexpected = (counts: Map<string, number>) => [...counts.keys()].filter((address) => !eligible.has(address));
+    expect({ twice: twice(storedPerAddress), missing: missing(storedPerAddress), unexpected: unexpected(storedPerAddress) }).toEqual({
+      twice: [],
+      missing: [],
+      unexpected: [],
+    });
+    expect({ twice: twice(rowsPerAddress), missing: missing(rowsPerAddress), unexpected: unexpected(rowsPerAddress) }).toEqual({
+      twice: [],
+      missing: [],
+      unexpected: [],
+    });
+    expect(rows.filter((row) => row.status !== 'sent')).toEqual([]);
+    // the provider's store and the send rows agree, message id for message id
+    expect(new Set(rows.map((row) => row.messageId))).toEqual(new Set(stored.map((email) => email.messageId)));
+  }, 1_800_000);
+});
