@@ -26,9 +26,9 @@ import { terminateRunsOnQueue } from '../test/task-queue-cleanup';
 import { waitForPort } from '../test/throwaway-services';
 import { Client, Connection } from '@temporalio/client';
 import { temporalConnectionOptions } from '../temporal/connection';
-import { startApiProcess } from './lib/api-process';
+import { startApiProcess, type ApiProcess } from './lib/api-process';
 import { benchEnv, prepareBenchDatabase } from './lib/bench-server';
-import { startBenchWorker } from './lib/bench-worker';
+import { startBenchWorker, type BenchWorker } from './lib/bench-worker';
 import { limitRow, ratioRow, writeBenchResults } from './lib/results';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://waymark:waymark@127.0.0.1:5432/waymark_bench_broadcast';
@@ -103,12 +103,14 @@ async function main(): Promise<void> {
   const db = createDatabase({ connectionString: databaseUrl, max: 2 });
   const connection = await Connection.connect(temporalConnectionOptions(config.temporal));
   const client = new Client({ connection, namespace: config.temporal.namespace });
+  let processes: [ApiProcess, BenchWorker] | undefined;
   try {
     await Promise.all([prepareBenchDatabase(databaseUrl), waitForPort(sesPort)]);
     const seeding = Date.now();
     await seedContacts(db, domain);
     console.log(`seeded ${CONTACTS} contacts in ${((Date.now() - seeding) / 1000).toFixed(0)} s`);
-    const [api, worker] = await Promise.all([startApiProcess(env, 'broadcast.api'), startBenchWorker(env, 'broadcast.worker')]);
+    processes = await Promise.all([startApiProcess(env, 'broadcast.api'), startBenchWorker(env, 'broadcast.worker')]);
+    const [api, worker] = processes;
     const call = async (method: string, route: string, body?: unknown) => {
       const response = await fetch(`${api.url}${route}`, {
         method,
@@ -216,6 +218,7 @@ async function main(): Promise<void> {
       limitRow(`broadcast to ${size}: GET /v1/admin/broadcasts p99 while sending (${reads.list.length} reads)`, 'ms', percentile(reads.list, 0.99), 100),
     ]);
   } finally {
+    await Promise.all(processes?.map((child) => child.stop()) ?? []);
     await terminateRunsOnQueue(client, taskQueue);
     await connection.close();
     await db.destroy();
