@@ -33,8 +33,8 @@ const KILLS: readonly { at: number; target: 'worker' | 'api' }[] = [
 ];
 const CATEGORY = 'product-updates';
 const WORKER_KILLS = KILLS.filter((kill) => kill.target === 'worker').length;
-/** the most sends one worker has inside the provider call at once (the broadcast chunk's send concurrency) */
-const SENDS_IN_FLIGHT = 16;
+/** the most sends one worker has inside the provider call at once (SEND_CONCURRENCY of core/broadcasts/broadcast-chunk.ts) */
+const SENDS_IN_FLIGHT = 8;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
