@@ -6,7 +6,8 @@ import { backgroundJobRowChangedSignal, reportProgress } from './background-job'
 // and the step runs again elsewhere (every send is keyed, see core/broadcasts/broadcast-chunk.ts).
 const { broadcastStep } = proxyActivities<BroadcastActivities>({
   startToCloseTimeout: '10 minutes',
-  heartbeatTimeout: '30 seconds',
+  // a minute: the audience snapshot (one INSERT … SELECT over the audience) does not heartbeat
+  heartbeatTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 
