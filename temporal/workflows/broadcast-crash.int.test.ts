@@ -32,6 +32,8 @@ const KILLS: readonly { at: number; target: 'worker' | 'api' }[] = [
   { at: 0.65, target: 'worker' },
 ];
 const CATEGORY = 'product-updates';
+/** the audience of the second test (the send window), a list of its own */
+const WINDOW_RECIPIENTS = 5;
 const WORKER_KILLS = KILLS.filter((kill) => kill.target === 'worker').length;
 /** the most sends one worker has inside the provider call at once (SEND_CONCURRENCY of core/broadcasts/broadcast-chunk.ts) */
 const SENDS_IN_FLIGHT = 8;
@@ -115,6 +117,12 @@ describe('a broadcast survives worker and api crashes', () => {
     const worker = startWorkerProcess(env);
     children.push(worker);
     return worker;
+  };
+  /** An api and a worker of this file's own, up: the ones left running, else new ones. */
+  const ensureStack = async () => {
+    const running = (script: string) => children.some((child) => child.exitCode === null && child.signalCode === null && child.spawnargs.includes(script));
+    if (!running('apps/worker/src/main.ts')) startWorker();
+    if (!running('apps/api/src/server.ts')) await startApi();
   };
   const kill = async (child: ChildProcess) => {
     child.kill('SIGKILL');
@@ -255,4 +263,37 @@ describe('a broadcast survives worker and api crashes', () => {
       skipped: { unsubscribed: SKIPPED.unsubscribedAll + SKIPPED.unsubscribedCategory, suppressed: SKIPPED.suppressed, noEmail: SKIPPED.noEmail },
     });
   }, 1_800_000);
+  it('an api that dies between taking a broadcast out of draft and starting its run: the retried send starts the run', async () => {
+    await ensureStack();
+    const api = requestJson(apiUrl);
+    const run = randomUUID().slice(0, 8);
+    const listKey = `crash-${run}`;
+    await sql`
+      with list as (insert into lists (key, name) values (${listKey}, ${listKey}) returning id),
+        added as (
+          insert into contacts (external_id, email, properties, first_seen_at, last_seen_at, created_at, updated_at)
+          select 'window-' || g, 'w' || g || '-' || ${run} || '@' || ${domain}, '{}'::jsonb, now(), now(), now(), now()
+          from generate_series(1, ${WINDOW_RECIPIENTS}::int) g
+          returning id
+        )
+      insert into list_memberships (list_id, contact_id, subscribed, updated_at) select list.id, added.id, true, now() from list, added`.execute(db!);
+    const created = await api('POST', '/v1/admin/broadcasts', {
+      token: LEGACY,
+      body: { name: `window ${run}`, templateKey: 'welcome', category: CATEGORY, audience: { listKey }, subject: `Window ${run}` },
+    });
+    expect(created.status, created.text).toBe(201);
+    const id: string = created.body.broadcast.id;
+    // what `send` writes before it starts the run: the api died right after this statement
+    await db!.updateTable('broadcasts').set({ status: 'sending', sendRequestedAt: new Date(), updatedAt: new Date() }).where('id', '=', id).execute();
+
+    // the client, seeing no answer, sends again: still 409 (not a draft), but the run is started
+    const retried = await api('POST', `/v1/admin/broadcasts/${id}/send`, { token: LEGACY });
+    expect(retried.status).toBe(409);
+    const done = await eventually(
+      async () => (await api('GET', `/v1/admin/broadcasts/${id}`, { token: LEGACY })).body?.broadcast,
+      (broadcast) => broadcast?.status === 'sent',
+      { timeoutMs: 180_000, intervalMs: 1_000, what: 'the broadcast the retried send started to finish' },
+    );
+    expect(done.stats.sent).toBe(WINDOW_RECIPIENTS);
+  }, 600_000);
 });
