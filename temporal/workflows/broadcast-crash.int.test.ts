@@ -88,7 +88,7 @@ function countBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
 }
 
 /**
- * docs/broadcasts.md, "Exactly once": a broadcast to 5,000 contacts while its worker process is
+ * docs/broadcasts.md, "How it runs": a broadcast to 5,000 contacts while its worker process is
  * SIGKILLed three times mid-send and its api process once, on a database, task queue and processes
  * of this file's own. Whatever a kill interrupts (a chunk of sends, a continue-as-new, a request),
  * every eligible contact ends with exactly one send row, no contact gets two emails, and the
