@@ -12,7 +12,7 @@ import { resultsDir } from './results';
 const entry = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'worker-process.ts');
 
 export interface BenchWorker {
-  /** the worker's process id (for /proc CPU readings: process-cpu.ts) */
+  /** the worker's process id (for /proc readings: CPU in process-cpu.ts, memory in /proc/<pid>/status) */
   pid: number;
   /** ping runs completed so far (0 without a ping queue) */
   pings(): Promise<number>;

@@ -28,7 +28,10 @@ function notAllowed(action: string, row: BroadcastRow) {
 /** POST …/send: 202 with `scheduled` when scheduledAt is ahead, else `sending`; 409 unless draft. */
 export async function sendBroadcast(deps: BroadcastTransitionDeps, id: string, now = new Date()): Promise<Broadcast> {
   const current = await getBroadcastRow(deps.db, id);
-  if (current.status !== 'draft') throw notAllowed('sent', current);
+  if (current.status !== 'draft') {
+    await ensureRun(deps, current);
+    throw notAllowed('sent', current);
+  }
   if (current.segmentId === null && 'segmentId' in (current.audience as object))
     throw badRequest('audience.segmentId: the segment was deleted; choose another audience');
   const status = current.scheduledAt !== null && current.scheduledAt > now ? 'scheduled' : 'sending';
@@ -52,6 +55,21 @@ export async function sendBroadcast(deps: BroadcastTransitionDeps, id: string, n
     throw unavailable('The workflow service is unreachable; the broadcast was not started');
   }
   return getBroadcast(deps.db, id);
+}
+
+/**
+ * A broadcast out of draft whose run was never started: the api that sent it died between its
+ * UPDATE and the start. A retried send (still 409: it is not a draft) starts the run, which reads
+ * the row and carries on; without it the broadcast would read `sending` for ever.
+ */
+async function ensureRun(deps: BroadcastTransitionDeps, row: BroadcastRow): Promise<void> {
+  if (![...RUNNING, 'paused'].includes(row.status) || (await deps.jobs.status('broadcast', row.id)) !== 'not_found') return;
+  try {
+    await deps.jobs.start('broadcast', row.id);
+  } catch (error) {
+    // a concurrent retry started it first
+    if ((await deps.jobs.status('broadcast', row.id)) === 'not_found') throw error;
+  }
 }
 
 async function transition(deps: BroadcastTransitionDeps, id: string, action: string, update: (db: Db) => Promise<boolean>): Promise<Broadcast> {
