@@ -1,6 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
-import { useInvalidatingMutation, type MutationOptions } from '../mutation';
+import { useDeletingMutation, useInvalidatingMutation, type MutationOptions } from '../mutation';
 import type { BodyOf } from '../types';
 import { segmentKeys } from './keys';
 
@@ -29,16 +28,13 @@ export function useSegmentUpdateMutation(options: MutationOptions<Saved, { id: s
 
 /**
  * Deletes a segment (409 while a scheduled or sending broadcast uses it: the caller shows the
- * message). Its detail is dropped, not refreshed, so nothing asks for a deleted segment (404).
+ * message); its detail is dropped, not refreshed, so nothing asks for a deleted segment (404).
  */
 export function useSegmentDeleteMutation(options: MutationOptions<unknown, string> = {}) {
-  const queryClient = useQueryClient();
-  return useMutation({
+  return useDeletingMutation({
     mutationFn: async (id: string) => unwrap(await api.DELETE('/v1/admin/segments/{id}', { params: { path: { id } } })),
-    async onSuccess(...args) {
-      queryClient.removeQueries({ queryKey: segmentKeys.detail(args[1]) });
-      await queryClient.invalidateQueries({ queryKey: segmentKeys.lists });
-      await options.onSuccess?.(...args);
-    },
+    removes: segmentKeys.detail,
+    invalidates: segmentKeys.lists,
+    ...options,
   });
 }
