@@ -72,6 +72,7 @@ const coreLayers = [
   'emails',
   'templates',
   'jobs',
+  'broadcasts',
   'journeys',
   'events',
   'imports',

@@ -11,4 +11,6 @@ export const categories: readonly PreferenceCategory[] = [
   { key: 'journey', label: 'Journey & lifecycle emails', description: 'Onboarding tips, reminders and account notices.' },
   { key: 'product-updates', label: 'Product updates', description: 'New features and changes to the product.' },
   { key: 'newsletter', label: 'Newsletter', description: 'Our regular newsletter: stories, guides and events.' },
+  // password resets, invitations and receipts (journeys/templates/auth-*.tsx, order-receipt.tsx)
+  { key: 'transactional', label: 'Account & order emails', description: 'Password resets, invitations and receipts you asked for.' },
 ];

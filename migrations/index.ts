@@ -16,6 +16,7 @@ import * as m0080 from './0080_event_catalog_violations';
 import * as m0085 from './0085_journey_pending_starts';
 import * as m0100 from './0100_journey_versions';
 import * as m0105 from './0105_segments';
+import * as m0110 from './0110_broadcasts';
 
 /**
  * Every migration, in order. A static list (rather than reading the folder at run time) works
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '0085_journey_pending_starts': m0085,
   '0100_journey_versions': m0100,
   '0105_segments': m0105,
+  '0110_broadcasts': m0110,
 };

@@ -1,7 +1,7 @@
 import { WorkflowIdReusePolicy, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { notFound } from '@waymark/core/errors/app-error';
 import type { BackgroundJobKind, BackgroundJobRunStatus, BackgroundJobs } from '@waymark/core/jobs/background-jobs';
-import { backgroundJobProgressQuery } from './workflows/background-job';
+import { backgroundJobProgressQuery, backgroundJobRowChangedSignal } from './workflows/background-job';
 import type * as workflows from './workflows/index';
 
 /** How a kind runs: its workflow (exported from workflows/index.ts) and its workflow ids. */
@@ -23,6 +23,8 @@ const kinds: Record<BackgroundJobKind, BackgroundJobKindEntry> = {
   'journey-simulation': { workflow: 'journeySimulationWorkflow' },
   // id `${journeyId}:${batchId}`; the batch has no row, it is the run's input
   'enroll-batch': { workflow: 'enrollBatchWorkflow', workflowId: (id) => `enroll-batch:${id}`, args: (_id, batch) => [batch] },
+  // the run reads the broadcast row; pause, resume and cancel change the row, then notify
+  broadcast: { workflow: 'broadcastWorkflow' },
 };
 
 function workflowIdOf(kind: BackgroundJobKind, id: string): string {
@@ -74,6 +76,15 @@ export function createTemporalBackgroundJobs(client: Client, taskQueue: string):
         await handle(kind, id).cancel();
       } catch (error) {
         if (error instanceof WorkflowNotFoundError) throw notFound(`No ${kind} job ${id}`);
+        throw error;
+      }
+    },
+    async notify(kind, id) {
+      try {
+        await handle(kind, id).signal(backgroundJobRowChangedSignal);
+      } catch (error) {
+        // finished or never started: it has nothing to read again
+        if (error instanceof WorkflowNotFoundError) return;
         throw error;
       }
     },

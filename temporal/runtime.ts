@@ -11,7 +11,7 @@ import type { AppLogger } from '@waymark/core/logging/logger';
 import { journeys as journeyDefinitions } from '@waymark/journeys';
 import { categories as categoryDefinitions } from '@waymark/journeys/categories';
 import { events as eventCatalog } from '@waymark/journeys/events';
-import { definePreferenceCategories, type PreferenceCategories } from '@waymark/email/preference-categories';
+import { assertTemplateCategories, definePreferenceCategories, type PreferenceCategories } from '@waymark/email/preference-categories';
 import { emailTemplates } from '@waymark/journeys/templates/registry';
 import { fileURLToPath } from 'node:url';
 import { journeyVersions, type JourneyVersions } from './journey-versions';
@@ -45,6 +45,7 @@ export interface RuntimeDeps {
 export function createRuntime(config: Config, deps: RuntimeDeps): Runtime {
   const journeys = createDeploymentJourneys(config);
   const categories = deploymentCategories();
+  assertTemplateCategories(emailTemplates, categories);
   const ingestDeps: IngestDeps = { db: deps.db, logger: deps.logger, journeys, orchestrator: deps.orchestrator, catalogMode: config.eventCatalogMode };
   return {
     journeys,

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { emailTemplates, listedKeys } from './registry';
 import { createTemplateRegistry } from '@waymark/email/email-template';
 import { renderEmail, TemplateDataError } from '@waymark/email/render-email';
+import { assertTemplateCategories, definePreferenceCategories } from '@waymark/email/preference-categories';
+import { categories } from '../categories';
 
 /** the keys passed to ctx.sendEmail in journeys/*.ts */
 const JOURNEY_TEMPLATE_KEYS = [
@@ -27,6 +29,13 @@ const links = {
 describe('template registry (journeys/templates)', () => {
   it('lists each template under its own key (the key ctx.sendEmail is typed with)', () => {
     expect(listedKeys).toEqual(emailTemplates.map((template) => template.key));
+  });
+
+  it('names only categories journeys/categories.ts declares (the runtime refuses to start otherwise)', () => {
+    const declared = definePreferenceCategories(categories);
+    expect(() => assertTemplateCategories(emailTemplates, declared)).not.toThrow();
+    const withoutTransactional = definePreferenceCategories(categories.filter((category) => category.key !== 'transactional'));
+    expect(() => assertTemplateCategories(emailTemplates, withoutTransactional)).toThrow(/auth-password-reset → transactional/);
   });
 
   it('has unique keys and refuses duplicates', () => {

@@ -1,4 +1,5 @@
 import { createAlertActivities, type AlertActivityDeps } from './alerts';
+import { createBroadcastActivities, type BroadcastActivityDeps } from './broadcasts';
 import { createEnrollBatchActivities, type EnrollBatchActivityDeps } from './enroll-batch';
 import { createImportActivities, type ImportActivityDeps } from './import-contacts';
 import { createJourneyActivities, type JourneyActivityDeps } from './journey';
@@ -14,7 +15,8 @@ export type ActivityDeps = JourneyActivityDeps &
   OutboundActivityDeps &
   EnrollBatchActivityDeps &
   SimulationActivityDeps &
-  ReplayActivityDeps;
+  ReplayActivityDeps &
+  BroadcastActivityDeps;
 
 /** Every activity the worker registers, built from explicit dependencies (docs/contributing.md, "Explicit dependencies"). */
 export function createActivities(deps: ActivityDeps) {
@@ -27,6 +29,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createEnrollBatchActivities(deps),
     ...createSimulationActivities(deps),
     ...createReplayActivities(deps),
+    ...createBroadcastActivities(deps),
   };
 }
 

@@ -48,6 +48,7 @@ import { webhookEndpointRoutes } from './routes/admin/webhook-endpoints';
 import { eventCatalogRoutes } from './routes/admin/event-catalog';
 import { categoryRoutes } from './routes/admin/categories';
 import { segmentRoutes } from './routes/admin/segments';
+import { broadcastRoutes } from './routes/admin/broadcasts';
 import { contactExplainRoutes } from './routes/admin/contact-explain';
 import { studioStatusRoutes } from './routes/public/studio-status';
 import { insightRoutes } from './routes/admin/insights';
@@ -71,6 +72,7 @@ const adminRoutes = [
   contactPreferenceRoutes,
   categoryRoutes,
   segmentRoutes,
+  broadcastRoutes,
   contactListRoutes,
   contactExplainRoutes,
   contactBulkRoutes,

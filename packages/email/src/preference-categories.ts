@@ -1,4 +1,4 @@
-import { DEFAULT_EMAIL_CATEGORY } from './email-template';
+import { DEFAULT_EMAIL_CATEGORY, type EmailTemplate } from './email-template';
 
 /**
  * A preference category: a topic a person can leave on its own (docs/email.md, "Preference
@@ -43,4 +43,18 @@ export function definePreferenceCategories(categories: readonly PreferenceCatego
     find: (key) => byKey.get(key),
     unknown: (keys) => [...new Set(keys)].filter((key) => !byKey.has(key)),
   };
+}
+
+/**
+ * Throws at start-up when a template names a category the deployment does not declare: its
+ * emails would carry a category nobody can see in the preference center or leave on its own.
+ */
+export function assertTemplateCategories(templates: readonly Pick<EmailTemplate, 'key' | 'category'>[], categories: PreferenceCategories): void {
+  const undeclared = templates.filter((template) => template.category !== undefined && categories.find(template.category) === undefined);
+  if (undeclared.length > 0)
+    throw new Error(
+      `Email templates name undeclared preference categories (declare them in journeys/categories.ts): ${undeclared
+        .map((template) => `${template.key} → ${template.category}`)
+        .join(', ')}`,
+    );
 }

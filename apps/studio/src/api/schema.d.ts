@@ -6112,6 +6112,1662 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/admin/broadcasts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List broadcasts, newest first, with status, progress and stats
+     * @description Requires a bearer key with scope `read` or a session cookie whose organization role grants it.
+     */
+    get: {
+      parameters: {
+        query?: {
+          limit?: number;
+          offset?: number;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              broadcasts: components['schemas']['Broadcast'][];
+              total: number;
+              limit: number;
+              offset: number;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    /**
+     * Create a broadcast (a draft: nothing is sent until POST …/send)
+     * @description 400 naming the field: an unknown template, category, segment or list, or a `data` prop the template does not declare or does not accept. Props `data` leaves out come from each recipient's contact properties.
+     *
+     *     Requires a bearer key with scope `journey-admin` or a session cookie whose organization role grants it.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            name: string;
+            /** @description the email template (GET /v1/admin/templates) */
+            templateKey: string;
+            /** @description the preference category (GET /v1/admin/categories); people unsubscribed from it are skipped */
+            category: string;
+            /** @description who gets it, resolved once when sending starts (later joiners are not added) */
+            audience:
+              | {
+                  /**
+                   * Format: uuid
+                   * @description a saved segment (docs/segments.md)
+                   */
+                  segmentId: string;
+                }
+              | {
+                  /** @description the subscribed members of a list */
+                  listKey: string;
+                }
+              | {
+                  /**
+                   * @description every contact
+                   * @enum {boolean}
+                   */
+                  all: true;
+                };
+            /** @description template props; a prop the template declares that data lacks comes from the recipient contact's property of the same name */
+            data?: {
+              [key: string]: unknown;
+            };
+            /** @description overrides the template's subject */
+            subject?: string;
+            /**
+             * Format: date-time
+             * @description send at (or, with localTime, from) this instant; absent: as soon as `send` is called
+             */
+            scheduledAt?: string;
+            /** @description send at this time in each recipient's `timezone` property (BROADCAST_DEFAULT_TIMEZONE when absent), at its first such moment after scheduledAt (or now) */
+            localTime?: string;
+            /** @description 2–5 variants; without abTest they split the whole audience evenly */
+            variants?: {
+              /** @description unique within the broadcast, e.g. `a` */
+              id: string;
+              /** @description overrides the broadcast's subject */
+              subject?: string;
+              /** @description overrides the broadcast's template */
+              templateKey?: string;
+              /** @description merged over the broadcast's data */
+              data?: {
+                [key: string]: unknown;
+              };
+            }[];
+            abTest?: {
+              /** @description share of the audience that gets the test, split evenly over the variants */
+              testFraction: number;
+              /**
+               * @description the rate the winner has best (people only, not machine hits); ties go to the first variant
+               * @enum {string}
+               */
+              metric: 'human_clicks' | 'human_opens';
+              /** @description how long after the test is sent the winner is picked; the rest then gets the winner */
+              waitMinutes: number;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              broadcast: components['schemas']['Broadcast'];
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/admin/broadcasts/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A broadcast with its progress, stats and per-variant stats
+     * @description Requires a bearer key with scope `read` or a session cookie whose organization role grants it.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              broadcast: components['schemas']['Broadcast'];
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    /**
+     * Delete a draft broadcast (409 once it has been sent: cancel it instead)
+     * @description Requires a bearer key with scope `journey-admin` or a session cookie whose organization role grants it.
+     */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @enum {boolean} */
+              deleted: true;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    /**
+     * Change a draft broadcast (409 once it has been sent)
+     * @description Requires a bearer key with scope `journey-admin` or a session cookie whose organization role grants it.
+     */
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            name?: string;
+            templateKey?: string;
+            category?: string;
+            /** @description who gets it, resolved once when sending starts (later joiners are not added) */
+            audience?:
+              | {
+                  /**
+                   * Format: uuid
+                   * @description a saved segment (docs/segments.md)
+                   */
+                  segmentId: string;
+                }
+              | {
+                  /** @description the subscribed members of a list */
+                  listKey: string;
+                }
+              | {
+                  /**
+                   * @description every contact
+                   * @enum {boolean}
+                   */
+                  all: true;
+                };
+            data?: {
+              [key: string]: unknown;
+            } | null;
+            subject?: string | null;
+            scheduledAt?: string | null;
+            localTime?: string | null;
+            variants?:
+              | {
+                  /** @description unique within the broadcast, e.g. `a` */
+                  id: string;
+                  /** @description overrides the broadcast's subject */
+                  subject?: string;
+                  /** @description overrides the broadcast's template */
+                  templateKey?: string;
+                  /** @description merged over the broadcast's data */
+                  data?: {
+                    [key: string]: unknown;
+                  };
+                }[]
+              | null;
+            abTest?: {
+              /** @description share of the audience that gets the test, split evenly over the variants */
+              testFraction: number;
+              /**
+               * @description the rate the winner has best (people only, not machine hits); ties go to the first variant
+               * @enum {string}
+               */
+              metric: 'human_clicks' | 'human_opens';
+              /** @description how long after the test is sent the winner is picked; the rest then gets the winner */
+              waitMinutes: number;
+            } | null;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              broadcast: components['schemas']['Broadcast'];
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    trace?: never;
+  };
+  '/v1/admin/broadcasts/{id}/send': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a draft: `scheduled` when scheduledAt is ahead, else `sending` (409 unless draft)
+     * @description The audience is resolved when sending starts (a snapshot). Each contact gets at most one email per broadcast, whatever is retried: a second send answers 409 and sends nothing.
+     *
+     *     Requires a bearer key with scope `journey-admin` or a session cookie whose organization role grants it.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        202: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              broadcast: components['schemas']['Broadcast'];
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/admin/broadcasts/{id}/pause': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Pause a scheduled or sending broadcast (the chunk in flight finishes; nothing more is sent)
+     * @description 409 on a transition the broadcast's status does not have.
+     *
+     *     Requires a bearer key with scope `journey-admin` or a session cookie whose organization role grants it.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              broadcast: components['schemas']['Broadcast'];
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/admin/broadcasts/{id}/resume': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Resume a paused broadcast where it stopped
+     * @description 409 on a transition the broadcast's status does not have.
+     *
+     *     Requires a bearer key with scope `journey-admin` or a session cookie whose organization role grants it.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              broadcast: components['schemas']['Broadcast'];
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/admin/broadcasts/{id}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel a scheduled, sending or paused broadcast: recipients not yet sent are cancelled
+     * @description 409 on a transition the broadcast's status does not have.
+     *
+     *     Requires a bearer key with scope `journey-admin` or a session cookie whose organization role grants it.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              broadcast: components['schemas']['Broadcast'];
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/admin/broadcasts/{id}/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a copy marked [Test] to up to 5 addresses (not counted in the stats)
+     * @description Requires a bearer key with scope `journey-admin` or a session cookie whose organization role grants it.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description up to 5 addresses; each gets a copy marked [Test], not counted in the stats */
+            emails: string[];
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        202: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              results: {
+                email: string;
+                /** @enum {string} */
+                status: 'sent' | 'skipped' | 'failed';
+                emailId: string | null;
+                reason: string | null;
+              }[];
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/admin/broadcasts/{id}/recipients': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The broadcast's recipients in send order, by status and variant
+     * @description Requires a bearer key with scope `read` or a session cookie whose organization role grants it.
+     */
+    get: {
+      parameters: {
+        query?: {
+          limit?: number;
+          offset?: number;
+          status?: 'pending' | 'sent' | 'failed' | 'skipped' | 'cancelled';
+          variantId?: string;
+        };
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              recipients: components['schemas']['BroadcastRecipient'][];
+              total: number;
+              limit: number;
+              offset: number;
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/admin/lists': {
     parameters: {
       query?: never;
@@ -11777,6 +13433,7 @@ export interface paths {
             | 'dlq'
             | 'webhook-endpoint'
             | 'segment'
+            | 'broadcast'
             | 'user'
             | 'organization'
             | 'member'
@@ -11795,6 +13452,9 @@ export interface paths {
             | 'rotate'
             | 'test'
             | 'simulate'
+            | 'send'
+            | 'pause'
+            | 'resume'
             | 'sign-in'
             | 'sign-in-failed'
             | 'sign-out'
@@ -14723,6 +16383,123 @@ export interface components {
       /** Format: date-time */
       updatedAt: string;
     };
+    BroadcastStatsInput: {
+      sent: number;
+      /** @description failed for good (each one is in the DLQ) */
+      failed: number;
+      /** @description recipients who got no email, by reason */
+      skipped: {
+        unsubscribed: number;
+        suppressed: number;
+        noEmail: number;
+        missingData: number;
+        frequencyCap: number;
+      };
+      delivered: number;
+      bounced: number;
+      complained: number;
+      /** @description emails opened, by people and only by machines (docs/email.md) */
+      opens: {
+        human: number;
+        machine: number;
+      };
+      clicks: {
+        human: number;
+        machine: number;
+      };
+      /** @description recipients who unsubscribed (from everything or this category) after the email was sent */
+      unsubscribed: number;
+    };
+    BroadcastVariantInput: {
+      /** @description unique within the broadcast, e.g. `a` */
+      id: string;
+      /** @description overrides the broadcast's subject */
+      subject?: string;
+      /** @description overrides the broadcast's template */
+      templateKey?: string;
+      /** @description merged over the broadcast's data */
+      data?: {
+        [key: string]: unknown;
+      };
+      winner: boolean;
+      stats: components['schemas']['BroadcastStatsInput'];
+    };
+    BroadcastInput: {
+      /** Format: uuid */
+      id: string;
+      name: string;
+      templateKey: string;
+      category: string;
+      /** @description who gets it, resolved once when sending starts (later joiners are not added) */
+      audience:
+        | {
+            /**
+             * Format: uuid
+             * @description a saved segment (docs/segments.md)
+             */
+            segmentId: string;
+          }
+        | {
+            /** @description the subscribed members of a list */
+            listKey: string;
+          }
+        | {
+            /**
+             * @description every contact
+             * @constant
+             */
+            all: true;
+          };
+      data: {
+        [key: string]: unknown;
+      };
+      subject: string | null;
+      scheduledAt: string | null;
+      localTime: string | null;
+      variants: components['schemas']['BroadcastVariantInput'][] | null;
+      abTest: {
+        /** @description share of the audience that gets the test, split evenly over the variants */
+        testFraction: number;
+        /**
+         * @description the rate the winner has best (people only, not machine hits); ties go to the first variant
+         * @enum {string}
+         */
+        metric: 'human_clicks' | 'human_opens';
+        /** @description how long after the test is sent the winner is picked; the rest then gets the winner */
+        waitMinutes: number;
+      } | null;
+      /** @enum {string} */
+      status: 'draft' | 'scheduled' | 'sending' | 'testing' | 'paused' | 'sent' | 'cancelled' | 'failed';
+      /** @description recipients in the snapshot taken when sending started; null before */
+      audienceSize: number | null;
+      /** @description recipients past pending (sent, failed, skipped or cancelled) of audienceSize */
+      progress: {
+        done: number;
+        total: number;
+      };
+      stats: components['schemas']['BroadcastStatsInput'];
+      winnerVariantId: string | null;
+      error: string | null;
+      createdBy: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+      startedAt: string | null;
+      completedAt: string | null;
+    };
+    BroadcastRecipientInput: {
+      /** Format: uuid */
+      contactId: string;
+      userId: string | null;
+      email: string | null;
+      variantId: string | null;
+      /** @enum {string} */
+      status: 'pending' | 'sent' | 'failed' | 'skipped' | 'cancelled';
+      /** @description skipped: unsubscribed, suppressed, no_email, missing_data or frequency_cap; failed: the error */
+      reason: string | null;
+      emailId: string | null;
+    };
     JourneyExplanationInput: {
       contact: {
         /** Format: uuid */
@@ -15553,6 +17330,123 @@ export interface components {
       createdAt: string;
       /** Format: date-time */
       updatedAt: string;
+    };
+    BroadcastStats: {
+      sent: number;
+      /** @description failed for good (each one is in the DLQ) */
+      failed: number;
+      /** @description recipients who got no email, by reason */
+      skipped: {
+        unsubscribed: number;
+        suppressed: number;
+        noEmail: number;
+        missingData: number;
+        frequencyCap: number;
+      };
+      delivered: number;
+      bounced: number;
+      complained: number;
+      /** @description emails opened, by people and only by machines (docs/email.md) */
+      opens: {
+        human: number;
+        machine: number;
+      };
+      clicks: {
+        human: number;
+        machine: number;
+      };
+      /** @description recipients who unsubscribed (from everything or this category) after the email was sent */
+      unsubscribed: number;
+    };
+    BroadcastVariant: {
+      /** @description unique within the broadcast, e.g. `a` */
+      id: string;
+      /** @description overrides the broadcast's subject */
+      subject?: string;
+      /** @description overrides the broadcast's template */
+      templateKey?: string;
+      /** @description merged over the broadcast's data */
+      data?: {
+        [key: string]: unknown;
+      };
+      winner: boolean;
+      stats: components['schemas']['BroadcastStats'];
+    };
+    Broadcast: {
+      /** Format: uuid */
+      id: string;
+      name: string;
+      templateKey: string;
+      category: string;
+      /** @description who gets it, resolved once when sending starts (later joiners are not added) */
+      audience:
+        | {
+            /**
+             * Format: uuid
+             * @description a saved segment (docs/segments.md)
+             */
+            segmentId: string;
+          }
+        | {
+            /** @description the subscribed members of a list */
+            listKey: string;
+          }
+        | {
+            /**
+             * @description every contact
+             * @constant
+             */
+            all: true;
+          };
+      data: {
+        [key: string]: unknown;
+      };
+      subject: string | null;
+      scheduledAt: string | null;
+      localTime: string | null;
+      variants: components['schemas']['BroadcastVariant'][] | null;
+      abTest: {
+        /** @description share of the audience that gets the test, split evenly over the variants */
+        testFraction: number;
+        /**
+         * @description the rate the winner has best (people only, not machine hits); ties go to the first variant
+         * @enum {string}
+         */
+        metric: 'human_clicks' | 'human_opens';
+        /** @description how long after the test is sent the winner is picked; the rest then gets the winner */
+        waitMinutes: number;
+      } | null;
+      /** @enum {string} */
+      status: 'draft' | 'scheduled' | 'sending' | 'testing' | 'paused' | 'sent' | 'cancelled' | 'failed';
+      /** @description recipients in the snapshot taken when sending started; null before */
+      audienceSize: number | null;
+      /** @description recipients past pending (sent, failed, skipped or cancelled) of audienceSize */
+      progress: {
+        done: number;
+        total: number;
+      };
+      stats: components['schemas']['BroadcastStats'];
+      winnerVariantId: string | null;
+      error: string | null;
+      createdBy: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+      startedAt: string | null;
+      completedAt: string | null;
+    };
+    BroadcastRecipient: {
+      /** Format: uuid */
+      contactId: string;
+      userId: string | null;
+      email: string | null;
+      variantId: string | null;
+      /** @enum {string} */
+      status: 'pending' | 'sent' | 'failed' | 'skipped' | 'cancelled';
+      /** @description skipped: unsubscribed, suppressed, no_email, missing_data or frequency_cap; failed: the error */
+      reason: string | null;
+      emailId: string | null;
     };
     JourneyExplanation: {
       contact: {

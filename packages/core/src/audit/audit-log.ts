@@ -17,6 +17,10 @@ export const auditActions = [
   'rotate',
   'test',
   'simulate',
+  // broadcasts (docs/broadcasts.md)
+  'send',
+  'pause',
+  'resume',
   // people signing in (docs/auth.md)
   'sign-in',
   'sign-in-failed',
@@ -37,6 +41,7 @@ export const auditResources = [
   'dlq',
   'webhook-endpoint',
   'segment',
+  'broadcast',
   'user',
   'organization',
   'member',

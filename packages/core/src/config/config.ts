@@ -59,6 +59,8 @@ export const configSchema = z
     EVENT_CATALOG_MODE: z.enum(['quarantine', 'reject', 'off']).default('quarantine'),
     /** the recipient time zone of contacts without a `timezone` property (docs/journeys.md, "Timing and etiquette") */
     DEFAULT_TIMEZONE: z.string().default('UTC').refine(isTimeZone, { error: 'must be an IANA time zone name such as UTC or Europe/Paris' }),
+    /** the zone of a broadcast's `localTime` for contacts without a `timezone` property (docs/broadcasts.md) */
+    BROADCAST_DEFAULT_TIMEZONE: z.string().default('UTC').refine(isTimeZone, { error: 'must be an IANA time zone name such as UTC or Europe/Paris' }),
     STUDIO_ADMIN_EMAIL: optionalString,
     STUDIO_ADMIN_PASSWORD: optionalString,
 
@@ -155,6 +157,7 @@ export const configSchema = z
     enabledJourneys: env.ENABLED_JOURNEYS,
     eventCatalogMode: env.EVENT_CATALOG_MODE,
     defaultTimeZone: env.DEFAULT_TIMEZONE,
+    broadcasts: { defaultTimeZone: env.BROADCAST_DEFAULT_TIMEZONE },
     studioAdmin: { email: env.STUDIO_ADMIN_EMAIL, password: env.STUDIO_ADMIN_PASSWORD },
     rateLimit: {
       max: env.RATE_LIMIT_MAX,

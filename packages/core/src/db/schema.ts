@@ -135,6 +135,8 @@ export interface EmailSendsTable {
   /** 0003: set when a provider call begins; see migrations/0003_email_delivery.ts */
   sendStartedAt: NullableTimestamp;
   sendAttempts: Generated<number>;
+  /** 0110: the broadcast this email belongs to (docs/broadcasts.md) */
+  broadcastId: ColumnType<string | null, string | null | undefined, string | null>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }
@@ -338,6 +340,55 @@ export interface SegmentsTable {
   updatedAt: Timestamp;
 }
 
+export type BroadcastStatus = 'draft' | 'scheduled' | 'sending' | 'testing' | 'paused' | 'sent' | 'cancelled' | 'failed';
+
+/** 0110: one email to an audience (docs/broadcasts.md); `variants` and `abTest` are checked on write */
+export interface BroadcastsTable {
+  id: Generated<string>;
+  name: string;
+  templateKey: string;
+  category: string;
+  audience: Json<JsonObject>;
+  segmentId: string | null;
+  data: Json<JsonObject>;
+  subject: string | null;
+  scheduledAt: NullableTimestamp;
+  localTime: string | null;
+  variants: Json<JsonObject[]> | null;
+  abTest: Json<JsonObject> | null;
+  status: ColumnType<BroadcastStatus, BroadcastStatus | undefined, BroadcastStatus>;
+  pausedFrom: 'scheduled' | 'sending' | 'testing' | null;
+  audienceSize: number | null;
+  winnerVariantId: string | null;
+  testEndsAt: NullableTimestamp;
+  error: string | null;
+  createdBy: string | null;
+  sendRequestedAt: NullableTimestamp;
+  startedAt: NullableTimestamp;
+  completedAt: NullableTimestamp;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export type BroadcastRecipientStatus = 'pending' | 'sent' | 'failed' | 'skipped' | 'cancelled';
+export type BroadcastPhase = 'all' | 'test' | 'rest';
+
+/** 0110: the audience snapshot; UNIQUE (broadcastId, contactId) makes it one email per contact */
+export interface BroadcastRecipientsTable {
+  broadcastId: string;
+  contactId: string;
+  position: number;
+  userId: string | null;
+  email: string | null;
+  variantId: string | null;
+  phase: ColumnType<BroadcastPhase, BroadcastPhase | undefined, BroadcastPhase>;
+  sendAt: NullableTimestamp;
+  status: ColumnType<BroadcastRecipientStatus, BroadcastRecipientStatus | undefined, BroadcastRecipientStatus>;
+  reason: string | null;
+  emailSendId: string | null;
+  updatedAt: Generated<Date>;
+}
+
 export interface ListsTable {
   id: Generated<string>;
   key: string;
@@ -481,6 +532,8 @@ export interface Database {
   importJobs: ImportJobsTable;
   simulationJobs: SimulationJobsTable;
   segments: SegmentsTable;
+  broadcasts: BroadcastsTable;
+  broadcastRecipients: BroadcastRecipientsTable;
   replayJobs: ReplayJobsTable;
   replayJobEvents: ReplayJobEventsTable;
   lists: ListsTable;
@@ -499,6 +552,8 @@ export interface Database {
 
 export type ContactRow = Selectable<ContactsTable>;
 export type SegmentRow = Selectable<SegmentsTable>;
+export type BroadcastRow = Selectable<BroadcastsTable>;
+export type BroadcastRecipientRow = Selectable<BroadcastRecipientsTable>;
 export type EmailPreferencesRow = Selectable<EmailPreferencesTable>;
 export type EventRow = Selectable<EventsTable>;
 export type NewEventRow = Insertable<EventsTable>;

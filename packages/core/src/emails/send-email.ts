@@ -28,6 +28,10 @@ export interface SendEmailInput {
   from?: string | undefined;
   /** provider failures allowed before the send fails for good (default 5) */
   maxAttempts?: number | undefined;
+  /** the broadcast this email belongs to (docs/broadcasts.md): stored on the row, in its `email.*` events */
+  broadcastId?: string | undefined;
+  /** replaces the template's subject (a broadcast's or its variant's own subject) */
+  subject?: string | undefined;
 }
 
 export type SendEmailResult =
@@ -79,6 +83,8 @@ export async function sendEmail(deps: EmailDeps, input: SendEmailInput): Promise
     // bad data or a template bug: retrying cannot help
     return failForGood(deps, row, error instanceof TemplateDataError ? error.message : `Render failed: ${(error as Error).message}`);
   }
+  // a subject given at send time was stored with the row, so a retry sends the same one
+  const subject = row.subject === '' ? rendered.subject : row.subject;
   const document = parseForTracking(rendered.html);
   const html = document.apply({
     publicUrl: deps.publicUrl,
@@ -90,7 +96,7 @@ export async function sendEmail(deps: EmailDeps, input: SendEmailInput): Promise
   // before it leaves the row queued (the retry renders again), after it leaves it claimed
   const claimed = await deps.db
     .updateTable('emailSends')
-    .set({ subject: rendered.subject, status: 'rendered', sendStartedAt: new Date(), updatedAt: new Date() })
+    .set({ subject, status: 'rendered', sendStartedAt: new Date(), updatedAt: new Date() })
     .where('id', '=', row.id)
     .where('sendStartedAt', 'is', null)
     .where('providerMessageId', 'is', null)
@@ -107,7 +113,7 @@ export async function sendEmail(deps: EmailDeps, input: SendEmailInput): Promise
     ({ messageId } = await deps.transport.send({
       from: row.fromEmail,
       to: row.toEmail,
-      subject: rendered.subject,
+      subject,
       html,
       text: rendered.text,
       headers: listUnsubscribeHeaders(links),
@@ -158,6 +164,8 @@ async function createQueuedSend(deps: EmailDeps, input: SendEmailInput, category
       fromEmail: input.from ?? deps.from,
       userId: input.userId ?? null,
       journeyStateId: input.journeyStateId ?? null,
+      broadcastId: input.broadcastId ?? null,
+      ...(input.subject === undefined ? {} : { subject: input.subject }),
       category,
       data: JSON.stringify(input.data ?? {}),
       status: 'queued',

@@ -7,7 +7,7 @@
  */
 
 /** Each kind is one workflow (the table in temporal/background-jobs.ts maps the kind to it). */
-export type BackgroundJobKind = 'contact-import' | 'event-replay' | 'journey-simulation' | 'enroll-batch';
+export type BackgroundJobKind = 'contact-import' | 'event-replay' | 'journey-simulation' | 'enroll-batch' | 'broadcast';
 
 /** The engine's view of a job's run (its row, if it has one, says what the job did). */
 export type BackgroundJobRunStatus = 'running' | 'completed' | 'failed' | 'cancelled' | 'terminated' | 'timed_out' | 'not_found';
@@ -30,4 +30,9 @@ export interface BackgroundJobs {
   progress(kind: BackgroundJobKind, id: string): Promise<BackgroundJobProgress | null>;
   /** Asks the run to stop; a job with a row records it as failed with 'cancelled'. 404 for an unknown job. */
   cancel(kind: BackgroundJobKind, id: string): Promise<void>;
+  /**
+   * Tells a running job that its row changed (a broadcast paused, resumed or cancelled), so it
+   * reads the row again now rather than at its next check. A job that is not running is not an error.
+   */
+  notify(kind: BackgroundJobKind, id: string): Promise<void>;
 }

@@ -155,6 +155,15 @@ export async function updateSegment(deps: SegmentDeps, id: string, input: Partia
 
 export async function deleteSegment(db: Db, id: string): Promise<void> {
   if (!isUuid(id)) throw notFound(SEGMENT_NOT_FOUND);
+  // a broadcast that is scheduled or under way resolves or re-reads its audience from the segment
+  // (docs/broadcasts.md); a draft only loses it (its audience must be chosen again before sending)
+  const user = await db
+    .selectFrom('broadcasts')
+    .select(['name', 'status'])
+    .where('segmentId', '=', id)
+    .where('status', 'in', ['scheduled', 'sending', 'testing', 'paused'])
+    .executeTakeFirst();
+  if (user !== undefined) throw conflict(`The segment is used by the ${user.status} broadcast '${user.name}'; cancel it or wait until it is sent`);
   const deleted = await db.deleteFrom('segments').where('id', '=', id).executeTakeFirst();
   if (deleted.numDeletedRows === 0n) throw notFound(SEGMENT_NOT_FOUND);
 }

@@ -16,7 +16,7 @@ describe('preference categories (journeys/categories.ts)', () => {
   it('GET /v1/admin/categories lists every declared category, with the read scope', async () => {
     const answer = await api.request('GET', '/v1/admin/categories', { token: readKey });
     expect(answer.status).toBe(200);
-    expect(answer.body.categories.map((category: { key: string }) => category.key)).toEqual(['journey', 'product-updates', 'newsletter']);
+    expect(answer.body.categories.map((category: { key: string }) => category.key)).toEqual(['journey', 'product-updates', 'newsletter', 'transactional']);
     expect(answer.body.categories[0]).toEqual({ key: 'journey', label: 'Journey & lifecycle emails', description: expect.any(String) });
     expect((await api.request('GET', '/v1/admin/categories')).status).toBe(401);
   });

@@ -1,0 +1,164 @@
+import { sql } from 'kysely';
+import type { EmailDeps } from '../emails/email-deps';
+import { sendEmail, type SendEmailResult } from '../emails/send-email';
+import type { BroadcastPhase, JsonObject } from '../db/schema';
+import { checkSendGateForAddresses, type SendBlockReason } from '../preferences/send-gate';
+import { contactsOverFrequencyCap } from './broadcast-frequency-cap';
+import type { BroadcastSkipReason, BroadcastVariant } from './broadcast-schemas';
+import { recipientTemplateData } from './broadcast-template-data';
+
+/** Recipients claimed per chunk: one activity, one lock of the row, one set-based gate query. */
+export const BROADCAST_CHUNK_SIZE = 100;
+/** Sends in flight at once within a chunk. */
+const SEND_CONCURRENCY = 8;
+
+export interface BroadcastSendDeps {
+  email: EmailDeps;
+  /** called after each send, so a worker killed mid-chunk is noticed (the activity's heartbeat) */
+  heartbeat?: () => void;
+}
+
+/** The one key of a recipient's email: a chunk run twice, a retried `send`, a restarted worker all find the same send. */
+export function broadcastEmailKey(broadcastId: string, contactId: string): string {
+  return `broadcast:${broadcastId}:${contactId}`;
+}
+
+interface Outcome {
+  contactId: string;
+  status: 'sent' | 'failed' | 'skipped';
+  reason: string | null;
+  emailSendId: string | null;
+}
+
+function gateReason(reason: SendBlockReason | string | undefined): BroadcastSkipReason {
+  return reason === 'suppressed' ? 'suppressed' : 'unsubscribed';
+}
+
+function outcomeOf(contactId: string, result: SendEmailResult): Outcome {
+  switch (result.status) {
+    case 'sent':
+      return { contactId, status: 'sent', reason: null, emailSendId: result.emailSendId };
+    case 'failed':
+      return { contactId, status: 'failed', reason: result.reason.slice(0, 500), emailSendId: result.emailSendId };
+    case 'skipped':
+      return { contactId, status: 'skipped', reason: gateReason(result.reason), emailSendId: null };
+    case 'deferred':
+      // broadcasts pass no suppress window, so the send path never defers them
+      throw new Error(`unexpected deferred broadcast send: ${result.reason}`);
+  }
+}
+
+/** Runs `work` over `items`, `limit` at a time; every item runs, then the first error (if any) is thrown. */
+async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const errors: unknown[] = [];
+  const lane = async () => {
+    while (next < items.length) {
+      const item = items[next++]!;
+      await work(item).catch((error: unknown) => errors.push(error));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  if (errors.length > 0) throw errors[0];
+}
+
+/**
+ * Sends one chunk of a broadcast: up to BROADCAST_CHUNK_SIZE pending recipients of `phases` due at
+ * `now`, in snapshot order. Answers how many it claimed (0: none due, or the broadcast is not
+ * sending). Safe to run again: each email goes through the send path under its recipient's key
+ * (exactly once per key), and a recipient's row leaves `pending` only once.
+ *
+ * The chunk holds the broadcast row FOR SHARE while it works, so pause and cancel (which update
+ * the row) wait for it: once they answer, no email of the broadcast leaves until resume.
+ */
+export async function sendBroadcastChunk(deps: BroadcastSendDeps, broadcastId: string, phases: readonly BroadcastPhase[], now: Date): Promise<number> {
+  const db = deps.email.db;
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom('broadcasts').selectAll().where('id', '=', broadcastId).forShare().executeTakeFirst();
+    if (row === undefined || (row.status !== 'sending' && row.status !== 'testing')) return 0;
+    const due = await trx
+      .selectFrom('broadcastRecipients as r')
+      .innerJoin('contacts as c', 'c.id', 'r.contactId')
+      .select(['r.contactId', 'r.userId', 'r.email', 'r.variantId', 'c.properties'])
+      .where('r.broadcastId', '=', broadcastId)
+      .where('r.status', '=', 'pending')
+      .where('r.phase', 'in', phases)
+      .where((eb) => eb.or([eb('r.sendAt', 'is', null), eb('r.sendAt', '<=', now)]))
+      .orderBy('r.position')
+      .limit(BROADCAST_CHUNK_SIZE)
+      .execute();
+    if (due.length === 0) return 0;
+
+    const gate = await checkSendGateForAddresses(
+      db,
+      due.map((recipient) => recipient.email!),
+      row.category,
+    );
+    const candidates = due.filter((recipient) => gate.get(recipient.email!)?.allowed === true);
+    const capped = await contactsOverFrequencyCap(db, {
+      category: row.category,
+      candidates: candidates.map((recipient) => ({ contactId: recipient.contactId, email: recipient.email! })),
+      now,
+    });
+    const variants = (row.variants as unknown as BroadcastVariant[] | null) ?? [];
+    const outcomes: Outcome[] = [];
+    const sends: { contactId: string; run: () => Promise<SendEmailResult> }[] = [];
+    for (const recipient of due) {
+      const verdict = gate.get(recipient.email!);
+      if (verdict?.allowed !== true) {
+        outcomes.push({ contactId: recipient.contactId, status: 'skipped', reason: gateReason(verdict?.reason), emailSendId: null });
+        continue;
+      }
+      if (capped.has(recipient.contactId)) {
+        outcomes.push({ contactId: recipient.contactId, status: 'skipped', reason: 'frequency_cap', emailSendId: null });
+        continue;
+      }
+      const variant = variants.find((candidate) => candidate.id === recipient.variantId);
+      const templateKey = variant?.templateKey ?? row.templateKey;
+      const template = deps.email.templates.find(templateKey);
+      const data =
+        template === undefined
+          ? undefined
+          : recipientTemplateData(template, { ...row.data, ...(variant?.data as JsonObject | undefined) }, recipient.properties);
+      if (data === undefined) {
+        outcomes.push({ contactId: recipient.contactId, status: 'skipped', reason: 'missing_data', emailSendId: null });
+        continue;
+      }
+      const subject = variant?.subject ?? row.subject ?? undefined;
+      sends.push({
+        contactId: recipient.contactId,
+        run: () =>
+          sendEmail(deps.email, {
+            templateKey,
+            to: recipient.email!,
+            data,
+            userId: recipient.userId ?? undefined,
+            category: row.category,
+            idempotencyKey: broadcastEmailKey(broadcastId, recipient.contactId),
+            broadcastId,
+            subject,
+          }),
+      });
+    }
+    try {
+      await eachLimited(sends, SEND_CONCURRENCY, async (send) => {
+        outcomes.push(outcomeOf(send.contactId, await send.run()));
+        deps.heartbeat?.();
+      });
+    } finally {
+      // what was decided is kept even when a send threw (the retried chunk finds the rest pending);
+      // outside the chunk's transaction, which a thrown send rolls back
+      if (outcomes.length > 0) {
+        const values = sql.join(
+          outcomes.map((outcome) => sql`(${outcome.contactId}::uuid, ${outcome.status}, ${outcome.reason}, ${outcome.emailSendId}::uuid)`),
+        );
+        await sql`
+          update broadcast_recipients r
+          set status = v.status, reason = v.reason, email_send_id = v.email_send_id, updated_at = now()
+          from (values ${values}) as v(contact_id, status, reason, email_send_id)
+          where r.broadcast_id = ${broadcastId} and r.contact_id = v.contact_id and r.status = 'pending'`.execute(db);
+      }
+    }
+    return due.length;
+  });
+}
