@@ -6,9 +6,10 @@ import { useEffect, useState } from 'react';
  */
 export function useDebouncedValue<T>(value: T, ms = 400): T {
   const [settled, setSettled] = useState(value);
-  const json = JSON.stringify(value);
+  // undefined (nothing to ask yet) has no JSON text
+  const json = JSON.stringify(value) as string | undefined;
   useEffect(() => {
-    const timer = setTimeout(() => setSettled(JSON.parse(json) as T), ms);
+    const timer = setTimeout(() => setSettled((json === undefined ? undefined : JSON.parse(json)) as T), ms);
     return () => clearTimeout(timer);
   }, [json, ms]);
   return settled;
