@@ -91,7 +91,7 @@ describe('Waymark Studio broadcasts in Chromium', () => {
     expect(draft.body.broadcast.stats.sent).toBe(0);
   });
 
-  it('sends after a confirmation naming the count, and follows the broadcast to sent with its stats and recipients', { timeout: 180_000 }, async () => {
+  it('sends after a confirmation naming the count, and follows the broadcast to sent with its stats and recipients', { timeout: 300_000 }, async () => {
     const id = page.url().split('/').pop()!;
     await page.getByRole('button', { name: 'Review and send…' }).click();
     const dialog = page.getByRole('dialog');
@@ -99,7 +99,7 @@ describe('Waymark Studio broadcasts in Chromium', () => {
     await dialog.getByRole('button', { name: 'Send to 3 contacts' }).click();
 
     await poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(name);
-    await poll(() => page.getByTestId('broadcast-progress').textContent(), { timeout: 120_000 }).toMatch(/^3 of 3 recipients done/);
+    await poll(() => page.getByTestId('broadcast-progress').textContent(), { timeout: 240_000 }).toMatch(/^3 of 3 recipients done/);
     await poll(() => page.locator('.page-header .badge').textContent(), { timeout: 60_000 }).toBe('sent');
     await poll(() => page.getByTestId('broadcast-stats').locator('.stat').first().textContent()).toMatch(/^3\s*sent/);
     for (const person of people) {
