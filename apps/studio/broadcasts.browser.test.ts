@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addMember } from '@waymark/core/organizations/organizations';
+import { hashPassword } from '@waymark/core/users/passwords';
+import { insertUser } from '@waymark/core/users/users';
 import { createTestAdmin } from '../../test/auth-client';
 import { emailsTo, waitFor } from '../../test/email-emulator';
 import type { TestApi } from '../../test/test-api';
@@ -185,6 +188,25 @@ describe('Waymark Studio broadcasts in Chromium', () => {
     await poll(() => badge.textContent()).toBe('cancelled');
     const cancelled = (await api.request('GET', `/v1/admin/broadcasts/${id}`, { token: LEGACY })).body.broadcast;
     expect(cancelled).toMatchObject({ status: 'cancelled', stats: { sent: 0 } });
+  });
+
+  it('shows a viewer the broadcasts and segments but nothing that changes them', async () => {
+    const viewer = { email: `bc-viewer-${run}@waymark-test.example`, password: `pw-${randomUUID()}` };
+    const user = await insertUser(api.deps.db, { email: viewer.email, name: null, passwordHash: await hashPassword(viewer.password), role: 'member' });
+    const oldest = await api.deps.db.selectFrom('organizations').select('id').orderBy('createdAt').limit(1).executeTakeFirstOrThrow();
+    await addMember(api.deps.db, { organizationId: oldest.id, userId: user.id, role: 'viewer' });
+    const tab = await studio.openTab();
+    await signIn(tab.page, viewer);
+
+    await tab.page.goto('/studio/broadcasts');
+    await poll(() => tab.page.getByRole('row').filter({ hasText: name }).count()).toBe(1);
+    expect(await tab.page.getByRole('link', { name: 'New broadcast' }).count()).toBe(0);
+    await tab.page.goto('/studio/broadcasts/new');
+    await poll(() => tab.page.getByText('Composing and sending broadcasts needs the editor role').count()).toBe(1);
+    expect(await tab.page.getByRole('button', { name: /^(Review and send…|Send test|Save draft)$/ }).count()).toBe(0);
+    await tab.page.goto('/studio/segments/new');
+    await poll(() => tab.page.getByText('saving a segment needs the editor role').count()).toBe(1);
+    expect(await tab.page.getByRole('button', { name: 'Save segment' }).count()).toBe(0);
   });
 
   it('saw no console error and no failed request but the refused segment delete', () => {
