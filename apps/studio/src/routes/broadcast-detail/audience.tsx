@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import type { components } from '../../api/schema';
 import { ErrorPanel } from '../../components/feedback';
 import { formatNumber } from '../../components/format';
+import { Options } from '../../components/options';
 import type { AudienceKind, ComposerState } from './form-state';
 
 type Segment = components['schemas']['Segment'];
@@ -49,11 +50,7 @@ export function AudiencePicker({ state, set, segments, lists, count, countError 
             Segment
             <select value={state.segmentId} onChange={(event) => set({ segmentId: event.target.value })}>
               <option value="">Choose a segment…</option>
-              {segments.map((segment) => (
-                <option key={segment.id} value={segment.id}>
-                  {segment.name}
-                </option>
-              ))}
+              <Options items={segments.map((segment) => [segment.id, segment.name] as const)} />
             </select>
           </label>
         ) : null}
@@ -62,11 +59,7 @@ export function AudiencePicker({ state, set, segments, lists, count, countError 
             List
             <select value={state.listKey} onChange={(event) => set({ listKey: event.target.value })}>
               <option value="">Choose a list…</option>
-              {lists.map((list) => (
-                <option key={list.key} value={list.key}>
-                  {list.name === list.key ? list.key : `${list.name} (${list.key})`}
-                </option>
-              ))}
+              <Options items={lists.map((list) => [list.key, list.name === list.key ? list.key : `${list.name} (${list.key})`] as const)} />
             </select>
           </label>
         ) : null}

@@ -5,6 +5,7 @@ import { useSession } from '../../api/session';
 import { ConfirmButton } from '../../components/confirm-button';
 import { ErrorPanel } from '../../components/feedback';
 import { formatDate, formatNumber } from '../../components/format';
+import { Options } from '../../components/options';
 import { PageHeader } from '../../components/page';
 import {
   useBroadcastDeleteMutation,
@@ -162,12 +163,11 @@ export function Composer({ broadcast, choices }: { broadcast: Broadcast | undefi
                   }}
                 >
                   <option value="">Choose a template…</option>
-                  {choices.templates.map((template) => (
-                    <option key={template.key} value={template.key}>
-                      {template.key}
-                      {template.description === null ? '' : ` — ${template.description}`}
-                    </option>
-                  ))}
+                  <Options
+                    items={choices.templates.map(
+                      (template) => [template.key, template.description === null ? template.key : `${template.key} — ${template.description}`] as const,
+                    )}
+                  />
                 </select>
               </label>
               <label className="field">
@@ -178,11 +178,7 @@ export function Composer({ broadcast, choices }: { broadcast: Broadcast | undefi
                 Category
                 <select value={state.category} onChange={(event) => set({ category: event.target.value })}>
                   <option value="">Choose a category…</option>
-                  {choices.categories.map((category) => (
-                    <option key={category.key} value={category.key}>
-                      {category.label} ({category.key})
-                    </option>
-                  ))}
+                  <Options items={choices.categories.map((category) => [category.key, `${category.label} (${category.key})`] as const)} />
                 </select>
               </label>
               <label className="field">

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { components } from '../../api/schema';
 import { useDebouncedValue } from '../../components/debounced';
 import { ErrorPanel, Skeleton } from '../../components/feedback';
+import { Options } from '../../components/options';
 import { useTemplateRenderQuery } from '../../data/templates/template-render-query';
 import { recipientData, type ComposerState } from './form-state';
 
@@ -47,11 +48,7 @@ export function RecipientPreview({ state, data, templates, sample }: PreviewProp
           <label className="field">
             As received by
             <select value={contact?.id ?? ''} onChange={(event) => setContactId(event.target.value)}>
-              {sample.map((candidate) => (
-                <option key={candidate.id} value={candidate.id}>
-                  {nameOf(candidate)}
-                </option>
-              ))}
+              <Options items={sample.map((candidate) => [candidate.id, nameOf(candidate)] as const)} />
             </select>
           </label>
         )}
@@ -59,11 +56,7 @@ export function RecipientPreview({ state, data, templates, sample }: PreviewProp
           <label className="field">
             Variant
             <select value={variant?.id ?? ''} onChange={(event) => setVariantId(event.target.value)}>
-              {state.variants.map((candidate) => (
-                <option key={candidate.id} value={candidate.id}>
-                  {candidate.id}
-                </option>
-              ))}
+              <Options items={state.variants.map((candidate) => candidate.id)} />
             </select>
           </label>
         )}

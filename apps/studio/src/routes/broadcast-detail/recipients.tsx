@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import type { components } from '../../api/schema';
 import { DataTable } from '../../components/data-table';
 import { Badge } from '../../components/feedback';
+import { Options } from '../../components/options';
 import { Pagination } from '../../components/pagination';
 import { optional, useUrlState } from '../../components/url-state';
 import { useBroadcastRecipientsQuery } from '../../data/broadcasts/broadcast-recipients-query';
@@ -52,11 +53,7 @@ export function Recipients({ broadcast, refetchInterval }: { broadcast: Broadcas
           Status
           <select value={status} onChange={(event) => url.set({ status: event.target.value })}>
             <option value="">any</option>
-            {statuses.map((value) => (
-              <option key={value} value={value}>
-                {value}
-              </option>
-            ))}
+            <Options items={statuses} />
           </select>
         </label>
         {(broadcast.variants ?? []).length === 0 ? null : (
@@ -64,11 +61,7 @@ export function Recipients({ broadcast, refetchInterval }: { broadcast: Broadcas
             Variant
             <select value={variant} onChange={(event) => url.set({ variant: event.target.value })}>
               <option value="">any</option>
-              {(broadcast.variants ?? []).map((candidate) => (
-                <option key={candidate.id} value={candidate.id}>
-                  {candidate.id}
-                </option>
-              ))}
+              <Options items={(broadcast.variants ?? []).map((candidate) => candidate.id)} />
             </select>
           </label>
         )}

@@ -1,4 +1,5 @@
 import { Plus, Trash2 } from 'lucide-react';
+import { Options } from '../../components/options';
 import { metrics, nextVariantId, type ComposerState, type VariantState } from './form-state';
 
 interface VariantsProps {
@@ -37,11 +38,7 @@ export function VariantsEditor({ state, set, templates }: VariantsProps) {
               Template
               <select value={variant.templateKey} onChange={(event) => change(index, { templateKey: event.target.value })}>
                 <option value="">the broadcast's template</option>
-                {templates.map((key) => (
-                  <option key={key} value={key}>
-                    {key}
-                  </option>
-                ))}
+                <Options items={templates} />
               </select>
             </label>
             <button
@@ -84,11 +81,7 @@ export function VariantsEditor({ state, set, templates }: VariantsProps) {
               <label className="field">
                 Winner by
                 <select value={state.metric} onChange={(event) => set({ metric: event.target.value as ComposerState['metric'] })}>
-                  {metrics.map((metric) => (
-                    <option key={metric.value} value={metric.value}>
-                      {metric.label}
-                    </option>
-                  ))}
+                  <Options items={metrics.map((metric) => [metric.value, metric.label] as const)} />
                 </select>
               </label>
               <label className="field">

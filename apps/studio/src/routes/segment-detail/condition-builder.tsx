@@ -1,5 +1,6 @@
 import { Plus, Trash2 } from 'lucide-react';
 import { createContext, useContext, useState, type ReactNode } from 'react';
+import { Options } from '../../components/options';
 import {
   additions,
   kindOf,
@@ -65,11 +66,7 @@ function Within({ within, onChange }: { within: string; onChange(within: string)
       <label className="field">
         Unit
         <select value={unit} onChange={(event) => onChange(`${amount}${event.target.value}`)}>
-          {withinUnits.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
+          <Options items={withinUnits.map((option) => [option.value, option.label] as const)} />
         </select>
       </label>
     </>
@@ -102,11 +99,7 @@ function PropertyFields({ value, onChange, nameLabel }: { value: PropertyLeaf; o
             setValue(operator === 'exists' ? 'true' : text, operator);
           }}
         >
-          {operators.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
+          <Options items={operators.map((option) => [option.value, option.label] as const)} />
         </select>
       </label>
       {value.operator === 'exists' ? (
@@ -145,11 +138,7 @@ function ListNode({ value, onChange, onRemove, path }: NodeProps<LeafOf<'list'>>
         List
         <select value={value.list} onChange={(event) => onChange({ ...value, list: event.target.value })}>
           <option value="">Choose a list…</option>
-          {keys.map((key) => (
-            <option key={key} value={key}>
-              {key}
-            </option>
-          ))}
+          <Options items={keys} />
         </select>
       </label>
     </Frame>
@@ -226,11 +215,7 @@ function EmailNode({ value, onChange, onRemove, path }: NodeProps<EmailLeaf>) {
           }}
         >
           <option value="">any email</option>
-          {templates.map((key) => (
-            <option key={key} value={key}>
-              {key}
-            </option>
-          ))}
+          <Options items={templates} />
         </select>
       </label>
       <Within within={value.within} onChange={(within) => onChange({ ...value, within })} />
@@ -253,11 +238,7 @@ function AddCondition({ onAdd, label }: { onAdd(condition: Condition): void; lab
       <label className="field">
         {label}
         <select value={choice} onChange={(event) => setChoice(event.target.value as Addition)}>
-          {Object.entries(additions).map(([key, { label: optionLabel }]) => (
-            <option key={key} value={key}>
-              {optionLabel}
-            </option>
-          ))}
+          <Options items={Object.entries(additions).map(([key, { label }]) => [key, label] as const)} />
         </select>
       </label>
       <button type="button" onClick={() => onAdd(additions[choice].blank())}>
