@@ -89,6 +89,19 @@ describe('/v1/admin/broadcasts', () => {
     );
   }
 
+  /** A newsletter to the list, sent, once its first emails are out (mid-send). */
+  async function sendingToList(listKey: string) {
+    const broadcast = await create(newsletter(listKey));
+    const path = `/v1/admin/broadcasts/${broadcast.id}`;
+    expect((await api.request('POST', `${path}/send`, { token: adminKey })).status).toBe(202);
+    await eventually(
+      async () => (await api.request('GET', path, { token: readKey })).body.broadcast.stats.sent,
+      (sent: number) => sent > 0,
+      { intervalMs: 20, timeoutMs: 60_000 },
+    );
+    return { broadcast, path };
+  }
+
   async function sendsOf(id: string) {
     return api.deps.db.selectFrom('emailSends').select(['toEmail', 'status']).where('broadcastId', '=', id).execute();
   }
@@ -263,14 +276,7 @@ describe('/v1/admin/broadcasts', () => {
 
   it('pause then resume finishes with every recipient sent exactly once', async () => {
     const { listKey, addresses } = await listOf(300);
-    const broadcast = await create(newsletter(listKey));
-    const path = `/v1/admin/broadcasts/${broadcast.id}`;
-    expect((await api.request('POST', `${path}/send`, { token: adminKey })).status).toBe(202);
-    await eventually(
-      async () => (await api.request('GET', path, { token: readKey })).body.broadcast.stats.sent,
-      (sent: number) => sent > 0,
-      { intervalMs: 20, timeoutMs: 60_000 },
-    );
+    const { broadcast, path } = await sendingToList(listKey);
     const paused = await api.request('POST', `${path}/pause`, { token: adminKey });
     expect(paused.status, paused.text).toBe(200);
     // pause answers after the chunk in flight: from here nothing is sent
@@ -295,14 +301,7 @@ describe('/v1/admin/broadcasts', () => {
 
   it('a cancelled broadcast sends nothing more', async () => {
     const { listKey } = await listOf(300);
-    const broadcast = await create(newsletter(listKey));
-    const path = `/v1/admin/broadcasts/${broadcast.id}`;
-    expect((await api.request('POST', `${path}/send`, { token: adminKey })).status).toBe(202);
-    await eventually(
-      async () => (await api.request('GET', path, { token: readKey })).body.broadcast.stats.sent,
-      (sent: number) => sent > 0,
-      { intervalMs: 20, timeoutMs: 60_000 },
-    );
+    const { broadcast, path } = await sendingToList(listKey);
     const cancelled = await api.request('POST', `${path}/cancel`, { token: adminKey });
     expect(cancelled.status, cancelled.text).toBe(200);
     const atCancel = (await sendsOf(broadcast.id)).length;

@@ -30,7 +30,7 @@ describe('preference categories (journeys/categories.ts)', () => {
     const path = `/v1/admin/contacts/${contact.body.contact.id}/preferences`;
     const refused = await api.request('PUT', path, { token: LEGACY, body: { categories: { newsletter: false, promotions: false, deals: true } } });
     expect(refused.status).toBe(400);
-    expect(refused.body.error).toBe('Unknown preference category: promotions, deals (known: journey, product-updates, newsletter)');
+    expect(refused.body.error).toBe('Unknown preference category: promotions, deals (known: journey, product-updates, newsletter, transactional)');
     // nothing was stored by the refused call
     expect((await api.request('GET', path, { token: LEGACY })).status).toBe(404);
     const stored = await api.request('PUT', path, { token: LEGACY, body: { categories: { newsletter: false, 'product-updates': true } } });

@@ -81,7 +81,7 @@ describe('unsubscribe and preference pages', () => {
       $('ul.prefs li .label')
         .map((_, label) => $(label).text())
         .get(),
-    ).toEqual(['Journey & lifecycle emails', 'Product updates', 'Newsletter']);
+    ).toEqual(['Journey & lifecycle emails', 'Product updates', 'Newsletter', 'Account & order emails']);
     const item = $('ul.prefs li').first();
     expect(item.find('.status').text()).toBe('Subscribed');
     expect(item.find('a').text()).toBe('Unsubscribe');
