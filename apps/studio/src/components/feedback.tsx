@@ -87,6 +87,12 @@ const tone: Record<string, string> = {
   retrying: 'warn',
   skipped: '',
   quarantined: 'warn',
+  draft: '',
+  scheduled: 'warn',
+  sending: 'warn',
+  testing: 'warn',
+  paused: 'warn',
+  cancelled: '',
 };
 
 /** A status word in a pill, colored by meaning. */

@@ -36,3 +36,24 @@ export function useInvalidatingMutation<TData, TVariables = void>({
     },
   });
 }
+
+interface DeletingMutation<TData> extends MutationOptions<TData, string> {
+  mutationFn: (id: string) => Promise<TData>;
+  /** the deleted resource's own queries (its detail), dropped rather than refreshed: asking again would 404 */
+  removes: (id: string) => QueryKey;
+  /** the lists that showed it */
+  invalidates: QueryKey;
+}
+
+/** A delete by id: the resource's queries leave the cache, the lists refresh, then the page's callbacks. */
+export function useDeletingMutation<TData>({ mutationFn, removes, invalidates, onSuccess }: DeletingMutation<TData>) {
+  const queryClient = useQueryClient();
+  return useMutation<TData, Error, string>({
+    mutationFn,
+    async onSuccess(...args) {
+      queryClient.removeQueries({ queryKey: removes(args[1]) });
+      await queryClient.invalidateQueries({ queryKey: invalidates });
+      await onSuccess?.(...args);
+    },
+  });
+}
