@@ -15,12 +15,18 @@ export function requiredCategoryCapProblems(policy: DeliveryPolicy, categories: 
 
 /**
  * The policy as the send paths apply it: every required category exempt, so no cap (not even
- * '*') counts or holds its sends, exactly as for a category the policy itself exempts.
+ * '*') counts or holds its sends, exactly as for a category the policy itself exempts. A view that
+ * reads `policy` at each use rather than a copy, so the policy given stays the one source.
  */
 export function exemptRequiredCategories(policy: DeliveryPolicy, categories: Pick<PreferenceCategories, 'all'>): DeliveryPolicy {
   const required = categories
     .all()
-    .filter((category) => category.required === true && !policy.exempt.includes(category.key))
+    .filter((category) => category.required === true)
     .map((category) => category.key);
-  return required.length === 0 ? policy : { ...policy, exempt: [...policy.exempt, ...required] };
+  if (required.length === 0) return policy;
+  return Object.defineProperties({} as DeliveryPolicy, {
+    caps: { enumerable: true, get: () => policy.caps },
+    quietHours: { enumerable: true, get: () => policy.quietHours },
+    exempt: { enumerable: true, get: () => [...policy.exempt, ...required.filter((key) => !policy.exempt.includes(key))] },
+  });
 }
