@@ -1,5 +1,5 @@
 import { definePreferenceCategories } from '@waymark/email/preference-categories';
-import { defineDeliveryPolicy } from '@waymark/journey';
+import { capsFor, defineDeliveryPolicy } from '@waymark/journey';
 import { describe, expect, it } from 'vitest';
 import { checkedDeliveryPolicy, deploymentDeliveryPolicy } from './runtime';
 
@@ -13,7 +13,22 @@ describe('the delivery policy at start-up', () => {
     );
   });
 
-  it("accepts this deployment's own policy", () => {
+  it("accepts this deployment's own policy, its required categories exempt", () => {
     expect(deploymentDeliveryPolicy().caps.length).toBeGreaterThan(0);
+    expect(deploymentDeliveryPolicy().exempt).toContain('transactional');
+  });
+
+  it('exempts a required category from every cap, and refuses a cap that names one', () => {
+    const withReceipts = definePreferenceCategories([
+      { key: 'journey', label: 'Journey', description: 'lifecycle' },
+      { key: 'receipts', label: 'Receipts', description: 'what you bought', required: true },
+    ]);
+    const everything = defineDeliveryPolicy({ caps: [{ category: '*', max: 1, per: '1d', onCap: 'skip' }] });
+    const checked = checkedDeliveryPolicy(everything, withReceipts);
+    expect(checked.exempt).toEqual(['receipts']);
+    expect(capsFor(checked, 'receipts')).toEqual([]);
+    expect(capsFor(checked, 'journey')).toHaveLength(1);
+    const capped = defineDeliveryPolicy({ caps: [{ category: 'receipts', max: 1, per: '1d', onCap: 'skip' }] });
+    expect(() => checkedDeliveryPolicy(capped, withReceipts)).toThrow("caps.0.category: 'receipts' is a required category");
   });
 });

@@ -1,5 +1,6 @@
 import type { Config } from '@waymark/core/config/config';
 import type { Db } from '@waymark/core/db/database';
+import { exemptRequiredCategories, requiredCategoryCapProblems } from '@waymark/core/delivery/required-categories';
 import { createEmailDeps } from '@waymark/core/emails/create-email-deps';
 import type { EmailDeps } from '@waymark/core/emails/email-deps';
 import { ingestEvent, type IngestInput, type IngestResult } from '@waymark/core/events/ingest';
@@ -61,7 +62,7 @@ export function createRuntime(config: Config, deps: RuntimeDeps): Runtime {
     journeys,
     categories,
     deliveryPolicy,
-    email: { ...createEmailDeps(config, { db: deps.db, templates: emailTemplates, logger: deps.logger, deliveryPolicy, sendRate }), sendRate },
+    email: { ...createEmailDeps(config, { db: deps.db, templates: emailTemplates, categories, logger: deps.logger, deliveryPolicy, sendRate }), sendRate },
     ingest: (input) => ingestEvent(ingestDeps, input),
     ingestBatch: (inputs) => ingestEvents(ingestDeps, inputs),
   };
@@ -85,11 +86,14 @@ function deploymentCategories(): PreferenceCategories {
   return definePreferenceCategories(categoryDefinitions);
 }
 
-/** journeys/delivery-policy.ts (or a test's policy), its categories checked: an unknown one stops start-up naming it. */
+/**
+ * journeys/delivery-policy.ts (or a test's policy), its categories checked: an unknown one, or a cap
+ * on a required one, stops start-up naming it. Required categories come back exempt.
+ */
 export function checkedDeliveryPolicy(policy: DeliveryPolicy, categories: PreferenceCategories): DeliveryPolicy {
-  const problems = deliveryPolicyCategoryProblems(policy, (key) => categories.find(key) !== undefined);
+  const problems = [...deliveryPolicyCategoryProblems(policy, (key) => categories.find(key) !== undefined), ...requiredCategoryCapProblems(policy, categories)];
   if (problems.length > 0) throw new DeliveryPolicyError(problems);
-  return policy;
+  return exemptRequiredCategories(policy, categories);
 }
 
 /** This deployment's delivery policy, checked (the CLI's simulate, which builds no runtime). */

@@ -16,6 +16,7 @@ import { createLogger } from '@waymark/core/logging/logger';
 import { createConfiguredSendRateGovernor } from '@waymark/core/send-rate/send-rate-from-config';
 import { emailTemplates } from '@waymark/journeys/templates/registry';
 import { createSendJourneyEmailActivities } from '../../temporal/activities/send-journey-email';
+import { deploymentCategories } from '../../test/deployment-categories';
 
 /** in-flight sends per worker (each holds one of its 10 database connections at a time, as the worker does) */
 const CONCURRENCY = Number(process.env.BENCH_SEND_CONCURRENCY ?? 20);
@@ -39,7 +40,9 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: 'warn', name: 'bench-send-rate-worker', format: 'json' });
   const db = createDatabase({ connectionString: config.databaseUrl, applicationName: 'waymark-bench-send-rate', max: 10 });
   const sendRate = createConfiguredSendRateGovernor(config, logger);
-  const { sendJourneyEmail } = createSendJourneyEmailActivities({ email: createEmailDeps(config, { db, templates: emailTemplates, logger, sendRate }) });
+  const { sendJourneyEmail } = createSendJourneyEmailActivities({
+    email: createEmailDeps(config, { db, templates: emailTemplates, categories: deploymentCategories, logger, sendRate }),
+  });
   const states = await db
     .selectFrom('journeyStates')
     .select(['id', 'userId', 'userEmail', 'workflowId'])

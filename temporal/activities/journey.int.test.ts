@@ -10,6 +10,7 @@ import { eventually } from '../../test/eventually';
 import { journeyStatesOf } from '../../test/journey-states';
 import { startTestApi, type TestApi } from '../../test/test-api';
 import { createJourneyActivities } from './journey';
+import { deploymentCategories } from '../../test/deployment-categories';
 
 /** Only lifecycle events of this journey are routed below, so other tests' runs chain nothing. */
 const finishedJourney = (event: 'journey:completed' | 'journey:failed') => ({
@@ -44,6 +45,7 @@ describe('finishJourneyRun activity: lifecycle events go back through the ingest
       catalogMode: api.config.eventCatalogMode,
     };
     activities = createJourneyActivities({
+      categories: deploymentCategories,
       db: api.deps.db,
       config: { defaultTimeZone: 'UTC' },
       ingest: (input: IngestInput) => ingestEvent(ingestDeps, input),

@@ -1,4 +1,5 @@
 import type { PropertyCondition } from '@waymark/journey';
+import type { PreferenceCategories } from '@waymark/email/preference-categories';
 import type { Config } from '@waymark/core/config/config';
 import { contactTimeZone } from '@waymark/core/contacts/time-zone';
 import type { Db } from '@waymark/core/db/database';
@@ -19,6 +20,8 @@ import {
 
 export interface JourneyActivityDeps {
   db: Db;
+  /** journeys/categories.ts: the entry guard lets a required category's journey in whatever the opt-outs */
+  categories: PreferenceCategories;
   /** the ingest pipeline, for lifecycle events (journey:completed / journey:failed) */
   ingest(input: IngestInput): Promise<IngestResult>;
   config: Pick<Config, 'defaultTimeZone'>;
@@ -34,7 +37,7 @@ export interface FinishJourneyInput extends FinishRunInput {
 export function createJourneyActivities(deps: JourneyActivityDeps) {
   return {
     async enterJourney(input: EnterJourneyInput): Promise<EnterJourneyResult> {
-      return enterJourney(deps.db, input);
+      return enterJourney(deps.db, input, deps.categories);
     },
 
     async recordJourneyStep(input: JourneyStepInput): Promise<boolean> {

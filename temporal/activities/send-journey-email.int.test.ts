@@ -13,6 +13,7 @@ import { emailTemplates } from '@waymark/journeys/templates/registry';
 import { emailsTo, uniqueAddress } from '../../test/email-emulator';
 import { integrationEnv } from '../../test/test-env';
 import { createSendJourneyEmailActivities } from './send-journey-email';
+import { deploymentCategories } from '../../test/deployment-categories';
 
 const workflowsPath = path.join(path.dirname(fileURLToPath(import.meta.url)), '../test/send-journey-email-workflow.ts');
 
@@ -62,7 +63,9 @@ describe('sendJourneyEmail activity under Temporal retries', () => {
   it('sends exactly one email when the activity fails after the provider call and Temporal retries it', async () => {
     const to = uniqueAddress('activity');
     const state = await journeyState(to);
-    const real = createSendJourneyEmailActivities({ email: createEmailDeps(config, { db, templates: emailTemplates }) }).sendJourneyEmail;
+    const real = createSendJourneyEmailActivities({
+      email: createEmailDeps(config, { db, templates: emailTemplates, categories: deploymentCategories }),
+    }).sendJourneyEmail;
     const attempts: number[] = [];
     const failingAfterSend = async (input: SendJourneyEmailInput) => {
       const result = await real(input);
@@ -92,7 +95,9 @@ describe('sendJourneyEmail activity under Temporal retries', () => {
   it('waits durably through the suppress.hours window (state waiting), then sends', async () => {
     const to = uniqueAddress('window');
     const state = await journeyState(to);
-    const real = createSendJourneyEmailActivities({ email: createEmailDeps(config, { db, templates: emailTemplates }) }).sendJourneyEmail;
+    const real = createSendJourneyEmailActivities({
+      email: createEmailDeps(config, { db, templates: emailTemplates, categories: deploymentCategories }),
+    }).sendJourneyEmail;
     const base = { stateId: state.id, journeyId: 'activity-test', userId: state.userId, userEmail: to, data: {}, category: 'journey', suppressHours: 3 / 3600 };
     const results = await run(
       real,

@@ -36,7 +36,7 @@ describe('broadcastWorkflow on skipped time', () => {
 
   beforeAll(async () => {
     db = createDatabase({ connectionString: config.databaseUrl, max: 6 });
-    email = createEmailDeps(config, { db, templates: emailTemplates });
+    email = createEmailDeps(config, { db, templates: emailTemplates, categories: definePreferenceCategories(categories) });
     const [testEnv, bundle] = await Promise.all([createTimeSkippingEnv(), journeyWorkflowBundle()]);
     env = testEnv;
     worker = await Worker.create({

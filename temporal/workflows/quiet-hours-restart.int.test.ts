@@ -17,6 +17,7 @@ import { createJourneyActivities } from '../activities/journey';
 import { createSendJourneyEmailActivities } from '../activities/send-journey-email';
 import { createTemporalOrchestrator } from '../journey-orchestrator';
 import { createRuntime, deploymentJourneyVersions } from '../runtime';
+import { deploymentCategories } from '../../test/deployment-categories';
 
 const workflowsPath = path.join(path.dirname(fileURLToPath(import.meta.url)), '../test/quiet-hours-journey-workflow.ts');
 const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
@@ -62,8 +63,8 @@ describe('a quiet-hours hold survives a worker restart', () => {
       taskQueue,
       workflowBundle: { code },
       activities: {
-        ...createJourneyActivities({ db, ingest: runtime.ingest, config }),
-        ...createSendJourneyEmailActivities({ email: createEmailDeps(config, { db, templates: emailTemplates }) }),
+        ...createJourneyActivities({ db, categories: deploymentCategories, ingest: runtime.ingest, config }),
+        ...createSendJourneyEmailActivities({ email: createEmailDeps(config, { db, templates: emailTemplates, categories: deploymentCategories }) }),
       },
     });
   }

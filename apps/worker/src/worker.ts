@@ -49,7 +49,7 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
   // lifecycle events (journey:completed / journey:failed) go through the same ingest pipeline as the api's
   const client = new Client({ connection, namespace: deps.config.temporal.namespace });
   const orchestrator = createTemporalOrchestrator(client, deps.config.temporal.taskQueue, deploymentJourneyVersions());
-  const { journeys, email, ingest, deliveryPolicy } = createRuntime(deps.config, {
+  const { journeys, categories, email, ingest, deliveryPolicy } = createRuntime(deps.config, {
     db: deps.db,
     logger: deps.logger,
     orchestrator,
@@ -65,6 +65,7 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
     maxCachedWorkflows: deps.config.temporal.maxCachedWorkflows,
     activities: createActivities({
       db: deps.db,
+      categories,
       email,
       ingest,
       config: deps.config,

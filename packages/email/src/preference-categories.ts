@@ -12,6 +12,13 @@ export interface PreferenceCategory {
   label: string;
   /** one sentence on what these emails are */
   description: string;
+  /**
+   * Emails the person asked for (password resets, invitations, receipts): always sent, whatever
+   * their opt-outs (only suppression, from bounces and complaints, stops them), listed in the
+   * preference center without a toggle, never capped by the delivery policy, never a broadcast's
+   * category. Default false.
+   */
+  required?: boolean;
 }
 
 /** The declared categories, in the order the preference center lists them. */
@@ -20,13 +27,16 @@ export interface PreferenceCategories {
   find(key: string): PreferenceCategory | undefined;
   /** the keys among `keys` that no category declares (empty when all are known) */
   unknown(keys: Iterable<string>): string[];
+  /** whether `key` names a required category (false for an unknown key) */
+  required(key: string): boolean;
 }
 
 const KEY = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
 /**
  * Checks and indexes a deployment's categories. Throws at start-up on a bad key, a duplicate, an
- * empty label, or a list without `journey`: journey sends fall back to it, so it must exist.
+ * empty label, or a list without `journey`: journey sends fall back to it, so it must exist. And
+ * `journey` may not be required: journey emails are automated, so a person must be able to leave them.
  */
 export function definePreferenceCategories(categories: readonly PreferenceCategory[]): PreferenceCategories {
   const byKey = new Map<string, PreferenceCategory>();
@@ -34,7 +44,13 @@ export function definePreferenceCategories(categories: readonly PreferenceCatego
     if (!KEY.test(category.key)) throw new Error(`Preference category key "${category.key}" must be lowercase letters, digits and dashes (max 63)`);
     if (byKey.has(category.key)) throw new Error(`Duplicate preference category "${category.key}"`);
     if (category.label.trim() === '') throw new Error(`Preference category "${category.key}" needs a label`);
-    byKey.set(category.key, { key: category.key, label: category.label, description: category.description });
+    if (category.required !== undefined && typeof category.required !== 'boolean')
+      throw new Error(`Preference category "${category.key}": required must be true or false`);
+    if (category.key === DEFAULT_EMAIL_CATEGORY && category.required === true)
+      throw new Error(
+        `Preference category "${DEFAULT_EMAIL_CATEGORY}" may not be required: journey emails are automated, so a person must be able to leave them`,
+      );
+    byKey.set(category.key, { key: category.key, label: category.label, description: category.description, required: category.required === true });
   }
   if (!byKey.has(DEFAULT_EMAIL_CATEGORY)) throw new Error(`The preference categories must include "${DEFAULT_EMAIL_CATEGORY}" (the default of journey sends)`);
   const list = [...byKey.values()];
@@ -42,6 +58,7 @@ export function definePreferenceCategories(categories: readonly PreferenceCatego
     all: () => list,
     find: (key) => byKey.get(key),
     unknown: (keys) => [...new Set(keys)].filter((key) => !byKey.has(key)),
+    required: (key) => byKey.get(key)?.required === true,
   };
 }
 

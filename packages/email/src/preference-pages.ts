@@ -87,13 +87,36 @@ export interface PreferenceCenterInput {
   unsubscribedAll: boolean;
   /** URL that flips the global switch (unsubscribe when subscribed, resubscribe otherwise) */
   globalToggleUrl: string;
-  categories: { key: string; label: string; description: string; subscribed: boolean; toggleUrl: string }[];
+  /** a required category (emails the person asked for) has no toggle: it is always sent */
+  categories: ({ key: string; label: string; description: string } & ({ required: true } | { required: false; subscribed: boolean; toggleUrl: string }))[];
+}
+
+/** An unsubscribe link of a required category's email: nothing changed, and why. */
+export function alwaysSentPage(input: { email: string; categoryLabel: string; preferencesUrl: string }): string {
+  const title = `${input.categoryLabel} are always sent`;
+  return page(
+    title,
+    `<div class="icon" aria-hidden="true">✉️</div>
+<h1 role="status">${escapeHtml(title)}</h1>
+<p><span class="email">${escapeHtml(input.email)}</span> gets these emails because you asked for them (a password reset, an invitation, a receipt), so they cannot be turned off. Nothing was changed.</p>
+<p class="muted">You can still choose which other emails you get.</p>
+<p><a class="button primary" href="${escapeHtml(input.preferencesUrl)}">Manage email preferences</a></p>`,
+  );
 }
 
 export function preferenceCenterPage(input: PreferenceCenterInput): string {
   const items = input.categories
-    .map(
-      (category) => `<li>
+    .map((category) =>
+      category.required
+        ? `<li>
+  <div>
+    <span class="label" id="cat-${escapeHtml(category.key)}">${escapeHtml(category.label)}</span>
+    <span class="muted">${escapeHtml(category.description)}</span><br>
+    <span class="muted">You asked for these emails, so unsubscribing does not stop them.</span><br>
+    <span class="status on">Always sent</span>
+  </div>
+</li>`
+        : `<li>
   <div>
     <span class="label" id="cat-${escapeHtml(category.key)}">${escapeHtml(category.label)}</span>
     <span class="muted">${escapeHtml(category.description)}</span><br>
@@ -106,10 +129,13 @@ export function preferenceCenterPage(input: PreferenceCenterInput): string {
   const suppressed = input.suppressed
     ? `<p class="notice" role="note">Delivery to this address is paused because earlier emails bounced or were reported as spam. Contact support to lift it.</p>`
     : '';
+  const always = input.categories.filter((category) => category.required).map((category) => category.label);
+  // emails the person asked for still arrive: the global switch must not promise otherwise
+  const alwaysNote = always.length === 0 ? '' : ` (except ${escapeHtml(always.join(', '))}: you asked for those)`;
   const global = input.unsubscribedAll
-    ? `<p>You are <strong>unsubscribed from all emails</strong>.</p>
+    ? `<p>You are <strong>unsubscribed from all emails</strong>${alwaysNote}.</p>
 <p><a class="button primary" href="${escapeHtml(input.globalToggleUrl)}">Resubscribe to emails</a></p>`
-    : `<p class="muted">Stop every email we send to this address, whatever the topic.</p>
+    : `<p class="muted">Stop every email we send to this address, whatever the topic${alwaysNote}.</p>
 <p><a class="button" href="${escapeHtml(input.globalToggleUrl)}">Unsubscribe from all emails</a></p>`;
   return page(
     'Email preferences',

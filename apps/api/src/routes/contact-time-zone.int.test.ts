@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJourneyActivities } from '@waymark/temporal/activities/journey';
 import { issueApiKey, startTestApi, type TestApi } from '../../../../test/test-api';
+import { deploymentCategories } from '../../../../test/deployment-categories';
 
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
 const MESSAGE = 'must be an IANA time zone name such as Europe/Paris, got "Paris"';
@@ -33,6 +34,7 @@ describe("a contact's timezone property (the recipient time zone of quiet hours 
     });
     expect(good.status).toBe(202);
     const activities = createJourneyActivities({
+      categories: deploymentCategories,
       db: api.deps.db,
       config: { defaultTimeZone: 'America/New_York' },
       ingest: () => Promise.reject(new Error('unused')),

@@ -4942,7 +4942,7 @@ export interface paths {
     };
     /**
      * Upsert a contact's email preferences (categories are merged)
-     * @description Preferences are kept per address: a contact without an email answers 400 `Contact has no email`. `categories` may name only the declared categories (`GET /v1/admin/categories`); another key answers 400 naming it.
+     * @description Preferences are kept per address: a contact without an email answers 400 `Contact has no email`. `categories` may name only the declared categories (`GET /v1/admin/categories`); another key answers 400 naming it, and so does turning off a `required` one (emails the person asked for).
      *
      *     Requires a bearer key with scope `journey-admin` or a session cookie whose organization role grants it.
      */
@@ -5093,7 +5093,7 @@ export interface paths {
     };
     /**
      * The preference categories, in the order the preference center lists them
-     * @description A person can leave each category on its own from the preference center. Contact preferences and journeys may name only these keys (another answers 400 naming it); journey emails use `journey` unless the journey names another.
+     * @description A person can leave each category on its own from the preference center, except a `required` one (emails they asked for: a preference update cannot turn it off). Contact preferences and journeys may name only these keys (another answers 400 naming it); journey emails use `journey` unless the journey names another.
      *
      *     Requires a bearer key with scope `read` or a session cookie whose organization role grants it.
      */
@@ -6360,7 +6360,7 @@ export interface paths {
             name: string;
             /** @description the email template (GET /v1/admin/templates) */
             templateKey: string;
-            /** @description the preference category (GET /v1/admin/categories); people unsubscribed from it are skipped */
+            /** @description the preference category (GET /v1/admin/categories); people unsubscribed from it are skipped. Not a required one (400): those are emails a person asked for */
             category: string;
             /** @description who gets it, resolved once when sending starts (later joiners are not added) */
             audience:
@@ -16453,6 +16453,8 @@ export interface components {
       /** @description what the preference center shows */
       label: string;
       description: string;
+      /** @description emails the person asked for (password resets, receipts): always sent whatever their opt-outs (only suppression stops them), shown without a toggle, never capped, never a broadcast category */
+      required: boolean;
     };
     DeliveryPolicyInput: {
       /** @description the file of the repository that declares the policy: change it there (code review, deploy), not here */
@@ -17461,6 +17463,8 @@ export interface components {
       /** @description what the preference center shows */
       label: string;
       description: string;
+      /** @description emails the person asked for (password resets, receipts): always sent whatever their opt-outs (only suppression stops them), shown without a toggle, never capped, never a broadcast category */
+      required: boolean;
     };
     DeliveryPolicy: {
       /** @description the file of the repository that declares the policy: change it there (code review, deploy), not here */

@@ -76,17 +76,24 @@ function PreferencesPanel({ contact, preferences, editable }: { contact: Contact
   return (
     <div className="stack">
       {categories.isPending ? <Skeleton rows={3} /> : null}
-      {(categories.data?.categories ?? []).map((category) => (
-        <label className="switch" key={category.key}>
-          <input
-            type="checkbox"
-            checked={preferences?.categories[category.key] !== false}
-            disabled={!editable || update.isPending}
-            onChange={(e) => update.mutate({ categories: { [category.key]: e.target.checked } })}
-          />
-          {category.label}
-        </label>
-      ))}
+      {(categories.data?.categories ?? []).map((category) =>
+        // emails the person asked for: no opt-out stops them, so there is nothing to switch
+        category.required ? (
+          <p className="muted" key={category.key}>
+            {category.label}: always sent (the person asked for these emails)
+          </p>
+        ) : (
+          <label className="switch" key={category.key}>
+            <input
+              type="checkbox"
+              checked={preferences?.categories[category.key] !== false}
+              disabled={!editable || update.isPending}
+              onChange={(e) => update.mutate({ categories: { [category.key]: e.target.checked } })}
+            />
+            {category.label}
+          </label>
+        ),
+      )}
       <label className="switch">
         <input
           type="checkbox"

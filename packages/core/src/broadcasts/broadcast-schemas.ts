@@ -70,7 +70,9 @@ export const broadcastInputSchema = z
   .strictObject({
     name: z.string().trim().min(1).max(200),
     templateKey: key.describe('the email template (GET /v1/admin/templates)'),
-    category: key.describe('the preference category (GET /v1/admin/categories); people unsubscribed from it are skipped'),
+    category: key.describe(
+      'the preference category (GET /v1/admin/categories); people unsubscribed from it are skipped. Not a required one (400): those are emails a person asked for',
+    ),
     audience: broadcastAudienceSchema,
     data: jsonData
       .optional()

@@ -134,6 +134,11 @@ async function checkDefinition(deps: BroadcastDeps, definition: BroadcastDefinit
     checkBroadcastData(variantTemplate, { ...definition.data, ...variant.data }, `${path}.data`);
   });
   assertKnownCategories(deps.categories, [definition.category]);
+  // a required category's emails pass every opt-out because the person asked for them; nobody asks for a broadcast
+  if (deps.categories.required(definition.category))
+    throw badRequest(
+      `category: '${definition.category}' is a required category (emails a person asked for, sent whatever their opt-outs); a broadcast may not use it`,
+    );
   const audience = definition.audience;
   if ('segmentId' in audience) {
     const segment = await deps.db.selectFrom('segments').select('id').where('id', '=', audience.segmentId).executeTakeFirst();

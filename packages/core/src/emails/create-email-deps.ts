@@ -1,4 +1,5 @@
 import { createTemplateRegistry, type EmailTemplate } from '@waymark/email/email-template';
+import type { PreferenceCategories } from '@waymark/email/preference-categories';
 import { createSesTransport, type EmailTransport } from '@waymark/email/ses-transport';
 import { createEmailTokenSigner } from '@waymark/email/unsubscribe-token';
 import { NO_DELIVERY_POLICY, type DeliveryPolicy } from '@waymark/journey';
@@ -14,6 +15,8 @@ export function createEmailDeps(
   options: {
     db: Db;
     templates: readonly EmailTemplate[];
+    /** journeys/categories.ts, checked */
+    categories: PreferenceCategories;
     logger?: Pick<AppLogger, 'warn' | 'error'>;
     transport?: EmailTransport;
     sendRate?: SendRateGovernor;
@@ -24,6 +27,7 @@ export function createEmailDeps(
   return {
     db: options.db,
     templates: createTemplateRegistry(options.templates),
+    categories: options.categories,
     transport:
       options.transport ??
       createSesTransport({

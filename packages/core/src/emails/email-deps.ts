@@ -1,4 +1,5 @@
 import type { TemplateRegistry } from '@waymark/email/email-template';
+import type { PreferenceCategories } from '@waymark/email/preference-categories';
 import type { EmailTransport } from '@waymark/email/ses-transport';
 import type { EmailTokenSigner } from '@waymark/email/unsubscribe-token';
 import type { Db } from '../db/database';
@@ -10,6 +11,8 @@ import type { SendRateGovernor } from '../send-rate/send-rate-governor';
 export interface EmailDeps {
   db: Db;
   templates: TemplateRegistry;
+  /** journeys/categories.ts: the send gate lets a required category's emails through opt-outs */
+  categories: PreferenceCategories;
   transport: EmailTransport;
   tokens: EmailTokenSigner;
   /** API_PUBLIC_URL without a trailing slash */

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import type { PreferenceCategories } from '@waymark/email/preference-categories';
 import type { Db } from '../db/database';
 import type { JsonObject } from '../db/schema';
 import { parseDeadLetterPayload, type DeadLetterRetryHandlers } from '../dlq/retry-handlers';
 import { conflict } from '../errors/app-error';
-import { checkSendGate } from '../preferences/send-gate';
+import { checkSendGate, gateCategory } from '../preferences/send-gate';
 import { requeueFailedEmail } from './email-failures';
 import type { SendEmailInput, SendEmailResult } from './send-email';
 
@@ -22,6 +23,8 @@ const emailPayload = z.object({
 
 export interface EmailRetryDeps {
   db: Db;
+  /** journeys/categories.ts: a required category's send is retried whatever the opt-outs */
+  categories: Pick<PreferenceCategories, 'find'>;
   sendEmail(input: SendEmailInput): Promise<SendEmailResult>;
 }
 
@@ -32,7 +35,7 @@ export interface EmailRetryDeps {
 export function registerEmailRetryHandler(handlers: DeadLetterRetryHandlers, deps: EmailRetryDeps): void {
   handlers.register('email', async (entry) => {
     const payload = parseDeadLetterPayload(emailPayload, entry.payload, 'email');
-    const gate = await checkSendGate(deps.db, payload.to, payload.category);
+    const gate = await checkSendGate(deps.db, payload.to, gateCategory(deps.categories, payload.category));
     if (!gate.allowed) throw conflict(`The recipient is blocked (${gate.reason ?? 'blocked'}); discard the entry instead`);
     if (payload.emailSendId !== undefined) await requeueFailedEmail(deps.db, payload.emailSendId);
     // a send that fails again parks a fresh DLQ entry itself; this one stays `retried`

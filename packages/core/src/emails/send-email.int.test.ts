@@ -11,6 +11,7 @@ import { createEmailDeps } from './create-email-deps';
 import type { EmailDeps } from './email-deps';
 import { sendEmail } from './send-email';
 import { deliverJourneyEmail } from '../journeys/deliver-journey-email';
+import { deploymentCategories } from '../../../../test/deployment-categories';
 
 /**
  * The send path against real PostgreSQL and the SES emulator. Failure injection wraps the real
@@ -23,7 +24,7 @@ describe('sendEmail (exactly once, failures, DLQ, suppress window)', () => {
 
   beforeAll(() => {
     db = createDatabase({ connectionString: config.databaseUrl, max: 4 });
-    email = createEmailDeps(config, { db, templates: emailTemplates });
+    email = createEmailDeps(config, { db, templates: emailTemplates, categories: deploymentCategories });
   });
   afterAll(() => db.destroy());
 

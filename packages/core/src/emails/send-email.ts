@@ -6,7 +6,7 @@ import { DEFAULT_EMAIL_CATEGORY } from '@waymark/email/email-template';
 import type { Db } from '../db/database';
 import type { EmailSendRow, EmailStatus, JsonObject } from '../db/schema';
 import { badRequest } from '../errors/app-error';
-import { checkSendGate, type SendGateResult } from '../preferences/send-gate';
+import { checkSendGate, gateCategory, type SendGateResult } from '../preferences/send-gate';
 import type { EmailDeps } from './email-deps';
 import { markEmailFailed } from './email-failures';
 import { buildEmailLinks, listUnsubscribeHeaders } from './email-links';
@@ -81,7 +81,7 @@ export async function sendEmail(deps: EmailDeps, input: SendEmailInput, options:
   if (row === undefined) {
     if (deps.templates.find(input.templateKey) === undefined) throw badRequest(`Unknown email template "${input.templateKey}"`);
     const category = emailCategory(deps, input.templateKey, input.category);
-    const gate = options.known?.gate ?? (await checkSendGate(deps.db, input.to, category));
+    const gate = options.known?.gate ?? (await checkSendGate(deps.db, input.to, gateCategory(deps.categories, category)));
     if (!gate.allowed) return { status: 'skipped', reason: gate.reason ?? 'blocked' };
     if (input.suppressHours !== undefined && input.suppressHours > 0) {
       const retryAt = await findSuppressWindowEnd(deps.db, { toEmail: input.to, hours: input.suppressHours, excludeIdempotencyKey: input.idempotencyKey });

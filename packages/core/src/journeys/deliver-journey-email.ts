@@ -9,7 +9,7 @@ import { journeyStepExpressions, recordJourneyStep } from './run-steps';
 import type { EmailDeps } from '../emails/email-deps';
 import { emailCategory, sendEmail } from '../emails/send-email';
 import type { EmailSendRow, JourneyStatus } from '../db/schema';
-import { sendGateResult, sendGateVerdicts, type SendGateResult } from '../preferences/send-gate';
+import { gateCategory, sendGateResult, sendGateVerdicts, type GateCategory, type SendGateResult } from '../preferences/send-gate';
 
 export type JourneyEmailOutcome = SendJourneyEmailResult | { status: 'deferred'; retryAt: Date; reason: string };
 
@@ -24,7 +24,7 @@ export type JourneyEmailOutcome = SendJourneyEmailResult | { status: 'deferred';
  * - over a frequency cap of the delivery policy → skipped or held (journey-frequency-cap.ts).
  */
 export async function deliverJourneyEmail(deps: EmailDeps, input: SendJourneyEmailInput): Promise<JourneyEmailOutcome> {
-  const known = await readSendContext(deps.db, input, emailCategory(deps, input.templateKey, input.category));
+  const known = await readSendContext(deps.db, input, gateCategory(deps.categories, emailCategory(deps, input.templateKey, input.category)));
   if (known.stateStatus === null || !isLiveStatus(known.stateStatus)) return { status: 'skipped', reason: 'state_not_active' };
 
   const cap = await applyJourneyFrequencyCap(deps, input);
@@ -148,7 +148,7 @@ interface SendContext {
  * live?), the send of this idempotency key (a retry continues it) and the send gate for the
  * address. It was three statements per email, each a round trip and a plan.
  */
-async function readSendContext(db: Db, input: SendJourneyEmailInput, category: string): Promise<SendContext> {
+async function readSendContext(db: Db, input: SendJourneyEmailInput, category: GateCategory): Promise<SendContext> {
   const { rows } = await sql<
     EmailSendRow & { stateStatus: JourneyStatus | null; suppressed: boolean | null; unsubscribedAll: boolean | null; categoryOff: boolean | null }
   >`
@@ -160,5 +160,5 @@ async function readSendContext(db: Db, input: SendJourneyEmailInput, category: s
       select ${sql.join(sendGateVerdicts(category))} from email_preferences where lower(email) = ${input.userEmail.toLowerCase()}
     ) as gate`.execute(db);
   const { stateStatus, suppressed, unsubscribedAll, categoryOff, ...send } = rows[0]!;
-  return { stateStatus, row: send.id === null ? undefined : send, gate: sendGateResult({ suppressed, unsubscribedAll, categoryOff }) };
+  return { stateStatus, row: send.id === null ? undefined : send, gate: sendGateResult({ suppressed, unsubscribedAll, categoryOff }, category) };
 }

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_EMAIL_CATEGORY } from '@waymark/email/email-template';
+import type { PreferenceCategories } from '@waymark/email/preference-categories';
 import { evaluateConditions } from '@waymark/journey';
 import type { Db } from '../db/database';
 import type { BackgroundJobs } from '../jobs/background-jobs';
-import { checkSendGateForAddresses } from '../preferences/send-gate';
+import { checkSendGateForAddresses, gateCategory } from '../preferences/send-gate';
 import { effectiveEnabled, loadOverrides } from './effective-enabled';
 import type { EnrollEvent, EnrollUser } from './enroll-dispatch';
 import { primitiveProperties } from './orchestrator';
@@ -18,6 +19,8 @@ export interface EnrollDeps {
 }
 
 export interface BatchEnrollDeps extends Omit<EnrollDeps, 'ingest'> {
+  /** journeys/categories.ts: a journey of a required category enrolls people whatever their opt-outs */
+  categories: Pick<PreferenceCategories, 'find'>;
   /** hands the accepted users to a durable background run (see enroll-dispatch.ts) */
   jobs: BackgroundJobs;
 }
@@ -60,7 +63,7 @@ export async function batchEnroll(
     checkSendGateForAddresses(
       deps.db,
       users.map((user) => user.userEmail),
-      journey.category ?? DEFAULT_EMAIL_CATEGORY,
+      gateCategory(deps.categories, journey.category ?? DEFAULT_EMAIL_CATEGORY),
     ),
   ]);
   const enabled = effectiveEnabled(deps.journeys, journeyId, overrides.get(journeyId)?.enabled);

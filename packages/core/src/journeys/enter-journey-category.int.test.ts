@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config';
 import { createDatabase, type Db } from '../db/database';
 import { integrationEnv } from '../../../../test/test-env';
+import { deploymentCategories } from '../../../../test/deployment-categories';
 import { enterJourney, type EnterJourneyInput } from './run-steps';
 
 /** The entry guard asks the journey's own preference category (docs/email.md, "Preference categories"). */
@@ -31,8 +32,8 @@ describe('enterJourney and the journey category', () => {
       .insertInto('emailPreferences')
       .values({ email, userId: null, categories: JSON.stringify({ newsletter: false }) })
       .execute();
-    expect(await enterJourney(db, input(email, 'newsletter'))).toEqual({ entered: false, reason: 'category_unsubscribed' });
-    expect(await enterJourney(db, input(email))).toMatchObject({ entered: true });
-    expect(await enterJourney(db, input(email, 'product-updates'))).toMatchObject({ entered: true });
+    expect(await enterJourney(db, input(email, 'newsletter'), deploymentCategories)).toEqual({ entered: false, reason: 'category_unsubscribed' });
+    expect(await enterJourney(db, input(email), deploymentCategories)).toMatchObject({ entered: true });
+    expect(await enterJourney(db, input(email, 'product-updates'), deploymentCategories)).toMatchObject({ entered: true });
   });
 });

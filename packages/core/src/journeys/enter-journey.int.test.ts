@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { withScratchDatabase } from '../../../../test/scratch-database';
 import { eventually } from '../../../../test/eventually';
 import { createDatabase } from '../db/database';
+import { deploymentCategories } from '../../../../test/deployment-categories';
 import { enterJourney, type EnterJourneyInput } from './run-steps';
 
 /**
@@ -32,8 +33,8 @@ describe('enterJourney: an attempt overlapping the one it replaces', () => {
         // finds no state yet and waits on the first attempt's entry row
         await blocker.query('begin');
         await blocker.query('lock table journey_states in share mode');
-        const first = enterJourney(db, input);
-        const second = new Promise((resolve) => setTimeout(resolve, 200)).then(() => enterJourney(db, input));
+        const first = enterJourney(db, input, deploymentCategories);
+        const second = new Promise((resolve) => setTimeout(resolve, 200)).then(() => enterJourney(db, input, deploymentCategories));
         await eventually(
           async () => (await blocker.query<{ n: number }>(`select count(*)::int as n from pg_locks where not granted`)).rows[0]!.n,
           (n) => n >= 2,

@@ -1,9 +1,10 @@
 import { sql, type RawBuilder } from 'kysely';
 import { DEFAULT_EMAIL_CATEGORY } from '@waymark/email/email-template';
+import type { PreferenceCategories } from '@waymark/email/preference-categories';
 import type { EntryLimit } from '@waymark/journey';
 import type { Db } from '../db/database';
 import type { JourneyStatus, JsonObject } from '../db/schema';
-import { checkSendGate, type SendBlockReason } from '../preferences/send-gate';
+import { checkSendGate, gateCategory, type SendBlockReason } from '../preferences/send-gate';
 import { LIVE_STATUS_LIST } from './live-statuses';
 
 /**
@@ -40,7 +41,7 @@ class Rejected extends Error {
  * primary key) and "already enrolled" (partial unique index journey_states_one_live). The two
  * inserts share a transaction, so a rejected entry never consumes the once-only ledger.
  */
-export async function enterJourney(db: Db, input: EnterJourneyInput): Promise<EnterJourneyResult> {
+export async function enterJourney(db: Db, input: EnterJourneyInput, categories: Pick<PreferenceCategories, 'find'>): Promise<EnterJourneyResult> {
   // an activity retry after a commit finds its own state
   const existing = await findRunState(db, input.workflowId);
   if (existing !== undefined) return existing;
@@ -51,7 +52,7 @@ export async function enterJourney(db: Db, input: EnterJourneyInput): Promise<En
     email = contact?.email ?? '';
   }
   if (email === '') return { entered: false, reason: 'no_email' };
-  const gate = await checkSendGate(db, email, input.category ?? DEFAULT_EMAIL_CATEGORY);
+  const gate = await checkSendGate(db, email, gateCategory(categories, input.category ?? DEFAULT_EMAIL_CATEGORY));
   if (!gate.allowed) return { entered: false, reason: gate.reason ?? 'suppressed' };
 
   try {

@@ -37,7 +37,20 @@ export function assertKnownCategories(categories: PreferenceCategories, keys: It
   }
 }
 
-/** PUT …/preferences: upsert of the contact's own row; 400 when the contact has no email or names an unknown category. */
+/**
+ * 400 naming every required category `update` turns off: those are emails the person asked for
+ * (docs/email.md, "Preference categories"), so the admin plane refuses rather than store a switch
+ * the send gate would ignore.
+ */
+function assertNotTurningOffRequired(categories: PreferenceCategories, update: PreferencesUpdate): void {
+  const required = Object.entries(update.categories ?? {})
+    .filter(([key, on]) => !on && categories.required(key))
+    .map(([key]) => key);
+  if (required.length > 0)
+    throw badRequest(`Required preference category cannot be turned off: ${required.join(', ')} (emails the person asked for, sent whatever their opt-outs)`);
+}
+
+/** PUT …/preferences: upsert of the contact's own row; 400 when the contact has no email, names an unknown category or turns off a required one. */
 export async function updateContactPreferences(
   db: Db,
   categories: PreferenceCategories,
@@ -45,6 +58,7 @@ export async function updateContactPreferences(
   update: PreferencesUpdate,
 ): Promise<ContactPreferences> {
   assertKnownCategories(categories, Object.keys(update.categories ?? {}));
+  assertNotTurningOffRequired(categories, update);
   const contact = await getContact(db, contactId);
   if (contact.email === null || contact.email.trim() === '') throw badRequest(CONTACT_WITHOUT_EMAIL);
   const email = contact.email;

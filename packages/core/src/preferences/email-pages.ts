@@ -1,5 +1,5 @@
 import type { PreferenceCategories } from '@waymark/email/preference-categories';
-import { confirmationPage, errorPage, preferenceCenterPage } from '@waymark/email/preference-pages';
+import { alwaysSentPage, confirmationPage, errorPage, preferenceCenterPage } from '@waymark/email/preference-pages';
 import type { EmailTokenPayload, EmailTokenSigner } from '@waymark/email/unsubscribe-token';
 import type { Db } from '../db/database';
 import { preferencesPageUrl, unsubscribePageUrl } from './page-urls';
@@ -38,24 +38,31 @@ function categoryLabel(categories: PreferenceCategories, key: string | undefined
   return categories.find(key)?.label ?? `“${key}” emails`;
 }
 
-/** GET /v1/email/unsubscribe (and the POST one-click): applies the token's action. */
+/**
+ * GET /v1/email/unsubscribe (and the POST one-click): applies the token's action. A token naming a
+ * required category (the link in a password reset or a receipt) changes nothing: those emails are
+ * sent because the person asked for them, and the page says so.
+ */
 export async function unsubscribeLinkPage(deps: EmailPageDeps, token: string | undefined, source: UnsubscribeSource): Promise<HtmlPage> {
   const payload = await verified(deps, token);
   if (payload === undefined) return INVALID_LINK;
-  await applyTokenAction(deps.db, payload, source);
+  const required = payload.category === undefined ? undefined : deps.categories.find(payload.category);
+  if (required?.required !== true) await applyTokenAction(deps.db, payload, source);
   const preferencesToken = await deps.tokens.sign({ externalId: payload.externalId, email: payload.email, action: 'unsubscribe' });
+  const preferencesUrl = preferencesPageUrl(deps.publicUrl, preferencesToken);
+  if (required?.required === true) return { status: 200, html: alwaysSentPage({ email: payload.email, categoryLabel: required.label, preferencesUrl }) };
   return {
     status: 200,
     html: confirmationPage({
       action: payload.action,
       email: payload.email,
       categoryLabel: categoryLabel(deps.categories, payload.category),
-      preferencesUrl: preferencesPageUrl(deps.publicUrl, preferencesToken),
+      preferencesUrl,
     }),
   };
 }
 
-/** GET /v1/email/preferences: the preference center, with a toggle link per category. */
+/** GET /v1/email/preferences: the preference center, with a toggle link per category (none for a required one). */
 export async function preferenceCenter(deps: EmailPageDeps, token: string | undefined): Promise<HtmlPage> {
   const payload = await verified(deps, token);
   if (payload === undefined) return INVALID_LINK;
@@ -63,9 +70,17 @@ export async function preferenceCenter(deps: EmailPageDeps, token: string | unde
   const recipient = { externalId: payload.externalId, email: payload.email };
   const categories = await Promise.all(
     deps.categories.all().map(async (category) => {
+      if (category.required === true) return { key: category.key, label: category.label, description: category.description, required: true as const };
       const subscribed = preferences.categories[category.key] !== false;
       const toggle = await deps.tokens.sign({ ...recipient, action: subscribed ? 'unsubscribe' : 'resubscribe', category: category.key });
-      return { key: category.key, label: category.label, description: category.description, subscribed, toggleUrl: unsubscribePageUrl(deps.publicUrl, toggle) };
+      return {
+        key: category.key,
+        label: category.label,
+        description: category.description,
+        required: false as const,
+        subscribed,
+        toggleUrl: unsubscribePageUrl(deps.publicUrl, toggle),
+      };
     }),
   );
   const globalToken = await deps.tokens.sign({ ...recipient, action: preferences.unsubscribedAll ? 'resubscribe' : 'unsubscribe' });

@@ -60,6 +60,30 @@ describe('send gate (checkSendGateForAddresses, checkSendGate)', () => {
     expect(Object.fromEntries(news)).toEqual({ [categoryOff]: { allowed: true }, [otherCategoryOff]: { allowed: false, reason: 'category_unsubscribed' } });
   });
 
+  it('lets a required category through every opt-out, never through suppression', async () => {
+    const unsubscribed = address('required-unsubscribed');
+    const categoryOff = address('required-category-off');
+    const suppressed = address('required-suppressed');
+    await store(
+      { email: unsubscribed, unsubscribedAll: true },
+      { email: categoryOff, categories: { receipts: false } },
+      { email: suppressed, unsubscribedAll: true, suppressed: true },
+    );
+    const given = [unsubscribed, categoryOff, suppressed];
+    const receipts = { key: 'receipts', required: true };
+    expect(Object.fromEntries(await checkSendGateForAddresses(db, given, receipts))).toEqual({
+      [unsubscribed]: { allowed: true },
+      [categoryOff]: { allowed: true },
+      [suppressed]: { allowed: false, reason: 'suppressed' },
+    });
+    // the same key, not required: the opt-outs count
+    expect(Object.fromEntries(await checkSendGateForAddresses(db, given, { key: 'receipts', required: false }))).toEqual({
+      [unsubscribed]: { allowed: false, reason: 'unsubscribed_all' },
+      [categoryOff]: { allowed: false, reason: 'category_unsubscribed' },
+      [suppressed]: { allowed: false, reason: 'suppressed' },
+    });
+  });
+
   it('keys the answer by the addresses as given, compared case-insensitively; an empty set asks nothing', async () => {
     const unsubscribed = address('Mixed-Case');
     await store({ email: unsubscribed.toLowerCase(), unsubscribedAll: true });

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { PreferenceCategories, PreferenceCategory } from '@waymark/email/preference-categories';
 import type { Db } from '../db/database';
 
 export type SendBlockReason = 'unsubscribed_all' | 'suppressed' | 'category_unsubscribed';
@@ -7,6 +8,20 @@ export interface SendGateResult {
   allowed: boolean;
   reason?: SendBlockReason;
 }
+
+/**
+ * The category a send is gated by: a declared category, whose `required` the gate honours, or a
+ * bare key (gated as a category a person may leave: a broadcast's, a test's).
+ */
+export type GateCategory = string | Pick<PreferenceCategory, 'key' | 'required'>;
+
+/** The deployment's category of `key` for the gate (a key no longer declared is gated as one a person may leave). */
+export function gateCategory(categories: Pick<PreferenceCategories, 'find'>, key: string): GateCategory {
+  return categories.find(key) ?? key;
+}
+
+const keyOf = (category: GateCategory) => (typeof category === 'string' ? category : category.key);
+const isRequired = (category: GateCategory) => typeof category !== 'string' && category.required === true;
 
 /** What the gate aggregates over an address's preference rows (null when it has none). */
 export interface SendGateVerdicts {
@@ -20,24 +35,31 @@ export interface SendGateVerdicts {
  * statement that reads more (the journey send's one read: deliver-journey-email.ts) asks the gate
  * exactly as checkSendGateForAddresses does.
  */
-export function sendGateVerdicts(category: string) {
+export function sendGateVerdicts(category: GateCategory) {
+  const key = keyOf(category);
   return [
     sql<boolean>`bool_or(suppressed)`.as('suppressed'),
     sql<boolean>`bool_or(unsubscribed_all)`.as('unsubscribedAll'),
-    sql<boolean>`coalesce(bool_or((categories ->> ${category})::boolean = false), false)`.as('categoryOff'),
+    sql<boolean>`coalesce(bool_or((categories ->> ${key})::boolean = false), false)`.as('categoryOff'),
   ] as const;
 }
 
-/** The strictest verdict wins: suppressed, then unsubscribed from all, then the category turned off. */
-export function sendGateResult(verdicts: SendGateVerdicts): SendGateResult {
+/**
+ * The strictest verdict wins: suppressed, then unsubscribed from all, then the category turned off.
+ * The one place a required category is decided: the person asked for its emails (a password reset,
+ * a receipt), so only suppression (bounces, complaints) stops them (docs/email.md, "Preference categories").
+ */
+export function sendGateResult(verdicts: SendGateVerdicts, category: GateCategory): SendGateResult {
   const reason =
     verdicts.suppressed === true
       ? 'suppressed'
-      : verdicts.unsubscribedAll === true
-        ? 'unsubscribed_all'
-        : verdicts.categoryOff === true
-          ? 'category_unsubscribed'
-          : undefined;
+      : isRequired(category)
+        ? undefined
+        : verdicts.unsubscribedAll === true
+          ? 'unsubscribed_all'
+          : verdicts.categoryOff === true
+            ? 'category_unsubscribed'
+            : undefined;
   return reason === undefined ? { allowed: true } : { allowed: false, reason };
 }
 
@@ -47,11 +69,12 @@ export function sendGateResult(verdicts: SendGateVerdicts): SendGateResult {
  * and a broadcast to many people all ask it the same way. A contact is gated by its address:
  * preferences are kept per address, and every preference row of an address counts (rows may exist
  * before their contact, e.g. from a suppression import, and under different user ids). When rows
- * disagree the strictest wins: suppressed, then unsubscribed from all, then the category turned off.
+ * disagree the strictest wins: suppressed, then unsubscribed from all, then the category turned off
+ * (a required category: suppression only).
  *
  * The answer has one entry per distinct address as given (addresses compare case-insensitively).
  */
-export async function checkSendGateForAddresses(db: Db, addresses: Iterable<string>, category: string): Promise<Map<string, SendGateResult>> {
+export async function checkSendGateForAddresses(db: Db, addresses: Iterable<string>, category: GateCategory): Promise<Map<string, SendGateResult>> {
   const given = [...new Set(addresses)];
   const keys = [...new Set(given.map((address) => address.toLowerCase()))];
   const rows =
@@ -66,7 +89,7 @@ export async function checkSendGateForAddresses(db: Db, addresses: Iterable<stri
           .execute();
   const blocked = new Map<string, SendBlockReason>();
   for (const row of rows) {
-    const reason = sendGateResult(row).reason;
+    const reason = sendGateResult(row, category).reason;
     if (reason !== undefined) blocked.set(row.address, reason);
   }
   return new Map(
@@ -78,7 +101,7 @@ export async function checkSendGateForAddresses(db: Db, addresses: Iterable<stri
 }
 
 /** The send gate for one address (every send, the journey entry guard, a DLQ retry). */
-export async function checkSendGate(db: Db, email: string, category: string): Promise<SendGateResult> {
+export async function checkSendGate(db: Db, email: string, category: GateCategory): Promise<SendGateResult> {
   const answer = await checkSendGateForAddresses(db, [email], category);
   return answer.get(email)!;
 }

@@ -17,6 +17,7 @@ import { createEmailDeps } from '../emails/create-email-deps';
 import { sendEmail, type SendEmailResult } from '../emails/send-email';
 import { createSesSendQuotaReader } from '@waymark/email/ses-send-quota';
 import { createSendRateGovernor, type SendRateGovernor, type SendRateGovernorOptions } from './send-rate-governor';
+import { deploymentCategories } from '../../../../test/deployment-categories';
 
 /** A logger whose lines the test reads (the governor logs its state changes once). */
 function capturedLogger() {
@@ -160,7 +161,7 @@ describe('send-rate governor (Redis token bucket, SES Throttling, fallback)', ()
     it('is retried without counting an attempt, never failed into the DLQ, and the email goes out once', async () => {
       const sendRate = governor({ prefix: `test-send-rate:${randomUUID()}`, maxPerSecond: 100 });
       const transport = createSesTransport({ region: 'us-east-1', endpoint: proxy.url, apiKey: env.EMAIL_PROVIDER_API_KEY });
-      const deps = createEmailDeps(config, { db, templates: emailTemplates, transport, sendRate });
+      const deps = createEmailDeps(config, { db, templates: emailTemplates, categories: deploymentCategories, transport, sendRate });
       const to = uniqueAddress('throttled');
       const input = { templateKey: 'welcome', to, data: { firstName: 'Ada' }, idempotencyKey: randomUUID(), maxAttempts: 2 };
       proxy.throttleNext(3);

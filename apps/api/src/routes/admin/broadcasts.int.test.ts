@@ -216,6 +216,15 @@ describe('/v1/admin/broadcasts', () => {
     expect(list.body.error).toContain('no-such-list');
     const abWithoutVariants = await bad({ abTest: { testFraction: 0.2, metric: 'human_clicks', waitMinutes: 60 } });
     expect(abWithoutVariants.status).toBe(400);
+    // a required category is for emails a person asked for: never a broadcast's, at create or patch
+    const required = await bad({ category: 'transactional' });
+    expect(required.status).toBe(400);
+    expect(required.body.error).toContain("category: 'transactional' is a required category");
+    const draft = await api.request('POST', '/v1/admin/broadcasts', { token: adminKey, body: newsletter(listKey) });
+    expect(draft.status).toBe(201);
+    const patched = await api.request('PATCH', `/v1/admin/broadcasts/${draft.body.broadcast.id}`, { token: adminKey, body: { category: 'transactional' } });
+    expect(patched.status).toBe(400);
+    expect(patched.body.error).toContain("'transactional' is a required category");
     const readOnly = await api.request('POST', '/v1/admin/broadcasts', { token: readKey, body: newsletter(listKey) });
     expect(readOnly.status).toBe(403);
   });

@@ -17,7 +17,10 @@ describe('preference categories (journeys/categories.ts)', () => {
     const answer = await api.request('GET', '/v1/admin/categories', { token: readKey });
     expect(answer.status).toBe(200);
     expect(answer.body.categories.map((category: { key: string }) => category.key)).toEqual(['journey', 'product-updates', 'newsletter', 'transactional']);
-    expect(answer.body.categories[0]).toEqual({ key: 'journey', label: 'Journey & lifecycle emails', description: expect.any(String) });
+    expect(answer.body.categories[0]).toEqual({ key: 'journey', label: 'Journey & lifecycle emails', description: expect.any(String), required: false });
+    expect(answer.body.categories.filter((category: { required: boolean }) => category.required).map((category: { key: string }) => category.key)).toEqual([
+      'transactional',
+    ]);
     expect((await api.request('GET', '/v1/admin/categories')).status).toBe(401);
   });
 
@@ -36,5 +39,12 @@ describe('preference categories (journeys/categories.ts)', () => {
     const stored = await api.request('PUT', path, { token: LEGACY, body: { categories: { newsletter: false, 'product-updates': true } } });
     expect(stored.status).toBe(200);
     expect(stored.body.categories).toEqual({ newsletter: false, 'product-updates': true });
+    // a required category (emails the person asked for) cannot be turned off: 400 naming it, nothing stored
+    const required = await api.request('PUT', path, { token: LEGACY, body: { unsubscribedAll: true, categories: { transactional: false } } });
+    expect(required.status).toBe(400);
+    expect(required.body.error).toBe(
+      'Required preference category cannot be turned off: transactional (emails the person asked for, sent whatever their opt-outs)',
+    );
+    expect((await api.request('GET', path, { token: LEGACY })).body.preferences).toMatchObject({ unsubscribedAll: false, categories: { newsletter: false } });
   });
 });

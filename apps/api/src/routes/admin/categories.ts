@@ -8,6 +8,11 @@ const category = z
     key: z.string().describe('what preferences, sends and journeys name'),
     label: z.string().describe('what the preference center shows'),
     description: z.string(),
+    required: z
+      .boolean()
+      .describe(
+        'emails the person asked for (password resets, receipts): always sent whatever their opt-outs (only suppression stops them), shown without a toggle, never capped, never a broadcast category',
+      ),
   })
   .meta({ id: 'PreferenceCategory' });
 
@@ -21,10 +26,10 @@ export const categoryRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps
         tags: ['contacts'],
         summary: 'The preference categories, in the order the preference center lists them',
         description:
-          'A person can leave each category on its own from the preference center. Contact preferences and journeys may name only these keys (another answers 400 naming it); journey emails use `journey` unless the journey names another.',
+          'A person can leave each category on its own from the preference center, except a `required` one (emails they asked for: a preference update cannot turn it off). Contact preferences and journeys may name only these keys (another answers 400 naming it); journey emails use `journey` unless the journey names another.',
         response: { 200: z.object({ categories: z.array(category) }), ...bearerErrors },
       },
     },
-    async () => ({ categories: [...deps.categories.all()] }),
+    async () => ({ categories: deps.categories.all().map((entry) => ({ ...entry, required: entry.required === true })) }),
   );
 };

@@ -37,7 +37,7 @@ export const contactPreferenceRoutes: RoutePlugin<{ deps: AppDeps }> = async (ap
         summary: "Upsert a contact's email preferences (categories are merged)",
         description:
           'Preferences are kept per address: a contact without an email answers 400 `Contact has no email`. ' +
-          '`categories` may name only the declared categories (`GET /v1/admin/categories`); another key answers 400 naming it.',
+          '`categories` may name only the declared categories (`GET /v1/admin/categories`); another key answers 400 naming it, and so does turning off a `required` one (emails the person asked for).',
         params,
         body: z.strictObject({
           unsubscribedAll: z.boolean().optional(),

@@ -93,7 +93,7 @@ describe('unsubscribe and preference pages', () => {
     expect($('ul.prefs li .status').first().text()).toBe('Unsubscribed');
     expect($('ul.prefs li a').first().text()).toBe('Resubscribe');
     // the other categories are untouched
-    expect($('ul.prefs li .status').last().text()).toBe('Subscribed');
+    expect($('ul.prefs li .status').eq(1).text()).toBe('Subscribed');
 
     // global unsubscribe via its link, then resubscribe via the new link
     await api.request('GET', pathOf($('a:contains("Unsubscribe from all emails")').attr('href')!));
@@ -103,6 +103,61 @@ describe('unsubscribe and preference pages', () => {
     await api.request('GET', pathOf($('a:contains("Resubscribe to emails")').attr('href')!));
     await api.request('GET', pathOf((await page())('ul.prefs li a').first().attr('href')!));
     expect(await checkSendGate(api.deps.db, email, 'journey')).toEqual({ allowed: true });
+  });
+
+  it('a required category: no toggle, its unsubscribe link changes nothing, and its emails reach a person unsubscribed from all', async () => {
+    const to = uniqueAddress('required');
+    const userId = `u-${randomUUID()}`;
+    const unsubscribeAll = await token({ externalId: userId, email: to, action: 'unsubscribe' });
+    expect((await api.request('GET', `/v1/email/unsubscribe?token=${unsubscribeAll}`)).status).toBe(200);
+
+    const $ = load((await api.request('GET', `/v1/email/preferences?token=${unsubscribeAll}`)).text);
+    const item = $('ul.prefs li').filter((_, li) => $(li).find('.label').text() === 'Account & order emails');
+    expect(item).toHaveLength(1);
+    expect(item.find('a')).toHaveLength(0);
+    expect(item.find('.status').text()).toBe('Always sent');
+    expect(item.text()).toContain('You asked for these emails, so unsubscribing does not stop them.');
+    expect($('main').text()).toContain('except Account & order emails: you asked for those');
+    // every other category keeps its toggle
+    expect($('ul.prefs li a')).toHaveLength(3);
+
+    // a journey email is blocked, a password reset is not
+    expect(await sendEmail(api.deps.email, { templateKey: 'welcome', to, userId, idempotencyKey: randomUUID() })).toEqual({
+      status: 'skipped',
+      reason: 'unsubscribed_all',
+    });
+    const reset = await sendEmail(api.deps.email, {
+      templateKey: 'auth-password-reset',
+      to,
+      userId,
+      data: { resetUrl: 'https://studio.example.com/reset?token=t' },
+      idempotencyKey: randomUUID(),
+    });
+    expect(reset.status).toBe('sent');
+    const [message] = await emailsTo(to);
+    expect(message!.subject).toBe('Reset your Waymark password');
+
+    // the unsubscribe link of that email (a token of the required category) changes nothing, and says so
+    const target = header(message!, 'List-Unsubscribe')!.slice(1, -1);
+    const page = await api.request('GET', pathOf(target));
+    expect(page.status).toBe(200);
+    expect(load(page.text)('h1').text()).toBe('Account & order emails are always sent');
+    const oldToggle = await token({ externalId: userId, email: to, action: 'unsubscribe', category: 'transactional' });
+    expect((await api.request('GET', `/v1/email/unsubscribe?token=${oldToggle}`)).status).toBe(200);
+    expect((await rows(to)).map((row) => row.categories)).toEqual([{}]);
+    expect(
+      await sendEmail(api.deps.email, {
+        templateKey: 'auth-password-reset',
+        to,
+        userId,
+        data: { resetUrl: 'https://studio.example.com/r' },
+        idempotencyKey: randomUUID(),
+      }),
+    ).toMatchObject({ status: 'sent' });
+
+    // suppression (bounces, complaints) still stops it
+    await api.deps.db.updateTable('emailPreferences').set({ suppressed: true }).where('email', '=', to).execute();
+    expect(await checkSendGate(api.deps.db, to, api.deps.categories.find('transactional')!)).toEqual({ allowed: false, reason: 'suppressed' });
   });
 
   it('escapes what it shows', async () => {

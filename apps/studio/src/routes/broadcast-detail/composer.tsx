@@ -117,6 +117,8 @@ export function Composer({ broadcast, choices }: { broadcast: Broadcast | undefi
       );
   };
   const count = audience.data?.count;
+  // a required category is for emails a person asked for: the api refuses it for a broadcast
+  const broadcastCategories = choices.categories.filter((category) => !category.required);
   const categoryLabel = choices.categories.find((category) => category.key === state.category)?.label ?? state.category;
 
   return (
@@ -159,7 +161,8 @@ export function Composer({ broadcast, choices }: { broadcast: Broadcast | undefi
                   value={state.templateKey}
                   onChange={(event) => {
                     const template = choices.templates.find((candidate) => candidate.key === event.target.value);
-                    set({ templateKey: event.target.value, ...(template === undefined ? {} : { category: template.category }) });
+                    const category = broadcastCategories.some((candidate) => candidate.key === template?.category) ? template?.category : undefined;
+                    set({ templateKey: event.target.value, ...(category === undefined ? {} : { category }) });
                   }}
                 >
                   <option value="">Choose a template…</option>
@@ -178,7 +181,7 @@ export function Composer({ broadcast, choices }: { broadcast: Broadcast | undefi
                 Category
                 <select value={state.category} onChange={(event) => set({ category: event.target.value })}>
                   <option value="">Choose a category…</option>
-                  <Options items={choices.categories.map((category) => [category.key, `${category.label} (${category.key})`] as const)} />
+                  <Options items={broadcastCategories.map((category) => [category.key, `${category.label} (${category.key})`] as const)} />
                 </select>
               </label>
               <label className="field">
