@@ -39,26 +39,29 @@ async function earlierSends(
   input: { emails: readonly string[]; at: Date; exclude: readonly string[] },
 ): Promise<Earlier> {
   const since = new Date(input.at.getTime() - Math.max(...caps.map((cap) => capPeriodMs(cap.per))));
-  const [sends, claims] = await Promise.all([
-    db
-      .selectFrom('emailSends')
-      .select([sql<string>`lower(to_email)`.as('email'), 'category', 'createdAt'])
-      .where(sql<string>`lower(to_email)`, 'in', input.emails)
-      .where('createdAt', '>', since)
-      .where('status', '!=', 'failed')
-      .$if(input.exclude.length > 0, (query) => query.where((eb) => eb.or([eb('idempotencyKey', 'is', null), eb('idempotencyKey', 'not in', input.exclude)])))
-      .execute(),
-    db
-      .selectFrom('deliveryCapClaims as c')
-      .select(['c.email', 'c.category', 'c.createdAt'])
-      .where('c.email', 'in', input.emails)
-      .where('c.createdAt', '>', new Date(Math.max(since.getTime(), input.at.getTime() - CLAIM_TTL_MS)))
-      .$if(input.exclude.length > 0, (query) => query.where('c.idempotencyKey', 'not in', input.exclude))
-      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('emailSends as s').select('s.id').whereRef('s.idempotencyKey', '=', 'c.idempotencyKey'))))
-      .execute(),
-  ]);
+  // one statement, so one snapshot: as two, a send row committed between them would be missed by
+  // the first and its claim dropped by the second (`not exists`), and a third send let through
+  const rows = await db
+    .selectFrom('emailSends')
+    .select([sql<string>`lower(to_email)`.as('email'), 'category', 'createdAt'])
+    .where(sql<string>`lower(to_email)`, 'in', input.emails)
+    .where('createdAt', '>', since)
+    .where('status', '!=', 'failed')
+    .$if(input.exclude.length > 0, (query) => query.where((eb) => eb.or([eb('idempotencyKey', 'is', null), eb('idempotencyKey', 'not in', input.exclude)])))
+    .unionAll(
+      db
+        .selectFrom('deliveryCapClaims as c')
+        .select(['c.email', 'c.category', 'c.createdAt'])
+        .where('c.email', 'in', input.emails)
+        .where('c.createdAt', '>', new Date(Math.max(since.getTime(), input.at.getTime() - CLAIM_TTL_MS)))
+        .$if(input.exclude.length > 0, (query) => query.where('c.idempotencyKey', 'not in', input.exclude))
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom('emailSends as s').select('s.id').whereRef('s.idempotencyKey', '=', 'c.idempotencyKey'))),
+        ),
+    )
+    .execute();
   const byEmail: Earlier = new Map();
-  for (const row of [...sends, ...claims]) {
+  for (const row of rows) {
     if (!caps.some((cap) => capCounts(policy, cap, row.category))) continue;
     const list = byEmail.get(row.email) ?? [];
     // a row or claim written after `at` was decided after this caller read the clock (it waited for
