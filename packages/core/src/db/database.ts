@@ -13,7 +13,7 @@ export interface DatabaseOptions {
   connectionString: string;
   max?: number;
   applicationName?: string;
-  /** idle-client errors (e.g. PostgreSQL restarted); without a listener pg would crash the process */
+  /** connection errors of idle and checked-out clients (e.g. PostgreSQL restarted); without a listener pg would crash the process */
   onIdleClientError?: (error: Error) => void;
 }
 
@@ -28,7 +28,14 @@ export function createDatabase(options: DatabaseOptions): Db {
     // turned overload on a busy 2-core box into 503s (docs/scaling.md, outages).
     connectionTimeoutMillis: 5_000,
   });
-  if (options.onIdleClientError !== undefined) pool.on('error', options.onIdleClientError);
+  const onClientError = options.onIdleClientError;
+  if (onClientError !== undefined) {
+    pool.on('error', onClientError);
+    // pg takes the pool's listener off a client while it is checked out: a connection that drops
+    // between two statements of a transaction would then emit 'error' with no listener and end
+    // the process (the statement in flight, if any, still fails on its own)
+    pool.on('connect', (client) => client.on('error', onClientError));
+  }
   // maintainNestedObjectKeys: jsonb values (contact/event properties) come back exactly as stored;
   // without it the plugin camel-cases keys inside them (`first_name` would read as `firstName`).
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin({ maintainNestedObjectKeys: true })] });

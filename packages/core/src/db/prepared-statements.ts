@@ -37,7 +37,14 @@ export function createPreparedStatementPool(options: {
     options: '-c plan_cache_mode=force_generic_plan',
     connectionTimeoutMillis: 5_000,
   });
-  if (options.onIdleClientError !== undefined) pool.on('error', options.onIdleClientError);
+  const onClientError = options.onIdleClientError;
+  if (onClientError !== undefined) {
+    pool.on('error', onClientError);
+    // pg takes the pool's listener off a client while it is checked out: a connection that drops
+    // between two statements of a transaction would then emit 'error' with no listener and end
+    // the process (the statement in flight, if any, still fails on its own)
+    pool.on('connect', (client) => client.on('error', onClientError));
+  }
   return {
     async run<Row>(statement: PreparedStatement<Row>, values: readonly unknown[]) {
       const result = await pool.query<Row & pg.QueryResultRow>({ name: statement.name, text: statement.text, values: [...values] });

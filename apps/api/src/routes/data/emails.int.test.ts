@@ -108,7 +108,9 @@ describe('POST /v1/emails (transactional send)', () => {
     const imported = await api.request('POST', '/v1/admin/suppressions/import', { token: LEGACY, body: { rows: [{ email: to, reason }] } });
     expect(imported).toMatchObject({ status: 200, body: { applied: 1 } });
 
-    const response = await send({ templateKey: 'order-receipt', to, data: receipt('C-1') });
+    // a category a person may leave: the receipt's own (`transactional`) is required, which only
+    // suppression blocks (docs/email.md, "Required categories")
+    const response = await send({ templateKey: 'order-receipt', to, data: receipt('C-1'), category: 'newsletter' });
 
     expect(response).toMatchObject({ status: 202, body: { emailSendId: null, status: 'skipped', reason: skippedBecause } });
     expect(await emailsTo(to)).toHaveLength(0);
@@ -117,7 +119,8 @@ describe('POST /v1/emails (transactional send)', () => {
 
   it('one-click unsubscribe through the List-Unsubscribe header skips the next send of that category', async () => {
     const to = uniqueAddress('tx-oneclick');
-    expect((await send({ templateKey: 'order-receipt', to, data: receipt('D-1') })).body.status).toBe('sent');
+    // sent as a newsletter: a required category's List-Unsubscribe changes nothing (docs/email.md, "Required categories")
+    expect((await send({ templateKey: 'order-receipt', to, data: receipt('D-1'), category: 'newsletter' })).body.status).toBe('sent');
     const [email] = await emailsTo(to);
     const target = header(email!, 'List-Unsubscribe')!.slice(1, -1).replace(api.config.apiPublicUrl, api.url);
 
@@ -129,7 +132,7 @@ describe('POST /v1/emails (transactional send)', () => {
     });
     expect(oneClick.status).toBe(200);
 
-    const next = await send({ templateKey: 'order-receipt', to, data: receipt('D-2') });
+    const next = await send({ templateKey: 'order-receipt', to, data: receipt('D-2'), category: 'newsletter' });
     expect(next).toMatchObject({ status: 202, body: { emailSendId: null, status: 'skipped', reason: 'category_unsubscribed' } });
     expect(await emailsTo(to)).toHaveLength(1);
   });
