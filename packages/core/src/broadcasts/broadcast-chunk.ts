@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { EmailDeps } from '../emails/email-deps';
-import { sendEmail, type SendEmailResult } from '../emails/send-email';
+import { findSendsByIdempotencyKeys, sendEmail, type SendEmailResult } from '../emails/send-email';
 import type { BroadcastPhase, JsonObject } from '../db/schema';
-import { checkSendGateForAddresses, type SendBlockReason } from '../preferences/send-gate';
+import { checkSendGateForAddresses, gateCategory, type SendBlockReason } from '../preferences/send-gate';
 import { releaseCapClaims } from '../delivery/frequency-caps';
 import { contactsOverFrequencyCap } from './broadcast-frequency-cap';
 import type { BroadcastSkipReason, BroadcastVariant } from './broadcast-schemas';
@@ -96,7 +96,8 @@ export async function sendBroadcastChunk(deps: BroadcastSendDeps, broadcastId: s
     const gate = await checkSendGateForAddresses(
       db,
       due.map((recipient) => recipient.email!),
-      row.category,
+      // the category as the send path judges it, since its verdicts stand in for the send path's own
+      gateCategory(deps.email.categories, row.category),
     );
     const candidates = due.filter((recipient) => gate.get(recipient.email!)?.allowed === true);
     const capped = await contactsOverFrequencyCap(db, deps.email.delivery.policy, {
@@ -108,6 +109,12 @@ export async function sendBroadcastChunk(deps: BroadcastSendDeps, broadcastId: s
       })),
       now,
     });
+    // the chunk's gate verdicts and one lookup of earlier attempts' rows go to each send, so the
+    // send path does not ask either again per recipient
+    const existing = await findSendsByIdempotencyKeys(
+      db,
+      candidates.map((recipient) => broadcastEmailKey(broadcastId, recipient.contactId)),
+    );
     // over a `delay` cap: still pending, due again when the window has room
     const delayed: { contactId: string; until: Date }[] = [];
     const variants = (row.variants as unknown as BroadcastVariant[] | null) ?? [];
@@ -140,19 +147,24 @@ export async function sendBroadcastChunk(deps: BroadcastSendDeps, broadcastId: s
         continue;
       }
       const subject = variant?.subject ?? row.subject ?? undefined;
+      const idempotencyKey = broadcastEmailKey(broadcastId, recipient.contactId);
       sends.push({
         contactId: recipient.contactId,
         run: () =>
-          sendEmail(deps.email, {
-            templateKey,
-            to: recipient.email!,
-            data,
-            userId: recipient.userId ?? undefined,
-            category: row.category,
-            idempotencyKey: broadcastEmailKey(broadcastId, recipient.contactId),
-            broadcastId,
-            subject,
-          }),
+          sendEmail(
+            deps.email,
+            {
+              templateKey,
+              to: recipient.email!,
+              data,
+              userId: recipient.userId ?? undefined,
+              category: row.category,
+              idempotencyKey,
+              broadcastId,
+              subject,
+            },
+            { known: { row: existing.get(idempotencyKey), gate: verdict } },
+          ),
       });
     }
     try {

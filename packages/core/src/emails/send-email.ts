@@ -185,6 +185,17 @@ async function findByIdempotencyKey(db: Db, idempotencyKey: string): Promise<Ema
   return db.selectFrom('emailSends').selectAll().where('idempotencyKey', '=', idempotencyKey).executeTakeFirst();
 }
 
+/** The existing sends of `idempotencyKeys` in one query, by key: what a caller sending a batch passes as `known.row`. */
+export async function findSendsByIdempotencyKeys(db: Db, idempotencyKeys: readonly string[]): Promise<Map<string, EmailSendRow>> {
+  if (idempotencyKeys.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('emailSends')
+    .selectAll()
+    .where('idempotencyKey', 'in', [...idempotencyKeys])
+    .execute();
+  return new Map(rows.map((row) => [row.idempotencyKey!, row]));
+}
+
 async function createQueuedSend(deps: EmailDeps, input: SendEmailInput, category: string): Promise<EmailSendRow> {
   const inserted = await deps.db
     .insertInto('emailSends')

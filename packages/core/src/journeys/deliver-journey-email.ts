@@ -27,7 +27,8 @@ export async function deliverJourneyEmail(deps: EmailDeps, input: SendJourneyEma
   const known = await readSendContext(deps.db, input, gateCategory(deps.categories, emailCategory(deps, input.templateKey, input.category)));
   if (known.stateStatus === null || !isLiveStatus(known.stateStatus)) return { status: 'skipped', reason: 'state_not_active' };
 
-  const cap = await applyJourneyFrequencyCap(deps, input);
+  // the send's row, read with the state above, tells a retry of an admitted send
+  const cap = await applyJourneyFrequencyCap(deps, input, known.row !== undefined);
   if (cap.status !== 'admitted') return cap;
   try {
     return await sendAndRecord(deps, input, known);

@@ -18,12 +18,12 @@ export type JourneyCapOutcome = { status: 'skipped'; reason: 'frequency_cap' } |
 export async function applyJourneyFrequencyCap(
   deps: EmailDeps,
   input: SendJourneyEmailInput,
+  /** the send already has its email_sends row (the caller's read of it): an earlier attempt was admitted */
+  admittedBefore: boolean,
   now = new Date(),
 ): Promise<JourneyCapOutcome | { status: 'admitted'; claimed: boolean }> {
   const { policy, defaultTimeZone } = deps.delivery;
-  if (capsFor(policy, input.category).length === 0) return { status: 'admitted', claimed: false };
-  const admitted = await deps.db.selectFrom('emailSends').select('id').where('idempotencyKey', '=', input.idempotencyKey).executeTakeFirst();
-  if (admitted !== undefined) return { status: 'admitted', claimed: false };
+  if (admittedBefore || capsFor(policy, input.category).length === 0) return { status: 'admitted', claimed: false };
   const capped = await claimCapRoom(deps.db, policy, {
     sends: [{ idempotencyKey: input.idempotencyKey, email: input.userEmail }],
     category: input.category,
