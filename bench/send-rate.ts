@@ -8,6 +8,10 @@
  *     overall, none in the DLQ, none twice;
  *  3. the same behind test/throttling-ses-proxy.ts answering Throttling for 10 % of SendEmail
  *     calls: none in the DLQ, every send delivered exactly once.
+ * Each phase has a database of its own (BENCH_DATABASE_URL's name + `_<phase>`): the emulator's
+ * message ids are random 9-digit numbers, so the more sends one `email_sends` table holds, the likelier
+ * two collide on its unique provider-id index (a send the bench would count in the DLQ that real SES,
+ * whose ids are unique, never causes).
  * Rate = (sends − 1) / (last sent_at − first sent_at). Duplicates and deliveries are counted in the
  * store of an emulator of the bench's own (lib/ses-emulator-process.ts), per recipient. CACHE_URL
  * picks the Redis (and its db) the budget lives in; SES_MAX_SEND_RATE the budget (default 50).
@@ -63,13 +67,31 @@ async function startWorker(env: Record<string, string>, logName: string) {
   return { go: () => child.send('go'), tally: async () => (await next()) as SendRateWorkerTally, exited };
 }
 
-async function phase(db: Db, ses: string, label: string, sends: number, env: Record<string, string>): Promise<PhaseResult> {
+/** BENCH_DATABASE_URL with `_<label>` appended to the database name. */
+function phaseDatabaseUrl(label: string): string {
+  const url = new URL(databaseUrl);
+  url.pathname = `${url.pathname}_${label}`;
+  return url.toString();
+}
+
+async function phase(ses: string, label: string, sends: number, env: Record<string, string>): Promise<PhaseResult> {
+  const phaseUrl = phaseDatabaseUrl(label);
+  await prepareBenchDatabase(phaseUrl);
+  const db = createDatabase({ connectionString: phaseUrl, max: 2 });
+  try {
+    return await runPhase(db, phaseUrl, ses, label, sends, env);
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function runPhase(db: Db, phaseUrl: string, ses: string, label: string, sends: number, env: Record<string, string>): Promise<PhaseResult> {
   const run = randomUUID().slice(0, 8);
   await sql`
     insert into journey_states (journey_id, user_id, user_email, status, workflow_id)
     select 'welcome-series', 'rate-' || ${run} || '-' || n, 'rate-' || ${run} || '-' || n || '@bench.local', 'active', 'bench-rate-' || ${run} || '-' || lpad(n::text, 6, '0')
     from generate_series(1, ${sends}::int) as n`.execute(db);
-  const workerEnv = benchEnv(databaseUrl, { ...env, BENCH_SEND_RUN: run });
+  const workerEnv = benchEnv(phaseUrl, { ...env, BENCH_SEND_RUN: run });
   const workers = await Promise.all(
     [0, 1].map((index) => startWorker({ ...workerEnv, BENCH_SEND_INDEX: String(index) }, `send-rate.${label}.worker-${index}`)),
   );
@@ -117,24 +139,21 @@ async function phase(db: Db, ses: string, label: string, sends: number, env: Rec
 
 async function main(): Promise<void> {
   mkdirSync(resultsDir, { recursive: true });
-  await prepareBenchDatabase(databaseUrl);
-  const db = createDatabase({ connectionString: databaseUrl, max: 2 });
   const emulator = await startSesEmulator('send-rate.ses');
   const ses = emulator.url;
   let baseline: PhaseResult, governed: PhaseResult, throttled: PhaseResult;
   try {
-    baseline = await phase(db, ses, 'baseline', BASELINE_SENDS, { SES_ENDPOINT: ses, SES_MAX_SEND_RATE: '' });
-    governed = await phase(db, ses, 'governed', SENDS, { SES_ENDPOINT: ses, SES_MAX_SEND_RATE: String(RATE) });
+    baseline = await phase(ses, 'baseline', BASELINE_SENDS, { SES_ENDPOINT: ses, SES_MAX_SEND_RATE: '' });
+    governed = await phase(ses, 'governed', SENDS, { SES_ENDPOINT: ses, SES_MAX_SEND_RATE: String(RATE) });
     const proxy = await startThrottlingSesProxy({ target: ses, throttleRatio: 0.1 });
     try {
-      throttled = await phase(db, ses, 'throttled', SENDS, { SES_ENDPOINT: proxy.url, SES_MAX_SEND_RATE: String(RATE) });
+      throttled = await phase(ses, 'throttled', SENDS, { SES_ENDPOINT: proxy.url, SES_MAX_SEND_RATE: String(RATE) });
       console.log(`throttling proxy: ${JSON.stringify(proxy.counts())}`);
     } finally {
       await proxy.close();
     }
   } finally {
     await emulator.stop();
-    await db.destroy();
   }
 
   const rows: BenchRow[] = [
