@@ -122,7 +122,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
           cross join lateral unnest(s.buckets) b (bucket)`)};
       else
         ${upsert(sql`
-          select r.broadcast_id, r.variant_id, b.bucket, -1
+          select r.broadcast_id, r.variant_id, b.bucket, -1 as d
           from broadcast_recipients r cross join lateral unnest(broadcast_send_buckets(old)) b (bucket)
           where r.email_send_id = old.id and r.broadcast_id = old.broadcast_id`)};
       end if;

@@ -255,5 +255,63 @@ describe('broadcast stats counters', () => {
     await db.deleteFrom('contacts').where('id', '=', gone.contactId).execute();
     const afterDelete = await expectCountersMatchRecount(id);
     expect(afterDelete.stats.opens.human).toBe(5);
+
+    // a deleted send (a purge of old email_sends rows) takes its engagement counts along
+    await db.deleteFrom('emailSends').where('id', '=', ids[1]!).execute();
+    const afterSendDelete = await expectCountersMatchRecount(id);
+    expect(afterSendDelete.stats.delivered).toBe(58);
+    expect(afterSendDelete.stats.opens.machine).toBe(5);
+  });
+
+  it('counts a delivery that races the link of its send (the second writer waits for the first)', async () => {
+    const db = api.deps.db;
+    const { contacts } = await seedList(db, [{ email: `bs-race-${randomUUID().slice(0, 8)}@waymark-test.example` }]);
+    const contact = contacts[0]!;
+    const broadcast = await db
+      .insertInto('broadcasts')
+      .values({
+        name: 'race',
+        templateKey: 'auth-invitation',
+        category: 'newsletter',
+        audience: JSON.stringify({ all: true }),
+        status: 'sending',
+        startedAt: new Date(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db.insertInto('broadcastRecipients').values({ broadcastId: broadcast.id, contactId: contact.id, position: 1, email: contact.email }).execute();
+    const send = await db
+      .insertInto('emailSends')
+      .values({
+        templateKey: 'auth-invitation',
+        fromEmail: 'news@waymark-test.example',
+        toEmail: contact.email!,
+        category: 'newsletter',
+        status: 'sent',
+        sentAt: new Date(),
+        broadcastId: broadcast.id,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    let delivery: Promise<unknown> | undefined;
+    await db.transaction().execute(async (trx) => {
+      // the chunk links the send (not committed yet) while the delivery notification arrives
+      await trx.updateTable('broadcastRecipients').set({ status: 'sent', emailSendId: send.id }).where('broadcastId', '=', broadcast.id).execute();
+      delivery = db.updateTable('emailSends').set({ deliveredAt: new Date(), status: 'delivered' }).where('id', '=', send.id).execute();
+      await eventually(
+        async () =>
+          (
+            await sql<{ n: string }>`
+              select count(*) as n from pg_stat_activity
+              where datname = current_database() and wait_event = 'advisory' and query like 'update "email_sends"%'`.execute(db)
+          ).rows[0]!.n,
+        (n) => Number(n) > 0,
+        { what: 'the delivery waiting for the link to commit' },
+      );
+    });
+    await delivery;
+    const expected = await recount(db, broadcast.id);
+    expect(expected.get('total')!.stats.delivered).toBe(1);
+    expect((await read(broadcast.id)).stats).toEqual(expected.get('total')!.stats);
   });
 });
