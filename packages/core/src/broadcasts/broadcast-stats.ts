@@ -20,27 +20,6 @@ export interface BroadcastCounts {
   done: number;
 }
 
-interface StatsRow {
-  broadcastId: string;
-  variantId: string | null;
-  sent: string;
-  failed: string;
-  unsubscribedSkip: string;
-  suppressed: string;
-  noEmail: string;
-  missingData: string;
-  frequencyCap: string;
-  done: string;
-  delivered: string;
-  bounced: string;
-  complained: string;
-  humanOpens: string;
-  machineOpens: string;
-  humanClicks: string;
-  machineClicks: string;
-  unsubscribed: string;
-}
-
 export function emptyStats(): BroadcastStats {
   return {
     sent: 0,
@@ -55,74 +34,131 @@ export function emptyStats(): BroadcastStats {
   };
 }
 
-function add(into: BroadcastCounts, row: StatsRow): void {
-  const n = (value: string) => Number(value);
+/** Where each counter bucket (migration 0135) goes in the stats; every recipient outcome (not `pending`) is also `done`. */
+function addBucket(into: BroadcastCounts, bucket: string, n: number): void {
   const stats = into.stats;
-  stats.sent += n(row.sent);
-  stats.failed += n(row.failed);
-  stats.skipped.unsubscribed += n(row.unsubscribedSkip);
-  stats.skipped.suppressed += n(row.suppressed);
-  stats.skipped.noEmail += n(row.noEmail);
-  stats.skipped.missingData += n(row.missingData);
-  stats.skipped.frequencyCap += n(row.frequencyCap);
-  stats.delivered += n(row.delivered);
-  stats.bounced += n(row.bounced);
-  stats.complained += n(row.complained);
-  stats.opens.human += n(row.humanOpens);
-  stats.opens.machine += n(row.machineOpens);
-  stats.clicks.human += n(row.humanClicks);
-  stats.clicks.machine += n(row.machineClicks);
-  stats.unsubscribed += n(row.unsubscribed);
-  into.done += n(row.done);
+  if (bucket === 'sent' || bucket === 'failed' || bucket === 'cancelled' || bucket.startsWith('skipped:')) into.done += n;
+  switch (bucket) {
+    case 'sent':
+      stats.sent += n;
+      break;
+    case 'failed':
+      stats.failed += n;
+      break;
+    case 'skipped:unsubscribed':
+      stats.skipped.unsubscribed += n;
+      break;
+    case 'skipped:suppressed':
+      stats.skipped.suppressed += n;
+      break;
+    case 'skipped:no_email':
+      stats.skipped.noEmail += n;
+      break;
+    case 'skipped:missing_data':
+      stats.skipped.missingData += n;
+      break;
+    case 'skipped:frequency_cap':
+      stats.skipped.frequencyCap += n;
+      break;
+    case 'delivered':
+      stats.delivered += n;
+      break;
+    case 'bounced':
+      stats.bounced += n;
+      break;
+    case 'complained':
+      stats.complained += n;
+      break;
+    case 'opens:human':
+      stats.opens.human += n;
+      break;
+    case 'opens:machine':
+      stats.opens.machine += n;
+      break;
+    case 'clicks:human':
+      stats.clicks.human += n;
+      break;
+    case 'clicks:machine':
+      stats.clicks.machine += n;
+      break;
+    case UNSUBSCRIBED:
+      stats.unsubscribed += n;
+      break;
+  }
 }
 
-/** Stats of each broadcast: the whole (`total`) and per variant id, from its recipients and their sends, in one query. */
+const UNSUBSCRIBED = 'unsubscribed';
+
+interface BucketRow {
+  broadcastId: string;
+  variantId: string | null;
+  bucket: string;
+  n: number | string;
+}
+
+/**
+ * Recipients whose email was sent and whose address then left the broadcast's category (or
+ * everything): read from the preferences changed since the broadcast's first send (the
+ * email_preferences_updated_idx range), each joined to that broadcast's sends to its address
+ * (email_sends_broadcast_to_idx), so the cost follows the preference changes, not the audience.
+ * The first send time is read first and passed as a value, so the planner sizes that range from
+ * its statistics; the lateral subquery (OFFSET 0 keeps it one) is probed once per changed
+ * preference instead of being hash-joined to every send of the broadcast.
+ */
+async function unsubscribedAfterSend(db: Db, ids: readonly string[]): Promise<BucketRow[]> {
+  // each broadcast's first send by email_sends_broadcast_sent_idx (one index probe apiece)
+  const firsts = await sql<{ broadcastId: string; since: Date | null }>`
+    select b.id as "broadcastId",
+      (select s.sent_at from email_sends s where s.broadcast_id = b.id and s.sent_at is not null order by s.sent_at limit 1) as since
+    from unnest(${ids}::uuid[]) b (id)`.execute(db);
+  const started = firsts.rows.filter((first): first is { broadcastId: string; since: Date } => first.since !== null);
+  if (started.length === 0) return [];
+  const earliest = new Date(Math.min(...started.map((first) => first.since.getTime())));
+  const result = await sql<BucketRow>`
+    select b.id as "broadcastId", x.variant_id as "variantId", ${UNSUBSCRIBED} as bucket, count(distinct x.contact_id) as n
+    from unnest(${started.map((first) => first.broadcastId)}::uuid[], ${started.map((first) => first.since.toISOString())}::timestamptz[]) b (id, since)
+    join email_preferences p on p.updated_at >= b.since
+    cross join lateral (
+      select r.variant_id, r.contact_id
+      from email_sends e
+      join broadcast_recipients r on r.email_send_id = e.id and r.broadcast_id = e.broadcast_id
+      where e.broadcast_id = b.id and lower(e.to_email) = lower(p.email) and e.sent_at <= p.updated_at
+        and (p.unsubscribed_all or (p.categories ->> e.category) = 'false')
+      offset 0
+    ) x
+    where p.updated_at >= ${earliest}
+    group by b.id, x.variant_id`.execute(db);
+  return result.rows;
+}
+
+/**
+ * Stats of each broadcast: the whole (`total`) and per variant id. Recipient outcomes and
+ * engagement come from the counters triggers keep (migration 0135: a few rows per broadcast and
+ * variant, summed over shards); `unsubscribed` from the preferences changed since it started
+ * sending. Neither reads the broadcast's recipients or sends one by one, so a read costs the same
+ * at any audience size (docs/broadcasts.md, "How stats are counted").
+ */
 export async function broadcastStats(db: Db, ids: readonly string[]): Promise<Map<string, { total: BroadcastCounts; variants: Map<string, BroadcastCounts> }>> {
   const result = new Map<string, { total: BroadcastCounts; variants: Map<string, BroadcastCounts> }>();
   if (ids.length === 0) return result;
-  // opens and clicks count emails, not hits: an email opened by a scanner and later by its reader is a human open
-  const query = sql<StatsRow>`
-    select r.broadcast_id as "broadcastId", r.variant_id as "variantId",
-      count(*) filter (where r.status = 'sent') as sent,
-      count(*) filter (where r.status = 'failed') as failed,
-      count(*) filter (where r.status = 'skipped' and r.reason = 'unsubscribed') as "unsubscribedSkip",
-      count(*) filter (where r.status = 'skipped' and r.reason = 'suppressed') as suppressed,
-      count(*) filter (where r.status = 'skipped' and r.reason = 'no_email') as "noEmail",
-      count(*) filter (where r.status = 'skipped' and r.reason = 'missing_data') as "missingData",
-      count(*) filter (where r.status = 'skipped' and r.reason = 'frequency_cap') as "frequencyCap",
-      count(*) filter (where r.status <> 'pending') as done,
-      count(e.delivered_at) as delivered,
-      count(e.bounced_at) as bounced,
-      count(e.complained_at) as complained,
-      count(e.human_opened_at) as "humanOpens",
-      count(*) filter (where e.opened_at is not null and e.human_opened_at is null) as "machineOpens",
-      count(e.human_clicked_at) as "humanClicks",
-      count(*) filter (where e.clicked_at is not null and e.human_clicked_at is null) as "machineClicks",
-      count(*) filter (where e.sent_at is not null and exists (
-        select 1 from email_preferences p
-        where lower(p.email) = lower(e.to_email) and p.updated_at >= e.sent_at
-          and (p.unsubscribed_all or (p.categories ->> e.category) = 'false')
-      )) as unsubscribed
-    from broadcast_recipients r
-    left join email_sends e on e.id = r.email_send_id and e.broadcast_id = r.broadcast_id
-    where r.broadcast_id = any(${ids}::uuid[])
-    group by r.broadcast_id, r.variant_id`;
-  // The join names the broadcast on both sides, so only its own sends are read (by
-  // email_sends_broadcast_idx), not every send ever made. JIT off: at 100,000 recipients the
-  // planner's cost passes jit_above_cost and compiling took 2 of the 3 s this query ran
-  // (bench/broadcast.ts); a scan and a count gain nothing from it.
-  const rows = await db.transaction().execute(async (trx) => {
-    await sql`set local jit = off`.execute(trx);
-    return query.execute(trx);
-  });
+  const [counted, unsubscribed] = await Promise.all([
+    db
+      .selectFrom('broadcastCounts')
+      .select(['broadcastId', 'variantId', 'bucket', (eb) => eb.fn.sum<number | string>('n').as('n')])
+      .where('broadcastId', 'in', ids)
+      .groupBy(['broadcastId', 'variantId', 'bucket'])
+      .execute(),
+    unsubscribedAfterSend(db, ids),
+  ]);
   const blank = (): BroadcastCounts => ({ stats: emptyStats(), done: 0 });
   for (const id of ids) result.set(id, { total: blank(), variants: new Map() });
-  for (const row of rows.rows) {
+  for (const row of [...counted, ...unsubscribed]) {
     const entry = result.get(row.broadcastId)!;
-    add(entry.total, row);
+    const n = Number(row.n);
+    addBucket(entry.total, row.bucket, n);
     if (row.variantId !== null) {
       const variant = entry.variants.get(row.variantId) ?? blank();
-      add(variant, row);
+      addBucket(variant, row.bucket, n);
       entry.variants.set(row.variantId, variant);
     }
   }

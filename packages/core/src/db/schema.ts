@@ -522,6 +522,18 @@ export interface FilterCountsTable {
   n: number;
 }
 
+/**
+ * A broadcast's recipient outcomes and its sends' engagement per (broadcast, variant, bucket), kept
+ * by triggers (migration 0135); a bucket's count is the sum of its shards.
+ */
+export interface BroadcastCountsTable {
+  broadcastId: string;
+  variantId: string | null;
+  bucket: string;
+  shard: number;
+  n: number;
+}
+
 /** Exact journey-state counts per (journey, status), kept by triggers (migration 0070); summed over shards. */
 export interface JourneyStateCountsTable {
   journeyId: string;
@@ -554,6 +566,7 @@ export interface Database {
   segments: SegmentsTable;
   broadcasts: BroadcastsTable;
   broadcastRecipients: BroadcastRecipientsTable;
+  broadcastCounts: BroadcastCountsTable;
   replayJobs: ReplayJobsTable;
   replayJobEvents: ReplayJobEventsTable;
   lists: ListsTable;
