@@ -182,6 +182,11 @@ export function throwawayTemporal(port: number): ThrowawayTemporal {
           'default',
           '--log-level',
           'error',
+          // as scripts/stack.sh runs it, so the kill tests exercise the dev profile's journal mode
+          '--sqlite-pragma',
+          'journal_mode=wal',
+          '--sqlite-pragma',
+          'synchronous=normal',
           '--search-attribute',
           'WaymarkJourneyId=Keyword',
           '--search-attribute',
