@@ -21,6 +21,7 @@ import * as m0115 from './0115_delivery_cap_claims';
 import * as m0130 from './0130_contacts_recency_index';
 import * as m0131 from './0131_events_segment_index';
 import * as m0132 from './0132_filter_counts';
+import * as m0140 from './0140_email_status_counts';
 
 /**
  * Every migration, in order. A static list (rather than reading the folder at run time) works
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '0130_contacts_recency_index': m0130,
   '0131_events_segment_index': m0131,
   '0132_filter_counts': m0132,
+  '0140_email_status_counts': m0140,
 };
