@@ -22,6 +22,7 @@ import * as m0130 from './0130_contacts_recency_index';
 import * as m0131 from './0131_events_segment_index';
 import * as m0132 from './0132_filter_counts';
 import * as m0140 from './0140_email_status_counts';
+import * as m0141 from './0141_row_counts_shards';
 
 /**
  * Every migration, in order. A static list (rather than reading the folder at run time) works
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '0131_events_segment_index': m0131,
   '0132_filter_counts': m0132,
   '0140_email_status_counts': m0140,
+  '0141_row_counts_shards': m0141,
 };
