@@ -13,7 +13,7 @@
  *
  * Then the schema-change check: two more apis on fresh databases, one migrated without the
  * migrations named by BENCH_INGEST_WITHOUT (default: the admin-list and segment indexes and
- * counters, 0130–0132), and (c)/(a) on both in interleaved rounds, so a/c with those migrations is
+ * counters, 0130–0132, 0140 and 0142), and (c)/(a) on both in interleaved rounds, so a/c with those migrations is
  * compared with a/c without them in the same run (goal: not lower, ≥ 1).
  */
 import { createApiKey } from '@waymark/core/auth/api-keys';
@@ -23,7 +23,12 @@ import { ratioRow, writeBenchResults } from './lib/results';
 import { terminateRunsOnQueue } from '../test/task-queue-cleanup';
 
 const baseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://waymark:waymark@127.0.0.1:5432/waymark_bench';
-const WITHOUT = (process.env.BENCH_INGEST_WITHOUT ?? '0130_contacts_recency_index,0131_events_segment_index,0132_filter_counts').split(',').filter(Boolean);
+const WITHOUT = (
+  process.env.BENCH_INGEST_WITHOUT ??
+  '0130_contacts_recency_index,0131_events_segment_index,0132_filter_counts,0140_email_status_counts,0142_journey_live_steps_index'
+)
+  .split(',')
+  .filter(Boolean);
 
 async function main(): Promise<void> {
   const taskQueue = `waymark-bench-${process.pid}`;

@@ -20,6 +20,26 @@ import { sql, type Kysely } from 'kysely';
  */
 const COUNTED_TABLES = ['events', 'contacts', 'email_sends', 'audit_logs'] as const;
 
+/**
+ * The counter function: each INSERT's (or DELETE's) row count added to the shard of the backend's
+ * pid modulo `shards` (16 here; 64 from migration 0141, which makes it again).
+ */
+export const rowCountsChange = (shards: number) => sql`
+  create or replace function row_counts_change() returns trigger language plpgsql as $$
+  declare
+    delta bigint;
+  begin
+    if tg_op = 'INSERT' then
+      select count(*) into delta from new_rows;
+    else
+      select -count(*) into delta from old_rows;
+    end if;
+    if delta <> 0 then
+      update row_counts set n = n + delta where table_name = tg_table_name and shard = pg_backend_pid() % ${sql.lit(shards)};
+    end if;
+    return null;
+  end $$`;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     create table row_counts (
@@ -31,20 +51,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
     -- one function for inserts and deletes: plpgsql plans a statement when it first runs it, so the
     -- branch naming the transition table the trigger does not have is never planned
-    create function row_counts_change() returns trigger language plpgsql as $$
-    declare
-      delta bigint;
-    begin
-      if tg_op = 'INSERT' then
-        select count(*) into delta from new_rows;
-      else
-        select -count(*) into delta from old_rows;
-      end if;
-      if delta <> 0 then
-        update row_counts set n = n + delta where table_name = tg_table_name and shard = pg_backend_pid() % 16;
-      end if;
-      return null;
-    end $$;
+    ${rowCountsChange(16)};
 
     create function row_counts_truncate() returns trigger language plpgsql as $$
     begin

@@ -17,6 +17,23 @@ import { sql, type Kysely } from 'kysely';
  * Existing rows are counted into shard 0 while a SHARE ROW EXCLUSIVE lock keeps writers out until
  * the triggers exist.
  */
+/** The send counter's function as this migration makes it: counting templates only (0140's down restores it). */
+export const emailSendsFilterCounts = sql`
+  create or replace function email_sends_filter_counts() returns trigger language plpgsql as $$
+  begin
+    if tg_op = 'INSERT' then
+      insert into filter_counts as c (table_name, column_name, value, shard, n)
+        select 'email_sends', 'template_key', template_key, pg_backend_pid() % 8, count(*) from new_rows group by template_key order by template_key
+        on conflict (table_name, column_name, value, shard) do update set n = c.n + excluded.n;
+    else
+      insert into filter_counts as c (table_name, column_name, value, shard, n)
+        select 'email_sends', 'template_key', template_key, pg_backend_pid() % 8, -count(*) from old_rows group by template_key order by template_key
+        on conflict (table_name, column_name, value, shard) do update set n = c.n + excluded.n;
+    end if;
+    return null;
+  end $$
+`;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     create table filter_counts (
@@ -46,19 +63,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       return null;
     end $$;
 
-    create function email_sends_filter_counts() returns trigger language plpgsql as $$
-    begin
-      if tg_op = 'INSERT' then
-        insert into filter_counts as c (table_name, column_name, value, shard, n)
-          select 'email_sends', 'template_key', template_key, pg_backend_pid() % 8, count(*) from new_rows group by template_key order by template_key
-          on conflict (table_name, column_name, value, shard) do update set n = c.n + excluded.n;
-      else
-        insert into filter_counts as c (table_name, column_name, value, shard, n)
-          select 'email_sends', 'template_key', template_key, pg_backend_pid() % 8, -count(*) from old_rows group by template_key order by template_key
-          on conflict (table_name, column_name, value, shard) do update set n = c.n + excluded.n;
-      end if;
-      return null;
-    end $$;
+    ${emailSendsFilterCounts};
 
     create function filter_counts_truncate() returns trigger language plpgsql as $$
     begin

@@ -23,6 +23,9 @@ import * as m0131 from './0131_events_segment_index';
 import * as m0132 from './0132_filter_counts';
 import * as m0135 from './0135_broadcast_counts';
 import * as m0136 from './0136_broadcast_pending_index';
+import * as m0140 from './0140_email_status_counts';
+import * as m0141 from './0141_row_counts_shards';
+import * as m0142 from './0142_journey_live_steps_index';
 
 /**
  * Every migration, in order. A static list (rather than reading the folder at run time) works
@@ -53,4 +56,7 @@ export const migrations: Record<string, Migration> = {
   '0132_filter_counts': m0132,
   '0135_broadcast_counts': m0135,
   '0136_broadcast_pending_index': m0136,
+  '0140_email_status_counts': m0140,
+  '0141_row_counts_shards': m0141,
+  '0142_journey_live_steps_index': m0142,
 };

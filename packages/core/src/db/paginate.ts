@@ -27,7 +27,8 @@ function wholeCountedTable(query: SelectQueryBuilder<Database, keyof Database, o
 
 /**
  * A list filter that is exactly `column = value` on a whole table whose values triggers count in
- * `filter_counts` (migration 0132: the audit log's actor, resource and action; a send's template).
+ * `filter_counts` (migration 0132: the audit log's actor, resource and action; a send's template;
+ * 0140: a send's status).
  */
 export interface CountedFilter {
   table: 'audit_logs' | 'email_sends';

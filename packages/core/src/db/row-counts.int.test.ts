@@ -1,10 +1,19 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openScratchDatabase } from '../../../../test/scratch-database';
 import { listAuditLogs } from '../audit/audit-log';
 import { deleteContact, eraseContact, listContacts } from '../contacts/contact-admin';
 import { upsertContactsByExternalId } from '../contacts/upsert-contact';
+import { emailTemplates } from '@waymark/journeys/templates/registry';
+import { integrationEnv } from '../../../../test/test-env';
+import { uniqueAddress } from '../../../../test/email-emulator';
+import { deploymentCategories } from '../../../../test/deployment-categories';
+import { loadConfig } from '../config/config';
+import { createEmailDeps } from '../emails/create-email-deps';
 import { listEmailSends } from '../emails/email-admin';
+import { requeueFailedEmail } from '../emails/email-failures';
+import { sendEmail } from '../emails/send-email';
 import { listEvents } from '../events/events';
 import { countJourneyStates, listJourneyStates } from '../journeys/journey-states';
 import { createDatabase, type Db } from './database';
@@ -43,7 +52,7 @@ describe('exact list totals (row counters, real PostgreSQL)', () => {
         full join (select journey_id, status, count(*) as n from journey_states group by 1, 2) s using (journey_id, status)
       where c.n is distinct from s.n`.execute(db);
     expect(states.rows[0]?.mismatched).toBe(0);
-    // the per-value counters of migration 0132, against a grouped count of each column
+    // the per-value counters of migrations 0132 and 0140, against a grouped count of each column
     const filters = await sql<{ mismatched: number }>`
       select count(*)::int as mismatched from (
         select table_name, column_name, value, sum(n) as n from filter_counts group by 1, 2, 3 having sum(n) <> 0) c
@@ -51,7 +60,9 @@ describe('exact list totals (row counters, real PostgreSQL)', () => {
         select 'audit_logs' as table_name, f.col as column_name, f.val as value, count(*) as n
           from audit_logs r, lateral (values ('actor', r.actor), ('resource', r.resource), ('action', r.action)) f (col, val) group by 2, 3
         union all
-        select 'email_sends', 'template_key', template_key, count(*) from email_sends group by 3) s using (table_name, column_name, value)
+        select 'email_sends', 'template_key', template_key, count(*) from email_sends group by 3
+        union all
+        select 'email_sends', 'status', status, count(*) from email_sends group by 3) s using (table_name, column_name, value)
       where c.n is distinct from s.n`.execute(db);
     expect(filters.rows[0]?.mismatched).toBe(0);
   });
@@ -202,5 +213,59 @@ describe('exact list totals (row counters, real PostgreSQL)', () => {
     expect((await countJourneyStates(db, ['j-a'])).get('j-a')?.waiting).toBe(0);
     await insertEvents(1, 3);
     expect((await listEvents(db, page)).total).toBe(3);
+  });
+
+  it("emails: the status counter (0140) follows the send path's status changes, a rollback and concurrent movers", async () => {
+    const email = createEmailDeps(loadConfig(integrationEnv()), { db, templates: emailTemplates, categories: deploymentCategories });
+    const statusTotals = async () => {
+      for (const status of ['queued', 'rendered', 'sent', 'delivered', 'opened', 'clicked', 'bounced', 'failed'] as const) {
+        expect((await listEmailSends(db, { ...page, status })).total, status).toBe(await countOf('email_sends', sql`status = ${status}`));
+      }
+    };
+    // the real send path through the SES emulator: queued → rendered → sent
+    const sent = await sendEmail(email, { templateKey: 'welcome', to: uniqueAddress('counts'), idempotencyKey: randomUUID() });
+    expect(sent.status).toBe('sent');
+    await statusTotals();
+    // a provider that refuses: queued → rendered, released (no status change), then failed; requeued by a DLQ retry
+    const refusing = { ...email, transport: { send: () => Promise.reject(new Error('provider down')) } };
+    const key = randomUUID();
+    await expect(sendEmail(refusing, { templateKey: 'welcome', to: uniqueAddress('counts'), idempotencyKey: key, maxAttempts: 1 })).resolves.toMatchObject({
+      status: 'failed',
+    });
+    const failed = await db.selectFrom('emailSends').select('id').where('idempotencyKey', '=', key).executeTakeFirstOrThrow();
+    await statusTotals();
+    await requeueFailedEmail(db, failed.id);
+    expect((await sendEmail(email, { templateKey: 'welcome', to: uniqueAddress('counts'), idempotencyKey: key })).status).toBe('sent');
+    await statusTotals();
+    // tracking and provider notifications move it on (the statements' shape: record-click.ts, process-notification.ts)
+    await sql`update email_sends set status = 'delivered', delivered_at = now() where id = ${sent.emailSendId!}`.execute(db);
+    await sql`update email_sends set status = case when status in ('sent', 'delivered') then 'opened' else status end where id = ${sent.emailSendId!}`.execute(
+      db,
+    );
+    await sql`update email_sends set status = case when status in ('sent', 'delivered') then 'opened' else status end where id = ${sent.emailSendId!}`.execute(
+      db,
+    );
+    await statusTotals();
+    // a rolled-back status change leaves the counter as it was
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await sql`update email_sends set status = 'bounced' where id = ${sent.emailSendId!}`.execute(trx);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    await statusTotals();
+    // many sends moved at once, on 8 connections, each in the order of the send path
+    await sql`insert into email_sends (template_key, from_email, to_email, subject, status, idempotency_key)
+      select 'welcome', 'from@example.com', 'c' || g || '@example.com', 's', 'queued', 'row-counts-move-' || g from generate_series(1, 80) g`.execute(db);
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, worker) => {
+        for (const status of ['rendered', 'sent', 'delivered', 'clicked'] as const) {
+          await sql`update email_sends set status = ${status} where idempotency_key like 'row-counts-move-%' and split_part(idempotency_key, '-', 4)::int % 8 = ${worker}`.execute(
+            db,
+          );
+        }
+      }),
+    );
+    await statusTotals();
   });
 });

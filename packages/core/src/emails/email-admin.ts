@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import type { EmailSendRow, EmailStatus, JourneyStatus, MachineReason } from '../db/schema';
 import { notFound } from '../errors/app-error';
-import { paginate, soleFilter } from '../db/paginate';
+import { paginate, soleFilter, type CountedFilter } from '../db/paginate';
 
 export const EMAIL_NOT_FOUND = 'Email not found';
 
@@ -54,6 +54,14 @@ async function withHitCounts(db: Db, emails: EmailSendRow[]): Promise<EmailSendW
 
 const EMAIL_FILTERS = ['toEmail', 'templateKey', 'status', 'from', 'to'] as const;
 
+/** A `templateKey` or `status` filter alone: counted by triggers (migrations 0132, 0140). */
+function countedEmailFilter(query: EmailSendQuery): CountedFilter | undefined {
+  const sole = soleFilter(query, EMAIL_FILTERS);
+  if (sole === 'templateKey') return { table: 'email_sends', column: 'template_key', value: query.templateKey! };
+  if (sole === 'status') return { table: 'email_sends', column: 'status', value: query.status! };
+  return undefined;
+}
+
 /** GET /v1/admin/emails: the filters of its OpenAPI description, newest first. `toEmail` matches case-insensitively. */
 export async function listEmailSends(db: Db, query: EmailSendQuery): Promise<{ emails: EmailSendWithHits[]; total: number }> {
   let base = db.selectFrom('emailSends');
@@ -62,9 +70,7 @@ export async function listEmailSends(db: Db, query: EmailSendQuery): Promise<{ e
   if (query.status !== undefined) base = base.where('status', '=', query.status);
   if (query.from !== undefined) base = base.where('createdAt', '>=', query.from);
   if (query.to !== undefined) base = base.where('createdAt', '<=', query.to);
-  const counted =
-    soleFilter(query, EMAIL_FILTERS) === 'templateKey' ? { table: 'email_sends' as const, column: 'template_key', value: query.templateKey! } : undefined;
-  const { rows, total } = await paginate(base.selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc'), base, query, counted);
+  const { rows, total } = await paginate(base.selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc'), base, query, countedEmailFilter(query));
   return { emails: await withHitCounts(db, rows), total };
 }
 
