@@ -11,8 +11,11 @@ import { recipientTemplateData } from './broadcast-template-data';
 
 /** Recipients claimed per chunk: one activity, one lock of the row, one set-based gate query. */
 export const BROADCAST_CHUNK_SIZE = 100;
-/** Sends in flight at once within a chunk. */
-const SEND_CONCURRENCY = 8;
+/**
+ * Sends in flight at once within a chunk. A send mostly waits (the provider call, its flushes),
+ * and the more are in flight the more each group-committed flush covers.
+ */
+const SEND_CONCURRENCY = 16;
 
 export interface BroadcastSendDeps {
   email: EmailDeps;
