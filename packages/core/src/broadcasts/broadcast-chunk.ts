@@ -15,7 +15,7 @@ export const BROADCAST_CHUNK_SIZE = 100;
  * Sends in flight at once within a chunk. A send mostly waits (the provider call, its flushes),
  * and the more are in flight the more each group-committed flush covers.
  */
-const SEND_CONCURRENCY = 16;
+export const BROADCAST_SEND_CONCURRENCY = 16;
 
 export interface BroadcastSendDeps {
   email: EmailDeps;
@@ -166,7 +166,7 @@ export async function sendBroadcastChunk(deps: BroadcastSendDeps, broadcastId: s
         deps.email,
         sends.map((send) => ({ input: send.input, category: emailCategory(deps.email, send.input.templateKey, send.input.category) })),
       );
-      await eachLimited(sends, SEND_CONCURRENCY, async (send) => {
+      await eachLimited(sends, BROADCAST_SEND_CONCURRENCY, async (send) => {
         outcomes.push(outcomeOf(send.contactId, await sender.send(rows.get(send.input.idempotencyKey)!)));
         deps.heartbeat?.();
       });
