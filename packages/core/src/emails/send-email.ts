@@ -1,11 +1,9 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type Insertable, type RawBuilder } from 'kysely';
 import { renderEmail, TemplateDataError } from '@waymark/email/render-email';
 import { parseForTracking, type TrackableDocument } from '@waymark/email/link-tracking';
-import type { EmailLinks } from '@waymark/email/email-template';
 import { isSesThrottling } from '@waymark/email/ses-throttling';
-import { DEFAULT_EMAIL_CATEGORY } from '@waymark/email/email-template';
+import { DEFAULT_EMAIL_CATEGORY, type EmailLinks } from '@waymark/email/email-template';
 import type { Db } from '../db/database';
-import type { Insertable } from 'kysely';
 import type { EmailSendRow, EmailSendsTable, EmailStatus, JsonObject } from '../db/schema';
 import { badRequest } from '../errors/app-error';
 import { checkSendGate, gateCategory, type SendGateResult } from '../preferences/send-gate';
