@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BROADCAST_SEND_CONCURRENCY } from '@waymark/core/broadcasts/broadcast-chunk';
 import { createDatabase, type Db } from '@waymark/core/db/database';
 import { writeWorkflowBundle } from '../../apps/worker/src/workflow-bundle';
 import type { EmulatorEmail } from '../../test/email-emulator';
@@ -35,8 +36,11 @@ const CATEGORY = 'product-updates';
 /** the audience of the second test (the send window), a list of its own */
 const WINDOW_RECIPIENTS = 5;
 const WORKER_KILLS = KILLS.filter((kill) => kill.target === 'worker').length;
-/** the most sends one worker has inside the provider call at once (SEND_CONCURRENCY of core/broadcasts/broadcast-chunk.ts) */
-const SENDS_IN_FLIGHT = 8;
+/**
+ * the most sends one worker has claimed and not yet recorded sent at once: each of the chunk's
+ * lanes holds one send from its claim until its "sent" flush has answered
+ */
+const SENDS_IN_FLIGHT = BROADCAST_SEND_CONCURRENCY;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

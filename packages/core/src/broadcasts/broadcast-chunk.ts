@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { EmailDeps } from '../emails/email-deps';
-import { findSendsByIdempotencyKeys, sendEmail, type SendEmailResult } from '../emails/send-email';
+import { emailCategory, type SendEmailInput, type SendEmailResult } from '../emails/send-email';
+import { createBatchSender, createQueuedSends } from '../emails/send-email-batch';
 import type { BroadcastPhase, JsonObject } from '../db/schema';
 import { checkSendGateForAddresses, gateCategory, type SendBlockReason } from '../preferences/send-gate';
 import { releaseCapClaims } from '../delivery/frequency-caps';
@@ -10,8 +11,11 @@ import { recipientTemplateData } from './broadcast-template-data';
 
 /** Recipients claimed per chunk: one activity, one lock of the row, one set-based gate query. */
 export const BROADCAST_CHUNK_SIZE = 100;
-/** Sends in flight at once within a chunk. */
-const SEND_CONCURRENCY = 8;
+/**
+ * Sends in flight at once within a chunk. A send mostly waits (the provider call, its flushes),
+ * and the more are in flight the more each group-committed flush covers.
+ */
+export const BROADCAST_SEND_CONCURRENCY = 16;
 
 export interface BroadcastSendDeps {
   email: EmailDeps;
@@ -109,17 +113,11 @@ export async function sendBroadcastChunk(deps: BroadcastSendDeps, broadcastId: s
       })),
       now,
     });
-    // the chunk's gate verdicts and one lookup of earlier attempts' rows go to each send, so the
-    // send path does not ask either again per recipient
-    const existing = await findSendsByIdempotencyKeys(
-      db,
-      candidates.map((recipient) => broadcastEmailKey(broadcastId, recipient.contactId)),
-    );
     // over a `delay` cap: still pending, due again when the window has room
     const delayed: { contactId: string; until: Date }[] = [];
     const variants = (row.variants as unknown as BroadcastVariant[] | null) ?? [];
     const outcomes: Outcome[] = [];
-    const sends: { contactId: string; run: () => Promise<SendEmailResult> }[] = [];
+    const sends: { contactId: string; input: SendEmailInput }[] = [];
     for (const recipient of due) {
       const verdict = gate.get(recipient.email!);
       if (verdict?.allowed !== true) {
@@ -146,30 +144,30 @@ export async function sendBroadcastChunk(deps: BroadcastSendDeps, broadcastId: s
         outcomes.push({ contactId: recipient.contactId, status: 'skipped', reason: 'missing_data', emailSendId: null });
         continue;
       }
-      const subject = variant?.subject ?? row.subject ?? undefined;
-      const idempotencyKey = broadcastEmailKey(broadcastId, recipient.contactId);
       sends.push({
         contactId: recipient.contactId,
-        run: () =>
-          sendEmail(
-            deps.email,
-            {
-              templateKey,
-              to: recipient.email!,
-              data,
-              userId: recipient.userId ?? undefined,
-              category: row.category,
-              idempotencyKey,
-              broadcastId,
-              subject,
-            },
-            { known: { row: existing.get(idempotencyKey), gate: verdict } },
-          ),
+        input: {
+          templateKey,
+          to: recipient.email!,
+          data,
+          userId: recipient.userId ?? undefined,
+          category: row.category,
+          idempotencyKey: broadcastEmailKey(broadcastId, recipient.contactId),
+          broadcastId,
+          subject: variant?.subject ?? row.subject ?? undefined,
+        },
       });
     }
+    // every queued row of the chunk in one statement (an earlier attempt's rows are kept as they
+    // are); then each send renders, claims and records "sent" in flushes shared with the others
+    const sender = createBatchSender(deps.email);
     try {
-      await eachLimited(sends, SEND_CONCURRENCY, async (send) => {
-        outcomes.push(outcomeOf(send.contactId, await send.run()));
+      const rows = await createQueuedSends(
+        deps.email,
+        sends.map((send) => ({ input: send.input, category: emailCategory(deps.email, send.input.templateKey, send.input.category) })),
+      );
+      await eachLimited(sends, BROADCAST_SEND_CONCURRENCY, async (send) => {
+        outcomes.push(outcomeOf(send.contactId, await sender.send(rows.get(send.input.idempotencyKey)!)));
         deps.heartbeat?.();
       });
     } finally {

@@ -50,9 +50,22 @@ async function finish(db: Db, id: string, status: 'sent' | 'failed', error?: str
   return DONE;
 }
 
+/**
+ * A step sends chunk after chunk for up to this long: each chunk is its own transaction (pause and
+ * cancel still wait for one chunk at most, and the next chunk finds the broadcast paused), and the
+ * round trip through Temporal between two steps is paid once per this many chunks, not per chunk.
+ */
+const STEP_SENDING_MS = 10_000;
+
 /** Sends the due recipients of `phases`, else says how long to wait, else answers undefined (none left). */
 async function sendPhase(deps: BroadcastRunDeps, id: string, phases: readonly BroadcastPhase[], now: Date): Promise<BroadcastStep | undefined> {
-  if ((await sendBroadcastChunk(deps, id, phases, now)) > 0) return NEXT;
+  const started = Date.now();
+  let claimed = 0;
+  for (let chunk = await sendBroadcastChunk(deps, id, phases, now); chunk > 0; chunk = await sendBroadcastChunk(deps, id, phases, now)) {
+    claimed += chunk;
+    if (Date.now() - started >= STEP_SENDING_MS) break;
+  }
+  if (claimed > 0) return NEXT;
   const later = await pendingLater(deps.email.db, id, phases);
   if (!later.any) return undefined;
   return wait(Math.max(now.getTime(), later.next?.getTime() ?? now.getTime()));

@@ -9,7 +9,8 @@ import { integrationEnv } from '../../../../test/test-env';
 import { emailsTo, header, uniqueAddress } from '../../../../test/email-emulator';
 import { createEmailDeps } from './create-email-deps';
 import type { EmailDeps } from './email-deps';
-import { sendEmail } from './send-email';
+import { sendEmail, type SendEmailInput } from './send-email';
+import { createBatchSender, createQueuedSends } from './send-email-batch';
 import { deliverJourneyEmail } from '../journeys/deliver-journey-email';
 import { deploymentCategories } from '../../../../test/deployment-categories';
 
@@ -207,5 +208,107 @@ describe('sendEmail (exactly once, failures, DLQ, suppress window)', () => {
     expect(dlq.payload).toMatchObject({ templateKey: 'missing-template', to, category: 'journey' });
     const live = await db.selectFrom('journeyStates').select('status').where('id', '=', state.id).executeTakeFirstOrThrow();
     expect(live.status).toBe('active');
+  });
+
+  /**
+   * The batched send path of broadcast chunks: the claims and the "sent" records of sends in
+   * flight together go in shared statements (group commit).
+   */
+  describe('createBatchSender (group commit of claims and sent records)', () => {
+    const inputs = (count: number, tag: string): SendEmailInput[] =>
+      Array.from({ length: count }, (_, i) => ({
+        templateKey: 'trial-welcome',
+        to: uniqueAddress(`${tag}${i}`),
+        data: { firstName: `Reader ${i}`, plan: 'pro' },
+        userId: `u-${randomUUID()}`,
+        idempotencyKey: randomUUID(),
+      }));
+    const queue = (deps: EmailDeps, list: SendEmailInput[]) =>
+      createQueuedSends(
+        deps,
+        list.map((input) => ({ input, category: 'journey' })),
+      );
+
+    /**
+     * The real transport, but no call answers until `count` calls have been accepted: they answer
+     * in one turn, so their sent records go in one flush. `answer` may replace the message id.
+     */
+    const gathering = (count: number, answer: (messageId: string, call: number) => string = (id) => id): EmailTransport => {
+      const waiting: (() => void)[] = [];
+      return {
+        send: async (message) => {
+          const { messageId } = await email.transport.send(message);
+          const call = waiting.length + 1;
+          await new Promise<void>((resolve) => {
+            waiting.push(resolve);
+            if (waiting.length === count) for (const release of waiting) release();
+          });
+          return { messageId: answer(messageId, call) };
+        },
+      };
+    };
+
+    it('sends accepted together all end sent, each with its own provider message id and tracked links', async () => {
+      const list = inputs(6, 'batch');
+      const deps = { ...email, transport: gathering(list.length) };
+      const rows = await queue(deps, list);
+      expect(rows.size).toBe(list.length);
+      const sender = createBatchSender(deps);
+      const results = await Promise.all(list.map((input) => sender.send(rows.get(input.idempotencyKey)!)));
+      expect(results.map((result) => result.status)).toEqual(list.map(() => 'sent'));
+
+      for (const input of list) {
+        const row = await db.selectFrom('emailSends').selectAll().where('idempotencyKey', '=', input.idempotencyKey).executeTakeFirstOrThrow();
+        expect(row).toMatchObject({ status: 'sent', subject: 'Your pro trial of Waymark has started', toEmail: input.to, errorMessage: null });
+        expect(row.sentAt).toBeInstanceOf(Date);
+        const delivered = await emailsTo(input.to);
+        expect(delivered).toHaveLength(1);
+        expect(delivered[0]!.messageId).toBe(row.providerMessageId);
+        const links = await db.selectFrom('trackedLinks').selectAll().where('emailSendId', '=', row.id).execute();
+        expect(links.map((link) => link.originalUrl)).toEqual(['https://app.example.com/']);
+        expect(delivered[0]!.body.html).toContain(`/v1/t/c/${links[0]!.id}`);
+        expect(delivered[0]!.body.html).toContain(`/v1/t/o/${row.id}`);
+      }
+      const ids = results.map((result) => result.emailSendId);
+      expect(new Set(ids).size).toBe(list.length);
+
+      // queued again (a chunk run twice): the rows are found as they are and nothing is sent again
+      const again = await queue(deps, list);
+      expect([...again.values()].map((row) => row.status)).toEqual(list.map(() => 'sent'));
+      const second = createBatchSender(email);
+      for (const input of list) expect(await second.send(again.get(input.idempotencyKey)!)).toMatchObject({ status: 'sent' });
+      for (const input of list) expect(await emailsTo(input.to)).toHaveLength(1);
+    });
+
+    it('a failing sent flush is not swallowed: the sends of it record themselves alone, and only the bad one throws and ends in the DLQ', async () => {
+      const list = inputs(3, 'flush');
+      const duplicateId = `dup-${randomUUID()}`;
+      // two accepted messages come back with one message id: the unique provider id index fails the shared UPDATE
+      const deps: EmailDeps = { ...email, transport: gathering(list.length, (messageId, call) => (call <= 2 ? duplicateId : messageId)) };
+      const rows = await queue(deps, list);
+      const sender = createBatchSender(deps);
+      const results = await Promise.allSettled(list.map((input) => sender.send(rows.get(input.idempotencyKey)!)));
+      const rejected = results.filter((result) => result.status === 'rejected');
+      expect(rejected).toHaveLength(1);
+      expect(String((rejected[0] as PromiseRejectedResult).reason)).toMatch(/email_sends_provider_message_idx|duplicate key/);
+      const stored = await db
+        .selectFrom('emailSends')
+        .selectAll()
+        .where(
+          'idempotencyKey',
+          'in',
+          list.map((input) => input.idempotencyKey),
+        )
+        .execute();
+      expect(stored.filter((row) => row.status === 'sent')).toHaveLength(2);
+      const stuck = stored.find((row) => row.status !== 'sent')!;
+      expect(stuck).toMatchObject({ status: 'rendered', providerMessageId: null });
+      expect(stuck.sendStartedAt).toBeInstanceOf(Date);
+      // its retry cannot know the outcome: failed + DLQ, never a second email
+      const retry = await createBatchSender(email).send(stuck);
+      expect(retry).toMatchObject({ status: 'failed', emailSendId: stuck.id });
+      expect(await db.selectFrom('dlqEntries').select('id').where('sourceId', '=', stuck.id).execute()).toHaveLength(1);
+      expect(await emailsTo(stuck.toEmail)).toHaveLength(1);
+    });
   });
 });

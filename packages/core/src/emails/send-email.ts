@@ -1,10 +1,10 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type Insertable, type RawBuilder } from 'kysely';
 import { renderEmail, TemplateDataError } from '@waymark/email/render-email';
-import { parseForTracking } from '@waymark/email/link-tracking';
+import { parseForTracking, type TrackableDocument } from '@waymark/email/link-tracking';
 import { isSesThrottling } from '@waymark/email/ses-throttling';
-import { DEFAULT_EMAIL_CATEGORY } from '@waymark/email/email-template';
+import { DEFAULT_EMAIL_CATEGORY, type EmailLinks } from '@waymark/email/email-template';
 import type { Db } from '../db/database';
-import type { EmailSendRow, EmailStatus, JsonObject } from '../db/schema';
+import type { EmailSendRow, EmailSendsTable, EmailStatus, JsonObject } from '../db/schema';
 import { badRequest } from '../errors/app-error';
 import { checkSendGate, gateCategory, type SendGateResult } from '../preferences/send-gate';
 import type { EmailDeps } from './email-deps';
@@ -90,15 +90,59 @@ export async function sendEmail(deps: EmailDeps, input: SendEmailInput, options:
     row = await createQueuedSend(deps, input, category);
   }
 
+  const settled = await beforeClaim(deps, row);
+  if (settled !== undefined) return settled;
+  const prepared = await prepareSend(deps, row);
+  if ('status' in prepared) return prepared;
+  const html = prepared.document.apply({
+    publicUrl: deps.publicUrl,
+    emailSendId: row.id,
+    linkIds: await ensureTrackedLinks(deps.db, row.id, prepared.document.urls),
+  });
+
+  // rendered and claimed in one statement (one round trip less per send): a worker that dies
+  // before it leaves the row queued (the retry renders again), after it leaves it claimed
+  const claimed = await deps.db
+    .updateTable('emailSends')
+    .set({ subject: prepared.subject, status: 'rendered', sendStartedAt: new Date(), updatedAt: new Date() })
+    .where('id', '=', row.id)
+    .where('sendStartedAt', 'is', null)
+    .where('providerMessageId', 'is', null)
+    .where('status', 'in', ['queued', 'rendered'])
+    .executeTakeFirst();
+  if (claimed.numUpdatedRows === 0n) return claimLost(deps, row);
+
+  const accepted = await callProvider(deps, row, prepared, html, input.maxAttempts);
+  if (typeof accepted !== 'string') return accepted;
+  await markSent(deps.db, row.id, accepted, options.whenSent);
+  return { status: 'sent', emailSendId: row.id };
+}
+
+/**
+ * What a row's state already answers (accepted, failed, or claimed by an attempt that stopped
+ * during its provider call), else waits for the send rate: undefined means render and claim now.
+ */
+export async function beforeClaim(deps: EmailDeps, row: EmailSendRow): Promise<SendEmailResult | undefined> {
   if (ACCEPTED.includes(row.status)) return { status: 'sent', emailSendId: row.id };
   if (row.status === 'failed') return { status: 'failed', emailSendId: row.id, reason: row.errorMessage ?? 'failed' };
   if (row.sendStartedAt !== null)
     return failForGood(deps, row, 'Delivery unknown: an earlier attempt stopped during the provider call; not resent to avoid a duplicate');
-
   // before the claim: a worker that dies while it waits leaves the row queued, not "delivery unknown"
   const slot = await deps.sendRate?.acquire(row.idempotencyKey ?? row.id);
   if (slot !== undefined) return { status: 'deferred', reason: 'send_rate', retryAt: slot };
+  return undefined;
+}
 
+/** A send rendered for its provider call: all but the tracked links, whose ids the caller stores. */
+export interface PreparedSend {
+  subject: string;
+  text: string;
+  links: EmailLinks;
+  document: TrackableDocument;
+}
+
+/** Renders a queued row; a render that cannot succeed (unknown template, bad data) fails the send for good. */
+export async function prepareSend(deps: EmailDeps, row: EmailSendRow): Promise<PreparedSend | SendEmailResult> {
   const template = deps.templates.find(row.templateKey);
   if (template === undefined) return failForGood(deps, row, `Unknown email template "${row.templateKey}"`);
   const links = await buildEmailLinks(deps.tokens, deps.publicUrl, { externalId: row.userId ?? '', email: row.toEmail }, row.category);
@@ -111,43 +155,42 @@ export async function sendEmail(deps: EmailDeps, input: SendEmailInput, options:
   }
   // a subject given at send time was stored with the row, so a retry sends the same one
   const subject = row.subject === '' ? rendered.subject : row.subject;
-  const document = parseForTracking(rendered.html);
-  const html = document.apply({
-    publicUrl: deps.publicUrl,
-    emailSendId: row.id,
-    linkIds: await ensureTrackedLinks(deps.db, row.id, document.urls),
-  });
+  return { subject, text: rendered.text, links, document: parseForTracking(rendered.html) };
+}
 
-  // rendered and claimed in one statement (one round trip less per send): a worker that dies
-  // before it leaves the row queued (the retry renders again), after it leaves it claimed
-  const claimed = await deps.db
-    .updateTable('emailSends')
-    .set({ subject, status: 'rendered', sendStartedAt: new Date(), updatedAt: new Date() })
-    .where('id', '=', row.id)
-    .where('sendStartedAt', 'is', null)
-    .where('providerMessageId', 'is', null)
-    .where('status', 'in', ['queued', 'rendered'])
-    .executeTakeFirst();
-  if (claimed.numUpdatedRows === 0n) {
-    const current = await findByIdempotencyKey(deps.db, input.idempotencyKey);
-    if (current !== undefined && ACCEPTED.includes(current.status)) return { status: 'sent', emailSendId: current.id };
-    return failForGood(deps, current ?? row, 'Delivery unknown: another attempt claimed this send; not resent to avoid a duplicate');
-  }
+/** Another attempt holds the claim (or has finished): sent if it was accepted, else "delivery unknown". */
+export async function claimLost(deps: EmailDeps, row: EmailSendRow): Promise<SendEmailResult> {
+  const current = await deps.db.selectFrom('emailSends').selectAll().where('id', '=', row.id).executeTakeFirst();
+  if (current !== undefined && ACCEPTED.includes(current.status)) return { status: 'sent', emailSendId: current.id };
+  return failForGood(deps, current ?? row, 'Delivery unknown: another attempt claimed this send; not resent to avoid a duplicate');
+}
 
-  let messageId: string;
+/**
+ * The provider call of a claimed row: the provider's message id, or the send's end (failed for
+ * good after `maxAttempts` provider errors). Any other provider error releases the claim and is
+ * rethrown for the caller's retry.
+ */
+export async function callProvider(
+  deps: EmailDeps,
+  row: EmailSendRow,
+  prepared: PreparedSend,
+  html: string,
+  maxAttempts: number | undefined,
+): Promise<string | SendEmailResult> {
   try {
-    ({ messageId } = await deps.transport.send({
+    const { messageId } = await deps.transport.send({
       from: row.fromEmail,
       to: row.toEmail,
-      subject,
+      subject: prepared.subject,
       html,
-      text: rendered.text,
-      headers: listUnsubscribeHeaders(links),
+      text: prepared.text,
+      headers: listUnsubscribeHeaders(prepared.links),
       tags: [
         { name: 'waymark_email_send_id', value: row.id },
         { name: 'waymark_template', value: row.templateKey.replace(/[^\w-]/g, '_') },
       ],
-    }));
+    });
+    return messageId;
   } catch (error) {
     // The provider answered (with an error), so it did not accept the message: safe to retry.
     // Throttling refuses the rate, not the message: retried without counting (docs/email.md, "Send rate").
@@ -164,21 +207,23 @@ export async function sendEmail(deps: EmailDeps, input: SendEmailInput, options:
       .where('id', '=', row.id)
       .returning('sendAttempts')
       .executeTakeFirstOrThrow();
-    if (!throttled && released.sendAttempts >= (input.maxAttempts ?? DEFAULT_MAX_SEND_ATTEMPTS)) {
+    if (!throttled && released.sendAttempts >= (maxAttempts ?? DEFAULT_MAX_SEND_ATTEMPTS)) {
       return failForGood(deps, row, `Provider error after ${released.sendAttempts} attempt(s): ${(error as Error).message}`);
     }
     throw error;
   }
+}
 
+/** Records one accepted send (`whenSent`: see SendEmailOptions). */
+export async function markSent(db: Db, emailSendId: string, messageId: string, whenSent?: (emailSendId: string) => RawBuilder<unknown>): Promise<void> {
   const sentAt = new Date();
   await sql`
     with sent as (
       update email_sends set status = 'sent', provider_message_id = ${messageId}, sent_at = ${sentAt}, error_message = null, updated_at = ${sentAt}
-      where id = ${row.id}
+      where id = ${emailSendId}
       returning id
-    )${options.whenSent === undefined ? sql`` : sql`, ${options.whenSent(row.id)}`}
-    select id from sent`.execute(deps.db);
-  return { status: 'sent', emailSendId: row.id };
+    )${whenSent === undefined ? sql`` : sql`, ${whenSent(emailSendId)}`}
+    select id from sent`.execute(db);
 }
 
 async function findByIdempotencyKey(db: Db, idempotencyKey: string): Promise<EmailSendRow | undefined> {
@@ -196,22 +241,27 @@ export async function findSendsByIdempotencyKeys(db: Db, idempotencyKeys: readon
   return new Map(rows.map((row) => [row.idempotencyKey!, row]));
 }
 
+/** The queued row of a send, as first written. */
+export function queuedSendValues(deps: Pick<EmailDeps, 'from'>, input: SendEmailInput, category: string): Insertable<EmailSendsTable> {
+  return {
+    idempotencyKey: input.idempotencyKey,
+    templateKey: input.templateKey,
+    toEmail: input.to,
+    fromEmail: input.from ?? deps.from,
+    userId: input.userId ?? null,
+    journeyStateId: input.journeyStateId ?? null,
+    broadcastId: input.broadcastId ?? null,
+    ...(input.subject === undefined ? {} : { subject: input.subject }),
+    category,
+    data: JSON.stringify(input.data ?? {}),
+    status: 'queued',
+  };
+}
+
 async function createQueuedSend(deps: EmailDeps, input: SendEmailInput, category: string): Promise<EmailSendRow> {
   const inserted = await deps.db
     .insertInto('emailSends')
-    .values({
-      idempotencyKey: input.idempotencyKey,
-      templateKey: input.templateKey,
-      toEmail: input.to,
-      fromEmail: input.from ?? deps.from,
-      userId: input.userId ?? null,
-      journeyStateId: input.journeyStateId ?? null,
-      broadcastId: input.broadcastId ?? null,
-      ...(input.subject === undefined ? {} : { subject: input.subject }),
-      category,
-      data: JSON.stringify(input.data ?? {}),
-      status: 'queued',
-    })
+    .values(queuedSendValues(deps, input, category))
     .onConflict((oc) => oc.column('idempotencyKey').doNothing())
     .returningAll()
     .executeTakeFirst();
@@ -233,7 +283,7 @@ async function ensureTrackedLinks(db: Db, emailSendId: string, urls: string[]): 
   return ids;
 }
 
-async function failForGood(deps: EmailDeps, row: EmailSendRow, reason: string): Promise<SendEmailResult> {
+export async function failForGood(deps: EmailDeps, row: EmailSendRow, reason: string): Promise<SendEmailResult> {
   const failed = await markEmailFailed(deps.db, row.id, reason);
   if (failed === undefined) {
     const current = await deps.db.selectFrom('emailSends').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
