@@ -30,7 +30,7 @@ import { temporalConnectionOptions } from '../temporal/connection';
 import { startApiProcess, type ApiProcess } from './lib/api-process';
 import { benchEnv, prepareBenchDatabase } from './lib/bench-server';
 import { startBenchWorker, type BenchWorker } from './lib/bench-worker';
-import { limitRow, ratioRow, writeBenchResults } from './lib/results';
+import { limitRow, ratioRow, resultsDir, writeBenchResults } from './lib/results';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://waymark:waymark@127.0.0.1:5432/waymark_bench_broadcast';
 const CONTACTS = Number(process.env.BENCH_BROADCAST_CONTACTS ?? 100_000);
@@ -191,6 +191,19 @@ async function main(): Promise<void> {
     if (cutOff) await call('POST', `/v1/admin/broadcasts/${broadcast.id}/cancel`);
     const { rate, sent } = await sustainedRate(db, broadcast.id);
     console.log(`broadcast ${cutOff ? 'cut off' : status} after ${seconds.toFixed(0)} s: ${sent} sent, ${rate.toFixed(1)} sends/s sustained`);
+    // The emulator's message ids are random 9-digit numbers: at 100,000 sends a few collide on the
+    // unique provider-id index, and such a send ends "delivery unknown" (it did reach the emulator).
+    // Real SES ids are unique, so these are named apart from any other failure.
+    const failures = await sql<{ failed: number }>`
+      select count(*)::int as failed from broadcast_recipients where broadcast_id = ${broadcast.id} and status = 'failed'`.execute(db);
+    const collisions = (
+      readFileSync(path.join(resultsDir, 'broadcast.worker.log'), 'utf8').match(
+        /duplicate key value violates unique constraint "email_sends_provider_message_idx"/g,
+      ) ?? []
+    ).length;
+    console.log(
+      `${failures.rows[0]!.failed} recipients failed; the worker log names ${collisions} collision(s) of the emulator's random message ids on email_sends_provider_message_idx`,
+    );
     await Promise.all([worker.stop(), api.stop()]);
     if (!cutOff && status !== 'sent') throw new Error(`the broadcast ended ${status} with ${sent} of ${CONTACTS} sent`);
     if (sent === 0) throw new Error(`nothing was sent within ${TIMEOUT_MINUTES} minutes`);
