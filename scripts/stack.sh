@@ -195,7 +195,10 @@ up_temporal() {
 
 # ---------------------------------------------------------- ses emulator ----
 
-ses_ready() { curl -fsS -o /dev/null --max-time 3 "$SES_URL/store" 2>/dev/null; }
+# ?since= far ahead: the emulator's own route, answered without its messages (a long-running
+# emulator holds every message in memory, and the whole store took seconds to send, so a busy
+# stack's own emulator was taken for a stranger on the port)
+ses_ready() { curl -fsS -o /dev/null --max-time 3 "$SES_URL/store?since=4102444800" 2>/dev/null; }
 
 ses_bin() {
   local bin="$REPO/node_modules/.bin/aws-ses-v2-local" ver
