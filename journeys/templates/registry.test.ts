@@ -1,3 +1,5 @@
+import { createElement } from 'react';
+import { render, toPlainText } from '@react-email/render';
 import { describe, expect, it } from 'vitest';
 import { emailTemplates, listedKeys } from './registry';
 import { createTemplateRegistry } from '@waymark/email/email-template';
@@ -27,6 +29,17 @@ const links = {
 };
 
 describe('template registry (journeys/templates)', () => {
+  it("renders each template as React Email's render does (render-email.ts), without React's hydration markers (and with the same text)", async () => {
+    const hydrationMarkers = /<!--(\$|\/\$|html|head|body| )-->/g;
+    for (const each of emailTemplates) {
+      const data = each.schema.parse(each.sampleData ?? {});
+      const ours = await renderEmail(each, data, links);
+      const reactEmail = await render(createElement(each.component, { ...data, links }));
+      expect(ours.html, each.key).toBe(reactEmail.replace(hydrationMarkers, ''));
+      expect(ours.text, each.key).toBe(toPlainText(reactEmail));
+    }
+  });
+
   it('lists each template under its own key (the key ctx.sendEmail is typed with)', () => {
     expect(listedKeys).toEqual(emailTemplates.map((template) => template.key));
   });

@@ -112,3 +112,40 @@ describe('link rewriting rules', () => {
     expect($('area').attr('href')).toBe(`${PUBLIC}/v1/t/c/link-1`);
   });
 });
+
+describe('what the rewrite leaves alone', () => {
+  it('keeps every byte of the template outside the rewritten hrefs and the injected pixel', () => {
+    const html =
+      '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd"><html dir="ltr"><head><meta content="text/html; charset=UTF-8" http-equiv="Content-Type"/></head><body style="margin:0"><table role="presentation"><tbody><tr><td><a href="https://a.example/x" style="color:#000">Go</a></td></tr></tbody></table></body></html>';
+    const { out } = track(html);
+    const expected = html
+      .replace('href="https://a.example/x"', `href="${PUBLIC}/v1/t/c/link-1"`)
+      .replace(
+        '</body>',
+        `<a href="${PUBLIC}/v1/t/c/${SEND}" style="display:none" aria-hidden="true" tabindex="-1"></a><img src="${PUBLIC}/v1/t/o/${SEND}" width="1" height="1" alt="" style="display:none"></body>`,
+      );
+    expect(out).toBe(expected);
+  });
+
+  it('reads single-quoted, unquoted and upper-case hrefs as a browser does, and only the first href of an element', () => {
+    const { urls, out } = track(
+      '<body><A HREF=\'https://a.example/q\'>1</A><a href=https://b.example/u>2</a><a href="https://c.example/first" href="https://d.example/second">3</a></body>',
+    );
+    expect(urls).toEqual(['https://a.example/q', 'https://b.example/u', 'https://c.example/first']);
+    expect(out).toContain(`<A href="${PUBLIC}/v1/t/c/link-1">1</A>`);
+    expect(out).toContain(`<a href="${PUBLIC}/v1/t/c/link-2">2</a>`);
+    expect(out).toContain(`<a href="${PUBLIC}/v1/t/c/link-3" href="https://d.example/second">3</a>`);
+  });
+
+  it('rewrites a link after </body> and still puts the pixel before </body>', () => {
+    const { out } = track('<html><body><p>x</p></body><a href="https://late.example/">late</a></html>');
+    expect(out.indexOf(`/v1/t/o/${SEND}`)).toBeLessThan(out.indexOf('</body>'));
+    expect(out).toContain(`<a href="${PUBLIC}/v1/t/c/link-1">late</a>`);
+    expect(out.match(/\/v1\/t\/o\//g)).toHaveLength(1);
+  });
+
+  it('ignores hrefs in comments and in text', () => {
+    const { urls } = track('<body><!-- <a href="https://hidden.example/">x</a> --><p>&lt;a href="https://text.example/"&gt;</p></body>');
+    expect(urls).toEqual([]);
+  });
+});

@@ -1,4 +1,4 @@
-import { createElement } from 'react';
+import { createElement, use } from 'react';
 import { toPlainText } from '@react-email/render';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -40,5 +40,25 @@ describe('renderEmail', () => {
     for (const rendered of [first, second]) expect(rendered.text).toBe(toPlainText(rendered.html));
     expect(second.text).toContain('HELLO GRACE');
     expect(second.text).not.toContain('html only');
+  });
+});
+
+describe('the HTML of every template', () => {
+  it('drops the preload hint React adds for an image, keeps the image, and starts with the XHTML doctype', async () => {
+    const rendered = await renderEmail(template, { name: 'Ada' }, links);
+    expect(rendered.html.startsWith('<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN"')).toBe(true);
+    expect(rendered.html).not.toContain('rel="preload"');
+    expect(rendered.html).toContain('<img src="https://example.test/logo.png" alt="logo"/>');
+  });
+
+  it('renders a template that suspends (awaits data) with the streaming render', async () => {
+    const data = Promise.resolve('from a promise');
+    const suspending: EmailTemplate = {
+      ...template,
+      key: 'suspends',
+      component: () => createElement('html', null, createElement('body', null, createElement('p', null, use(data)))),
+    };
+    const rendered = await renderEmail(suspending, { name: 'Ada' }, links);
+    expect(rendered.html).toContain('<p>from a promise</p>');
   });
 });

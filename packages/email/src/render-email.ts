@@ -1,6 +1,8 @@
-import { createElement } from 'react';
+import { createElement, type ReactElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { plainTextSelectors, render } from '@react-email/render';
 import { compile } from 'html-to-text';
+import { Parser } from 'htmlparser2';
 import { DEFAULT_EMAIL_CATEGORY, type EmailLinks, type EmailTemplate } from './email-template';
 
 export interface RenderedEmail {
@@ -25,6 +27,55 @@ export class TemplateDataError extends Error {
   }
 }
 
+/** React Email's `render` puts this doctype first (a static render has none of its own). */
+const XHTML_DOCTYPE = '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">';
+
+/**
+ * The email's HTML. React Email's `render` streams the element (renderToReadableStream into a
+ * WritableStream, after a dynamic import of react-dom/server on every call): about five times the
+ * CPU of one synchronous `renderToStaticMarkup`, and the largest cost of a send (docs/scaling.md).
+ * The synchronous render gives the same HTML without React's hydration markers (`<!--$-->`,
+ * `<!-- -->`; an email is never hydrated), so mail clients see the same email (journeys/templates/registry.test.ts
+ * compares every template). A template that suspends (awaits data) cannot render synchronously:
+ * it throws there, and React Email's streaming render, which waits for it, renders it instead.
+ */
+async function renderHtml(element: ReactElement): Promise<string> {
+  let markup: string;
+  try {
+    markup = renderToStaticMarkup(element);
+  } catch {
+    // a suspending template, or a template bug: the streaming render waits for the one and
+    // throws the other's error again, to the caller
+    return render(element);
+  }
+  return XHTML_DOCTYPE + withoutImagePreloads(markup);
+}
+
+/**
+ * React adds `<link rel="preload" as="image">` to the head for every image it renders (a hint
+ * for browsers); React Email removes them, as an email has no use for them.
+ */
+function withoutImagePreloads(html: string): string {
+  // most emails carry no image: no parse
+  if (!html.includes('rel="preload"')) return html;
+  const cuts: [number, number][] = [];
+  const parser: Parser = new Parser({
+    onopentag(name, attributes) {
+      if (name === 'link' && attributes.rel?.toLowerCase() === 'preload' && attributes.as?.toLowerCase() === 'image')
+        cuts.push([parser.startIndex, parser.endIndex + 1]);
+    },
+  });
+  parser.end(html);
+  if (cuts.length === 0) return html;
+  let out = '';
+  let at = 0;
+  for (const [start, end] of cuts) {
+    out += html.slice(at, start);
+    at = end;
+  }
+  return out + html.slice(at);
+}
+
 /** Validates the data against the template's schema, then renders subject, HTML and plain text. */
 export async function renderEmail(template: EmailTemplate, data: unknown, links: EmailLinks): Promise<RenderedEmail> {
   const parsed = template.schema.safeParse(data ?? {});
@@ -39,7 +90,7 @@ export async function renderEmail(template: EmailTemplate, data: unknown, links:
   // one React render: `render(element, { plainText: true })` renders the same HTML again and then
   // converts it with toPlainText, so converting this render's HTML gives the same text for half
   // the CPU (a render is the largest CPU cost of a send)
-  const html = await render(element);
+  const html = await renderHtml(element);
   const text = toPlainText(html);
   return {
     subject: template.subject(parsed.data),
