@@ -11,6 +11,9 @@ import type { EmailDeps } from '@waymark/core/emails/email-deps';
 import { definePreferenceCategories } from '@waymark/email/preference-categories';
 import { categories } from '@waymark/journeys/categories';
 import { emailTemplates } from '@waymark/journeys/templates/registry';
+import { createRedis } from '@waymark/core/cache/redis';
+import { createSendRateGovernor } from '@waymark/core/send-rate/send-rate-governor';
+import { emailsTo } from '../../test/email-emulator';
 import { eventually } from '../../test/eventually';
 import { seedList } from '../../test/seed-list';
 import { integrationEnv } from '../../test/test-env';
@@ -170,5 +173,55 @@ describe('broadcastWorkflow on skipped time', () => {
     ]);
     const subjects = await db.selectFrom('emailSends').select('subject').where('broadcastId', '=', broadcast.id).execute();
     expect(subjects.filter((row) => row.subject === 'Subject B')).toHaveLength(15);
+  });
+
+  it('past the send rate: a send that would wait too long keeps its slot and its recipient stays pending until then; all go, once each', async () => {
+    // 2 per second, at most 1.5 s of waiting in the process: of 8 sends, the later ones are deferred
+    const sendRate = createSendRateGovernor({
+      redis: createRedis(config.cacheUrl, { connectionName: 'waymark-test-broadcast-rate' }),
+      maxPerSecond: 2,
+      workerShare: undefined,
+      readSesMaxSendRate: async () => undefined,
+      logger: { info: () => undefined, warn: () => undefined, debug: () => undefined },
+      maxWaitMs: 1_500,
+      prefix: `test-broadcast-rate:${randomUUID()}`,
+    });
+    const governedQueue = `broadcast-governed-${randomUUID()}`;
+    const governed = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue: governedQueue,
+      workflowBundle: await journeyWorkflowBundle(),
+      activities: createBroadcastActivities({ email: { ...email, sendRate }, config: { broadcasts: { defaultTimeZone: 'UTC' } } }),
+    });
+    const running = governed.run();
+    try {
+      const { listKey, contacts } = await listOf(Array.from({ length: 8 }, () => ({})));
+      const governedDeps = { ...deps(), jobs: createTemporalBackgroundJobs(env.client, governedQueue) };
+      const broadcast = await createBroadcast(
+        governedDeps,
+        { name: 'Governed', templateKey: 'reengage-we-miss-you', category: 'newsletter', audience: { listKey }, data: {} },
+        null,
+      );
+      await sendBroadcast(governedDeps, broadcast.id, new Date(await env.currentTimeMs()));
+      await env.client.workflow.getHandle(`broadcast-${broadcast.id}`).result();
+      const done = await getBroadcast(db, broadcast.id);
+      expect(done.status).toBe('sent');
+      expect(done.stats.sent).toBe(8);
+      expect(done.stats.failed).toBe(0);
+      // some waited for their slot as pending recipients (a send time of their own)
+      const waited = await db
+        .selectFrom('broadcastRecipients')
+        .select('sendAt')
+        .where('broadcastId', '=', broadcast.id)
+        .where('sendAt', 'is not', null)
+        .execute();
+      expect(waited.length).toBeGreaterThan(0);
+      expect(await sentTo(broadcast.id)).toEqual(contacts.map((contact) => contact.email).sort());
+      for (const contact of contacts) expect(await emailsTo(contact.email!)).toHaveLength(1);
+    } finally {
+      governed.shutdown();
+      await running;
+      await sendRate.close();
+    }
   });
 });

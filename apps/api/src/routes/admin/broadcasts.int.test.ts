@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BROADCAST_CHUNK_SIZE } from '@waymark/core/broadcasts/broadcast-chunk';
 import { eventually } from '../../../../../test/eventually';
 import { header, type EmulatorEmail } from '../../../../../test/email-emulator';
 import { startTestApi, type TestApi } from '../../../../../test/test-api';
@@ -283,37 +284,41 @@ describe('/v1/admin/broadcasts', () => {
     expect((await api.request('DELETE', `/v1/admin/segments/${segment.body.segment.id}`, { token: adminKey })).status).toBe(200);
   });
 
+  // three chunks: pause and cancel wait for the chunk in flight, so a smaller audience would be sent whole first
+  const SEVERAL_CHUNKS = 3 * BROADCAST_CHUNK_SIZE;
+
   it('pause then resume finishes with every recipient sent exactly once', async () => {
-    const { listKey, addresses } = await listOf(300);
+    const { listKey, addresses } = await listOf(SEVERAL_CHUNKS);
     const { broadcast, path } = await sendingToList(listKey);
     const paused = await api.request('POST', `${path}/pause`, { token: adminKey });
     expect(paused.status, paused.text).toBe(200);
     // pause answers after the chunk in flight: from here nothing is sent
     const atPause = (await sendsOf(broadcast.id)).length;
-    expect(atPause).toBeLessThan(300);
+    expect(atPause).toBeLessThan(SEVERAL_CHUNKS);
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     expect((await sendsOf(broadcast.id)).length).toBe(atPause);
     expect((await api.request('GET', path, { token: readKey })).body.broadcast.status).toBe('paused');
 
     expect((await api.request('POST', `${path}/resume`, { token: adminKey })).status).toBe(200);
     const done = await finished(broadcast.id);
-    expect(done.stats.sent).toBe(300);
+    expect(done.stats.sent).toBe(SEVERAL_CHUNKS);
     const rows = await sendsOf(broadcast.id);
-    expect(new Set(rows.map((row) => row.toEmail)).size).toBe(300);
-    expect(rows).toHaveLength(300);
+    expect(new Set(rows.map((row) => row.toEmail)).size).toBe(SEVERAL_CHUNKS);
+    expect(rows).toHaveLength(SEVERAL_CHUNKS);
     const delivered = await eventually(
       () => emulatorEmailsTo(addresses),
-      (emails) => emails.length >= 300,
+      (emails) => emails.length >= SEVERAL_CHUNKS,
     );
-    expect(delivered).toHaveLength(300);
+    expect(delivered).toHaveLength(SEVERAL_CHUNKS);
   });
 
   it('a cancelled broadcast sends nothing more', async () => {
-    const { listKey } = await listOf(300);
+    const { listKey } = await listOf(SEVERAL_CHUNKS);
     const { broadcast, path } = await sendingToList(listKey);
     const cancelled = await api.request('POST', `${path}/cancel`, { token: adminKey });
     expect(cancelled.status, cancelled.text).toBe(200);
     const atCancel = (await sendsOf(broadcast.id)).length;
+    expect(atCancel).toBeLessThan(SEVERAL_CHUNKS);
     await eventually(
       () => api.deps.temporal.jobs.status('broadcast', broadcast.id),
       (status) => status === 'completed',
@@ -323,7 +328,7 @@ describe('/v1/admin/broadcasts', () => {
     const recipients = await api.request('GET', `${path}/recipients?status=pending`, { token: readKey });
     expect(recipients.body.total).toBe(0);
     const cancelledRecipients = await api.request('GET', `${path}/recipients?status=cancelled`, { token: readKey });
-    expect(cancelledRecipients.body.total).toBe(300 - atCancel);
+    expect(cancelledRecipients.body.total).toBe(SEVERAL_CHUNKS - atCancel);
     expect((await api.request('GET', path, { token: readKey })).body.broadcast.status).toBe('cancelled');
   });
 
