@@ -30,7 +30,7 @@ import { temporalConnectionOptions } from '../temporal/connection';
 import { startApiProcess, type ApiProcess } from './lib/api-process';
 import { benchEnv, prepareBenchDatabase } from './lib/bench-server';
 import { startBenchWorker, type BenchWorker } from './lib/bench-worker';
-import { limitRow, ratioRow, resultsDir, writeBenchResults } from './lib/results';
+import { limitRow, ratioRow, writeBenchResults } from './lib/results';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://waymark:waymark@127.0.0.1:5432/waymark_bench_broadcast';
 const CONTACTS = Number(process.env.BENCH_BROADCAST_CONTACTS ?? 100_000);
@@ -194,15 +194,12 @@ async function main(): Promise<void> {
     // The emulator's message ids are random 9-digit numbers: at 100,000 sends a few collide on the
     // unique provider-id index, and such a send ends "delivery unknown" (it did reach the emulator).
     // Real SES ids are unique, so these are named apart from any other failure.
-    const failures = await sql<{ failed: number }>`
-      select count(*)::int as failed from broadcast_recipients where broadcast_id = ${broadcast.id} and status = 'failed'`.execute(db);
-    const collisions = (
-      readFileSync(path.join(resultsDir, 'broadcast.worker.log'), 'utf8').match(
-        /duplicate key value violates unique constraint "email_sends_provider_message_idx"/g,
-      ) ?? []
-    ).length;
+    const failures = await sql<{ failed: number; collisions: number }>`
+      select count(*)::int as failed, count(*) filter (where e.error_message like '%a message id another send already holds')::int as collisions
+      from broadcast_recipients r left join email_sends e on e.id = r.email_send_id
+      where r.broadcast_id = ${broadcast.id} and r.status = 'failed'`.execute(db);
     console.log(
-      `${failures.rows[0]!.failed} recipients failed; the worker log names ${collisions} collision(s) of the emulator's random message ids on email_sends_provider_message_idx`,
+      `${failures.rows[0]!.failed} recipients failed, ${failures.rows[0]!.collisions} of them on a collision of the emulator's random message ids (email_sends_provider_message_idx)`,
     );
     await Promise.all([worker.stop(), api.stop()]);
     if (!cutOff && status !== 'sent') throw new Error(`the broadcast ended ${status} with ${sent} of ${CONTACTS} sent`);

@@ -6,13 +6,9 @@ import { CONTACT_NOT_FOUND, getContact, toContact, type Contact } from './contac
 import { deepMergeProperties } from './deep-merge';
 import { checkContactProperties } from './time-zone';
 import { paginate } from '../db/paginate';
+import { isUniqueViolation } from '../db/pg-errors';
 
 export const DUPLICATE_EXTERNAL_ID = 'Contact with this externalId already exists';
-
-function isUniqueViolation(error: unknown, constraint: string): boolean {
-  const pgError = error as { code?: string; constraint?: string };
-  return pgError.code === '23505' && pgError.constraint === constraint;
-}
 
 /** `%` and `_` in a search term are literal characters, not wildcards. */
 export function likePattern(term: string): string {

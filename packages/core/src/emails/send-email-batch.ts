@@ -7,8 +7,8 @@ import {
   callProvider,
   claimLost,
   findSendsByIdempotencyKeys,
-  markSent,
   prepareSend,
+  recordSent,
   queuedSendValues,
   type SendEmailInput,
   type SendEmailResult,
@@ -119,9 +119,13 @@ export function createBatchSender(deps: EmailDeps): BatchSender {
       const accepted = await callProvider(deps, row, prepared, html, maxAttempts);
       if (typeof accepted !== 'string') return accepted;
       // one bad row (a provider message id seen before) fails its whole flush: each send of a
-      // failed flush records itself alone, so only the bad one throws
-      await sent.add({ emailSendId: row.id, messageId: accepted, sentAt: new Date() }).catch(() => markSent(deps.db, row.id, accepted));
-      return { status: 'sent', emailSendId: row.id };
+      // failed flush records itself alone, so only the bad one ends otherwise (recordSent)
+      try {
+        await sent.add({ emailSendId: row.id, messageId: accepted, sentAt: new Date() });
+        return { status: 'sent', emailSendId: row.id };
+      } catch {
+        return recordSent(deps, row, accepted);
+      }
     },
   };
 }

@@ -5,6 +5,7 @@ import { isSesThrottling } from '@waymark/email/ses-throttling';
 import { DEFAULT_EMAIL_CATEGORY, type EmailLinks } from '@waymark/email/email-template';
 import type { Db } from '../db/database';
 import type { EmailSendRow, EmailSendsTable, EmailStatus, JsonObject } from '../db/schema';
+import { isUniqueViolation } from '../db/pg-errors';
 import { badRequest } from '../errors/app-error';
 import { checkSendGate, gateCategory, type SendGateResult } from '../preferences/send-gate';
 import type { EmailDeps } from './email-deps';
@@ -114,8 +115,7 @@ export async function sendEmail(deps: EmailDeps, input: SendEmailInput, options:
 
   const accepted = await callProvider(deps, row, prepared, html, input.maxAttempts);
   if (typeof accepted !== 'string') return accepted;
-  await markSent(deps.db, row.id, accepted, options.whenSent);
-  return { status: 'sent', emailSendId: row.id };
+  return recordSent(deps, row, accepted, options.whenSent);
 }
 
 /**
@@ -211,6 +211,27 @@ export async function callProvider(
       return failForGood(deps, row, `Provider error after ${released.sendAttempts} attempt(s): ${(error as Error).message}`);
     }
     throw error;
+  }
+}
+
+/**
+ * Records one accepted send. A provider message id that another send already holds (the unique
+ * index; SES never repeats one, the SES emulator's random 9-digit ids do about once per 100,000)
+ * cannot be stored: the message did leave, so the send ends "delivery unknown" in the DLQ at once
+ * instead of throwing, which would fail the caller's whole step (a broadcast's chunks) into retries.
+ */
+export async function recordSent(
+  deps: EmailDeps,
+  row: EmailSendRow,
+  messageId: string,
+  whenSent?: (emailSendId: string) => RawBuilder<unknown>,
+): Promise<SendEmailResult> {
+  try {
+    await markSent(deps.db, row.id, messageId, whenSent);
+    return { status: 'sent', emailSendId: row.id };
+  } catch (error) {
+    if (!isUniqueViolation(error, 'email_sends_provider_message_idx')) throw error;
+    return failForGood(deps, row, `Delivery unknown: the provider accepted it as ${messageId}, a message id another send already holds`);
   }
 }
 

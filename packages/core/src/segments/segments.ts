@@ -3,6 +3,7 @@ import type { SegmentRow } from '../db/schema';
 import { toContact, type Contact } from '../contacts/contact';
 import { badRequest, conflict, notFound } from '../errors/app-error';
 import { isUuid } from '../db/ids';
+import { isUniqueViolation } from '../db/pg-errors';
 import type { PageQuery } from '../db/paginate';
 import { segmentFilter } from './compile-segment';
 import { parseSegmentConditions, segmentListKeys, type SegmentCondition } from './segment-conditions';
@@ -32,11 +33,6 @@ export interface SegmentDeps {
 
 function now(deps: SegmentDeps): Date {
   return deps.now?.() ?? new Date();
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const pgError = error as { code?: string; constraint?: string };
-  return pgError.code === '23505' && pgError.constraint === 'segments_name_key';
 }
 
 /** Checks a tree and that every list it names exists: 400 with the path otherwise. */
@@ -128,7 +124,7 @@ export async function createSegment(deps: SegmentDeps, input: SegmentInput, crea
       .executeTakeFirstOrThrow();
     return await toSegment(deps, row);
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(DUPLICATE_SEGMENT_NAME);
+    if (isUniqueViolation(error, 'segments_name_key')) throw conflict(DUPLICATE_SEGMENT_NAME);
     throw error;
   }
 }
@@ -151,7 +147,7 @@ export async function updateSegment(deps: SegmentDeps, id: string, input: Partia
     if (row === undefined) throw notFound(SEGMENT_NOT_FOUND);
     return await toSegment(deps, row);
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(DUPLICATE_SEGMENT_NAME);
+    if (isUniqueViolation(error, 'segments_name_key')) throw conflict(DUPLICATE_SEGMENT_NAME);
     throw error;
   }
 }
