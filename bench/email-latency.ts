@@ -14,7 +14,9 @@
  * 2. Sustained rate (open model): BENCH_RATE events/s (default 20 on the dev profile, 30 on the
  *    Postgres profile) for BENCH_LATENCY_SECONDS (default 300). Latency = the send's `sent_at`
  *    (written right after SES answered) minus the moment the event request was issued; p50 ≤ 120
- *    ms, p99 ≤ 500 ms (dev) / 1 s (Postgres profile); histogram and per-stage p50 printed.
+ *    ms, p99 ≤ 500 ms (dev at 20/s) / 1 s (Postgres profile, or 30/s and more on either);
+ *    histogram and per-stage p50 printed. Another rate than the default writes its own results
+ *    file (e.g. `BENCH_RATE=30` on the dev profile: email-latency-30-per-second.json).
  * 3. Drain rate: BENCH_DRAIN_EVENTS (default 60 × the sustained rate) offered at twice the sustained
  *    rate; drain rate = events ÷ (last email − first event), the rate the box keeps up with when
  *    it is saturated throughout (goal: at least the sustained rate).
@@ -40,9 +42,13 @@ import { terminateRunsOnQueue } from '../test/task-queue-cleanup';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://waymark:waymark@127.0.0.1:5432/waymark_bench_latency';
 const PROFILE = process.env.WAYMARK_TEMPORAL === 'postgres' ? 'postgres' : 'dev';
-const RATE = Number(process.env.BENCH_RATE ?? (PROFILE === 'postgres' ? 30 : 20));
+const DEFAULT_RATE = PROFILE === 'postgres' ? 30 : 20;
+const RATE = Number(process.env.BENCH_RATE ?? DEFAULT_RATE);
 const SECONDS = Number(process.env.BENCH_LATENCY_SECONDS ?? 300);
-const P99_LIMIT = PROFILE === 'postgres' ? 1000 : 500;
+// the goals: 20/s within 500 ms on the dev profile, 30/s within 1 s on the better of the two profiles
+const P99_LIMIT = PROFILE === 'postgres' || RATE >= 30 ? 1000 : 500;
+/** a run at another rate than the profile's default keeps its own file, so it does not replace the default run's rows */
+const RESULTS_NAME = `email-latency${PROFILE === 'postgres' ? '-postgres' : ''}${RATE === DEFAULT_RATE ? '' : `-${RATE}-per-second`}`;
 const CPU_EVENTS = Number(process.env.BENCH_CPU_EVENTS ?? 300);
 const CPU_RATE = Number(process.env.BENCH_CPU_RATE ?? 10);
 const DRAIN_EVENTS = Number(process.env.BENCH_DRAIN_EVENTS ?? RATE * 60);
@@ -255,7 +261,7 @@ async function main(): Promise<void> {
   await terminateRunsOnQueue(client, taskQueue);
   await connection.close();
   await db.destroy();
-  writeBenchResults(PROFILE === 'postgres' ? 'email-latency-postgres' : 'email-latency', rows);
+  writeBenchResults(RESULTS_NAME, rows);
 
   // 2. sustained rate
   async function sustainedPhase(): Promise<void> {
