@@ -1,4 +1,5 @@
 import { Parser } from 'htmlparser2';
+import { applyHtmlEdits, type HtmlEdit } from './html-edits';
 
 /**
  * Link rewriting (docs/email.md, Tracking), on the tokens of an HTML parser (htmlparser2), never
@@ -122,7 +123,7 @@ function escapeAttribute(value: string): string {
 }
 
 function rewrite(html: string, places: TrackingPlaces, options: ApplyTrackingOptions): string {
-  const edits = places.hrefs.map((place) => {
+  const edits: HtmlEdit[] = places.hrefs.map((place) => {
     const id = options.linkIds.get(place.url);
     if (id === undefined) throw new Error(`No tracked link for ${place.url}`);
     return { start: place.start, end: place.end, text: `href="${escapeAttribute(clickUrl(options.publicUrl, id))}"` };
@@ -133,15 +134,7 @@ function rewrite(html: string, places: TrackingPlaces, options: ApplyTrackingOpt
   const honeypot = `<a href="${escapeAttribute(honeypotUrl(options.publicUrl, options.emailSendId))}" style="display:none" aria-hidden="true" tabindex="-1"></a>`;
   const pixel = `<img src="${escapeAttribute(openPixelUrl(options.publicUrl, options.emailSendId))}" width="1" height="1" alt="" style="display:none">`;
   const insertAt = places.bodyEnd ?? html.length;
+  // a link after `</body>` comes after the pixel: applyHtmlEdits puts them in document order
   edits.push({ start: insertAt, end: insertAt, text: honeypot + pixel });
-  // in document order (a link after `</body>` comes after the pixel)
-  edits.sort((a, b) => a.start - b.start);
-  const parts: string[] = [];
-  let at = 0;
-  for (const edit of edits) {
-    parts.push(html.slice(at, edit.start), edit.text);
-    at = edit.end;
-  }
-  parts.push(html.slice(at));
-  return parts.join('');
+  return applyHtmlEdits(html, edits);
 }

@@ -3,6 +3,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { plainTextSelectors, render } from '@react-email/render';
 import { compile } from 'html-to-text';
 import { Parser } from 'htmlparser2';
+import { applyHtmlEdits, type HtmlEdit } from './html-edits';
 import { DEFAULT_EMAIL_CATEGORY, type EmailLinks, type EmailTemplate } from './email-template';
 
 export interface RenderedEmail {
@@ -58,22 +59,15 @@ async function renderHtml(element: ReactElement): Promise<string> {
 function withoutImagePreloads(html: string): string {
   // most emails carry no image: no parse
   if (!html.includes('rel="preload"')) return html;
-  const cuts: [number, number][] = [];
+  const cuts: HtmlEdit[] = [];
   const parser: Parser = new Parser({
     onopentag(name, attributes) {
       if (name === 'link' && attributes.rel?.toLowerCase() === 'preload' && attributes.as?.toLowerCase() === 'image')
-        cuts.push([parser.startIndex, parser.endIndex + 1]);
+        cuts.push({ start: parser.startIndex, end: parser.endIndex + 1, text: '' });
     },
   });
   parser.end(html);
-  if (cuts.length === 0) return html;
-  let out = '';
-  let at = 0;
-  for (const [start, end] of cuts) {
-    out += html.slice(at, start);
-    at = end;
-  }
-  return out + html.slice(at);
+  return applyHtmlEdits(html, cuts);
 }
 
 /** Validates the data against the template's schema, then renders subject, HTML and plain text. */
