@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createTemplateRegistry } from '@waymark/email/email-template';
-import { escapeHtml } from '@waymark/email/preference-pages';
+import { escapeHtml } from '@waymark/email/escape-html';
 import { renderEmail } from '@waymark/email/render-email';
 import { emailTemplates } from '@waymark/journeys/templates/registry';
 

@@ -1,4 +1,5 @@
 import { Parser } from 'htmlparser2';
+import { escapeHtml } from './escape-html';
 import { applyHtmlEdits, type HtmlEdit } from './html-edits';
 
 /**
@@ -117,22 +118,17 @@ export function applyTracking(html: string, options: ApplyTrackingOptions): stri
   return rewrite(html, findPlaces(html), options);
 }
 
-/** The few characters an attribute value in double quotes must not contain as they are. */
-function escapeAttribute(value: string): string {
-  return value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
-}
-
 function rewrite(html: string, places: TrackingPlaces, options: ApplyTrackingOptions): string {
   const edits: HtmlEdit[] = places.hrefs.map((place) => {
     const id = options.linkIds.get(place.url);
     if (id === undefined) throw new Error(`No tracked link for ${place.url}`);
-    return { start: place.start, end: place.end, text: `href="${escapeAttribute(clickUrl(options.publicUrl, id))}"` };
+    return { start: place.start, end: place.end, text: `href="${escapeHtml(clickUrl(options.publicUrl, id))}"` };
   });
   // No person can see or reach the honeypot link (hidden, empty, out of the tab order and the
   // accessibility tree), so whoever follows it is a machine: link scanners fetch every href.
   // It carries the send's id, which the click route knows as the honeypot of that send.
-  const honeypot = `<a href="${escapeAttribute(honeypotUrl(options.publicUrl, options.emailSendId))}" style="display:none" aria-hidden="true" tabindex="-1"></a>`;
-  const pixel = `<img src="${escapeAttribute(openPixelUrl(options.publicUrl, options.emailSendId))}" width="1" height="1" alt="" style="display:none">`;
+  const honeypot = `<a href="${escapeHtml(honeypotUrl(options.publicUrl, options.emailSendId))}" style="display:none" aria-hidden="true" tabindex="-1"></a>`;
+  const pixel = `<img src="${escapeHtml(openPixelUrl(options.publicUrl, options.emailSendId))}" width="1" height="1" alt="" style="display:none">`;
   const insertAt = places.bodyEnd ?? html.length;
   // a link after `</body>` comes after the pixel: applyHtmlEdits puts them in document order
   edits.push({ start: insertAt, end: insertAt, text: honeypot + pixel });

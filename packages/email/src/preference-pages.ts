@@ -4,9 +4,7 @@
  * a screen reader (landmarks, headings, status text rather than colour alone).
  */
 
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
+import { escapeHtml } from './escape-html';
 
 const STYLE = `
   :root { color-scheme: light; }

@@ -1,4 +1,4 @@
-import { escapeHtml } from '@waymark/email/preference-pages';
+import { escapeHtml } from '@waymark/email/escape-html';
 import type { EmailTransport } from '@waymark/email/ses-transport';
 import type { AlertMailer } from './alert-delivery';
 
