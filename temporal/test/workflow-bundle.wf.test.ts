@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
+import { journeyWorkflowBundle } from './time-skipping';
 import { cachedWorkflowBundle } from './workflow-bundle';
 
 // inside the repository, so that the workflow resolves @temporalio/workflow as real ones do; plain
@@ -31,4 +32,13 @@ it('reuses a bundle until a file it was built from changes', async () => {
   expect(rebuilt.code).toContain('second greeting');
   expect(rebuilt.code).not.toContain('first greeting');
   expect((await cachedWorkflowBundle(workflowsPath, cacheDir)).fromCache).toBe(true);
+});
+
+// The sandbox evaluates every module a run imports once per run (and keeps it while the run is
+// cached): zod's ~90 modules and the schemas built from them cost each journey run about a fifth of
+// its workflow-thread CPU and a megabyte of memory (docs/scaling.md, "What a run costs the worker").
+it('the worker bundle holds no zod: workflow code imports only types from it', async () => {
+  const { code } = await journeyWorkflowBundle();
+  expect(code).toContain('./temporal/workflows/journey.ts');
+  expect(code).not.toMatch(/node_modules\/zod\//);
 });

@@ -12,6 +12,11 @@ describe('defineDeliveryPolicy', () => {
     [{ caps: [{ category: 'journey', max: 0, per: '24h', onCap: 'skip' }] }, 'caps.0.max'],
     [{ caps: [{ category: 'journey', max: 2, per: '24 hours', onCap: 'skip' }] }, 'caps.0.per'],
     [{ caps: [{ category: 'journey', max: 2, per: '24h', onCap: 'drop' }] }, 'caps.0.onCap'],
+    [{ caps: [{ category: 'journey', max: 2, per: '0h', onCap: 'skip' }] }, 'caps.0.per: must be longer than 0'],
+    [{ caps: [{ category: 'journey', max: 2, per: '24h', onCap: 'skip', window: '1d' }] }, 'caps.0.window: unknown key'],
+    [{ caps: { category: 'journey' } }, 'caps: must be an array'],
+    [{ capz: [] }, 'capz: unknown key'],
+    [{ exempt: ['receipts', ''] }, 'exempt.1'],
     [{ quietHours: { from: '21:00', to: '25:00' } }, 'quietHours.to'],
     [{ caps: [{ category: 'journey', max: 2, per: '24h', onCap: 'skip' }], exempt: ['journey'] }, "'journey' is exempt"],
   ])('refuses %j naming %s', (definition, named) => {

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { quietHoursProblems, type QuietHours } from './local-time';
 
 /** How long a cap's window is: a number and a unit (m, h, d, w): '24h', '7d', '2w'. */
@@ -42,26 +41,49 @@ export function capPeriodMs(per: CapPeriod): number {
   return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
 }
 
-const capSchema = z.strictObject({
-  category: z.string().min(1),
-  max: z.int().min(1),
-  per: z
-    .string()
-    .regex(PERIOD, `must be a whole number and a unit m, h, d or w ('24h', '7d')`)
-    .refine((per) => !PERIOD.test(per) || capPeriodMs(per as CapPeriod) > 0, 'must be longer than 0') as z.ZodType<CapPeriod>,
-  onCap: z.enum(['skip', 'delay']),
-});
+const CAP_KEYS = new Set(['category', 'max', 'per', 'onCap']);
+const POLICY_KEYS = new Set(['caps', 'quietHours', 'exempt']);
 
-const policySchema = z.strictObject({
-  caps: z.array(capSchema).default([]),
-  quietHours: z
-    .custom<QuietHours>()
-    .superRefine((value, ctx) => {
-      for (const message of quietHoursProblems(value)) ctx.addIssue({ code: 'custom', message });
-    })
-    .optional(),
-  exempt: z.array(z.string().min(1)).default([]),
-});
+const unknownKeys = (label: string, value: object, known: ReadonlySet<string>) =>
+  Object.keys(value)
+    .filter((key) => !known.has(key))
+    .map((key) => `${label}${key}: unknown key (expected one of ${[...known].join(', ')})`);
+
+function capProblems(label: string, cap: unknown): string[] {
+  if (cap === null || typeof cap !== 'object' || Array.isArray(cap)) return [`${label}: must be {category, max, per, onCap}`];
+  const { category, max, per, onCap } = cap as Record<string, unknown>;
+  const problems = unknownKeys(`${label}.`, cap, CAP_KEYS);
+  if (typeof category !== 'string' || category === '') problems.push(`${label}.category: must be a non-empty string`);
+  if (typeof max !== 'number' || !Number.isInteger(max) || max < 1) problems.push(`${label}.max: must be a whole number ≥ 1`);
+  if (typeof per !== 'string' || !PERIOD.test(per)) problems.push(`${label}.per: must be a whole number and a unit m, h, d or w ('24h', '7d')`);
+  else if (capPeriodMs(per as CapPeriod) <= 0) problems.push(`${label}.per: must be longer than 0`);
+  if (onCap !== 'skip' && onCap !== 'delay') problems.push(`${label}.onCap: must be 'skip' or 'delay'`);
+  return problems;
+}
+
+function stringListProblems(label: string, list: unknown): string[] {
+  if (!Array.isArray(list)) return [`${label}: must be an array of category names`];
+  return list.flatMap((item, index) => (typeof item === 'string' && item !== '' ? [] : [`${label}.${index}: must be a non-empty string`]));
+}
+
+/**
+ * Every problem of a definition's shape, written out rather than with zod: workflow code imports
+ * this package, and the workflow sandbox evaluates the modules a run imports once per run, so zod
+ * in the workflow bundle cost every journey run its schema construction (docs/scaling.md, "What a
+ * run costs the worker"), as journey definitions are checked by hand for the same reason.
+ */
+function policyProblems(definition: unknown): string[] {
+  if (definition === null || typeof definition !== 'object' || Array.isArray(definition)) return ['(policy): must be an object {caps?, quietHours?, exempt?}'];
+  const { caps, quietHours, exempt } = definition as Record<string, unknown>;
+  const problems = unknownKeys('', definition, POLICY_KEYS);
+  if (caps !== undefined) {
+    if (Array.isArray(caps)) caps.forEach((cap, index) => problems.push(...capProblems(`caps.${index}`, cap)));
+    else problems.push('caps: must be an array of caps');
+  }
+  if (quietHours !== undefined) problems.push(...quietHoursProblems(quietHours));
+  if (exempt !== undefined) problems.push(...stringListProblems('exempt', exempt));
+  return problems;
+}
 
 export class DeliveryPolicyError extends Error {
   constructor(problems: string[]) {
@@ -76,9 +98,9 @@ export class DeliveryPolicyError extends Error {
  * runtime is built (`deliveryPolicyCategoryProblems`).
  */
 export function defineDeliveryPolicy(definition: DeliveryPolicyDefinition): DeliveryPolicy {
-  const parsed = policySchema.safeParse(definition);
-  if (!parsed.success) throw new DeliveryPolicyError(parsed.error.issues.map((issue) => `${issue.path.join('.') || '(policy)'}: ${issue.message}`));
-  const { caps, exempt, quietHours } = parsed.data;
+  const shape = policyProblems(definition);
+  if (shape.length > 0) throw new DeliveryPolicyError(shape);
+  const { caps = [], exempt = [], quietHours } = definition;
   const problems = caps.flatMap((cap, index) =>
     cap.category !== EVERY_CATEGORY && exempt.includes(cap.category)
       ? [`caps.${index}.category: '${cap.category}' is exempt, so this cap would never apply`]
