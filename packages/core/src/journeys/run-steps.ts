@@ -30,16 +30,12 @@ export type EntryRejection = 'entry_limit' | 'already_enrolled' | 'no_email' | S
 
 export type EnterJourneyResult = { entered: true; stateId: string; userEmail: string } | { entered: false; reason: EntryRejection };
 
-class Rejected extends Error {
-  constructor(readonly reason: EntryRejection) {
-    super(reason);
-  }
-}
-
 /**
  * Entry guards, durable under concurrency: preferences (send gate), entry limit (journey_entries
- * primary key) and "already enrolled" (partial unique index journey_states_one_live). The two
- * inserts share a transaction, so a rejected entry never consumes the once-only ledger.
+ * primary key) and "already enrolled" (partial unique index journey_states_one_live). The ledger,
+ * state and log writes are one statement (one round trip and its own transaction; a journey run's
+ * entry was seven statements, the most of any step: docs/scaling.md), ordered so that a rejected
+ * entry leaves nothing behind: see `entryStatement`.
  */
 export async function enterJourney(db: Db, input: EnterJourneyInput, categories: Pick<PreferenceCategories, 'find'>): Promise<EnterJourneyResult> {
   // an activity retry after a commit finds its own state
@@ -55,48 +51,59 @@ export async function enterJourney(db: Db, input: EnterJourneyInput, categories:
   const gate = await checkSendGate(db, email, gateCategory(categories, input.category ?? DEFAULT_EMAIL_CATEGORY));
   if (!gate.allowed) return { entered: false, reason: gate.reason ?? 'suppressed' };
 
-  try {
-    return await db.transaction().execute(async (trx) => {
-      const entry =
-        input.entryLimit === 'once'
-          ? await trx
-              .insertInto('journeyEntries')
-              .values({ journeyId: input.journeyId, userId: input.userId })
-              .onConflict((oc) => oc.columns(['journeyId', 'userId']).doNothing())
-              .returning('entryCount')
-              .executeTakeFirst()
-          : await trx
-              .insertInto('journeyEntries')
-              .values({ journeyId: input.journeyId, userId: input.userId })
-              .onConflict((oc) =>
-                oc.columns(['journeyId', 'userId']).doUpdateSet({ entryCount: sql`journey_entries.entry_count + 1`, lastEnteredAt: new Date() }),
-              )
-              .returning('entryCount')
-              .executeTakeFirst();
-      if (entry === undefined) throw new Rejected('entry_limit');
-      const state = await sql<{ id: string }>`
-        insert into journey_states (journey_id, user_id, user_email, current_node_id, status, workflow_id, workflow_run_id, context, entry_count, journey_version)
-        values (${input.journeyId}, ${input.userId}, ${email}, 'start', 'active', ${input.workflowId}, ${input.runId},
-                ${JSON.stringify(input.context)}::jsonb, ${entry.entryCount}, ${input.journeyVersion ?? null})
-        on conflict (journey_id, user_id) where status in ${LIVE_STATUS_LIST} do nothing
-        returning id`.execute(trx);
-      const stateId = state.rows[0]?.id;
-      if (stateId === undefined) throw new Rejected('already_enrolled');
-      await trx
-        .insertInto('journeyLogs')
-        .values({ journeyStateId: stateId, fromNodeId: null, toNodeId: 'start', action: 'entered', detail: JSON.stringify(input.context) })
-        .execute();
-      return { entered: true as const, stateId, userEmail: email };
-    });
-  } catch (error) {
-    // A retry can overlap the attempt it replaces (Temporal retries once the start-to-close
-    // timeout passes, even when the first attempt is only slow, e.g. waiting for a pool client on
-    // a loaded box). Its inserts then wait for that attempt's transaction and conflict with its
-    // rows once it commits: that is this run's own entry, not a rejection. Seen in the chaos run
-    // as runs ending "skipped: entry_limit" beside their own live state, whose email never went out.
-    if (error instanceof Rejected) return (await findRunState(db, input.workflowId)) ?? { entered: false, reason: error.reason };
-    throw error;
-  }
+  const { rows } = await entryStatement(input, email).execute(db);
+  const row = rows[0];
+  if (row?.stateId != null) return { entered: true, stateId: row.stateId, userEmail: email };
+  // A retry can overlap the attempt it replaces (Temporal retries once the start-to-close
+  // timeout passes, even when the first attempt is only slow, e.g. waiting for a pool client on
+  // a loaded box). Its inserts then wait for that attempt's rows and conflict with them once it
+  // commits: that is this run's own entry, not a rejection. Seen in the chaos run as runs ending
+  // "skipped: entry_limit" beside their own live state, whose email never went out.
+  const reason: EntryRejection = input.entryLimit === 'once' && row?.ledgerTaken !== true ? 'entry_limit' : 'already_enrolled';
+  return (await findRunState(db, input.workflowId)) ?? { entered: false, reason };
+}
+
+/**
+ * The entry's writes as one statement; `stateId` is null when the entry was refused.
+ * - `once`: the ledger row first (`on conflict do nothing`: an existing row is the entry limit),
+ *   and the state only on a new ledger row. A concurrent entry of the same person waits on the
+ *   ledger's primary key and then finds it taken.
+ * - `unlimited`: the state first (the live-state index refuses a second live run), then the ledger
+ *   count, only for a state that was written, so a refused re-entry does not count.
+ */
+function entryStatement(input: EnterJourneyInput, email: string) {
+  const context = JSON.stringify(input.context);
+  const stateColumns = sql`journey_id, user_id, user_email, current_node_id, status, workflow_id, workflow_run_id, context, entry_count, journey_version`;
+  const stateValues = (entryCount: RawBuilder<unknown>) =>
+    sql`${input.journeyId}, ${input.userId}, ${email}, 'start', 'active', ${input.workflowId}, ${input.runId}, ${context}::jsonb, ${entryCount}, ${input.journeyVersion ?? null}`;
+  const onLiveConflict = sql`on conflict (journey_id, user_id) where status in ${LIVE_STATUS_LIST} do nothing`;
+  const logged = sql`logged as (
+      insert into journey_logs (journey_state_id, from_node_id, to_node_id, action, detail)
+      select id, null, 'start', 'entered', ${context}::jsonb from state
+    )`;
+  if (input.entryLimit === 'once')
+    return sql<{ stateId: string | null; ledgerTaken: boolean }>`
+      with entry as (
+        insert into journey_entries (journey_id, user_id) values (${input.journeyId}, ${input.userId})
+        on conflict (journey_id, user_id) do nothing
+        returning entry_count
+      ), state as (
+        insert into journey_states (${stateColumns}) select ${stateValues(sql`entry.entry_count`)} from entry
+        ${onLiveConflict}
+        returning id
+      ), ${logged}
+      select (select id from state) as "stateId", exists (select 1 from entry) as "ledgerTaken"`;
+  return sql<{ stateId: string | null; ledgerTaken: boolean }>`
+    with state as (
+      insert into journey_states (${stateColumns})
+      values (${stateValues(sql`coalesce((select entry_count from journey_entries where journey_id = ${input.journeyId} and user_id = ${input.userId}), 0) + 1`)})
+      ${onLiveConflict}
+      returning id
+    ), entry as (
+      insert into journey_entries (journey_id, user_id) select ${input.journeyId}, ${input.userId} from state
+      on conflict (journey_id, user_id) do update set entry_count = journey_entries.entry_count + 1, last_entered_at = now()
+    ), ${logged}
+    select (select id from state) as "stateId", true as "ledgerTaken"`;
 }
 
 async function findRunState(db: Db, workflowId: string): Promise<EnterJourneyResult | undefined> {
