@@ -185,7 +185,7 @@ up_temporal() {
       --db-filename "$DATA_DIR/temporal/temporal.db" --namespace default --log-level warn
       --sqlite-pragma journal_mode=wal --sqlite-pragma synchronous=normal)
     for sa in "${SEARCH_ATTRIBUTES[@]}"; do args+=(--search-attribute "$sa"); done
-    start_bg temporal "$DATA_DIR/temporal.pid" "$LOG_DIR/temporal.log" "$TEMPORAL_BIN" "${args[@]}"
+    start_bg temporal "$DATA_DIR/temporal.pid" "$LOG_DIR/temporal.log" env GOMAXPROCS="$(temporal_gomaxprocs)" "$TEMPORAL_BIN" "${args[@]}"
     wait_until "temporal server" 90 "$LOG_DIR/temporal.log" "$DATA_DIR/temporal.pid" -- temporal_healthy
   fi
   ensure_search_attributes
