@@ -117,17 +117,6 @@ pid_alive() {
   [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null
 }
 
-# temporal_gomaxprocs: how many cores a Temporal server's Go runtime may run on at once
-# (GOMAXPROCS): TEMPORAL_GOMAXPROCS, else half the machine's cores, at least one. The server shares
-# the box with PostgreSQL, the api and the worker; given every core, its scheduler spends a tenth of
-# its CPU spinning and waking threads between short requests (measured on two cores: 18.7 -> 16.2
-# ms of server CPU per journey email; docs/scaling.md, "CPU per event").
-temporal_gomaxprocs() {
-  local cores
-  cores=$(nproc 2>/dev/null || echo 2)
-  echo "${TEMPORAL_GOMAXPROCS:-$((cores / 2 > 0 ? cores / 2 : 1))}"
-}
-
 # start_bg NAME PIDFILE LOGFILE CMD...: run CMD detached (own session, nohup),
 # stdout+stderr appended to LOGFILE, pid written to PIDFILE.
 start_bg() {

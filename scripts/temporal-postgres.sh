@@ -150,8 +150,10 @@ cmd_up() {
   if ! healthy; then
     port_open 127.0.0.1 "$TEMPORAL_PORT" && die "port $TEMPORAL_PORT is taken by something that is not this Temporal server (the dev server? stop it or set TEMPORAL_PORT)"
     # started from the module folder: the config's dynamic-config path is relative to it
+    # TEMPORAL_GOMAXPROCS: as for the dev server (scripts/stack.sh, up_temporal)
+    # shellcheck disable=SC2086 # empty when unset, one NAME=VALUE word when set
     (cd "$MODULE" && start_bg "temporal (postgres)" "$STATE/server.pid" "$LOG_DIR/temporal-postgres.log" \
-      env GOMAXPROCS="$(temporal_gomaxprocs)" "$SERVER_BIN" --config-file "$STATE/config.yaml" --allow-no-auth start)
+      env ${TEMPORAL_GOMAXPROCS:+GOMAXPROCS=$TEMPORAL_GOMAXPROCS} "$SERVER_BIN" --config-file "$STATE/config.yaml" --allow-no-auth start)
     wait_until "temporal server (postgres)" 180 "$LOG_DIR/temporal-postgres.log" "$STATE/server.pid" -- healthy
   fi
   ensure_namespace
