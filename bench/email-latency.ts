@@ -3,8 +3,10 @@
  * it. Every event is a `user.signed_up` for a new user, which starts welcome-series whose first
  * step sends the welcome email. The api (apps/api/src/server.ts) and the worker (createWorker, as
  * apps/worker builds it) run as two child processes, as in production, so the bench's own timers
- * and queries never delay either; the SES endpoint is the dev stack's emulator. Three phases, each
- * drained before the next:
+ * and queries never delay either; the SES endpoint is an emulator of the bench's own
+ * (lib/ses-emulator-process.ts; SES_ENDPOINT names another), so its tens of thousands of emails
+ * stay out of the shared emulator the integration tests read. Three phases, each drained before
+ * the next:
  *
  * 1. CPU per event: BENCH_CPU_EVENTS (default 300) at BENCH_CPU_RATE events/s (default 10, under
  *    saturation), CPU time of each process read from /proc before the first event and after the
@@ -36,6 +38,7 @@ import { temporalConnectionOptions } from '../temporal/connection';
 import { startApiProcess } from './lib/api-process';
 import { benchEnv, prepareBenchDatabase } from './lib/bench-server';
 import { startBenchWorker } from './lib/bench-worker';
+import { sesEmulator } from './lib/ses-emulator-process';
 import { cpuBetween, cpuSnapshot, pidListeningOn, trackBackends, type CpuSubjects } from './lib/process-cpu';
 import { infoRow, limitRow, ratioRow, writeBenchResults, type BenchRow } from './lib/results';
 import { terminateRunsOnQueue } from '../test/task-queue-cleanup';
@@ -182,7 +185,8 @@ const databaseName = (url: string) => new URL(url).pathname.slice(1);
 
 async function main(): Promise<void> {
   const taskQueue = `waymark-bench-latency-${process.pid}`;
-  const env = benchEnv(databaseUrl, { TEMPORAL_TASK_QUEUE: taskQueue, SES_ENDPOINT: process.env.SES_ENDPOINT ?? 'http://127.0.0.1:8005' });
+  const emulator = await sesEmulator('email-latency.ses');
+  const env = benchEnv(databaseUrl, { TEMPORAL_TASK_QUEUE: taskQueue, SES_ENDPOINT: emulator.url });
   await prepareBenchDatabase(databaseUrl);
   const config = loadConfig(env);
   // the bench's own queries are left out of the PostgreSQL figures by their application name
@@ -255,6 +259,7 @@ async function main(): Promise<void> {
   if (DRAIN_EVENTS > 0) await drainPhase();
 
   await Promise.all([worker.stop(), api.stop()]);
+  await emulator.stop();
   // the welcome-series runs sleep for two days: end them
   const connection = await Connection.connect(temporalConnectionOptions(config.temporal));
   const client = new Client({ connection, namespace: config.temporal.namespace });

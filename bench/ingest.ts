@@ -19,6 +19,7 @@
 import { createApiKey } from '@waymark/core/auth/api-keys';
 import { autocannon, benchEnv, CONNECTIONS, startBenchServer, type AutocannonResult } from './lib/bench-server';
 import { startBenchWorker } from './lib/bench-worker';
+import { sesEmulator } from './lib/ses-emulator-process';
 import { ratioRow, writeBenchResults } from './lib/results';
 import { terminateRunsOnQueue } from '../test/task-queue-cleanup';
 
@@ -33,7 +34,9 @@ const WITHOUT = (
 async function main(): Promise<void> {
   const taskQueue = `waymark-bench-${process.pid}`;
   const pingTaskQueue = `waymark-bench-ping-${process.pid}`;
-  const env = { TEMPORAL_TASK_QUEUE: taskQueue, SES_ENDPOINT: process.env.SES_ENDPOINT ?? 'http://127.0.0.1:8005' };
+  // the journey-starting scenario sends a welcome email per request: an emulator of the bench's own
+  const emulator = await sesEmulator('ingest.ses');
+  const env = { TEMPORAL_TASK_QUEUE: taskQueue, SES_ENDPOINT: emulator.url };
   const { url, app, deps } = await startBenchServer(baseUrl, env, { pingTaskQueue });
   const worker = await startBenchWorker({ ...benchEnv(baseUrl, env), BENCH_PING_TASK_QUEUE: pingTaskQueue }, 'ingest.worker');
   const { key } = await createApiKey(deps.db, { name: `bench-${Date.now()}`, scopes: ['ingest'], expiresAt: null });
@@ -116,6 +119,7 @@ async function main(): Promise<void> {
   const plain = await pairs(insert, noop);
   const starts = await pairs(start, journeyStart);
   await worker.stop();
+  await emulator.stop();
 
   // (c)/(a) on two fresh databases, one without WITHOUT's migrations, rounds interleaved: neither
   // side carries the rows and bloat the runs above left in the main database

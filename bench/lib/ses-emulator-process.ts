@@ -35,3 +35,10 @@ export async function startSesEmulator(logName: string): Promise<{ url: string; 
     },
   };
 }
+
+/** SES_ENDPOINT when it is set (an emulator or endpoint the caller chose), else an emulator of the bench's own. */
+export async function sesEmulator(logName: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  const configured = process.env.SES_ENDPOINT;
+  if (configured === undefined || configured === '') return startSesEmulator(logName);
+  return { url: configured, stop: async () => {} };
+}
