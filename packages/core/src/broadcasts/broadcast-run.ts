@@ -40,14 +40,20 @@ async function pendingLater(db: Db, id: string, phases: readonly BroadcastPhase[
   return { any: Number(row.n) > 0, next: row.next as Date | null };
 }
 
+/**
+ * Ends the broadcast, unless a pause or cancel changed its row since this step read it: then the
+ * next step reads the row again (a paused broadcast waits for its resume). Ending the run anyway
+ * left a broadcast paused just as its last chunk finished with no run, so its resume set it
+ * `sending` for ever.
+ */
 async function finish(db: Db, id: string, status: 'sent' | 'failed', error?: string): Promise<BroadcastStep> {
-  await db
+  const ended = await db
     .updateTable('broadcasts')
     .set({ status, completedAt: new Date(), updatedAt: new Date(), ...(error === undefined ? {} : { error }) })
     .where('id', '=', id)
     .where('status', 'in', ['sending', 'testing'])
-    .execute();
-  return DONE;
+    .executeTakeFirst();
+  return ended.numUpdatedRows === 1n ? DONE : NEXT;
 }
 
 /**
