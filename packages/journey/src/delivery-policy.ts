@@ -107,7 +107,8 @@ export function defineDeliveryPolicy(definition: DeliveryPolicyDefinition): Deli
       : [],
   );
   if (problems.length > 0) throw new DeliveryPolicyError(problems);
-  return { caps, exempt, ...(quietHours === undefined ? {} : { quietHours }) };
+  // copies, as a parser would give: a later change to the definition object does not reach the policy
+  return { caps: caps.map((cap) => ({ ...cap })), exempt: [...exempt], ...(quietHours === undefined ? {} : { quietHours: { ...quietHours } }) };
 }
 
 /** The categories the policy names that `known` does not declare, as messages naming each (empty when all are known). */
