@@ -26,6 +26,7 @@ import { registerEmailRetryHandler } from '@waymark/core/emails/email-retry';
 import { registerEventRetryHandlers } from '@waymark/core/events/event-retry';
 import { registerJourneyRetryHandler } from '@waymark/core/journeys/journey-dead-letters';
 import { sendEmail } from '@waymark/core/emails/send-email';
+import { sendUntilSettled } from '@waymark/core/emails/send-until-settled';
 import { createProcessMetrics, type ProcessMetrics } from '@waymark/core/metrics/prometheus';
 import { createPersonPropertyCache, type PersonPropertyCache } from '@waymark/core/webhooks/sources/person-cache';
 import { createSourceRegistry, type SourceRegistry } from '@waymark/core/webhooks/sources/source-registry';
@@ -159,7 +160,9 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
     ? { sessions: new RedisSessionAdapter({ redis, db }), resetTokens: redisResetTokens(redis) }
     : { sessions: new MemorySessionAdapter({ db }), resetTokens: memoryResetTokens() };
   const sessions = new SessionManager({ adapter: authStores.sessions, secureCookie: config.isProduction, now: options.now });
-  const sendAuthEmail = (input: Parameters<typeof sendEmail>[1]) => sendEmail(email, input);
+  // reset links and invitations go out after the answer, with no Temporal retry around them: the
+  // send retries in this process until it settles (docs/auth.md, "Emails")
+  const sendAuthEmail = (input: Parameters<typeof sendEmail>[1]) => sendUntilSettled(email, input);
   const passwordReset: PasswordResetDeps = {
     db,
     resetTokens: authStores.resetTokens,

@@ -30,6 +30,9 @@ export async function createAdmin(db: Db, input: { email: string; password?: str
   const passwordHash = await hashPassword(password);
   const run = async (tx: Db) => {
     const row = await insertUser(tx, { email: input.email, name: input.name ?? null, passwordHash, role: 'admin' });
+    // the lock organizations are created under: two first admins made at once would otherwise both
+    // find no organization and the second would fail on the default slug
+    await sql`select pg_advisory_xact_lock(hashtext('waymark:organizations'))`.execute(tx);
     const oldest = await tx.selectFrom('organizations').select('id').orderBy('createdAt').limit(1).executeTakeFirst();
     if (oldest === undefined) await createOrganizationWithin(tx, { ...DEFAULT_ORGANIZATION, ownerId: row.id });
     else await addMemberWithin(tx, { organizationId: oldest.id, userId: row.id, role: 'owner' });

@@ -33,12 +33,14 @@ export interface InvitationDeps {
 
 /**
  * Invites an email into an organization (owners and admins only). Only an owner may invite
- * another owner. The token is stored as its digest; the email carries the raw token once.
+ * another owner. The token is stored as its digest; the email carries the raw token once. The
+ * send is returned, not awaited, so the route answers without waiting for the provider (the send
+ * retries after the answer: deps.sendEmail).
  */
 export async function inviteMember(
   deps: InvitationDeps,
   input: { organizationId: string; inviter: { id: string; email: string }; email: string; role: MemberRole; ipAddress: string },
-): Promise<Invitation> {
+): Promise<{ invitation: Invitation; sending: Promise<unknown> }> {
   await assertManager(deps.db, input.organizationId, input.inviter.id);
   if (input.role === 'owner' && (await getCallerRole(deps.db, input.organizationId, input.inviter.id)) !== 'owner') {
     throw badRequest('Only an owner can invite another owner');
@@ -68,7 +70,7 @@ export async function inviteMember(
       detail: { organizationId: input.organizationId, email: row.email, role: row.role },
     }),
   );
-  await deps.sendEmail({
+  const sending = deps.sendEmail({
     templateKey: INVITATION_TEMPLATE,
     to: row.email,
     data: {
@@ -80,7 +82,7 @@ export async function inviteMember(
     },
     idempotencyKey: `invitation:${row.id}`,
   });
-  return row;
+  return { invitation: row, sending };
 }
 
 /**

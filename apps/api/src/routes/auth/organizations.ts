@@ -156,14 +156,16 @@ export const authOrganizationRoutes: RoutePlugin<AuthRouteOptions> = async (app,
     },
     async (request, reply) => {
       const caller = await signedInCaller(deps, origins, request, reply);
-      const created = await inviteMember(deps.invitations, {
+      const { invitation, sending } = await inviteMember(deps.invitations, {
         organizationId: request.params.orgId,
         inviter: caller,
         email: request.body.email,
         role: request.body.role,
         ipAddress: request.ip,
       });
-      return reply.status(201).send({ invitation: created });
+      // a send that fails for good is recorded by the send path itself (failed + DLQ)
+      sending.catch((error: unknown) => request.log.error({ err: error }, 'invitation email could not be sent'));
+      return reply.status(201).send({ invitation });
     },
   );
 

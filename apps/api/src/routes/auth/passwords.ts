@@ -28,8 +28,8 @@ export const authPasswordRoutes: RoutePlugin<AuthRouteOptions> = async (app, { d
     async (request) => {
       const started = await requestPasswordReset(deps.passwordReset, { email: request.body.email, ipAddress: request.ip });
       // the send finishes after the response so its duration does not tell which emails exist;
-      // a failed send is recorded by the send path itself (failed + DLQ)
-      started?.sending.catch((error: unknown) => request.log.error({ err: error }, 'password reset email could not be queued'));
+      // a send that fails for good is recorded by the send path itself (failed + DLQ)
+      started?.sending.catch((error: unknown) => request.log.error({ err: error }, 'password reset email could not be sent'));
       return { ok: true as const };
     },
   );

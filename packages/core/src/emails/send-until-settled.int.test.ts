@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EmailTransport } from '@waymark/email/ses-transport';
+import { emailTemplates } from '@waymark/journeys/templates/registry';
+import { loadConfig } from '../config/config';
+import { createDatabase, type Db } from '../db/database';
+import type { SendRateGovernor } from '../send-rate/send-rate-governor';
+import { integrationEnv } from '../../../../test/test-env';
+import { emailsTo, uniqueAddress } from '../../../../test/email-emulator';
+import { deploymentCategories } from '../../../../test/deployment-categories';
+import { createEmailDeps } from './create-email-deps';
+import type { EmailDeps } from './email-deps';
+import { sendUntilSettled } from './send-until-settled';
+
+/** The api's after-the-answer sends against real PostgreSQL and the SES emulator; failures wrap the real transport. */
+describe('sendUntilSettled (auth emails retried in the process)', () => {
+  const config = loadConfig(integrationEnv());
+  let db: Db;
+  let email: EmailDeps;
+  const fast = { backoffMs: [10, 20] };
+
+  beforeAll(() => {
+    db = createDatabase({ connectionString: config.databaseUrl, max: 2 });
+    email = createEmailDeps(config, { db, templates: emailTemplates, categories: deploymentCategories });
+  });
+  afterAll(() => db.destroy());
+
+  /** The real transport, after `failures` provider errors. */
+  const failingFirst = (failures: number): EmailTransport & { calls: number } => {
+    const transport = {
+      calls: 0,
+      send: async (message: Parameters<EmailTransport['send']>[0]) => {
+        transport.calls += 1;
+        if (transport.calls <= failures) throw new Error(`SES: socket hang up (${transport.calls})`);
+        return email.transport.send(message);
+      },
+    };
+    return transport;
+  };
+  const rowOf = (key: string) => db.selectFrom('emailSends').selectAll().where('idempotencyKey', '=', key).executeTakeFirstOrThrow();
+
+  it('sends once after provider errors that a single call would have left queued', async () => {
+    const to = uniqueAddress('settle');
+    const key = `password-reset:${randomUUID()}`;
+    const transport = failingFirst(2);
+    const result = await sendUntilSettled({ ...email, transport }, { templateKey: 'welcome', to, idempotencyKey: key }, fast);
+    expect(result.status).toBe('sent');
+    expect(transport.calls).toBe(3);
+    expect(await rowOf(key)).toMatchObject({ status: 'sent', sendAttempts: 2 });
+    expect(await emailsTo(to)).toHaveLength(1);
+  });
+
+  it('a provider that keeps failing ends the send failed, in the DLQ, after the send path’s attempts', async () => {
+    const to = uniqueAddress('settle-fail');
+    const key = `invitation:${randomUUID()}`;
+    const transport = failingFirst(Number.POSITIVE_INFINITY);
+    const result = await sendUntilSettled({ ...email, transport }, { templateKey: 'welcome', to, idempotencyKey: key, maxAttempts: 3 }, fast);
+    expect(result).toMatchObject({ status: 'failed' });
+    expect(transport.calls).toBe(3);
+    const row = await rowOf(key);
+    expect(row).toMatchObject({ status: 'failed', sendAttempts: 3 });
+    expect(await db.selectFrom('dlqEntries').select('source').where('sourceId', '=', row.id).execute()).toEqual([{ source: 'email' }]);
+    expect(await emailsTo(to)).toHaveLength(0);
+  });
+
+  it('comes back at retryAt when the send rate defers the send', async () => {
+    const to = uniqueAddress('settle-rate');
+    const key = `password-reset:${randomUUID()}`;
+    const asked: string[] = [];
+    const sendRate: SendRateGovernor = {
+      acquire: async (sendKey) => {
+        asked.push(sendKey);
+        return asked.length === 1 ? new Date(Date.now() + 50) : undefined;
+      },
+      recordThrottled: () => undefined,
+      snapshot: () => Promise.reject(new Error('not read here')),
+      close: async () => undefined,
+    };
+    const result = await sendUntilSettled({ ...email, sendRate }, { templateKey: 'welcome', to, idempotencyKey: key }, fast);
+    expect(result.status).toBe('sent');
+    expect(asked).toEqual([key, key]);
+    expect(await emailsTo(to)).toHaveLength(1);
+  });
+
+  it('does not retry what cannot succeed: an unknown template is thrown at once', async () => {
+    const transport = failingFirst(0);
+    await expect(
+      sendUntilSettled({ ...email, transport }, { templateKey: 'no-such-template', to: uniqueAddress('settle'), idempotencyKey: randomUUID() }, fast),
+    ).rejects.toThrow('Unknown email template "no-such-template"');
+    expect(transport.calls).toBe(0);
+  });
+});
