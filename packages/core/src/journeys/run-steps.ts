@@ -4,7 +4,7 @@ import type { PreferenceCategories } from '@waymark/email/preference-categories'
 import type { EntryLimit } from '@waymark/journey';
 import type { Db } from '../db/database';
 import type { JourneyStatus, JsonObject } from '../db/schema';
-import { checkSendGate, gateCategory, type SendBlockReason } from '../preferences/send-gate';
+import { gateCategory, sendGateResult, sendGateVerdicts, type GateCategory, type SendBlockReason, type SendGateResult } from '../preferences/send-gate';
 import { LIVE_STATUS_LIST } from './live-statuses';
 
 /**
@@ -38,18 +38,13 @@ export type EnterJourneyResult = { entered: true; stateId: string; userEmail: st
  * entry leaves nothing behind: see `entryStatement`.
  */
 export async function enterJourney(db: Db, input: EnterJourneyInput, categories: Pick<PreferenceCategories, 'find'>): Promise<EnterJourneyResult> {
+  const category = gateCategory(categories, input.category ?? DEFAULT_EMAIL_CATEGORY);
+  const known = await readEntryContext(db, input, category);
   // an activity retry after a commit finds its own state
-  const existing = await findRunState(db, input.workflowId);
-  if (existing !== undefined) return existing;
-
-  let email = input.userEmail.trim();
-  if (email === '') {
-    const contact = await db.selectFrom('contacts').select('email').where('externalId', '=', input.userId).executeTakeFirst();
-    email = contact?.email ?? '';
-  }
+  if (known.stateId !== null) return { entered: true, stateId: known.stateId, userEmail: known.stateEmail! };
+  const email = known.email;
   if (email === '') return { entered: false, reason: 'no_email' };
-  const gate = await checkSendGate(db, email, gateCategory(categories, input.category ?? DEFAULT_EMAIL_CATEGORY));
-  if (!gate.allowed) return { entered: false, reason: gate.reason ?? 'suppressed' };
+  if (!known.gate.allowed) return { entered: false, reason: known.gate.reason ?? 'suppressed' };
 
   const { rows } = await entryStatement(input, email).execute(db);
   const row = rows[0];
@@ -104,6 +99,37 @@ function entryStatement(input: EnterJourneyInput, email: string) {
       on conflict (journey_id, user_id) do update set entry_count = journey_entries.entry_count + 1, last_entered_at = now()
     ), ${logged}
     select (select id from state) as "stateId", true as "ledgerTaken"`;
+}
+
+/**
+ * What an entry reads before it writes, in ONE statement: the run's own state (a retried entry),
+ * the address (the event's, else the contact's) and the send gate for it. It was up to three
+ * statements, each a round trip and a plan.
+ */
+async function readEntryContext(
+  db: Db,
+  input: EnterJourneyInput,
+  category: GateCategory,
+): Promise<{ stateId: string | null; stateEmail: string | null; email: string; gate: SendGateResult }> {
+  const given = input.userEmail.trim();
+  const { rows } = await sql<{
+    stateId: string | null;
+    stateEmail: string | null;
+    contactEmail: string | null;
+    suppressed: boolean | null;
+    unsubscribedAll: boolean | null;
+    categoryOff: boolean | null;
+  }>`
+    select own.id as "stateId", own.user_email as "stateEmail", contact.email as "contactEmail", gate.*
+    from (select 1) as one
+    left join journey_states own on own.workflow_id = ${input.workflowId}
+    left join contacts contact on ${given} = '' and contact.external_id = ${input.userId}
+    cross join lateral (
+      select ${sql.join(sendGateVerdicts(category))} from email_preferences
+      where lower(email) = lower(coalesce(nullif(${given}, ''), contact.email))
+    ) as gate`.execute(db);
+  const { stateId, stateEmail, contactEmail, ...verdicts } = rows[0]!;
+  return { stateId, stateEmail, email: given === '' ? (contactEmail ?? '') : given, gate: sendGateResult(verdicts, category) };
 }
 
 async function findRunState(db: Db, workflowId: string): Promise<EnterJourneyResult | undefined> {
