@@ -63,6 +63,25 @@ describe('sendUntilSettled (auth emails retried in the process)', () => {
     expect(await emailsTo(to)).toHaveLength(0);
   });
 
+  it('throttling the send path does not count ends in the DLQ too once the loop gives up, never left queued', async () => {
+    const to = uniqueAddress('settle-throttled');
+    const key = `password-reset:${randomUUID()}`;
+    let calls = 0;
+    const throttling: EmailTransport = {
+      send: async () => {
+        calls += 1;
+        throw Object.assign(new Error('Maximum sending rate exceeded.'), { name: 'Throttling' });
+      },
+    };
+    const result = await sendUntilSettled({ ...email, transport: throttling }, { templateKey: 'welcome', to, idempotencyKey: key }, { ...fast, maxErrors: 4 });
+    expect(result).toMatchObject({ status: 'failed', reason: expect.stringContaining('Maximum sending rate exceeded.') });
+    expect(calls).toBe(4);
+    const row = await rowOf(key);
+    // throttling refuses the rate, not the message: the send path did not count these attempts
+    expect(row).toMatchObject({ status: 'failed', sendAttempts: 0 });
+    expect(await db.selectFrom('dlqEntries').select('source').where('sourceId', '=', row.id).execute()).toEqual([{ source: 'email' }]);
+  });
+
   it('comes back at retryAt when the send rate defers the send', async () => {
     const to = uniqueAddress('settle-rate');
     const key = `password-reset:${randomUUID()}`;
