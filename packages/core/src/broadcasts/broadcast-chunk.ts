@@ -6,6 +6,7 @@ import type { BroadcastPhase, JsonObject } from '../db/schema';
 import { checkSendGateForAddresses, gateCategory, type SendBlockReason } from '../preferences/send-gate';
 import { releaseCapClaims } from '../delivery/frequency-caps';
 import { contactsOverFrequencyCap } from './broadcast-frequency-cap';
+import { lockForChunk } from './broadcast-transition-lock';
 import type { BroadcastSkipReason, BroadcastVariant } from './broadcast-schemas';
 import { recipientTemplateData } from './broadcast-template-data';
 
@@ -68,19 +69,22 @@ async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T
 
 /**
  * Sends one chunk of a broadcast: up to BROADCAST_CHUNK_SIZE pending recipients of `phases` due at
- * `now`, in snapshot order. Answers how many it claimed (0: none due, or the broadcast is not
- * sending). Safe to run again: each email goes through the send path under its recipient's key
+ * `now`, in snapshot order. Answers how many it claimed (0: none due, the broadcast is not
+ * sending, or a transition is waiting). Safe to run again: each email goes through the send path under its recipient's key
  * (exactly once per key), and a recipient's row leaves `pending` only once.
  *
- * The chunk holds the broadcast row FOR NO KEY UPDATE while it works, so pause and cancel (which
- * update the row) wait for it: once they answer, no email of the broadcast leaves until resume. It
- * also keeps two chunks of one broadcast apart (an attempt that timed out but still runs, and its
+ * The chunk holds the transition lock (shared) and the broadcast row FOR NO KEY UPDATE while it
+ * works, so pause and cancel wait for it and then go before any next chunk
+ * (broadcast-transition-lock.ts): once they answer, no email of the broadcast leaves until resume.
+ * The row lock also keeps two chunks of one broadcast apart (an attempt that timed out but still runs, and its
  * retry): the second finds the first one's recipients no longer pending. The lock leaves rows that
  * only reference the broadcast (recipients, email_sends) free to be written by other connections.
  */
 export async function sendBroadcastChunk(deps: BroadcastSendDeps, broadcastId: string, phases: readonly BroadcastPhase[], now: Date): Promise<number> {
   const db = deps.email.db;
   return db.transaction().execute(async (trx) => {
+    // a pause or cancel is waiting: it goes first, and the run's next step reads the row again
+    if (!(await lockForChunk(trx, broadcastId))) return 0;
     const row = await trx.selectFrom('broadcasts').selectAll().where('id', '=', broadcastId).forNoKeyUpdate().executeTakeFirst();
     if (row === undefined || (row.status !== 'sending' && row.status !== 'testing')) return 0;
     const due = await trx

@@ -3,6 +3,7 @@ import type { BroadcastRow, BroadcastStatus } from '../db/schema';
 import { badRequest, conflict, unavailable } from '../errors/app-error';
 import type { BackgroundJobs } from '../jobs/background-jobs';
 import { getBroadcast, getBroadcastRow, type Broadcast } from './broadcasts';
+import { lockForTransition } from './broadcast-transition-lock';
 
 /**
  * The operator's side of a broadcast's life (docs/broadcasts.md, "States"): each transition is one
@@ -72,17 +73,22 @@ async function ensureRun(deps: BroadcastTransitionDeps, row: BroadcastRow): Prom
   }
 }
 
-async function transition(deps: BroadcastTransitionDeps, id: string, action: string, update: (db: Db) => Promise<boolean>): Promise<Broadcast> {
+async function transition(deps: BroadcastTransitionDeps, id: string, action: string, update: (trx: Db) => Promise<boolean>): Promise<Broadcast> {
   const current = await getBroadcastRow(deps.db, id);
-  if (!(await update(deps.db))) throw notAllowed(action, await getBroadcastRow(deps.db, current.id));
+  const done = await deps.db.transaction().execute(async (trx) => {
+    // waits for the chunk in flight; no chunk starts until this commits
+    await lockForTransition(trx, id);
+    return update(trx);
+  });
+  if (!done) throw notAllowed(action, await getBroadcastRow(deps.db, current.id));
   await deps.jobs.notify('broadcast', id);
   return getBroadcast(deps.db, id);
 }
 
-/** POST …/pause: a chunk in flight finishes (the chunk holds the row), nothing more is sent until resume. */
+/** POST …/pause: a chunk in flight finishes (broadcast-transition-lock.ts), nothing more is sent until resume. */
 export function pauseBroadcast(deps: BroadcastTransitionDeps, id: string): Promise<Broadcast> {
-  return transition(deps, id, 'paused', async (db) => {
-    const result = await db
+  return transition(deps, id, 'paused', async (trx) => {
+    const result = await trx
       .updateTable('broadcasts')
       .set((eb) => ({ status: 'paused', pausedFrom: eb.ref('status') as never, updatedAt: new Date() }))
       .where('id', '=', id)
@@ -93,8 +99,8 @@ export function pauseBroadcast(deps: BroadcastTransitionDeps, id: string): Promi
 }
 
 export function resumeBroadcast(deps: BroadcastTransitionDeps, id: string): Promise<Broadcast> {
-  return transition(deps, id, 'resumed', async (db) => {
-    const result = await db
+  return transition(deps, id, 'resumed', async (trx) => {
+    const result = await trx
       .updateTable('broadcasts')
       .set((eb) => ({ status: eb.fn.coalesce('pausedFrom', eb.val('sending')) as never, pausedFrom: null, updatedAt: new Date() }))
       .where('id', '=', id)
@@ -106,24 +112,22 @@ export function resumeBroadcast(deps: BroadcastTransitionDeps, id: string): Prom
 
 /** POST …/cancel: recipients not yet sent are marked cancelled; once it answers, nothing more is sent. */
 export function cancelBroadcast(deps: BroadcastTransitionDeps, id: string): Promise<Broadcast> {
-  return transition(deps, id, 'cancelled', (db) =>
-    db.transaction().execute(async (trx) => {
-      const now = new Date();
-      // waits for a chunk in flight (it holds the row), so no email of this broadcast leaves after this commits
-      const result = await trx
-        .updateTable('broadcasts')
-        .set({ status: 'cancelled', pausedFrom: null, completedAt: now, updatedAt: now })
-        .where('id', '=', id)
-        .where('status', 'in', [...RUNNING, 'paused'])
-        .executeTakeFirst();
-      if (result.numUpdatedRows !== 1n) return false;
-      await trx
-        .updateTable('broadcastRecipients')
-        .set({ status: 'cancelled', updatedAt: now })
-        .where('broadcastId', '=', id)
-        .where('status', '=', 'pending')
-        .execute();
-      return true;
-    }),
-  );
+  return transition(deps, id, 'cancelled', async (trx) => {
+    const now = new Date();
+    // after the chunk in flight, so no email of this broadcast leaves after this commits
+    const result = await trx
+      .updateTable('broadcasts')
+      .set({ status: 'cancelled', pausedFrom: null, completedAt: now, updatedAt: now })
+      .where('id', '=', id)
+      .where('status', 'in', [...RUNNING, 'paused'])
+      .executeTakeFirst();
+    if (result.numUpdatedRows !== 1n) return false;
+    await trx
+      .updateTable('broadcastRecipients')
+      .set({ status: 'cancelled', updatedAt: now })
+      .where('broadcastId', '=', id)
+      .where('status', '=', 'pending')
+      .execute();
+    return true;
+  });
 }

@@ -128,6 +128,12 @@ export async function findCappedContacts(
 }
 
 /**
+ * The advisory lock of one address's cap room is hashtextextended(CAP_LOCK_PREFIX || lower(email), 0),
+ * held for the claim's transaction.
+ */
+export const CAP_LOCK_PREFIX = 'waymark-delivery-cap:';
+
+/**
  * The cap check the send paths use (a journey step: one send; a broadcast chunk: all of its
  * sends): under a lock per address, the sends over a cap are answered (by idempotency key) and
  * every other one is admitted with a claim that counts it until its email_sends row exists, so two
@@ -148,7 +154,7 @@ export async function claimCapRoom(
     // locks taken in one order by every caller, so a chunk and a journey step cannot deadlock
     await sql`
       select pg_advisory_xact_lock(k) from (
-        select hashtextextended('waymark-delivery-cap:' || e, 0) as k from unnest(${emails}::text[]) as e order by 1
+        select hashtextextended(${CAP_LOCK_PREFIX} || e, 0) as k from unnest(${emails}::text[]) as e order by 1
       ) as keys`.execute(trx);
     await trx
       .deleteFrom('deliveryCapClaims')
