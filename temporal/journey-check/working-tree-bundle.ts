@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+import { withoutWorkflowStackTraces } from '../workflow-realm';
 
 const repoNodeModules = fileURLToPath(new URL('../../node_modules/', import.meta.url));
 
@@ -18,14 +19,15 @@ export async function workingTreeWorkflowBundle(journeysDir: string): Promise<{ 
   const { code } = await bundleWorkflowCode({
     workflowsPath,
     logger: new DefaultLogger('WARN'),
-    webpackConfigHook: (config) => ({
-      ...config,
-      resolve: {
-        ...config.resolve,
-        alias: { ...(config.resolve?.alias as Record<string, string> | undefined), '@waymark/journeys': path.resolve(journeysDir) },
-        modules: [...(config.resolve?.modules ?? ['node_modules']), repoNodeModules],
-      },
-    }),
+    webpackConfigHook: (config) =>
+      withoutWorkflowStackTraces({
+        ...config,
+        resolve: {
+          ...config.resolve,
+          alias: { ...(config.resolve?.alias as Record<string, string> | undefined), '@waymark/journeys': path.resolve(journeysDir) },
+          modules: [...(config.resolve?.modules ?? ['node_modules']), repoNodeModules],
+        },
+      }),
   });
   return { code };
 }

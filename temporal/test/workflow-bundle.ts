@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSyn
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { bundleWorkflowCode, DefaultLogger, type BundleOptions } from '@temporalio/worker';
+import { withoutWorkflowStackTraces } from '../workflow-realm';
 
 /** A workflow bundle, and whether it came from the cache rather than from webpack. */
 export interface CachedWorkflowBundle {
@@ -35,7 +36,9 @@ type WebpackPlugin = NonNullable<WebpackConfig['plugins']>[number];
  * fileDependencies), so an edit to a journey, the runner, a dependency or the SDK rebuilds it.
  */
 export async function cachedWorkflowBundle(workflowsPath: string, cacheDir: string): Promise<CachedWorkflowBundle> {
-  const entryPath = path.join(cacheDir, `${createHash('sha256').update(`${bundlerVersion()}\n${workflowsPath}`).digest('hex').slice(0, 16)}.bundle`);
+  // the bundler options' version is in the key too: a bundle cached before the realm's settings were added is not reused
+  const key = `${bundlerVersion()}\n${workflowsPath}\nwithout-workflow-stack-traces`;
+  const entryPath = path.join(cacheDir, `${createHash('sha256').update(key).digest('hex').slice(0, 16)}.bundle`);
   const cached = readCached(entryPath);
   if (cached !== undefined) return { code: cached, fromCache: true };
 
@@ -53,7 +56,8 @@ export async function cachedWorkflowBundle(workflowsPath: string, cacheDir: stri
     workflowsPath,
     // the bundler's info lines would drown a test report
     logger: new DefaultLogger('WARN'),
-    webpackConfigHook: (config) => ({ ...config, plugins: [...(config.plugins ?? []), recordInputs] }),
+    // as the worker bundles it (apps/worker/src/workflow-bundle.ts)
+    webpackConfigHook: (config) => withoutWorkflowStackTraces({ ...config, plugins: [...(config.plugins ?? []), recordInputs] }),
   });
   if (manifest === undefined) throw new Error('the workflow bundler finished without reporting its input files');
   writeCached(entryPath, { ...manifest, inputsHash: inputsHash(manifest.files) }, bundle.code);

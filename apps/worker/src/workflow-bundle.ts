@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, DefaultLogger, type WorkerOptions } from '@temporalio/worker';
+import { withoutWorkflowStackTraces } from '@waymark/temporal/workflow-realm';
 
 /** The workflow code every worker runs: journeys, imports, batch enrollment, alerts, outbound webhooks. */
 function workflowsPath(): string {
@@ -21,9 +22,11 @@ const builtBundle = fileURLToPath(new URL('../workflow-bundle.js', import.meta.u
  * Where the worker takes its workflow code from: the bundle named by TEMPORAL_WORKFLOW_BUNDLE,
  * else the compiled worker's own prebuilt bundle, else the sources, bundled with webpack at start-up.
  */
-export function workflowCode(configuredBundle: string | undefined): Pick<WorkerOptions, 'workflowsPath' | 'workflowBundle'> {
+export function workflowCode(configuredBundle: string | undefined): Pick<WorkerOptions, 'workflowsPath' | 'workflowBundle' | 'bundlerOptions'> {
   const codePath = configuredBundle ?? (existsSync(builtBundle) ? builtBundle : undefined);
-  return codePath === undefined ? { workflowsPath: workflowsPath() } : { workflowBundle: { codePath } };
+  return codePath === undefined
+    ? { workflowsPath: workflowsPath(), bundlerOptions: { webpackConfigHook: withoutWorkflowStackTraces } }
+    : { workflowBundle: { codePath } };
 }
 
 /**
@@ -33,7 +36,11 @@ export function workflowCode(configuredBundle: string | undefined): Pick<WorkerO
  * rebuilt with every change to journeys or workflow code, like any build artefact.
  */
 export async function writeWorkflowBundle(outFile: string): Promise<void> {
-  const { code } = await bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: new DefaultLogger('WARN') });
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: workflowsPath(),
+    logger: new DefaultLogger('WARN'),
+    webpackConfigHook: withoutWorkflowStackTraces,
+  });
   await mkdir(path.dirname(outFile), { recursive: true });
   await writeFile(outFile, code);
 }
