@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '@waymark/core/db/database';
 import { BROADCAST_TRANSITION_LOCK } from '@waymark/core/broadcasts/broadcast-transition-lock';
-import { CAP_LOCK_PREFIX } from '@waymark/core/delivery/frequency-caps';
+import { lockCapRooms } from '@waymark/core/delivery/frequency-caps';
 import { eventually } from './eventually';
 
 export interface DuringFirstChunkInput<T> {
@@ -32,10 +32,7 @@ export async function duringFirstChunk<T>(db: Db, input: DuringFirstChunkInput<T
   try {
     const holder = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(hold)).rows[0]!.pid;
     const emails = input.emails.map((email) => email.toLowerCase());
-    await sql`
-      select pg_advisory_xact_lock(k) from (
-        select hashtextextended(${CAP_LOCK_PREFIX} || e, 0) as k from unnest(${emails}::text[]) as e order by 1
-      ) as keys`.execute(hold);
+    await lockCapRooms(hold, emails);
     await input.send();
     await eventually(
       async () => (await sql<{ pid: number }>`select pid from pg_stat_activity where ${holder} = any(pg_blocking_pids(pid))`.execute(db)).rows,

@@ -128,10 +128,16 @@ export async function findCappedContacts(
 }
 
 /**
- * The advisory lock of one address's cap room is hashtextextended(CAP_LOCK_PREFIX || lower(email), 0),
- * held for the claim's transaction.
+ * Takes the cap-room lock of each address (lower-cased, as the cap check keys them) until the
+ * transaction ends, in one order shared by every caller, so a chunk and a journey step cannot
+ * deadlock.
  */
-export const CAP_LOCK_PREFIX = 'waymark-delivery-cap:';
+export async function lockCapRooms(trx: Db, emails: readonly string[]): Promise<void> {
+  await sql`
+    select pg_advisory_xact_lock(k) from (
+      select hashtextextended('waymark-delivery-cap:' || e, 0) as k from unnest(${emails}::text[]) as e order by 1
+    ) as keys`.execute(trx);
+}
 
 /**
  * The cap check the send paths use (a journey step: one send; a broadcast chunk: all of its
@@ -151,11 +157,7 @@ export async function claimCapRoom(
   if (caps.length === 0 || input.sends.length === 0) return capped;
   const emails = lowerUnique(input.sends.map((send) => send.email));
   return db.transaction().execute(async (trx) => {
-    // locks taken in one order by every caller, so a chunk and a journey step cannot deadlock
-    await sql`
-      select pg_advisory_xact_lock(k) from (
-        select hashtextextended(${CAP_LOCK_PREFIX} || e, 0) as k from unnest(${emails}::text[]) as e order by 1
-      ) as keys`.execute(trx);
+    await lockCapRooms(trx, emails);
     await trx
       .deleteFrom('deliveryCapClaims')
       .where('email', 'in', emails)
