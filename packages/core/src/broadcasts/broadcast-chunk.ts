@@ -70,15 +70,16 @@ async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T
 /**
  * Sends one chunk of a broadcast: up to BROADCAST_CHUNK_SIZE pending recipients of `phases` due at
  * `now`, in snapshot order. Answers how many it claimed (0: none due, the broadcast is not
- * sending, or a transition is waiting). Safe to run again: each email goes through the send path under its recipient's key
- * (exactly once per key), and a recipient's row leaves `pending` only once.
+ * sending, or a transition is waiting). Safe to run again: each email goes through the send path
+ * under its recipient's key (exactly once per key), and a recipient's row leaves `pending` only once.
  *
  * The chunk holds the transition lock (shared) and the broadcast row FOR NO KEY UPDATE while it
  * works, so pause and cancel wait for it and then go before any next chunk
  * (broadcast-transition-lock.ts): once they answer, no email of the broadcast leaves until resume.
- * The row lock also keeps two chunks of one broadcast apart (an attempt that timed out but still runs, and its
- * retry): the second finds the first one's recipients no longer pending. The lock leaves rows that
- * only reference the broadcast (recipients, email_sends) free to be written by other connections.
+ * The row lock also keeps two chunks of one broadcast apart (an attempt that timed out but still
+ * runs, and its retry): the second finds the first one's recipients no longer pending. The locks
+ * leave rows that only reference the broadcast (recipients, email_sends) free to be written by
+ * other connections.
  */
 export async function sendBroadcastChunk(deps: BroadcastSendDeps, broadcastId: string, phases: readonly BroadcastPhase[], now: Date): Promise<number> {
   const db = deps.email.db;
