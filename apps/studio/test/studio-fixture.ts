@@ -121,6 +121,24 @@ export async function checkPage(page: Page, name: string, heading: string | RegE
     await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${size}.png`), fullPage: size === 'desktop' });
   }
   await page.setViewportSize(viewports.desktop);
+  // Headless Chromium once stopped rendering frames right after this check (a clean-clone run,
+  // segments): a click then waited for ever for its button to be "stable", which takes two
+  // animation frames, in that test and the next. Bringing the page to the front has the browser
+  // paint it again; if frames still do not come, this fails here with that cause, not 30 s later
+  // on a click.
+  await page.bringToFront();
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('the page renders no animation frames')), 10_000);
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() => {
+            clearTimeout(timer);
+            resolve();
+          }),
+        );
+      }),
+  );
 }
 
 /** Signs in through the sign-in form and waits for the overview. */
