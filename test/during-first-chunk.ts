@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '@waymark/core/db/database';
-import { BROADCAST_TRANSITION_LOCK } from '@waymark/core/broadcasts/broadcast-transition-lock';
+import { broadcastTransitionLockKey } from '@waymark/core/broadcasts/broadcast-transition-lock';
 import { lockCapRooms } from '@waymark/core/delivery/frequency-caps';
 import { eventually } from './eventually';
 
@@ -51,10 +51,10 @@ export async function duringFirstChunk<T>(db: Db, input: DuringFirstChunkInput<T
         (
           await sql<{ waiting: boolean }>`
             select exists (
-              select 1 from pg_locks
+              select 1 from pg_locks, (select ${broadcastTransitionLockKey(input.broadcastId)}) as k (name, id)
               where locktype = 'advisory' and not granted and objsubid = 2
-                and classid::text::bigint = hashtext(${BROADCAST_TRANSITION_LOCK})::bigint & 4294967295
-                and objid::text::bigint = hashtext(${input.broadcastId})::bigint & 4294967295
+                and classid::text::bigint = k.name::bigint & 4294967295
+                and objid::text::bigint = k.id::bigint & 4294967295
             ) as waiting`.execute(db)
         ).rows[0]!.waiting,
       (done) => done,

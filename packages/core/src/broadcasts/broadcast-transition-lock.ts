@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database';
 
 /**
@@ -12,18 +12,21 @@ import type { Db } from '../db/database';
  * (exclusive) goes right after the chunk in flight (shared), and the next chunk finds the lock
  * taken and sends nothing.
  *
- * Key: (hashtext(BROADCAST_TRANSITION_LOCK), hashtext(broadcast id)), held to the transaction's end.
+ * The key, as a select list: two int4s, the hashtext of the lock's name and of the broadcast id.
+ * Both holds last to the transaction's end.
  */
-export const BROADCAST_TRANSITION_LOCK = 'waymark:broadcast-transition';
+export function broadcastTransitionLockKey(broadcastId: string): RawBuilder<unknown> {
+  return sql`hashtext('waymark:broadcast-transition'), hashtext(${broadcastId})`;
+}
 
 /** Waits for the chunk in flight, if any; from here until the transaction ends no chunk starts. */
 export async function lockForTransition(trx: Db, broadcastId: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtext(${BROADCAST_TRANSITION_LOCK}), hashtext(${broadcastId}))`.execute(trx);
+  await sql`select pg_advisory_xact_lock(${broadcastTransitionLockKey(broadcastId)})`.execute(trx);
 }
 
 /** False when a transition holds or waits for the lock: the chunk must not start. */
 export async function lockForChunk(trx: Db, broadcastId: string): Promise<boolean> {
   const { rows } = await sql<{ free: boolean }>`
-    select pg_try_advisory_xact_lock_shared(hashtext(${BROADCAST_TRANSITION_LOCK}), hashtext(${broadcastId})) as free`.execute(trx);
+    select pg_try_advisory_xact_lock_shared(${broadcastTransitionLockKey(broadcastId)}) as free`.execute(trx);
   return rows[0]?.free === true;
 }
