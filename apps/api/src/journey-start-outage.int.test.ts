@@ -18,6 +18,11 @@ const ADMIN = `outage-${randomUUID()}-${randomUUID()}`;
 // this file's own Temporal dev server (never the shared one on 7233, which other tests use)
 const TEMPORAL_PORT = 7381;
 const OUTAGE_MS = 30_000;
+/**
+ * The client's default (10 s) once ran out on the server restarted after the outage, on a box
+ * still busy with the relay's starts, though the workers were talking to it.
+ */
+const CONNECT_TIMEOUT = '60 seconds';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -48,7 +53,7 @@ describe('journey starts across a Temporal outage', () => {
     // two worker processes as deployed (apps/worker/src/main.ts): two relays share the pending starts
     workers.push(startWorkerProcess(env), startWorkerProcess(env));
     api = await startTestApi(env);
-    const connection = await Connection.connect({ address: temporal.address });
+    const connection = await Connection.connect({ address: temporal.address, connectTimeout: CONNECT_TIMEOUT });
     try {
       await eventually(
         async () =>
@@ -139,7 +144,7 @@ describe('journey starts across a Temporal outage', () => {
     expect(states.filter((row) => row.n !== 1)).toEqual([]);
 
     // none twice: one run per sign-up in Temporal, one welcome email each
-    const connection = await Connection.connect({ address: temporal.address });
+    const connection = await Connection.connect({ address: temporal.address, connectTimeout: CONNECT_TIMEOUT });
     try {
       const client = new Client({ connection, namespace: 'default' });
       // visibility trails the runs by a moment
