@@ -3,8 +3,7 @@
  * restart them without touching the shared stack (or any other test running at the same time).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { readdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { createConnection } from 'node:net';
@@ -37,6 +36,20 @@ export async function waitForPort(port: number, timeoutMs = 60_000): Promise<voi
     });
     if (open) return;
     if (Date.now() > deadline) throw new Error(`nothing listens on port ${port} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Resolves once nothing accepts TCP connections on the port (or rejects after timeoutMs). */
+async function waitForPortClosed(port: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (
+    await waitForPort(port, 0).then(
+      () => true,
+      () => false,
+    )
+  ) {
+    if (Date.now() > deadline) throw new Error(`port ${port} still accepts connections after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -129,14 +142,7 @@ export function throwawayPostgres(port: number): ThrowawayPostgres {
       await exited(child);
       child = undefined;
       // the postmaster's backends notice it is gone and exit; wait until the port is free
-      for (let i = 0; i < 100; i++) {
-        const busy = await waitForPort(port, 0).then(
-          () => true,
-          () => false,
-        );
-        if (!busy) break;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      await waitForPortClosed(port, 10_000);
     },
     async destroy() {
       await this.kill();
@@ -147,11 +153,14 @@ export function throwawayPostgres(port: number): ThrowawayPostgres {
 
 export interface ThrowawayTemporal {
   address: string;
+  /** refuses a port something else already listens on (say a server an interrupted run left behind) */
   start(): Promise<void>;
   /** SIGKILL: the server vanishes mid-call, as in a crash; its SQLite file keeps every run */
   kill(): Promise<void>;
   /** kill (if running) and remove the database file */
   destroy(): Promise<void>;
+  /** the end of the server's own log (errors only), for a failing test to print */
+  logTail(): string;
 }
 
 /**
@@ -162,10 +171,18 @@ export interface ThrowawayTemporal {
 export function throwawayTemporal(port: number): ThrowawayTemporal {
   const dir = mkdtempSync(path.join(tmpdir(), 'waymark-temporal-'));
   const cli = path.join(process.env.WAYMARK_CACHE ?? path.join(homedir(), '.cache/waymark'), 'bin/temporal');
+  const log = path.join(dir, 'server.log');
   let child: ChildProcess | undefined;
+  const logTail = () => (existsSync(log) ? readFileSync(log, 'utf8').slice(-4_000) : '');
   return {
     address: `127.0.0.1:${port}`,
+    logTail,
     async start() {
+      // a server left on the port would take this one's place unnoticed, and survive its kill
+      await waitForPortClosed(port, 0).catch(() => {
+        throw new Error(`port ${port} is already taken: is a Temporal server from an interrupted run still there?`);
+      });
+      const out = openSync(log, 'a');
       child = spawn(
         cli,
         [
@@ -194,12 +211,23 @@ export function throwawayTemporal(port: number): ThrowawayTemporal {
           '--search-attribute',
           'WaymarkUserId=Keyword',
         ],
-        { stdio: 'ignore' },
+        { stdio: ['ignore', out, out] },
       );
-      await waitForPort(port);
+      closeSync(out);
+      const started = child;
+      let starting = true;
+      const exitedAtStart = exited(started).then(() => {
+        if (starting) throw new Error(`the Temporal server on ${port} exited at start (${String(started.exitCode ?? started.signalCode)}): ${logTail()}`);
+      });
+      try {
+        await Promise.race([waitForPort(port), exitedAtStart]);
+      } finally {
+        starting = false;
+      }
     },
     async kill() {
       child = await sigkill(child);
+      await waitForPortClosed(port, 10_000);
     },
     async destroy() {
       await this.kill();
