@@ -159,8 +159,6 @@ export interface ThrowawayTemporal {
   kill(): Promise<void>;
   /** kill (if running) and remove the database file */
   destroy(): Promise<void>;
-  /** the end of the server's own log (errors only), for a failing test to print */
-  logTail(): string;
 }
 
 /**
@@ -176,7 +174,6 @@ export function throwawayTemporal(port: number): ThrowawayTemporal {
   const logTail = () => (existsSync(log) ? readFileSync(log, 'utf8').slice(-4_000) : '');
   return {
     address: `127.0.0.1:${port}`,
-    logTail,
     async start() {
       // a server left on the port would take this one's place unnoticed, and survive its kill
       await waitForPortClosed(port, 0).catch(() => {

@@ -153,29 +153,27 @@ describe('journey starts across a Temporal outage', () => {
     expect(states.map((row) => row.userId).sort()).toEqual([...acked].sort());
     expect(states.filter((row) => row.n !== 1)).toEqual([]);
 
-    // none twice: one run per sign-up in Temporal, one welcome email each
+    // none twice: the one run of each sign-up is the run that entered it, and it is still running.
+    // A workflow id is one per (journey, user, event), and starts refuse a second run under an id
+    // (REJECT_DUPLICATE), so this and the one state and one email per sign-up are the whole check.
+    // Described by id, not listed: the dev server's visibility can leave runs started just after a
+    // restart unlisted for minutes (temporalio/cli#632), though they run.
+    const entered = await db
+      .selectFrom('journeyStates')
+      .select(['userId', 'workflowId', 'workflowRunId'])
+      .where('journeyId', '=', 'welcome-series')
+      .where('userId', 'like', `${prefix}-%`)
+      .execute();
     const connection = await Connection.connect({ address: temporal.address, connectTimeout: CONNECT_TIMEOUT });
     try {
       const client = new Client({ connection, namespace: 'default' });
-      // visibility trails the runs: after the restart the server works through its backlog of
-      // visibility tasks while the relay's starts add more, so this wait is as long as the others
-      const { counts: runs } = await eventually(
-        async () => {
-          const counts = new Map<string, number>();
-          for await (const run of client.workflow.list({ query: `WorkflowType = 'journeyWorkflow'` })) {
-            const userId = run.workflowId.split(':')[2]!;
-            if (userId.startsWith(`${prefix}-`)) counts.set(userId, (counts.get(userId) ?? 0) + 1);
-          }
-          return { listed: counts.size, acknowledged: acked.length, notListed: acked.filter((userId) => !counts.has(userId)).slice(0, 5), counts };
-        },
-        ({ listed }) => listed >= acked.length,
-        { timeoutMs: 120_000, intervalMs: 1_000, what: 'every run listed in Temporal' },
-      ).catch((error: unknown) => {
-        console.error(`Temporal server log (errors only):\n${temporal.logTail()}`);
-        throw error;
-      });
-      expect([...runs.keys()].sort()).toEqual([...acked].sort());
-      expect([...runs.values()].filter((count) => count !== 1)).toEqual([]);
+      const runs = await Promise.all(
+        entered.map(async (state) => {
+          const run = await client.workflow.getHandle(state.workflowId).describe();
+          return { userId: state.userId, status: run.status.name, sameRun: run.runId === state.workflowRunId };
+        }),
+      );
+      expect(runs.filter((run) => run.status !== 'RUNNING' || !run.sameRun)).toEqual([]);
     } finally {
       await connection.close();
     }
