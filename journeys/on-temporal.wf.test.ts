@@ -115,6 +115,12 @@ const paths: { name: string; status: string; run: (start: Start) => Promise<Jour
     },
   },
   {
+    // the entry goes with the run's first call on Temporal: a refused one makes no step
+    name: 'welcome-series: a suppressed address is refused at entry',
+    status: 'not_entered',
+    run: (start) => start(welcomeSeries, { fakes: { suppressed: true } }),
+  },
+  {
     name: 'trial-conversion: trigger.where and entryLimit once refuse entries',
     status: 'not_entered',
     async run(start) {

@@ -1,6 +1,7 @@
 import { createAlertActivities, type AlertActivityDeps } from './alerts';
 import { createBroadcastActivities, type BroadcastActivityDeps } from './broadcasts';
 import { createEnrollBatchActivities, type EnrollBatchActivityDeps } from './enroll-batch';
+import { createEnterJourneyWithActivities } from './enter-journey-with';
 import { createImportActivities, type ImportActivityDeps } from './import-contacts';
 import { createJourneyActivities, type JourneyActivityDeps } from './journey';
 import { createSimulationActivities, type SimulationActivityDeps } from './journey-simulation';
@@ -20,9 +21,12 @@ export type ActivityDeps = JourneyActivityDeps &
 
 /** Every activity the worker registers, built from explicit dependencies (docs/contributing.md, "Explicit dependencies"). */
 export function createActivities(deps: ActivityDeps) {
+  const journey = createJourneyActivities(deps);
+  const send = createSendJourneyEmailActivities(deps);
   return {
-    ...createJourneyActivities(deps),
-    ...createSendJourneyEmailActivities(deps),
+    ...journey,
+    ...send,
+    ...createEnterJourneyWithActivities({ ...journey, ...send }),
     ...createImportActivities(deps),
     ...createAlertActivities(deps),
     ...createOutboundActivities(deps),

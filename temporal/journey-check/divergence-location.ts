@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -5,6 +6,7 @@ import type { temporal } from '@temporalio/proto';
 import type { Journey } from '@waymark/journey';
 import { primitiveProperties } from '@waymark/core/journeys/orchestrator';
 import type { LiveRunSubject } from '@waymark/core/journeys/live-run-subjects';
+import { enterWithActivityName, enterWithVia, type EnterJourneyWithInput, type StepName } from '../entry-with-first-step';
 import { startJourneyRun } from '../workflows/journey-run';
 import type { JourneyRunCalls, JourneyRuntime } from '../workflows/journey-runtime';
 import { FakeRun, FakeWorld } from '../simulation/fake-world';
@@ -51,7 +53,7 @@ export async function locateDivergence(
   options: { cutoff: Date; recorded: ReadonlySet<string> },
 ): Promise<DivergencePoint | undefined> {
   const recorded = recordedCommands(history);
-  const issued = await traceCommands(loaded, journey, subject, options);
+  const issued = await traceCommands(loaded, journey, subject, { ...options, entryWithFirstStep: startedWithEntryWithFirstStep(history) });
   for (let index = 0; index < Math.max(recorded.length, issued.length); index += 1) {
     const expected = recorded[index];
     const actual = issued[index];
@@ -83,11 +85,17 @@ export function recordedCommands(history: History): string[] {
   return commands;
 }
 
+/** The run's input asked for its entry with its first call (journey-input.ts): its history has that shape. */
+function startedWithEntryWithFirstStep(history: History): boolean {
+  const data = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]?.data;
+  return data != null && /"entry"\s*:\s*"with-first-step"/.test(Buffer.from(data).toString('utf8'));
+}
+
 async function traceCommands(
   loaded: LoadedJourneys,
   journey: Journey,
   subject: LiveRunSubject,
-  options: { cutoff: Date; recorded: ReadonlySet<string> },
+  options: { cutoff: Date; recorded: ReadonlySet<string>; entryWithFirstStep: boolean },
 ): Promise<Command[]> {
   const clock = new VirtualClock(subject.trigger.at.getTime());
   const world = new FakeWorld({}, () => Promise.resolve(new Date(clock.now())), subject.trigger.at);
@@ -108,11 +116,23 @@ async function traceCommands(
       },
     ]),
   ) as unknown as JourneyRunCalls;
+  const enterWith = enterWithVia(run.activities());
   const runtime: JourneyRuntime = {
     ...inner,
     calls,
     sleep: (ms) => (issue('timer'), inner.sleep(ms)),
     condition: (test, timeoutMs) => (issue('timer'), inner.condition(test, timeoutMs)),
+    ...(options.entryWithFirstStep
+      ? {
+          entryWithFirstStep: {
+            stateId: randomUUID(),
+            enterWith: <K extends StepName>(input: EnterJourneyWithInput<K>) => {
+              issue(`activity ${enterWithActivityName(input.step.name)}`);
+              return enterWith(input);
+            },
+          },
+        }
+      : {}),
   };
   const trigger = world.record(journey.trigger.event, subject.trigger.properties, subject.trigger.at);
   world.runs.set(subject.workflowId, run);

@@ -3,6 +3,8 @@ import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/comm
 import { DEFAULT_EMAIL_CATEGORY } from '@waymark/email/email-template';
 import { primitiveProperties, type PrimitiveProperties } from '@waymark/core/journeys/orchestrator';
 import type * as TemplateRegistry from '@waymark/journeys/templates/registry';
+import { createEnterJourneyWithActivities } from '../activities/enter-journey-with';
+import type { EnterJourneyWithActivities } from '../entry-with-first-step';
 import type { Activities } from '../activities/index';
 import { z } from 'zod';
 import {
@@ -20,7 +22,14 @@ import {
 /** The activities a journey run calls, typed from the worker's real factory (docs/contributing.md, "Tests beside the code"). */
 export type JourneyRunActivities = Pick<
   Activities,
-  'enterJourney' | 'recordJourneyStep' | 'finishJourneyRun' | 'findJourneyEvents' | 'hasJourneyEvent' | 'recipientTimeZone' | 'sendJourneyEmail'
+  | 'enterJourney'
+  | keyof EnterJourneyWithActivities
+  | 'recordJourneyStep'
+  | 'finishJourneyRun'
+  | 'findJourneyEvents'
+  | 'hasJourneyEvent'
+  | 'recipientTimeZone'
+  | 'sendJourneyEmail'
 >;
 
 export type RunStatus = 'active' | 'waiting' | 'completed' | 'exited' | 'failed';
@@ -157,7 +166,7 @@ export class FakeRun {
   /** The activities of this run, behaving as the Postgres-backed ones do. */
   activities(): JourneyRunActivities {
     const world = this.world;
-    return {
+    const calls: Omit<JourneyRunActivities, keyof EnterJourneyWithActivities> = {
       enterJourney: async (input) => {
         if (this.stateId !== undefined) return { entered: true, stateId: this.stateId, userEmail: input.userEmail };
         const blocked = world.blocked(input.category ?? DEFAULT_EMAIL_CATEGORY);
@@ -166,7 +175,7 @@ export class FakeRun {
         if ([...world.runs.values()].some((run) => run !== this && run.journeyId === input.journeyId && run.live))
           return { entered: false, reason: 'already_enrolled' };
         world.entered.add(input.journeyId);
-        this.stateId = randomUUID();
+        this.stateId = input.stateId ?? randomUUID();
         this.status = 'active';
         await this.log('entered', 'start', input.context);
         return { entered: true, stateId: this.stateId, userEmail: input.userEmail };
@@ -256,6 +265,7 @@ export class FakeRun {
         return { status: 'sent', emailSendId };
       },
     };
+    return { ...calls, ...createEnterJourneyWithActivities(calls) };
   }
 }
 

@@ -10,13 +10,16 @@ import type { JourneyRunRequest } from '@waymark/core/journeys/orchestrator';
  *   tasks from the older ones with activity tasks throughout.
  * Input rather than a patch marker because a marker makes the SDK update a search attribute too: a
  * visibility write that was about a quarter of the Temporal server's work per run (docs/scaling.md).
- * Upgrade workers before the processes that start runs: an older worker ignores the field.
+ * - `entry: 'with-first-step'` (every run started now): the entry goes with the run's first call,
+ *   one local activity fewer (journey-run.ts); absent, the entry is a call of its own.
+ * Upgrade workers before the processes that start runs: an older worker ignores the fields.
  */
 export interface JourneyWorkflowInput extends JourneyRunRequest {
   steps?: 'local';
+  entry?: 'with-first-step';
 }
 
 /** What every starter of a journey run passes as the workflow's argument. */
 export function journeyWorkflowInput(request: JourneyRunRequest): JourneyWorkflowInput {
-  return { ...request, steps: 'local' };
+  return { ...request, steps: 'local', entry: 'with-first-step' };
 }

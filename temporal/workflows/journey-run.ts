@@ -1,11 +1,12 @@
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { isCancellation } from '@temporalio/workflow';
 import { eventPassesWhere, type Journey } from '@waymark/journey';
-import type { EntryRejection } from '@waymark/core/journeys/run-steps';
+import type { EnterJourneyInput, EntryRejection } from '@waymark/core/journeys/run-steps';
 import type { JourneyEventSignal, JourneyRunRequest } from '@waymark/core/journeys/orchestrator';
 import { createJourneyContext, StateEnded } from './journey-context';
 import type { JourneyProgress } from './journey-signals';
-import type { JourneyRuntime } from './journey-runtime';
+import type { EnterJourneyWith, StepInput, StepName, StepOutput } from '../entry-with-first-step';
+import type { JourneyRunCalls, JourneyRuntime } from './journey-runtime';
 
 export type JourneyRunOutcome = { outcome: 'skipped'; reason: 'trigger_where' | EntryRejection } | { outcome: 'completed' | 'exited'; stateId: string };
 
@@ -20,7 +21,8 @@ export interface JourneyRunHandle {
 
 /**
  * One enrollment = one run. `trigger.where` is evaluated before anything is written (a trigger
- * that fails it is not an entry); the entry guards run in one activity; then the journey body.
+ * that fails it is not an entry); the entry guards run in one activity, on its own before the
+ * journey body or together with the body's first call (`runtime.entryWithFirstStep`).
  * Cancellation (exit rule or admin DELETE) records `exited` and ends the run as cancelled;
  * any other error records `failed` (+ journey:failed) and fails the run without retrying.
  */
@@ -47,7 +49,7 @@ async function runJourney(
   if (!eventPassesWhere(request.trigger.event, journey.trigger.where, request.properties)) return { outcome: 'skipped', reason: 'trigger_where' };
 
   const { workflowId, runId, calls } = runtime;
-  const entry = await calls.enterJourney({
+  const entry: EnterJourneyInput = {
     journeyId: journey.id,
     userId: request.userId,
     userEmail: request.userEmail,
@@ -61,16 +63,86 @@ async function runJourney(
       trigger: { event: request.trigger.event, eventId: request.trigger.eventId, occurredAt: request.trigger.occurredAt },
       properties: request.properties,
     },
-  });
-  if (!entry.entered) return { outcome: 'skipped', reason: entry.reason };
-  const { stateId } = entry;
+  };
+  const given = request.userEmail.trim();
+  const withFirstStep = runtime.entryWithFirstStep;
+  // without the event's address the entry looks up the contact's, which the run needs before its body
+  if (withFirstStep !== undefined && given !== '') {
+    const { stateId, enterWith } = withFirstStep;
+    try {
+      return await runBody(
+        { ...runtime, calls: callsEnteringFirst(calls, { ...entry, stateId }, enterWith) },
+        journey,
+        request,
+        inbox,
+        progress,
+        stateId,
+        given,
+      );
+    } catch (error) {
+      if (error instanceof EntryRefused) return { outcome: 'skipped', reason: error.reason };
+      throw error;
+    }
+  }
+  const entered = await calls.enterJourney(entry);
+  if (!entered.entered) return { outcome: 'skipped', reason: entered.reason };
+  return runBody(runtime, journey, request, inbox, progress, entered.stateId, entered.userEmail);
+}
 
-  const ctx = createJourneyContext({ runtime, journey, request, stateId, userEmail: entry.userEmail, workflowId, inbox, progress });
+/** The entry guards refused a run whose entry went with its first call: the run is skipped. */
+class EntryRefused extends Error {
+  constructor(readonly reason: EntryRejection) {
+    super(`journey entry refused: ${reason}`);
+    this.name = 'EntryRefused';
+  }
+}
+
+/**
+ * The run's calls, of which the first (whichever it is) also makes the entry: one local activity
+ * fewer per run (docs/scaling.md). Nothing of the journey body before its first call is written
+ * anywhere, so a refused entry throws there and leaves nothing behind, as an entry of its own does.
+ */
+function callsEnteringFirst(calls: JourneyRunCalls, entry: EnterJourneyInput & { stateId: string }, enterWith: EnterJourneyWith): JourneyRunCalls {
+  let entered = false;
+  const first =
+    <K extends StepName>(name: K) =>
+    async (input: StepInput<K>): Promise<StepOutput<K>> => {
+      if (entered) return (calls[name] as (stepInput: StepInput<K>) => Promise<StepOutput<K>>)(input);
+      const outcome = await enterWith({ entry, step: { name, input } });
+      if (!outcome.entered) throw new EntryRefused(outcome.reason);
+      entered = true;
+      return outcome.result;
+    };
+  return {
+    enterJourney: calls.enterJourney,
+    recordJourneyStep: first('recordJourneyStep'),
+    finishJourneyRun: first('finishJourneyRun'),
+    findJourneyEvents: first('findJourneyEvents'),
+    hasJourneyEvent: first('hasJourneyEvent'),
+    recipientTimeZone: first('recipientTimeZone'),
+    sendJourneyEmail: first('sendJourneyEmail'),
+  };
+}
+
+/** The journey body and how it ends, once the run has (or will have, with its first call) its state. */
+async function runBody(
+  runtime: JourneyRuntime,
+  journey: Journey,
+  request: JourneyRunRequest,
+  inbox: JourneyEventSignal[],
+  progress: JourneyProgress,
+  stateId: string,
+  userEmail: string,
+): Promise<JourneyRunOutcome> {
+  const { workflowId, calls } = runtime;
+  const ctx = createJourneyContext({ runtime, journey, request, stateId, userEmail, workflowId, inbox, progress });
   try {
     await journey.run(ctx);
     // a cancellation that arrived during the last (shielded) step still ends the run as exited
     if (runtime.cancelled()) throw new CancelledFailure('Journey run cancelled');
   } catch (error) {
+    // the run never entered: nothing to finish
+    if (error instanceof EntryRefused) throw error;
     if (isCancellation(error)) {
       await runtime.shielded(() => calls.finishJourneyRun({ stateId, status: 'exited', journeyName: journey.name, detail: { reason: 'cancelled' } }));
       throw error;

@@ -1,3 +1,4 @@
+import type { EnterJourneyWith } from '../entry-with-first-step';
 import type { JourneyActivities } from '../activities/journey';
 import type { SendJourneyEmailActivities } from '../activities/send-journey-email';
 
@@ -30,4 +31,9 @@ export interface JourneyRuntime {
   shielded<T>(call: () => Promise<T>): Promise<T>;
   /** the run was cancelled (an exit rule or an admin), even if no timer has noticed yet */
   cancelled(): boolean;
+  /**
+   * When present, the run makes its entry together with its first call, under the state id given
+   * here (journey-run.ts); otherwise with a call of its own before the journey body starts.
+   */
+  entryWithFirstStep?: { stateId: string; enterWith: EnterJourneyWith };
 }

@@ -2,6 +2,7 @@ import { ApplicationFailure, patched, proxyActivities, proxyLocalActivities, set
 import { withPolicyQuietHours } from '@waymark/journey';
 import { journeys } from '@waymark/journeys';
 import { deliveryPolicy } from '@waymark/journeys/delivery-policy';
+import { enterWithVia, type EnterJourneyWith, type EnterJourneyWithActivities, type EnterJourneyWithInput, type StepName } from '../entry-with-first-step';
 import type { JourneyActivities } from '../activities/journey';
 import type { SendJourneyEmailActivities } from '../activities/send-journey-email';
 import { startJourneyRun, type JourneyRunOutcome } from './journey-run';
@@ -61,13 +62,19 @@ const remoteEmail = proxyActivities<SendJourneyEmailActivities>(emailOptions);
  */
 const localEmail = proxyLocalActivities<SendJourneyEmailActivities>(emailOptions);
 
+/** The entry with the run's first call, under that call's own options (a send's, or a mirror write's). */
+const enterWithMirror = enterWithVia(proxyLocalActivities<EnterJourneyWithActivities>(mirrorOptions));
+const enterWithEmail = enterWithVia(proxyLocalActivities<EnterJourneyWithActivities>(emailOptions));
+const enterWith: EnterJourneyWith = <K extends StepName>(input: EnterJourneyWithInput<K>) =>
+  input.step.name === 'sendJourneyEmail' ? enterWithEmail(input) : enterWithMirror(input);
+
 /** The journey runner on Temporal, with the run's local or remote activities. */
 function temporalRuntime(input: JourneyWorkflowInput): JourneyRuntime {
   const local = input.steps === 'local';
   // `||` keeps new runs free of the patch marker (journey-input.ts)
   const mirror = local || patched(LOCAL_MIRROR_PATCH) ? localMirror : remoteMirror;
   const email = local ? localEmail : remoteEmail;
-  return temporalJourneyRuntime(mirror, email);
+  return temporalJourneyRuntime(mirror, email, input.entry === 'with-first-step' ? enterWith : undefined);
 }
 
 /** One enrollment = one workflow run (see journey-run.ts for the rules). */

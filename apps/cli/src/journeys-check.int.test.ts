@@ -133,7 +133,7 @@ describe('waymark journeys check', () => {
       runs: RUNS,
       nodeId: 'sleep:2 days',
       point: {
-        command: 3,
+        command: 2,
         recorded: 'activity recordJourneyStep',
         issued: 'activity sendJourneyEmail',
         location: `${path.join(dir, 'welcome-series.ts')}:13`,

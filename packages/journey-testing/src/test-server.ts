@@ -31,6 +31,12 @@ function dispatchingActivities(runs: Map<string, FakeRun>): JourneyRunActivities
   };
   return {
     enterJourney: (input) => runOf().enterJourney(input),
+    enterJourneyWithRecordJourneyStep: (input) => runOf().enterJourneyWithRecordJourneyStep(input),
+    enterJourneyWithFinishJourneyRun: (input) => runOf().enterJourneyWithFinishJourneyRun(input),
+    enterJourneyWithFindJourneyEvents: (input) => runOf().enterJourneyWithFindJourneyEvents(input),
+    enterJourneyWithHasJourneyEvent: (input) => runOf().enterJourneyWithHasJourneyEvent(input),
+    enterJourneyWithRecipientTimeZone: (input) => runOf().enterJourneyWithRecipientTimeZone(input),
+    enterJourneyWithSendJourneyEmail: (input) => runOf().enterJourneyWithSendJourneyEmail(input),
     recordJourneyStep: (input) => runOf().recordJourneyStep(input),
     finishJourneyRun: (input) => runOf().finishJourneyRun(input),
     findJourneyEvents: (query) => runOf().findJourneyEvents(query),
