@@ -18,6 +18,10 @@ use_project_node
 
 TEMPORAL_PORT="${TEMPORAL_PORT:-7233}"
 TEMPORAL_UI_PORT="${TEMPORAL_UI_PORT:-8233}"
+# The dev server's Go runtime on one core on a machine of two or fewer: about a sixth less server
+# CPU per journey email, and what brings the whole under 50 ms on two cores (docs/scaling.md, "CPU
+# per event"). Set TEMPORAL_GOMAXPROCS to a number to choose, or empty to let it use every core.
+if [[ -z "${TEMPORAL_GOMAXPROCS+set}" ]] && (($(nproc) <= 2)); then TEMPORAL_GOMAXPROCS=1; fi
 SES_PORT="${SES_PORT:-8005}"
 REDIS_PORT="${REDIS_PORT:-6379}"
 PG_PORT="${PG_PORT:-5432}"
@@ -185,9 +189,7 @@ up_temporal() {
       --db-filename "$DATA_DIR/temporal/temporal.db" --namespace default --log-level warn
       --sqlite-pragma journal_mode=wal --sqlite-pragma synchronous=normal)
     for sa in "${SEARCH_ATTRIBUTES[@]}"; do args+=(--search-attribute "$sa"); done
-    # TEMPORAL_GOMAXPROCS=1 on a two-core box: about an eighth less server CPU per journey email,
-    # but the server capped at one core, which bursts (the test suite) then wait on
-    # (docs/scaling.md, "Workflow thread and Temporal server per run"); unset: every core
+    # GOMAXPROCS from TEMPORAL_GOMAXPROCS (above: 1 on two cores or fewer); empty: every core
     # shellcheck disable=SC2086 # empty when unset, one NAME=VALUE word when set
     start_bg temporal "$DATA_DIR/temporal.pid" "$LOG_DIR/temporal.log" env ${TEMPORAL_GOMAXPROCS:+GOMAXPROCS=$TEMPORAL_GOMAXPROCS} "$TEMPORAL_BIN" "${args[@]}"
     wait_until "temporal server" 90 "$LOG_DIR/temporal.log" "$DATA_DIR/temporal.pid" -- temporal_healthy

@@ -150,7 +150,7 @@ cmd_up() {
   if ! healthy; then
     port_open 127.0.0.1 "$TEMPORAL_PORT" && die "port $TEMPORAL_PORT is taken by something that is not this Temporal server (the dev server? stop it or set TEMPORAL_PORT)"
     # started from the module folder: the config's dynamic-config path is relative to it
-    # TEMPORAL_GOMAXPROCS: as for the dev server (scripts/stack.sh, up_temporal)
+    # TEMPORAL_GOMAXPROCS: GOMAXPROCS when set (unlike the dev server, no default of 1 on two cores)
     # shellcheck disable=SC2086 # empty when unset, one NAME=VALUE word when set
     (cd "$MODULE" && start_bg "temporal (postgres)" "$STATE/server.pid" "$LOG_DIR/temporal-postgres.log" \
       env ${TEMPORAL_GOMAXPROCS:+GOMAXPROCS=$TEMPORAL_GOMAXPROCS} "$SERVER_BIN" --config-file "$STATE/config.yaml" --allow-no-auth start)
