@@ -74,6 +74,7 @@ const coreLayers = [
   'emails',
   'templates',
   'jobs',
+  'outcomes',
   'broadcasts',
   'journeys',
   'events',
