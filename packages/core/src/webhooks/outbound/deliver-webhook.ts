@@ -78,6 +78,8 @@ export async function attemptWebhookDelivery(deps: WebhookDeliveryDeps, delivery
       'e.url',
       'e.secret',
       'e.enabled',
+      'e.failingSince',
+      'e.backoffUntil',
       'o.id as eventId',
       'o.event',
       'o.payload',
@@ -135,7 +137,7 @@ export async function attemptWebhookDelivery(deps: WebhookDeliveryDeps, delivery
     .where('id', '=', row.id)
     .execute();
   if (error === undefined) {
-    await recordEndpointSuccess(deps.db, row.endpointId);
+    if (row.failingSince !== null || row.backoffUntil !== null) await recordEndpointSuccess(deps.db, row.endpointId);
     return { outcome: 'delivered', status: response?.status ?? 200 };
   }
   const parked = windowOver && (await parkWebhookDelivery(deps.db, { deliveryId: row.id, error: `${error} (gave up: the retry window closed)` })) !== undefined;

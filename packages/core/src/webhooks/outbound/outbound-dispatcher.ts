@@ -4,7 +4,7 @@ import type { AppLogger } from '../../logging/logger';
 import { attemptWebhookDelivery, type WebhookDeliveryDeps } from './deliver-webhook';
 import { startDeliveryPool } from './delivery-pool';
 import { claimDueDeliveries, DELIVERY_QUEUE_CHANNEL } from './delivery-queue';
-import { fanOutOutboundEvent, listUndispatchedOutboundEvents } from './outbound-dispatch';
+import { fanOutOutboundEvents, listUndispatchedOutboundEvents } from './outbound-dispatch';
 
 /** The channel migrations/0015_outbound_webhooks.ts notifies on every committed outbox row. */
 const OUTBOX_CHANNEL = 'waymark_outbound_events';
@@ -13,8 +13,10 @@ const SWEEP_GRACE_MS = 10_000;
 const SWEEP_BATCH = 500;
 const SWEEP_INTERVAL_MS = 30_000;
 const RECONNECT_DELAY_MS = 5_000;
-/** fan-outs at once: a burst of notices (an import) queues here, not in the connection pool */
+/** fan-out transactions at once: a burst of notices (an import) queues here, not in the connection pool */
 const FAN_OUT_CONCURRENCY = 2;
+/** outbox rows per fan-out transaction */
+const FAN_OUT_BATCH = 200;
 /** retries coming due and lapsed leases are found within this */
 const POLL_MS = 1_000;
 /** a claim outlives the longest attempt (connect + answer deadline) by this much */
@@ -69,13 +71,13 @@ export async function startOutboundDispatcher(deps: OutboundDispatcherDeps): Pro
   let fanningOut = 0;
   const drain = () => {
     while (fanningOut < FAN_OUT_CONCURRENCY && pending.size > 0 && !closed) {
-      const [id] = pending;
-      pending.delete(id!);
+      const batch = [...pending].slice(0, FAN_OUT_BATCH);
+      for (const id of batch) pending.delete(id);
       fanningOut += 1;
-      fanOutOutboundEvent(deps.db, id!)
+      fanOutOutboundEvents(deps.db, batch)
         .then(() => pool.wake())
         .catch((error: unknown) => {
-          deps.logger.warn({ err: error, outboundEventId: id }, 'outbound webhooks: could not enqueue the deliveries; the sweep retries it');
+          deps.logger.warn({ err: error, outboundEventIds: batch.length }, 'outbound webhooks: could not enqueue deliveries; the sweep retries them');
         })
         .finally(() => {
           fanningOut -= 1;
