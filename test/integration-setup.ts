@@ -24,6 +24,10 @@ export default async function setup(): Promise<() => Promise<void>> {
   if (migrated.error !== undefined) throw migrated.error;
 
   const logger = createLogger({ level: 'warn', name: 'test-worker', format: 'json' });
+  // No outbound delivery slots here (dispatchOutbound): deliveries are a queue in PostgreSQL worked
+  // beside the Temporal worker, not a task queue of it, and tests that read the outbox must find it
+  // as written. Tests that deliver start a worker with them on a scratch database of their own
+  // (apps/api/src/routes/webhook-isolation.int.test.ts, admin/webhook-endpoints.int.test.ts).
   const { worker, close } = await createWorker({ config, db, logger });
   const running = worker.run();
 

@@ -1,52 +1,28 @@
-import { Context } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
-import type { Config } from '@waymark/core/config/config';
 import type { Db } from '@waymark/core/db/database';
-import { attemptWebhookDelivery } from '@waymark/core/webhooks/outbound/deliver-webhook';
 import { fanOutOutboundEvent } from '@waymark/core/webhooks/outbound/outbound-dispatch';
-import { parkWebhookDelivery } from '@waymark/core/webhooks/outbound/webhook-deliveries';
 import type { WebhookRetryPolicy } from '../outbound-retry';
 
 export interface OutboundActivityDeps {
   db: Db;
-  config: Pick<Config, 'webhooks'>;
 }
 
-/** The outbound HTTP deadline: a receiver has 5 s to answer. */
-const DELIVERY_TIMEOUT_MS = 5_000;
-
-/** When Temporal will run attempt `attempt + 1` (its retry policy: doubling, capped). */
-function nextAttemptAt(retry: WebhookRetryPolicy, attempt: number): Date {
-  const delay = Math.min(retry.initialIntervalMs * 2 ** (attempt - 1), retry.maximumIntervalMs);
-  return new Date(Date.now() + delay);
-}
-
+/**
+ * What runs of outboundEventWorkflow started before deliveries moved to the delivery queue
+ * (migrations/0164_webhook_delivery_queue.ts) still call, so they end at once and deterministically:
+ * their event is enqueued (idempotently) and the worker's delivery slots deliver it; a delivery
+ * such a run was retrying is open in the queue already and is picked up there.
+ */
 export function createOutboundActivities(deps: OutboundActivityDeps) {
-  const delivery = {
-    db: deps.db,
-    retryWindowMs: deps.config.webhooks.retryWindowMs,
-    outbound: { timeoutMs: DELIVERY_TIMEOUT_MS, allowPrivateTargets: deps.config.webhooks.allowPrivateTargets },
-  };
   return {
     async fanOutOutboundEvent(outboundEventId: string): Promise<string[]> {
-      return fanOutOutboundEvent(deps.db, outboundEventId);
+      await fanOutOutboundEvent(deps.db, outboundEventId);
+      return [];
     },
-    /** One attempt; a failure throws so that Temporal's retry policy schedules the next one. */
-    async deliverWebhook(input: { deliveryId: string; retry: WebhookRetryPolicy }): Promise<void> {
-      const { attempt, currentAttemptScheduledTimestampMs } = Context.current().info;
-      const result = await attemptWebhookDelivery(delivery, {
-        deliveryId: input.deliveryId,
-        scheduledAt: new Date(currentAttemptScheduledTimestampMs),
-        nextAttemptAt: nextAttemptAt(input.retry, attempt),
-      });
-      if (result.outcome !== 'failed') return;
-      if (result.endpointDisabled) {
-        throw ApplicationFailure.nonRetryable(`${result.error}; the endpoint was disabled after failing for the whole retry window`, 'WebhookEndpointDisabled');
-      }
-      throw ApplicationFailure.retryable(result.error, 'WebhookDeliveryFailed');
+    async deliverWebhook(_input: { deliveryId: string; retry: WebhookRetryPolicy }): Promise<void> {
+      // the delivery queue attempts it
     },
-    async parkWebhookDelivery(input: { deliveryId: string; error: string }): Promise<void> {
-      await parkWebhookDelivery(delivery, input);
+    async parkWebhookDelivery(_input: { deliveryId: string; error: string }): Promise<void> {
+      // the delivery queue parks it when its own retry window closes
     },
   };
 }

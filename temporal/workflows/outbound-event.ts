@@ -24,8 +24,12 @@ function failureMessage(error: unknown): string {
 }
 
 /**
- * Delivers one outbox row (workflow id `outbound-event-<outbox id>`, so a notice and a sweep
- * that both start it run it once): fan out to the subscribed endpoints, then one delivery
+ * Kept, unchanged, only for runs started before deliveries moved to the delivery queue in
+ * PostgreSQL (docs/webhooks.md, "Isolation"): nothing starts it any more, and its activities
+ * (activities/outbound-webhooks.ts) now hand the event to that queue, so such a run replays
+ * and ends at once. Remove it once no installation can have one running.
+ *
+ * It delivered one outbox row (workflow id `outbound-event-<outbox id>`): fan out to the subscribed endpoints, then one delivery
  * activity per endpoint, in parallel. Retries with exponential backoff are the activity's
  * Temporal retry policy, bounded by the retry window (schedule-to-close); a delivery that
  * gives up, or whose endpoint was disabled meanwhile, is parked in the DLQ. A worker killed

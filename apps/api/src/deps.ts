@@ -12,8 +12,6 @@ import type { IngestInput, IngestResult } from '@waymark/core/events/ingest';
 import type { JourneyRegistry } from '@waymark/core/journeys/registry';
 import type { PreferenceCategories } from '@waymark/email/preference-categories';
 import { createTemporalGateway, type TemporalGateway } from '@waymark/temporal/client';
-import { startWebhookRedelivery } from '@waymark/temporal/outbound-client';
-import { webhookRetryPolicy } from '@waymark/temporal/outbound-retry';
 import { createRuntime, type Runtime } from '@waymark/temporal/runtime';
 import { registerWebhookDeliveryRetryHandler } from '@waymark/core/webhooks/outbound/webhook-delivery-retry';
 import type { AppLogger } from '@waymark/core/logging/logger';
@@ -152,8 +150,7 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
   registerEventRetryHandlers(deadLetterRetryHandlers, { ingest });
   registerJourneyRetryHandler(deadLetterRetryHandlers, { db, orchestrator: temporal.orchestrator });
   const sources = createSourceRegistry([...builtInSources, ...ownSources], config.webhookSources.secrets);
-  const outboundStarter = { client: temporal.client, taskQueue: config.temporal.taskQueue, retry: webhookRetryPolicy(config.webhooks) };
-  registerWebhookDeliveryRetryHandler(deadLetterRetryHandlers, { db, redeliverWebhook: (input) => startWebhookRedelivery(outboundStarter, input) });
+  registerWebhookDeliveryRetryHandler(deadLetterRetryHandlers, db);
   // chosen once, at boot: a Redis that goes down later makes sign-in fail closed (503) rather than
   // splitting sessions between Redis and this process
   const authStores = redisReady

@@ -6,14 +6,14 @@ import type { Db } from '@waymark/core/db/database';
 import { createAlertMailer } from '@waymark/core/alerts/alert-mailer';
 import { upsertContact } from '@waymark/core/contacts/upsert-contact';
 import { startPendingStartRelay } from '@waymark/core/journeys/pending-start-relay';
+import { webhookDeliveryDeps } from '@waymark/core/webhooks/outbound/deliver-webhook';
+import { startOutboundDispatcher, type OutboundDispatcher } from '@waymark/core/webhooks/outbound/outbound-dispatcher';
 import { simulateJourney } from '@waymark/temporal/simulation/simulate';
 import type { AppLogger } from '@waymark/core/logging/logger';
 import { createActivities } from '@waymark/temporal/activities/index';
 import { ensureAlertSchedule } from '@waymark/temporal/alerts-schedule';
 import { temporalConnectionOptions } from '@waymark/temporal/connection';
 import { createTemporalOrchestrator } from '@waymark/temporal/journey-orchestrator';
-import { startOutboundDispatcher, type OutboundDispatcher } from '@waymark/temporal/outbound-dispatcher';
-import { webhookRetryPolicy } from '@waymark/temporal/outbound-retry';
 import { createRuntime, deploymentJourneyVersions, type RuntimeDeps } from '@waymark/temporal/runtime';
 import { workflowCode } from './workflow-bundle';
 
@@ -23,7 +23,10 @@ export interface WorkerDeps {
   logger: AppLogger;
   /** create the every-minute alert schedule if missing (the worker process does; tests opt in) */
   ensureSchedules?: boolean;
-  /** start outbound webhook deliveries from the outbox (the worker process does; tests opt in) */
+  /**
+   * fan the outbox out into the delivery queue and work it with this process's own delivery slots,
+   * beside the Temporal worker (the worker process does; tests opt in)
+   */
   dispatchOutbound?: boolean;
   /** start the journey starts kept during a Temporal outage (the worker process does; tests opt in) */
   relayPendingStarts?: boolean;
@@ -92,7 +95,9 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
       db: deps.db,
       databaseUrl: deps.config.databaseUrl,
       logger: deps.logger,
-      starter: { client, taskQueue: deps.config.temporal.taskQueue, retry: webhookRetryPolicy(deps.config.webhooks) },
+      delivery: webhookDeliveryDeps(deps.db, deps.config.webhooks),
+      concurrency: deps.config.webhooks.concurrency,
+      endpointConcurrency: deps.config.webhooks.endpointConcurrency,
     });
   }
   // in the worker, not the api: it is the process that exists to run journeys and already holds the

@@ -6,6 +6,11 @@ import { isBlockedAddress } from './blocked-addresses';
 
 export interface OutboundOptions {
   timeoutMs: number;
+  /**
+   * fail when no connection is made by then, well before `timeoutMs`: an address that drops
+   * packets would otherwise hold the attempt (and its slot) for the whole answer deadline
+   */
+  connectTimeoutMs?: number;
   /** ALERT_ALLOW_PRIVATE_TARGETS: let loopback/private/link-local targets through */
   allowPrivateTargets: boolean;
 }
@@ -97,6 +102,15 @@ export async function postJsonBody(target: string, body: string, headers: Record
         response.on('error', finish);
       },
     );
+    const { connectTimeoutMs } = options;
+    if (connectTimeoutMs !== undefined) {
+      request.on('socket', (socket) => {
+        if (!socket.connecting) return;
+        const connectTimer = setTimeout(() => request.destroy(new Error(`could not connect to ${url.host} within ${connectTimeoutMs} ms`)), connectTimeoutMs);
+        socket.once('connect', () => clearTimeout(connectTimer));
+        socket.once('close', () => clearTimeout(connectTimer));
+      });
+    }
     request.on('error', (error) => {
       clearTimeout(timer);
       reject(error);

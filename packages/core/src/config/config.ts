@@ -117,6 +117,14 @@ export const configSchema = z
     WEBHOOK_RETRY_INITIAL_INTERVAL_MS: z.coerce.number().int().positive().default(30_000),
     WEBHOOK_RETRY_MAX_INTERVAL_MS: z.coerce.number().int().positive().default(3_600_000),
     WEBHOOK_RETRY_WINDOW_MS: z.coerce.number().int().positive().default(86_400_000),
+    /** an endpoint whose every attempt failed this long is disabled (docs/webhooks.md); fractions allowed */
+    WEBHOOK_ENDPOINT_DISABLE_AFTER_HOURS: z.coerce.number().positive().default(72),
+    /** an attempt that has no connection by then fails, apart from the 5 s the receiver has to answer */
+    WEBHOOK_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(2_000),
+    /** delivery slots of one worker process: attempts in flight at once, all endpoints together */
+    WEBHOOK_DELIVERY_CONCURRENCY: z.coerce.number().int().positive().default(50),
+    /** attempts in flight at once to one endpoint, across every worker (a failing endpoint gets one) */
+    WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().positive().default(4),
     OUTBOUND_DISPATCH: boolFlag(true),
   })
   .transform((env) => ({
@@ -186,8 +194,12 @@ export const configSchema = z
       retryInitialIntervalMs: env.WEBHOOK_RETRY_INITIAL_INTERVAL_MS,
       retryMaxIntervalMs: env.WEBHOOK_RETRY_MAX_INTERVAL_MS,
       retryWindowMs: env.WEBHOOK_RETRY_WINDOW_MS,
-      // a worker starts delivery runs for new outbox rows on its own task queue; workers that serve
-      // a separate queue (one-off or dedicated) turn it off so deliveries stay on the main queue
+      disableAfterMs: Math.round(env.WEBHOOK_ENDPOINT_DISABLE_AFTER_HOURS * 3_600_000),
+      connectTimeoutMs: env.WEBHOOK_CONNECT_TIMEOUT_MS,
+      concurrency: env.WEBHOOK_DELIVERY_CONCURRENCY,
+      endpointConcurrency: env.WEBHOOK_ENDPOINT_CONCURRENCY,
+      // the worker fans new outbox rows out and works the delivery queue with its own slots; a
+      // worker that should not deliver (a one-off, a queue of its own) turns it off
       dispatch: env.OUTBOUND_DISPATCH,
     },
     webhookSources: { secrets: webhookSourceSecrets(env) },

@@ -203,7 +203,8 @@ export interface ApiKeysTable {
 }
 
 /** who wrote an audit row: a stored key, the legacy ADMIN_API_KEY, or a signed-in user */
-export type AuditActorType = 'key' | 'legacy' | 'user';
+/** `system`: Waymark itself (the worker disabling a failing webhook endpoint) */
+export type AuditActorType = 'key' | 'legacy' | 'user' | 'system';
 
 export interface AuditLogsTable {
   id: Generated<string>;
@@ -437,6 +438,8 @@ export interface WebhookEndpointsTable {
   disabledReason: ColumnType<string | null, string | null | undefined, string | null>;
   disabledAt: NullableTimestamp;
   failingSince: NullableTimestamp;
+  /** while failing: no attempt before this (docs/webhooks.md, "Isolation") */
+  backoffUntil: NullableTimestamp;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }
@@ -455,8 +458,10 @@ export interface WebhookDeliveriesTable {
   lastError: ColumnType<string | null, string | null | undefined, string | null>;
   lastResponseBody: ColumnType<string | null, string | null | undefined, string | null>;
   nextAttemptAt: NullableTimestamp;
-  /** the orchestrator's time of the first attempt (the clock the retry window runs on) */
+  /** the first attempt of the current retry schedule (the clock the retry window runs on) */
   firstAttemptAt: NullableTimestamp;
+  /** the lease of the delivery slot working on it (null: nobody) */
+  lockedUntil: NullableTimestamp;
   deliveredAt: NullableTimestamp;
   createdAt: Timestamp;
   updatedAt: Timestamp;

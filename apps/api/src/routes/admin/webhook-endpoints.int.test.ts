@@ -253,7 +253,7 @@ describe('outbound webhooks: endpoints, signed delivery, retries, a killed worke
 
     it('a delivery parked in the DLQ is retried from the DLQ endpoint: delivered again with the same webhook-id', async () => {
       const endpoint = await createEndpoint('/parked', ['email.failed']);
-      // what a delivery that gave up after its retry window leaves behind (temporal/workflows/outbound-event.wf.test.ts)
+      // what a delivery that gave up after its retry window leaves behind (core/webhooks/outbound/delivery-queue.int.test.ts)
       const { eventId, dlqId } = await api.deps.db.transaction().execute(async (trx) => {
         const event = await trx
           .insertInto('outboundEvents')

@@ -1,3 +1,5 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type Db } from '../../db/database';
 import { withScratchDatabase } from '../../../../../test/scratch-database';
@@ -27,8 +29,13 @@ describe('attemptWebhookDelivery: SSRF guard, no redirects, 1 KiB of the answer,
   }
   const attempt = (db: Db, deliveryId: string, options: { allowPrivateTargets: boolean; timeoutMs?: number }) =>
     attemptWebhookDelivery(
-      { db, retryWindowMs: 86_400_000, outbound: { timeoutMs: options.timeoutMs ?? 5_000, allowPrivateTargets: options.allowPrivateTargets } },
-      { deliveryId, scheduledAt: new Date(), nextAttemptAt: new Date(Date.now() + 30_000) },
+      {
+        db,
+        retry: { initialIntervalMs: 30_000, maximumIntervalMs: 3_600_000, windowMs: 86_400_000 },
+        disableAfterMs: 72 * 3_600_000,
+        outbound: { timeoutMs: options.timeoutMs ?? 5_000, connectTimeoutMs: 2_000, allowPrivateTargets: options.allowPrivateTargets },
+      },
+      deliveryId,
     );
   const row = (db: Db, id: string) => db.selectFrom('webhookDeliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
@@ -79,11 +86,28 @@ describe('attemptWebhookDelivery: SSRF guard, no redirects, 1 KiB of the answer,
           error: expect.stringMatching(/within 300 ms/),
         });
 
-        // a disabled endpoint is skipped, not attempted
+        // a closed port fails at once (no waiting for the answer deadline)
+        const closedPort = await new Promise<number>((resolve) => {
+          const server = createServer().listen(0, '127.0.0.1', () => {
+            const { port } = server.address() as AddressInfo;
+            server.close(() => resolve(port));
+          });
+        });
+        await db.deleteFrom('webhookEndpoints').execute();
+        await db
+          .insertInto('webhookEndpoints')
+          .values({ url: `http://127.0.0.1:${closedPort}/closed`, events: ['contact.created'], secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' })
+          .execute();
+        await recordOutboundEvent(db, 'contact.created', { userId: 'closed' });
+        const closedEvent = await db.selectFrom('outboundEvents').select('id').where('dispatchedAt', 'is', null).executeTakeFirstOrThrow();
+        const [closed] = await fanOutOutboundEvent(db, closedEvent.id);
+        expect(await attempt(db, closed!, { allowPrivateTargets: true })).toMatchObject({ outcome: 'failed', error: expect.stringMatching(/ECONNREFUSED/) });
+
+        // a disabled endpoint is not attempted: the delivery waits, open, for it to be enabled again
         const skipped = await deliveryTo(db, '/disabled');
         await db.updateTable('webhookEndpoints').set({ enabled: false }).execute();
         expect(await attempt(db, skipped, { allowPrivateTargets: true })).toEqual({ outcome: 'skipped', reason: 'endpoint disabled' });
-        expect(await row(db, skipped)).toMatchObject({ status: 'skipped', attempts: 0 });
+        expect(await row(db, skipped)).toMatchObject({ status: 'pending', attempts: 0, lockedUntil: null });
       } finally {
         await db.destroy();
       }

@@ -1,13 +1,29 @@
-import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { postJsonBody, type OutboundOptions, type OutboundResponse } from '../../alerts/outbound-http';
+import type { Config } from '../../config/config';
 import type { Db } from '../../db/database';
 import type { JsonObject } from '../../db/schema';
 import { recordEndpointFailure, recordEndpointSuccess, type EndpointHealthDeps } from './endpoint-health';
+import { parkWebhookDelivery } from './webhook-deliveries';
 
 export interface WebhookDeliveryDeps extends EndpointHealthDeps {
   db: Db;
   outbound: OutboundOptions;
+  /** the retry schedule: from the first interval, about doubling, capped, until the window closes */
+  retry: EndpointHealthDeps['retry'] & { windowMs: number };
+}
+
+/** The outbound HTTP deadline: a receiver has 5 s to answer. */
+const ANSWER_TIMEOUT_MS = 5_000;
+
+/** How this installation delivers, from its settings (docs/webhooks.md). */
+export function webhookDeliveryDeps(db: Db, config: Config['webhooks']): WebhookDeliveryDeps {
+  return {
+    db,
+    outbound: { timeoutMs: ANSWER_TIMEOUT_MS, connectTimeoutMs: config.connectTimeoutMs, allowPrivateTargets: config.allowPrivateTargets },
+    retry: { initialIntervalMs: config.retryInitialIntervalMs, maximumIntervalMs: config.retryMaxIntervalMs, windowMs: config.retryWindowMs },
+    disableAfterMs: config.disableAfterMs,
+  };
 }
 
 /** The body every receiver gets; `timestamp` is when the fact happened, the same on every attempt. */
@@ -20,20 +36,23 @@ export interface WebhookPayload {
 export type DeliveryAttemptOutcome =
   /** 2xx: done */
   | { outcome: 'delivered'; status: number }
-  /** the delivery or its endpoint is gone, or the endpoint is disabled: nothing to retry */
+  /** the delivery or its endpoint is gone, or the endpoint is disabled: nothing attempted */
   | { outcome: 'skipped'; reason: string }
-  /** no 2xx; `endpointDisabled` when this failure disabled the endpoint (stop retrying) */
-  | { outcome: 'failed'; error: string; endpointDisabled: boolean };
-
-export interface DeliveryAttempt {
-  deliveryId: string;
   /**
-   * when the orchestrator scheduled this attempt: the endpoint's failure clock runs on it, so
-   * "failing for the whole retry window" is measured on the same clock as the retry window
+   * no 2xx: `parked` when the retry window is over (failed, in the DLQ), `endpointDisabled` when
+   * this failure disabled the endpoint
    */
-  scheduledAt: Date;
-  /** when the next attempt is due if this one fails (null: this is the last one) */
-  nextAttemptAt: Date | null;
+  | { outcome: 'failed'; endpointId: string; error: string; parked: boolean; endpointDisabled: boolean };
+
+/**
+ * When a failed delivery is tried again: the time since its first attempt plus the first
+ * interval, capped. With attempts at 0, i, 3i, 7i… that is Temporal's doubling schedule, and it
+ * needs no attempt counter of its own, so a DLQ retry or a re-enabled endpoint starts a fresh
+ * schedule by clearing `first_attempt_at`.
+ */
+export function nextAttemptAt(retry: WebhookDeliveryDeps['retry'], firstAttemptAt: Date, now: Date): Date {
+  const delay = Math.min(now.getTime() - firstAttemptAt.getTime() + retry.initialIntervalMs, retry.maximumIntervalMs);
+  return new Date(now.getTime() + delay);
 }
 
 function describeFailure(response: OutboundResponse): string {
@@ -46,7 +65,7 @@ function describeFailure(response: OutboundResponse): string {
  * can dedupe; `webhook-timestamp` is the attempt's time, so the receiver's 5-minute tolerance
  * holds on a late retry), POST it, and record the answer on the delivery row.
  */
-export async function attemptWebhookDelivery(deps: WebhookDeliveryDeps, attempt: DeliveryAttempt): Promise<DeliveryAttemptOutcome> {
+export async function attemptWebhookDelivery(deps: WebhookDeliveryDeps, deliveryId: string): Promise<DeliveryAttemptOutcome> {
   const row = await deps.db
     .selectFrom('webhookDeliveries as d')
     .innerJoin('webhookEndpoints as e', 'e.id', 'd.endpointId')
@@ -54,27 +73,27 @@ export async function attemptWebhookDelivery(deps: WebhookDeliveryDeps, attempt:
     .select([
       'd.id',
       'd.status',
+      'd.firstAttemptAt',
       'e.id as endpointId',
       'e.url',
       'e.secret',
       'e.enabled',
+      'e.failingSince',
+      'e.backoffUntil',
       'o.id as eventId',
       'o.event',
       'o.payload',
       'o.createdAt',
       'o.endpointId as target',
     ])
-    .where('d.id', '=', attempt.deliveryId)
+    .where('d.id', '=', deliveryId)
     .executeTakeFirst();
   if (row === undefined) return { outcome: 'skipped', reason: 'the delivery or its endpoint was deleted' };
   if (row.status === 'succeeded') return { outcome: 'delivered', status: 200 };
-  // a test event goes to the endpoint it names even while it is disabled (to check it before re-enabling)
+  // disabled after this delivery was claimed: it waits, open, for the endpoint to be enabled again
+  // (a test event goes to the endpoint it names even while it is disabled, to check it before re-enabling)
   if (!row.enabled && row.target === null) {
-    await deps.db
-      .updateTable('webhookDeliveries')
-      .set({ status: 'skipped', nextAttemptAt: null, lastError: 'endpoint disabled', updatedAt: new Date() })
-      .where('id', '=', row.id)
-      .execute();
+    await deps.db.updateTable('webhookDeliveries').set({ lockedUntil: null }).where('id', '=', row.id).execute();
     return { outcome: 'skipped', reason: 'endpoint disabled' };
   }
 
@@ -97,26 +116,31 @@ export async function attemptWebhookDelivery(deps: WebhookDeliveryDeps, attempt:
     error = (cause as Error).message;
   }
   const now = new Date();
+  const firstAttemptAt = row.firstAttemptAt ?? sentAt;
+  const next = error === undefined ? null : nextAttemptAt(deps.retry, firstAttemptAt, now);
+  const windowOver = next !== null && next.getTime() > firstAttemptAt.getTime() + deps.retry.windowMs;
   await deps.db
     .updateTable('webhookDeliveries')
     .set((eb) => ({
       attempts: eb('attempts', '+', 1),
-      firstAttemptAt: sql<Date>`coalesce(first_attempt_at, ${attempt.scheduledAt})`,
+      firstAttemptAt,
       status: error === undefined ? 'succeeded' : 'retrying',
       lastStatusCode: response?.status ?? null,
       lastDurationMs: response?.durationMs ?? Math.round(now.getTime() - sentAt.getTime()),
       lastResponseBody: response?.body ?? null,
       lastError: error ?? null,
-      nextAttemptAt: error === undefined ? null : attempt.nextAttemptAt,
+      nextAttemptAt: windowOver ? null : next,
+      lockedUntil: null,
       deliveredAt: error === undefined ? now : null,
       updatedAt: now,
     }))
     .where('id', '=', row.id)
     .execute();
   if (error === undefined) {
-    await recordEndpointSuccess(deps.db, row.endpointId);
+    if (row.failingSince !== null || row.backoffUntil !== null) await recordEndpointSuccess(deps.db, row.endpointId);
     return { outcome: 'delivered', status: response?.status ?? 200 };
   }
-  const endpointDisabled = row.target === null && (await recordEndpointFailure(deps, row.endpointId, attempt.scheduledAt));
-  return { outcome: 'failed', error, endpointDisabled };
+  const parked = windowOver && (await parkWebhookDelivery(deps.db, { deliveryId: row.id, error: `${error} (gave up: the retry window closed)` })) !== undefined;
+  const endpointDisabled = row.target === null && (await recordEndpointFailure(deps, row.endpointId, now));
+  return { outcome: 'failed', endpointId: row.endpointId, error, parked, endpointDisabled };
 }

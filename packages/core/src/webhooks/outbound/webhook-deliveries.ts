@@ -1,19 +1,20 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { WebhookDeliveryRow } from '../../db/schema';
 import { recordDeadLetter } from '../../dlq/dead-letters';
 import { notFound } from '../../errors/app-error';
-import { disableEndpointFailingSince, type EndpointHealthDeps } from './endpoint-health';
+import { DELIVERY_QUEUE_CHANNEL } from './delivery-queue';
 import { getWebhookEndpoint } from './webhook-endpoints';
 
 /** A delivery as GET /v1/admin/webhook-endpoints/{id}/deliveries shows it. */
-export type WebhookDelivery = Omit<WebhookDeliveryRow, 'outboundEventId' | 'lastResponseBody'> & {
+export type WebhookDelivery = Omit<WebhookDeliveryRow, 'outboundEventId' | 'lastResponseBody' | 'lockedUntil'> & {
   /** the outbox id: the `webhook-id` header of every attempt */
   eventId: string;
   responseBody: string | null;
 };
 
 function toDelivery(row: WebhookDeliveryRow): WebhookDelivery {
-  const { outboundEventId, lastResponseBody, ...rest } = row;
+  const { outboundEventId, lastResponseBody, lockedUntil: _lease, ...rest } = row;
   return { ...rest, eventId: outboundEventId, responseBody: lastResponseBody };
 }
 
@@ -35,51 +36,45 @@ export async function listWebhookDeliveries(
 export const WEBHOOK_DELIVERY_DLQ_SOURCE = 'webhook-delivery';
 
 /**
- * The delivery gave up (retry window over, or its endpoint was disabled): the row is marked
- * failed and a DLQ entry keeps what a retry needs, so nothing accepted is lost. When the
- * endpoint has not answered any delivery with a 2xx since this one's first attempt, it has
- * been failing for the whole retry window, and it is disabled.
+ * The delivery gave up (its retry window is over): the row is marked failed and a DLQ entry
+ * keeps what a retry needs, so nothing accepted is lost. Resolves with the DLQ entry's id, or
+ * undefined when the delivery was no longer open.
  */
-export async function parkWebhookDelivery(deps: EndpointHealthDeps, input: { deliveryId: string; error: string }): Promise<string | undefined> {
-  const parked = await parkDelivery(deps.db, input);
-  if (parked === undefined) return undefined;
-  if (!parked.targeted && parked.firstAttemptAt !== null) await disableEndpointFailingSince(deps, parked.endpointId, parked.firstAttemptAt);
-  return parked.dlqEntryId;
-}
-
-async function parkDelivery(
-  db: Db,
-  input: { deliveryId: string; error: string },
-): Promise<{ dlqEntryId: string; endpointId: string; targeted: boolean; firstAttemptAt: Date | null } | undefined> {
+export async function parkWebhookDelivery(db: Db, input: { deliveryId: string; error: string }): Promise<string | undefined> {
   return db.transaction().execute(async (trx) => {
     const row = await trx
       .updateTable('webhookDeliveries')
-      .set({ status: 'failed', nextAttemptAt: null, lastError: input.error, updatedAt: new Date() })
+      .set({ status: 'failed', nextAttemptAt: null, lockedUntil: null, lastError: input.error, updatedAt: new Date() })
       .where('id', '=', input.deliveryId)
       .where('status', 'in', ['pending', 'retrying'])
-      .returning(['id', 'endpointId', 'outboundEventId', 'eventType', 'attempts', 'firstAttemptAt'])
+      .returning(['id', 'endpointId', 'outboundEventId', 'eventType', 'attempts'])
       .executeTakeFirst();
     if (row === undefined) return undefined;
-    const event = await trx.selectFrom('outboundEvents').select('endpointId').where('id', '=', row.outboundEventId).executeTakeFirstOrThrow();
-    const dlqEntryId = await recordDeadLetter(trx, {
+    return recordDeadLetter(trx, {
       source: WEBHOOK_DELIVERY_DLQ_SOURCE,
       sourceId: row.id,
       payload: { deliveryId: row.id, endpointId: row.endpointId, eventId: row.outboundEventId, type: row.eventType },
       error: input.error,
       retryCount: row.attempts,
     });
-    return { dlqEntryId, endpointId: row.endpointId, targeted: event.endpointId !== null, firstAttemptAt: row.firstAttemptAt };
   });
 }
 
-/** A DLQ retry: the failed delivery is open again (same row, same `webhook-id`). */
-export async function reopenWebhookDelivery(db: Db, deliveryId: string): Promise<{ outboundEventId: string }> {
-  const row = await db
-    .updateTable('webhookDeliveries')
-    .set({ status: 'pending', nextAttemptAt: null, updatedAt: new Date() })
-    .where('id', '=', deliveryId)
-    .returning('outboundEventId')
-    .executeTakeFirst();
-  if (row === undefined) throw notFound('Webhook delivery not found (its endpoint was deleted)');
-  return row;
+/**
+ * A DLQ retry: the failed delivery is open again (same row, same `webhook-id`) and due now, on a
+ * fresh retry schedule (its first attempt is the next one), and its endpoint's backoff is lifted
+ * (someone retrying has usually just fixed the receiver); the delivery slots are woken.
+ */
+export async function reopenWebhookDelivery(db: Db, deliveryId: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('webhookDeliveries')
+      .set({ status: 'pending', nextAttemptAt: new Date(), firstAttemptAt: null, lockedUntil: null, updatedAt: new Date() })
+      .where('id', '=', deliveryId)
+      .returning('endpointId')
+      .executeTakeFirst();
+    if (row === undefined) throw notFound('Webhook delivery not found (its endpoint was deleted)');
+    await trx.updateTable('webhookEndpoints').set({ backoffUntil: null }).where('id', '=', row.endpointId).execute();
+    await sql`select pg_notify(${DELIVERY_QUEUE_CHANNEL}, '')`.execute(trx);
+  });
 }

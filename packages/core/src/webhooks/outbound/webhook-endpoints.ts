@@ -1,13 +1,15 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { WebhookEndpointRow } from '../../db/schema';
 import { notFound } from '../../errors/app-error';
+import { DELIVERY_QUEUE_CHANNEL } from './delivery-queue';
 import { generateEndpointSecret } from './endpoint-secret';
 import type { OutboundEventType } from '../../outbox/event-types';
 
 export const ENDPOINT_NOT_FOUND = 'Webhook endpoint not found';
 
-/** An endpoint as the admin API shows it: everything but the secret. */
-export type WebhookEndpoint = Omit<WebhookEndpointRow, 'secret'>;
+/** An endpoint as the admin API shows it: everything but the secret and the delivery queue's backoff. */
+export type WebhookEndpoint = Omit<WebhookEndpointRow, 'secret' | 'backoffUntil'>;
 
 export interface WebhookEndpointInput {
   url: string;
@@ -49,25 +51,40 @@ export async function getWebhookEndpoint(db: Db, id: string): Promise<WebhookEnd
   return row;
 }
 
-/** Re-enabling an endpoint (enabled: true) also clears why it was disabled and its failure clock. */
+/**
+ * Re-enabling an endpoint (enabled: true) also clears why it was disabled and its failure clock,
+ * and drains the backlog that waited while it was disabled: its open deliveries are due now, each
+ * on a fresh retry schedule.
+ */
 export type WebhookEndpointUpdate = Partial<Omit<WebhookEndpointInput, 'description'>> & { description?: string | null | undefined };
 
 export async function updateWebhookEndpoint(db: Db, id: string, update: WebhookEndpointUpdate): Promise<WebhookEndpoint> {
-  const row = await db
-    .updateTable('webhookEndpoints')
-    .set({
-      updatedAt: new Date(),
-      ...(update.url === undefined ? {} : { url: update.url }),
-      ...(update.events === undefined ? {} : { events: [...new Set(update.events)] }),
-      ...(update.description === undefined ? {} : { description: update.description }),
-      ...(update.enabled === undefined ? {} : { enabled: update.enabled }),
-      ...(update.enabled === true ? { disabledReason: null, disabledAt: null, failingSince: null } : {}),
-    })
-    .where('id', '=', id)
-    .returning(publicColumns)
-    .executeTakeFirst();
-  if (row === undefined) throw notFound(ENDPOINT_NOT_FOUND);
-  return row;
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('webhookEndpoints')
+      .set({
+        updatedAt: new Date(),
+        ...(update.url === undefined ? {} : { url: update.url }),
+        ...(update.events === undefined ? {} : { events: [...new Set(update.events)] }),
+        ...(update.description === undefined ? {} : { description: update.description }),
+        ...(update.enabled === undefined ? {} : { enabled: update.enabled }),
+        ...(update.enabled === true ? { disabledReason: null, disabledAt: null, failingSince: null, backoffUntil: null } : {}),
+      })
+      .where('id', '=', id)
+      .returning(publicColumns)
+      .executeTakeFirst();
+    if (row === undefined) throw notFound(ENDPOINT_NOT_FOUND);
+    if (update.enabled === true) {
+      await trx
+        .updateTable('webhookDeliveries')
+        .set({ nextAttemptAt: new Date(), firstAttemptAt: null })
+        .where('endpointId', '=', id)
+        .where('status', 'in', ['pending', 'retrying'])
+        .execute();
+      await sql`select pg_notify(${DELIVERY_QUEUE_CHANNEL}, '')`.execute(trx);
+    }
+    return row;
+  });
 }
 
 /** Deleting an endpoint drops its delivery history too; deliveries in flight stop at their next attempt. */
