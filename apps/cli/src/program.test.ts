@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { bashCompletion } from './completion';
@@ -46,6 +47,12 @@ describe('waymark on commander', () => {
     }
     expect(out).toContain('[--base <ref|dir>]');
     expect(out).toContain('[--fail-on-diff]');
+  });
+
+  it('the README lists every command', () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const table = readme.slice(readme.indexOf('### The command line'));
+    for (const command of leafCommands(tree)) expect(table).toContain(`| \`${commandPath(command).replace(/^waymark /, '')}`);
   });
 
   it('an unknown option exits 2 and names the valid ones', async () => {

@@ -132,6 +132,22 @@ export function buildProgram(act: Act): Command {
   addJourneyCommands(program, act);
   addAdminCommands(program, act);
 
+  const client = program
+    .command('client')
+    .description('the typed client for your product (@waymark/client)')
+    .addHelpText('after', example('waymark client generate --out src/waymark.d.ts'));
+  client
+    .command('generate')
+    .description("write a .d.ts that types @waymark/client's track and sendEmail from the event catalog and the templates' props")
+    .requiredOption('--out <file>', 'the declaration file to write (include it in your tsconfig)')
+    .option('--from <url>', "a running instance's API instead of the working tree's journeys/")
+    .option('--key <key>', 'an API key with the read scope, with --from')
+    .addHelpText(
+      'after',
+      example('waymark client generate --out src/waymark.d.ts', 'waymark client generate --from https://waymark.example.com --key wm_… --out src/waymark.d.ts'),
+    )
+    .action(act((values: { out: string; from?: string; key?: string }) => generateClient(values)));
+
   program
     .command('completion')
     .description('print the shell completion script')
@@ -158,6 +174,23 @@ export function buildProgram(act: Act): Command {
         )}\n\nwaymark <command> --help shows one command's options and an example.\n${example('npm run waymark -- keys create --name backend --scopes ingest', 'npm run waymark -- journeys check --help')}`,
   );
   return program;
+}
+
+async function generateClient(values: { out: string; from?: string; key?: string }): Promise<number> {
+  if (values.from !== undefined && values.key === undefined) {
+    console.error('client generate: --from needs --key (an API key with the read scope)');
+    return 2;
+  }
+  const [{ clientTypes, instanceCatalog, workingTreeCatalog }, { mkdir, writeFile }, path] = await Promise.all([
+    import('./client-types'),
+    import('node:fs/promises'),
+    import('node:path'),
+  ]);
+  const catalog = values.from === undefined ? await workingTreeCatalog() : await instanceCatalog(values.from, values.key!);
+  await mkdir(path.dirname(path.resolve(values.out)), { recursive: true });
+  await writeFile(values.out, await clientTypes(catalog, values.from ?? "the working tree's journeys/"));
+  console.log(`client generate: ${catalog.events.length} events and ${catalog.templates.length} templates → ${values.out}`);
+  return 0;
 }
 
 function addJourneyCommands(program: Command, act: Act): void {
