@@ -70,14 +70,14 @@ function diagnostics(dir: string, files: string[]): string[] {
 }
 
 // a TypeScript compile each: seconds, not milliseconds
-describe('waymark client generate: the types it writes', { timeout: 60_000 }, () => {
+describe('waymark client generate: the types it writes', { timeout: 120_000 }, () => {
   let dir: string;
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'waymark-client-types-'));
     writeFileSync(path.join(dir, 'waymark.d.ts'), await clientTypes(await workingTreeCatalog(), 'the test'));
     writeFileSync(path.join(dir, 'consumer.ts'), consumer);
     writeFileSync(path.join(dir, 'wrong.ts'), consumer.replaceAll('// @ts-expect-error', '//'));
-  });
+  }, 120_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('with the generated declaration, good calls compile and each wrong property or template prop is an error', () => {

@@ -71,8 +71,7 @@ const commands = () => import('./database-commands');
 export function buildProgram(act: Act): Command {
   const program = new WaymarkCommand('waymark')
     .description('Waymark from the command line: the database, API keys, administrators and journeys, on this server.')
-    .exitOverride()
-    .showHelpAfterError(false);
+    .exitOverride();
 
   program
     .command('migrate')
