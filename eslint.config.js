@@ -111,6 +111,14 @@ const studioZone = {
   except: ['./apps/studio/src', './node_modules'],
   message: 'apps/studio/src may import only its own code and the generated client (src/api/schema.ts); the api is reached over HTTP.',
 };
+// @waymark/client is published on its own and runs wherever fetch does: its own src/ only, no npm
+// package and no other workspace (its tests, ignored by this rule, may use the repository's helpers)
+const clientZone = {
+  target: 'packages/client/src',
+  from: '.',
+  except: ['./packages/client/src'],
+  message: 'packages/client/src may import only its own files: it is published alone and has no dependencies (docs/client.md).',
+};
 // Production code never runs the test kit: apps/ sit above its row, but only their tests may use it.
 const kitZone = {
   target: 'apps',
@@ -155,7 +163,7 @@ export default tseslint.config(
     },
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
-      'import-x/no-restricted-paths': ['error', { zones: [...workspaceZones, studioZone, kitZone, ...coreZones] }],
+      'import-x/no-restricted-paths': ['error', { zones: [...workspaceZones, studioZone, clientZone, kitZone, ...coreZones] }],
     },
   },
 );

@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { RedisSessionAdapter } from '@waymark/core/auth/sessions/redis-session-adapter';
 import { connectRedis, createRedis } from '@waymark/core/cache/redis';
 import type { Db } from '@waymark/core/db/database';
@@ -7,25 +6,16 @@ import { createAdmin, resetUserPassword } from '@waymark/core/organizations/admi
 import { listUsers } from '@waymark/core/users/users';
 import { listMemberships } from '@waymark/core/organizations/organizations';
 
-export const adminUsage = `  admin create --email EMAIL [--password PW] [--name NAME]
-                                            create an administrator (prints a generated password once)
-  admin reset-password --email EMAIL [--password PW]
-                                            set a new password and sign the user out everywhere
-  admin list                                list the people who can sign in`;
-
 /** `waymark admin …`: accounts made and recovered from the server, never over HTTP (docs/auth.md). */
-export async function adminCommand(db: Db, sub: string | undefined, args: string[], env: { cacheUrl: string }): Promise<number> {
+export async function adminCommand(db: Db, sub: 'create' | 'reset-password' | 'list', values: AccountOptions, env: { cacheUrl: string }): Promise<number> {
   try {
     switch (sub) {
       case 'create':
-        return await create(db, args);
+        return await create(db, values);
       case 'reset-password':
-        return await resetPassword(db, args, env);
+        return await resetPassword(db, values, env);
       case 'list':
         return await list(db);
-      default:
-        console.error(`unknown command: admin ${sub ?? ''}\n\n${adminUsage}`);
-        return 2;
     }
   } catch (error) {
     // validation and conflicts are the operator's to fix: one line, no stack
@@ -37,21 +27,26 @@ export async function adminCommand(db: Db, sub: string | undefined, args: string
   }
 }
 
-function accountArgs(args: string[]) {
-  const { values } = parseArgs({ args, options: { email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' } } });
+export interface AccountOptions {
+  email?: string;
+  password?: string;
+  name?: string;
+}
+
+function accountArgs(values: AccountOptions) {
   if (values.email === undefined || !values.email.includes('@')) throw new Error('--email is required (an email address)');
   return { email: values.email, password: values.password, name: values.name };
 }
 
-async function create(db: Db, args: string[]): Promise<number> {
-  const created = await createAdmin(db, accountArgs(args));
+async function create(db: Db, values: AccountOptions): Promise<number> {
+  const created = await createAdmin(db, accountArgs(values));
   console.log(`Created administrator ${created.user.email} (id ${created.user.id}).`);
   if (created.generatedPassword !== undefined) console.log(`Password, shown only now:\n\n  ${created.generatedPassword}\n`);
   return 0;
 }
 
-async function resetPassword(db: Db, args: string[], env: { cacheUrl: string }): Promise<number> {
-  const { email, password } = accountArgs(args);
+async function resetPassword(db: Db, values: AccountOptions, env: { cacheUrl: string }): Promise<number> {
+  const { email, password } = accountArgs(values);
   const reset = await resetUserPassword(db, { email, password });
   console.log(`New password set for ${reset.user.email}.`);
   if (reset.generatedPassword !== undefined) console.log(`Password, shown only now:\n\n  ${reset.generatedPassword}\n`);

@@ -16735,6 +16735,10 @@ export interface components {
       sampleData: {
         [key: string]: unknown;
       };
+      /** @description the data its props schema accepts (JSON Schema), as POST /v1/emails checks it */
+      dataSchema: {
+        [key: string]: unknown;
+      };
     };
     RenderedTemplateInput: {
       subject: string;
@@ -17743,6 +17747,10 @@ export interface components {
       description: string | null;
       category: string;
       sampleData: {
+        [key: string]: unknown;
+      };
+      /** @description the data its props schema accepts (JSON Schema), as POST /v1/emails checks it */
+      dataSchema: {
         [key: string]: unknown;
       };
     };

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { EmailLinks, TemplateRegistry } from '@waymark/email/email-template';
 import { DEFAULT_EMAIL_CATEGORY } from '@waymark/email/email-template';
 import { renderEmail, TemplateDataError, type RenderedEmail } from '@waymark/email/render-email';
@@ -9,6 +10,13 @@ export interface TemplateSummary {
   category: string;
   /** the template's own sample data: a starting point for previews and test sends */
   sampleData: Record<string, unknown>;
+  /** the data its props schema accepts, as JSON Schema (what `waymark client generate --from` types sendEmail with) */
+  dataSchema: Record<string, unknown>;
+}
+
+function inputJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _dialect, ...json } = schema.toJSONSchema({ io: 'input', unrepresentable: 'any' });
+  return json;
 }
 
 /** Every registered template, sorted by key (the studio's template list). */
@@ -21,6 +29,7 @@ export function listTemplates(templates: TemplateRegistry): TemplateSummary[] {
       description: template.description ?? null,
       category: template.category ?? DEFAULT_EMAIL_CATEGORY,
       sampleData: template.sampleData as Record<string, unknown>,
+      dataSchema: inputJsonSchema(template.schema),
     };
   });
 }

@@ -10,7 +10,13 @@ import { bearerErrors, errorBody } from '../../schemas/common';
 import { emailField } from '../../schemas/contacts';
 
 const templateSchema = z
-  .object({ key: z.string(), description: z.string().nullable(), category: z.string(), sampleData: z.record(z.string(), z.unknown()) })
+  .object({
+    key: z.string(),
+    description: z.string().nullable(),
+    category: z.string(),
+    sampleData: z.record(z.string(), z.unknown()),
+    dataSchema: z.record(z.string(), z.unknown()).describe('the data its props schema accepts (JSON Schema), as POST /v1/emails checks it'),
+  })
   .meta({ id: 'EmailTemplate' });
 
 const renderedSchema = z.object({ subject: z.string(), category: z.string(), html: z.string(), text: z.string() }).meta({ id: 'RenderedTemplate' });
