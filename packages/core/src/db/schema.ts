@@ -40,6 +40,15 @@ export interface EmailPreferencesTable {
   updatedAt: Timestamp;
 }
 
+/** migrations/0160: the suppression of an address kept after its contact is deleted or erased */
+export interface AddressSuppressionsTable {
+  /** SHA-256 (hex) of lower(btrim(email)) */
+  addressHash: string;
+  reason: 'bounced' | 'complained' | 'manual' | 'unsubscribed';
+  suppressedAt: Timestamp;
+  createdAt: Generated<Date>;
+}
+
 export interface EventsTable {
   id: Generated<string>;
   userId: string;
@@ -545,6 +554,7 @@ export interface JourneyStateCountsTable {
 export interface Database {
   contacts: ContactsTable;
   emailPreferences: EmailPreferencesTable;
+  addressSuppressions: AddressSuppressionsTable;
   events: EventsTable;
   journeyOverrides: JourneyOverridesTable;
   journeyStates: JourneyStatesTable;
