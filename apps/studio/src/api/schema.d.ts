@@ -11253,7 +11253,7 @@ export interface paths {
           offset?: number;
           toEmail?: string;
           templateKey?: string;
-          status?: 'queued' | 'rendered' | 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'failed';
+          status?: 'queued' | 'rendered' | 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'failed' | 'cancelled';
           from?: string;
           to?: string;
         };
@@ -16031,7 +16031,7 @@ export interface components {
       subject: string;
       category: string;
       /** @enum {string} */
-      status: 'queued' | 'rendered' | 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'failed';
+      status: 'queued' | 'rendered' | 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'failed' | 'cancelled';
       sentAt: string | null;
       deliveredAt: string | null;
       /** @description first open of any kind, a machine’s included */
@@ -17041,7 +17041,7 @@ export interface components {
       subject: string;
       category: string;
       /** @enum {string} */
-      status: 'queued' | 'rendered' | 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'failed';
+      status: 'queued' | 'rendered' | 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'failed' | 'cancelled';
       sentAt: string | null;
       deliveredAt: string | null;
       /** @description first open of any kind, a machine’s included */
