@@ -28,6 +28,7 @@ import * as m0141 from './0141_row_counts_shards';
 import * as m0142 from './0142_journey_live_steps_index';
 import * as m0160 from './0160_address_suppressions';
 import * as m0161 from './0161_email_cancelled_status';
+import * as m0162 from './0162_pending_clicks';
 
 /**
  * Every migration, in order. A static list (rather than reading the folder at run time) works
@@ -63,4 +64,5 @@ export const migrations: Record<string, Migration> = {
   '0142_journey_live_steps_index': m0142,
   '0160_address_suppressions': m0160,
   '0161_email_cancelled_status': m0161,
+  '0162_pending_clicks': m0162,
 };

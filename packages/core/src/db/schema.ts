@@ -186,6 +186,8 @@ export interface LinkClicksTable {
   machine: Generated<boolean>;
   machineReason: MachineReason | null;
   clickedAt: Timestamp;
+  /** 0162: inside the machine-click window, its verdict not settled yet */
+  pending: Generated<boolean>;
 }
 
 /** Every fetch of a send's open pixel (0075). */
