@@ -201,7 +201,7 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
     async close() {
       await keyRevocations.close();
       processMetrics.close();
-      await tracking.settled();
+      await tracking.close();
       await trackingEvents.drain();
       await analytics.shutdown();
       redis.disconnect();

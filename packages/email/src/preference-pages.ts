@@ -23,10 +23,12 @@ const STYLE = `
   .status { display: inline-block; font-size: .8125rem; font-weight: 600; border-radius: 999px; padding: .125rem .625rem; margin-top: .25rem; }
   .on { background: #dcfce7; color: #14532d; }
   .off { background: #f3f4f6; color: #374151; }
-  a.button { display: inline-block; min-height: 44px; padding: .625rem 1rem; border-radius: 8px; font-weight: 600; text-decoration: none; border: 1px solid #4338ca; color: #4338ca; background: #fff; }
-  a.button.primary { background: #4338ca; color: #fff; }
-  a.button:hover { text-decoration: underline; }
-  a:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
+  form { margin: 0; }
+  .button { display: inline-block; min-height: 44px; padding: .625rem 1rem; border-radius: 8px; font: inherit; font-weight: 600; text-decoration: none; border: 1px solid #4338ca; color: #4338ca; background: #fff; cursor: pointer; }
+  .button.primary { background: #4338ca; color: #fff; }
+  .button:hover { text-decoration: underline; }
+  a:focus-visible, button:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
+  .actions { display: flex; flex-wrap: wrap; gap: .75rem; align-items: center; margin: 0 0 1rem; }
   .notice { background: #fffbeb; border: 1px solid #fcd34d; border-radius: 8px; padding: .75rem 1rem; margin: 0 0 1rem; }
   .icon { font-size: 2rem; line-height: 1; margin: 0 0 .75rem; }
   footer { text-align: center; margin-top: 1.25rem; }
@@ -54,28 +56,81 @@ ${body}
 </html>`;
 }
 
+/**
+ * A form that changes preferences. The signed token in its action URL is the whole authority (no
+ * session, so no cookie for another site to ride on), and it works without JavaScript.
+ */
+function postButton(input: { action: string; label: string; primary?: boolean; from?: 'preference_center'; describedBy?: string }): string {
+  const from = input.from === undefined ? '' : `<input type="hidden" name="from" value="${input.from}">`;
+  const describedBy = input.describedBy === undefined ? '' : ` aria-describedby="${escapeHtml(input.describedBy)}"`;
+  return `<form method="post" action="${escapeHtml(input.action)}">${from}<button class="button${input.primary === true ? ' primary' : ''}" type="submit"${describedBy}>${escapeHtml(input.label)}</button></form>`;
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
+export interface QuestionPageInput {
+  action: 'unsubscribe' | 'resubscribe';
+  email: string;
+  /** label of the category, or undefined for all emails */
+  categoryLabel?: string | undefined;
+  /** where the button posts: the link's own URL, token included */
+  formAction: string;
+  preferencesUrl: string;
+}
+
+/**
+ * What opening an unsubscribe link shows: a question, not a change. Link scanners (Safe Links,
+ * Mimecast, Proofpoint) fetch every link of a delivered message, so a visit must not unsubscribe
+ * anyone (docs/email.md, "Unsubscribe and preference pages"); the button posts the same URL.
+ */
+export function questionPage(input: QuestionPageInput): string {
+  const scope = lowerFirst(input.categoryLabel ?? 'all emails');
+  const unsubscribe = input.action === 'unsubscribe';
+  const title = unsubscribe ? `Unsubscribe from ${scope}?` : `Resubscribe to ${scope}?`;
+  const text = unsubscribe
+    ? `<span class="email">${escapeHtml(input.email)}</span> will no longer receive ${escapeHtml(scope)}.`
+    : `<span class="email">${escapeHtml(input.email)}</span> will receive ${escapeHtml(scope)} again.`;
+  return page(
+    title,
+    `<div class="icon" aria-hidden="true">✉️</div>
+<h1>${escapeHtml(title)}</h1>
+<p>${text}</p>
+<div class="actions">
+${postButton({ action: input.formAction, label: unsubscribe ? 'Unsubscribe' : 'Resubscribe', primary: true })}
+<a class="button" href="${escapeHtml(input.preferencesUrl)}">Manage email preferences</a>
+</div>`,
+  );
+}
+
 export interface ConfirmationPageInput {
   action: 'unsubscribe' | 'resubscribe';
   email: string;
   /** label of the category, or undefined for all emails */
   categoryLabel?: string | undefined;
+  /** posts the opposite action: the person takes back what they just did */
+  undoUrl: string;
   preferencesUrl: string;
 }
 
 export function confirmationPage(input: ConfirmationPageInput): string {
-  const scope = input.categoryLabel === undefined ? 'all emails' : input.categoryLabel;
-  const title = input.action === 'unsubscribe' ? 'You have been unsubscribed' : 'You have been resubscribed';
+  const scope = lowerFirst(input.categoryLabel ?? 'all emails');
+  const title = input.action === 'unsubscribe' ? 'You are unsubscribed' : 'You are resubscribed';
   const text =
     input.action === 'unsubscribe'
-      ? `<span class="email">${escapeHtml(input.email)}</span> will no longer receive ${escapeHtml(scope.charAt(0).toLowerCase() + scope.slice(1))}.`
-      : `<span class="email">${escapeHtml(input.email)}</span> will receive ${escapeHtml(scope.charAt(0).toLowerCase() + scope.slice(1))} again.`;
+      ? `<span class="email">${escapeHtml(input.email)}</span> will no longer receive ${escapeHtml(scope)}.`
+      : `<span class="email">${escapeHtml(input.email)}</span> will receive ${escapeHtml(scope)} again.`;
   return page(
     title,
     `<div class="icon" aria-hidden="true">${input.action === 'unsubscribe' ? '✉️' : '✅'}</div>
 <h1 role="status">${escapeHtml(title)}</h1>
 <p>${text}</p>
 <p class="muted">Changed your mind, or want to choose which emails you get?</p>
-<p><a class="button primary" href="${escapeHtml(input.preferencesUrl)}">Manage email preferences</a></p>`,
+<div class="actions">
+${postButton({ action: input.undoUrl, label: 'Undo' })}
+<a class="button primary" href="${escapeHtml(input.preferencesUrl)}">Manage email preferences</a>
+</div>`,
   );
 }
 
@@ -83,9 +138,9 @@ export interface PreferenceCenterInput {
   email: string;
   suppressed: boolean;
   unsubscribedAll: boolean;
-  /** URL that flips the global switch (unsubscribe when subscribed, resubscribe otherwise) */
+  /** URL the global switch posts to (unsubscribe when subscribed, resubscribe otherwise) */
   globalToggleUrl: string;
-  /** a required category (emails the person asked for) has no toggle: it is always sent */
+  /** a required category (emails the person asked for) has no toggle: it is always sent; a toggle posts to its toggleUrl */
   categories: ({ key: string; label: string; description: string } & ({ required: true } | { required: false; subscribed: boolean; toggleUrl: string }))[];
 }
 
@@ -120,7 +175,7 @@ export function preferenceCenterPage(input: PreferenceCenterInput): string {
     <span class="muted">${escapeHtml(category.description)}</span><br>
     <span class="status ${category.subscribed ? 'on' : 'off'}">${category.subscribed ? 'Subscribed' : 'Unsubscribed'}</span>
   </div>
-  <a class="button" href="${escapeHtml(category.toggleUrl)}" aria-describedby="cat-${escapeHtml(category.key)}">${category.subscribed ? 'Unsubscribe' : 'Resubscribe'}</a>
+  ${postButton({ action: category.toggleUrl, label: category.subscribed ? 'Unsubscribe' : 'Resubscribe', from: 'preference_center', describedBy: `cat-${category.key}` })}
 </li>`,
     )
     .join('\n');
@@ -132,9 +187,9 @@ export function preferenceCenterPage(input: PreferenceCenterInput): string {
   const alwaysNote = always.length === 0 ? '' : ` (except ${escapeHtml(always.join(', '))}: you asked for those)`;
   const global = input.unsubscribedAll
     ? `<p>You are <strong>unsubscribed from all emails</strong>${alwaysNote}.</p>
-<p><a class="button primary" href="${escapeHtml(input.globalToggleUrl)}">Resubscribe to emails</a></p>`
+${postButton({ action: input.globalToggleUrl, label: 'Resubscribe to emails', primary: true, from: 'preference_center' })}`
     : `<p class="muted">Stop every email we send to this address, whatever the topic${alwaysNote}.</p>
-<p><a class="button" href="${escapeHtml(input.globalToggleUrl)}">Unsubscribe from all emails</a></p>`;
+${postButton({ action: input.globalToggleUrl, label: 'Unsubscribe from all emails', from: 'preference_center' })}`;
   return page(
     'Email preferences',
     `<h1>Email preferences</h1>

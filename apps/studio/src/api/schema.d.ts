@@ -254,7 +254,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Apply the signed token (unsubscribe or resubscribe) and show a confirmation page */
+    /**
+     * Ask to confirm the signed token (unsubscribe or resubscribe): a page with a button that posts it; changes nothing
+     * @description A visit never changes a preference, because mail security gateways (Safe Links, Mimecast, Proofpoint) fetch every link of a delivered message. The page has one button, a form posting to this URL, and a link to the preference center. HEAD changes nothing either.
+     */
     get: {
       parameters: {
         query?: {
@@ -314,7 +317,7 @@ export interface paths {
       };
     };
     put?: never;
-    /** RFC 8058 one-click unsubscribe (List-Unsubscribe-Post) */
+    /** Apply the signed token: the confirmation page's button, a preference center toggle, or RFC 8058 one-click (List-Unsubscribe-Post) */
     post: {
       parameters: {
         query?: {
@@ -409,7 +412,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Preference center (categories and the global switch) */
+    /** Preference center (categories and the global switch, each a form posting to the unsubscribe URL) */
     get: {
       parameters: {
         query?: {
@@ -11250,7 +11253,7 @@ export interface paths {
           offset?: number;
           toEmail?: string;
           templateKey?: string;
-          status?: 'queued' | 'rendered' | 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'failed';
+          status?: 'queued' | 'rendered' | 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'failed' | 'cancelled';
           from?: string;
           to?: string;
         };
@@ -16028,7 +16031,7 @@ export interface components {
       subject: string;
       category: string;
       /** @enum {string} */
-      status: 'queued' | 'rendered' | 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'failed';
+      status: 'queued' | 'rendered' | 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'failed' | 'cancelled';
       sentAt: string | null;
       deliveredAt: string | null;
       /** @description first open of any kind, a machine’s included */
@@ -17042,7 +17045,7 @@ export interface components {
       subject: string;
       category: string;
       /** @enum {string} */
-      status: 'queued' | 'rendered' | 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'failed';
+      status: 'queued' | 'rendered' | 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'failed' | 'cancelled';
       sentAt: string | null;
       deliveredAt: string | null;
       /** @description first open of any kind, a machine’s included */

@@ -13,7 +13,7 @@ import { useEmailsQuery } from '../data/emails/emails-query';
 
 type EmailSend = components['schemas']['EmailSend'];
 type EmailStatus = EmailSend['status'];
-const statuses: EmailStatus[] = ['queued', 'rendered', 'sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained', 'failed'];
+const statuses: EmailStatus[] = ['queued', 'rendered', 'sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained', 'failed', 'cancelled'];
 
 const columns: ColumnDef<EmailSend, unknown>[] = [
   { header: 'Subject', cell: ({ row }) => <Link to={`/studio/emails/${row.original.id}`}>{row.original.subject || row.original.templateKey}</Link> },

@@ -110,7 +110,7 @@ export function resumeBroadcast(deps: BroadcastTransitionDeps, id: string): Prom
   });
 }
 
-/** POST …/cancel: recipients not yet sent are marked cancelled; once it answers, nothing more is sent. */
+/** POST …/cancel: recipients not yet sent, and their sends held back by the send rate, are marked cancelled; once it answers, nothing more is sent. */
 export function cancelBroadcast(deps: BroadcastTransitionDeps, id: string): Promise<Broadcast> {
   return transition(deps, id, 'cancelled', async (trx) => {
     const now = new Date();
@@ -127,6 +127,16 @@ export function cancelBroadcast(deps: BroadcastTransitionDeps, id: string): Prom
       .set({ status: 'cancelled', updatedAt: now })
       .where('broadcastId', '=', id)
       .where('status', '=', 'pending')
+      .execute();
+    // sends the send rate held back (queued, never claimed: no chunk runs while this holds the
+    // transition lock) end cancelled rather than queued forever
+    await trx
+      .updateTable('emailSends')
+      .set({ status: 'cancelled', updatedAt: now })
+      .where('broadcastId', '=', id)
+      .where('status', '=', 'queued')
+      .where('sendStartedAt', 'is', null)
+      .where('providerMessageId', 'is', null)
       .execute();
     return true;
   });

@@ -7,6 +7,7 @@ import { deepMergeProperties } from './deep-merge';
 import { checkContactProperties } from './time-zone';
 import { paginate } from '../db/paginate';
 import { isUniqueViolation } from '../db/pg-errors';
+import { deletePreferencesKeepingSuppression } from './address-suppressions';
 
 export const DUPLICATE_EXTERNAL_ID = 'Contact with this externalId already exists';
 
@@ -80,19 +81,16 @@ export async function updateContact(db: Db, idOrExternalId: string, input: Updat
   });
 }
 
+/** The contact's preference rows go (the API contract); what they said about the address stays (address-suppressions.ts). */
 async function deletePreferencesOf(db: Db, contact: ContactRow): Promise<void> {
   if (contact.externalId !== null) {
-    await db.deleteFrom('emailPreferences').where('userId', '=', contact.externalId).execute();
+    await deletePreferencesKeepingSuppression(db, { userId: contact.externalId });
   } else if (contact.email !== null) {
-    await db
-      .deleteFrom('emailPreferences')
-      .where('userId', 'is', null)
-      .where(sql`lower(email)`, '=', contact.email.toLowerCase())
-      .execute();
+    await deletePreferencesKeepingSuppression(db, { addressOnly: contact.email });
   }
 }
 
-/** Admin DELETE: the contact and its preferences; list memberships cascade. */
+/** Admin DELETE: the contact and its preferences (its suppression is kept by address); list memberships cascade. */
 export async function deleteContact(db: Db, idOrExternalId: string): Promise<ContactRow> {
   return db.transaction().execute(async (trx) => {
     const contact = await getContact(trx, idOrExternalId);
@@ -103,7 +101,8 @@ export async function deleteContact(db: Db, idOrExternalId: string): Promise<Con
 }
 
 /**
- * Data-plane erasure request: the contact, its preferences and its event records. Email send
+ * Data-plane erasure request: the contact, its preferences and its event records (a suppression is
+ * kept as a hash of the address: address-suppressions.ts). Email send
  * records stay (they are the provider-side delivery history an operator must keep for bounces
  * and complaints); list memberships cascade with the contact.
  */

@@ -40,6 +40,15 @@ export interface EmailPreferencesTable {
   updatedAt: Timestamp;
 }
 
+/** migrations/0160: the suppression of an address kept after its contact is deleted or erased */
+export interface AddressSuppressionsTable {
+  /** SHA-256 (hex) of lower(btrim(email)) */
+  addressHash: string;
+  reason: 'bounced' | 'complained' | 'manual' | 'unsubscribed';
+  suppressedAt: Timestamp;
+  createdAt: Generated<Date>;
+}
+
 export interface EventsTable {
   id: Generated<string>;
   userId: string;
@@ -104,7 +113,7 @@ export interface JourneyLogsTable {
   createdAt: Timestamp;
 }
 
-export type EmailStatus = 'queued' | 'rendered' | 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'failed';
+export type EmailStatus = 'queued' | 'rendered' | 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'failed' | 'cancelled';
 
 /** Why an open or a click was made by a machine, not a person (docs/email.md, "Machine opens and clicks"; migration 0075). */
 export const machineReasons = ['head_request', 'scanner_user_agent', 'apple_mpp', 'too_fast', 'honeypot'] as const;
@@ -177,6 +186,8 @@ export interface LinkClicksTable {
   machine: Generated<boolean>;
   machineReason: MachineReason | null;
   clickedAt: Timestamp;
+  /** 0162: inside the machine-click window, its verdict not settled yet */
+  pending: Generated<boolean>;
 }
 
 /** Every fetch of a send's open pixel (0075). */
@@ -550,6 +561,7 @@ export interface JourneyStateCountsTable {
 export interface Database {
   contacts: ContactsTable;
   emailPreferences: EmailPreferencesTable;
+  addressSuppressions: AddressSuppressionsTable;
   events: EventsTable;
   journeyOverrides: JourneyOverridesTable;
   journeyStates: JourneyStatesTable;

@@ -125,6 +125,8 @@ export async function sendEmail(deps: EmailDeps, input: SendEmailInput, options:
 export async function beforeClaim(deps: EmailDeps, row: EmailSendRow): Promise<SendEmailResult | undefined> {
   if (ACCEPTED.includes(row.status)) return { status: 'sent', emailSendId: row.id };
   if (row.status === 'failed') return { status: 'failed', emailSendId: row.id, reason: row.errorMessage ?? 'failed' };
+  // its broadcast was cancelled while the send rate held it back: never sent, never to be
+  if (row.status === 'cancelled') return { status: 'skipped', reason: 'cancelled' };
   if (row.sendStartedAt !== null)
     return failForGood(deps, row, 'Delivery unknown: an earlier attempt stopped during the provider call; not resent to avoid a duplicate');
   // before the claim: a worker that dies while it waits leaves the row queued, not "delivery unknown"

@@ -158,7 +158,7 @@ async function readSendContext(db: Db, input: SendJourneyEmailInput, category: G
     left join journey_states st on st.id = ${input.stateId}
     left join email_sends s on s.idempotency_key = ${input.idempotencyKey}
     cross join lateral (
-      select ${sql.join(sendGateVerdicts(category))} from email_preferences where lower(email) = ${input.userEmail.toLowerCase()}
+      select ${sql.join(sendGateVerdicts(category, sql.val(input.userEmail)))} from email_preferences where lower(email) = ${input.userEmail.toLowerCase()}
     ) as gate`.execute(db);
   const { stateStatus, suppressed, unsubscribedAll, categoryOff, ...send } = rows[0]!;
   return { stateStatus, row: send.id === null ? undefined : send, gate: sendGateResult({ suppressed, unsubscribedAll, categoryOff }, category) };

@@ -2,6 +2,7 @@ import { evaluateCondition } from '@waymark/journey';
 import type { Db } from '../db/database';
 import type { JsonObject } from '../db/schema';
 import { getContact } from '../contacts/contact';
+import { listAddressSuppressions, type AddressSuppressionReason } from '../contacts/address-suppressions';
 import { effectiveEnabled, loadOverrides } from './effective-enabled';
 import type { JourneyOrchestrator } from './orchestrator';
 import type { JourneyRegistry } from './registry';
@@ -71,7 +72,7 @@ export async function explainJourney(deps: ExplainDeps, input: { contactId: stri
       ? ('journey not in ENABLED_JOURNEYS' as const)
       : ('journey disabled' as const);
 
-  const [events, states, entry, preferences] = await Promise.all([
+  const [events, states, entry, preferences, kept] = await Promise.all([
     deps.db
       .selectFrom('events')
       .select(['id', 'properties', 'occurredAt'])
@@ -94,6 +95,7 @@ export async function explainJourney(deps: ExplainDeps, input: { contactId: stri
           .selectAll()
           .where(({ fn, eb }) => eb(fn('lower', ['email']), '=', contact.email!.toLowerCase()))
           .execute(),
+    contact.email === null ? Promise.resolve([]) : listAddressSuppressions(deps.db, contact.email),
   ]);
 
   const stateIds = states.map((state) => state.id);
@@ -116,11 +118,22 @@ export async function explainJourney(deps: ExplainDeps, input: { contactId: stri
       .map(([category]) => category),
   );
   const bounced = preferences.some((row) => row.bounceCount >= deps.bounceThreshold);
+  // what an earlier, deleted contact of this address said, which the send gate still honours
+  const keptPhrase = (reasons: readonly AddressSuppressionReason[]): string | undefined => {
+    const found = kept.find((suppression) => reasons.includes(suppression.reason));
+    return found === undefined
+      ? undefined
+      : `${KEPT_WORDS[found.reason]} on ${found.suppressedAt.toISOString()}, kept after a contact with this address was deleted`;
+  };
+  const keptSuppression = keptPhrase(['bounced', 'complained', 'manual']);
+  const keptUnsubscribe = keptPhrase(['unsubscribed']);
   const skipPhrase = (reason: string): string => {
     switch (reason) {
       case 'suppressed':
+        if (!preferences.some((row) => row.suppressed) && keptSuppression !== undefined) return `suppressed: ${keptSuppression}`;
         return bounced ? 'bounce-suppressed' : 'suppressed';
       case 'unsubscribed_all':
+        if (!preferences.some((row) => row.unsubscribedAll) && keptUnsubscribe !== undefined) return `unsubscribed from all emails: ${keptUnsubscribe}`;
         return 'unsubscribed from all emails';
       case 'category_unsubscribed':
         return `unsubscribed from ${offCategories.join(', ') || 'the category'}`;
@@ -194,7 +207,13 @@ export async function explainJourney(deps: ExplainDeps, input: { contactId: stri
     if (journey.entryLimit === 'once' && entry !== undefined && entry.firstEnteredAt < event.occurredAt) {
       return { eventId: event.id, at: event.occurredAt, outcome: `entry limit once already used on ${entry.firstEnteredAt.toISOString()}` };
     }
-    return { eventId: event.id, at: event.occurredAt, outcome: unavailable ?? 'not entered (already enrolled, or unsubscribed at the time)' };
+    const refused =
+      keptSuppression !== undefined
+        ? `not entered: the address is suppressed (${keptSuppression})`
+        : keptUnsubscribe === undefined
+          ? undefined
+          : `not entered: the address is unsubscribed (${keptUnsubscribe})`;
+    return { eventId: event.id, at: event.occurredAt, outcome: unavailable ?? refused ?? 'not entered (already enrolled, or unsubscribed at the time)' };
   });
 
   const explanation: Explanation = {
@@ -211,6 +230,13 @@ export async function explainJourney(deps: ExplainDeps, input: { contactId: stri
   if (input.templateKey !== undefined) explanation.template = { key: input.templateKey, outcome: templateOutcome(input.templateKey, explanation) };
   return explanation;
 }
+
+const KEPT_WORDS: Record<AddressSuppressionReason, string> = {
+  bounced: 'it bounced',
+  complained: 'it complained of spam',
+  manual: 'an operator suppressed it',
+  unsubscribed: 'it unsubscribed from all emails',
+};
 
 /** The latest word on one template: its send step, or why no enrollment reached it. */
 function templateOutcome(templateKey: string, explanation: Explanation): string {

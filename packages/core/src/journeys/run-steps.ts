@@ -127,7 +127,7 @@ async function readEntryContext(
     left join journey_states own on own.workflow_id = ${input.workflowId}
     left join contacts contact on ${given} = '' and contact.external_id = ${input.userId}
     cross join lateral (
-      select ${sql.join(sendGateVerdicts(category))} from email_preferences
+      select ${sql.join(sendGateVerdicts(category, sql<string>`coalesce(nullif(${given}, ''), contact.email)`))} from email_preferences
       where lower(email) = lower(coalesce(nullif(${given}, ''), contact.email))
     ) as gate`.execute(db);
   const { stateId, stateEmail, contactEmail, ...verdicts } = rows[0]!;

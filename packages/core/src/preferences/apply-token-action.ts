@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { EmailTokenPayload } from '@waymark/email/unsubscribe-token';
 import type { Db } from '../db/database';
+import { liftAddressSuppressions, listAddressSuppressions, SUPPRESSING_REASONS } from '../contacts/address-suppressions';
 import { aggregatePreferences, ensurePreferenceRow, listPreferenceRowsForAddress, type AddressPreferences } from './preference-rows';
 import { recordContactUnsubscribed, type UnsubscribeSource } from './outbound-events';
 
@@ -24,7 +25,7 @@ export async function applyTokenAction(db: Db, token: EmailTokenPayload, source:
   const userId = token.externalId === '' ? null : token.externalId;
   const category = token.category ?? null;
   return db.transaction().execute(async (trx) => {
-    const before = aggregatePreferences(await listPreferenceRowsForAddress(trx, token.email));
+    const before = await readAddressPreferences(trx, token.email);
     const now = new Date();
     if (token.action === 'unsubscribe') {
       const row = await ensurePreferenceRow(trx, { email: token.email, userId });
@@ -48,8 +49,10 @@ export async function applyTokenAction(db: Db, token: EmailTokenPayload, source:
         )
         .where(sql`lower(email)`, '=', token.email.trim().toLowerCase())
         .execute();
+      // a global unsubscribe kept after an earlier contact of this address was deleted: the token's holder takes it back
+      await liftAddressSuppressions(trx, token.email, ['unsubscribed']);
     }
-    const after = aggregatePreferences(await listPreferenceRowsForAddress(trx, token.email));
+    const after = await readAddressPreferences(trx, token.email);
     const wasOff = category === null ? before.unsubscribedAll : before.categories[category] === false;
     const isOff = category === null ? after.unsubscribedAll : after.categories[category] === false;
     const changed = wasOff !== isOff;
@@ -60,7 +63,13 @@ export async function applyTokenAction(db: Db, token: EmailTokenPayload, source:
   });
 }
 
-/** What the preference center shows for a token's address. */
+/** What the preference center shows for a token's address: its rows and what was kept of deleted ones, as the send gate reads them. */
 export async function readAddressPreferences(db: Db, email: string): Promise<AddressPreferences> {
-  return aggregatePreferences(await listPreferenceRowsForAddress(db, email));
+  const [rows, kept] = await Promise.all([listPreferenceRowsForAddress(db, email), listAddressSuppressions(db, email)]);
+  const preferences = aggregatePreferences(rows);
+  return {
+    ...preferences,
+    unsubscribedAll: preferences.unsubscribedAll || kept.some((entry) => entry.reason === 'unsubscribed'),
+    suppressed: preferences.suppressed || kept.some((entry) => SUPPRESSING_REASONS.includes(entry.reason)),
+  };
 }

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { PreferenceCategories } from '@waymark/email/preference-categories';
 import { findContactPreferences, getContact, toContactPreferences, type ContactPreferences } from '../contacts/contact';
 import type { Db } from '../db/database';
+import { liftAddressSuppressions, SUPPRESSING_REASONS } from '../contacts/address-suppressions';
 import { badRequest, notFound } from '../errors/app-error';
 import { ensurePreferenceRow } from './preference-rows';
 import { recordContactUnsubscribed } from './outbound-events';
@@ -84,6 +85,9 @@ export async function updateContactPreferences(
       .where('id', '=', existing.id)
       .returningAll()
       .executeTakeFirstOrThrow();
+    // an operator lifting it lifts what was kept of an earlier contact of this address too
+    if (update.unsubscribedAll === false) await liftAddressSuppressions(trx, email, ['unsubscribed']);
+    if (update.suppressed === false) await liftAddressSuppressions(trx, email, SUPPRESSING_REASONS);
     const newlyOff = Object.entries(update.categories ?? {}).filter(([name, value]) => value === false && existing.categories[name] !== false);
     if (update.unsubscribedAll === true && !existing.unsubscribedAll) {
       await recordContactUnsubscribed(trx, { externalId: contact.externalId, email, category: null, source: 'admin' });

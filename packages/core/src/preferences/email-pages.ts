@@ -1,5 +1,5 @@
 import type { PreferenceCategories } from '@waymark/email/preference-categories';
-import { alwaysSentPage, confirmationPage, errorPage, preferenceCenterPage } from '@waymark/email/preference-pages';
+import { alwaysSentPage, confirmationPage, errorPage, preferenceCenterPage, questionPage } from '@waymark/email/preference-pages';
 import type { EmailTokenPayload, EmailTokenSigner } from '@waymark/email/unsubscribe-token';
 import type { Db } from '../db/database';
 import { preferencesPageUrl, unsubscribePageUrl } from './page-urls';
@@ -38,31 +38,72 @@ function categoryLabel(categories: PreferenceCategories, key: string | undefined
   return categories.find(key)?.label ?? `“${key}” emails`;
 }
 
+async function preferencesLink(deps: EmailPageDeps, payload: EmailTokenPayload): Promise<string> {
+  const preferencesToken = await deps.tokens.sign({ externalId: payload.externalId, email: payload.email, action: 'unsubscribe' });
+  return preferencesPageUrl(deps.publicUrl, preferencesToken);
+}
+
+/** A token naming a required category (the link in a password reset or a receipt) changes nothing. */
+function requiredCategory(deps: EmailPageDeps, payload: EmailTokenPayload): { label: string } | undefined {
+  const category = payload.category === undefined ? undefined : deps.categories.find(payload.category);
+  return category?.required === true ? category : undefined;
+}
+
 /**
- * GET /v1/email/unsubscribe (and the POST one-click): applies the token's action. A token naming a
- * required category (the link in a password reset or a receipt) changes nothing: those emails are
- * sent because the person asked for them, and the page says so.
+ * GET (and HEAD) /v1/email/unsubscribe: asks, changes nothing. Mail security gateways fetch every
+ * link of a delivered message (docs/email.md, "Unsubscribe and preference pages"), so only the
+ * page's button (a POST to the same URL) or an RFC 8058 one-click POST applies the token.
+ */
+export async function unsubscribeQuestionPage(deps: EmailPageDeps, token: string | undefined): Promise<HtmlPage> {
+  const payload = await verified(deps, token);
+  if (payload === undefined || token === undefined) return INVALID_LINK;
+  const preferencesUrl = await preferencesLink(deps, payload);
+  const required = requiredCategory(deps, payload);
+  if (required !== undefined) return { status: 200, html: alwaysSentPage({ email: payload.email, categoryLabel: required.label, preferencesUrl }) };
+  return {
+    status: 200,
+    html: questionPage({
+      action: payload.action,
+      email: payload.email,
+      categoryLabel: categoryLabel(deps.categories, payload.category),
+      formAction: unsubscribePageUrl(deps.publicUrl, token),
+      preferencesUrl,
+    }),
+  };
+}
+
+/**
+ * POST /v1/email/unsubscribe: the page's button, a preference center toggle or RFC 8058 one-click.
+ * Applies the token's action and confirms, with an Undo button (the opposite action, signed now).
+ * A token naming a required category changes nothing: those emails are sent because the person
+ * asked for them, and the page says so.
  */
 export async function unsubscribeLinkPage(deps: EmailPageDeps, token: string | undefined, source: UnsubscribeSource): Promise<HtmlPage> {
   const payload = await verified(deps, token);
   if (payload === undefined) return INVALID_LINK;
-  const required = payload.category === undefined ? undefined : deps.categories.find(payload.category);
-  if (required?.required !== true) await applyTokenAction(deps.db, payload, source);
-  const preferencesToken = await deps.tokens.sign({ externalId: payload.externalId, email: payload.email, action: 'unsubscribe' });
-  const preferencesUrl = preferencesPageUrl(deps.publicUrl, preferencesToken);
-  if (required?.required === true) return { status: 200, html: alwaysSentPage({ email: payload.email, categoryLabel: required.label, preferencesUrl }) };
+  const preferencesUrl = await preferencesLink(deps, payload);
+  const required = requiredCategory(deps, payload);
+  if (required !== undefined) return { status: 200, html: alwaysSentPage({ email: payload.email, categoryLabel: required.label, preferencesUrl }) };
+  await applyTokenAction(deps.db, payload, source);
+  const undoToken = await deps.tokens.sign({
+    externalId: payload.externalId,
+    email: payload.email,
+    action: payload.action === 'unsubscribe' ? 'resubscribe' : 'unsubscribe',
+    ...(payload.category === undefined ? {} : { category: payload.category }),
+  });
   return {
     status: 200,
     html: confirmationPage({
       action: payload.action,
       email: payload.email,
       categoryLabel: categoryLabel(deps.categories, payload.category),
+      undoUrl: unsubscribePageUrl(deps.publicUrl, undoToken),
       preferencesUrl,
     }),
   };
 }
 
-/** GET /v1/email/preferences: the preference center, with a toggle link per category (none for a required one). */
+/** GET /v1/email/preferences: the preference center, with a toggle form per category (none for a required one). */
 export async function preferenceCenter(deps: EmailPageDeps, token: string | undefined): Promise<HtmlPage> {
   const payload = await verified(deps, token);
   if (payload === undefined) return INVALID_LINK;

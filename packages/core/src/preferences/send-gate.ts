@@ -1,6 +1,7 @@
-import { sql } from 'kysely';
+import { sql, type Expression } from 'kysely';
 import type { PreferenceCategories, PreferenceCategory } from '@waymark/email/preference-categories';
 import type { Db } from '../db/database';
+import { addressKept, SUPPRESSING_REASONS } from '../contacts/address-suppressions';
 
 export type SendBlockReason = 'unsubscribed_all' | 'suppressed' | 'category_unsubscribed';
 
@@ -33,13 +34,15 @@ export interface SendGateVerdicts {
 /**
  * The gate's aggregates over the preference rows of one address, as select expressions, so a
  * statement that reads more (the journey send's one read: deliver-journey-email.ts) asks the gate
- * exactly as checkSendGateForAddresses does.
+ * exactly as checkSendGateForAddresses does. `address` is the address asked about: a suppression
+ * or global unsubscribe kept after its contact was deleted (contacts/address-suppressions.ts)
+ * counts as the rows' own, so it stops every send path alike.
  */
-export function sendGateVerdicts(category: GateCategory) {
+export function sendGateVerdicts(category: GateCategory, address: Expression<string>) {
   const key = keyOf(category);
   return [
-    sql<boolean>`bool_or(suppressed)`.as('suppressed'),
-    sql<boolean>`bool_or(unsubscribed_all)`.as('unsubscribedAll'),
+    sql<boolean>`(coalesce(bool_or(suppressed), false) or ${addressKept(address, SUPPRESSING_REASONS)})`.as('suppressed'),
+    sql<boolean>`(coalesce(bool_or(unsubscribed_all), false) or ${addressKept(address, ['unsubscribed'])})`.as('unsubscribedAll'),
     sql<boolean>`coalesce(bool_or((categories ->> ${key})::boolean = false), false)`.as('categoryOff'),
   ] as const;
 }
@@ -68,7 +71,8 @@ export function sendGateResult(verdicts: SendGateVerdicts, category: GateCategor
  * of `category` now? One query for the whole set, so a send, a journey entry, a batch enrollment
  * and a broadcast to many people all ask it the same way. A contact is gated by its address:
  * preferences are kept per address, and every preference row of an address counts (rows may exist
- * before their contact, e.g. from a suppression import, and under different user ids). When rows
+ * before their contact, e.g. from a suppression import, and under different user ids), and so does
+ * the address's suppression kept after a contact with it was deleted. When rows
  * disagree the strictest wins: suppressed, then unsubscribed from all, then the category turned off
  * (a required category: suppression only).
  *
@@ -77,16 +81,19 @@ export function sendGateResult(verdicts: SendGateVerdicts, category: GateCategor
 export async function checkSendGateForAddresses(db: Db, addresses: Iterable<string>, category: GateCategory): Promise<Map<string, SendGateResult>> {
   const given = [...new Set(addresses)];
   const keys = [...new Set(given.map((address) => address.toLowerCase()))];
+  // one array parameter, however many addresses: a broadcast may ask for many thousands; one
+  // row per address, with or without preference rows (a kept suppression needs none)
   const rows =
     keys.length === 0
       ? []
-      : await db
-          .selectFrom('emailPreferences')
-          .select([sql<string>`lower(email)`.as('address'), ...sendGateVerdicts(category)])
-          // one array parameter, however many addresses: a broadcast may ask for many thousands
-          .where(sql<boolean>`lower(email) = any(${keys}::text[])`)
-          .groupBy(sql`lower(email)`)
-          .execute();
+      : (
+          await sql<{ address: string } & SendGateVerdicts>`
+            select given.address, gate.*
+            from unnest(${keys}::text[]) as given(address)
+            cross join lateral (
+              select ${sql.join(sendGateVerdicts(category, sql.ref('given.address')))} from email_preferences where lower(email) = given.address
+            ) as gate`.execute(db)
+        ).rows;
   const blocked = new Map<string, SendBlockReason>();
   for (const row of rows) {
     const reason = sendGateResult(row, category).reason;

@@ -51,8 +51,8 @@ const RECORD_CLICKS = preparedStatement<Omit<RecordedClick, 'machineReason'> & {
        ) then 'too_fast' end) as machine_reason
      from link l
    ), click as (
-     insert into link_clicks (id, tracked_link_id, ip_address, user_agent, machine, machine_reason)
-     select click_id, id, ip, ua, machine_reason is not null, machine_reason from verdict order by ord
+     insert into link_clicks (id, tracked_link_id, ip_address, user_agent, machine, machine_reason, pending)
+     select click_id, id, ip, ua, machine_reason is not null, machine_reason, machine_reason is null and in_window from verdict order by ord
    ), counted as (
      update tracked_links t set click_count = t.click_count + c.n, updated_at = now()
      from (select id, count(*)::int as n from verdict group by id) c where t.id = c.id
@@ -95,11 +95,13 @@ export async function recordClicks(
   return clicks.map((_click, index) => byOrd.get(index + 1));
 }
 
+// Settles once: the row's `pending` is cleared by the one statement that settles it (the timer of
+// the api that took the click, or any api's sweep of clicks left pending), which alone answers.
 const SETTLE_CLICK = preparedStatement<{ fast: boolean }>(
   'waymark_settle_click',
   `with c as (
      select lc.id, lc.clicked_at, t.id as link_id, t.email_send_id
-     from link_clicks lc join tracked_links t on t.id = lc.tracked_link_id where lc.id = $1 and not lc.machine
+     from link_clicks lc join tracked_links t on t.id = lc.tracked_link_id where lc.id = $1 and lc.pending
    ), v as (
      select c.*, exists (
        select 1 from tracked_links t2 join link_clicks o on o.tracked_link_id = t2.id
@@ -107,22 +109,41 @@ const SETTLE_CLICK = preparedStatement<{ fast: boolean }>(
          and o.clicked_at > c.clicked_at - interval '1 second' and o.clicked_at < c.clicked_at + interval '1 second'
      ) as fast from c
    ), mark as (
-     update link_clicks set machine = true, machine_reason = 'too_fast' from v where link_clicks.id = v.id and v.fast
+     update link_clicks set pending = false, machine = v.fast, machine_reason = case when v.fast then 'too_fast' end
+     from v where link_clicks.id = v.id and link_clicks.pending
+     returning link_clicks.id
    ), person as (
      update email_sends s set human_clicked_at = v.clicked_at, updated_at = now() from v
-     where s.id = v.email_send_id and not v.fast and s.human_clicked_at is null
+     where s.id = v.email_send_id and not v.fast and s.human_clicked_at is null and exists (select 1 from mark)
    )
-   select fast from v`,
+   select fast from v where exists (select 1 from mark)`,
 );
 
 /**
  * The second look at a pending click: too_fast when another link of the same email was clicked
  * within a second either side of it, else a person's (humanClickedAt when empty). Resolves the
- * verdict (null = a person).
+ * verdict (null = a person), or undefined when the click was not pending (already settled).
  */
-export async function settleClick(statements: PreparedStatementPool, clickId: string): Promise<MachineReason | null> {
+export async function settleClick(statements: PreparedStatementPool, clickId: string): Promise<{ machineReason: MachineReason | null } | undefined> {
   const [row] = await statements.run(SETTLE_CLICK, [clickId]);
-  return row?.fast === true ? 'too_fast' : null;
+  return row === undefined ? undefined : { machineReason: row.fast ? 'too_fast' : null };
+}
+
+const LEFT_PENDING = preparedStatement<Omit<RecordedClick, 'machineReason' | 'pending'>>(
+  'waymark_left_pending_clicks',
+  `select lc.id as "clickId", t.original_url as "originalUrl", t.id as "linkId", t.email_send_id as "emailSendId",
+     s.template_key as "templateKey", s.user_id as "userId", s.to_email as "toEmail", lc.clicked_at as "clickedAt"
+   from link_clicks lc join tracked_links t on t.id = lc.tracked_link_id join email_sends s on s.id = t.email_send_id
+   where lc.pending and lc.clicked_at < now() - make_interval(secs => $1::int / 1000.0)
+   order by lc.clicked_at limit 500`,
+);
+
+/** Clicks still pending `olderThanMs` after they came: their api stopped before it settled them. */
+export async function findClicksLeftPending(
+  statements: PreparedStatementPool,
+  olderThanMs: number,
+): Promise<Omit<RecordedClick, 'machineReason' | 'pending'>[]> {
+  return statements.run(LEFT_PENDING, [olderThanMs]);
 }
 
 const ENSURE_HONEYPOT = preparedStatement<{ id: string }>(

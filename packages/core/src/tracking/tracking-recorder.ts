@@ -4,6 +4,7 @@ import { createGroupCommit } from './group-commit';
 import { machineReasonOf, type TrackingRequest } from './machine-hits';
 import {
   ensureHoneypotLink,
+  findClicksLeftPending,
   recordClicks,
   recordOpens,
   settleClick,
@@ -36,10 +37,22 @@ export interface TrackingRecorder {
   recordOpen(emailSendId: string, hit: TrackingHit): Promise<void>;
   /** Resolves when every pending click is settled (shutdown, tests). */
   settled(): Promise<void>;
+  /** Settles the clicks an api left pending when it stopped (run at start and every SWEEP_EVERY_MS). */
+  sweep(): Promise<void>;
+  /** Stops the sweep and waits for the pending clicks of this process (shutdown). */
+  close(): Promise<void>;
 }
 
 /** How long a pending click waits for the other clicks of its burst before it is settled. */
 const SETTLE_AFTER_MS = 1_100;
+/**
+ * How often an api looks for clicks another (stopped) api left pending. Their row says so
+ * (`link_clicks.pending`), so the event leaves late rather than never; a few seconds late is
+ * nothing for a click, and the look is an index scan of the unsettled clicks only.
+ */
+const SWEEP_EVERY_MS = 5_000;
+/** Left pending: older than this, no live timer of any api will settle it. */
+const LEFT_PENDING_AFTER_MS = 3 * SETTLE_AFTER_MS;
 
 /**
  * Per-process tracking writer. Concurrent clicks (and opens) share one statement per batch
@@ -76,16 +89,30 @@ export function createTrackingRecorder(options: {
       source: 'tracking',
     });
 
-  // a pending click's event leaves once its verdict is known; a crash before then loses that
-  // event (the click row is kept), as a failed push would
-  const settleLater = (click: RecordedClick) => {
-    const settling = new Promise<void>((resolve) => setTimeout(resolve, SETTLE_AFTER_MS))
-      .then(() => settleClick(options.statements, click.clickId))
-      .then((machineReason) => publishClick({ ...click, machineReason, pending: false }))
-      .catch((error: unknown) => options.logger.warn({ err: error, clickId: click.clickId }, 'tracking: could not settle a click'))
-      .finally(() => pending.delete(settling));
-    pending.add(settling);
+  // a pending click's event leaves once its verdict is known; its row stays `pending` until then,
+  // so a stop within that second leaves it to the next sweep (of this api or another) to settle
+  const settleNow = async (click: Omit<RecordedClick, 'machineReason' | 'pending'>) => {
+    const settled = await settleClick(options.statements, click.clickId);
+    // another api's sweep (or this api's timer) settled it first and published its event
+    if (settled !== undefined) publishClick({ ...click, machineReason: settled.machineReason, pending: false });
   };
+  const track = (work: Promise<void>, clickId?: string) => {
+    const tracked = work
+      .catch((error: unknown) => options.logger.warn({ err: error, clickId }, 'tracking: could not settle a click'))
+      .finally(() => pending.delete(tracked));
+    pending.add(tracked);
+  };
+  const settleLater = (click: RecordedClick) =>
+    track(
+      new Promise<void>((resolve) => setTimeout(resolve, SETTLE_AFTER_MS)).then(() => settleNow(click)),
+      click.clickId,
+    );
+  const sweep = async () => {
+    for (const click of await findClicksLeftPending(options.statements, LEFT_PENDING_AFTER_MS)) await settleNow(click);
+  };
+  const sweeper = setInterval(() => track(sweep()), SWEEP_EVERY_MS);
+  sweeper.unref();
+  track(sweep());
 
   const click = async (linkId: string, hit: TrackingHit) =>
     writeClick({ linkId, ipAddress: hit.ipAddress, userAgent: hit.userAgent?.slice(0, 1000) ?? null, machineReason: machineReasonOf('click', hit) });
@@ -126,6 +153,13 @@ export function createTrackingRecorder(options: {
     },
 
     async settled() {
+      await Promise.all([...pending]);
+    },
+
+    sweep,
+
+    async close() {
+      clearInterval(sweeper);
       await Promise.all([...pending]);
     },
   };

@@ -333,7 +333,7 @@ describe('outbound webhooks: endpoints, signed delivery, retries, a killed worke
       // a fact committed while no worker runs: its outbox row waits for the next worker's sweep
       const email = uniqueAddress('outbound-down');
       const token = await api.deps.email.tokens.sign({ externalId: `down-${randomUUID()}`, email, action: 'unsubscribe' });
-      expect((await api.request('GET', `/v1/email/unsubscribe?token=${token}`)).status).toBe(200);
+      expect((await api.request('POST', `/v1/email/unsubscribe?token=${token}`)).status).toBe(200);
 
       startWorker();
       // other test files unsubscribe people in the same database meanwhile, and this endpoint takes

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../../../../test/browser';
 import { uniqueAddress } from '../../../../../test/email-emulator';
@@ -47,6 +48,14 @@ describe('email pages in Chromium', () => {
     await api?.close();
   });
 
+  // no serious or critical axe violation on the page as it stands
+  async function expectAxeClean(page: Page) {
+    const axe = await new AxeBuilder({ page }).analyze();
+    const serious = axe.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+    expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+  }
+  const gate = (email: string) => api.deps.db.selectFrom('emailPreferences').selectAll().where('email', '=', email).execute();
+
   const tokenUrl = async (
     page: 'unsubscribe' | 'preferences',
     payload: { externalId: string; email: string; action: 'unsubscribe' | 'resubscribe'; category?: string },
@@ -65,22 +74,46 @@ describe('email pages in Chromium', () => {
     // no horizontal scrolling on a phone
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     // tap targets are at least 44 px high
-    const heights = await page.locator('a.button').evaluateAll((links) => links.map((link) => link.getBoundingClientRect().height));
+    const heights = await page.locator('.button').evaluateAll((targets) => targets.map((target) => target.getBoundingClientRect().height));
     expect(Math.min(...heights)).toBeGreaterThanOrEqual(44);
+    await expectAxeClean(page);
     await page.screenshot({ path: path.join(SCREENSHOTS, `preferences-${name}.png`), fullPage: true });
 
-    // keyboard: Tab reaches the category toggle first, Enter follows it
+    // keyboard: Tab reaches the category toggle (a form's button) first, Enter submits it
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Unsubscribe');
     await Promise.all([page.waitForURL(/\/v1\/email\/unsubscribe/), page.keyboard.press('Enter')]);
-    expect(await page.getByRole('status').textContent()).toBe('You have been unsubscribed');
+    expect(await page.getByRole('status').textContent()).toBe('You are unsubscribed');
+    await expectAxeClean(page);
     await page.screenshot({ path: path.join(SCREENSHOTS, `unsubscribed-${name}.png`), fullPage: true });
 
     await page.getByRole('link', { name: 'Manage email preferences' }).click();
     await page.waitForURL(/\/v1\/email\/preferences/);
     expect(await page.locator('ul.prefs .status').first().textContent()).toBe('Unsubscribed');
-    await page.getByRole('link', { name: 'Resubscribe' }).click();
-    expect(await page.getByRole('status').textContent()).toBe('You have been resubscribed');
+    await page.getByRole('button', { name: 'Resubscribe', exact: true }).click();
+    expect(await page.getByRole('status').textContent()).toBe('You are resubscribed');
+    await context.close();
+  });
+
+  it('an unsubscribe link only asks; its button unsubscribes, and Undo takes it back', async () => {
+    const { context, page } = await newPage({ width: 360, height: 740 });
+    const email = uniqueAddress('browser-link');
+    const response = await page.goto(await tokenUrl('unsubscribe', { externalId: `u-${randomUUID()}`, email, action: 'unsubscribe' }));
+    expect(response?.status()).toBe(200);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Unsubscribe from all emails?');
+    expect(await gate(email)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await expectAxeClean(page);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'question-phone.png'), fullPage: true });
+
+    await page.getByRole('button', { name: 'Unsubscribe' }).click();
+    expect(await page.getByRole('status').textContent()).toBe('You are unsubscribed');
+    expect(await gate(email)).toMatchObject([{ unsubscribedAll: true }]);
+    await expectAxeClean(page);
+
+    await page.getByRole('button', { name: 'Undo' }).click();
+    expect(await page.getByRole('status').textContent()).toBe('You are resubscribed');
+    expect(await gate(email)).toMatchObject([{ unsubscribedAll: false }]);
     await context.close();
   });
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { load } from 'cheerio';
+import { load, type CheerioAPI } from 'cheerio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkSendGate } from '@waymark/core/preferences/send-gate';
 import { sendEmail } from '@waymark/core/emails/send-email';
@@ -23,45 +23,83 @@ describe('unsubscribe and preference pages', () => {
     api.deps.email.tokens.sign(payload);
   const pathOf = (url: string) => url.replace(api.config.apiPublicUrl, '');
   const rows = (email: string) => api.deps.db.selectFrom('emailPreferences').selectAll().where('email', '=', email).execute();
+  // submit a page's form as a browser does: POST its action with its fields, form-encoded
+  const submit = ($: CheerioAPI, form: ReturnType<CheerioAPI>) => {
+    const fields = new URLSearchParams(
+      form
+        .find('input')
+        .map((_, input) => [[$(input).attr('name')!, $(input).attr('value') ?? '']])
+        .get() as [string, string][],
+    );
+    return api.request('POST', pathOf(form.attr('action')!), { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: fields.toString() });
+  };
+  // open an unsubscribe link (which only asks), then press its one button
+  const confirmLink = async (path: string) => {
+    const question = await api.request('GET', path);
+    expect(question.status).toBe(200);
+    const $ = load(question.text);
+    return submit($, $('form'));
+  };
   const outbound = async (email: string) =>
     (await api.deps.db.selectFrom('outboundEvents').selectAll().where('event', '=', 'contact.unsubscribed').execute()).filter(
       (row) => row.payload.email === email,
     );
 
-  it('applies the token action table through GET /v1/email/unsubscribe, with a confirmation page linking to the preference center', async () => {
+  it("GET and HEAD of an unsubscribe link only ask; the page's button (a POST to the same URL) applies the token action table", async () => {
     const email = uniqueAddress('page');
     const externalId = `u-${randomUUID()}`;
+    const categoryToken = await token({ externalId, email, action: 'unsubscribe', category: 'journey' });
 
-    const categoryOff = await api.request(
-      'GET',
-      `/v1/email/unsubscribe?token=${await token({ externalId, email, action: 'unsubscribe', category: 'journey' })}`,
-    );
+    // a link scanner fetching the link (GET, HEAD, again and again) changes nothing
+    for (const method of ['GET', 'HEAD', 'GET'] as const) {
+      const visit = await api.request(method, `/v1/email/unsubscribe?token=${categoryToken}`);
+      expect(visit.status, method).toBe(200);
+      expect(visit.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    }
+    expect(await rows(email)).toEqual([]);
+    expect(await outbound(email)).toEqual([]);
+    const $question = load((await api.request('GET', `/v1/email/unsubscribe?token=${categoryToken}`)).text);
+    expect($question('h1').text()).toBe('Unsubscribe from journey & lifecycle emails?');
+    // one button, posting to the link's own URL, and the preference center
+    expect($question('form')).toHaveLength(1);
+    expect($question('form').attr('method')).toBe('post');
+    expect(pathOf($question('form').attr('action')!)).toBe(`/v1/email/unsubscribe?token=${categoryToken}`);
+    expect($question('form button').text()).toBe('Unsubscribe');
+    expect($question('a[href*="/v1/email/preferences?token="]')).toHaveLength(1);
+
+    const categoryOff = await submit($question, $question('form'));
     expect(categoryOff.status).toBe(200);
     expect(categoryOff.headers.get('content-type')).toBe('text/html; charset=utf-8');
     const $ = load(categoryOff.text);
-    expect($('h1').text()).toBe('You have been unsubscribed');
+    expect($('h1').text()).toBe('You are unsubscribed');
     expect($('main').text()).toContain('journey & lifecycle emails');
     const preferencesLink = $('a[href*="/v1/email/preferences?token="]').attr('href');
     expect(preferencesLink).toBeDefined();
     expect((await rows(email))[0]).toMatchObject({ userId: externalId, unsubscribedAll: false, categories: { journey: false } });
 
-    await api.request('GET', `/v1/email/unsubscribe?token=${await token({ externalId, email, action: 'unsubscribe' })}`);
+    // the Undo button takes it back
+    expect($('form button').text()).toBe('Undo');
+    const undone = await submit($, $('form'));
+    expect(load(undone.text)('h1').text()).toBe('You are resubscribed');
+    expect((await rows(email))[0]).toMatchObject({ unsubscribedAll: false, categories: { journey: true } });
+    await confirmLink(`/v1/email/unsubscribe?token=${categoryToken}`);
+
+    await confirmLink(`/v1/email/unsubscribe?token=${await token({ externalId, email, action: 'unsubscribe' })}`);
     expect((await rows(email))[0]).toMatchObject({ unsubscribedAll: true, categories: { journey: false } });
 
-    const resubscribeCategory = await api.request(
-      'GET',
+    const resubscribeCategory = await confirmLink(
       `/v1/email/unsubscribe?token=${await token({ externalId, email, action: 'resubscribe', category: 'journey' })}`,
     );
-    expect(load(resubscribeCategory.text)('h1').text()).toBe('You have been resubscribed');
+    expect(load(resubscribeCategory.text)('h1').text()).toBe('You are resubscribed');
     expect((await rows(email))[0]).toMatchObject({ unsubscribedAll: false, categories: { journey: true } });
 
-    await api.request('GET', `/v1/email/unsubscribe?token=${await token({ externalId, email, action: 'unsubscribe' })}`);
-    await api.request('GET', `/v1/email/unsubscribe?token=${await token({ externalId, email, action: 'resubscribe' })}`);
+    await confirmLink(`/v1/email/unsubscribe?token=${await token({ externalId, email, action: 'unsubscribe' })}`);
+    await confirmLink(`/v1/email/unsubscribe?token=${await token({ externalId, email, action: 'resubscribe' })}`);
     expect((await rows(email))[0]).toMatchObject({ unsubscribedAll: false, categories: { journey: true } });
 
-    // contact.unsubscribed outbound events: one per actual unsubscribe (category, then global twice)
+    // contact.unsubscribed outbound events: one per actual unsubscribe (category twice, then global twice)
     const events = await outbound(email);
-    expect(events.map((event) => event.payload.category)).toEqual(['journey', null, null]);
+    expect(events.map((event) => event.payload.category)).toEqual(['journey', 'journey', null, null]);
     expect(events[0]!.payload).toMatchObject({ userId: externalId, email, source: 'unsubscribe_page' });
 
     // the preference center link from the confirmation page works
@@ -84,24 +122,29 @@ describe('unsubscribe and preference pages', () => {
     ).toEqual(['Journey & lifecycle emails', 'Product updates', 'Newsletter', 'Account & order emails']);
     const item = $('ul.prefs li').first();
     expect(item.find('.status').text()).toBe('Subscribed');
-    expect(item.find('a').text()).toBe('Unsubscribe');
-    expect($('a:contains("Unsubscribe from all emails")')).toHaveLength(1);
+    expect(item.find('form').attr('method')).toBe('post');
+    expect(item.find('button').text()).toBe('Unsubscribe');
+    expect($('button:contains("Unsubscribe from all emails")')).toHaveLength(1);
+    // the page has no link that changes anything: every toggle is a form
+    expect($('a[href*="/v1/email/unsubscribe"]')).toHaveLength(0);
 
-    // follow the category toggle, then the page shows Unsubscribed with a Resubscribe link
-    expect((await api.request('GET', pathOf(item.find('a').attr('href')!))).status).toBe(200);
+    // press the category toggle, then the page shows Unsubscribed with a Resubscribe button
+    expect((await submit($, item.find('form'))).status).toBe(200);
+    expect((await outbound(email))[0]!.payload).toMatchObject({ category: 'journey', source: 'preference_center' });
     $ = await page();
     expect($('ul.prefs li .status').first().text()).toBe('Unsubscribed');
-    expect($('ul.prefs li a').first().text()).toBe('Resubscribe');
+    expect($('ul.prefs li button').first().text()).toBe('Resubscribe');
     // the other categories are untouched
     expect($('ul.prefs li .status').eq(1).text()).toBe('Subscribed');
 
-    // global unsubscribe via its link, then resubscribe via the new link
-    await api.request('GET', pathOf($('a:contains("Unsubscribe from all emails")').attr('href')!));
+    // global unsubscribe via its button, then resubscribe via the new one
+    await submit($, $('form:has(button:contains("Unsubscribe from all emails"))'));
     $ = await page();
     expect($('main').text()).toContain('unsubscribed from all emails');
     expect(await checkSendGate(api.deps.db, email, 'journey')).toMatchObject({ allowed: false });
-    await api.request('GET', pathOf($('a:contains("Resubscribe to emails")').attr('href')!));
-    await api.request('GET', pathOf((await page())('ul.prefs li a').first().attr('href')!));
+    await submit($, $('form:has(button:contains("Resubscribe to emails"))'));
+    $ = await page();
+    await submit($, $('ul.prefs li form').first());
     expect(await checkSendGate(api.deps.db, email, 'journey')).toEqual({ allowed: true });
   });
 
@@ -109,17 +152,17 @@ describe('unsubscribe and preference pages', () => {
     const to = uniqueAddress('required');
     const userId = `u-${randomUUID()}`;
     const unsubscribeAll = await token({ externalId: userId, email: to, action: 'unsubscribe' });
-    expect((await api.request('GET', `/v1/email/unsubscribe?token=${unsubscribeAll}`)).status).toBe(200);
+    expect((await confirmLink(`/v1/email/unsubscribe?token=${unsubscribeAll}`)).status).toBe(200);
 
     const $ = load((await api.request('GET', `/v1/email/preferences?token=${unsubscribeAll}`)).text);
     const item = $('ul.prefs li').filter((_, li) => $(li).find('.label').text() === 'Account & order emails');
     expect(item).toHaveLength(1);
-    expect(item.find('a')).toHaveLength(0);
+    expect(item.find('form')).toHaveLength(0);
     expect(item.find('.status').text()).toBe('Always sent');
     expect(item.text()).toContain('You asked for these emails, so unsubscribing does not stop them.');
     expect($('main').text()).toContain('except Account & order emails: you asked for those');
     // every other category keeps its toggle
-    expect($('ul.prefs li a')).toHaveLength(3);
+    expect($('ul.prefs li form')).toHaveLength(3);
 
     // a journey email is blocked, a password reset is not
     expect(await sendEmail(api.deps.email, { templateKey: 'welcome', to, userId, idempotencyKey: randomUUID() })).toEqual({
@@ -142,8 +185,13 @@ describe('unsubscribe and preference pages', () => {
     const page = await api.request('GET', pathOf(target));
     expect(page.status).toBe(200);
     expect(load(page.text)('h1').text()).toBe('Account & order emails are always sent');
+    expect(load(page.text)('form')).toHaveLength(0);
     const oldToggle = await token({ externalId: userId, email: to, action: 'unsubscribe', category: 'transactional' });
-    expect((await api.request('GET', `/v1/email/unsubscribe?token=${oldToggle}`)).status).toBe(200);
+    const posted = await api.request('POST', `/v1/email/unsubscribe?token=${oldToggle}`, {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: '',
+    });
+    expect(load(posted.text)('h1').text()).toBe('Account & order emails are always sent');
     expect((await rows(to)).map((row) => row.categories)).toEqual([{}]);
     expect(
       await sendEmail(api.deps.email, {
@@ -198,6 +246,10 @@ describe('unsubscribe and preference pages', () => {
     expect(sent.status).toBe('sent');
     const [message] = await emailsTo(to);
     const target = header(message!, 'List-Unsubscribe')!.slice(1, -1);
+    // a scanner fetching the header's URL first changes nothing
+    expect((await fetch(`${api.url}${pathOf(target)}`, { method: 'HEAD' })).status).toBe(200);
+    expect((await api.request('GET', pathOf(target))).status).toBe(200);
+    expect(await checkSendGate(api.deps.db, to, 'journey')).toEqual({ allowed: true });
     const response = await fetch(`${api.url}${pathOf(target)}`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -221,6 +273,8 @@ describe('unsubscribe and preference pages', () => {
     const href = load(message!.body.html!)('a:contains("Unsubscribe")').attr('href')!;
     expect(href).toContain('/v1/email/unsubscribe?token=');
     expect((await api.request('GET', pathOf(href))).status).toBe(200);
+    expect(await checkSendGate(api.deps.db, to, 'journey')).toEqual({ allowed: true });
+    expect((await confirmLink(pathOf(href))).status).toBe(200);
     expect(await checkSendGate(api.deps.db, to, 'journey')).toMatchObject({ allowed: false });
   });
 });

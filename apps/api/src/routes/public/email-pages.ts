@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { preferenceCenter, unsubscribeLinkPage, type HtmlPage } from '@waymark/core/preferences/email-pages';
+import { preferenceCenter, unsubscribeLinkPage, unsubscribeQuestionPage, type HtmlPage } from '@waymark/core/preferences/email-pages';
+import type { UnsubscribeSource } from '@waymark/core/preferences/outbound-events';
 import type { FastifyReply } from 'fastify';
 import type { RoutePlugin } from '../../http/type-provider';
 import { errorBody, mediaResponse } from '../../schemas/common';
@@ -14,6 +15,17 @@ const errorPage = mediaResponse('HTML error page: the token is missing, invalid 
 
 function firstToken(token: string | string[] | undefined): string | undefined {
   return Array.isArray(token) ? token[0] : token;
+}
+
+/**
+ * Who posted: RFC 8058 one-click (`List-Unsubscribe=One-Click`, form-encoded or multipart), a
+ * preference center toggle (its hidden `from` field), or the confirmation page's button.
+ */
+function postSource(body: unknown): UnsubscribeSource {
+  if (typeof body !== 'string') return 'unsubscribe_page';
+  if (/List-Unsubscribe(=|"\r?\n\r?\n)One-Click/.test(body)) return 'one_click';
+  if (/(^|&)from=preference_center(&|$)|name="from"\r?\n\r?\npreference_center/.test(body)) return 'preference_center';
+  return 'unsubscribe_page';
 }
 
 function sendPage(reply: FastifyReply, page: HtmlPage) {
@@ -43,12 +55,15 @@ export const emailPageRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { dep
       config: { rateLimit: false },
       schema: {
         tags,
-        summary: 'Apply the signed token (unsubscribe or resubscribe) and show a confirmation page',
+        summary: 'Ask to confirm the signed token (unsubscribe or resubscribe): a page with a button that posts it; changes nothing',
+        description:
+          'A visit never changes a preference, because mail security gateways (Safe Links, Mimecast, Proofpoint) fetch every link of a delivered message. ' +
+          'The page has one button, a form posting to this URL, and a link to the preference center. HEAD changes nothing either.',
         querystring: tokenQuery,
         response: { 200: page, 400: errorPage },
       },
     },
-    async (request, reply) => sendPage(reply, await unsubscribeLinkPage(pages, firstToken(request.query.token), 'unsubscribe_page')),
+    async (request, reply) => sendPage(reply, await unsubscribeQuestionPage(pages, firstToken(request.query.token))),
   );
 
   app.post(
@@ -57,7 +72,7 @@ export const emailPageRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { dep
       config: { rateLimit: false },
       schema: {
         tags,
-        summary: 'RFC 8058 one-click unsubscribe (List-Unsubscribe-Post)',
+        summary: "Apply the signed token: the confirmation page's button, a preference center toggle, or RFC 8058 one-click (List-Unsubscribe-Post)",
         querystring: tokenQuery,
         body: z.unknown(),
         // an unreadable body (e.g. malformed JSON) is rejected before the handler as `{error}`
@@ -67,14 +82,19 @@ export const emailPageRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { dep
         },
       },
     },
-    async (request, reply) => sendPage(reply, await unsubscribeLinkPage(pages, firstToken(request.query.token), 'one_click')),
+    async (request, reply) => sendPage(reply, await unsubscribeLinkPage(pages, firstToken(request.query.token), postSource(request.body))),
   );
 
   app.get(
     '/v1/email/preferences',
     {
       config: { rateLimit: false },
-      schema: { tags, summary: 'Preference center (categories and the global switch)', querystring: tokenQuery, response: { 200: page, 400: errorPage } },
+      schema: {
+        tags,
+        summary: 'Preference center (categories and the global switch, each a form posting to the unsubscribe URL)',
+        querystring: tokenQuery,
+        response: { 200: page, 400: errorPage },
+      },
     },
     async (request, reply) => sendPage(reply, await preferenceCenter(pages, firstToken(request.query.token))),
   );

@@ -18,6 +18,8 @@ const PROGRESS: Record<EmailStatus, number> = {
   queued: 0,
   rendered: 1,
   failed: 1,
+  // never handed to the provider: a notification for it cannot exist
+  cancelled: 1,
   sent: 2,
   delivered: 3,
   opened: 4,

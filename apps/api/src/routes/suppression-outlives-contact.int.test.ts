@@ -1,0 +1,152 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordComplaint, recordHardBounce } from '@waymark/core/preferences/suppression';
+import { checkSendGate } from '@waymark/core/preferences/send-gate';
+import { journeyWorkflowId } from '@waymark/temporal/journey-workflow-id';
+import { eventually } from '../../../../test/eventually';
+import { emailsTo, uniqueAddress } from '../../../../test/email-emulator';
+import { issueApiKey, startTestApi, type TestApi } from '../../../../test/test-api';
+
+const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
+
+/**
+ * docs/email.md, "Suppression outlives the contact": deleting or erasing a contact removes its
+ * preferences (a re-created contact's preferences are a 404) but keeps the address's bounce,
+ * complaint or global unsubscribe as a hash, and every send path refuses the address.
+ */
+describe('suppression outlives the contact', () => {
+  let api: TestApi;
+  let ingestKey: string;
+  let adminKey: string;
+  beforeAll(async () => {
+    api = await startTestApi({ ADMIN_API_KEY: LEGACY });
+    ingestKey = await issueApiKey(api, LEGACY, 'suppression-ingest', ['ingest']);
+    adminKey = await issueApiKey(api, LEGACY, 'suppression-admin', ['full-admin']);
+  });
+  afterAll(() => api?.close());
+
+  const signUp = (userId: string, email: string) =>
+    api.request('POST', '/v1/events', { token: ingestKey, body: { name: 'user.signed_up', userId, email, eventProperties: { firstName: 'Ada' } } });
+
+  /** The welcome-series run of this person's latest sign-up: its result, once Temporal has it. */
+  async function welcomeRun(userId: string) {
+    const event = await api.deps.db
+      .selectFrom('events')
+      .select(['id', 'occurredAt'])
+      .where('userId', '=', userId)
+      .where('event', '=', 'user.signed_up')
+      .orderBy('occurredAt', 'desc')
+      .executeTakeFirstOrThrow();
+    const workflowId = journeyWorkflowId({ journeyId: 'welcome-series', userId, trigger: { event: 'user.signed_up', eventId: event.id, occurredAt: '' } });
+    return eventually(
+      async () => {
+        try {
+          return (await api.deps.temporal.client.workflow.getHandle(workflowId).result()) as unknown;
+        } catch {
+          return undefined;
+        }
+      },
+      (result) => result !== undefined,
+      { timeoutMs: 60_000, what: `the run ${workflowId}` },
+    );
+  }
+
+  const contactOf = (userId: string) => api.deps.db.selectFrom('contacts').selectAll().where('externalId', '=', userId).executeTakeFirst();
+
+  it('erase a bounced contact: a new event, a broadcast and POST /v1/emails to the address are all refused as suppressed, and explain says why', async () => {
+    const email = uniqueAddress('kept-bounce');
+    const userId = `u-${randomUUID()}`;
+    expect((await api.request('POST', '/v1/contacts', { token: ingestKey, body: { userId, email } })).status).toBe(200);
+    for (let bounce = 0; bounce < api.config.email.bounceThreshold; bounce++) {
+      await recordHardBounce(api.deps.db, { email, userId, threshold: api.config.email.bounceThreshold });
+    }
+    expect(await checkSendGate(api.deps.db, email, 'journey')).toEqual({ allowed: false, reason: 'suppressed' });
+
+    const contact = (await contactOf(userId))!;
+    const erased = await api.request('DELETE', `/v1/contacts/${contact.id}`, { token: ingestKey });
+    expect(erased.status, erased.text).toBe(200);
+    expect(await api.deps.db.selectFrom('emailPreferences').select('id').where('email', '=', email).execute()).toEqual([]);
+    // what is kept is no personal data: a hash, the reason and the time
+    const kept = await api.deps.db.selectFrom('addressSuppressions').selectAll().execute();
+    expect(kept.filter((row) => JSON.stringify(row).includes(email))).toEqual([]);
+    expect(await checkSendGate(api.deps.db, email.toUpperCase(), 'journey')).toEqual({ allowed: false, reason: 'suppressed' });
+
+    // the same person signs up again: the contact is re-created, its preferences are a 404, and no journey email goes out
+    expect((await signUp(userId, email)).status).toBe(202);
+    const again = (await contactOf(userId))!;
+    expect((await api.request('GET', `/v1/admin/contacts/${again.id}/preferences`, { token: adminKey })).status).toBe(404);
+    expect(await welcomeRun(userId)).toEqual({ outcome: 'skipped', reason: 'suppressed' });
+    const explained = await api.request('GET', `/v1/admin/contacts/${again.id}/explain?journeyId=welcome-series&templateKey=welcome`, { token: adminKey });
+    expect(explained.status).toBe(200);
+    expect(explained.body.explanation.notEnrolled).toMatch(
+      /^not entered: the address is suppressed \(it bounced on .+, kept after a contact with this address was deleted\)$/,
+    );
+
+    // POST /v1/emails: skipped as suppressed, even for a required category
+    for (const templateKey of ['welcome', 'auth-password-reset']) {
+      const sent = await api.request('POST', '/v1/emails', {
+        token: ingestKey,
+        body: { templateKey, to: email, userId, data: { resetUrl: 'https://studio.example.com/r', firstName: 'Ada' } },
+        headers: { 'idempotency-key': randomUUID() },
+      });
+      expect(sent.status, sent.text).toBe(202);
+      expect(sent.body).toMatchObject({ status: 'skipped', reason: 'suppressed' });
+    }
+
+    // a broadcast to a list holding the re-created contact skips it as suppressed
+    const listKey = `kept-${randomUUID().slice(0, 8)}`;
+    const list = await api.deps.db.insertInto('lists').values({ key: listKey, name: listKey }).returning('id').executeTakeFirstOrThrow();
+    await api.deps.db.insertInto('listMemberships').values({ listId: list.id, contactId: again.id, subscribed: true, updatedAt: new Date() }).execute();
+    const created = await api.request('POST', '/v1/admin/broadcasts', {
+      token: adminKey,
+      body: { name: listKey, templateKey: 'reengage-we-miss-you', category: 'newsletter', audience: { listKey }, data: { productName: 'Atlas' } },
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.broadcast.id as string;
+    expect((await api.request('POST', `/v1/admin/broadcasts/${id}/send`, { token: adminKey })).status).toBe(202);
+    const done = await eventually(
+      async () => (await api.request('GET', `/v1/admin/broadcasts/${id}`, { token: adminKey })).body.broadcast,
+      (broadcast) => broadcast?.status === 'sent',
+      { timeoutMs: 60_000, what: 'the broadcast sent' },
+    );
+    expect(done.stats).toMatchObject({ sent: 0, skipped: { suppressed: 1 } });
+    expect(await emailsTo(email)).toEqual([]);
+
+    // an operator who lifts the re-created contact's suppression lifts the kept one too
+    expect((await api.request('PUT', `/v1/admin/contacts/${again.id}/preferences`, { token: adminKey, body: { suppressed: false } })).status).toBe(200);
+    expect(await checkSendGate(api.deps.db, email, 'journey')).toEqual({ allowed: true });
+  });
+
+  it('admin delete keeps a complaint and a global unsubscribe; a required category still reaches an unsubscribed address; the preference center shows it and a resubscribe lifts it', async () => {
+    const complained = uniqueAddress('kept-complaint');
+    const unsubscribed = uniqueAddress('kept-unsub');
+    for (const [email, action] of [
+      [complained, 'complaint'],
+      [unsubscribed, 'unsubscribe'],
+    ] as const) {
+      const userId = `u-${randomUUID()}`;
+      const made = await api.request('POST', '/v1/admin/contacts', { token: adminKey, body: { externalId: userId, email } });
+      expect(made.status, made.text).toBe(201);
+      const contactId = made.body.contact.id as string;
+      if (action === 'complaint') await recordComplaint(api.deps.db, { email, userId });
+      else
+        expect((await api.request('PUT', `/v1/admin/contacts/${contactId}/preferences`, { token: adminKey, body: { unsubscribedAll: true } })).status).toBe(
+          200,
+        );
+      expect((await api.request('DELETE', `/v1/admin/contacts/${contactId}`, { token: adminKey })).status).toBe(200);
+    }
+    expect(await checkSendGate(api.deps.db, complained, 'journey')).toEqual({ allowed: false, reason: 'suppressed' });
+    expect(await checkSendGate(api.deps.db, unsubscribed, 'journey')).toEqual({ allowed: false, reason: 'unsubscribed_all' });
+    expect(await checkSendGate(api.deps.db, unsubscribed, api.deps.categories.find('transactional')!)).toEqual({ allowed: true });
+
+    // the address's preference center says so, and its holder can take it back
+    const token = await api.deps.email.tokens.sign({ externalId: '', email: unsubscribed, action: 'unsubscribe' });
+    const center = await api.request('GET', `/v1/email/preferences?token=${token}`);
+    expect(center.text).toContain('unsubscribed from all emails');
+    const resubscribe = await api.deps.email.tokens.sign({ externalId: '', email: unsubscribed, action: 'resubscribe' });
+    expect((await api.request('POST', `/v1/email/unsubscribe?token=${resubscribe}`)).status).toBe(200);
+    expect(await checkSendGate(api.deps.db, unsubscribed, 'journey')).toEqual({ allowed: true });
+    // a complaint is never lifted from a page
+    expect(await checkSendGate(api.deps.db, complained, 'journey')).toEqual({ allowed: false, reason: 'suppressed' });
+  });
+});

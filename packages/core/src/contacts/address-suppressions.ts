@@ -1,0 +1,67 @@
+import { sql, type Expression } from 'kysely';
+import type { Db } from '../db/database';
+import type { AddressSuppressionsTable } from '../db/schema';
+
+export type AddressSuppressionReason = AddressSuppressionsTable['reason'];
+
+/** The reasons that stop every email (bounces, complaints, an operator's suppression); `unsubscribed` spares required categories. */
+export const SUPPRESSING_REASONS: readonly AddressSuppressionReason[] = ['bounced', 'complained', 'manual'];
+
+/**
+ * The key of an address-level suppression: SHA-256 (hex) of the normalised address, computed in
+ * SQL so the send gate's own statement and every writer hash alike. Unkeyed on purpose
+ * (docs/email.md, "Suppression outlives the contact"): a key derived from AUTH_SECRET would drop
+ * every kept objection the day the secret is rotated, and the gate must answer inside statements
+ * that know the address only as a column.
+ */
+export function addressHash(address: Expression<string>) {
+  return sql<string>`encode(sha256(convert_to(lower(btrim(${address})), 'UTF8')), 'hex')`;
+}
+
+/** Is `address` kept suppressed for one of `reasons`? A select expression for the gate's statements. */
+export function addressKept(address: Expression<string>, reasons: readonly AddressSuppressionReason[]) {
+  return sql<boolean>`exists (select 1 from address_suppressions where address_hash = ${addressHash(address)} and reason = any(${reasons}::text[]))`;
+}
+
+/**
+ * Deletes the preference rows a contact's delete or erasure removes, keeping what they said about
+ * the address (a bounce or complaint suppression, a global unsubscribe) as address-level entries,
+ * in one statement: honouring an objection is the reason to keep it, and the hash keeps no
+ * personal data. `where` selects the rows (the caller's contact).
+ */
+export async function deletePreferencesKeepingSuppression(db: Db, where: { userId: string } | { addressOnly: string }): Promise<void> {
+  const condition = 'userId' in where ? sql`user_id = ${where.userId}` : sql`user_id is null and lower(email) = ${where.addressOnly.trim().toLowerCase()}`;
+  await sql`
+    with gone as (
+      delete from email_preferences where ${condition}
+      returning email, suppressed, suppression_reason, suppressed_at, unsubscribed_all, updated_at
+    )
+    insert into address_suppressions (address_hash, reason, suppressed_at)
+    select ${addressHash(sql.ref('email'))},
+           case when suppression_reason in ('complained', 'manual') then suppression_reason else 'bounced' end,
+           coalesce(suppressed_at, updated_at)
+      from gone where suppressed
+    union all
+    select ${addressHash(sql.ref('email'))}, 'unsubscribed', updated_at from gone where unsubscribed_all
+    on conflict do nothing
+  `.execute(db);
+}
+
+/** Lifts an address's kept suppression of these reasons: a resubscribe (`unsubscribed`), an operator's un-suppress (the rest). */
+export async function liftAddressSuppressions(db: Db, email: string, reasons: readonly AddressSuppressionReason[]): Promise<void> {
+  await db
+    .deleteFrom('addressSuppressions')
+    .where('addressHash', '=', addressHash(sql.val(email)))
+    .where('reason', 'in', [...reasons])
+    .execute();
+}
+
+/** The kept suppressions of an address (explain, the preference center). */
+export async function listAddressSuppressions(db: Db, email: string): Promise<{ reason: AddressSuppressionReason; suppressedAt: Date }[]> {
+  return db
+    .selectFrom('addressSuppressions')
+    .select(['reason', 'suppressedAt'])
+    .where('addressHash', '=', addressHash(sql.val(email)))
+    .orderBy('suppressedAt')
+    .execute();
+}
