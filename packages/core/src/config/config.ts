@@ -86,6 +86,8 @@ export const configSchema = z
     SES_ENDPOINT: optionalString,
     SES_CONFIGURATION_SET: optionalString,
     EMAIL_PROVIDER_SNS_CERTIFICATE: optionalString,
+    /** the SNS topics whose notifications the SES webhook accepts, space- or comma-separated (docs/email.md) */
+    SES_SNS_TOPIC_ARNS: optionalString,
     /** the installation's send budget per second; overrides SES's MaxSendRate (docs/email.md, "Send rate") */
     SES_MAX_SEND_RATE: optionalPositive(),
     /** a process's share of the budget while Redis is unreachable (default: 1 / the processes last seen sharing it) */
@@ -141,6 +143,7 @@ export const configSchema = z
       bounceThreshold: env.BOUNCE_THRESHOLD,
       // PEM that pins the SNS signing certificate instead of downloading it (docs/email.md)
       snsCertificatePem: env.EMAIL_PROVIDER_SNS_CERTIFICATE?.replace(/\\n/g, '\n'),
+      snsTopicArns: env.SES_SNS_TOPIC_ARNS?.split(/[\s,]+/).filter((arn) => arn !== ''),
       machineClickWindowMs: env.MACHINE_CLICK_WINDOW_MS,
       sendRate: { maxPerSecond: env.SES_MAX_SEND_RATE, workerShare: env.SEND_RATE_WORKER_SHARE },
     },
