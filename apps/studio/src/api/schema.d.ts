@@ -9,7 +9,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Service health (not rate limited) */
+    /** Service health (its own budget per address: HEALTH_RATE_LIMIT_MAX a window, then 429 with Retry-After) */
     get: {
       parameters: {
         query?: never;
@@ -45,6 +45,15 @@ export interface paths {
         };
         /** @description Default Response */
         414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -602,7 +611,7 @@ export interface paths {
     put?: never;
     /**
      * Receive a webhook from a registered source (verify → validate → transform → ingest)
-     * @description The body is the provider’s JSON, verified over its exact raw bytes (at most 1 MiB, else 413). Order: unknown source 404 →
+     * @description The body is the provider’s JSON, verified over its exact raw bytes (at most 1 MiB, else 413). Order: the address’s ceiling (WEBHOOK_ADDRESS_RATE_LIMIT_MAX requests a window, before the body is read; 429 with Retry-After) → unknown source 404 →
      *     authentication 401 → the source’s budget (WEBHOOK_SOURCE_RATE_LIMIT_MAX verified deliveries a window, per source id; 429 with Retry-After) → payload schema 400 → transform (nothing to ingest: 200 `{ok, skipped}`) → the POST /v1/events pipeline.
      *     A redelivery (same provider delivery id) is stored once. Sources mounted on this instance:
      *     - `analytics`: Product-analytics webhook (PostHog shape); header x-analytics-webhook-secret — match: header `x-analytics-webhook-secret` or `Authorization: Bearer` equal to ANALYTICS_WEBHOOK_SECRET (unset: open)

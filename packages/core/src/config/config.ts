@@ -103,6 +103,10 @@ export const configSchema = z
     TRACKING_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(6_000),
     /** verified deliveries per webhook source id in a window */
     WEBHOOK_SOURCE_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(3_000),
+    /** requests per address to /v1/webhooks/{sourceId} in a window, counted before verification */
+    WEBHOOK_ADDRESS_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(3_000),
+    /** /v1/health requests per address in a window (each pings PostgreSQL, Redis and Temporal) */
+    HEALTH_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(600),
     BOUNCE_THRESHOLD: bounceThreshold,
     TRUST_PROXY: boolFlag(false),
 
@@ -178,6 +182,8 @@ export const configSchema = z
       sessionMax: env.SESSION_RATE_LIMIT_MAX,
       trackingMax: env.TRACKING_RATE_LIMIT_MAX,
       webhookSourceMax: env.WEBHOOK_SOURCE_RATE_LIMIT_MAX,
+      webhookAddressMax: env.WEBHOOK_ADDRESS_RATE_LIMIT_MAX,
+      healthMax: env.HEALTH_RATE_LIMIT_MAX,
     },
     trustProxy: env.TRUST_PROXY,
     imports: { maxBytes: env.IMPORT_MAX_BYTES, maxRows: env.IMPORT_MAX_ROWS, chunkSize: env.IMPORT_CHUNK_SIZE },
