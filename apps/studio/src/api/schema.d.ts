@@ -5397,6 +5397,15 @@ export interface paths {
           };
         };
         /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
         429: {
           headers: {
             [name: string]: unknown;
@@ -5533,6 +5542,15 @@ export interface paths {
           };
         };
         /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
         429: {
           headers: {
             [name: string]: unknown;
@@ -5587,7 +5605,9 @@ export interface paths {
     put?: never;
     /**
      * How many contacts a condition tree matches, and up to 20 of them (nothing is saved)
-     * @description Requires a bearer key with scope `read` or a session cookie whose organization role grants it.
+     * @description Bounded (docs/segments.md, Limits): 400 past 2,000 values across the `in` lists, 422 `Segment too expensive: …` past SEGMENT_QUERY_TIMEOUT_MS, 429 with Retry-After past SEGMENT_QUERY_CONCURRENCY queries at once per key or person.
+     *
+     *     Requires a bearer key with scope `read` or a session cookie whose organization role grants it.
      */
     post: {
       parameters: {
@@ -5663,6 +5683,15 @@ export interface paths {
         };
         /** @description Default Response */
         415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        422: {
           headers: {
             [name: string]: unknown;
           };
@@ -5785,6 +5814,15 @@ export interface paths {
         };
         /** @description Default Response */
         414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        422: {
           headers: {
             [name: string]: unknown;
           };
@@ -6069,6 +6107,15 @@ export interface paths {
           };
         };
         /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
         429: {
           headers: {
             [name: string]: unknown;
@@ -6185,6 +6232,15 @@ export interface paths {
         };
         /** @description Default Response */
         414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        422: {
           headers: {
             [name: string]: unknown;
           };
@@ -16506,7 +16562,7 @@ export interface components {
       /** @description compared value; `exists` takes a boolean (default true), `in` an array */
       value?: unknown;
     };
-    /** @description A condition tree: groups all, any, not; at most 5 levels and 50 leaves. */
+    /** @description A condition tree: groups all, any, not; at most 5 levels, 50 leaves and 2000 values across its `in` lists. */
     SegmentConditionInput:
       | {
           /** @description every condition holds (an empty list: every contact) */
@@ -17516,7 +17572,7 @@ export interface components {
       /** @description compared value; `exists` takes a boolean (default true), `in` an array */
       value?: unknown;
     };
-    /** @description A condition tree: groups all, any, not; at most 5 levels and 50 leaves. */
+    /** @description A condition tree: groups all, any, not; at most 5 levels, 50 leaves and 2000 values across its `in` lists. */
     SegmentCondition:
       | {
           /** @description every condition holds (an empty list: every contact) */

@@ -110,6 +110,11 @@ export const configSchema = z
     BOUNCE_THRESHOLD: bounceThreshold,
     TRUST_PROXY: boolFlag(false),
 
+    /** the statement_timeout of segment previews and counts (docs/segments.md, Limits) */
+    SEGMENT_QUERY_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
+    /** segment queries one key or person may run at once */
+    SEGMENT_QUERY_CONCURRENCY: z.coerce.number().int().positive().default(2),
+
     IMPORT_MAX_BYTES: z.coerce
       .number()
       .int()
@@ -186,6 +191,7 @@ export const configSchema = z
       healthMax: env.HEALTH_RATE_LIMIT_MAX,
     },
     trustProxy: env.TRUST_PROXY,
+    segments: { queryTimeoutMs: env.SEGMENT_QUERY_TIMEOUT_MS, queryConcurrency: env.SEGMENT_QUERY_CONCURRENCY },
     imports: { maxBytes: env.IMPORT_MAX_BYTES, maxRows: env.IMPORT_MAX_ROWS, chunkSize: env.IMPORT_CHUNK_SIZE },
     alerts: { httpTimeoutMs: env.ALERT_HTTP_TIMEOUT_MS, allowPrivateTargets: env.ALERT_ALLOW_PRIVATE_TARGETS },
     // outbound webhooks (docs/webhooks.md): exponential retries from the initial interval, doubling
