@@ -165,7 +165,7 @@ export async function buildApp({ deps, logger }: BuildAppOptions): Promise<Fasti
   // route as the route is added (an onRoute hook of the root, which runs before any hook of a
   // child context could say `rateLimit: false`), so routes added before it have no limit at all.
   await registerStudio(app);
-  await registerRateLimit(app, { config, redis: deps.redis, logger, sessions: deps.sessions });
+  await registerRateLimit(app, { config, redis: deps.redis, logger, sessions: deps.sessions, authenticator: deps.authenticator });
 
   if (!config.isProduction) await registerOpenApi(app, { version: deps.version, publicUrl: config.apiPublicUrl });
 

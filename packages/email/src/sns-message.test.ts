@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { signedSnsMessage, TEST_SNS_CERT_PEM } from '../../../test/sns-signer';
-import { createSnsCertificateSource, isAmazonUrl, verifySnsMessage } from './sns-message';
+import { createSnsCertificateSource, isSnsSigningCertUrl, verifySnsMessage } from './sns-message';
 
 const pinned = createSnsCertificateSource({ pinnedCertificatePem: TEST_SNS_CERT_PEM });
 
@@ -43,6 +43,9 @@ describe('SNS signature verification', () => {
     'https://evil.example/sns.amazonaws.com/cert.pem',
     'https://user:pass@sns.us-east-1.amazonaws.com/cert.pem',
     'https://sns.us-east-1.amazonaws.com:8443/cert.pem',
+    'https://s3.amazonaws.com/bucket/cert.pem',
+    'https://bucket.s3.us-east-1.amazonaws.com/cert.pem',
+    'https://sns.us-east-1.amazonaws.com/cert.txt',
     'not a url',
   ])('refuses the certificate URL %s without fetching it', async (url) => {
     const fetchSpy = vi.fn<typeof fetch>();
@@ -50,7 +53,7 @@ describe('SNS signature verification', () => {
     const message = signedSnsMessage({ Message: 'x', SigningCertURL: url });
     expect(await verifySnsMessage(message, source)).toMatchObject({ ok: false });
     expect(fetchSpy).not.toHaveBeenCalled();
-    expect(isAmazonUrl(url)).toBe(false);
+    expect(isSnsSigningCertUrl(url)).toBe(false);
   });
 
   it('downloads a certificate once per URL and caches it; a failed download is not cached', async () => {

@@ -22,15 +22,26 @@ export const snsMessageSchema = z.object({
 
 export type SnsMessage = z.infer<typeof snsMessageSchema>;
 
-/** Only certificates served by Amazon over HTTPS are trusted. */
-export function isAmazonUrl(value: string): boolean {
+/** SNS's own regional endpoint, `sns.<region>.amazonaws.com`; not S3 or any other amazonaws.com host a stranger can serve files from. */
+const SNS_HOST = /^sns\.[a-z]{2}(-[a-z]+)+-\d+\.amazonaws\.com$/;
+
+/** An https URL on SNS's regional host, with no credentials and no port (a SubscribeURL, for one). */
+export function isSnsUrl(value: string): boolean {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
     return false;
   }
-  return url.protocol === 'https:' && url.hostname.endsWith('.amazonaws.com') && url.username === '' && url.password === '' && url.port === '';
+  return url.protocol === 'https:' && SNS_HOST.test(url.hostname) && url.username === '' && url.password === '' && url.port === '';
+}
+
+/**
+ * The one decision on which SigningCertURL may be fetched and trusted: a `.pem` file on SNS's
+ * regional host (https://docs.aws.amazon.com/sns/latest/dg/sns-verify-signature-of-message.html).
+ */
+export function isSnsSigningCertUrl(value: string): boolean {
+  return isSnsUrl(value) && new URL(value).pathname.endsWith('.pem');
 }
 
 /** The canonical string SNS signs: selected keys in byte order, each as `Key\nValue\n`. */
@@ -49,7 +60,7 @@ export function snsStringToSign(message: SnsMessage): string {
 }
 
 export interface SnsCertificateSource {
-  /** The public key of the certificate at an (already vetted) amazonaws.com URL. */
+  /** The public key of the certificate at an (already vetted) SNS URL. */
   get(url: string): Promise<KeyObject>;
 }
 
@@ -89,8 +100,27 @@ export function createSnsCertificateSource(options: SnsCertificateSourceOptions 
 
 export type SnsVerification = { ok: true; message: SnsMessage } | { ok: false; reason: string };
 
+/** How far a message's Timestamp may be from now: SNS stops retrying a delivery well within it, so an older one is a replay. */
+export const SNS_MAX_MESSAGE_AGE_MS = 3_600_000;
+
+export interface SnsTrust {
+  /** SES_SNS_TOPIC_ARNS: the topics whose messages are accepted (unset: any topic) */
+  topicArns?: readonly string[] | undefined;
+  now?: () => number;
+}
+
+/** The message's own claims (checked before its certificate is fetched; the signature then covers them). */
+function untrustedClaim(message: SnsMessage, trust: SnsTrust): string | undefined {
+  if (!isSnsSigningCertUrl(message.SigningCertURL)) return 'SigningCertURL is not an https .pem URL on sns.<region>.amazonaws.com';
+  if (trust.topicArns !== undefined && !trust.topicArns.includes(message.TopicArn)) return `TopicArn ${message.TopicArn} is not in SES_SNS_TOPIC_ARNS`;
+  const sentAt = Date.parse(message.Timestamp);
+  const now = trust.now?.() ?? Date.now();
+  if (Number.isNaN(sentAt) || Math.abs(now - sentAt) > SNS_MAX_MESSAGE_AGE_MS) return `Timestamp ${message.Timestamp} is not within an hour of now`;
+  return undefined;
+}
+
 /** Parses and verifies an SNS message (object or JSON text). Never throws. */
-export async function verifySnsMessage(body: unknown, certificates: SnsCertificateSource): Promise<SnsVerification> {
+export async function verifySnsMessage(body: unknown, certificates: SnsCertificateSource, trust: SnsTrust = {}): Promise<SnsVerification> {
   let candidate = body;
   if (typeof candidate === 'string') {
     try {
@@ -102,7 +132,8 @@ export async function verifySnsMessage(body: unknown, certificates: SnsCertifica
   const parsed = snsMessageSchema.safeParse(candidate);
   if (!parsed.success) return { ok: false, reason: 'not an SNS message' };
   const message = parsed.data;
-  if (!isAmazonUrl(message.SigningCertURL)) return { ok: false, reason: 'SigningCertURL is not an https amazonaws.com URL' };
+  const untrusted = untrustedClaim(message, trust);
+  if (untrusted !== undefined) return { ok: false, reason: untrusted };
   let key: KeyObject;
   try {
     key = await certificates.get(message.SigningCertURL);

@@ -68,7 +68,7 @@ describe('rate limit: sliding window per API key, shared through Redis', () => {
     }
   });
 
-  it('never limits the health probe', async () => {
+  it('keeps the health probe out of the per-caller limit (it has a budget per address of its own)', async () => {
     const d = await startTestApi({ ADMIN_API_KEY: LEGACY, RATE_LIMIT_MAX: '1' });
     try {
       const statuses: number[] = [];

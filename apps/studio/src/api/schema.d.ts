@@ -9,7 +9,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Service health (not rate limited) */
+    /** Service health (its own budget per address: HEALTH_RATE_LIMIT_MAX a window, then 429 with Retry-After) */
     get: {
       parameters: {
         query?: never;
@@ -45,6 +45,15 @@ export interface paths {
         };
         /** @description Default Response */
         414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -605,7 +614,7 @@ export interface paths {
     put?: never;
     /**
      * Receive a webhook from a registered source (verify → validate → transform → ingest)
-     * @description The body is the provider’s JSON, verified over its exact raw bytes (at most 1 MiB, else 413). Order: unknown source 404 →
+     * @description The body is the provider’s JSON, verified over its exact raw bytes (at most 1 MiB, else 413). Order: the address’s ceiling (WEBHOOK_ADDRESS_RATE_LIMIT_MAX requests a window, before the body is read; 429 with Retry-After) → unknown source 404 →
      *     authentication 401 → the source’s budget (WEBHOOK_SOURCE_RATE_LIMIT_MAX verified deliveries a window, per source id; 429 with Retry-After) → payload schema 400 → transform (nothing to ingest: 200 `{ok, skipped}`) → the POST /v1/events pipeline.
      *     A redelivery (same provider delivery id) is stored once. Sources mounted on this instance:
      *     - `analytics`: Product-analytics webhook (PostHog shape); header x-analytics-webhook-secret — match: header `x-analytics-webhook-secret` or `Authorization: Bearer` equal to ANALYTICS_WEBHOOK_SECRET (unset: open)
@@ -5391,6 +5400,15 @@ export interface paths {
           };
         };
         /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
         429: {
           headers: {
             [name: string]: unknown;
@@ -5527,6 +5545,15 @@ export interface paths {
           };
         };
         /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
         429: {
           headers: {
             [name: string]: unknown;
@@ -5581,7 +5608,9 @@ export interface paths {
     put?: never;
     /**
      * How many contacts a condition tree matches, and up to 20 of them (nothing is saved)
-     * @description Requires a bearer key with scope `read` or a session cookie whose organization role grants it.
+     * @description Bounded (docs/segments.md, Limits): 400 past 2,000 values across the `in` lists, 422 `Segment too expensive: …` past SEGMENT_QUERY_TIMEOUT_MS, 429 with Retry-After past SEGMENT_QUERY_CONCURRENCY queries at once per key or person.
+     *
+     *     Requires a bearer key with scope `read` or a session cookie whose organization role grants it.
      */
     post: {
       parameters: {
@@ -5657,6 +5686,15 @@ export interface paths {
         };
         /** @description Default Response */
         415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        422: {
           headers: {
             [name: string]: unknown;
           };
@@ -5779,6 +5817,15 @@ export interface paths {
         };
         /** @description Default Response */
         414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        422: {
           headers: {
             [name: string]: unknown;
           };
@@ -6063,6 +6110,15 @@ export interface paths {
           };
         };
         /** @description Default Response */
+        422: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
         429: {
           headers: {
             [name: string]: unknown;
@@ -6179,6 +6235,15 @@ export interface paths {
         };
         /** @description Default Response */
         414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        422: {
           headers: {
             [name: string]: unknown;
           };
@@ -16500,7 +16565,7 @@ export interface components {
       /** @description compared value; `exists` takes a boolean (default true), `in` an array */
       value?: unknown;
     };
-    /** @description A condition tree: groups all, any, not; at most 5 levels and 50 leaves. */
+    /** @description A condition tree: groups all, any, not; at most 5 levels, 50 leaves and 2000 values across its `in` lists. */
     SegmentConditionInput:
       | {
           /** @description every condition holds (an empty list: every contact) */
@@ -17514,7 +17579,7 @@ export interface components {
       /** @description compared value; `exists` takes a boolean (default true), `in` an array */
       value?: unknown;
     };
-    /** @description A condition tree: groups all, any, not; at most 5 levels and 50 leaves. */
+    /** @description A condition tree: groups all, any, not; at most 5 levels, 50 leaves and 2000 values across its `in` lists. */
     SegmentCondition:
       | {
           /** @description every condition holds (an empty list: every contact) */

@@ -1,53 +1,27 @@
-import { BlockList, isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { isIP } from 'node:net';
 
 /**
- * Addresses an outbound alert call may not reach unless ALERT_ALLOW_PRIVATE_TARGETS is set:
- * loopback, private (RFC 1918, ULA), link-local (cloud metadata lives at 169.254.169.254),
- * CGNAT, unspecified, multicast and reserved ranges.
+ * IANA gives out global unicast IPv6 addresses only from 2000::/3; everything else there (the
+ * IPv4-compatible ::/96 among them, which ipaddr.js files under `unicast`) reaches no public host.
  */
-function createBlockList(): BlockList {
-  const list = new BlockList();
-  for (const [network, prefix] of [
-    ['0.0.0.0', 8],
-    ['10.0.0.0', 8],
-    ['100.64.0.0', 10],
-    ['127.0.0.0', 8],
-    ['169.254.0.0', 16],
-    ['172.16.0.0', 12],
-    ['192.0.0.0', 24],
-    ['192.168.0.0', 16],
-    ['198.18.0.0', 15],
-    ['224.0.0.0', 4],
-    ['240.0.0.0', 4],
-  ] as const) {
-    list.addSubnet(network, prefix, 'ipv4');
-  }
-  for (const [network, prefix] of [
-    ['::', 128],
-    ['::1', 128],
-    ['fc00::', 7],
-    ['fe80::', 10],
-    ['ff00::', 8],
-    ['64:ff9b::', 96],
-  ] as const) {
-    list.addSubnet(network, prefix, 'ipv6');
-  }
-  return list;
-}
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
 
+/**
+ * Whether an outbound alert or webhook call may not reach this address (unless
+ * ALERT_ALLOW_PRIVATE_TARGETS / WEBHOOK_ALLOW_PRIVATE_TARGETS is set). The ranges are ipaddr.js's
+ * classification of the IANA special-purpose registries, not a hand list: any address it does not
+ * call `unicast` is refused (loopback, private, link-local where cloud metadata lives, CGNAT,
+ * documentation, multicast, reserved, …), and so are the IPv6 prefixes that carry or translate an
+ * IPv4 address (NAT64 64:ff9b::/96 and 64:ff9b:1::/48, 6to4 2002::/16, Teredo 2001::/32), since
+ * the IPv4 host behind them may be internal. An IPv4-mapped address (::ffff:a.b.c.d) is judged as
+ * the IPv4 address it is. Anything that is not an IP address is refused.
+ */
 export function isBlockedAddress(address: string): boolean {
-  const blocked = createBlockList();
   const family = isIP(address);
-  if (family === 4) return blocked.check(address, 'ipv4');
+  if (family === 4) return ipaddr.IPv4.parse(address).range() !== 'unicast';
   if (family !== 6) return true;
-  // IPv4-mapped IPv6 (::ffff:a.b.c.d or ::ffff:7f00:1) is judged as the IPv4 address it carries
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped?.[1] !== undefined) return blocked.check(mapped[1], 'ipv4');
-  const mappedHex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (mappedHex?.[1] !== undefined && mappedHex[2] !== undefined) {
-    const high = parseInt(mappedHex[1], 16);
-    const low = parseInt(mappedHex[2], 16);
-    return blocked.check(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`, 'ipv4');
-  }
-  return blocked.check(address, 'ipv6');
+  const parsed = ipaddr.IPv6.parse(address);
+  if (parsed.isIPv4MappedAddress()) return parsed.toIPv4Address().range() !== 'unicast';
+  return parsed.range() !== 'unicast' || !parsed.match(GLOBAL_UNICAST_V6);
 }

@@ -58,6 +58,21 @@ describe('Authenticator', () => {
     expect(lookups).toHaveLength(3);
   });
 
+  it('remembers an unknown token for the cache period: a repeat costs no lookup', async () => {
+    let now = 1_000_000;
+    const { db, lookups } = fakeDb(new Map([[hashApiKey('k1'), { id: 'id1', name: 'svc', scopes: ['read'], expiresAt: null }]]));
+    const auth = new Authenticator({ db, legacyKey: undefined, now: () => now });
+    expect(auth.recall('invented')).toBeUndefined();
+    expect(await auth.isKey('invented')).toBe(false);
+    expect(await auth.authenticate('invented')).toEqual({ kind: 'rejected', message: 'Invalid API key' });
+    expect(auth.recall('invented')).toBe(false);
+    expect(lookups).toHaveLength(1);
+    now += 60_001;
+    expect(auth.recall('invented')).toBeUndefined();
+    expect(await auth.isKey('k1')).toBe(true);
+    expect(auth.recall('k1')).toBe(true);
+  });
+
   it('rejects an expired key even from the cache', async () => {
     let now = 1_000_000;
     const { db } = fakeDb(new Map([[hashApiKey('k1'), { id: 'id1', name: 'svc', scopes: ['read'], expiresAt: new Date(1_000_500) }]]));

@@ -34,6 +34,8 @@ export interface AuthenticatorDeps {
 }
 
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
+/** At most this many unknown tokens are remembered (the oldest go first): a flood of invented tokens cannot grow it. */
+const UNKNOWN_TOKENS_KEPT = 10_000;
 
 /**
  * Authenticates one bearer token (reading the header is the caller's job).
@@ -41,6 +43,10 @@ const LAST_USED_WRITE_INTERVAL_MS = 60_000;
  */
 export class Authenticator {
   private readonly cache = new Map<string, CachedKey>();
+  /** hashes of tokens the database did not know, with when it said so (the negative cache) */
+  private readonly unknown = new Map<string, number>();
+  /** whether any active key exists, while it is true (it only matters when none does) */
+  private configuredAt: number | undefined;
   private readonly lastTouched = new Map<string, number>();
   private readonly cacheTtlMs: number;
   private readonly now: () => number;
@@ -67,18 +73,63 @@ export class Authenticator {
     this.cache.delete(keyHash);
   }
 
+  /**
+   * What this process already knows of a token, without asking the database: `true` for the
+   * legacy key or a key it has seen active (until revoked), `false` for one the database did not
+   * know in the last cache period, `undefined` when only a lookup can tell. The rate limiter
+   * counts a token as a key only when it is one, so invented tokens share their address's budget.
+   */
+  recall(token: string): boolean | undefined {
+    if (this.deps.legacyKey !== undefined && sameSecret(token, this.deps.legacyKey)) return true;
+    const keyHash = hashApiKey(token);
+    if (this.cache.has(keyHash)) return true;
+    const unknownAt = this.unknown.get(keyHash);
+    if (unknownAt !== undefined && this.now() - unknownAt < this.cacheTtlMs) return false;
+    return undefined;
+  }
+
+  /** Whether a token is an active key, looked up (and remembered either way) when recall cannot tell. */
+  async isKey(token: string): Promise<boolean> {
+    return this.recall(token) ?? (await this.lookup(hashApiKey(token))) !== undefined;
+  }
+
   private async lookup(keyHash: string): Promise<ApiKeyRow | undefined> {
     const cached = this.cache.get(keyHash);
     if (cached && this.now() - cached.cachedAt < this.cacheTtlMs) return cached.row;
+    const unknownAt = this.unknown.get(keyHash);
+    if (cached === undefined && unknownAt !== undefined && this.now() - unknownAt < this.cacheTtlMs) return undefined;
     const row = await findActiveApiKeyByHash(this.deps.db, keyHash);
-    if (row) this.cache.set(keyHash, { row, cachedAt: this.now() });
-    else this.cache.delete(keyHash);
+    if (row) {
+      this.cache.set(keyHash, { row, cachedAt: this.now() });
+      this.unknown.delete(keyHash);
+    } else {
+      this.cache.delete(keyHash);
+      this.rememberUnknown(keyHash);
+    }
     return row;
   }
 
+  private rememberUnknown(keyHash: string): void {
+    this.unknown.delete(keyHash);
+    this.unknown.set(keyHash, this.now());
+    // a Map keeps insertion order, so the first entry is the oldest
+    for (const oldest of this.unknown.keys()) {
+      if (this.unknown.size <= UNKNOWN_TOKENS_KEPT) break;
+      this.unknown.delete(oldest);
+    }
+  }
+
   private async rejectOrUnconfigured(message: string): Promise<AuthOutcome> {
-    if (this.deps.legacyKey === undefined && !(await hasAnyActiveApiKey(this.deps.db))) return { kind: 'unconfigured' };
+    if (this.deps.legacyKey === undefined && !(await this.anyActiveKey())) return { kind: 'unconfigured' };
     return { kind: 'rejected', message };
+  }
+
+  /** Once a key exists, "is any key configured?" is asked again once a cache period, not on every rejected token. */
+  private async anyActiveKey(): Promise<boolean> {
+    if (this.configuredAt !== undefined && this.now() - this.configuredAt < this.cacheTtlMs) return true;
+    const configured = await hasAnyActiveApiKey(this.deps.db);
+    this.configuredAt = configured ? this.now() : undefined;
+    return configured;
   }
 
   /** lastUsedAt is written at most once a minute per key so a busy key does not write on every request. */

@@ -16,7 +16,15 @@ describe('loadConfig', () => {
     expect(config.apiPublicUrl).toBe('http://localhost:3002');
     expect(config.enabledJourneys).toBe('*');
     expect(config.temporal).toMatchObject({ address: '127.0.0.1:7233', namespace: 'default', taskQueue: 'waymark', tls: false });
-    expect(config.rateLimit).toEqual({ max: 100, windowMs: 60_000, sessionMax: 600, trackingMax: 6_000, webhookSourceMax: 3_000 });
+    expect(config.rateLimit).toEqual({
+      max: 100,
+      windowMs: 60_000,
+      sessionMax: 600,
+      trackingMax: 6_000,
+      webhookSourceMax: 3_000,
+      webhookAddressMax: 3_000,
+      healthMax: 600,
+    });
     expect(config.email.bounceThreshold).toBe(3);
     expect(config.defaultTimeZone).toBe('UTC');
   });

@@ -86,6 +86,8 @@ export const configSchema = z
     SES_ENDPOINT: optionalString,
     SES_CONFIGURATION_SET: optionalString,
     EMAIL_PROVIDER_SNS_CERTIFICATE: optionalString,
+    /** the SNS topics whose notifications the SES webhook accepts, space- or comma-separated (docs/email.md) */
+    SES_SNS_TOPIC_ARNS: optionalString,
     /** the installation's send budget per second; overrides SES's MaxSendRate (docs/email.md, "Send rate") */
     SES_MAX_SEND_RATE: optionalPositive(),
     /** a process's share of the budget while Redis is unreachable (default: 1 / the processes last seen sharing it) */
@@ -101,8 +103,17 @@ export const configSchema = z
     TRACKING_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(6_000),
     /** verified deliveries per webhook source id in a window */
     WEBHOOK_SOURCE_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(3_000),
+    /** requests per address to /v1/webhooks/{sourceId} in a window, counted before verification */
+    WEBHOOK_ADDRESS_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(3_000),
+    /** /v1/health requests per address in a window (each pings PostgreSQL, Redis and Temporal) */
+    HEALTH_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(600),
     BOUNCE_THRESHOLD: bounceThreshold,
     TRUST_PROXY: boolFlag(false),
+
+    /** the statement_timeout of segment previews and counts (docs/segments.md, Limits) */
+    SEGMENT_QUERY_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
+    /** segment queries one key or person may run at once */
+    SEGMENT_QUERY_CONCURRENCY: z.coerce.number().int().positive().default(2),
 
     IMPORT_MAX_BYTES: z.coerce
       .number()
@@ -149,6 +160,7 @@ export const configSchema = z
       bounceThreshold: env.BOUNCE_THRESHOLD,
       // PEM that pins the SNS signing certificate instead of downloading it (docs/email.md)
       snsCertificatePem: env.EMAIL_PROVIDER_SNS_CERTIFICATE?.replace(/\\n/g, '\n'),
+      snsTopicArns: env.SES_SNS_TOPIC_ARNS?.split(/[\s,]+/).filter((arn) => arn !== ''),
       machineClickWindowMs: env.MACHINE_CLICK_WINDOW_MS,
       sendRate: { maxPerSecond: env.SES_MAX_SEND_RATE, workerShare: env.SEND_RATE_WORKER_SHARE },
     },
@@ -183,8 +195,11 @@ export const configSchema = z
       sessionMax: env.SESSION_RATE_LIMIT_MAX,
       trackingMax: env.TRACKING_RATE_LIMIT_MAX,
       webhookSourceMax: env.WEBHOOK_SOURCE_RATE_LIMIT_MAX,
+      webhookAddressMax: env.WEBHOOK_ADDRESS_RATE_LIMIT_MAX,
+      healthMax: env.HEALTH_RATE_LIMIT_MAX,
     },
     trustProxy: env.TRUST_PROXY,
+    segments: { queryTimeoutMs: env.SEGMENT_QUERY_TIMEOUT_MS, queryConcurrency: env.SEGMENT_QUERY_CONCURRENCY },
     imports: { maxBytes: env.IMPORT_MAX_BYTES, maxRows: env.IMPORT_MAX_ROWS, chunkSize: env.IMPORT_CHUNK_SIZE },
     alerts: { httpTimeoutMs: env.ALERT_HTTP_TIMEOUT_MS, allowPrivateTargets: env.ALERT_ALLOW_PRIVATE_TARGETS },
     // outbound webhooks (docs/webhooks.md): exponential retries from the initial interval, doubling

@@ -3,6 +3,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { Db } from '../db/database';
 import type { ContactRow } from '../db/schema';
 import { likePattern } from './contact-admin';
+import { neutralizeFormula } from './csv-formula';
 
 /** Default and maximum rows per export (docs/operations.md, Export). */
 export const EXPORT_MAX_ROWS = 10_000;
@@ -57,7 +58,8 @@ function jsonContact(row: ContactRow) {
 
 function csvRecord(row: ContactRow): string[] {
   const c = jsonContact(row);
-  return [c.id, c.externalId ?? '', c.email ?? '', JSON.stringify(c.properties), c.firstSeenAt, c.lastSeenAt, c.createdAt, c.updatedAt];
+  const cells = [c.id, c.externalId ?? '', c.email ?? '', JSON.stringify(c.properties), c.firstSeenAt, c.lastSeenAt, c.createdAt, c.updatedAt];
+  return cells.map(neutralizeFormula);
 }
 
 /** The export body as text chunks (one per batch): a JSON array or CSV with a header row. */

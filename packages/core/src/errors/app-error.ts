@@ -9,6 +9,7 @@ export const errorStatus = {
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,
+  unprocessable: 422,
   rate_limited: 429,
   internal: 500,
   unavailable: 503,

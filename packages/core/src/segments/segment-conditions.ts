@@ -11,6 +11,12 @@ import { badRequest } from '../errors/app-error';
 
 export const MAX_SEGMENT_DEPTH = 5;
 export const MAX_SEGMENT_LEAVES = 50;
+/**
+ * Values across all the `in` lists of a tree (property leaves and event `where`s): each value is a
+ * few bind parameters and a branch every contact is tested against, so the total bounds both the
+ * statement (PostgreSQL takes at most 65,535 parameters) and its cost (docs/segments.md, Limits).
+ */
+export const MAX_SEGMENT_IN_VALUES = 2_000;
 
 const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
 const MAX_WITHIN_MS = 3650 * UNIT_MS.d;
@@ -84,7 +90,7 @@ export const segmentConditionSchema: z.ZodType<SegmentCondition> = z
   )
   .meta({
     id: 'SegmentCondition',
-    description: `A condition tree: groups all, any, not; at most ${MAX_SEGMENT_DEPTH} levels and ${MAX_SEGMENT_LEAVES} leaves.`,
+    description: `A condition tree: groups all, any, not; at most ${MAX_SEGMENT_DEPTH} levels, ${MAX_SEGMENT_LEAVES} leaves and ${MAX_SEGMENT_IN_VALUES} values across its \`in\` lists.`,
   });
 
 function formatPath(base: string, path: readonly PropertyKey[]): string {
@@ -101,6 +107,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  */
 export function parseSegmentConditions(value: unknown, root = 'conditions'): SegmentCondition {
   let leaves = 0;
+  let inValues = 0;
+  const countInValues = (where: SegmentPropertyCondition, path: string) => {
+    if (where.operator !== 'in' || !Array.isArray(where.value)) return;
+    inValues += where.value.length;
+    if (inValues > MAX_SEGMENT_IN_VALUES) throw badRequest(`${path}.value: a segment has at most ${MAX_SEGMENT_IN_VALUES} values across its 'in' lists`);
+  };
   const walk = (node: unknown, path: string, depth: number): SegmentCondition => {
     if (depth > MAX_SEGMENT_DEPTH) throw badRequest(`${path}: conditions nest at most ${MAX_SEGMENT_DEPTH} levels deep`);
     if (!isRecord(node)) throw badRequest(`${path}: must be an object (a group all, any or not, or a leaf with a type)`);
@@ -126,7 +138,10 @@ export function parseSegmentConditions(value: unknown, root = 'conditions'): Seg
       const issue = result.error.issues[0]!;
       throw badRequest(`${formatPath(path, issue.path)}: ${issue.message}`);
     }
-    return result.data;
+    const leaf = result.data;
+    if (leaf.type === 'property') countInValues(leaf, path);
+    if (leaf.type === 'event') leaf.where?.forEach((where, index) => countInValues(where, `${path}.where[${index}]`));
+    return leaf;
   };
   return walk(value, root, 1);
 }

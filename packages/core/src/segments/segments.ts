@@ -1,13 +1,15 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import type { SegmentRow } from '../db/schema';
 import { toContact, type Contact } from '../contacts/contact';
-import { badRequest, conflict, notFound } from '../errors/app-error';
+import { AppError, badRequest, conflict, notFound } from '../errors/app-error';
 import { isUuid } from '../db/ids';
 import { isUniqueViolation } from '../db/pg-errors';
 import type { PageQuery } from '../db/paginate';
 import { segmentFilter } from './compile-segment';
 import { parseSegmentConditions, segmentListKeys, type SegmentCondition } from './segment-conditions';
 import type { SegmentCounts } from './segment-counts';
+import { costliestLeaf } from './segment-cost';
 
 export const SEGMENT_NOT_FOUND = 'Segment not found';
 export const DUPLICATE_SEGMENT_NAME = 'A segment with this name already exists';
@@ -28,8 +30,42 @@ export interface Segment {
 export interface SegmentDeps {
   db: Db;
   counts: SegmentCounts;
+  /** SEGMENT_QUERY_TIMEOUT_MS: the statement_timeout of every segment query */
+  queryTimeoutMs: number;
   now?: () => Date;
 }
+
+/** PostgreSQL's query_canceled, which a statement_timeout raises. */
+const QUERY_CANCELED = '57014';
+
+function tooExpensive(deps: SegmentDeps, conditions: SegmentCondition): AppError {
+  const dearest = costliestLeaf(conditions);
+  const where = dearest === undefined ? '' : `; its dearest condition is the ${dearest.kind} leaf at ${dearest.path}`;
+  return new AppError(
+    'unprocessable',
+    `Segment too expensive: it did not finish within ${deps.queryTimeoutMs} ms${where}. Narrow it (a shorter window, fewer values, a list instead of a long 'in') or split it`,
+  );
+}
+
+/**
+ * Runs a segment's queries on one connection under SEGMENT_QUERY_TIMEOUT_MS (docs/segments.md,
+ * Limits), so no tree can hold a connection of the pool ingest shares for long; past it, a 422
+ * naming the dearest leaf. JIT is off for them: compiling a large expression cannot be
+ * interrupted, so the timeout could not stop it.
+ */
+async function bounded<T>(deps: SegmentDeps, conditions: SegmentCondition, run: (db: Db) => Promise<T>): Promise<T> {
+  try {
+    return await deps.db.transaction().execute(async (trx) => {
+      await sql`select set_config('statement_timeout', ${String(deps.queryTimeoutMs)}, true), set_config('jit', 'off', true)`.execute(trx);
+      return run(trx);
+    });
+  } catch (error) {
+    if ((error as { code?: unknown }).code === QUERY_CANCELED) throw tooExpensive(deps, conditions);
+    throw error;
+  }
+}
+
+const boundedCount = (deps: SegmentDeps, conditions: SegmentCondition, at: Date) => bounded(deps, conditions, (db) => countSegmentContacts(db, conditions, at));
 
 function now(deps: SegmentDeps): Date {
   return deps.now?.() ?? new Date();
@@ -82,9 +118,12 @@ async function pageOfContacts(db: Db, conditions: SegmentCondition, at: Date, pa
   return rows.map(toContact);
 }
 
-async function toSegment(deps: SegmentDeps, row: SegmentRow): Promise<Segment> {
+/** `known`: the count just taken before a save, kept as this version's count. */
+async function toSegment(deps: SegmentDeps, row: SegmentRow, known?: number): Promise<Segment> {
   const conditions = row.conditions as unknown as SegmentCondition;
-  const count = await deps.counts.get(`${row.id}:${row.updatedAt.getTime()}`, () => countSegmentContacts(deps.db, conditions, now(deps)));
+  const count = await deps.counts.get(`${row.id}:${row.updatedAt.getTime()}`, () =>
+    known === undefined ? boundedCount(deps, conditions, now(deps)) : Promise.resolve(known),
+  );
   return {
     id: row.id,
     name: row.name,
@@ -116,13 +155,15 @@ export interface SegmentInput {
 
 export async function createSegment(deps: SegmentDeps, input: SegmentInput, createdBy: string | null): Promise<Segment> {
   const conditions = await checkSegmentConditions(deps.db, input.conditions);
+  // counted before it is saved: a tree too expensive to count is refused, not stored
+  const count = await boundedCount(deps, conditions, now(deps));
   try {
     const row = await deps.db
       .insertInto('segments')
       .values({ name: input.name, description: input.description ?? null, conditions: JSON.stringify(conditions), createdBy })
       .returningAll()
       .executeTakeFirstOrThrow();
-    return await toSegment(deps, row);
+    return await toSegment(deps, row, count);
   } catch (error) {
     if (isUniqueViolation(error, 'segments_name_key')) throw conflict(DUPLICATE_SEGMENT_NAME);
     throw error;
@@ -130,8 +171,9 @@ export async function createSegment(deps: SegmentDeps, input: SegmentInput, crea
 }
 
 export async function updateSegment(deps: SegmentDeps, id: string, input: Partial<SegmentInput>): Promise<Segment> {
-  await getSegmentRow(deps.db, id);
+  const existing = await getSegmentRow(deps.db, id);
   const conditions = input.conditions === undefined ? undefined : await checkSegmentConditions(deps.db, input.conditions);
+  const count = await boundedCount(deps, conditions ?? (existing.conditions as unknown as SegmentCondition), now(deps));
   try {
     const row = await deps.db
       .updateTable('segments')
@@ -145,7 +187,7 @@ export async function updateSegment(deps: SegmentDeps, id: string, input: Partia
       .returningAll()
       .executeTakeFirst();
     if (row === undefined) throw notFound(SEGMENT_NOT_FOUND);
-    return await toSegment(deps, row);
+    return await toSegment(deps, row, count);
   } catch (error) {
     if (isUniqueViolation(error, 'segments_name_key')) throw conflict(DUPLICATE_SEGMENT_NAME);
     throw error;
@@ -190,17 +232,18 @@ export async function listSegmentContacts(deps: SegmentDeps, id: string, page: P
   const row = await getSegmentRow(deps.db, id);
   const conditions = row.conditions as unknown as SegmentCondition;
   const at = now(deps);
-  const [contacts, total] = await Promise.all([pageOfContacts(deps.db, conditions, at, page), countSegmentContacts(deps.db, conditions, at)]);
-  return { contacts, total };
+  return bounded(deps, conditions, async (db) => ({
+    contacts: await pageOfContacts(db, conditions, at, page),
+    total: await countSegmentContacts(db, conditions, at),
+  }));
 }
 
 /** POST /segments/preview: how many contacts a tree matches and the first of them, nothing saved. */
 export async function previewSegment(deps: SegmentDeps, value: unknown): Promise<{ count: number; sample: Contact[] }> {
   const conditions = await checkSegmentConditions(deps.db, value);
   const at = now(deps);
-  const [count, sample] = await Promise.all([
-    countSegmentContacts(deps.db, conditions, at),
-    pageOfContacts(deps.db, conditions, at, { limit: PREVIEW_SAMPLE_SIZE, offset: 0 }),
-  ]);
-  return { count, sample };
+  return bounded(deps, conditions, async (db) => ({
+    count: await countSegmentContacts(db, conditions, at),
+    sample: await pageOfContacts(db, conditions, at, { limit: PREVIEW_SAMPLE_SIZE, offset: 0 }),
+  }));
 }

@@ -11,7 +11,10 @@ import {
   previewSegment,
   updateSegment,
 } from '@waymark/core/segments/segments';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '@waymark/core/errors/app-error';
 import type { AppDeps } from '../../deps';
+import { createConcurrencySlots } from '../../http/concurrency-slots';
 import type { RoutePlugin } from '../../http/type-provider';
 import { bearerErrors, errorBody, listEnvelope, page, paginationQuery, timestamp } from '../../schemas/common';
 import { contactSchema } from '../../schemas/contacts';
@@ -54,7 +57,32 @@ const segmentBody = z.object({ segment: segmentSchema });
  * writes `journey-admin`; the work is packages/core/src/segments/.
  */
 export const segmentRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
-  const segments = { db: deps.db, counts: createSegmentCounts() };
+  const { queryTimeoutMs, queryConcurrency } = deps.config.segments;
+  const segments = { db: deps.db, counts: createSegmentCounts(), queryTimeoutMs };
+  // a request runs at most two bounded statements (a count and a page); the lease outlasts both
+  const slots = createConcurrencySlots({ redis: deps.redis, name: 'segment-query', max: queryConcurrency, leaseMs: 2 * queryTimeoutMs + 10_000 });
+
+  /**
+   * Every route that evaluates a tree runs within one of its caller's SEGMENT_QUERY_CONCURRENCY
+   * slots (per key or per person), so one caller cannot hold more of the pool than that.
+   */
+  async function inSlot<T>(request: FastifyRequest, reply: FastifyReply, work: () => Promise<T>): Promise<T> {
+    const principal = request.principal;
+    let who = `address:${request.ip}`;
+    if (principal?.actorUserId != null) who = `user:${principal.actorUserId}`;
+    else if (principal?.actorKeyId != null) who = `key:${principal.actorKeyId}`;
+    else if (principal !== undefined) who = `actor:${principal.actor}`;
+    const release = await slots.acquire(who);
+    if (release === undefined) {
+      void reply.header('retry-after', Math.ceil(queryTimeoutMs / 1000));
+      throw new AppError('rate_limited', `At most ${queryConcurrency} segment queries at once per key or person; retry when one has finished`);
+    }
+    try {
+      return await work();
+    } finally {
+      await release();
+    }
+  }
 
   app.post(
     '/v1/admin/segments',
@@ -65,11 +93,11 @@ export const segmentRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps 
         summary: 'Save a segment',
         description: '409 when another segment has the same name (case-insensitive); 400 naming the path of a bad condition or an unknown list.',
         body: z.strictObject({ name, description: description.optional(), conditions }),
-        response: { 201: segmentBody, 409: errorBody, ...bearerErrors },
+        response: { 201: segmentBody, 409: errorBody, 422: errorBody, ...bearerErrors },
       },
     },
     async (request, reply) => {
-      const segment = await createSegment(segments, request.body, request.principal?.actor ?? null);
+      const segment = await inSlot(request, reply, () => createSegment(segments, request.body, request.principal?.actor ?? null));
       request.auditRecord = { resourceId: segment.id, detail: { name: segment.name } };
       return reply.status(201).send({ segment });
     },
@@ -83,10 +111,10 @@ export const segmentRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps 
         tags,
         summary: 'List segments, newest first, each with its count',
         querystring: paginationQuery,
-        response: { 200: listEnvelope('segments', segmentSchema), ...bearerErrors },
+        response: { 200: listEnvelope('segments', segmentSchema), 422: errorBody, ...bearerErrors },
       },
     },
-    async (request) => page(request.query, await listSegments(segments, request.query)),
+    async (request, reply) => page(request.query, await inSlot(request, reply, () => listSegments(segments, request.query))),
   );
 
   app.post(
@@ -97,20 +125,22 @@ export const segmentRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps 
       schema: {
         tags,
         summary: `How many contacts a condition tree matches, and up to ${PREVIEW_SAMPLE_SIZE} of them (nothing is saved)`,
+        description:
+          'Bounded (docs/segments.md, Limits): 400 past 2,000 values across the `in` lists, 422 `Segment too expensive: …` past SEGMENT_QUERY_TIMEOUT_MS, 429 with Retry-After past SEGMENT_QUERY_CONCURRENCY queries at once per key or person.',
         body: z.strictObject({ conditions }),
-        response: { 200: z.object({ count: z.number(), sample: z.array(contactSchema) }), ...bearerErrors },
+        response: { 200: z.object({ count: z.number(), sample: z.array(contactSchema) }), 422: errorBody, ...bearerErrors },
       },
     },
-    async (request) => previewSegment(segments, request.body.conditions),
+    async (request, reply) => inSlot(request, reply, () => previewSegment(segments, request.body.conditions)),
   );
 
   app.get(
     '/v1/admin/segments/:id',
     {
       config: { scope: 'read' },
-      schema: { tags, summary: 'A segment with its count', params, response: { 200: segmentBody, 404: errorBody, ...bearerErrors } },
+      schema: { tags, summary: 'A segment with its count', params, response: { 200: segmentBody, 404: errorBody, 422: errorBody, ...bearerErrors } },
     },
-    async (request) => ({ segment: await getSegment(segments, request.params.id) }),
+    async (request, reply) => ({ segment: await inSlot(request, reply, () => getSegment(segments, request.params.id)) }),
   );
 
   app.patch(
@@ -122,11 +152,11 @@ export const segmentRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps 
         summary: "Change a segment's name, description or conditions",
         params,
         body: z.strictObject({ name: name.optional(), description: description.nullable().optional(), conditions: conditions.optional() }),
-        response: { 200: segmentBody, 404: errorBody, 409: errorBody, ...bearerErrors },
+        response: { 200: segmentBody, 404: errorBody, 409: errorBody, 422: errorBody, ...bearerErrors },
       },
     },
-    async (request) => {
-      const segment = await updateSegment(segments, request.params.id, request.body);
+    async (request, reply) => {
+      const segment = await inSlot(request, reply, () => updateSegment(segments, request.params.id, request.body));
       request.auditRecord = { resourceId: segment.id, detail: { fields: Object.keys(request.body) } };
       return { segment };
     },
@@ -159,9 +189,9 @@ export const segmentRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps 
         summary: "The segment's contacts now, most recently seen first (total is exact)",
         params,
         querystring: paginationQuery,
-        response: { 200: listEnvelope('contacts', contactSchema), 404: errorBody, ...bearerErrors },
+        response: { 200: listEnvelope('contacts', contactSchema), 404: errorBody, 422: errorBody, ...bearerErrors },
       },
     },
-    async (request) => page(request.query, await listSegmentContacts(segments, request.params.id, request.query)),
+    async (request, reply) => page(request.query, await inSlot(request, reply, () => listSegmentContacts(segments, request.params.id, request.query))),
   );
 };

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { RoutePlugin } from '../../http/type-provider';
 import type { AppDeps } from '../../deps';
+import { addressCeiling } from '../../plugins/rate-limit';
+import { errorBody } from '../../schemas/common';
 
 const healthResponse = z.object({
   status: z.enum(['healthy', 'degraded']),
@@ -20,9 +22,16 @@ export const healthRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }
   app.get(
     '/v1/health',
     {
-      // Load balancers and orchestrators poll this; a 429 here would take a healthy instance out.
+      // Load balancers and orchestrators poll this, so it is outside the per-caller limit; a budget
+      // per address of its own (HEALTH_RATE_LIMIT_MAX) far above any poller's rate keeps a stranger
+      // from turning each request into three backend pings.
       config: { rateLimit: false },
-      schema: { tags: ['service'], summary: 'Service health (not rate limited)', response: { 200: healthResponse } },
+      onRequest: addressCeiling(app, { name: 'health', max: deps.config.rateLimit.healthMax }),
+      schema: {
+        tags: ['service'],
+        summary: 'Service health (its own budget per address: HEALTH_RATE_LIMIT_MAX a window, then 429 with Retry-After)',
+        response: { 200: healthResponse, 429: errorBody },
+      },
     },
     async (request) => {
       const results = await Promise.all(

@@ -9,7 +9,7 @@ import type { AppDeps } from '../../deps';
 import { findUnstorable } from '@waymark/core/db/storable-value';
 import { MAX_BODY_DEPTH } from '../../http/json-depth';
 import { catalogViolations, errorBody } from '../../schemas/common';
-import { routeBudget } from '../../plugins/rate-limit';
+import { addressCeiling, routeBudget } from '../../plugins/rate-limit';
 
 /** Providers' payloads are small; a larger body is refused before it is buffered (413). */
 export const WEBHOOK_SOURCE_BODY_LIMIT = 1024 * 1024;
@@ -76,17 +76,21 @@ export const webhookSourceRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, {
     key: (request) => (request.params as { sourceId: string }).sourceId,
   });
 
+  // and a ceiling per address before any of that: unverified requests cost a verification each
+  const ceiling = addressCeiling(app, { name: 'webhook-address', max: deps.config.rateLimit.webhookAddressMax });
+
   const mounted = deps.sources.list().map(describeSource);
   app.post(
     '/v1/webhooks/:sourceId',
     {
       config: { rateLimit: false },
+      onRequest: ceiling,
       bodyLimit: WEBHOOK_SOURCE_BODY_LIMIT,
       schema: {
         tags: ['webhooks'],
         summary: 'Receive a webhook from a registered source (verify → validate → transform → ingest)',
         description: [
-          'The body is the provider’s JSON, verified over its exact raw bytes (at most 1 MiB, else 413). Order: unknown source 404 →',
+          'The body is the provider’s JSON, verified over its exact raw bytes (at most 1 MiB, else 413). Order: the address’s ceiling (WEBHOOK_ADDRESS_RATE_LIMIT_MAX requests a window, before the body is read; 429 with Retry-After) → unknown source 404 →',
           'authentication 401 → the source’s budget (WEBHOOK_SOURCE_RATE_LIMIT_MAX verified deliveries a window, per source id; 429 with Retry-After) → payload schema 400 → transform (nothing to ingest: 200 `{ok, skipped}`) → the POST /v1/events pipeline.',
           'A redelivery (same provider delivery id) is stored once. Sources mounted on this instance:',
           ...(mounted.length === 0 ? ['(none)'] : mounted),

@@ -1,5 +1,5 @@
 import { readBasicPassword, sameSecret } from '../../auth/api-key-secret';
-import { verifySnsMessage, type SnsCertificateSource, type SnsMessage } from '@waymark/email/sns-message';
+import { verifySnsMessage, type SnsCertificateSource, type SnsMessage, type SnsTrust } from '@waymark/email/sns-message';
 
 export const EMAIL_SERVICE_NOT_CONFIGURED = 'Email service not configured';
 export const WEBHOOK_VERIFICATION_FAILED = 'Webhook verification failed';
@@ -9,18 +9,19 @@ export type WebhookVerification =
 
 /**
  * Two independent checks (docs/email.md): the Basic password must equal
- * EMAIL_PROVIDER_WEBHOOK_SECRET, and the SNS signature must verify against an amazonaws.com
- * certificate. Without a secret the endpoint is closed.
+ * EMAIL_PROVIDER_WEBHOOK_SECRET, and the SNS signature must verify against a certificate from
+ * sns.<region>.amazonaws.com, on a message of a trusted topic sent within the hour (`trust`).
+ * Without a secret the endpoint is closed.
  */
 export async function verifyEmailProviderWebhook(
   input: { authorization: string | undefined; body: unknown },
-  options: { secret: string | undefined; certificates: SnsCertificateSource },
+  options: { secret: string | undefined; certificates: SnsCertificateSource; trust?: SnsTrust },
 ): Promise<WebhookVerification> {
   if (options.secret === undefined) return { ok: false, error: EMAIL_SERVICE_NOT_CONFIGURED, reason: 'EMAIL_PROVIDER_WEBHOOK_SECRET is not set' };
   const password = readBasicPassword(input.authorization);
   if (password === undefined || !sameSecret(password, options.secret))
     return { ok: false, error: WEBHOOK_VERIFICATION_FAILED, reason: 'basic auth password mismatch' };
-  const verified = await verifySnsMessage(input.body, options.certificates);
+  const verified = await verifySnsMessage(input.body, options.certificates, options.trust);
   if (!verified.ok) return { ok: false, error: WEBHOOK_VERIFICATION_FAILED, reason: verified.reason };
   return { ok: true, message: verified.message };
 }

@@ -1,0 +1,33 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWebhookReceiver, type WebhookReceiver } from '../../../../test/webhook-receiver';
+import { OutboundRefusedError, postJsonBody } from './outbound-http';
+
+/**
+ * SSRF: every outbound call to an operator-given URL (outbound webhook endpoints,
+ * deliver-webhook.ts; alert webhooks) goes through postJsonBody. An IPv6 literal that carries a
+ * loopback IPv4 address, however spelled, is refused before any connection, like 127.0.0.1.
+ */
+describe('security: outbound webhooks refuse special-purpose IPv6 spellings of internal addresses', () => {
+  let receiver: WebhookReceiver;
+  let port: string;
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+    port = new URL(receiver.url).port;
+  });
+  afterAll(() => receiver?.close());
+
+  it.each([
+    ['IPv4-mapped', '[::ffff:127.0.0.1]'],
+    ['NAT64 (64:ff9b::/96)', '[64:ff9b::7f00:1]'],
+    ['NAT64 local-use (64:ff9b:1::/48)', '[64:ff9b:1::7f00:1]'],
+    ['IPv4-compatible (::/96)', '[::127.0.0.1]'],
+    ['6to4 (2002::/16)', '[2002:7f00:1::1]'],
+    ['Teredo (2001::/32)', '[2001:0:4136:e378:8000:63bf:80ff:fffe]'],
+  ])('refuses a %s target %s', async (_kind, host) => {
+    const path = `/ssrf-${Math.random().toString(36).slice(2)}`;
+    await expect(postJsonBody(`http://${host}:${port}${path}`, '{}', {}, { timeoutMs: 2_000, allowPrivateTargets: false })).rejects.toBeInstanceOf(
+      OutboundRefusedError,
+    );
+    expect(receiver.received.filter((request) => request.path === path)).toHaveLength(0);
+  });
+});
