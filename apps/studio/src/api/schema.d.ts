@@ -16337,11 +16337,18 @@ export interface components {
       dlq: {
         pending: number;
       };
-      /** @description docs/operations.md, "Temporal outage": such starts are retried for JOURNEY_START_RETRY_HOURS, then parked in the DLQ */
-      journeyStarts: {
-        /** @description journey starts kept while Temporal was unreachable, not yet made by the worker (now, not over the window) */
+      /** @description docs/operations.md, "Temporal outage": a few in flight is normal; they wait here while Temporal is unreachable and are retried for JOURNEY_START_RETRY_HOURS */
+      eventEffects: {
+        /** @description journey effects of stored events (starts, signals, exits) kept in the outbox, not yet carried out (now, not over the window) */
         pending: number;
-        /** @description when the oldest of them was kept; null when none is pending */
+        /** @description when the oldest of them was stored; null when none is kept */
+        oldestPendingAt: string | null;
+      };
+      /** @description docs/operations.md, "Temporal outage": a start not made within JOURNEY_START_RETRY_HOURS is parked in the DLQ */
+      journeyStarts: {
+        /** @description the journey starts among the kept effects (now, not over the window) */
+        pending: number;
+        /** @description when the oldest of them was stored; null when none is kept */
         oldestPendingAt: string | null;
       };
       /** @description now, not over the window: the shared send budget (docs/email.md, "Send rate") */
@@ -17347,11 +17354,18 @@ export interface components {
       dlq: {
         pending: number;
       };
-      /** @description docs/operations.md, "Temporal outage": such starts are retried for JOURNEY_START_RETRY_HOURS, then parked in the DLQ */
-      journeyStarts: {
-        /** @description journey starts kept while Temporal was unreachable, not yet made by the worker (now, not over the window) */
+      /** @description docs/operations.md, "Temporal outage": a few in flight is normal; they wait here while Temporal is unreachable and are retried for JOURNEY_START_RETRY_HOURS */
+      eventEffects: {
+        /** @description journey effects of stored events (starts, signals, exits) kept in the outbox, not yet carried out (now, not over the window) */
         pending: number;
-        /** @description when the oldest of them was kept; null when none is pending */
+        /** @description when the oldest of them was stored; null when none is kept */
+        oldestPendingAt: string | null;
+      };
+      /** @description docs/operations.md, "Temporal outage": a start not made within JOURNEY_START_RETRY_HOURS is parked in the DLQ */
+      journeyStarts: {
+        /** @description the journey starts among the kept effects (now, not over the window) */
+        pending: number;
+        /** @description when the oldest of them was stored; null when none is kept */
         oldestPendingAt: string | null;
       };
       /** @description now, not over the window: the shared send budget (docs/email.md, "Send rate") */
