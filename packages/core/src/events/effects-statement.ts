@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { EventEffectKind } from '../db/schema';
 import { LIVE_STATUS_LIST } from '../journeys/live-statuses';
-import type { IngestDeps } from './ingest-deps';
+import type { JourneyRegistry } from '../journeys/registry';
 import { matchesExitRule } from './exit-rule';
 import type { PreparedEvent } from './prepare-event';
 
@@ -34,7 +34,7 @@ export interface EffectPlan {
 }
 
 /** The plan for `events` in statement order; a quarantined event has no part in it. */
-export function planEffects(deps: Pick<IngestDeps, 'journeys'>, events: readonly PreparedEvent[]): EffectPlan {
+export function planEffects(deps: { journeys: JourneyRegistry }, events: readonly PreparedEvent[]): EffectPlan {
   const plan: EffectPlan = { starts: [], exits: [] };
   events.forEach((event, index) => {
     if (event.catalogViolations !== undefined) return;
