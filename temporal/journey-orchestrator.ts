@@ -16,7 +16,7 @@ import { journeyEventSignal, journeyProgressQuery } from './workflows/journey-si
 import { journeyWorkflowId } from './journey-workflow-id';
 
 /**
- * How long a start may wait for Temporal. Without a deadline the client keeps retrying a server
+ * How long a start (a signal, a cancellation) may wait for Temporal. Without a deadline the client keeps retrying a server
  * that is down, and the ingest request that triggered the start hangs with it; past the deadline
  * the start fails as `unavailable`, core keeps it as a pending start for the worker's relay and the
  * event is still accepted. A start that reached the server just before the deadline is harmless to
@@ -43,6 +43,12 @@ const ENGINE_UNAVAILABLE_CODES = new Set([
 function engineUnavailable(error: unknown): string | undefined {
   const grpc = error instanceof ServiceError ? error.cause : error;
   return isGrpcServiceError(grpc) && ENGINE_UNAVAILABLE_CODES.has(grpc.code) ? grpc.message : undefined;
+}
+
+/** `unavailable` when `error` says Temporal could not be reached or timed out (the call may succeed later unchanged), else `error`. */
+function asUnavailable(error: unknown, doing: string): unknown {
+  const reason = engineUnavailable(error);
+  return reason === undefined ? error : unavailable(`Temporal unreachable or timed out ${doing}: ${reason}`);
 }
 
 /** The orchestrator port of core, implemented on a Temporal client (api and worker alike). */
@@ -72,18 +78,16 @@ export function createTemporalOrchestrator(client: Client, taskQueue: string, ve
       } catch (error) {
         // the run for this very event already ran to completion: nothing to start again
         if (error instanceof WorkflowExecutionAlreadyStartedError) return { workflowId, runId: '' };
-        const reason = engineUnavailable(error);
-        if (reason !== undefined) throw unavailable(`Temporal unreachable or timed out starting ${workflowId}: ${reason}`);
-        throw error;
+        throw asUnavailable(error, `starting ${workflowId}`);
       }
     },
 
     async signalEvent(workflowId: string, event: JourneyEventSignal) {
       try {
-        await client.workflow.getHandle(workflowId).signal(journeyEventSignal, event);
+        await client.withDeadline(Date.now() + START_DEADLINE_MS, () => client.workflow.getHandle(workflowId).signal(journeyEventSignal, event));
       } catch (error) {
         if (error instanceof WorkflowNotFoundError) return;
-        throw error;
+        throw asUnavailable(error, `signalling ${workflowId}`);
       }
     },
 
@@ -103,11 +107,12 @@ export function createTemporalOrchestrator(client: Client, taskQueue: string, ve
 
     async cancelRun(workflowId: string) {
       try {
-        await client.workflow.getHandle(workflowId).cancel();
+        await client.withDeadline(Date.now() + START_DEADLINE_MS, () => client.workflow.getHandle(workflowId).cancel());
         return true;
-      } catch {
-        // already finished (WorkflowNotFoundError) or Temporal unreachable: the DELETE answer reports workflowCancelled false
-        return false;
+      } catch (error) {
+        // already finished: nothing to cancel
+        if (error instanceof WorkflowNotFoundError) return false;
+        throw asUnavailable(error, `cancelling ${workflowId}`);
       }
     },
   };

@@ -5,7 +5,8 @@ import { createEmailDeps } from '@waymark/core/emails/create-email-deps';
 import type { EmailDeps } from '@waymark/core/emails/email-deps';
 import { ingestEvent, type IngestInput, type IngestResult } from '@waymark/core/events/ingest';
 import { ingestEvents, type BatchIngestInput, type BatchIngestResult } from '@waymark/core/events/ingest-batch';
-import type { IngestDeps } from '@waymark/core/events/ingest-deps';
+import type { IngestDeps, IngestFaults } from '@waymark/core/events/ingest-deps';
+import { createEffectDispatcher, type EffectDispatcher } from '@waymark/core/events/effect-dispatcher';
 import type { JourneyOrchestrator } from '@waymark/core/journeys/orchestrator';
 import { createJourneyRegistry, type JourneyRegistry } from '@waymark/core/journeys/registry';
 import type { AppLogger } from '@waymark/core/logging/logger';
@@ -40,6 +41,8 @@ export interface Runtime {
   ingest(input: IngestInput): Promise<IngestResult>;
   /** the batch form of the same pipeline (tracking events) */
   ingestBatch(inputs: readonly BatchIngestInput[]): Promise<BatchIngestResult[]>;
+  /** carries out the journey effects of the events this process stores (close it with the process) */
+  effects: EffectDispatcher;
 }
 
 export interface RuntimeDeps {
@@ -48,6 +51,8 @@ export interface RuntimeDeps {
   orchestrator: JourneyOrchestrator;
   /** instead of journeys/delivery-policy.ts (tests that need a cap of their own) */
   deliveryPolicy?: DeliveryPolicy;
+  /** faults a test injects into the ingest pipeline (events/ingest-deps.ts); none in a deployment */
+  ingestFaults?: IngestFaults;
 }
 
 export function createRuntime(config: Config, deps: RuntimeDeps): Runtime {
@@ -57,7 +62,15 @@ export function createRuntime(config: Config, deps: RuntimeDeps): Runtime {
   const deliveryPolicy = checkedDeliveryPolicy(deps.deliveryPolicy ?? deliveryPolicyDefinition, categories);
   // one budget per process, shared through Redis with every other sending process (docs/email.md, "Send rate")
   const sendRate = createConfiguredSendRateGovernor(config, deps.logger);
-  const ingestDeps: IngestDeps = { db: deps.db, logger: deps.logger, journeys, orchestrator: deps.orchestrator, catalogMode: config.eventCatalogMode };
+  const effects = createEffectDispatcher({ db: deps.db, logger: deps.logger, orchestrator: deps.orchestrator });
+  const ingestDeps: IngestDeps = {
+    db: deps.db,
+    logger: deps.logger,
+    journeys,
+    effects,
+    catalogMode: config.eventCatalogMode,
+    ...(deps.ingestFaults === undefined ? {} : { faults: deps.ingestFaults }),
+  };
   return {
     journeys,
     categories,
@@ -65,6 +78,7 @@ export function createRuntime(config: Config, deps: RuntimeDeps): Runtime {
     email: { ...createEmailDeps(config, { db: deps.db, templates: emailTemplates, categories, logger: deps.logger, deliveryPolicy, sendRate }), sendRate },
     ingest: (input) => ingestEvent(ingestDeps, input),
     ingestBatch: (inputs) => ingestEvents(ingestDeps, inputs),
+    effects,
   };
 }
 

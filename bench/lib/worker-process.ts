@@ -37,7 +37,7 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: 'warn', name: 'bench-worker', format: 'json' });
   const db = createDatabase({ connectionString: config.databaseUrl, applicationName: 'waymark-bench-worker' });
   // the relay starts the runs whose start the api kept when Temporal timed out (an overloaded box), as the worker process does
-  const journeys = await createWorker({ config, db, logger, relayPendingStarts: true });
+  const journeys = await createWorker({ config, db, logger, relayEventEffects: true });
   const workers = [journeys.worker];
 
   let pings = 0;

@@ -43,7 +43,7 @@ export interface ChaosReport {
   enrollmentsStartedOnce: number;
   /** acked sign-ups with more than one run (goal: 0) */
   enrollmentsStartedTwice: number;
-  /** starts still kept for the worker's relay when the wait ended (journey_pending_starts) */
+  /** starts still kept for the worker's relay when the wait ended (event_effects) */
   journeyStartsPending: number;
   emailsExpected: number;
   emailsSent: number;
@@ -394,7 +394,7 @@ async function countOutcomes(db: Db, acked: readonly string[]): Promise<Outcomes
          group by user_id having count(*) = 1) once) as "startedOnce",
       (select count(*)::int from (select user_id from journey_states where journey_id = 'welcome-series' and user_id = any(${acked}::text[])
          group by user_id having count(*) > 1) twice) as "startedTwice",
-      (select count(distinct user_id)::int from journey_pending_starts where user_id = any(${acked}::text[])) as pending,
+      (select count(distinct user_id)::int from event_effects where kind = 'start' and user_id = any(${acked}::text[])) as pending,
       (select count(distinct user_id)::int from email_sends where template_key = 'welcome' and status in ('sent', 'delivered', 'opened', 'clicked')
          and user_id = any(${acked}::text[])) as sent,
       (select count(distinct user_id)::int from email_sends where template_key = 'welcome' and status = 'failed' and user_id = any(${acked}::text[])) as failed,

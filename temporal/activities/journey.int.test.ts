@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Journey } from '@waymark/journey';
 import { createApiKey } from '@waymark/core/auth/api-keys';
+import { createEffectDispatcher } from '@waymark/core/events/effect-dispatcher';
 import { ingestEvent, type IngestInput } from '@waymark/core/events/ingest';
 import { createJourneyRegistry } from '@waymark/core/journeys/registry';
 import { createLogger } from '@waymark/core/logging/logger';
@@ -37,11 +38,12 @@ describe('finishJourneyRun activity: lifecycle events go back through the ingest
   let activities: ReturnType<typeof createJourneyActivities>;
   beforeAll(async () => {
     api = await startTestApi();
+    const logger = createLogger({ level: 'error', name: 'journey-activity-test', format: 'json' });
     const ingestDeps = {
       db: api.deps.db,
-      logger: createLogger({ level: 'error', name: 'journey-activity-test', format: 'json' }),
+      logger,
       journeys: createJourneyRegistry(chainedJourneys(), { enabledJourneys: '*' }),
-      orchestrator: api.deps.temporal.orchestrator,
+      effects: createEffectDispatcher({ db: api.deps.db, logger, orchestrator: api.deps.temporal.orchestrator }),
       catalogMode: api.config.eventCatalogMode,
     };
     activities = createJourneyActivities({

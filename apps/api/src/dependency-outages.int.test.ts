@@ -120,17 +120,22 @@ describe('dependency outages', () => {
     expect((await again.request('GET', '/api/auth/get-session')).status).toBe(200);
   }, 120_000);
 
-  it('Temporal down: a journey-starting event is still accepted within 7 s and its start is kept pending, not parked in the DLQ', async () => {
+  it('Temporal down: a journey-starting event is still accepted at once and its start is kept pending, not parked in the DLQ', async () => {
     const cut = await startTestApi({ ADMIN_API_KEY: LEGACY, DATABASE_URL: postgres.url('waymark'), CACHE_URL: redis.url, TEMPORAL_ADDRESS: DEAD_TEMPORAL });
     try {
       const userId = `t-${randomUUID()}`;
       const started = Date.now();
       const response = await cut.request('POST', '/v1/events', { token: LEGACY, body: { name: 'user.signed_up', userId, email: `${userId}@example.com` } });
       expect(response.status).toBe(202);
-      expect(Date.now() - started).toBeLessThan(7_000);
-      // kept for the worker's relay (docs/operations.md, "Temporal outage"), nothing for a person to retry
-      const kept = await cut.deps.db.selectFrom('journeyPendingStarts').select(['journeyId', 'attempts']).where('userId', '=', userId).execute();
-      expect(kept).toEqual([{ journeyId: 'welcome-series', attempts: 1 }]);
+      // the start is out of the request path: the answer does not wait for Temporal's deadline
+      expect(Date.now() - started).toBeLessThan(5_000);
+      // kept for the worker's relay (docs/operations.md, "Temporal outage") once the api's own attempt failed, nothing for a person to retry
+      const kept = await eventually(
+        () => cut.deps.db.selectFrom('eventEffects').select(['kind', 'journeyId', 'attempts']).where('userId', '=', userId).execute(),
+        (rows) => rows.length === 1 && rows[0]!.attempts === 1,
+        { what: 'the failed start given back to the relay' },
+      );
+      expect(kept).toEqual([{ kind: 'start', journeyId: 'welcome-series', attempts: 1 }]);
       const parked = await cut.deps.db
         .selectFrom('dlqEntries')
         .select('id')

@@ -9,6 +9,7 @@ import type { Config } from '@waymark/core/config/config';
 import { createDatabase, type Db } from '@waymark/core/db/database';
 import { createPreparedStatementPool } from '@waymark/core/db/prepared-statements';
 import type { IngestInput, IngestResult } from '@waymark/core/events/ingest';
+import type { IngestFaults } from '@waymark/core/events/ingest-deps';
 import type { JourneyRegistry } from '@waymark/core/journeys/registry';
 import type { PreferenceCategories } from '@waymark/email/preference-categories';
 import { createTemporalGateway, type TemporalGateway } from '@waymark/temporal/client';
@@ -82,6 +83,8 @@ export interface AppDeps {
 export interface AppDepsOptions {
   /** the clock of session, reset-token and invitation lifetimes (tests move it to cross 7 days or 15 minutes) */
   now?: () => number;
+  /** faults a test injects into the ingest pipeline (an api killed after an event's commit); none in a deployment */
+  ingestFaults?: IngestFaults;
 }
 
 export async function createAppDeps(config: Config, logger: AppLogger, options: AppDepsOptions = {}): Promise<AppDeps> {
@@ -134,7 +137,12 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
     onError: (error) => logger.warn({ err: error }, 'API key revocation broadcast failed; other instances drop it within 60 s'),
   });
   const temporal = createTemporalGateway(config.temporal);
-  const { journeys, categories, email, ingest, ingestBatch } = createRuntime(config, { db, logger, orchestrator: temporal.orchestrator });
+  const { journeys, categories, email, ingest, ingestBatch, effects } = createRuntime(config, {
+    db,
+    logger,
+    orchestrator: temporal.orchestrator,
+    ...(options.ingestFaults === undefined ? {} : { ingestFaults: options.ingestFaults }),
+  });
   const analytics = createAnalyticsDestination(config.analytics, { onError: (error) => logger.warn({ err: error }, 'analytics: capture failed') });
   const snsCertificates = createSnsCertificateSource({ pinnedCertificatePem: config.email.snsCertificatePem });
   const trackingEvents = createTrackingEventPublisher({ db, ingest: ingestBatch, analytics, logger });
@@ -203,6 +211,8 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
       processMetrics.close();
       await tracking.close();
       await trackingEvents.drain();
+      // after the last ingest: what is still queued goes to the worker's relay
+      await effects.close();
       await analytics.shutdown();
       redis.disconnect();
       await Promise.allSettled([db.destroy(), trackingStatements.close(), temporal.close(), email.sendRate.close()]);

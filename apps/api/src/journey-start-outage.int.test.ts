@@ -25,7 +25,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * Journey starts outlive a Temporal outage (docs/operations.md, "Temporal outage"): the server is
  * killed for 30 s while sign-ups keep arriving; every acknowledged sign-up's journey is started
- * once it is back (by the request itself, or by the worker's relay from journey_pending_starts),
+ * once it is back (by the api that stored it, or by the worker's relay from event_effects),
  * none twice, and none is left in the DLQ.
  */
 describe('journey starts across a Temporal outage', () => {
@@ -115,7 +115,7 @@ describe('journey starts across a Temporal outage', () => {
     await temporal.kill();
     await sleep(OUTAGE_MS);
     // the starts the outage interrupted are kept, not parked (asserted once the load has stopped)
-    const kept = await db.selectFrom('journeyPendingStarts').select(['userId']).where('userId', 'like', `${prefix}-%`).execute();
+    const kept = await db.selectFrom('eventEffects').select(['userId']).where('kind', '=', 'start').where('userId', 'like', `${prefix}-%`).execute();
     const ackedDuringOutage = acked.length;
     await temporal.start();
     await sleep(3_000);
@@ -131,7 +131,7 @@ describe('journey starts across a Temporal outage', () => {
 
     // every acknowledged sign-up has its run: the relay has emptied the table
     await eventually(
-      () => db.selectFrom('journeyPendingStarts').select(['userId']).where('userId', 'like', `${prefix}-%`).execute(),
+      () => db.selectFrom('eventEffects').select(['userId']).where('kind', '=', 'start').where('userId', 'like', `${prefix}-%`).execute(),
       (rows) => rows.length === 0,
       { timeoutMs: 120_000, what: 'the relay to start every pending journey start' },
     );

@@ -35,7 +35,7 @@ async function main(): Promise<void> {
     logger,
     ensureSchedules: true,
     dispatchOutbound: config.webhooks.dispatch,
-    relayPendingStarts: true,
+    relayEventEffects: true,
   });
   logger.info(`Waymark worker polling task queue "${config.temporal.taskQueue}" on ${config.temporal.address}, Node ${process.version}`);
   // Worker.run() installs its own SIGINT/SIGTERM handling: it stops polling and waits for

@@ -5,9 +5,9 @@ import type { Config } from '@waymark/core/config/config';
 import type { Db } from '@waymark/core/db/database';
 import { createAlertMailer } from '@waymark/core/alerts/alert-mailer';
 import { upsertContact } from '@waymark/core/contacts/upsert-contact';
-import { startPendingStartRelay } from '@waymark/core/journeys/pending-start-relay';
 import { webhookDeliveryDeps } from '@waymark/core/webhooks/outbound/deliver-webhook';
 import { startOutboundDispatcher, type OutboundDispatcher } from '@waymark/core/webhooks/outbound/outbound-dispatcher';
+import { startEffectRelay } from '@waymark/core/events/effect-relay';
 import { simulateJourney } from '@waymark/temporal/simulation/simulate';
 import type { AppLogger } from '@waymark/core/logging/logger';
 import { createActivities } from '@waymark/temporal/activities/index';
@@ -28,8 +28,8 @@ export interface WorkerDeps {
    * beside the Temporal worker (the worker process does; tests opt in)
    */
   dispatchOutbound?: boolean;
-  /** start the journey starts kept during a Temporal outage (the worker process does; tests opt in) */
-  relayPendingStarts?: boolean;
+  /** carry out the journey effects of events kept in the outbox (the worker process does; tests opt in) */
+  relayEventEffects?: boolean;
   /** instead of journeys/delivery-policy.ts (tests that need a cap of their own) */
   deliveryPolicy?: RuntimeDeps['deliveryPolicy'];
 }
@@ -52,7 +52,7 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
   // lifecycle events (journey:completed / journey:failed) go through the same ingest pipeline as the api's
   const client = new Client({ connection, namespace: deps.config.temporal.namespace });
   const orchestrator = createTemporalOrchestrator(client, deps.config.temporal.taskQueue, deploymentJourneyVersions());
-  const { journeys, categories, email, ingest, deliveryPolicy } = createRuntime(deps.config, {
+  const { journeys, categories, email, ingest, deliveryPolicy, effects } = createRuntime(deps.config, {
     db: deps.db,
     logger: deps.logger,
     orchestrator,
@@ -103,8 +103,8 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
   // in the worker, not the api: it is the process that exists to run journeys and already holds the
   // background loops; several workers share the table safely (docs/operations.md, "Temporal outage")
   const relay =
-    deps.relayPendingStarts === true
-      ? startPendingStartRelay({
+    deps.relayEventEffects === true
+      ? startEffectRelay({
           db: deps.db,
           orchestrator,
           logger: deps.logger,
@@ -115,6 +115,7 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
     worker,
     close: async () => {
       await relay?.close();
+      await effects.close();
       await dispatcher?.close();
       await email.sendRate.close();
       await connection.close();

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEffectDispatcher } from '@waymark/core/events/effect-dispatcher';
 import { ingestEvents, type BatchIngestInput } from '@waymark/core/events/ingest-batch';
 import type { IngestDeps } from '@waymark/core/events/ingest-deps';
 import type { CatalogMode } from '@waymark/core/events/prepare-event';
@@ -22,11 +23,12 @@ describe('ingestEvents (batched ingest): the checks of the single-event path', (
   });
   afterAll(() => api.close());
 
+  const logger = createLogger({ level: 'error', name: 'ingest-batch-test', format: 'json' });
   const deps = (catalogMode: CatalogMode): IngestDeps => ({
     db: api.deps.db,
-    logger: createLogger({ level: 'error', name: 'ingest-batch-test', format: 'json' }),
+    logger,
     journeys: api.deps.journeys,
-    orchestrator: api.deps.temporal.orchestrator,
+    effects: createEffectDispatcher({ db: api.deps.db, logger, orchestrator: api.deps.temporal.orchestrator }),
     catalogMode,
   });
   const eventsOf = (userId: string) => api.deps.db.selectFrom('events').select(['id', 'event', 'catalogViolations']).where('userId', '=', userId).execute();

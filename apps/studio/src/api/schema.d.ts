@@ -2739,7 +2739,7 @@ export interface paths {
     put?: never;
     /**
      * Ingest an event (store → route → exit check → contact upsert → lists)
-     * @description The `Idempotency-Key` header wins over the body field; a repeated key stores and routes nothing (stored: false). A catalogued event whose properties miss its schema is, by EVENT_CATALOG_MODE: `quarantine` (default) stored with `quarantined: true` and its `catalogViolations`, starting, resuming and exiting nothing; `reject` a 400 naming the path, nothing stored; `off` ingested as any other event (docs/journeys.md, "Catalog violations").
+     * @description The `Idempotency-Key` header wins over the body field; a repeated key stores nothing new (stored: false) and first carries out whatever of the stored event's journey starts, signals and exits is still kept (an earlier attempt that died after its commit: docs/operations.md, "Temporal outage"). A catalogued event whose properties miss its schema is, by EVENT_CATALOG_MODE: `quarantine` (default) stored with `quarantined: true` and its `catalogViolations`, starting, resuming and exiting nothing; `reject` a 400 naming the path, nothing stored; `off` ingested as any other event (docs/journeys.md, "Catalog violations").
      *
      *     Requires a bearer key with scope `ingest`.
      */
@@ -16405,11 +16405,18 @@ export interface components {
       dlq: {
         pending: number;
       };
-      /** @description docs/operations.md, "Temporal outage": such starts are retried for JOURNEY_START_RETRY_HOURS, then parked in the DLQ */
-      journeyStarts: {
-        /** @description journey starts kept while Temporal was unreachable, not yet made by the worker (now, not over the window) */
+      /** @description docs/operations.md, "Temporal outage": a few in flight is normal; they wait here while Temporal is unreachable and are retried for JOURNEY_START_RETRY_HOURS */
+      eventEffects: {
+        /** @description journey effects of stored events (starts, signals, exits) kept in the outbox, not yet carried out (now, not over the window) */
         pending: number;
-        /** @description when the oldest of them was kept; null when none is pending */
+        /** @description when the oldest of them was stored; null when none is kept */
+        oldestPendingAt: string | null;
+      };
+      /** @description docs/operations.md, "Temporal outage": a start not made within JOURNEY_START_RETRY_HOURS is parked in the DLQ */
+      journeyStarts: {
+        /** @description the journey starts among the kept effects (now, not over the window) */
+        pending: number;
+        /** @description when the oldest of them was stored; null when none is kept */
         oldestPendingAt: string | null;
       };
       /** @description now, not over the window: the shared send budget (docs/email.md, "Send rate") */
@@ -17419,11 +17426,18 @@ export interface components {
       dlq: {
         pending: number;
       };
-      /** @description docs/operations.md, "Temporal outage": such starts are retried for JOURNEY_START_RETRY_HOURS, then parked in the DLQ */
-      journeyStarts: {
-        /** @description journey starts kept while Temporal was unreachable, not yet made by the worker (now, not over the window) */
+      /** @description docs/operations.md, "Temporal outage": a few in flight is normal; they wait here while Temporal is unreachable and are retried for JOURNEY_START_RETRY_HOURS */
+      eventEffects: {
+        /** @description journey effects of stored events (starts, signals, exits) kept in the outbox, not yet carried out (now, not over the window) */
         pending: number;
-        /** @description when the oldest of them was kept; null when none is pending */
+        /** @description when the oldest of them was stored; null when none is kept */
+        oldestPendingAt: string | null;
+      };
+      /** @description docs/operations.md, "Temporal outage": a start not made within JOURNEY_START_RETRY_HOURS is parked in the DLQ */
+      journeyStarts: {
+        /** @description the journey starts among the kept effects (now, not over the window) */
+        pending: number;
+        /** @description when the oldest of them was stored; null when none is kept */
         oldestPendingAt: string | null;
       };
       /** @description now, not over the window: the shared send budget (docs/email.md, "Send rate") */

@@ -2,7 +2,7 @@ import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContai
 import { Link } from 'react-router';
 import { useSession } from '../api/session';
 import { ErrorPanel, Skeleton } from '../components/feedback';
-import { formatNumber } from '../components/format';
+import { formatAgo, formatNumber } from '../components/format';
 import { PageHeader } from '../components/page';
 import { useAlertHistoryQuery } from '../data/alerts/alert-history-query';
 import { useJourneysQuery } from '../data/journeys/journeys-query';
@@ -70,12 +70,16 @@ export default function Overview() {
         <Stat to="/studio/emails?status=bounced" value={m?.emails.bounced} label="Bounced" />
         <Stat to="/studio/dlq?status=pending" value={m?.dlq.pending} label="Dead letters pending" />
         <Stat
-          value={m?.journeyStarts.pending}
-          label="Journey starts pending"
+          value={m?.eventEffects.pending}
+          label={
+            m?.eventEffects.oldestPendingAt == null
+              ? 'Journey effects waiting'
+              : `Journey effects waiting (oldest stored ${formatAgo(m.eventEffects.oldestPendingAt)})`
+          }
           title={
-            m?.journeyStarts.oldestPendingAt == null
-              ? 'Starts kept while Temporal was unreachable: none'
-              : `Kept while Temporal was unreachable; the worker starts them once it answers. Oldest since ${new Date(m.journeyStarts.oldestPendingAt).toLocaleString()}`
+            m?.eventEffects.oldestPendingAt == null
+              ? 'Journey starts, signals and exits of stored events not yet carried out: none'
+              : `Journey starts, signals and exits of stored events not yet carried out (${m.journeyStarts.pending} starts); they wait here while Temporal is unreachable and the worker carries them out once it answers. Oldest since ${new Date(m.eventEffects.oldestPendingAt).toLocaleString()}`
           }
         />
         <Stat

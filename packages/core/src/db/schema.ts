@@ -277,16 +277,21 @@ export interface DlqEntriesTable {
 }
 
 /** A journey start kept while Temporal was unreachable, until the relay starts it (migrations/0085). */
-export interface JourneyPendingStartsTable {
-  id: Generated<string>;
-  journeyId: string;
-  userId: string;
+/** One journey effect of a stored event, until it is carried out (migrations/0152_event_effects.ts). */
+export type EventEffectKind = 'start' | 'signal' | 'exit';
+
+export interface EventEffectsTable {
   eventId: string;
-  request: Json<JsonObject>;
+  seq: number;
+  kind: EventEffectKind;
+  userId: string;
+  journeyId: string;
+  /** the run a signal goes to or an exit cancels; null for a start (its id is built from the event) */
+  workflowId: string | null;
   attempts: Generated<number>;
-  lastError: string;
+  lastError: string | null;
   nextAttemptAt: Timestamp;
-  createdAt: Timestamp;
+  createdAt: Generated<Timestamp>;
 }
 
 export type ImportStatus = 'pending' | 'processing' | 'completed' | 'failed';
@@ -577,7 +582,7 @@ export interface Database {
   alertRules: AlertRulesTable;
   alertHistory: AlertHistoryTable;
   dlqEntries: DlqEntriesTable;
-  journeyPendingStarts: JourneyPendingStartsTable;
+  eventEffects: EventEffectsTable;
   importJobs: ImportJobsTable;
   simulationJobs: SimulationJobsTable;
   segments: SegmentsTable;

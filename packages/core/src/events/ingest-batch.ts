@@ -1,10 +1,8 @@
 import { sql } from 'kysely';
 import { upsertContact, upsertContactsByExternalId } from '../contacts/upsert-contact';
-import { exitStates } from '../journeys/exit-states';
 import type { IngestDeps } from './ingest-deps';
 import { prepareEvent, type EventInput, type PreparedEvent } from './prepare-event';
-import { matchesExitRule } from './exit-rule';
-import { overridesJson, routeEvent, type LiveState } from './route-event';
+import { effectsColumns, effectsCtes, planEffects, type EventEffect } from './effects-statement';
 import { LIVE_STATUS_LIST } from '../journeys/live-statuses';
 
 /** One event of a batch: an ingest input without list membership (a per-contact write). */
@@ -18,22 +16,20 @@ export interface BatchIngestResult {
   exitedStateIds: string[];
 }
 
-interface UserLiveState extends LiveState {
-  userId: string;
-}
-
 interface BatchStoreRow {
   inserted: string[];
-  liveStates: UserLiveState[];
-  overrides: Record<string, boolean>;
+  effects: EventEffect[];
+  /** the states exited, each with the event that exited it */
+  exits: { id: string; eventId: string }[];
 }
 
 /**
- * The ingest pipeline for many events at once (store → route → exit check → contact upsert),
- * with set-based SQL: ONE statement stores every event and reads the live states that can
- * matter (a journey with an exitOn rule for one of the batch's names, or a run waiting for one)
- * and the overrides of the triggered journeys; ONE statement upserts the contacts of every
- * userId in the batch. Per event the outcome is what `ingestEvent` would produce run after run,
+ * The ingest pipeline for many events at once (store with exit check and effects → route →
+ * contact upsert), with set-based SQL: ONE statement stores every event, reads the live states
+ * that can matter (a journey with an exitOn rule one of the batch's events passes, or a run waiting
+ * for one of its names), applies the exits and keeps every event's journey effects in
+ * `event_effects` (effects-statement.ts), which this process then carries out off the caller's
+ * path (effect-dispatcher.ts); ONE statement upserts the contacts of every userId in the batch. Per event the outcome is what `ingestEvent` would produce run after run,
  * except that the states are read once for the whole batch: a state matched by several events of
  * the batch exits once, on the first of them. Used by the tracking event queue (bursts of
  * email.opened / email.link_clicked); the data plane keeps `ingestEvent`. Every event passes the
@@ -47,10 +43,10 @@ export async function ingestEvents(deps: IngestDeps, inputs: readonly BatchInges
   const routable = events.filter((event) => event.catalogViolations === undefined);
   const names = [...new Set(routable.map((event) => event.name))];
   const userIds = [...new Set(routable.map((event) => event.userId))];
-  const candidateIds = [...new Set(names.flatMap((name) => deps.journeys.triggeredBy(name).map((journey) => journey.id)))];
-  const exitJourneyIds = [...new Set(names.flatMap((name) => deps.journeys.exitedBy(name).map((journey) => journey.id)))];
+  const plan = planEffects(deps, events);
+  const exitJourneyIds = [...new Set(plan.exits.map((exit) => exit.journeyId))];
 
-  // 1. store (+ read what routing and the exit check need), in one round trip
+  // 1. store, with every event's journey effects (effects-statement.ts), in one round trip
   const stored = await sql<BatchStoreRow>`
     with input as (
       select * from unnest(
@@ -65,17 +61,18 @@ export async function ingestEvents(deps: IngestDeps, inputs: readonly BatchInges
       select id, user_id, user_email, event, properties::jsonb, source, idempotency_key, occurred_at, catalog_violations::jsonb from input order by ord
       on conflict (idempotency_key) do nothing
       returning id
-    )
+    ), fresh as (
+      select i.id, i.ord::int as ord, i.user_id, i.event, i.catalog_violations is null as routable from input i join inserted using (id)
+    ), live as (
+      select s.id, s.user_id, s.journey_id, s.workflow_id, s.context ->> 'waitingFor' as waiting_for
+      from journey_states s
+      where s.user_id = any(${userIds}::text[]) and s.status in ${LIVE_STATUS_LIST}
+        and (s.journey_id = any(${exitJourneyIds}::text[]) or s.context ->> 'waitingFor' = any(${names}::text[]))
+    ), ${effectsCtes(plan)}
     select
       coalesce((select json_agg(id) from inserted), '[]'::json) as inserted,
-      coalesce((
-        select json_agg(json_build_object('id', s.id, 'userId', s.user_id, 'journeyId', s.journey_id, 'workflowId', s.workflow_id,
-                                          'waitingFor', s.context ->> 'waitingFor') order by s.created_at)
-        from journey_states s
-        where s.user_id = any(${userIds}::text[]) and s.status in ${LIVE_STATUS_LIST}
-          and (s.journey_id = any(${exitJourneyIds}::text[]) or s.context ->> 'waitingFor' = any(${names}::text[]))
-      ), '[]'::json) as live_states,
-      ${overridesJson(candidateIds)} as overrides`.execute(deps.db);
+      ${effectsColumns},
+      coalesce((select json_agg(json_build_object('id', id, 'eventId', event_id)) from exited), '[]'::json) as exits`.execute(deps.db);
   const row = stored.rows[0]!;
   const inserted = new Set(row.inserted);
   // a repeated key (stored earlier, by a concurrent request, or earlier in this batch): its stored
@@ -94,30 +91,20 @@ export async function ingestEvents(deps: IngestDeps, inputs: readonly BatchInges
       )
       .execute();
     for (const stored of rows) if (stored.idempotencyKey !== null) existing.set(stored.idempotencyKey, stored.id);
+    // whatever of those events' effects is still kept is carried out now (as ingestEvent does)
+    await Promise.all([...new Set(existing.values())].map((eventId) => deps.effects.finish(eventId)));
   }
   const fresh = events.filter((event) => inserted.has(event.id));
-  const freshRoutable = fresh.filter((event) => event.catalogViolations === undefined);
+  await deps.faults?.afterCommit?.(fresh);
 
-  // 2. route: start every enabled journey triggered by each new event; deliver to runs waiting for it
-  const statesByUser = new Map<string, UserLiveState[]>();
-  for (const state of row.liveStates) statesByUser.set(state.userId, [...(statesByUser.get(state.userId) ?? []), state]);
-  await Promise.all(freshRoutable.map((event) => routeEvent(deps, event, statesByUser.get(event.userId) ?? [], row.overrides)));
+  // 2. route: the effects are committed; this process carries them out at once
+  const effectsByEvent = new Map<string, EventEffect[]>();
+  for (const effect of row.effects) effectsByEvent.set(effect.eventId, [...(effectsByEvent.get(effect.eventId) ?? []), effect]);
+  for (const event of fresh) deps.effects.dispatch(event, effectsByEvent.get(event.id) ?? []);
 
-  // 3. exit check: each live state exits on the first event of the batch that matches a rule
-  const claimed = new Set<string>();
-  const exitsByEvent = new Map<PreparedEvent, UserLiveState[]>();
-  for (const event of freshRoutable) {
-    const matching = (statesByUser.get(event.userId) ?? []).filter((state) => !claimed.has(state.id) && matchesExitRule(deps, state, event));
-    for (const state of matching) claimed.add(state.id);
-    if (matching.length > 0) exitsByEvent.set(event, matching);
-  }
+  // 3. the exit check ran in the store statement: each live state exited on the first event of the batch that matches a rule
   const exited = new Map<string, string[]>();
-  await Promise.all(
-    [...exitsByEvent].map(async ([event, states]) => {
-      const ids = await exitStates(deps, states, { reason: 'exit_rule', event: event.name, eventId: event.id });
-      exited.set(event.id, [...ids]);
-    }),
-  );
+  for (const exit of row.exits) exited.set(exit.eventId, [...(exited.get(exit.eventId) ?? []), exit.id]);
 
   // 4. contact upsert: a failure is logged and the events still count
   try {

@@ -4,11 +4,9 @@ import type { CatalogViolation } from '@waymark/journey';
 import type { Db } from '../db/database';
 import { externalIdUpsert, upsertContact, type ContactUpsertInput, type UpsertedContact } from '../contacts/upsert-contact';
 import { setMemberships } from '../lists/set-memberships';
-import { exitStates } from '../journeys/exit-states';
 import type { IngestDeps } from './ingest-deps';
-import { matchesExitRule } from './exit-rule';
+import { effectsColumns, effectsCtes, planEffects, type EffectPlan, type EventEffect } from './effects-statement';
 import { prepareEvent, type EventInput, type PreparedEvent } from './prepare-event';
-import { overridesJson, routeEvent, type LiveState } from './route-event';
 import { LIVE_STATUS_LIST } from '../journeys/live-statuses';
 
 export interface IngestInput extends EventInput {
@@ -36,63 +34,69 @@ interface StoreRow {
   /** the contact when the statement also upserted it (an event keyed by userId), else null */
   contactId: string | null;
   contactEmail: string | null;
-  liveStates: LiveState[];
-  overrides: Record<string, boolean>;
+  /** the user's live states when the event was stored (the response's `exits`) */
+  liveStates: { id: string; journeyId: string }[];
+  effects: EventEffect[];
+  exitedIds: string[];
 }
 
 /**
- * The ingest pipeline, inside the caller's request: store → route → exit check → contact upsert,
- * then list membership. The store, the user's live states, the overrides of the triggered journeys
- * and (for an event keyed by userId) the contact upsert are ONE round trip: an event that triggers
- * nothing for a user with no live state costs one statement, as a bare INSERT would. An email-only
- * event's upsert is a second statement, run alongside route and exit check (step 4).
+ * The ingest pipeline, inside the caller's request: store (with the exit check and the event's
+ * journey effects) → route → contact upsert, then list membership. The store, the user's live
+ * states, the effects (journey starts, signals to waiting runs, exits: kept in `event_effects`,
+ * the exits applied) and (for an event keyed by userId) the contact upsert are ONE statement, so
+ * an acknowledged event has every effect kept, and an event that triggers nothing for a user with
+ * no live state still costs one round trip. Routing (the Temporal calls) happens after the commit,
+ * off the request path: `deps.effects` carries the effects out in this process at once, and the
+ * worker's relay whatever this process could not (docs/operations.md, "Temporal outage").
  */
 export async function ingestEvent(deps: IngestDeps, input: IngestInput): Promise<IngestResult> {
   const event = prepareEvent(deps, input);
   const { userId } = event;
   const quarantined = event.catalogViolations !== undefined;
-  // a quarantined event starts nothing, so it reads no journey's override
-  const candidateIds = quarantined ? [] : deps.journeys.triggeredBy(event.name).map((journey) => journey.id);
+  // a quarantined event starts, signals and exits nothing: its properties are not what the journeys were written for
+  const plan = planEffects(deps, [event]);
 
-  // 1. store (+ read what routing and the exit check need; for an event keyed by userId, step 4 too)
+  // 1. store, with its journey effects (+ for an event keyed by userId, step 4)
   const contactInput: ContactUpsertInput = { userId: event.externalId, email: event.email, properties: event.contactProperties };
   const keyedByUserId = event.externalId !== undefined;
   let contactInStatement = keyedByUserId;
-  const row = await storeEvent(deps.db, event, candidateIds, keyedByUserId ? contactInput : undefined).catch(async (error: unknown) => {
+  const row = await storeEvent(deps.db, event, plan, keyedByUserId ? contactInput : undefined).catch(async (error: unknown) => {
     // PostgreSQL refused the statement, so nothing of it was written: the contact part may be what
     // it refused, and a contact that cannot be resolved is logged while the event still counts (step 4)
     if (!keyedByUserId || !refusedByServer(error)) throw error;
     deps.logger.warn({ err: error, userId }, 'event store with contact upsert failed; storing the event alone');
     contactInStatement = false;
-    return storeEvent(deps.db, event, candidateIds, undefined);
+    return storeEvent(deps.db, event, plan, undefined);
   });
   if (row.insertedId === null) {
-    // a repeated Idempotency-Key: nothing new is stored and nothing is routed again. Its stored id
-    // is read after this statement (rare, so the common request pays no lookup; a key a concurrent
-    // request committed after this statement's snapshot is visible then too).
-    return { stored: false, eventId: await findEventIdByKey(deps.db, event.idempotencyKey), exits: [] };
+    // a repeated Idempotency-Key: nothing new is stored. Its stored id is read after this statement
+    // (rare, so the common request pays no lookup; a key a concurrent request committed after this
+    // statement's snapshot is visible then too). Whatever of that event's effects is still kept (the
+    // first request died after its commit, or Temporal was down) is carried out now, before the
+    // answer, so a producer's retry finishes what its first attempt began.
+    const eventId = await findEventIdByKey(deps.db, event.idempotencyKey);
+    await deps.effects.finish(eventId);
+    return { stored: false, eventId, exits: [] };
   }
   const eventId = row.insertedId;
+  await deps.faults?.afterCommit?.([event]);
+  // 2. route: the effects are committed; this process carries them out at once, off the request path
+  deps.effects.dispatch(event, row.effects);
 
   // 4. contact upsert, when the store statement did not do it (an email-only event, whose contact
-  // is found by address): issued now and awaited last, since routing and the exit check never read
-  // what it writes (a run's entry reads a contact's address only when the event carries none, and
-  // then the upsert keeps the stored one), so a journey-starting request waits for the slower of
-  // the Temporal start and the upsert instead of their sum. A failure is logged and the event still counts.
-  const contactUpsert: Promise<UpsertedContact | undefined> =
+  // is found by address). A failure is logged and the event still counts.
+  const contact: UpsertedContact | undefined =
     contactInStatement && row.contactId !== null
-      ? Promise.resolve({ id: row.contactId, email: row.contactEmail })
-      : upsertContact(deps.db, contactInput).catch((error: unknown) => {
+      ? { id: row.contactId, email: row.contactEmail }
+      : await upsertContact(deps.db, contactInput).catch((error: unknown) => {
           deps.logger.warn({ err: error, userId, eventId }, 'contact resolution failed; event processed without it');
           return undefined;
         });
 
-  // 2. route: start every enabled journey triggered by this name; deliver to runs waiting for it
-  // 3. exit check over the user's active and waiting states
-  // (a quarantined event does neither: its properties are not what the journeys were written for)
-  const exits = quarantined ? [] : await routeAndExit(deps, event, row);
-
-  const contact: UpsertedContact | undefined = await contactUpsert;
+  // 3. the exit check ran in the store statement
+  const exited = new Set(row.exitedIds);
+  const exits = quarantined ? [] : row.liveStates.map((state) => ({ journeyId: state.journeyId, stateId: state.id, exited: exited.has(state.id) }));
   const result: IngestResult = quarantined
     ? { stored: true, eventId, exits, quarantined: true, catalogViolations: event.catalogViolations }
     : { stored: true, eventId, exits };
@@ -112,20 +116,14 @@ export async function ingestEvent(deps: IngestDeps, input: IngestInput): Promise
   return result;
 }
 
-async function routeAndExit(deps: IngestDeps, event: PreparedEvent, row: StoreRow): Promise<IngestExit[]> {
-  await routeEvent(deps, event, row.liveStates, row.overrides);
-  const matching = row.liveStates.filter((state) => matchesExitRule(deps, state, event));
-  const exited = matching.length === 0 ? new Set<string>() : await exitStates(deps, matching, { reason: 'exit_rule', event: event.name, eventId: event.id });
-  return row.liveStates.map((state) => ({ journeyId: state.journeyId, stateId: state.id, exited: exited.has(state.id) }));
-}
-
 /**
- * Ingest step 1 in ONE round trip: the event insert, the user's live states, the overrides of the
- * triggered journeys and, given `contact` (keyed by userId), the contact upsert of step 4, written
- * only when the event is (a repeated Idempotency-Key touches no contact). An event that triggers
- * nothing for a user with no live state costs this one statement.
+ * Ingest step 1 in ONE round trip: the event insert, the user's live states, the event's journey
+ * effects (effects-statement.ts: starts, signals, exits, each kept in `event_effects`, the exits
+ * applied) and, given `contact` (keyed by userId), the contact upsert of step 4, written only when
+ * the event is (a repeated Idempotency-Key touches no contact and has no effects). An event that
+ * triggers nothing for a user with no live state costs this one statement.
  */
-async function storeEvent(db: Db, event: PreparedEvent, candidateIds: readonly string[], contact: ContactUpsertInput | undefined): Promise<StoreRow> {
+async function storeEvent(db: Db, event: PreparedEvent, plan: EffectPlan, contact: ContactUpsertInput | undefined): Promise<StoreRow> {
   const contactPart: RawBuilder<unknown> =
     contact?.userId === undefined
       ? sql`select null::uuid as id, null::text as email where false`
@@ -140,16 +138,18 @@ async function storeEvent(db: Db, event: PreparedEvent, candidateIds: readonly s
               ${event.idempotencyKey ?? null}, ${event.occurredAt}, ${violations}::jsonb)
       on conflict (idempotency_key) do nothing
       returning id
-    ), contact as (${contactPart})
+    ), contact as (${contactPart}),
+    fresh as (select id, 1 as ord, ${event.userId}::text as user_id, ${event.name}::text as event, ${violations === null}::boolean as routable from inserted),
+    live as (
+      select s.id, s.user_id, s.journey_id, s.workflow_id, s.context ->> 'waitingFor' as waiting_for
+      from journey_states s where s.user_id = ${event.userId} and s.status in ${LIVE_STATUS_LIST}
+    ), ${effectsCtes(plan)}
     select
       (select id from inserted) as inserted_id,
       (select id from contact) as contact_id,
       (select email from contact) as contact_email,
-      coalesce((
-        select json_agg(json_build_object('id', s.id, 'journeyId', s.journey_id, 'workflowId', s.workflow_id, 'waitingFor', s.context ->> 'waitingFor'))
-        from journey_states s where s.user_id = ${event.userId} and s.status in ${LIVE_STATUS_LIST}
-      ), '[]'::json) as live_states,
-      ${overridesJson(candidateIds)} as overrides`.execute(db);
+      coalesce((select json_agg(json_build_object('id', id, 'journeyId', journey_id)) from live), '[]'::json) as live_states,
+      ${effectsColumns}`.execute(db);
   return stored.rows[0]!;
 }
 

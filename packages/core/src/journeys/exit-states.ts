@@ -28,27 +28,3 @@ export async function markStatesExited(db: Db, ids: readonly string[], detail: R
     select id, exited_at from exited`.execute(db);
   return result.rows;
 }
-
-/**
- * Marks live states `exited` in one statement, then asks the orchestrator to cancel their runs.
- * Returns the ids that this call moved to exited.
- */
-export async function exitStates(deps: ExitDeps, states: readonly { id: string; workflowId: string }[], detail: Record<string, string>): Promise<Set<string>> {
-  const rows = await markStatesExited(
-    deps.db,
-    states.map((state) => state.id),
-    detail,
-  );
-  const exited = new Set(rows.map((row) => row.id));
-  await Promise.all(
-    states
-      .filter((state) => exited.has(state.id))
-      .map((state) =>
-        deps.orchestrator.cancelRun(state.workflowId).catch((error: unknown) => {
-          deps.logger.warn({ err: error, workflowId: state.workflowId }, 'could not cancel exited journey run');
-          return false;
-        }),
-      ),
-  );
-  return exited;
-}

@@ -35,12 +35,18 @@ export interface JourneyOrchestrator {
   /**
    * Starts one run; starting the same (journey, user, trigger event) twice starts it once. Throws an
    * `unavailable` AppError when the engine could not be reached or timed out (the start may succeed
-   * later unchanged: journeys/pending-starts.ts), any other error when it refused the start.
+   * later unchanged: events/event-effects.ts), any other error when it refused the start.
    */
   startJourney(request: JourneyRunRequest): Promise<StartedRun>;
-  /** Delivers an event to a waiting run; a run that already finished is ignored. */
+  /**
+   * Delivers an event to a waiting run; a run that already finished is ignored, and so is an event
+   * id the run has already received. Throws an `unavailable` AppError as startJourney does.
+   */
   signalEvent(workflowId: string, event: JourneyEventSignal): Promise<void>;
-  /** Requests cancellation; false when the run had already finished or the engine was unreachable. */
+  /**
+   * Requests cancellation; false when the run had already finished. Throws an `unavailable`
+   * AppError when the engine could not be reached or timed out.
+   */
   cancelRun(workflowId: string): Promise<boolean>;
   /** Where a live run is (its pending timer or wait); undefined when it has ended or cannot be asked. */
   runProgress?(workflowId: string): Promise<RunProgress | undefined>;

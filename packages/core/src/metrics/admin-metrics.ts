@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
-import { pendingStartStats } from '../journeys/pending-starts';
+import { eventEffectStats } from '../events/event-effects';
 
 export interface AdminMetrics {
   window: { from: Date; to: Date };
@@ -17,7 +17,9 @@ export interface AdminMetrics {
     rates: { delivery: number | null; open: number | null; click: number | null; bounce: number | null; complaint: number | null };
   };
   dlq: { pending: number };
-  /** now, not over the window: starts kept during a Temporal outage that the worker has yet to make */
+  /** now, not over the window: journey effects of stored events (starts, signals, exits) not yet carried out */
+  eventEffects: { pending: number; oldestPendingAt: Date | null };
+  /** now: the starts among them */
   journeyStarts: { pending: number; oldestPendingAt: Date | null };
 }
 
@@ -31,7 +33,7 @@ const ratio = (part: number, whole: number): number | null => (whole === 0 ? nul
 export async function getAdminMetrics(db: Db, window: { from: Date; to: Date }): Promise<AdminMetrics> {
   const { from, to } = window;
   const inWindow = (column: string) => sql<number>`(count(*) filter (where ${sql.ref(column)} >= ${from} and ${sql.ref(column)} < ${to}))::int`;
-  const [events, journeys, emails, dlq, pendingStarts] = await Promise.all([
+  const [events, journeys, emails, dlq, effects] = await Promise.all([
     db
       .selectFrom('events')
       .select((eb) => eb.fn.countAll<number>().as('ingested'))
@@ -66,7 +68,7 @@ export async function getAdminMetrics(db: Db, window: { from: Date; to: Date }):
       .select((eb) => eb.fn.countAll<number>().as('pending'))
       .where('status', '=', 'pending')
       .executeTakeFirstOrThrow(),
-    pendingStartStats(db),
+    eventEffectStats(db),
   ]);
   return {
     window: { from, to },
@@ -83,6 +85,7 @@ export async function getAdminMetrics(db: Db, window: { from: Date; to: Date }):
       },
     },
     dlq,
-    journeyStarts: { pending: pendingStarts.pending, oldestPendingAt: pendingStarts.oldestAt },
+    eventEffects: { pending: effects.pending, oldestPendingAt: effects.oldestAt },
+    journeyStarts: { pending: effects.starts.pending, oldestPendingAt: effects.starts.oldestAt },
   };
 }

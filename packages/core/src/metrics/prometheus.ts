@@ -1,6 +1,6 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Db } from '../db/database';
-import { pendingStartStats } from '../journeys/pending-starts';
+import { eventEffectStats } from '../events/event-effects';
 import type { SendRateGovernor, SendRateSnapshot } from '../send-rate/send-rate-governor';
 
 interface Sample {
@@ -88,6 +88,10 @@ export interface ProcessMetrics {
  * Process metrics of this api instance (memory, CPU, event-loop delay, uptime) plus a few
  * queue gauges from the database. Per instance: scrape every instance, not the load balancer.
  */
+function ageSeconds(since: Date | null): number {
+  return since === null ? 0 : Math.max(0, Math.round((Date.now() - since.getTime()) / 1000));
+}
+
 export function createProcessMetrics(options: { db: Db; version: string; sendRate?: SendRateGovernor }): ProcessMetrics {
   const loopDelay = monitorEventLoopDelay({ resolution: 20 });
   loopDelay.enable();
@@ -96,7 +100,7 @@ export function createProcessMetrics(options: { db: Db; version: string; sendRat
     async render() {
       const memory = process.memoryUsage();
       const cpu = process.cpuUsage();
-      const [dlq, imports, pendingStarts, sendRate] = await Promise.all([
+      const [dlq, imports, effects, sendRate] = await Promise.all([
         options.db
           .selectFrom('dlqEntries')
           .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -107,7 +111,7 @@ export function createProcessMetrics(options: { db: Db; version: string; sendRat
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .where('status', 'in', ['pending', 'processing'])
           .executeTakeFirstOrThrow(),
-        pendingStartStats(options.db),
+        eventEffectStats(options.db),
         options.sendRate?.snapshot(),
       ]);
       const samples: Sample[] = [
@@ -135,16 +139,28 @@ export function createProcessMetrics(options: { db: Db; version: string; sendRat
           labels: { kind },
         })),
         {
-          name: 'waymark_journey_starts_pending',
-          help: 'Journey starts kept while Temporal was unreachable, waiting for the worker to start them.',
+          name: 'waymark_event_effects_pending',
+          help: 'Journey effects of stored events (starts, signals, exits) kept in the outbox and not yet carried out.',
           type: 'gauge',
-          value: pendingStarts.pending,
+          value: effects.pending,
+        },
+        {
+          name: 'waymark_event_effects_pending_oldest_seconds',
+          help: 'Age of the oldest journey effect kept in the outbox (0 when none is).',
+          type: 'gauge',
+          value: ageSeconds(effects.oldestAt),
+        },
+        {
+          name: 'waymark_journey_starts_pending',
+          help: 'Journey starts among the effects kept in the outbox.',
+          type: 'gauge',
+          value: effects.starts.pending,
         },
         {
           name: 'waymark_journey_starts_pending_oldest_seconds',
-          help: 'Age of the oldest pending journey start (0 when none is pending).',
+          help: 'Age of the oldest journey start kept in the outbox (0 when none is).',
           type: 'gauge',
-          value: pendingStarts.oldestAt === null ? 0 : Math.max(0, Math.round((Date.now() - pendingStarts.oldestAt.getTime()) / 1000)),
+          value: ageSeconds(effects.starts.oldestAt),
         },
         ...(sendRate === undefined ? [] : sendRateSamples(sendRate)),
       ];

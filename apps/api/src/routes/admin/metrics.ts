@@ -24,12 +24,23 @@ const metricsSchema = z
       rates: z.object({ delivery: rate, open: rate, click: rate, bounce: rate, complaint: rate }),
     }),
     dlq: z.object({ pending: z.number() }),
+    eventEffects: z
+      .object({
+        pending: z.number().meta({
+          description: 'journey effects of stored events (starts, signals, exits) kept in the outbox, not yet carried out (now, not over the window)',
+        }),
+        oldestPendingAt: nullableTimestamp.meta({ description: 'when the oldest of them was stored; null when none is kept' }),
+      })
+      .meta({
+        description:
+          'docs/operations.md, "Temporal outage": a few in flight is normal; they wait here while Temporal is unreachable and are retried for JOURNEY_START_RETRY_HOURS',
+      }),
     journeyStarts: z
       .object({
-        pending: z.number().meta({ description: 'journey starts kept while Temporal was unreachable, not yet made by the worker (now, not over the window)' }),
-        oldestPendingAt: nullableTimestamp.meta({ description: 'when the oldest of them was kept; null when none is pending' }),
+        pending: z.number().meta({ description: 'the journey starts among the kept effects (now, not over the window)' }),
+        oldestPendingAt: nullableTimestamp.meta({ description: 'when the oldest of them was stored; null when none is kept' }),
       })
-      .meta({ description: 'docs/operations.md, "Temporal outage": such starts are retried for JOURNEY_START_RETRY_HOURS, then parked in the DLQ' }),
+      .meta({ description: 'docs/operations.md, "Temporal outage": a start not made within JOURNEY_START_RETRY_HOURS is parked in the DLQ' }),
     sendRate: z
       .object({
         limitPerSecond: z

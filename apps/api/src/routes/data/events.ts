@@ -51,7 +51,9 @@ export const eventRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps })
         tags: ['events'],
         summary: 'Ingest an event (store → route → exit check → contact upsert → lists)',
         description:
-          'The `Idempotency-Key` header wins over the body field; a repeated key stores and routes nothing (stored: false). ' +
+          'The `Idempotency-Key` header wins over the body field; a repeated key stores nothing new (stored: false) and first carries out ' +
+          "whatever of the stored event's journey starts, signals and exits is still kept (an earlier attempt that died after its commit: " +
+          'docs/operations.md, "Temporal outage"). ' +
           'A catalogued event whose properties miss its schema is, by EVENT_CATALOG_MODE: `quarantine` (default) stored with ' +
           '`quarantined: true` and its `catalogViolations`, starting, resuming and exiting nothing; `reject` a 400 naming the path, nothing stored; ' +
           '`off` ingested as any other event (docs/journeys.md, "Catalog violations").',
