@@ -148,7 +148,7 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
   });
   // alert and import entries have no handler: a past alert is stale, an import is resubmitted
   const deadLetterRetryHandlers = createDeadLetterRetryHandlers();
-  registerEmailRetryHandler(deadLetterRetryHandlers, { db, categories, sendEmail: (input) => sendEmail(email, input) });
+  registerEmailRetryHandler(deadLetterRetryHandlers, { db, categories, templates: email.templates, sendEmail: (input) => sendEmail(email, input) });
   registerEventRetryHandlers(deadLetterRetryHandlers, { ingest });
   registerJourneyRetryHandler(deadLetterRetryHandlers, { db, orchestrator: temporal.orchestrator });
   const sources = createSourceRegistry([...builtInSources, ...ownSources], config.webhookSources.secrets);
