@@ -8,7 +8,7 @@ import type { EmailTemplate } from './email-template';
 export const REDACTED = '[redacted]';
 
 /** How a template marks a prop secret: `resetUrl: z.url().meta({ secret: true })`, beside the prop. */
-export interface SecretMeta {
+interface SecretMeta {
   secret?: boolean;
 }
 
