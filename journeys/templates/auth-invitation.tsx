@@ -4,7 +4,8 @@ import type { EmailTemplate } from '@waymark/email/email-template';
 import { EmailLayout, buttonStyle, headingStyle, textStyle } from './components/email-layout';
 
 const schema = z.object({
-  acceptUrl: z.url(),
+  // the link holds a live credential: used for the send, kept as the placeholder (docs/email.md, "Secret props")
+  acceptUrl: z.url().meta({ secret: true }),
   organizationName: z.string().min(1),
   inviterEmail: z.string().min(1),
   role: z.enum(['owner', 'admin', 'editor', 'viewer']),
@@ -16,6 +17,7 @@ const authInvitation: EmailTemplate<typeof schema> = {
   key: 'auth-invitation',
   description: 'Invitation to join an organization in the Waymark studio',
   category: 'transactional',
+  systemOnly: true,
   schema,
   subject: (data) => `You are invited to ${data.organizationName} on Waymark`,
   component: ({ acceptUrl, organizationName, inviterEmail, role, expiresInDays, links }) => (

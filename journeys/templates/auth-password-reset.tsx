@@ -3,13 +3,15 @@ import { z } from 'zod';
 import type { EmailTemplate } from '@waymark/email/email-template';
 import { EmailLayout, buttonStyle, headingStyle, textStyle } from './components/email-layout';
 
-const schema = z.object({ resetUrl: z.url(), expiresInMinutes: z.number().int().positive().default(15) });
+// the link holds a live credential: used for the send, kept as the placeholder (docs/email.md, "Secret props")
+const schema = z.object({ resetUrl: z.url().meta({ secret: true }), expiresInMinutes: z.number().int().positive().default(15) });
 
 /** Sent by POST /api/auth/request-password-reset (docs/auth.md); the link opens the studio's reset page. */
 const authPasswordReset: EmailTemplate<typeof schema> = {
   key: 'auth-password-reset',
   description: 'Password reset link for a Waymark studio account',
   category: 'transactional',
+  systemOnly: true,
   schema,
   subject: () => 'Reset your Waymark password',
   component: ({ resetUrl, expiresInMinutes, links }) => (

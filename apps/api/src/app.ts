@@ -175,7 +175,7 @@ export async function buildApp({ deps, logger }: BuildAppOptions): Promise<Fasti
   for (const routes of authRoutes) await app.register(routes, authOptions);
   await app.register(async (bearer) => {
     await bearerAuth(bearer, { authenticator: deps.authenticator, sessions: { sessions: deps.sessions, principals: deps.sessionPrincipals, origins } });
-    await auditTrail(bearer, { db: deps.db });
+    await auditTrail(bearer, { db: deps.db, transactions: deps.transactions });
     for (const routes of [...dataRoutes, ...adminRoutes]) await bearer.register(routes, { deps });
   });
 

@@ -7,6 +7,7 @@ import { createKeyRevocations, type KeyRevocations } from '@waymark/core/auth/ke
 import { connectRedis, createRedis } from '@waymark/core/cache/redis';
 import type { Config } from '@waymark/core/config/config';
 import { createDatabase, type Db } from '@waymark/core/db/database';
+import { createScopedTransactions, settleBefore, type ScopedTransactions } from '@waymark/core/db/scoped-transactions';
 import { createPreparedStatementPool } from '@waymark/core/db/prepared-statements';
 import type { IngestInput, IngestResult } from '@waymark/core/events/ingest';
 import type { IngestFaults } from '@waymark/core/events/ingest-deps';
@@ -44,6 +45,8 @@ export interface AppDeps {
   config: Config;
   version: string;
   db: Db;
+  /** units of work on `db`: an audited change and its audit row commit together (plugins/audit-trail.ts) */
+  transactions: ScopedTransactions;
   redis: Redis;
   temporal: TemporalGateway;
   /** this deployment's journeys (journeys/index.ts) with ENABLED_JOURNEYS applied */
@@ -89,7 +92,9 @@ export interface AppDepsOptions {
 
 export async function createAppDeps(config: Config, logger: AppLogger, options: AppDepsOptions = {}): Promise<AppDeps> {
   const onIdleClientError = (error: Error) => logger.warn({ err: error }, 'postgres: idle connection failed; the pool reconnects');
-  const db = createDatabase({ connectionString: config.databaseUrl, applicationName: 'waymark-api', onIdleClientError });
+  // an audited change and its audit row commit together (plugins/audit-trail.ts)
+  const transactions = createScopedTransactions();
+  const db = createDatabase({ connectionString: config.databaseUrl, applicationName: 'waymark-api', onIdleClientError, scoped: transactions });
   // clicks and opens: one batch of each in flight at a time (group commit), so two connections
   const trackingStatements = createPreparedStatementPool({
     connectionString: config.databaseUrl,
@@ -136,13 +141,17 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
     evict: (hash) => authenticator.forget(hash),
     onError: (error) => logger.warn({ err: error }, 'API key revocation broadcast failed; other instances drop it within 60 s'),
   });
-  const temporal = createTemporalGateway(config.temporal);
-  const { journeys, categories, email, ingest, ingestBatch, effects } = createRuntime(config, {
+  // workflow starts and provider sends may read what an audited change wrote: it commits first
+  const gateway = createTemporalGateway(config.temporal);
+  const temporal = { ...gateway, orchestrator: settleBefore(transactions, gateway.orchestrator), jobs: settleBefore(transactions, gateway.jobs) };
+  const runtime = createRuntime(config, {
     db,
     logger,
     orchestrator: temporal.orchestrator,
     ...(options.ingestFaults === undefined ? {} : { ingestFaults: options.ingestFaults }),
   });
+  const { journeys, categories, ingest, ingestBatch, effects } = runtime;
+  const email = { ...runtime.email, transport: settleBefore(transactions, runtime.email.transport) };
   const analytics = createAnalyticsDestination(config.analytics, { onError: (error) => logger.warn({ err: error }, 'analytics: capture failed') });
   const snsCertificates = createSnsCertificateSource({ pinnedCertificatePem: config.email.snsCertificatePem });
   const trackingEvents = createTrackingEventPublisher({ db, ingest: ingestBatch, analytics, logger });
@@ -154,7 +163,7 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
   });
   // alert and import entries have no handler: a past alert is stale, an import is resubmitted
   const deadLetterRetryHandlers = createDeadLetterRetryHandlers();
-  registerEmailRetryHandler(deadLetterRetryHandlers, { db, categories, sendEmail: (input) => sendEmail(email, input) });
+  registerEmailRetryHandler(deadLetterRetryHandlers, { db, categories, templates: email.templates, sendEmail: (input) => sendEmail(email, input) });
   registerEventRetryHandlers(deadLetterRetryHandlers, { ingest });
   registerJourneyRetryHandler(deadLetterRetryHandlers, { db, orchestrator: temporal.orchestrator });
   const sources = createSourceRegistry([...builtInSources, ...ownSources], config.webhookSources.secrets);
@@ -183,6 +192,7 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
     config,
     version,
     db,
+    transactions,
     redis,
     temporal,
     journeys,

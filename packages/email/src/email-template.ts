@@ -18,6 +18,12 @@ export interface EmailTemplate<Schema extends z.ZodType<Record<string, unknown>>
   key: string;
   description?: string;
   category?: string;
+  /**
+   * Sent only by the service itself (the studio's reset and invitation emails, docs/auth.md):
+   * POST /v1/emails, broadcasts and test sends refuse it, so no key sends the official message
+   * with links of its own choosing.
+   */
+  systemOnly?: boolean;
   schema: Schema;
   subject(data: z.output<Schema>): string;
   component(props: EmailTemplateProps<z.output<Schema>>): ReactElement;

@@ -49,7 +49,7 @@ interface TrackingPlaces {
   bodyEnd: number | undefined;
 }
 
-function findPlaces(html: string): TrackingPlaces {
+function findPlaces(html: string, secrets: readonly string[] = []): TrackingPlaces {
   const hrefs: HrefPlace[] = [];
   let bodyEnd: number | undefined;
   let clickable = false;
@@ -64,7 +64,8 @@ function findPlaces(html: string): TrackingPlaces {
         // a browser follows the first href of an element; later duplicates are ignored
         if (!clickable || name !== 'href' || seenHref) return;
         seenHref = true;
-        if (isTrackableUrl(value)) hrefs.push({ start: parser.startIndex, end: parser.endIndex, url: value.trim() });
+        if (isTrackableUrl(value) && !secrets.some((secret) => value.includes(secret)))
+          hrefs.push({ start: parser.startIndex, end: parser.endIndex, url: value.trim() });
       },
       onclosetag(name, isImplied) {
         if (name === 'body' && !isImplied && bodyEnd === undefined) bodyEnd = parser.startIndex;
@@ -88,9 +89,13 @@ export interface TrackableDocument {
   apply(options: ApplyTrackingOptions): string;
 }
 
-/** Both phases on one parse (a send needs both, and parsing the HTML is most of their cost). */
-export function parseForTracking(html: string): TrackableDocument {
-  const places = findPlaces(html);
+/**
+ * Both phases on one parse (a send needs both, and parsing the HTML is most of their cost).
+ * `secrets` are the values of the template's secret props (secret-props.ts): a link holding one is
+ * a credential, left as it is, like the studio's reset and invitation links.
+ */
+export function parseForTracking(html: string, secrets: readonly string[] = []): TrackableDocument {
+  const places = findPlaces(html, secrets);
   return { urls: [...new Set(places.hrefs.map((place) => place.url))], apply: (options) => rewrite(html, places, options) };
 }
 

@@ -5,6 +5,7 @@ import { compile } from 'html-to-text';
 import { Parser } from 'htmlparser2';
 import { applyHtmlEdits, type HtmlEdit } from './html-edits';
 import { DEFAULT_EMAIL_CATEGORY, type EmailLinks, type EmailTemplate } from './email-template';
+import { REDACTED, redactedProps } from './secret-props';
 
 export interface RenderedEmail {
   subject: string;
@@ -70,9 +71,18 @@ function withoutImagePreloads(html: string): string {
   return applyHtmlEdits(html, cuts);
 }
 
-/** Validates the data against the template's schema, then renders subject, HTML and plain text. */
+/**
+ * Validates the data against the template's schema, then renders subject, HTML and plain text.
+ * A secret prop in `data` that holds the placeholder (kept data: secret-props.ts) is checked as
+ * the template's sample value and rendered as the placeholder, so a past send's preview shows
+ * where the secret was without failing the prop's schema (a URL, say).
+ */
 export async function renderEmail(template: EmailTemplate, data: unknown, links: EmailLinks): Promise<RenderedEmail> {
-  const parsed = template.schema.safeParse(data ?? {});
+  const given = (data ?? {}) as Record<string, unknown>;
+  const placeholders = typeof given === 'object' ? redactedProps(template, given) : [];
+  const sample = template.sampleData as Record<string, unknown>;
+  const checked = placeholders.length === 0 ? given : { ...given, ...Object.fromEntries(placeholders.map((prop) => [prop, sample[prop]])) };
+  const parsed = template.schema.safeParse(checked);
   if (!parsed.success) {
     const detail = parsed.error.issues
       .slice(0, 5)
@@ -80,6 +90,7 @@ export async function renderEmail(template: EmailTemplate, data: unknown, links:
       .join('; ');
     throw new TemplateDataError(template.key, detail);
   }
+  if (placeholders.length > 0) Object.assign(parsed.data, Object.fromEntries(placeholders.map((prop) => [prop, REDACTED])));
   const element = createElement(template.component, { ...parsed.data, links });
   // one React render: `render(element, { plainText: true })` renders the same HTML again and then
   // converts it with toPlainText, so converting this render's HTML gives the same text for half

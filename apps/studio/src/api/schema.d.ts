@@ -3299,7 +3299,7 @@ export interface paths {
     put?: never;
     /**
      * Send a transactional email (Idempotency-Key header: one email per key, ever)
-     * @description status: sent (accepted by the provider), skipped (blocked by preferences or suppression; no send id), failed (given up; parked in the DLQ), deferred (reason send_rate: the installation's send budget is taken until retryAt; the slot is kept for this Idempotency-Key: call again with it at retryAt; docs/email.md, "Send rate"). Without an Idempotency-Key (header, or idempotencyKey in the body; the header wins) every call sends.
+     * @description The templates Waymark sends itself (`auth-*`) are refused (400), and so is a required `category` the template does not declare. status: sent (accepted by the provider), skipped (blocked by preferences or suppression; no send id), failed (given up; parked in the DLQ), deferred (reason send_rate: the installation's send budget is taken until retryAt; the slot is kept for this Idempotency-Key: call again with it at retryAt; docs/email.md, "Send rate"). Without an Idempotency-Key (header, or idempotencyKey in the body; the header wins) every call sends.
      *
      *     Requires a bearer key with scope `ingest`.
      */
@@ -3325,30 +3325,6 @@ export interface paths {
                 userId?: string;
                 category?: string;
                 idempotencyKey?: string;
-              }
-            | {
-                /** @enum {unknown} */
-                templateKey?: 'auth-invitation';
-                data: {
-                  /** Format: uri */
-                  acceptUrl: string;
-                  organizationName: string;
-                  inviterEmail: string;
-                  /** @enum {string} */
-                  role: 'owner' | 'admin' | 'editor' | 'viewer';
-                  /** @default 7 */
-                  expiresInDays?: number;
-                };
-              }
-            | {
-                /** @enum {unknown} */
-                templateKey?: 'auth-password-reset';
-                data: {
-                  /** Format: uri */
-                  resetUrl: string;
-                  /** @default 15 */
-                  expiresInMinutes?: number;
-                };
               }
             | {
                 /** @enum {unknown} */

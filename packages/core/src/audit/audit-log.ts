@@ -72,10 +72,22 @@ export function userAudit(
   return { ...entry, actor: user.email, actorKeyId: null, actorType: 'user', actorUserId: user.id, detail: entry.detail ?? null };
 }
 
-export async function recordAudit(db: Db, entry: AuditEntryInput): Promise<void> {
-  await db
+/** Writes one audit row; its id. */
+export async function recordAudit(db: Db, entry: AuditEntryInput): Promise<string> {
+  const row = await db
     .insertInto('auditLogs')
     .values({ ...entry, detail: entry.detail === null ? null : JSON.stringify(entry.detail) })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** What a change learnt after its audit row was written (a settled unit: scoped-transactions.ts): its resource id and detail. */
+export async function refineAudit(db: Db, id: string, refined: { resourceId: string | null; detail: JsonObject | null }): Promise<void> {
+  await db
+    .updateTable('auditLogs')
+    .set({ resourceId: refined.resourceId, detail: refined.detail === null ? null : JSON.stringify(refined.detail) })
+    .where('id', '=', id)
     .execute();
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { EmailTemplate, TemplateRegistry } from '@waymark/email/email-template';
+import { secretProps } from '@waymark/email/secret-props';
 import type { JsonObject } from '../db/schema';
 import { badRequest } from '../errors/app-error';
 
@@ -11,10 +12,17 @@ export function templateProps(template: EmailTemplate): Record<string, z.ZodType
   return {};
 }
 
-/** The template of `key`, or 400 naming the field that named it. */
+/**
+ * The template of `key`, or 400 naming the field that named it. Not one Waymark sends itself
+ * (`systemOnly`), nor one with secret props: a broadcast keeps its data, and a secret is never kept
+ * (docs/email.md, "Secret props").
+ */
 export function getBroadcastTemplate(templates: TemplateRegistry, key: string, path: string): EmailTemplate {
   const template = templates.find(key);
   if (template === undefined) throw badRequest(`${path}: no email template '${key}'`);
+  if (template.systemOnly === true) throw badRequest(`${path}: template '${key}' is sent only by Waymark itself`);
+  const secrets = secretProps(template);
+  if (secrets.length > 0) throw badRequest(`${path}: template '${key}' has secret props (${secrets.join(', ')}), which a broadcast cannot keep`);
   return template;
 }
 

@@ -1,6 +1,7 @@
 import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
+import type { ScopedTransactions } from './scoped-transactions';
 
 // Return int8 (count(*), sums) as JS numbers: the counts this service returns stay far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -15,6 +16,8 @@ export interface DatabaseOptions {
   applicationName?: string;
   /** connection errors of idle and checked-out clients (e.g. PostgreSQL restarted); without a listener pg would crash the process */
   onIdleClientError?: (error: Error) => void;
+  /** lets a unit of work (scoped-transactions.ts) run this database's statements in one transaction */
+  scoped?: ScopedTransactions;
 }
 
 export function createDatabase(options: DatabaseOptions): Db {
@@ -38,5 +41,6 @@ export function createDatabase(options: DatabaseOptions): Db {
   }
   // maintainNestedObjectKeys: jsonb values (contact/event properties) come back exactly as stored;
   // without it the plugin camel-cases keys inside them (`first_name` would read as `firstName`).
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin({ maintainNestedObjectKeys: true })] });
+  const dialect = new PostgresDialect({ pool });
+  return new Kysely<Database>({ dialect: options.scoped?.dialect(dialect) ?? dialect, plugins: [new CamelCasePlugin({ maintainNestedObjectKeys: true })] });
 }

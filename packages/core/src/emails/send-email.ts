@@ -3,6 +3,7 @@ import { renderEmail, TemplateDataError } from '@waymark/email/render-email';
 import { parseForTracking, type TrackableDocument } from '@waymark/email/link-tracking';
 import { isSesThrottling } from '@waymark/email/ses-throttling';
 import { DEFAULT_EMAIL_CATEGORY, type EmailLinks } from '@waymark/email/email-template';
+import { REDACTED, redactedProps, redactSecrets, secretValues } from '@waymark/email/secret-props';
 import type { Db } from '../db/database';
 import type { EmailSendRow, EmailSendsTable, EmailStatus, JsonObject } from '../db/schema';
 import { isUniqueViolation } from '../db/pg-errors';
@@ -93,7 +94,7 @@ export async function sendEmail(deps: EmailDeps, input: SendEmailInput, options:
 
   const settled = await beforeClaim(deps, row);
   if (settled !== undefined) return settled;
-  const prepared = await prepareSend(deps, row);
+  const prepared = await prepareSend(deps, row, input.data);
   if ('status' in prepared) return prepared;
   const html = prepared.document.apply({
     publicUrl: deps.publicUrl,
@@ -143,21 +144,43 @@ export interface PreparedSend {
   document: TrackableDocument;
 }
 
-/** Renders a queued row; a render that cannot succeed (unknown template, bad data) fails the send for good. */
-export async function prepareSend(deps: EmailDeps, row: EmailSendRow): Promise<PreparedSend | SendEmailResult> {
+/**
+ * Renders a queued row; a render that cannot succeed (unknown template, bad data) fails the send
+ * for good. The row keeps its secret props as the placeholder (docs/email.md, "Secret props"):
+ * `live` is the caller's own data, whose values they take. A row whose secrets nobody holds any
+ * more (a resend from kept data) fails for good rather than mail the placeholder.
+ */
+export async function prepareSend(deps: EmailDeps, row: EmailSendRow, live?: JsonObject): Promise<PreparedSend | SendEmailResult> {
   const template = deps.templates.find(row.templateKey);
   if (template === undefined) return failForGood(deps, row, `Unknown email template "${row.templateKey}"`);
+  const data = withLiveSecrets(row.data, live);
+  const missing = redactedProps(template, data);
+  if (missing.length > 0) return failForGood(deps, row, secretsNotKept(row.templateKey, missing));
   const links = await buildEmailLinks(deps.tokens, deps.publicUrl, { externalId: row.userId ?? '', email: row.toEmail }, row.category);
   let rendered;
   try {
-    rendered = await renderEmail(template, row.data, links);
+    rendered = await renderEmail(template, data, links);
   } catch (error) {
     // bad data or a template bug: retrying cannot help
     return failForGood(deps, row, error instanceof TemplateDataError ? error.message : `Render failed: ${(error as Error).message}`);
   }
   // a subject given at send time was stored with the row, so a retry sends the same one
   const subject = row.subject === '' ? rendered.subject : row.subject;
-  return { subject, text: rendered.text, links, document: parseForTracking(rendered.html) };
+  // a secret link is a credential: never copied into tracked_links nor passed through a redirect
+  return { subject, text: rendered.text, links, document: parseForTracking(rendered.html, secretValues(template, data)) };
+}
+
+/** The kept data with each secret prop the caller still holds put back (undefined `live`: the kept data). */
+function withLiveSecrets(kept: JsonObject, live: JsonObject | undefined): JsonObject {
+  if (live === undefined) return kept;
+  const restored: JsonObject = { ...kept };
+  for (const [prop, value] of Object.entries(kept)) if (value === REDACTED && live[prop] !== undefined) restored[prop] = live[prop];
+  return restored;
+}
+
+/** Why a send from kept data cannot go out (the DLQ retry says the same before it tries). */
+export function secretsNotKept(templateKey: string, props: readonly string[]): string {
+  return `Template "${templateKey}" carries secret props (${props.join(', ')}) that are not kept after the send; it cannot be sent again from kept data: the person asks for a new one`;
 }
 
 /** Another attempt holds the claim (or has finished): sent if it was accepted, else "delivery unknown". */
@@ -265,7 +288,9 @@ export async function findSendsByIdempotencyKeys(db: Db, idempotencyKeys: readon
 }
 
 /** The queued row of a send, as first written. */
-export function queuedSendValues(deps: Pick<EmailDeps, 'from'>, input: SendEmailInput, category: string): Insertable<EmailSendsTable> {
+export function queuedSendValues(deps: Pick<EmailDeps, 'from' | 'templates'>, input: SendEmailInput, category: string): Insertable<EmailSendsTable> {
+  const template = deps.templates.find(input.templateKey);
+  const data = input.data ?? {};
   return {
     idempotencyKey: input.idempotencyKey,
     templateKey: input.templateKey,
@@ -276,7 +301,8 @@ export function queuedSendValues(deps: Pick<EmailDeps, 'from'>, input: SendEmail
     broadcastId: input.broadcastId ?? null,
     ...(input.subject === undefined ? {} : { subject: input.subject }),
     category,
-    data: JSON.stringify(input.data ?? {}),
+    // secret props are used for the send and kept as the placeholder (docs/email.md, "Secret props")
+    data: JSON.stringify(template === undefined ? data : redactSecrets(template, data)),
     status: 'queued',
   };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { JsonObject } from '../db/schema';
 import type { EmailDeps } from '../emails/email-deps';
+import { checkCallerSend } from '../emails/caller-sends';
 import { sendEmail, type SendEmailResult } from '../emails/send-email';
 import { renderTemplatePreview } from './template-catalog';
 
@@ -16,6 +17,7 @@ export interface SendTestEmailInput {
  * what a recipient gets (tracking, footer links, preference gates). Each call is a new send.
  */
 export async function sendTestEmail(deps: EmailDeps, input: SendTestEmailInput): Promise<SendEmailResult> {
+  checkCallerSend(deps, input);
   await renderTemplatePreview(deps.templates, input.templateKey, input.data, { unsubscribeUrl: deps.publicUrl, preferencesUrl: deps.publicUrl });
   return sendEmail(deps, { templateKey: input.templateKey, to: input.to, data: input.data, idempotencyKey: `test:${randomUUID()}` });
 }

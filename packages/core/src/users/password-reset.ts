@@ -31,9 +31,9 @@ export interface PasswordResetDeps {
 }
 
 /**
- * Starts a reset for a known email: a token (stored as its SHA-256 digest) and an email
- * with the link. Unknown emails do nothing, and the caller answers the same either way. The send
- * is returned so the route can let it finish after the response (the timing then reveals nothing).
+ * Starts a reset for a known email: a token (stored as its SHA-256 digest, and the user's only
+ * live one) and an email with the link. Unknown emails do nothing. The route runs it after its
+ * answer, the same for every address, so the timing reveals nothing.
  */
 export async function requestPasswordReset(
   deps: PasswordResetDeps,

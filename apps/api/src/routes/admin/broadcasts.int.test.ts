@@ -181,19 +181,19 @@ describe('/v1/admin/broadcasts', () => {
   it('skips a recipient still missing a required template prop as missing_data', async () => {
     const { listKey, contacts } = await listOf(3);
     const db = api.deps.db;
-    // auth-invitation needs organizationName: two contacts have it as a property, one does not
+    // order-receipt needs orderId: two contacts have it as a property, one does not
     for (const contact of contacts.slice(0, 2))
       await db
         .updateTable('contacts')
-        .set({ properties: JSON.stringify({ organizationName: 'Acme' }) })
+        .set({ properties: JSON.stringify({ orderId: 'A-1042' }) })
         .where('id', '=', contact.id)
         .execute();
     const broadcast = await create({
-      name: `Invites ${randomUUID().slice(0, 8)}`,
-      templateKey: 'auth-invitation',
+      name: `Receipts ${randomUUID().slice(0, 8)}`,
+      templateKey: 'order-receipt',
       category: 'newsletter',
       audience: { listKey },
-      data: { acceptUrl: 'https://app.example.com/accept', inviterEmail: 'ops@example.com', role: 'viewer' },
+      data: { items: [{ name: 'Seat', quantity: 1, price: 5 }] },
     });
     expect((await api.request('POST', `/v1/admin/broadcasts/${broadcast.id}/send`, { token: adminKey })).status).toBe(202);
     const done = await finished(broadcast.id);

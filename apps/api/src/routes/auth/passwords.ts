@@ -24,14 +24,21 @@ export const authPasswordRoutes: RoutePlugin<AuthRouteOptions> = async (app, { d
         body: z.strictObject({ email: emailField }),
         response: { 200: okBody, 400: authErrorBody, 429: authErrorBody },
       },
-    },
-    async (request) => {
-      const started = await requestPasswordReset(deps.passwordReset, { email: request.body.email, ipAddress: request.ip });
-      // the send finishes after the response so its duration does not tell which emails exist;
+      // every step for a known address (the lookup, the token, the audit row, the send) runs once
+      // the answer has left, so the answer takes the same time whether or not the address exists;
       // a send that fails for good is recorded by the send path itself (failed + DLQ)
-      started?.sending.catch((error: unknown) => request.log.error({ err: error }, 'password reset email could not be sent'));
-      return { ok: true as const };
+      onResponse: async (request, reply) => {
+        if (reply.statusCode !== 200) return;
+        const body = request.body as { email: string };
+        try {
+          const started = await requestPasswordReset(deps.passwordReset, { email: body.email, ipAddress: request.ip });
+          await started?.sending;
+        } catch (error) {
+          request.log.error({ err: error }, 'password reset email could not be sent');
+        }
+      },
     },
+    async () => ({ ok: true as const }),
   );
 
   app.post(
@@ -66,13 +73,16 @@ export const authPasswordRoutes: RoutePlugin<AuthRouteOptions> = async (app, { d
     async (request, reply) => {
       const session = await requireSession(deps.sessions, request, reply);
       assertSameOrigin(request, origins);
-      await changePassword(deps, {
-        userId: session.userId,
-        sessionId: session.id,
-        currentPassword: request.body.currentPassword,
-        newPassword: request.body.newPassword,
-        ipAddress: request.ip,
-      });
+      await changePassword(
+        { db: deps.db, sessions: deps.sessions, resetTokens: deps.passwordReset.resetTokens },
+        {
+          userId: session.userId,
+          sessionId: session.id,
+          currentPassword: request.body.currentPassword,
+          newPassword: request.body.newPassword,
+          ipAddress: request.ip,
+        },
+      );
       return { ok: true as const };
     },
   );

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { AppError, isAppError } from '@waymark/core/errors/app-error';
 import type { JsonObject } from '@waymark/core/db/schema';
+import { checkCallerSend } from '@waymark/core/emails/caller-sends';
 import { sendEmail } from '@waymark/core/emails/send-email';
 import type { AppDeps } from '../../deps';
 import type { RoutePlugin } from '../../http/type-provider';
@@ -16,13 +17,16 @@ const tags = ['data-plane'];
  */
 export const dataEmailRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
   // each registered template, with the data its props schema accepts, stated in the document
-  const templateBranches = deps.email.templates.keys().map((key) => {
-    const schema = deps.email.templates.find(key)!.schema;
-    return {
-      required: schema.safeParse({}).success ? [] : ['data'],
-      properties: { templateKey: { const: key }, data: inputJsonSchema(schema) },
-    };
-  });
+  const templateBranches = deps.email.templates
+    .keys()
+    .filter((key) => deps.email.templates.find(key)!.systemOnly !== true)
+    .map((key) => {
+      const schema = deps.email.templates.find(key)!.schema;
+      return {
+        required: schema.safeParse({}).success ? [] : ['data'],
+        properties: { templateKey: { const: key }, data: inputJsonSchema(schema) },
+      };
+    });
   app.post(
     '/v1/emails',
     {
@@ -31,6 +35,7 @@ export const dataEmailRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { dep
         tags,
         summary: 'Send a transactional email (Idempotency-Key header: one email per key, ever)',
         description:
+          'The templates Waymark sends itself (`auth-*`) are refused (400), and so is a required `category` the template does not declare. ' +
           'status: sent (accepted by the provider), skipped (blocked by preferences or suppression; no send id), failed (given up; parked in the DLQ), ' +
           'deferred (reason send_rate: the installation\'s send budget is taken until retryAt; the slot is kept for this Idempotency-Key: call again with it at retryAt; docs/email.md, "Send rate"). ' +
           'Without an Idempotency-Key (header, or idempotencyKey in the body; the header wins) every call sends.',
@@ -58,6 +63,7 @@ export const dataEmailRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { dep
     },
     async (request, reply) => {
       const { idempotencyKey: bodyKey, data, ...rest } = request.body;
+      checkCallerSend(deps.email, rest);
       const key = request.headers['idempotency-key'] ?? bodyKey ?? randomUUID();
       let result;
       try {

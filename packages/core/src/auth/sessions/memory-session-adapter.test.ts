@@ -48,4 +48,17 @@ describe('in-memory session store (development without Redis)', () => {
     expect(await tokens.take('digest')).toBeUndefined();
     expect(await tokens.take('unknown')).toBeUndefined();
   });
+
+  it("only a user's newest reset token works, and a revoke ends it", async () => {
+    const tokens = memoryResetTokens();
+    const reset = { userId: 'u1', expiresAt: Date.now() + 60_000 };
+    await tokens.save('older', reset);
+    await tokens.save('newer', reset);
+    expect(await tokens.take('older')).toBeUndefined();
+    await tokens.save('revoked', reset);
+    await tokens.revokeUser('u1');
+    expect(await tokens.take('revoked')).toBeUndefined();
+    await tokens.save('live', reset);
+    expect(await tokens.take('live')).toEqual(reset);
+  });
 });

@@ -1,0 +1,69 @@
+import type { z } from 'zod';
+import type { EmailTemplate } from './email-template';
+
+/**
+ * What a secret prop's value is stored and shown as (docs/email.md, "Secret props"): the send
+ * uses the value, nothing kept after it does.
+ */
+export const REDACTED = '[redacted]';
+
+/** How a template marks a prop secret: `resetUrl: z.url().meta({ secret: true })`, beside the prop. */
+interface SecretMeta {
+  secret?: boolean;
+}
+
+interface Inspectable {
+  meta(): SecretMeta | undefined;
+  def: { innerType?: unknown; in?: unknown };
+}
+
+/** True when `.meta({ secret: true })` sits on the prop or on a schema it wraps (optional, default, nullable…). */
+function isSecret(schema: unknown): boolean {
+  for (let current = schema as Inspectable | undefined, depth = 0; current !== undefined && depth < 8; depth++) {
+    if (current.meta()?.secret === true) return true;
+    current = (current.def.innerType ?? current.def.in) as Inspectable | undefined;
+  }
+  return false;
+}
+
+function objectShape(schema: unknown): Record<string, z.ZodType> {
+  const def = (schema as Inspectable & { def: { type?: string; shape?: Record<string, z.ZodType> } }).def;
+  if (def.type === 'object' && def.shape !== undefined) return def.shape;
+  // a preprocessed or transformed object: its input shape declares the props
+  if (def.type === 'pipe' && def.in !== undefined) return objectShape(def.in);
+  return {};
+}
+
+const cache = new WeakMap<EmailTemplate, readonly string[]>();
+
+/** The top-level props `template` declares secret (its schema's `.meta({ secret: true })`). */
+export function secretProps(template: EmailTemplate): readonly string[] {
+  let props = cache.get(template);
+  if (props === undefined) {
+    props = Object.entries(objectShape(template.schema))
+      .filter(([, schema]) => isSecret(schema))
+      .map(([prop]) => prop);
+    cache.set(template, props);
+  }
+  return props;
+}
+
+/** `data` as it may be kept: each secret prop it holds becomes REDACTED. */
+export function redactSecrets(template: EmailTemplate, data: Record<string, unknown>): Record<string, unknown> {
+  const props = secretProps(template).filter((prop) => data[prop] !== undefined && data[prop] !== null);
+  if (props.length === 0) return data;
+  return { ...data, ...Object.fromEntries(props.map((prop) => [prop, REDACTED])) };
+}
+
+/** The secret props whose value in `data` is the placeholder: kept data that cannot be sent again. */
+export function redactedProps(template: EmailTemplate, data: Record<string, unknown>): string[] {
+  return secretProps(template).filter((prop) => data[prop] === REDACTED);
+}
+
+/** The live values of the secret props in `data` (the link tracker leaves links holding one alone). */
+export function secretValues(template: EmailTemplate, data: Record<string, unknown>): string[] {
+  return secretProps(template).flatMap((prop) => {
+    const value = data[prop];
+    return typeof value === 'string' && value !== REDACTED && value !== '' ? [value] : [];
+  });
+}
