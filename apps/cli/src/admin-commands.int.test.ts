@@ -32,7 +32,8 @@ describe('waymark admin (no API running, database access only)', () => {
         const membership = await db
           .selectFrom('organizationMembers')
           .innerJoin('organizations', 'organizations.id', 'organizationMembers.organizationId')
-          .select(['slug', 'role'])
+          .innerJoin('users', 'users.id', 'organizationMembers.userId')
+          .select(['slug', 'users.accessRole as role'])
           .where('userId', '=', user.id)
           .execute();
         expect(membership).toEqual([{ slug: 'default', role: 'owner' }]);

@@ -1682,7 +1682,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Create an organization (owners and admins; at most 5 per installation) */
+    /** Create an organization (owners only; at most 5 per installation) */
     post: {
       parameters: {
         query?: never;
@@ -1930,7 +1930,7 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Remove a member (owners and admins; the last owner cannot be removed) */
+    /** Remove a member from this organization (owners and admins; only an owner removes an owner; the last owner cannot be removed) */
     delete: {
       parameters: {
         query?: never;
@@ -2055,7 +2055,10 @@ export interface paths {
     };
     options?: never;
     head?: never;
-    /** Change a member's role (owners and admins; the last owner cannot be demoted) */
+    /**
+     * Change a person's role (owners and admins; only an owner grants, changes or removes owner; the last owner cannot be demoted)
+     * @description A person has one role over the installation's data, the same in every organization they belong to: this changes it everywhere. An admin gets 403 for making anyone owner (themselves included) or changing an owner; demoting the last owner of an organization is a 409.
+     */
     patch: {
       parameters: {
         query?: never;
@@ -2198,7 +2201,7 @@ export interface paths {
     put?: never;
     /**
      * Invite someone by email (owners and admins)
-     * @description Emails a link to `/studio/accept-invite?token=…`, valid once for 7 days. The only way a new person gets an account.
+     * @description Emails a link to `/studio/accept-invite?token=…`, valid once for 7 days. The only way a new person gets an account. The role is the one a new account gets (only an owner invites an owner); a person who already has an account joins with their own role.
      */
     post: {
       parameters: {
@@ -16793,7 +16796,10 @@ export interface components {
       id: string;
       name: string;
       slug: string;
-      /** @enum {string} */
+      /**
+       * @description the person's role, the same in every organization
+       * @enum {string}
+       */
       role: 'owner' | 'admin' | 'editor' | 'viewer';
     };
     OrganizationInput: {
@@ -17803,7 +17809,10 @@ export interface components {
       id: string;
       name: string;
       slug: string;
-      /** @enum {string} */
+      /**
+       * @description the person's role, the same in every organization
+       * @enum {string}
+       */
       role: 'owner' | 'admin' | 'editor' | 'viewer';
     };
     Organization: {
