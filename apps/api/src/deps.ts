@@ -5,7 +5,8 @@ import type { Redis } from 'ioredis';
 import { Authenticator } from '@waymark/core/auth/authenticator';
 import { createKeyRevocations, type KeyRevocations } from '@waymark/core/auth/key-revocations';
 import { connectRedis, createRedis } from '@waymark/core/cache/redis';
-import type { Config } from '@waymark/core/config/config';
+import { settingsUnderCheck, type Config } from '@waymark/core/config/config';
+import { unsafeSettings } from '@waymark/core/config/unsafe-settings';
 import { createDatabase, type Db } from '@waymark/core/db/database';
 import { createPreparedStatementPool } from '@waymark/core/db/prepared-statements';
 import type { IngestInput, IngestResult } from '@waymark/core/events/ingest';
@@ -44,6 +45,8 @@ import type { PasswordResetDeps } from '@waymark/core/users/password-reset';
 export interface AppDeps {
   config: Config;
   version: string;
+  /** unsafe settings found at start (development only: production refuses them), shown on /v1/health */
+  settingsWarnings: readonly string[];
   db: Db;
   redis: Redis;
   temporal: TemporalGateway;
@@ -84,6 +87,14 @@ export interface AppDeps {
 export interface AppDepsOptions {
   /** the clock of session, reset-token and invitation lifetimes (tests move it to cross 7 days or 15 minutes) */
   now?: () => number;
+}
+
+/** Every webhook source this deployment serves: the built-in presets and its own (journeys/sources). */
+const webhookSources = [...builtInSources, ...ownSources];
+
+/** The start-up check over this api's settings (docs/security.md, "Production checklist"). */
+export function unsafeApiSettings(config: Config): string[] {
+  return unsafeSettings(settingsUnderCheck(config, webhookSources));
 }
 
 export async function createAppDeps(config: Config, logger: AppLogger, options: AppDepsOptions = {}): Promise<AppDeps> {
@@ -151,7 +162,7 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
   registerEmailRetryHandler(deadLetterRetryHandlers, { db, categories, sendEmail: (input) => sendEmail(email, input) });
   registerEventRetryHandlers(deadLetterRetryHandlers, { ingest });
   registerJourneyRetryHandler(deadLetterRetryHandlers, { db, orchestrator: temporal.orchestrator });
-  const sources = createSourceRegistry([...builtInSources, ...ownSources], config.webhookSources.secrets);
+  const sources = createSourceRegistry(webhookSources, config.webhookSources.secrets, config.webhookSources.open);
   const outboundStarter = { client: temporal.client, taskQueue: config.temporal.taskQueue, retry: webhookRetryPolicy(config.webhooks) };
   registerWebhookDeliveryRetryHandler(deadLetterRetryHandlers, { db, redeliverWebhook: (input) => startWebhookRedelivery(outboundStarter, input) });
   // chosen once, at boot: a Redis that goes down later makes sign-in fail closed (503) rather than
@@ -177,6 +188,7 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
   return {
     config,
     version,
+    settingsWarnings: config.isProduction ? [] : unsafeApiSettings(config),
     db,
     redis,
     temporal,

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { createApiKey } from '@waymark/core/auth/api-keys';
 import { scopeSchema } from '@waymark/core/auth/scopes';
 import { loadCommandConfig } from '@waymark/core/config/config';
+import { unsafeSettings } from '@waymark/core/config/unsafe-settings';
 import { createDatabase, type Db } from '@waymark/core/db/database';
 import { migrateToLatest } from '@waymark/core/db/migrator';
 import { explainJourney } from '@waymark/core/journeys/explain';
@@ -45,6 +46,10 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const config = loadCommandConfig();
+  // the servers' start-up check over what the CLI reads, as warnings: the CLI serves nothing, and
+  // it is the recovery tool (admin reset-password), so it must run on a server that refuses to start
+  const unsafe = unsafeSettings({ authSecret: config.authSecret, trustProxy: config.trustProxy, emailWebhookSecret: null, openSources: [] });
+  for (const warning of unsafe) console.error(`waymark: warning: unsafe setting: ${warning}`);
   // its own database (--database) and Temporal connection
   if (command === 'journeys') {
     // loaded on demand: the Temporal worker SDK (native bridge, bundler) would slow every other command's start

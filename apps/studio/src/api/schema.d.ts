@@ -31,6 +31,8 @@ export interface paths {
               uptime: number;
               timestamp: string;
               version: string;
+              /** @description outside production only: the unsafe settings production would refuse to start with (docs/security.md) */
+              warnings?: string[];
             };
           };
         };
