@@ -25,7 +25,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['{apps,packages,temporal}/**/*.test.{ts,tsx}'],
+          include: ['{apps,packages,temporal,scripts}/**/*.test.{ts,tsx}'],
           exclude: [...shared, '**/*.int.test.{ts,tsx}', '**/*.wf.test.{ts,tsx}', '**/*.browser.test.{ts,tsx}'],
         },
       },

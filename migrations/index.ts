@@ -27,6 +27,7 @@ import * as m0140 from './0140_email_status_counts';
 import * as m0141 from './0141_row_counts_shards';
 import * as m0142 from './0142_journey_live_steps_index';
 import * as m0143 from './0143_redact_auth_links';
+import * as m0146 from './0146_person_roles';
 import * as m0152 from './0152_event_effects';
 import * as m0160 from './0160_address_suppressions';
 import * as m0161 from './0161_email_cancelled_status';
@@ -66,6 +67,7 @@ export const migrations: Record<string, Migration> = {
   '0141_row_counts_shards': m0141,
   '0142_journey_live_steps_index': m0142,
   '0143_redact_auth_links': m0143,
+  '0146_person_roles': m0146,
   '0152_event_effects': m0152,
   '0160_address_suppressions': m0160,
   '0161_email_cancelled_status': m0161,

@@ -56,6 +56,20 @@ export class SessionClient {
   }
 }
 
+/** The token of the newest invitation emailed to `address` (after `already` earlier ones). */
+export async function invitationTokenFor(address: string, already = 0): Promise<string> {
+  const emails = await waitFor(
+    async () => {
+      const found = await emailsTo(address);
+      return found.length > already ? found : undefined;
+    },
+    { what: `invitation to ${address}` },
+  );
+  const match = /\/studio\/accept-invite\?token=([a-z0-9]+)/.exec(emails.at(-1)?.body.html ?? '');
+  if (!match?.[1]) throw new Error('no invitation link');
+  return match[1];
+}
+
 /** The token of the newest password-reset link emailed to `address` (after `already` earlier ones). */
 export async function resetTokenFor(address: string, already = 0): Promise<string> {
   const emails = await waitFor(

@@ -192,9 +192,15 @@ describe('Waymark Studio broadcasts in Chromium', () => {
 
   it('shows a viewer the broadcasts and segments but nothing that changes them', async () => {
     const viewer = { email: `bc-viewer-${run}@waymark-test.example`, password: `pw-${randomUUID()}` };
-    const user = await insertUser(api.deps.db, { email: viewer.email, name: null, passwordHash: await hashPassword(viewer.password), role: 'member' });
+    const user = await insertUser(api.deps.db, {
+      email: viewer.email,
+      name: null,
+      passwordHash: await hashPassword(viewer.password),
+      role: 'member',
+      accessRole: 'viewer',
+    });
     const oldest = await api.deps.db.selectFrom('organizations').select('id').orderBy('createdAt').limit(1).executeTakeFirstOrThrow();
-    await addMember(api.deps.db, { organizationId: oldest.id, userId: user.id, role: 'viewer' });
+    await addMember(api.deps.db, { organizationId: oldest.id, userId: user.id });
     const tab = await studio.openTab();
     await signIn(tab.page, viewer);
 

@@ -25,9 +25,9 @@ describe('Studio settings in Chromium', () => {
 
   /** A person in the organization the studio's owners see (the oldest one, which every test admin joins). */
   async function seedMember(email: string, password: string, role: 'viewer' | 'editor'): Promise<void> {
-    const user = await insertUser(api.deps.db, { email, name: null, passwordHash: await hashPassword(password), role: 'member' });
+    const user = await insertUser(api.deps.db, { email, name: null, passwordHash: await hashPassword(password), role: 'member', accessRole: role });
     const oldest = await api.deps.db.selectFrom('organizations').select('id').orderBy('createdAt').limit(1).executeTakeFirstOrThrow();
-    await addMember(api.deps.db, { organizationId: oldest.id, userId: user.id, role });
+    await addMember(api.deps.db, { organizationId: oldest.id, userId: user.id });
   }
 
   beforeAll(async () => {

@@ -107,6 +107,10 @@ export interface BuildAppOptions {
 }
 
 /** The Fastify app as a value: server.ts listens on it, tests drive it with inject or HTTP. */
+function hopsFromSocket(hops: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < hops;
+}
+
 export async function buildApp({ deps, logger }: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = deps;
   const baseLogger: FastifyBaseLogger = logger;
@@ -114,7 +118,10 @@ export async function buildApp({ deps, logger }: BuildAppOptions): Promise<Fasti
     loggerInstance: baseLogger,
     // one readable line per request comes from the onResponse hook below, at the `http` level
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: config.trustProxy,
+    // a hop count trusts that many hops nearest the socket (proxy-addr's rule); Fastify 5.12 takes a
+    // bare number as "trust nothing", since it cannot tell a proxy from a client that connects
+    // directly: docs/deploy.md says to use a count only where the api is reachable only through the proxies
+    trustProxy: typeof config.trustProxy === 'number' ? hopsFromSocket(config.trustProxy) : config.trustProxy,
     bodyLimit: 5 * 1024 * 1024,
     // a contact `{id}` may be an externalId of up to 512 characters; longer parameters still reach
     // the route, whose schema answers 400 naming the parameter (past this, the router answers 414)

@@ -5,7 +5,8 @@ import type { Redis } from 'ioredis';
 import { Authenticator } from '@waymark/core/auth/authenticator';
 import { createKeyRevocations, type KeyRevocations } from '@waymark/core/auth/key-revocations';
 import { connectRedis, createRedis } from '@waymark/core/cache/redis';
-import type { Config } from '@waymark/core/config/config';
+import { settingsUnderCheck, type Config } from '@waymark/core/config/config';
+import { unsafeSettings } from '@waymark/core/config/unsafe-settings';
 import { createDatabase, type Db } from '@waymark/core/db/database';
 import { createScopedTransactions, settleBefore, type ScopedTransactions } from '@waymark/core/db/scoped-transactions';
 import { createPreparedStatementPool } from '@waymark/core/db/prepared-statements';
@@ -44,6 +45,8 @@ import type { PasswordResetDeps } from '@waymark/core/users/password-reset';
 export interface AppDeps {
   config: Config;
   version: string;
+  /** unsafe settings found at start (development only: production refuses them), shown on /v1/health */
+  settingsWarnings: readonly string[];
   db: Db;
   /** units of work on `db`: an audited change and its audit row commit together (plugins/audit-trail.ts) */
   transactions: ScopedTransactions;
@@ -88,6 +91,14 @@ export interface AppDepsOptions {
   now?: () => number;
   /** faults a test injects into the ingest pipeline (an api killed after an event's commit); none in a deployment */
   ingestFaults?: IngestFaults;
+}
+
+/** Every webhook source this deployment serves: the built-in presets and its own (journeys/sources). */
+const webhookSources = [...builtInSources, ...ownSources];
+
+/** The start-up check over this api's settings (docs/security.md, "Production checklist"). */
+export function unsafeApiSettings(config: Config): string[] {
+  return unsafeSettings(settingsUnderCheck(config, webhookSources));
 }
 
 export async function createAppDeps(config: Config, logger: AppLogger, options: AppDepsOptions = {}): Promise<AppDeps> {
@@ -166,7 +177,7 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
   registerEmailRetryHandler(deadLetterRetryHandlers, { db, categories, templates: email.templates, sendEmail: (input) => sendEmail(email, input) });
   registerEventRetryHandlers(deadLetterRetryHandlers, { ingest });
   registerJourneyRetryHandler(deadLetterRetryHandlers, { db, orchestrator: temporal.orchestrator });
-  const sources = createSourceRegistry([...builtInSources, ...ownSources], config.webhookSources.secrets);
+  const sources = createSourceRegistry(webhookSources, config.webhookSources.secrets, config.webhookSources.open);
   registerWebhookDeliveryRetryHandler(deadLetterRetryHandlers, db);
   // chosen once, at boot: a Redis that goes down later makes sign-in fail closed (503) rather than
   // splitting sessions between Redis and this process
@@ -191,6 +202,7 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
   return {
     config,
     version,
+    settingsWarnings: config.isProduction ? [] : unsafeApiSettings(config),
     db,
     transactions,
     redis,

@@ -38,6 +38,8 @@ describe('the production build', () => {
       API_PUBLIC_URL: url,
       // the shared test database's outbox belongs to the suite's own workers
       OUTBOUND_DISPATCH: 'false',
+      // production refuses to start without it (docs/security.md, "Production checklist")
+      EMAIL_PROVIDER_WEBHOOK_SECRET: 'sns-password',
     };
     const migrate = await runEntry('dist/cli/main.js', env, { args: ['migrate'] });
     expect(migrate.output).toContain('[migrate]');

@@ -2,8 +2,9 @@ import { ConfigError, loadConfig } from '@waymark/core/config/config';
 import { assertMigrated } from '@waymark/core/db/migrator';
 import { createLogger } from '@waymark/core/logging/logger';
 import { ensureFirstAdmin } from '@waymark/core/organizations/first-admin';
+import { unsafeSettingsMessage } from '@waymark/core/config/unsafe-settings';
 import { buildApp } from './app';
-import { createAppDeps } from './deps';
+import { createAppDeps, unsafeApiSettings } from './deps';
 
 async function main(): Promise<void> {
   let config;
@@ -17,6 +18,13 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger({ level: config.logLevel, name: 'api', format: config.logFormat });
+  // before anything connects: production refuses unsafe settings, development names them
+  const unsafe = unsafeApiSettings(config);
+  if (config.isProduction && unsafe.length > 0) {
+    console.error(`waymark api: ${unsafeSettingsMessage(unsafe)}`);
+    process.exit(1);
+  }
+  for (const warning of unsafe) logger.warn(`unsafe setting (production would refuse to start): ${warning}`);
   const deps = await createAppDeps(config, logger);
   try {
     await assertMigrated(deps.db);

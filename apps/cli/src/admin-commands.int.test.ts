@@ -32,7 +32,8 @@ describe('waymark admin (no API running, database access only)', () => {
         const membership = await db
           .selectFrom('organizationMembers')
           .innerJoin('organizations', 'organizations.id', 'organizationMembers.organizationId')
-          .select(['slug', 'role'])
+          .innerJoin('users', 'users.id', 'organizationMembers.userId')
+          .select(['slug', 'users.accessRole as role'])
           .where('userId', '=', user.id)
           .execute();
         expect(membership).toEqual([{ slug: 'default', role: 'owner' }]);
@@ -87,7 +88,7 @@ describe('waymark admin (no API running, database access only)', () => {
   });
 
   it('a production API refuses to start without Redis', async () => {
-    const env = { ...integrationEnv(), NODE_ENV: 'production', PORT: '0', CACHE_URL: 'redis://127.0.0.1:1' };
+    const env = { ...integrationEnv(), NODE_ENV: 'production', PORT: '0', CACHE_URL: 'redis://127.0.0.1:1', EMAIL_PROVIDER_WEBHOOK_SECRET: 'sns-password' };
     const result = await runEntry('apps/api/src/server.ts', env);
     expect(result.code).not.toBe(0);
     expect(result.output).toContain('production needs it for sign-in sessions');

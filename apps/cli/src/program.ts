@@ -1,5 +1,6 @@
 import { Command, CommanderError, type ErrorOptions } from 'commander';
 import { loadCommandConfig, type CommandConfig } from '@waymark/core/config/config';
+import { unsafeSettings } from '@waymark/core/config/unsafe-settings';
 import type { Db } from '@waymark/core/db/database';
 import { bashCompletion } from './completion';
 
@@ -55,8 +56,20 @@ function optionArgs(command: Command): string[] {
   });
 }
 
-async function withDatabase(run: (db: Db, config: CommandConfig) => Promise<number>): Promise<number> {
+/**
+ * The settings, with the servers' start-up check over what the CLI reads printed as warnings: the
+ * CLI serves nothing, and it is the recovery tool (admin reset-password), so it must run on a
+ * server that refuses to start.
+ */
+function commandConfig(): CommandConfig {
   const config = loadCommandConfig();
+  const unsafe = unsafeSettings({ authSecret: config.authSecret, trustProxy: config.trustProxy, emailWebhookSecret: null, openSources: [] });
+  for (const warning of unsafe) console.error(`waymark: warning: unsafe setting: ${warning}`);
+  return config;
+}
+
+async function withDatabase(run: (db: Db, config: CommandConfig) => Promise<number>): Promise<number> {
+  const config = commandConfig();
   const { createDatabase } = await import('@waymark/core/db/database');
   const db = createDatabase({ connectionString: config.databaseUrl, max: 2, applicationName: 'waymark-cli' });
   try {
@@ -210,7 +223,7 @@ function addJourneyCommands(program: Command, act: Act): void {
         logger: new DefaultLogger('ERROR'),
         telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'ERROR', other: 'ERROR' }), forward: {} } },
       });
-      return journeysCommand(sub, optionArgs(command), loadCommandConfig());
+      return journeysCommand(sub, optionArgs(command), commandConfig());
     });
   const connection = (command: Command) =>
     command

@@ -1,4 +1,5 @@
-import { ConfigError, loadConfig } from '@waymark/core/config/config';
+import { ConfigError, loadConfig, settingsUnderCheck } from '@waymark/core/config/config';
+import { unsafeSettings, unsafeSettingsMessage } from '@waymark/core/config/unsafe-settings';
 import { createDatabase } from '@waymark/core/db/database';
 import { assertMigrated } from '@waymark/core/db/migrator';
 import { createLogger } from '@waymark/core/logging/logger';
@@ -17,6 +18,13 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger({ level: config.logLevel, name: 'worker', format: config.logFormat });
+  // the api's check (docs/security.md, "Production checklist"); the worker serves no webhook source
+  const unsafe = unsafeSettings(settingsUnderCheck(config, []));
+  if (config.isProduction && unsafe.length > 0) {
+    console.error(`waymark worker: ${unsafeSettingsMessage(unsafe)}`);
+    process.exit(1);
+  }
+  for (const warning of unsafe) logger.warn(`unsafe setting (production would refuse to start): ${warning}`);
   const db = createDatabase({
     connectionString: config.databaseUrl,
     applicationName: 'waymark-worker',

@@ -18,7 +18,8 @@ export interface IngestEvent {
 
 /**
  * `match`: the header (or `Authorization: Bearer`) must equal the secret; with the variable
- * unset the source is open. `signature`: the raw body is verified with `scheme`; with the
+ * unset every request is refused, unless `<NAME>_WEBHOOK_OPEN=true` opens it (development only:
+ * production refuses to start with an open source). `signature`: the raw body is verified with `scheme`; with the
  * variable unset every request is refused. Either way `secret` NAMES an environment variable
  * ending in `_WEBHOOK_SECRET`; it may hold several secrets separated by spaces (rotation).
  */

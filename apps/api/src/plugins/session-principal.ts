@@ -17,9 +17,10 @@ export interface SessionAuthOptions {
 export const ACTIVE_ORGANIZATION_HEADER = 'x-waymark-org';
 
 /**
- * The principal of a cookie-authenticated /v1/admin/* request: the user's role in the active
- * organization (`X-Waymark-Org`: id or slug; else their first) gives the scope. A session never
- * carries `ingest`, and a state change must come from our own origin (CSRF).
+ * The principal of a cookie-authenticated /v1/admin/* request: the person's role gives the scope,
+ * whatever organization is active (data is global: an organization is a team, not a tenant). A
+ * person must belong to some organization, and to the one `X-Waymark-Org` names if any. A session
+ * never carries `ingest`, and a state change must come from our own origin (CSRF).
  */
 export async function sessionPrincipal(options: SessionAuthOptions, request: FastifyRequest, reply: FastifyReply): Promise<Principal> {
   const session = await currentSession(options.sessions, request, reply);
@@ -31,5 +32,5 @@ export async function sessionPrincipal(options: SessionAuthOptions, request: Fas
   const membership = activeMembership(access.memberships, typeof requested === 'string' ? requested.trim() : undefined);
   if (membership === undefined)
     throw forbidden(requested === undefined ? 'Insufficient scope: not a member of any organization' : 'Insufficient scope: not a member of that organization');
-  return { actor: access.user.email, actorKeyId: null, actorType: 'user', actorUserId: access.user.id, scopes: [scopeOfRole(membership.role)] };
+  return { actor: access.user.email, actorKeyId: null, actorType: 'user', actorUserId: access.user.id, scopes: [scopeOfRole(access.role)] };
 }

@@ -50,7 +50,12 @@ export const currentSession = signedIn
 export const okBody = z.object({ ok: z.literal(true) }).meta({ id: 'Ok' });
 
 export const organizationSummary = z
-  .object({ id: z.uuid(), name: z.string(), slug: z.string(), role: memberRoleSchema })
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    slug: z.string(),
+    role: memberRoleSchema.meta({ description: "the person's role, the same in every organization" }),
+  })
   .meta({ id: 'OrganizationMembership' });
 
 export const organizationRecord = z.object({ id: z.uuid(), name: z.string(), slug: z.string(), createdAt: timestamp }).meta({ id: 'Organization' });

@@ -31,6 +31,8 @@ export interface paths {
               uptime: number;
               timestamp: string;
               version: string;
+              /** @description outside production only: the unsafe settings production would refuse to start with (docs/security.md) */
+              warnings?: string[];
             };
           };
         };
@@ -1694,7 +1696,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Create an organization (owners and admins; at most 5 per installation) */
+    /** Create an organization (owners only; at most 5 per installation) */
     post: {
       parameters: {
         query?: never;
@@ -1942,7 +1944,7 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Remove a member (owners and admins; the last owner cannot be removed) */
+    /** Remove a member from this organization (owners and admins; only an owner removes an owner; the last owner cannot be removed) */
     delete: {
       parameters: {
         query?: never;
@@ -2067,7 +2069,10 @@ export interface paths {
     };
     options?: never;
     head?: never;
-    /** Change a member's role (owners and admins; the last owner cannot be demoted) */
+    /**
+     * Change a person's role (owners and admins; only an owner grants, changes or removes owner; the last owner cannot be demoted)
+     * @description A person has one role over the installation's data, the same in every organization they belong to: this changes it everywhere. An admin gets 403 for making anyone owner (themselves included) or changing an owner; demoting the last owner of an organization is a 409.
+     */
     patch: {
       parameters: {
         query?: never;
@@ -2210,7 +2215,7 @@ export interface paths {
     put?: never;
     /**
      * Invite someone by email (owners and admins)
-     * @description Emails a link to `/studio/accept-invite?token=…`, valid once for 7 days. The only way a new person gets an account.
+     * @description Emails a link to `/studio/accept-invite?token=…`, valid once for 7 days. The only way a new person gets an account. The role is the one a new account gets (only an owner invites an owner); a person who already has an account joins with their own role.
      */
     post: {
       parameters: {
@@ -16848,7 +16853,10 @@ export interface components {
       id: string;
       name: string;
       slug: string;
-      /** @enum {string} */
+      /**
+       * @description the person's role, the same in every organization
+       * @enum {string}
+       */
       role: 'owner' | 'admin' | 'editor' | 'viewer';
     };
     OrganizationInput: {
@@ -17869,7 +17877,10 @@ export interface components {
       id: string;
       name: string;
       slug: string;
-      /** @enum {string} */
+      /**
+       * @description the person's role, the same in every organization
+       * @enum {string}
+       */
       role: 'owner' | 'admin' | 'editor' | 'viewer';
     };
     Organization: {

@@ -90,6 +90,8 @@ describe('loadConfig', () => {
 describe('loadCommandConfig', () => {
   it("needs only DATABASE_URL, with the server's defaults for the rest", () => {
     expect(loadCommandConfig({ DATABASE_URL: required.DATABASE_URL })).toEqual({
+      authSecret: undefined,
+      trustProxy: false,
       databaseUrl: required.DATABASE_URL,
       cacheUrl: 'redis://127.0.0.1:6379',
       enabledJourneys: '*',

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { isTimeZone } from '@waymark/journey';
+import { parseTrustProxy } from './trust-proxy';
+import type { MatchSourceSetting, SettingsUnderCheck } from './unsafe-settings';
 
 /** Task queue used when TEMPORAL_TASK_QUEUE is not set; one constant, referenced everywhere. */
 export const DEFAULT_TASK_QUEUE = 'waymark';
@@ -20,6 +22,16 @@ const boolFlag = (fallback: boolean) =>
     .transform((value) => (value === undefined ? fallback : ['true', '1', 'yes'].includes(value)));
 
 const url = (fallback: string) => z.string().url().default(fallback);
+
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const parsed = parseTrustProxy(value);
+    if (parsed.ok) return parsed.value;
+    ctx.addIssue({ code: 'custom', message: parsed.error });
+    return z.NEVER;
+  });
 
 // the settings the CLI reads too (commandConfigSchema below)
 const databaseUrl = z.string({ error: 'is required' }).min(1, 'is required');
@@ -52,6 +64,8 @@ export const configSchema = z
     ANALYTICS_API_KEY: optionalString,
     ANALYTICS_HOST: optionalString,
     ANALYTICS_WEBHOOK_SECRET: optionalString,
+    /** serves the `analytics` source with no secret (development only: production refuses it) */
+    ANALYTICS_WEBHOOK_OPEN: boolFlag(false),
     // webhook sources (docs/sources.md); a team's own sources read any other *_WEBHOOK_SECRET
     STRIPE_WEBHOOK_SECRET: optionalString,
     CLERK_WEBHOOK_SECRET: optionalString,
@@ -108,7 +122,8 @@ export const configSchema = z
     /** /v1/health requests per address in a window (each pings PostgreSQL, Redis and Temporal) */
     HEALTH_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(600),
     BOUNCE_THRESHOLD: bounceThreshold,
-    TRUST_PROXY: boolFlag(false),
+    /** false, a hop count, or proxy addresses/CIDRs (`true`, every hop, is refused in production) */
+    TRUST_PROXY: trustProxy,
 
     /** the statement_timeout of segment previews and counts (docs/segments.md, Limits) */
     SEGMENT_QUERY_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
@@ -217,7 +232,7 @@ export const configSchema = z
       // worker that should not deliver (a one-off, a queue of its own) turns it off
       dispatch: env.OUTBOUND_DISPATCH,
     },
-    webhookSources: { secrets: webhookSourceSecrets(env) },
+    webhookSources: { secrets: webhookSourceSecrets(env), open: openSourceVariables(env) },
   }));
 
 const WEBHOOK_SOURCE_SECRET = /^[A-Z][A-Z0-9_]*_WEBHOOK_SECRET$/;
@@ -233,6 +248,51 @@ function webhookSourceSecrets(env: Record<string, unknown>): Record<string, stri
     if (typeof value === 'string' && value.trim() !== '') secrets[name] = value.trim();
   }
   return secrets;
+}
+
+const WEBHOOK_SOURCE_OPEN = /^[A-Z][A-Z0-9_]*_WEBHOOK_OPEN$/;
+
+/**
+ * The secret variables whose `*_WEBHOOK_OPEN` is true: a `match` source whose secret is unset
+ * serves requests only when its open variable says so (docs/sources.md), and refuses them otherwise.
+ */
+function openSourceVariables(env: Record<string, unknown>): string[] {
+  return Object.entries(env)
+    .filter(([name, value]) => WEBHOOK_SOURCE_OPEN.test(name) && isTrue(value))
+    .map(([name]) => name.replace(/_OPEN$/, '_SECRET'));
+}
+
+/** ANALYTICS_WEBHOOK_OPEN arrives parsed (a boolean); a team's own `*_WEBHOOK_OPEN` as the text set. */
+function isTrue(value: unknown): boolean {
+  return value === true || (typeof value === 'string' && ['true', '1', 'yes'].includes(value.trim().toLowerCase()));
+}
+
+/** A webhook source as the start-up check needs it (the sources themselves live above config). */
+interface SourceAuthShape {
+  id: string;
+  auth: { type: 'match' | 'signature'; secret: string };
+}
+
+/** `match` sources with no secret that are served anyway (their `*_WEBHOOK_OPEN=true`). */
+export function openMatchSources(
+  sources: readonly SourceAuthShape[],
+  webhookSources: { secrets: Readonly<Record<string, string>>; open: readonly string[] },
+): MatchSourceSetting[] {
+  return sources
+    .filter(
+      (source) => source.auth.type === 'match' && webhookSources.secrets[source.auth.secret] === undefined && webhookSources.open.includes(source.auth.secret),
+    )
+    .map((source) => ({ id: source.id, secretVariable: source.auth.secret }));
+}
+
+/** What the start-up check (`unsafeSettings`) reads of a server process's configuration. */
+export function settingsUnderCheck(config: Config, sources: readonly SourceAuthShape[]): SettingsUnderCheck {
+  return {
+    authSecret: config.authSecret,
+    trustProxy: config.trustProxy,
+    emailWebhookSecret: config.email.webhookSecret,
+    openSources: openMatchSources(sources, config.webhookSources),
+  };
 }
 
 export type Config = z.infer<typeof configSchema>;
@@ -270,8 +330,13 @@ const commandConfigSchema = z
     TEMPORAL_NAMESPACE: z.string().default('default'),
     TEMPORAL_TLS: z.enum(['true', 'false']).optional(),
     ORCHESTRATOR_CLIENT_TOKEN: optionalString,
+    // read only for the start-up check (unsafeSettings), which the CLI prints as warnings
+    AUTH_SECRET: optionalString,
+    TRUST_PROXY: trustProxy,
   })
   .transform((env) => ({
+    authSecret: env.AUTH_SECRET,
+    trustProxy: env.TRUST_PROXY,
     databaseUrl: env.DATABASE_URL,
     cacheUrl: env.CACHE_URL,
     enabledJourneys: env.ENABLED_JOURNEYS,

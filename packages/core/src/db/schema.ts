@@ -488,7 +488,10 @@ export interface UsersTable {
   email: string;
   name: string | null;
   passwordHash: string;
+  /** how the account was made: `admin` (from the server) or `member` (by invitation) */
   role: Generated<string>;
+  /** the person's one role over the installation's data (migrations/0146_person_roles.ts) */
+  accessRole: ColumnType<MemberRole, MemberRole | undefined, MemberRole>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }
@@ -511,7 +514,6 @@ export type MemberRole = 'owner' | 'admin' | 'editor' | 'viewer';
 export interface OrganizationMembersTable {
   organizationId: string;
   userId: string;
-  role: ColumnType<MemberRole, MemberRole | undefined, MemberRole>;
   createdAt: Timestamp;
 }
 

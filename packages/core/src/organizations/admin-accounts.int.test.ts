@@ -16,7 +16,11 @@ describe('createAdmin on an installation with no organization yet', () => {
         );
         const organizations = await db.selectFrom('organizations').select(['id', 'slug']).execute();
         expect(organizations).toEqual([{ id: expect.any(String), slug: DEFAULT_ORGANIZATION.slug }]);
-        const members = await db.selectFrom('organizationMembers').select(['userId', 'role']).execute();
+        const members = await db
+          .selectFrom('organizationMembers as m')
+          .innerJoin('users as u', 'u.id', 'm.userId')
+          .select(['m.userId', 'u.accessRole as role'])
+          .execute();
         expect(members.map((member) => member.userId).sort()).toEqual(created.map((admin) => admin.user.id).sort());
         expect(members.every((member) => member.role === 'owner')).toBe(true);
       } finally {

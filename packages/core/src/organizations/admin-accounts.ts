@@ -20,22 +20,22 @@ export interface CreatedAdmin {
 }
 
 /**
- * An administrator made from the server (CLI or boot), never over HTTP. The first one creates
- * and owns the default organization; later ones join the oldest organization as owners, so a
- * recovery admin can manage the team.
+ * An administrator made from the server (CLI or boot), never over HTTP: an owner of the
+ * installation. The first one creates the default organization; later ones join the oldest
+ * organization, so a recovery admin can manage the team.
  */
 export async function createAdmin(db: Db, input: { email: string; password?: string | undefined; name?: string | undefined }): Promise<CreatedAdmin> {
   const password = checkNewPassword(input.password ?? generatePassword());
   const generatedPassword = input.password === undefined ? password : undefined;
   const passwordHash = await hashPassword(password);
   const run = async (tx: Db) => {
-    const row = await insertUser(tx, { email: input.email, name: input.name ?? null, passwordHash, role: 'admin' });
+    const row = await insertUser(tx, { email: input.email, name: input.name ?? null, passwordHash, role: 'admin', accessRole: 'owner' });
     // the lock organizations are created under: two first admins made at once would otherwise both
     // find no organization and the second would fail on the default slug
     await sql`select pg_advisory_xact_lock(hashtext('waymark:organizations'))`.execute(tx);
     const oldest = await tx.selectFrom('organizations').select('id').orderBy('createdAt').limit(1).executeTakeFirst();
     if (oldest === undefined) await createOrganizationWithin(tx, { ...DEFAULT_ORGANIZATION, ownerId: row.id });
-    else await addMemberWithin(tx, { organizationId: oldest.id, userId: row.id, role: 'owner' });
+    else await addMemberWithin(tx, { organizationId: oldest.id, userId: row.id });
     return { user: toUser(row), generatedPassword };
   };
   // the user and their membership are made together (or not at all); inside a caller's transaction, join it

@@ -5,7 +5,7 @@ import { badRequest } from '../errors/app-error';
 import { invalidCredentials } from '../users/credentials';
 import { checkNewPassword, hashPassword, verifyPassword } from '../users/passwords';
 import { findUserByEmail, insertUser, normalizeEmail, toUser, type User } from '../users/users';
-import { addMemberWithin, assertManager, assertRoomForMember, getCallerRole } from './organizations';
+import { addMemberWithin, assertManager, assertRoomForMember } from './organizations';
 import type { MemberRole } from './roles';
 
 /** Invitations work once and for 7 days (docs/auth.md). */
@@ -41,10 +41,8 @@ export async function inviteMember(
   deps: InvitationDeps,
   input: { organizationId: string; inviter: { id: string; email: string }; email: string; role: MemberRole; ipAddress: string },
 ): Promise<{ invitation: Invitation; sending: Promise<unknown> }> {
-  await assertManager(deps.db, input.organizationId, input.inviter.id);
-  if (input.role === 'owner' && (await getCallerRole(deps.db, input.organizationId, input.inviter.id)) !== 'owner') {
-    throw badRequest('Only an owner can invite another owner');
-  }
+  const inviterRole = await assertManager(deps.db, input.organizationId, input.inviter.id);
+  if (input.role === 'owner' && inviterRole !== 'owner') throw badRequest('Only an owner can invite another owner');
   await assertRoomForMember(deps.db, input.organizationId);
   const organization = await deps.db.selectFrom('organizations').select('name').where('id', '=', input.organizationId).executeTakeFirstOrThrow();
   const token = generateToken();
@@ -87,7 +85,9 @@ export async function inviteMember(
 
 /**
  * Spends an invitation: creates the account (or, for an email that already has one, checks its
- * password) and adds the membership, all in one transaction so a token is used exactly once.
+ * password) and adds the membership, all in one transaction so a token is used exactly once. A new
+ * account gets the invitation's role; an existing one keeps its own: a person's role is theirs,
+ * not the team's, so joining a team never changes it (docs/auth.md).
  */
 export async function acceptInvitation(
   deps: InvitationDeps,
@@ -107,12 +107,18 @@ export async function acceptInvitation(
     let account = await findUserByEmail(tx, invitation.email);
     if (account === undefined) {
       const password = checkNewPassword(input.password);
-      account = await insertUser(tx, { email: invitation.email, name: input.name ?? null, passwordHash: await hashPassword(password), role: 'member' });
+      account = await insertUser(tx, {
+        email: invitation.email,
+        name: input.name ?? null,
+        passwordHash: await hashPassword(password),
+        role: 'member',
+        accessRole: invitation.role,
+      });
     } else if (!(await verifyPassword(account.passwordHash, input.password))) {
       // an existing account joins only with its own password: the token alone must not take it over
       throw invalidCredentials();
     }
-    await addMemberWithin(tx, { organizationId: invitation.organizationId, userId: account.id, role: invitation.role });
+    await addMemberWithin(tx, { organizationId: invitation.organizationId, userId: account.id });
     await recordAudit(
       tx,
       userAudit(account, {
@@ -120,7 +126,7 @@ export async function acceptInvitation(
         resource: 'invitation',
         resourceId: invitation.id,
         ipAddress: input.ipAddress,
-        detail: { organizationId: invitation.organizationId, role: invitation.role },
+        detail: { organizationId: invitation.organizationId, role: account.accessRole },
       }),
     );
     return account;

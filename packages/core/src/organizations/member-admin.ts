@@ -2,8 +2,9 @@ import { recordAudit, userAudit } from '../audit/audit-log';
 import type { Db } from '../db/database';
 import type { OrganizationRow } from '../db/schema';
 import { forbidden } from '../errors/app-error';
-import { assertManager, changeMemberRole, createOrganization, listMemberships, removeMember } from './organizations';
-import { managesOrganization, type MemberRole } from './roles';
+import { findUserById } from '../users/users';
+import { assertManager, changeMemberRole, createOrganization, findMemberRole, removeMember } from './organizations';
+import { roleChangeRefusal, type MemberRole } from './roles';
 
 interface Caller {
   id: string;
@@ -11,12 +12,13 @@ interface Caller {
   ipAddress: string;
 }
 
-/** Owners and admins of any organization may create another (up to the installation limit). */
+/**
+ * Only owners create organizations (up to the installation limit): the creator joins it, and
+ * their role, which is the person's and not the team's, does not change.
+ */
 export async function createOrganizationAs(db: Db, caller: Caller, input: { name: string; slug?: string | undefined }): Promise<OrganizationRow> {
-  const memberships = await listMemberships(db, caller.id);
-  if (!memberships.some((membership) => managesOrganization(membership.role))) {
-    throw forbidden('Only an owner or admin of an organization can create organizations');
-  }
+  const user = await findUserById(db, caller.id);
+  if (user?.accessRole !== 'owner') throw forbidden('Only an owner can create organizations');
   const organization = await createOrganization(db, { ...input, ownerId: caller.id });
   await recordAudit(
     db,
@@ -31,8 +33,9 @@ export async function createOrganizationAs(db: Db, caller: Caller, input: { name
   return organization;
 }
 
+/** Changes a person's role, which is the same in every team they belong to: granted from above (`roleChangeRefusal`). */
 export async function changeRoleAs(db: Db, caller: Caller, input: { organizationId: string; userId: string; role: MemberRole }): Promise<void> {
-  await assertManager(db, input.organizationId, caller.id);
+  await assertMayChange(db, caller, input, input.role);
   const previous = await changeMemberRole(db, input);
   await recordAudit(
     db,
@@ -46,8 +49,9 @@ export async function changeRoleAs(db: Db, caller: Caller, input: { organization
   );
 }
 
+/** Removes a person from one team; only an owner removes an owner. */
 export async function removeMemberAs(db: Db, caller: Caller, input: { organizationId: string; userId: string }): Promise<void> {
-  await assertManager(db, input.organizationId, caller.id);
+  await assertMayChange(db, caller, input, undefined);
   await removeMember(db, input);
   await recordAudit(
     db,
@@ -59,4 +63,14 @@ export async function removeMemberAs(db: Db, caller: Caller, input: { organizati
       detail: { organizationId: input.organizationId },
     }),
   );
+}
+
+/** 403 unless the caller manages the organization and may touch the target's role; 404 when either is not in it. */
+async function assertMayChange(db: Db, caller: Caller, input: { organizationId: string; userId: string }, next: MemberRole | undefined): Promise<void> {
+  const callerRole = await assertManager(db, input.organizationId, caller.id);
+  const targetRole = await findMemberRole(db, input.organizationId, input.userId);
+  // an unknown member is the core function's 404, after the caller is known to manage the organization
+  if (targetRole === undefined) return;
+  const refusal = roleChangeRefusal(callerRole, targetRole, next);
+  if (refusal !== undefined) throw forbidden(refusal);
 }

@@ -23,12 +23,16 @@ export interface Member {
   joinedAt: Date;
 }
 
-/** The user's organizations, oldest membership first (the first is the default active one). */
+/**
+ * The user's organizations, oldest membership first (the first is the default active one). The
+ * role is the person's own, the same in each: an organization is a team, not a tenant (docs/auth.md).
+ */
 export async function listMemberships(db: Db, userId: string): Promise<Membership[]> {
   return db
     .selectFrom('organizationMembers as m')
     .innerJoin('organizations as o', 'o.id', 'm.organizationId')
-    .select(['o.id as organizationId', 'o.name', 'o.slug', 'm.role'])
+    .innerJoin('users as u', 'u.id', 'm.userId')
+    .select(['o.id as organizationId', 'o.name', 'o.slug', 'u.accessRole as role'])
     .where('m.userId', '=', userId)
     .orderBy('m.createdAt')
     .orderBy('o.createdAt')
@@ -64,7 +68,7 @@ export async function createOrganizationWithin(tx: Db, input: { name: string; sl
     .returningAll()
     .executeTakeFirst();
   if (organization === undefined) throw conflict(`An organization with slug "${slug}" already exists`);
-  await tx.insertInto('organizationMembers').values({ organizationId: organization.id, userId: input.ownerId, role: 'owner' }).execute();
+  await tx.insertInto('organizationMembers').values({ organizationId: organization.id, userId: input.ownerId }).execute();
   return organization;
 }
 
@@ -76,28 +80,37 @@ export async function findOrganization(db: Db, id: string): Promise<Organization
   return db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** The caller's role in the organization; 404 when the organization does not exist or the caller is not in it. */
-export async function getCallerRole(db: Db, organizationId: string, userId: string): Promise<MemberRole> {
+/** The person's role, when they belong to the organization. */
+export async function findMemberRole(db: Db, organizationId: string, userId: string): Promise<MemberRole | undefined> {
   const row = await db
-    .selectFrom('organizationMembers')
-    .select('role')
-    .where('organizationId', '=', organizationId)
-    .where('userId', '=', userId)
+    .selectFrom('organizationMembers as m')
+    .innerJoin('users as u', 'u.id', 'm.userId')
+    .select('u.accessRole as role')
+    .where('m.organizationId', '=', organizationId)
+    .where('m.userId', '=', userId)
     .executeTakeFirst();
-  if (row === undefined) throw notFound('Organization not found');
-  return row.role;
+  return row?.role;
 }
 
-export async function assertManager(db: Db, organizationId: string, userId: string): Promise<void> {
+/** The caller's role; 404 when the organization does not exist or the caller is not in it. */
+export async function getCallerRole(db: Db, organizationId: string, userId: string): Promise<MemberRole> {
+  const role = await findMemberRole(db, organizationId, userId);
+  if (role === undefined) throw notFound('Organization not found');
+  return role;
+}
+
+/** 403 unless the caller is an owner or admin who belongs to the organization; returns their role. */
+export async function assertManager(db: Db, organizationId: string, userId: string): Promise<MemberRole> {
   const role = await getCallerRole(db, organizationId, userId);
   if (!managesOrganization(role)) throw forbidden('Only an owner or admin of this organization can do this');
+  return role;
 }
 
 export async function listMembers(db: Db, organizationId: string): Promise<Member[]> {
   return db
     .selectFrom('organizationMembers as m')
     .innerJoin('users as u', 'u.id', 'm.userId')
-    .select(['m.userId', 'u.email', 'u.name', 'm.role', 'm.createdAt as joinedAt'])
+    .select(['m.userId', 'u.email', 'u.name', 'u.accessRole as role', 'm.createdAt as joinedAt'])
     .where('m.organizationId', '=', organizationId)
     .orderBy('m.createdAt')
     .execute();
@@ -107,11 +120,11 @@ export async function listMembers(db: Db, organizationId: string): Promise<Membe
  * Adds a member (or changes nothing when already one) inside the caller's transaction, under a
  * per-organization lock so the 100-member limit holds under concurrent invitations.
  */
-export async function addMemberWithin(tx: Db, input: { organizationId: string; userId: string; role: MemberRole }): Promise<void> {
+export async function addMemberWithin(tx: Db, input: { organizationId: string; userId: string }): Promise<void> {
   await lockMembers(tx, input.organizationId);
   const existing = await tx
     .selectFrom('organizationMembers')
-    .select('role')
+    .select('userId')
     .where('organizationId', '=', input.organizationId)
     .where('userId', '=', input.userId)
     .executeTakeFirst();
@@ -120,7 +133,7 @@ export async function addMemberWithin(tx: Db, input: { organizationId: string; u
   await tx.insertInto('organizationMembers').values(input).execute();
 }
 
-export async function addMember(db: Db, input: { organizationId: string; userId: string; role: MemberRole }): Promise<void> {
+export async function addMember(db: Db, input: { organizationId: string; userId: string }): Promise<void> {
   await db.transaction().execute((tx) => addMemberWithin(tx, input));
 }
 
@@ -136,56 +149,69 @@ export async function assertRoomForMember(db: Db, organizationId: string): Promi
   }
 }
 
-/** Serializes member changes of one organization (limit and last-owner checks read then write). */
+/**
+ * Serializes changes to who is an owner, across the installation: the "every organization keeps
+ * an owner" rule reads owners of several organizations, then writes.
+ */
+async function lockOwners(tx: Db): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext('waymark:owners'))`.execute(tx);
+}
+
+/** Serializes member changes of one organization (the member limit reads then writes). */
 async function lockMembers(tx: Db, organizationId: string): Promise<void> {
   await sql`select pg_advisory_xact_lock(hashtext(${`waymark:members:${organizationId}`}))`.execute(tx);
 }
 
-async function countOwners(tx: Db, organizationId: string): Promise<number> {
-  const { count } = await tx
-    .selectFrom('organizationMembers')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('organizationId', '=', organizationId)
-    .where('role', '=', 'owner')
-    .executeTakeFirstOrThrow();
-  return count;
+/** Organizations among `organizationIds` whose only owner member is `userId`. */
+async function organizationsOwnedOnlyBy(tx: Db, userId: string, organizationIds: readonly string[]): Promise<string[]> {
+  if (organizationIds.length === 0) return [];
+  const rows = await tx
+    .selectFrom('organizationMembers as m')
+    .innerJoin('users as u', 'u.id', 'm.userId')
+    .select('m.organizationId')
+    .where('m.organizationId', 'in', organizationIds)
+    .where('u.accessRole', '=', 'owner')
+    .groupBy('m.organizationId')
+    .having(sql<boolean>`bool_and(m.user_id = ${userId})`)
+    .execute();
+  return rows.map((row) => row.organizationId);
 }
 
-/** The member's row, read after locking the organization's members (the last-owner rule needs a stable count); 404 when absent. */
-async function lockedMember(tx: Db, input: { organizationId: string; userId: string }): Promise<{ role: MemberRole }> {
-  await lockMembers(tx, input.organizationId);
-  const current = await tx
-    .selectFrom('organizationMembers')
-    .select('role')
-    .where('organizationId', '=', input.organizationId)
-    .where('userId', '=', input.userId)
-    .executeTakeFirst();
-  if (current === undefined) throw notFound('Member not found');
-  return current;
+/** A person's role and teams, read under the owners lock; 404 when they are not in `organizationId`. */
+async function lockedMember(tx: Db, input: { organizationId: string; userId: string }): Promise<{ role: MemberRole; organizationIds: string[] }> {
+  await lockOwners(tx);
+  const rows = await tx
+    .selectFrom('organizationMembers as m')
+    .innerJoin('users as u', 'u.id', 'm.userId')
+    .select(['u.accessRole as role', 'm.organizationId'])
+    .where('m.userId', '=', input.userId)
+    .execute();
+  const [first] = rows;
+  if (first === undefined || !rows.some((row) => row.organizationId === input.organizationId)) throw notFound('Member not found');
+  return { role: first.role, organizationIds: rows.map((row) => row.organizationId) };
 }
 
-/** Changes a member's role; the last owner cannot be demoted (409). Returns the previous role. */
+/**
+ * Changes a person's role (one role per person: it applies in every organization they belong
+ * to). Every organization keeps an owner: demoting the last owner of any of theirs is a 409.
+ * Returns the previous role.
+ */
 export async function changeMemberRole(db: Db, input: { organizationId: string; userId: string; role: MemberRole }): Promise<MemberRole> {
   return db.transaction().execute(async (tx) => {
     const current = await lockedMember(tx, input);
-    if (current.role === 'owner' && input.role !== 'owner' && (await countOwners(tx, input.organizationId)) <= 1) {
+    if (current.role === 'owner' && input.role !== 'owner' && (await organizationsOwnedOnlyBy(tx, input.userId, current.organizationIds)).length > 0) {
       throw conflict('The last owner of an organization cannot be demoted; make another member owner first');
     }
-    await tx
-      .updateTable('organizationMembers')
-      .set({ role: input.role })
-      .where('organizationId', '=', input.organizationId)
-      .where('userId', '=', input.userId)
-      .execute();
+    await tx.updateTable('users').set({ accessRole: input.role, updatedAt: new Date() }).where('id', '=', input.userId).execute();
     return current.role;
   });
 }
 
-/** Removes a member; the last owner cannot be removed (409). */
+/** Removes a member from one organization; the last owner of it cannot be removed (409). */
 export async function removeMember(db: Db, input: { organizationId: string; userId: string }): Promise<void> {
   await db.transaction().execute(async (tx) => {
     const current = await lockedMember(tx, input);
-    if (current.role === 'owner' && (await countOwners(tx, input.organizationId)) <= 1) {
+    if (current.role === 'owner' && (await organizationsOwnedOnlyBy(tx, input.userId, [input.organizationId])).length > 0) {
       throw conflict('The last owner of an organization cannot be removed; make another member owner first');
     }
     await tx.deleteFrom('organizationMembers').where('organizationId', '=', input.organizationId).where('userId', '=', input.userId).execute();

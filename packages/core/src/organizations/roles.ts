@@ -16,9 +16,20 @@ export function scopeOfRole(role: MemberRole): Scope {
   return roleScope[role];
 }
 
-/** Owners and admins manage members, invitations and organizations. */
+/** Owners and admins manage the members and invitations of the teams they belong to. */
 export function managesOrganization(role: MemberRole): boolean {
   return role === 'owner' || role === 'admin';
+}
+
+/**
+ * Why `caller` may not give `target` the role `next` (or take theirs away, `next` undefined), or
+ * undefined when they may. Roles are granted from above: only an owner grants, changes or removes
+ * the owner role, an admin manages the other roles, editors and viewers manage nobody.
+ */
+export function roleChangeRefusal(caller: MemberRole, target: MemberRole, next: MemberRole | undefined): string | undefined {
+  if (!managesOrganization(caller)) return 'Only an owner or admin of this organization can do this';
+  if (caller !== 'owner' && (target === 'owner' || next === 'owner')) return 'Only an owner can grant, change or remove the owner role';
+  return undefined;
 }
 
 /**

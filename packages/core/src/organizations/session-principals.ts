@@ -5,6 +5,8 @@ import { findUserById } from '../users/users';
 
 interface UserAccess {
   user: { id: string; email: string };
+  /** the person's one role over the data, whichever organization is active */
+  role: MemberRole;
   memberships: Membership[];
 }
 
@@ -33,7 +35,10 @@ export class SessionPrincipals {
     const cached = this.cache.get(userId);
     if (cached !== undefined && this.now() - cached.at < this.ttlMs) return cached.access;
     const user = await findUserById(this.deps.db, userId);
-    const access = user === undefined ? undefined : { user: { id: user.id, email: user.email }, memberships: await listMemberships(this.deps.db, userId) };
+    const access =
+      user === undefined
+        ? undefined
+        : { user: { id: user.id, email: user.email }, role: user.accessRole, memberships: await listMemberships(this.deps.db, userId) };
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(userId, { access, at: this.now() });
     return access;
@@ -44,7 +49,10 @@ export class SessionPrincipals {
   }
 }
 
-/** The active organization: the one named (by id or slug) in `X-Waymark-Org`, else the user's first. */
+/**
+ * The active organization: the one named (by id or slug) in `X-Waymark-Org`, else the user's
+ * first. It picks which team a person manages; their power over the data is their own role.
+ */
 export function activeMembership(memberships: readonly Membership[], requested: string | undefined): Membership | undefined {
   if (requested === undefined || requested === '') return memberships[0];
   return memberships.find((membership) => membership.organizationId === requested || membership.slug === requested.toLowerCase());
@@ -56,9 +64,9 @@ interface SessionAccess {
 }
 
 /**
- * For the session endpoint: the organization /v1/admin/* calls of this user act in (as
- * `activeMembership` picks it) and what their role there allows, read fresh so a role change
- * shows on the next read.
+ * For the session endpoint: the organization whose members and invitations this user manages (as
+ * `activeMembership` picks it) and what their role allows, read fresh so a role change shows on
+ * the next read. The role is the person's, so the organization chosen never changes it.
  */
 export async function sessionAccess(db: Db, userId: string, requested: string | undefined): Promise<SessionAccess> {
   const membership = activeMembership(await listMemberships(db, userId), requested);

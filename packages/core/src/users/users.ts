@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
-import type { UserRow } from '../db/schema';
+import type { MemberRole, UserRow } from '../db/schema';
 import { conflict, notFound } from '../errors/app-error';
 
 /** What the auth routes show of a user (never the password hash). */
@@ -45,13 +45,22 @@ export interface NewUser {
   name?: string | null | undefined;
   passwordHash: string;
   role: 'admin' | 'member';
+  /** the person's role over the installation's data (docs/auth.md) */
+  accessRole: MemberRole;
 }
 
 /** Inserts a user; a second account with the same email (any case) is a 409. */
 export async function insertUser(db: Db, user: NewUser): Promise<UserRow> {
   const row = await db
     .insertInto('users')
-    .values({ id: randomUUID(), email: normalizeEmail(user.email), name: user.name ?? null, passwordHash: user.passwordHash, role: user.role })
+    .values({
+      id: randomUUID(),
+      email: normalizeEmail(user.email),
+      name: user.name ?? null,
+      passwordHash: user.passwordHash,
+      role: user.role,
+      accessRole: user.accessRole,
+    })
     .onConflict((oc) => oc.expression(sql`lower(email)`).doNothing())
     .returningAll()
     .executeTakeFirst();

@@ -91,7 +91,14 @@ describe('development without Redis: sessions in memory', () => {
   });
 
   it('the same configuration in production refuses to start', async () => {
-    const result = await runEntry('apps/api/src/server.ts', { ...env, NODE_ENV: 'production', PORT: '0' });
+    // safe settings otherwise (production refuses unsafe ones first: docs/security.md)
+    const result = await runEntry('apps/api/src/server.ts', {
+      ...env,
+      NODE_ENV: 'production',
+      PORT: '0',
+      TRUST_PROXY: '1',
+      EMAIL_PROVIDER_WEBHOOK_SECRET: 'sns-password',
+    });
     expect(result.code).not.toBe(0);
     expect(result.output).toContain('Redis at CACHE_URL is unreachable; production needs it for sign-in sessions');
     expect(result.output).not.toContain('Waymark API listening');

@@ -1,26 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestAdmin, SessionClient } from '../../../../../test/auth-client';
-import { emailsTo, waitFor } from '../../../../../test/email-emulator';
+import { createTestAdmin, invitationTokenFor, SessionClient } from '../../../../../test/auth-client';
 import { eventually } from '../../../../../test/eventually';
 import { journeyStatesOf } from '../../../../../test/journey-states';
 import { startTestApi, type TestApi } from '../../../../../test/test-api';
 
 const DAY = 24 * 60 * 60 * 1000;
-
-/** The token of the newest invitation emailed to `address`. */
-async function invitationTokenFor(address: string): Promise<string> {
-  const [email] = await waitFor(
-    async () => {
-      const found = await emailsTo(address);
-      return found.length > 0 ? found : undefined;
-    },
-    { what: `invitation to ${address}` },
-  );
-  const match = /\/studio\/accept-invite\?token=([a-z0-9]+)/.exec(email?.body.html ?? '');
-  if (!match?.[1]) throw new Error('no invitation link');
-  return match[1];
-}
 
 describe('organizations, members, invitations, and sessions on /v1/admin/*', () => {
   let api: TestApi;
@@ -204,14 +189,15 @@ describe('organizations, members, invitations, and sessions on /v1/admin/*', () 
     });
     expect((await owner.request('DELETE', self)).status).toBe(409);
     expect((await editor.client.request('PATCH', self, { body: { role: 'viewer' } })).status).toBe(403);
-    // only owners and admins (of any organization) make organizations
+    // only owners make organizations
     expect((await editor.client.request('POST', '/api/auth/organization/create', { body: { name: 'Not mine to make' } })).status).toBe(403);
 
     const promote = await owner.request('PATCH', `/api/auth/organization/${orgId}/members/${editor.userId}`, { body: { role: 'owner' } });
     expect(promote).toMatchObject({ status: 200, body: { ok: true } });
     // the new owner's session now has full-admin at once
     expect((await editor.client.request('GET', '/v1/admin/api-keys', { headers: asOrg() })).status).toBe(200);
-    expect((await editor.client.request('PATCH', self, { body: { role: 'admin' } })).status).toBe(200);
+    // the first owner is still the only owner of the default organization: not to be demoted
+    expect((await editor.client.request('PATCH', self, { body: { role: 'admin' } })).status).toBe(409);
     expect((await owner.request('PATCH', self, { body: { role: 'owner' } })).status).toBe(200);
     expect((await owner.request('DELETE', `/api/auth/organization/${orgId}/members/${editor.userId}`)).status).toBe(200);
     const members = await owner.request('GET', `/api/auth/organization/${orgId}/members`);
@@ -275,7 +261,7 @@ describe('organizations, members, invitations, and sessions on /v1/admin/*', () 
     await api.deps.db.insertInto('users').values(filler).execute();
     await api.deps.db
       .insertInto('organizationMembers')
-      .values(filler.map((user) => ({ organizationId: orgId, userId: user.id, role: 'viewer' as const })))
+      .values(filler.map((user) => ({ organizationId: orgId, userId: user.id })))
       .execute();
     const full = await owner.request('POST', `/api/auth/organization/${orgId}/invite`, {
       body: { email: `one-too-many-${randomUUID()}@waymark-test.example`, role: 'viewer' },

@@ -65,7 +65,7 @@ export const authOrganizationRoutes: RoutePlugin<AuthRouteOptions> = async (app,
     {
       schema: {
         tags,
-        summary: 'Create an organization (owners and admins; at most 5 per installation)',
+        summary: 'Create an organization (owners only; at most 5 per installation)',
         security,
         body: z.strictObject({
           name: z.string().trim().min(1).max(100),
@@ -107,7 +107,10 @@ export const authOrganizationRoutes: RoutePlugin<AuthRouteOptions> = async (app,
     {
       schema: {
         tags,
-        summary: "Change a member's role (owners and admins; the last owner cannot be demoted)",
+        summary: "Change a person's role (owners and admins; only an owner grants, changes or removes owner; the last owner cannot be demoted)",
+        description:
+          "A person has one role over the installation's data, the same in every organization they belong to: this changes it everywhere. " +
+          'An admin gets 403 for making anyone owner (themselves included) or changing an owner; demoting the last owner of an organization is a 409.',
         security,
         params: memberParams,
         body: z.strictObject({ role: memberRoleSchema }),
@@ -127,7 +130,7 @@ export const authOrganizationRoutes: RoutePlugin<AuthRouteOptions> = async (app,
     {
       schema: {
         tags,
-        summary: 'Remove a member (owners and admins; the last owner cannot be removed)',
+        summary: 'Remove a member from this organization (owners and admins; only an owner removes an owner; the last owner cannot be removed)',
         security,
         params: memberParams,
         response: { 200: okBody, ...withErrors },
@@ -147,7 +150,9 @@ export const authOrganizationRoutes: RoutePlugin<AuthRouteOptions> = async (app,
       schema: {
         tags,
         summary: 'Invite someone by email (owners and admins)',
-        description: 'Emails a link to `/studio/accept-invite?token=…`, valid once for 7 days. The only way a new person gets an account.',
+        description:
+          'Emails a link to `/studio/accept-invite?token=…`, valid once for 7 days. The only way a new person gets an account. ' +
+          'The role is the one a new account gets (only an owner invites an owner); a person who already has an account joins with their own role.',
         security,
         params: orgParams,
         body: z.strictObject({ email: emailField, role: memberRoleSchema }),

@@ -9,6 +9,10 @@ const healthResponse = z.object({
   uptime: z.number(),
   timestamp: z.string(),
   version: z.string(),
+  warnings: z
+    .array(z.string())
+    .optional()
+    .meta({ description: 'outside production only: the unsafe settings production would refuse to start with (docs/security.md)' }),
 });
 
 /** Degraded when PostgreSQL, Redis or Temporal does not answer; the log says which. */
@@ -51,6 +55,7 @@ export const healthRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }
         uptime: Math.round(process.uptime()),
         timestamp: new Date().toISOString(),
         version: deps.version,
+        ...(deps.settingsWarnings.length > 0 ? { warnings: [...deps.settingsWarnings] } : {}),
       };
     },
   );

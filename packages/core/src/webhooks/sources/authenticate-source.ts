@@ -13,13 +13,14 @@ function matchesAny(secrets: readonly string[], given: string | undefined): bool
 }
 
 /**
- * The two variants: `match` compares a header (or `Authorization: Bearer`) with the secret and
- * is open without one; `signature` verifies the raw bytes and refuses everything without a
- * secret. The reason is for the log only: callers answer a bare 401.
+ * The two variants: `match` compares a header (or `Authorization: Bearer`) with the secret;
+ * without one it refuses everything unless its `*_WEBHOOK_OPEN=true` opened it (development only:
+ * production refuses to start so). `signature` verifies the raw bytes and refuses everything
+ * without a secret. The reason is for the log only: callers answer a bare 401.
  */
 export function authenticateSource(auth: MountedAuth, rawBody: Buffer, headers: SourceHeaders): Verification {
   if (auth.type === 'match') {
-    if (auth.secrets.length === 0) return { ok: true };
+    if (auth.secrets.length === 0) return auth.open ? { ok: true } : { ok: false, reason: 'secret not configured' };
     const given = auth.header === undefined ? bearer(headers) : (headers[auth.header] ?? bearer(headers));
     return matchesAny(auth.secrets, given) ? { ok: true } : { ok: false, reason: given === undefined ? 'missing secret header' : 'secret does not match' };
   }

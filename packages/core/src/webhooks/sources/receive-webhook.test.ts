@@ -115,9 +115,13 @@ describe('receiveWebhook', () => {
         return { event: '', eventProperties: {} };
       },
     });
-    const other = harness([broken], {});
-    await expect(other.deliver('broken', '{"throw":true}')).rejects.toMatchObject({ status: 400, message: 'Source broken could not transform the payload' });
-    await expect(other.deliver('broken', '{}')).rejects.toMatchObject({ status: 400, message: expect.stringContaining('invalid event') });
+    const other = harness([broken], { BROKEN_WEBHOOK_SECRET: 'b' });
+    const bearer = { authorization: 'Bearer b' };
+    await expect(other.deliver('broken', '{"throw":true}', bearer)).rejects.toMatchObject({
+      status: 400,
+      message: 'Source broken could not transform the payload',
+    });
+    await expect(other.deliver('broken', '{}', bearer)).rejects.toMatchObject({ status: 400, message: expect.stringContaining('invalid event') });
   });
 
   it('an anonymous id stands in for a missing user and is kept in the properties', async () => {
@@ -126,9 +130,27 @@ describe('receiveWebhook', () => {
       auth: { type: 'match', secret: 'ANON_WEBHOOK_SECRET' },
       transform: () => ({ event: 'visited', anonymousId: 'anon-1', eventProperties: {} }),
     });
-    const { deliver, ingested } = harness([anonymous], {});
-    await expect(deliver('anon', '{}')).resolves.toMatchObject({ userId: 'anon-1' });
+    const { deliver, ingested } = harness([anonymous], { ANON_WEBHOOK_SECRET: 'a' });
+    await expect(deliver('anon', '{}', { 'x-anon': 'a', authorization: 'Bearer a' })).resolves.toMatchObject({ userId: 'anon-1' });
     expect(ingested[0]).toMatchObject({ userId: 'anon-1', eventProperties: { anonymousId: 'anon-1' } });
+  });
+});
+
+describe('a match source without its secret', () => {
+  const open = defineSource({
+    id: 'open',
+    auth: { type: 'match', secret: 'OPEN_WEBHOOK_SECRET' },
+    transform: () => ({ event: 'visited', userId: 'u-1', eventProperties: {} }),
+  });
+
+  it('refuses every request unless its *_WEBHOOK_OPEN variable opened it', async () => {
+    const closed = harness([open], {});
+    await expect(closed.deliver('open', '{}')).rejects.toMatchObject({ status: 401, message: 'Invalid webhook secret' });
+    const deps = { ...closed.deps, sources: createSourceRegistry([open], {}, ['OPEN_WEBHOOK_SECRET']) };
+    await expect(receiveWebhook(deps, { sourceId: 'open', headers: {}, rawBody: Buffer.from('{}'), unstorable: () => undefined })).resolves.toMatchObject({
+      ok: true,
+      userId: 'u-1',
+    });
   });
 });
 

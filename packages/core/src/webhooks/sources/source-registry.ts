@@ -2,7 +2,8 @@ import type { SignatureScheme, SignatureVerifier, Source } from '@waymark/source
 
 /** How a mounted source authenticates, with its secrets read and decoded once at start-up. */
 export type MountedAuth =
-  | { type: 'match'; header: string | undefined; secrets: readonly string[] }
+  /** `open`: served with no secret, as its `*_WEBHOOK_OPEN=true` says (development only) */
+  | { type: 'match'; header: string | undefined; secrets: readonly string[]; open: boolean }
   | { type: 'signature'; scheme: SignatureScheme; verifiers: readonly SignatureVerifier[]; fallbackHeader: string | undefined; secrets: readonly string[] };
 
 export interface MountedSource {
@@ -23,9 +24,10 @@ export function splitSecrets(value: string | undefined): string[] {
   return value === undefined ? [] : value.split(/\s+/).filter((secret) => secret !== '');
 }
 
-function mountAuth(source: Source, secrets: string[]): MountedAuth {
+function mountAuth(source: Source, secrets: string[], openVariables: readonly string[]): MountedAuth {
   const { auth } = source;
-  if (auth.type === 'match') return { type: 'match', header: auth.header?.toLowerCase(), secrets };
+  if (auth.type === 'match')
+    return { type: 'match', header: auth.header?.toLowerCase(), secrets, open: secrets.length === 0 && openVariables.includes(auth.secret) };
   const verifiers = secrets.map((secret, index) => {
     try {
       return auth.scheme.prepare(secret);
@@ -42,14 +44,18 @@ function mountAuth(source: Source, secrets: string[]): MountedAuth {
  * secret variable is set) and this deployment's own (journeys/sources). A duplicate id or an
  * undecodable secret stops start-up, as a bad journey definition does.
  */
-export function createSourceRegistry(sources: readonly Source[], secretsByVariable: Readonly<Record<string, string>>): SourceRegistry {
+export function createSourceRegistry(
+  sources: readonly Source[],
+  secretsByVariable: Readonly<Record<string, string>>,
+  openVariables: readonly string[] = [],
+): SourceRegistry {
   const mounted = new Map<string, MountedSource>();
   for (const source of sources) {
     if (RESERVED_IDS.has(source.id)) throw new Error(`webhook source id "${source.id}" is reserved`);
     if (mounted.has(source.id)) throw new Error(`webhook source id "${source.id}" is defined twice`);
     const secrets = splitSecrets(secretsByVariable[source.auth.secret]);
     if (source.mountWhenSecretSet && secrets.length === 0) continue;
-    mounted.set(source.id, { source, auth: mountAuth(source, secrets) });
+    mounted.set(source.id, { source, auth: mountAuth(source, secrets, openVariables) });
   }
   const list = [...mounted.values()];
   return { find: (id) => mounted.get(id), list: () => list };

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig, settingsUnderCheck } from './config';
+import { parseTrustProxy } from './trust-proxy';
+import { unsafeSettings, unsafeSettingsMessage } from './unsafe-settings';
+
+const safe = {
+  authSecret: 'a'.repeat(64),
+  trustProxy: false as const,
+  emailWebhookSecret: 'sns-password',
+  openSources: [],
+};
+
+describe('unsafeSettings', () => {
+  it('finds nothing in a safe configuration', () => {
+    expect(unsafeSettings(safe)).toEqual([]);
+    expect(unsafeSettings({ ...safe, trustProxy: 1 })).toEqual([]);
+    expect(unsafeSettings({ ...safe, trustProxy: ['10.0.0.0/8'] })).toEqual([]);
+  });
+
+  it('names each unsafe setting once: an open match source, a short or placeholder AUTH_SECRET, TRUST_PROXY=true, no SES webhook secret', () => {
+    const problems = unsafeSettings({
+      authSecret: 'change-me-to-a-long-random-secret',
+      trustProxy: true,
+      emailWebhookSecret: undefined,
+      openSources: [{ id: 'analytics', secretVariable: 'ANALYTICS_WEBHOOK_SECRET' }],
+    });
+    expect(problems).toHaveLength(4);
+    expect(problems[0]).toContain('webhook source "analytics" is open: ANALYTICS_WEBHOOK_SECRET is unset and ANALYTICS_WEBHOOK_OPEN=true');
+    expect(problems[1]).toContain('AUTH_SECRET is a published placeholder');
+    expect(problems[2]).toContain('TRUST_PROXY=true');
+    expect(problems[3]).toContain('EMAIL_PROVIDER_WEBHOOK_SECRET is unset');
+    expect(unsafeSettings({ ...safe, authSecret: 'sixteen-chars-ok-but-short' })).toEqual([expect.stringContaining('AUTH_SECRET is shorter than 32 bytes')]);
+    expect(unsafeSettingsMessage(problems).split('\n')).toHaveLength(5);
+  });
+
+  it('skips what a process does not read (the CLI: no AUTH_SECRET given, no SES webhook)', () => {
+    expect(unsafeSettings({ ...safe, authSecret: undefined, emailWebhookSecret: null })).toEqual([]);
+  });
+
+  it('sees an analytics source opened by ANALYTICS_WEBHOOK_OPEN=true without its secret, and not one with its secret', () => {
+    const env = { DATABASE_URL: 'postgres://x', AUTH_SECRET: 'a'.repeat(40), EMAIL_PROVIDER_API_KEY: 'k', EMAIL_PROVIDER_WEBHOOK_SECRET: 's' };
+    const analytics = [{ id: 'analytics', auth: { type: 'match' as const, secret: 'ANALYTICS_WEBHOOK_SECRET' } }];
+    expect(unsafeSettings(settingsUnderCheck(loadConfig(env), analytics))).toEqual([]);
+    expect(unsafeSettings(settingsUnderCheck(loadConfig({ ...env, ANALYTICS_WEBHOOK_OPEN: 'true' }), analytics))).toEqual([
+      expect.stringContaining('"analytics" is open'),
+    ]);
+    expect(unsafeSettings(settingsUnderCheck(loadConfig({ ...env, ANALYTICS_WEBHOOK_OPEN: 'true', ANALYTICS_WEBHOOK_SECRET: 'x' }), analytics))).toEqual([]);
+  });
+});
+
+describe('parseTrustProxy', () => {
+  it('takes false, true, a hop count, or proxy addresses and CIDRs, as Fastify does', () => {
+    expect(parseTrustProxy(undefined)).toEqual({ ok: true, value: false });
+    expect(parseTrustProxy('false')).toEqual({ ok: true, value: false });
+    expect(parseTrustProxy('0')).toEqual({ ok: true, value: false });
+    expect(parseTrustProxy('true')).toEqual({ ok: true, value: true });
+    expect(parseTrustProxy('2')).toEqual({ ok: true, value: 2 });
+    expect(parseTrustProxy('10.0.0.1, 172.16.0.0/12,::1,fd00::/8,loopback')).toEqual({
+      ok: true,
+      value: ['10.0.0.1', '172.16.0.0/12', '::1', 'fd00::/8', 'loopback'],
+    });
+  });
+
+  it('refuses anything else with the value named', () => {
+    expect(parseTrustProxy('10.0.0.0/33')).toMatchObject({ ok: false, error: expect.stringContaining('10.0.0.0/33') });
+    expect(parseTrustProxy('proxy.internal')).toMatchObject({ ok: false, error: expect.stringContaining('proxy.internal') });
+    expect(() => loadConfig({ DATABASE_URL: 'x', AUTH_SECRET: 'a'.repeat(40), EMAIL_PROVIDER_API_KEY: 'k', TRUST_PROXY: 'maybe' })).toThrow(
+      /TRUST_PROXY must be false/,
+    );
+  });
+});
