@@ -11,9 +11,10 @@ source scripts/lib.sh
 use_project_node
 bash scripts/ensure-deps.sh
 # high or critical advisories in production dependencies fail the run unless audit-allowlist.json
-# accepts them; an audit endpoint that cannot be asked fails only in CI (docs/security.md)
+# accepts them; an audit endpoint that cannot be asked fails the run only with
+# WAYMARK_REQUIRE_AUDIT=true (docs/security.md: some registry mirrors refuse the audit request)
 echo "[test] dependency advisories ..."
-npx --no-install tsx scripts/audit/audit-gate.ts ${CI:+--require-audit}
+npx --no-install tsx scripts/audit/audit-gate.ts ${WAYMARK_REQUIRE_AUDIT:+--require-audit}
 bash scripts/stack.sh up
 echo "[test] typecheck + lint ..."
 npm run --silent typecheck

@@ -6,7 +6,7 @@
  *   npx tsx scripts/audit/audit-gate.ts [--require-audit]
  *
  * When the registry's audit endpoint cannot be asked (offline, or a mirror that does not serve
- * it), nothing was checked: with --require-audit (scripts/test.sh passes it when CI is set) that
+ * it), nothing was checked: with --require-audit (scripts/test.sh passes it when WAYMARK_REQUIRE_AUDIT is set) that
  * fails the run; without it the gate says so loudly and lets the run go on.
  */
 import { execFile } from 'node:child_process';
@@ -46,7 +46,9 @@ async function main(): Promise<number> {
         console.error(`${what}; failing (--require-audit). Run it where the registry's audit endpoint answers.`);
         return 1;
       }
-      console.warn(`${what}. CI fails on this (--require-audit); run \`npm audit --omit=dev --audit-level=high\` where the registry answers.`);
+      console.warn(
+        `${what}. WAYMARK_REQUIRE_AUDIT=true fails on this (--require-audit); run \`npm audit --omit=dev --audit-level=high\` where the registry answers.`,
+      );
       return 0;
     }
     case 'fail':
