@@ -101,6 +101,8 @@ export const configSchema = z
     TRACKING_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(6_000),
     /** verified deliveries per webhook source id in a window */
     WEBHOOK_SOURCE_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(3_000),
+    /** verified SES notifications per SNS topic in a window; past it 503 (SNS retries), never 429 (docs/email.md, "Provider webhooks") */
+    EMAIL_PROVIDER_WEBHOOK_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(60_000),
     BOUNCE_THRESHOLD: bounceThreshold,
     TRUST_PROXY: boolFlag(false),
 
@@ -175,6 +177,7 @@ export const configSchema = z
       sessionMax: env.SESSION_RATE_LIMIT_MAX,
       trackingMax: env.TRACKING_RATE_LIMIT_MAX,
       webhookSourceMax: env.WEBHOOK_SOURCE_RATE_LIMIT_MAX,
+      emailProviderMax: env.EMAIL_PROVIDER_WEBHOOK_RATE_LIMIT_MAX,
     },
     trustProxy: env.TRUST_PROXY,
     imports: { maxBytes: env.IMPORT_MAX_BYTES, maxRows: env.IMPORT_MAX_ROWS, chunkSize: env.IMPORT_CHUNK_SIZE },
