@@ -26,6 +26,7 @@ import * as m0136 from './0136_broadcast_pending_index';
 import * as m0140 from './0140_email_status_counts';
 import * as m0141 from './0141_row_counts_shards';
 import * as m0142 from './0142_journey_live_steps_index';
+import * as m0156 from './0156_unknown_deliveries';
 
 /**
  * Every migration, in order. A static list (rather than reading the folder at run time) works
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   '0140_email_status_counts': m0140,
   '0141_row_counts_shards': m0141,
   '0142_journey_live_steps_index': m0142,
+  '0156_unknown_deliveries': m0156,
 };

@@ -485,7 +485,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Amazon SES delivery notifications via SNS (Basic auth + SNS signature) */
+    /**
+     * Amazon SES delivery notifications via SNS (Basic auth + SNS signature)
+     * @description Basic auth and the SNS signature are checked first (401). Verified messages then spend the route’s own budget, per SNS topic (EMAIL_PROVIDER_WEBHOOK_RATE_LIMIT_MAX a window); past it the answer is 503 with Retry-After, which SNS retries, never 429.
+     */
     post: {
       parameters: {
         query?: never;
@@ -557,15 +560,6 @@ export interface paths {
           };
         };
         /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Default Response */
         431: {
           headers: {
             [name: string]: unknown;
@@ -576,6 +570,15 @@ export interface paths {
         };
         /** @description Default Response */
         500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -11250,7 +11253,7 @@ export interface paths {
           offset?: number;
           toEmail?: string;
           templateKey?: string;
-          status?: 'queued' | 'rendered' | 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'failed';
+          status?: 'queued' | 'rendered' | 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'failed' | 'unknown_dropped';
           from?: string;
           to?: string;
         };
@@ -16028,7 +16031,7 @@ export interface components {
       subject: string;
       category: string;
       /** @enum {string} */
-      status: 'queued' | 'rendered' | 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'failed';
+      status: 'queued' | 'rendered' | 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'failed' | 'unknown_dropped';
       sentAt: string | null;
       deliveredAt: string | null;
       /** @description first open of any kind, a machine’s included */
@@ -16566,6 +16569,8 @@ export interface components {
       sent: number;
       /** @description failed for good (each one is in the DLQ) */
       failed: number;
+      /** @description sends whose outcome was unknown (an attempt stopped during the provider call) that the delivery policy dropped rather than risk a duplicate; without SES event publishing only (docs/email.md, "Exactly once") */
+      unknownDropped: number;
       /** @description recipients who got no email, by reason */
       skipped: {
         unsubscribed: number;
@@ -17038,7 +17043,7 @@ export interface components {
       subject: string;
       category: string;
       /** @enum {string} */
-      status: 'queued' | 'rendered' | 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'failed';
+      status: 'queued' | 'rendered' | 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'failed' | 'unknown_dropped';
       sentAt: string | null;
       deliveredAt: string | null;
       /** @description first open of any kind, a machine’s included */
@@ -17576,6 +17581,8 @@ export interface components {
       sent: number;
       /** @description failed for good (each one is in the DLQ) */
       failed: number;
+      /** @description sends whose outcome was unknown (an attempt stopped during the provider call) that the delivery policy dropped rather than risk a duplicate; without SES event publishing only (docs/email.md, "Exactly once") */
+      unknownDropped: number;
       /** @description recipients who got no email, by reason */
       skipped: {
         unsubscribed: number;

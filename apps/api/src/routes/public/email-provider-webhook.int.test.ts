@@ -187,7 +187,7 @@ describe('POST /v1/webhooks/email-provider: its own budget (bounces and complain
     } finally {
       await api.close();
     }
-  });
+  }, 300_000);
 
   it('past its own budget answers 503 with Retry-After (SNS retries a 5xx, and drops a 4xx), and spends nothing on unauthenticated posts', async () => {
     const api = await startTestApi({
