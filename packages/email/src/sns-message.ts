@@ -33,6 +33,16 @@ export function isAmazonUrl(value: string): boolean {
   return url.protocol === 'https:' && url.hostname.endsWith('.amazonaws.com') && url.username === '' && url.password === '' && url.port === '';
 }
 
+/**
+ * The one non-production rule beside Amazon's (docs/email.md, "Provider webhooks"): a signing
+ * certificate URL under `prefix`, the local stack's event publisher (scripts/ses-events), is
+ * trusted too. The prefix comes from EMAIL_PROVIDER_SNS_DEV_CERT_URL, which the configuration
+ * refuses in production, so there it is always undefined and only Amazon's certificates count.
+ */
+export function isDevCertificateUrl(value: string, prefix: string | undefined): boolean {
+  return prefix !== undefined && value.startsWith(prefix) && !value.slice(prefix.length).includes('..');
+}
+
 /** The canonical string SNS signs: selected keys in byte order, each as `Key\nValue\n`. */
 export function snsStringToSign(message: SnsMessage): string {
   const keys: (keyof SnsMessage)[] =
@@ -89,8 +99,8 @@ export function createSnsCertificateSource(options: SnsCertificateSourceOptions 
 
 export type SnsVerification = { ok: true; message: SnsMessage } | { ok: false; reason: string };
 
-/** Parses and verifies an SNS message (object or JSON text). Never throws. */
-export async function verifySnsMessage(body: unknown, certificates: SnsCertificateSource): Promise<SnsVerification> {
+/** Parses and verifies an SNS message (object or JSON text). Never throws. `devCertificateUrl`: see isDevCertificateUrl. */
+export async function verifySnsMessage(body: unknown, certificates: SnsCertificateSource, devCertificateUrl?: string): Promise<SnsVerification> {
   let candidate = body;
   if (typeof candidate === 'string') {
     try {
@@ -102,7 +112,8 @@ export async function verifySnsMessage(body: unknown, certificates: SnsCertifica
   const parsed = snsMessageSchema.safeParse(candidate);
   if (!parsed.success) return { ok: false, reason: 'not an SNS message' };
   const message = parsed.data;
-  if (!isAmazonUrl(message.SigningCertURL)) return { ok: false, reason: 'SigningCertURL is not an https amazonaws.com URL' };
+  if (!isAmazonUrl(message.SigningCertURL) && !isDevCertificateUrl(message.SigningCertURL, devCertificateUrl))
+    return { ok: false, reason: 'SigningCertURL is not an https amazonaws.com URL' };
   let key: KeyObject;
   try {
     key = await certificates.get(message.SigningCertURL);

@@ -36,7 +36,7 @@ export const emailProviderWebhookRoutes: RoutePlugin<{ deps: AppDeps }> = async 
     async (request, reply) => {
       const verification = await verifyEmailProviderWebhook(
         { authorization: request.headers.authorization, body: request.body },
-        { secret: deps.config.email.webhookSecret, certificates: deps.snsCertificates },
+        { secret: deps.config.email.webhookSecret, certificates: deps.snsCertificates, devCertificateUrl: deps.config.email.snsDevCertificateUrl },
       );
       if (!verification.ok) {
         request.log.warn({ reason: verification.reason }, 'email-provider webhook rejected');

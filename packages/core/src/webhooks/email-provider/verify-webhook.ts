@@ -14,13 +14,13 @@ export type WebhookVerification =
  */
 export async function verifyEmailProviderWebhook(
   input: { authorization: string | undefined; body: unknown },
-  options: { secret: string | undefined; certificates: SnsCertificateSource },
+  options: { secret: string | undefined; certificates: SnsCertificateSource; devCertificateUrl?: string | undefined },
 ): Promise<WebhookVerification> {
   if (options.secret === undefined) return { ok: false, error: EMAIL_SERVICE_NOT_CONFIGURED, reason: 'EMAIL_PROVIDER_WEBHOOK_SECRET is not set' };
   const password = readBasicPassword(input.authorization);
   if (password === undefined || !sameSecret(password, options.secret))
     return { ok: false, error: WEBHOOK_VERIFICATION_FAILED, reason: 'basic auth password mismatch' };
-  const verified = await verifySnsMessage(input.body, options.certificates);
+  const verified = await verifySnsMessage(input.body, options.certificates, options.devCertificateUrl);
   if (!verified.ok) return { ok: false, error: WEBHOOK_VERIFICATION_FAILED, reason: verified.reason };
   return { ok: true, message: verified.message };
 }
