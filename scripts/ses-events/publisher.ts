@@ -41,8 +41,8 @@ export interface SesEventPublisher {
 }
 
 const SEND_EMAIL_PATH = '/v2/email/outbound-emails';
-/** SNS's default HTTP delivery policy retries for minutes; a shorter backoff suits a local stack */
-const RETRY_DELAYS_MS = [200, 1_000, 2_000, 5_000, 10_000, 20_000];
+/** SNS retries an HTTP delivery for minutes: long enough here for an api restart to come back (about five minutes in all) */
+const RETRY_DELAYS_MS = [200, 1_000, 2_000, 5_000, 10_000, 20_000, 30_000, 60_000, 60_000, 60_000, 60_000];
 
 export async function startSesEventPublisher(options: SesEventPublisherOptions): Promise<SesEventPublisher> {
   const region = options.region ?? 'us-east-1';
