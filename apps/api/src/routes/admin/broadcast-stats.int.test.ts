@@ -245,6 +245,7 @@ describe('broadcast stats counters', () => {
     expect(done.stats).toEqual({
       sent: AUDIENCE - 6,
       failed: 0,
+      unknownDropped: 0,
       skipped: { unsubscribed: 2, suppressed: 1, noEmail: 1, missingData: 1, frequencyCap: 1 },
       delivered: 60,
       bounced: 3,
