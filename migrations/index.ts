@@ -29,6 +29,7 @@ import * as m0142 from './0142_journey_live_steps_index';
 import * as m0143 from './0143_redact_auth_links';
 import * as m0146 from './0146_person_roles';
 import * as m0152 from './0152_event_effects';
+import * as m0156 from './0156_unknown_deliveries';
 import * as m0160 from './0160_address_suppressions';
 import * as m0161 from './0161_email_cancelled_status';
 import * as m0162 from './0162_pending_clicks';
@@ -69,6 +70,7 @@ export const migrations: Record<string, Migration> = {
   '0143_redact_auth_links': m0143,
   '0146_person_roles': m0146,
   '0152_event_effects': m0152,
+  '0156_unknown_deliveries': m0156,
   '0160_address_suppressions': m0160,
   '0161_email_cancelled_status': m0161,
   '0162_pending_clicks': m0162,

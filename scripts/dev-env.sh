@@ -19,6 +19,16 @@ fi
 : "${CACHE_URL:=redis://127.0.0.1:6379/0}"
 : "${AUTH_SECRET:=$(cat "$REPO/.data/auth-secret")}"
 : "${EMAIL_PROVIDER_API_KEY:=local:local}"
-: "${SES_ENDPOINT:=http://127.0.0.1:${SES_PORT:-8005}}"
+: "${SES_EVENTS_PORT:=8006}"
+# SES through the event publisher in front of the emulator (scripts/ses-events.ts, started by
+# scripts/stack.sh): its configuration set's events reach the webhook as Amazon SNS posts them,
+# signed with a development key the api trusts only outside production
+: "${SES_ENDPOINT:=http://127.0.0.1:${SES_EVENTS_PORT}}"
+if [[ "$SES_ENDPOINT" == "http://127.0.0.1:${SES_EVENTS_PORT}" ]]; then
+  : "${SES_CONFIGURATION_SET:=waymark-local}"
+  : "${SES_EVENT_PUBLISHING:=true}"
+  : "${EMAIL_PROVIDER_WEBHOOK_SECRET:=local-sns-webhook}"
+  : "${EMAIL_PROVIDER_SNS_DEV_CERT_URL:=http://127.0.0.1:${SES_EVENTS_PORT}/}"
+fi
 : "${TEMPORAL_ADDRESS:=127.0.0.1:${TEMPORAL_PORT:-7233}}"
 set +a

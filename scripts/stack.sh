@@ -23,6 +23,8 @@ TEMPORAL_UI_PORT="${TEMPORAL_UI_PORT:-8233}"
 # per event"). Set TEMPORAL_GOMAXPROCS to a number to choose, or empty to let it use every core.
 if [[ -z "${TEMPORAL_GOMAXPROCS+set}" ]] && (($(nproc) <= 2)); then TEMPORAL_GOMAXPROCS=1; fi
 SES_PORT="${SES_PORT:-8005}"
+# the SES event publisher in front of the emulator (scripts/ses-events.ts); scripts/dev-env.sh points SES_ENDPOINT here
+SES_EVENTS_PORT="${SES_EVENTS_PORT:-8006}"
 REDIS_PORT="${REDIS_PORT:-6379}"
 PG_PORT="${PG_PORT:-5432}"
 export TEST_SERVER_VERSION="${TEST_SERVER_VERSION:-1.38.0}" # read by temporal-test-server.sh
@@ -35,6 +37,7 @@ SEARCH_ATTRIBUTES=(WaymarkJourneyId=Keyword WaymarkUserId=Keyword WaymarkJourney
 PG_URL="postgres://waymark:waymark@127.0.0.1:$PG_PORT/waymark"
 REDIS_URL="redis://127.0.0.1:$REDIS_PORT"
 SES_URL="http://127.0.0.1:$SES_PORT"
+SES_EVENTS_URL="http://127.0.0.1:$SES_EVENTS_PORT"
 UI_URL="http://127.0.0.1:$TEMPORAL_UI_PORT"
 
 mkdir -p "$DATA_DIR" "$LOG_DIR"
@@ -232,6 +235,34 @@ up_ses() {
   step_ok "ses emulator" "$SES_URL" "$t0"
 }
 
+# ---------------------------------------------------- ses event publisher ----
+
+# SES event publishing on the local stack (docs/email.md, "Provider webhooks"): a small process in
+# front of the emulator turns each message it accepts through the configuration set into SES's
+# events (Send, Delivery, Bounce, Complaint; the mailbox simulator's addresses too), posted to the
+# api's webhook as SNS posts them. The emulator's own route answered through it: it is up and passing on.
+ses_events_ready() { curl -fsS -o /dev/null --max-time 3 "$SES_EVENTS_URL/store?since=4102444800" 2>/dev/null; }
+
+up_ses_events() {
+  local t0 tsx="$REPO/node_modules/.bin/tsx" destination
+  t0=$(date +%s)
+  if [[ ! -x "$tsx" ]]; then
+    warn "ses events: node_modules missing (npm ci); the api's SES notifications will not be published locally"
+    return 0
+  fi
+  if ! ses_events_ready; then
+    port_open 127.0.0.1 "$SES_EVENTS_PORT" && die "port $SES_EVENTS_PORT is taken by something that is not the SES event publisher"
+    # the api's webhook and configuration set as the api will read them (.env over the dev defaults)
+    # shellcheck source=scripts/dev-env.sh
+    destination=$(source "$REPO/scripts/dev-env.sh" >/dev/null &&
+      printf '%s=http://sns:%s@127.0.0.1:%s/v1/webhooks/email-provider' "${SES_CONFIGURATION_SET:-waymark-local}" "${EMAIL_PROVIDER_WEBHOOK_SECRET:-}" "$PORT")
+    start_bg "ses events" "$DATA_DIR/ses-events.pid" "$LOG_DIR/ses-events.log" \
+      env SES_EVENTS_PORT="$SES_EVENTS_PORT" SES_EMULATOR_URL="$SES_URL" SES_EVENTS_DESTINATION="$destination" "$tsx" "$REPO/scripts/ses-events.ts"
+    wait_until "ses events" 60 "$LOG_DIR/ses-events.log" "$DATA_DIR/ses-events.pid" -- ses_events_ready
+  fi
+  step_ok "ses events" "$SES_EVENTS_URL -> $SES_URL, events to the api's /v1/webhooks/email-provider" "$t0"
+}
+
 # --------------------------------------------- temporal java test server ----
 
 TEST_SERVER="$REPO/scripts/temporal-test-server.sh"
@@ -275,11 +306,13 @@ cmd_up() {
     up_temporal
   fi
   up_ses
+  up_ses_events
   log "stack is up in $(($(date +%s) - t0))s"
   cat <<EOF
   Temporal gRPC      $TEMPORAL_ADDR  (namespace default)
   Temporal Web UI    $UI_URL
   SES emulator       $SES_URL   (web page lists sent emails; JSON at /store)
+  SES events         $SES_EVENTS_URL   (SES_ENDPOINT: passes on to the emulator, publishes SES's events to the api)
   Postgres           $PG_URL   (test db: waymark_test)
   Redis              $REDIS_URL
   Java test server   scripts/temporal-test-server.sh <port> [--enable-time-skipping]
@@ -288,6 +321,7 @@ EOF
 }
 
 cmd_down() {
+  stop_pidfile "ses events" "$DATA_DIR/ses-events.pid"
   stop_pidfile "ses emulator" "$DATA_DIR/ses.pid"
   stop_pidfile temporal "$DATA_DIR/temporal.pid"
   [[ "${WAYMARK_TEMPORAL:-dev}" == postgres ]] && bash "$REPO/scripts/temporal-postgres.sh" down
@@ -319,6 +353,7 @@ cmd_status() {
   show temporal "$TEMPORAL_ADDR" temporal_healthy
   show "temporal web ui" "$UI_URL" ui_ready
   show "ses emulator" "$SES_URL" ses_ready
+  show "ses events" "$SES_EVENTS_URL" ses_events_ready
   show "test server jars" "$TEST_SERVER_LIB" test_server_fetched
   show chromium "/usr/bin/chromium" command -v chromium
   return $((down * 3))

@@ -30,11 +30,7 @@ export function createSendJourneyEmailActivities(deps: SendJourneyEmailDeps) {
       }
       if (outcome.status === 'deferred') {
         throw ApplicationFailure.create({
-          type: outcome.reason === 'send_rate' ? 'SendRateDeferred' : 'EmailSuppressWindow',
-          message:
-            outcome.reason === 'send_rate'
-              ? `send rate: this send's slot of the shared budget is at ${outcome.retryAt.toISOString()}`
-              : `${outcome.reason}: next journey email to this address allowed at ${outcome.retryAt.toISOString()}`,
+          ...deferral(outcome.reason, outcome.retryAt),
           nextRetryDelay: Math.max(1_000, outcome.retryAt.getTime() - Date.now()),
           // an expected wait, not an error: logged at debug level, no failure metrics
           category: ApplicationFailureCategory.BENIGN,
@@ -43,6 +39,13 @@ export function createSendJourneyEmailActivities(deps: SendJourneyEmailDeps) {
       return outcome;
     },
   };
+}
+
+function deferral(reason: string, retryAt: Date): { type: string; message: string } {
+  if (reason === 'send_rate') return { type: 'SendRateDeferred', message: `send rate: this send's slot of the shared budget is at ${retryAt.toISOString()}` };
+  // docs/email.md, "Exactly once": the send's SES event is awaited, and looked for again then
+  if (reason === 'delivery_unknown') return { type: 'DeliveryUnknown', message: `delivery unknown: waiting for SES's event until ${retryAt.toISOString()}` };
+  return { type: 'EmailSuppressWindow', message: `${reason}: next journey email to this address allowed at ${retryAt.toISOString()}` };
 }
 
 export type SendJourneyEmailActivities = ReturnType<typeof createSendJourneyEmailActivities>;

@@ -29,8 +29,16 @@ describe('parseSesNotification', () => {
       { kind: 'rejected', reason: 'Bad content' },
     ],
     [
-      { eventType: 'Send', mail },
-      { kind: 'ignored', type: 'send' },
+      { eventType: 'Send', mail: { ...mail, timestamp: '2026-01-01T00:00:00.000Z' }, send: {} },
+      { kind: 'sent', messageId: 'msg-1', at: new Date('2026-01-01T00:00:00.000Z'), sesType: 'Send' },
+    ],
+    [
+      { eventType: 'Send', mail: { ...mail, tags: { waymark_email_send_id: ['5f0c2a38-5d7a-4a7e-9c55-1f7a0e0d9b11'], ses_operation: ['SendEmail'] } } },
+      { kind: 'sent', emailSendId: '5f0c2a38-5d7a-4a7e-9c55-1f7a0e0d9b11' },
+    ],
+    [
+      { notificationType: 'Delivery', mail },
+      { kind: 'delivered', sesType: 'Delivery' },
     ],
     [{ eventType: 'DeliveryDelay', mail, deliveryDelay: {} }, { kind: 'ignored' }],
   ])('%o', (payload, expected) => {

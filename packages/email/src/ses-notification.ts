@@ -10,7 +10,14 @@ const sesPayload = z
   .object({
     notificationType: z.string().optional(),
     eventType: z.string().optional(),
-    mail: z.object({ messageId: z.string().min(1), destination: z.array(z.string()).optional() }).loose(),
+    mail: z
+      .object({
+        messageId: z.string().min(1),
+        destination: z.array(z.string()).optional(),
+        // event publishing only: the message tags, each a list of values
+        tags: z.record(z.string(), z.array(z.string())).optional(),
+      })
+      .loose(),
     bounce: z
       .object({ bounceType: z.string(), bounceSubType: z.string().optional(), bouncedRecipients: recipients, timestamp: z.string().optional() })
       .loose()
@@ -28,14 +35,24 @@ const sesPayload = z
   })
   .loose();
 
-export type SesEvent =
+/** The message tag every send carries (packages/core/src/emails/send-email.ts): the id of its send row. */
+export const EMAIL_SEND_ID_TAG = 'waymark_email_send_id';
+
+export type SesEvent = (
+  | { kind: 'sent'; messageId: string; at: Date }
   | { kind: 'delivered'; messageId: string; at: Date }
   | { kind: 'bounced'; messageId: string; at: Date; permanent: boolean; recipients: string[]; bounceType: string }
   | { kind: 'complained'; messageId: string; at: Date; recipients: string[] }
   | { kind: 'opened'; messageId: string; at: Date; ipAddress: string | null; userAgent: string | null }
   | { kind: 'clicked'; messageId: string; at: Date; ipAddress: string | null; userAgent: string | null }
   | { kind: 'rejected'; messageId: string; at: Date; reason: string }
-  | { kind: 'ignored'; messageId: string; type: string };
+  | { kind: 'ignored'; messageId: string; type: string }
+) & {
+  /** the send id tag (event publishing), which finds a send whose provider message id is not recorded yet */
+  emailSendId?: string | undefined;
+  /** SES's own type: `Send`, `Bounce`, … (event publishing) or the notification type */
+  sesType: string;
+};
 
 function when(value: string | undefined): Date {
   const date = value === undefined ? new Date() : new Date(value);
@@ -53,9 +70,20 @@ export function parseSesNotification(text: string): SesEvent | undefined {
   const parsed = sesPayload.safeParse(json);
   if (!parsed.success) return undefined;
   const ses = parsed.data;
-  const type = (ses.eventType ?? ses.notificationType ?? '').toLowerCase();
+  const sesType = ses.eventType ?? ses.notificationType ?? '';
+  const emailSendId = ses.mail.tags?.[EMAIL_SEND_ID_TAG]?.[0];
+  const event = sesEventOf(ses, sesType.toLowerCase());
+  return { ...event, sesType, ...(emailSendId === undefined ? {} : { emailSendId }) };
+}
+
+type SesEventKind = SesEvent extends infer E ? (E extends SesEvent ? Omit<E, 'sesType' | 'emailSendId'> : never) : never;
+
+function sesEventOf(ses: z.infer<typeof sesPayload>, type: string): SesEventKind {
   const messageId = ses.mail.messageId;
   switch (type) {
+    // event publishing: SES accepted the message (the first event of every send)
+    case 'send':
+      return { kind: 'sent', messageId, at: when((ses.mail as { timestamp?: string }).timestamp) };
     case 'delivery':
       return { kind: 'delivered', messageId, at: when(ses.delivery?.timestamp) };
     case 'bounce': {
@@ -86,7 +114,7 @@ export function parseSesNotification(text: string): SesEvent | undefined {
     case 'rendering failure':
       return { kind: 'rejected', messageId, at: new Date(), reason: ses.failure?.errorMessage ?? 'rendering failure' };
     default:
-      // send, deliverydelay, subscription: informational, no state change
+      // deliverydelay, subscription: informational, no state change
       return { kind: 'ignored', messageId, type: type || 'unknown' };
   }
 }

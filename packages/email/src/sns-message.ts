@@ -44,6 +44,16 @@ export function isSnsSigningCertUrl(value: string): boolean {
   return isSnsUrl(value) && new URL(value).pathname.endsWith('.pem');
 }
 
+/**
+ * The one non-production rule beside Amazon's (docs/email.md, "Provider webhooks"): a signing
+ * certificate URL under `prefix`, the local stack's event publisher (scripts/ses-events), is
+ * trusted too. The prefix comes from EMAIL_PROVIDER_SNS_DEV_CERT_URL, which the configuration
+ * refuses in production, so there it is always undefined and only Amazon's certificates count.
+ */
+export function isDevCertificateUrl(value: string, prefix: string | undefined): boolean {
+  return prefix !== undefined && value.startsWith(prefix) && !value.slice(prefix.length).includes('..');
+}
+
 /** The canonical string SNS signs: selected keys in byte order, each as `Key\nValue\n`. */
 export function snsStringToSign(message: SnsMessage): string {
   const keys: (keyof SnsMessage)[] =
@@ -107,11 +117,14 @@ export interface SnsTrust {
   /** SES_SNS_TOPIC_ARNS: the topics whose messages are accepted (unset: any topic) */
   topicArns?: readonly string[] | undefined;
   now?: () => number;
+  /** EMAIL_PROVIDER_SNS_DEV_CERT_URL: the local stack's signing certificates (see isDevCertificateUrl) */
+  devCertificateUrl?: string | undefined;
 }
 
 /** The message's own claims (checked before its certificate is fetched; the signature then covers them). */
 function untrustedClaim(message: SnsMessage, trust: SnsTrust): string | undefined {
-  if (!isSnsSigningCertUrl(message.SigningCertURL)) return 'SigningCertURL is not an https .pem URL on sns.<region>.amazonaws.com';
+  if (!isSnsSigningCertUrl(message.SigningCertURL) && !isDevCertificateUrl(message.SigningCertURL, trust.devCertificateUrl))
+    return 'SigningCertURL is not an https .pem URL on sns.<region>.amazonaws.com';
   if (trust.topicArns !== undefined && !trust.topicArns.includes(message.TopicArn)) return `TopicArn ${message.TopicArn} is not in SES_SNS_TOPIC_ARNS`;
   const sentAt = Date.parse(message.Timestamp);
   const now = trust.now?.() ?? Date.now();

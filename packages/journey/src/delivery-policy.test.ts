@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { capVerdict, defineDeliveryPolicy, deliveryPolicyCategoryProblems, DeliveryPolicyError, type DeliveryPolicyDefinition } from './delivery-policy';
+import {
+  capVerdict,
+  defineDeliveryPolicy,
+  deliveryPolicyCategoryProblems,
+  DeliveryPolicyError,
+  unknownDeliveryAction,
+  type DeliveryPolicyDefinition,
+} from './delivery-policy';
 
 const hour = 3_600_000;
 
@@ -19,6 +26,8 @@ describe('defineDeliveryPolicy', () => {
     [{ exempt: ['receipts', ''] }, 'exempt.1'],
     [{ quietHours: { from: '21:00', to: '25:00' } }, 'quietHours.to'],
     [{ caps: [{ category: 'journey', max: 2, per: '24h', onCap: 'skip' }], exempt: ['journey'] }, "'journey' is exempt"],
+    [{ unknown: { journey: 'retry' } }, "unknown.journey: must be 'drop', 'resend' or 'ask'"],
+    [{ unknown: ['drop'] }, 'unknown: must be an object'],
   ])('refuses %j naming %s', (definition, named) => {
     expect(() => defineDeliveryPolicy(definition as DeliveryPolicyDefinition)).toThrow(DeliveryPolicyError);
     expect(() => defineDeliveryPolicy(definition as DeliveryPolicyDefinition)).toThrow(named);
@@ -30,6 +39,17 @@ describe('defineDeliveryPolicy', () => {
       "caps.0.category: unknown category 'promos' (declare it in journeys/categories.ts)",
       "exempt.0: unknown category 'transactional' (declare it in journeys/categories.ts)",
     ]);
+    expect(deliveryPolicyCategoryProblems(defineDeliveryPolicy({ unknown: { promos: 'resend' } }), (key) => key === 'journey')).toEqual([
+      "unknown.promos: unknown category 'promos' (declare it in journeys/categories.ts)",
+    ]);
+  });
+
+  it('an unknown delivery is dropped by default, asked about for a required category, unless the policy says otherwise', () => {
+    const policy = defineDeliveryPolicy({ unknown: { newsletter: 'resend', receipts: 'drop' } });
+    expect(unknownDeliveryAction(policy, 'journey', false)).toBe('drop');
+    expect(unknownDeliveryAction(policy, 'account', true)).toBe('ask');
+    expect(unknownDeliveryAction(policy, 'newsletter', false)).toBe('resend');
+    expect(unknownDeliveryAction(policy, 'receipts', true)).toBe('drop');
   });
 });
 

@@ -13,12 +13,22 @@ export interface FrequencyCap {
   onCap: 'skip' | 'delay';
 }
 
+/**
+ * What becomes of a send whose outcome is unknown (an attempt stopped during the provider call)
+ * when SES event publishing is off (docs/email.md, "Exactly once"): `drop` keeps it at most once
+ * (status `unknown_dropped`), `resend` sends it again (at least once), `ask` parks it in the DLQ.
+ */
+export type UnknownDeliveryAction = 'drop' | 'resend' | 'ask';
+const UNKNOWN_ACTIONS: readonly string[] = ['drop', 'resend', 'ask'] satisfies UnknownDeliveryAction[];
+
 export interface DeliveryPolicyDefinition {
   caps?: FrequencyCap[];
   /** the quiet hours of every journey that does not set its own `quietHours` */
   quietHours?: QuietHours;
   /** categories no cap applies to (their sends are not counted either) */
   exempt?: string[];
+  /** per category, what an unknown delivery becomes without event publishing (default: `drop`, `ask` for a required category) */
+  unknown?: Record<string, UnknownDeliveryAction>;
 }
 
 /** A checked delivery policy (docs/journeys.md, "Timing and etiquette"). */
@@ -26,6 +36,7 @@ export interface DeliveryPolicy {
   caps: readonly FrequencyCap[];
   quietHours?: QuietHours;
   exempt: readonly string[];
+  unknown?: Readonly<Record<string, UnknownDeliveryAction>>;
 }
 
 /** Any category not exempt, in a cap's `category`. */
@@ -42,7 +53,7 @@ export function capPeriodMs(per: CapPeriod): number {
 }
 
 const CAP_KEYS = new Set(['category', 'max', 'per', 'onCap']);
-const POLICY_KEYS = new Set(['caps', 'quietHours', 'exempt']);
+const POLICY_KEYS = new Set(['caps', 'quietHours', 'exempt', 'unknown']);
 
 const unknownKeys = (label: string, value: object, known: ReadonlySet<string>) =>
   Object.keys(value)
@@ -66,6 +77,13 @@ function stringListProblems(label: string, list: unknown): string[] {
   return list.flatMap((item, index) => (typeof item === 'string' && item !== '' ? [] : [`${label}.${index}: must be a non-empty string`]));
 }
 
+function unknownActionProblems(unknown: unknown): string[] {
+  if (unknown === null || typeof unknown !== 'object' || Array.isArray(unknown)) return ["unknown: must be an object { category: 'drop' | 'resend' | 'ask' }"];
+  return Object.entries(unknown).flatMap(([category, action]) =>
+    UNKNOWN_ACTIONS.includes(action as string) ? [] : [`unknown.${category}: must be 'drop', 'resend' or 'ask'`],
+  );
+}
+
 /**
  * Every problem of a definition's shape, written out rather than with zod: workflow code imports
  * this package, and the workflow sandbox evaluates the modules a run imports once per run, so zod
@@ -74,7 +92,7 @@ function stringListProblems(label: string, list: unknown): string[] {
  */
 function policyProblems(definition: unknown): string[] {
   if (definition === null || typeof definition !== 'object' || Array.isArray(definition)) return ['(policy): must be an object {caps?, quietHours?, exempt?}'];
-  const { caps, quietHours, exempt } = definition as Record<string, unknown>;
+  const { caps, quietHours, exempt, unknown } = definition as Record<string, unknown>;
   const problems = unknownKeys('', definition, POLICY_KEYS);
   if (caps !== undefined) {
     if (Array.isArray(caps)) caps.forEach((cap, index) => problems.push(...capProblems(`caps.${index}`, cap)));
@@ -82,6 +100,7 @@ function policyProblems(definition: unknown): string[] {
   }
   if (quietHours !== undefined) problems.push(...quietHoursProblems(quietHours));
   if (exempt !== undefined) problems.push(...stringListProblems('exempt', exempt));
+  if (unknown !== undefined) problems.push(...unknownActionProblems(unknown));
   return problems;
 }
 
@@ -100,7 +119,7 @@ export class DeliveryPolicyError extends Error {
 export function defineDeliveryPolicy(definition: DeliveryPolicyDefinition): DeliveryPolicy {
   const shape = policyProblems(definition);
   if (shape.length > 0) throw new DeliveryPolicyError(shape);
-  const { caps = [], exempt = [], quietHours } = definition;
+  const { caps = [], exempt = [], quietHours, unknown } = definition;
   const problems = caps.flatMap((cap, index) =>
     cap.category !== EVERY_CATEGORY && exempt.includes(cap.category)
       ? [`caps.${index}.category: '${cap.category}' is exempt, so this cap would never apply`]
@@ -108,7 +127,12 @@ export function defineDeliveryPolicy(definition: DeliveryPolicyDefinition): Deli
   );
   if (problems.length > 0) throw new DeliveryPolicyError(problems);
   // copies, as a parser would give: a later change to the definition object does not reach the policy
-  return { caps: caps.map((cap) => ({ ...cap })), exempt: [...exempt], ...(quietHours === undefined ? {} : { quietHours: { ...quietHours } }) };
+  return {
+    caps: caps.map((cap) => ({ ...cap })),
+    exempt: [...exempt],
+    ...(quietHours === undefined ? {} : { quietHours: { ...quietHours } }),
+    ...(unknown === undefined ? {} : { unknown: { ...unknown } }),
+  };
 }
 
 /** The categories the policy names that `known` does not declare, as messages naming each (empty when all are known). */
@@ -121,7 +145,15 @@ export function deliveryPolicyCategoryProblems(policy: DeliveryPolicy, known: (k
   policy.exempt.forEach((category, index) => {
     if (!known(category)) problems.push(`exempt.${index}: unknown category '${category}' (declare it in journeys/categories.ts)`);
   });
+  for (const category of Object.keys(policy.unknown ?? {})) {
+    if (!known(category)) problems.push(`unknown.${category}: unknown category '${category}' (declare it in journeys/categories.ts)`);
+  }
   return problems;
+}
+
+/** What an unknown delivery of `category` becomes without event publishing: the policy's word, else `ask` for a required category and `drop` for any other. */
+export function unknownDeliveryAction(policy: DeliveryPolicy, category: string, required: boolean): UnknownDeliveryAction {
+  return policy.unknown?.[category] ?? (required ? 'ask' : 'drop');
 }
 
 /** A policy that caps nothing and sets no quiet hours. */

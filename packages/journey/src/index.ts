@@ -31,6 +31,7 @@ export {
   DeliveryPolicyError,
   EVERY_CATEGORY,
   NO_DELIVERY_POLICY,
+  unknownDeliveryAction,
   withPolicyQuietHours,
 } from './delivery-policy';
-export type { CapPeriod, CapVerdict, DeliveryPolicy, DeliveryPolicyDefinition, FrequencyCap } from './delivery-policy';
+export type { CapPeriod, CapVerdict, DeliveryPolicy, DeliveryPolicyDefinition, FrequencyCap, UnknownDeliveryAction } from './delivery-policy';

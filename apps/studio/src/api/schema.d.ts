@@ -499,7 +499,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Amazon SES delivery notifications via SNS (Basic auth + SNS signature) */
+    /**
+     * Amazon SES delivery notifications via SNS (Basic auth + SNS signature)
+     * @description Basic auth and the SNS signature are checked first (401). Verified messages then spend the route’s own budget, per SNS topic (EMAIL_PROVIDER_WEBHOOK_RATE_LIMIT_MAX a window); past it the answer is 503 with Retry-After, which SNS retries, never 429.
+     */
     post: {
       parameters: {
         query?: never;
@@ -571,15 +574,6 @@ export interface paths {
           };
         };
         /** @description Default Response */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Default Response */
         431: {
           headers: {
             [name: string]: unknown;
@@ -590,6 +584,15 @@ export interface paths {
         };
         /** @description Default Response */
         500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -11299,7 +11302,7 @@ export interface paths {
           offset?: number;
           toEmail?: string;
           templateKey?: string;
-          status?: 'queued' | 'rendered' | 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'failed' | 'cancelled';
+          status?: 'queued' | 'rendered' | 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'failed' | 'cancelled' | 'unknown_dropped';
           from?: string;
           to?: string;
         };
@@ -16077,7 +16080,7 @@ export interface components {
       subject: string;
       category: string;
       /** @enum {string} */
-      status: 'queued' | 'rendered' | 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'failed' | 'cancelled';
+      status: 'queued' | 'rendered' | 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'failed' | 'cancelled' | 'unknown_dropped';
       sentAt: string | null;
       deliveredAt: string | null;
       /** @description first open of any kind, a machine’s included */
@@ -16622,6 +16625,8 @@ export interface components {
       sent: number;
       /** @description failed for good (each one is in the DLQ) */
       failed: number;
+      /** @description sends whose outcome was unknown (an attempt stopped during the provider call) that the delivery policy dropped rather than risk a duplicate; without SES event publishing only (docs/email.md, "Exactly once") */
+      unknownDropped: number;
       /** @description recipients who got no email, by reason */
       skipped: {
         unsubscribed: number;
@@ -17101,7 +17106,7 @@ export interface components {
       subject: string;
       category: string;
       /** @enum {string} */
-      status: 'queued' | 'rendered' | 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'failed' | 'cancelled';
+      status: 'queued' | 'rendered' | 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'failed' | 'cancelled' | 'unknown_dropped';
       sentAt: string | null;
       deliveredAt: string | null;
       /** @description first open of any kind, a machine’s included */
@@ -17646,6 +17651,8 @@ export interface components {
       sent: number;
       /** @description failed for good (each one is in the DLQ) */
       failed: number;
+      /** @description sends whose outcome was unknown (an attempt stopped during the provider call) that the delivery policy dropped rather than risk a duplicate; without SES event publishing only (docs/email.md, "Exactly once") */
+      unknownDropped: number;
       /** @description recipients who got no email, by reason */
       skipped: {
         unsubscribed: number;

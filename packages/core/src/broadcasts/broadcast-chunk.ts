@@ -7,7 +7,7 @@ import { checkSendGateForAddresses, gateCategory, type SendBlockReason } from '.
 import { releaseCapClaims } from '../delivery/frequency-caps';
 import { contactsOverFrequencyCap } from './broadcast-frequency-cap';
 import { lockForChunk } from './broadcast-transition-lock';
-import type { BroadcastSkipReason, BroadcastVariant } from './broadcast-schemas';
+import { UNKNOWN_DROPPED, type BroadcastSkipReason, type BroadcastVariant } from './broadcast-schemas';
 import { recipientTemplateData } from './broadcast-template-data';
 
 /** Recipients claimed per chunk: one transaction and lock of the row, one set-based gate query (docs/broadcasts.md, "How fast"). */
@@ -47,6 +47,8 @@ function outcomeOf(contactId: string, result: Exclude<SendEmailResult, { status:
     case 'sent':
       return { contactId, status: 'sent', reason: null, emailSendId: result.emailSendId };
     case 'failed':
+      // an unknown delivery dropped at most once (docs/email.md, "Exactly once"): counted apart, the send linked
+      if (result.dropped === true) return { contactId, status: 'skipped', reason: UNKNOWN_DROPPED, emailSendId: result.emailSendId };
       return { contactId, status: 'failed', reason: result.reason.slice(0, 500), emailSendId: result.emailSendId };
     case 'skipped':
       return { contactId, status: 'skipped', reason: gateReason(result.reason), emailSendId: null };

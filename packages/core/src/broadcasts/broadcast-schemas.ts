@@ -11,6 +11,9 @@ export const broadcastStatuses = ['draft', 'scheduled', 'sending', 'testing', 'p
 export const broadcastSkipReasons = ['unsubscribed', 'suppressed', 'no_email', 'missing_data', 'frequency_cap'] as const;
 export type BroadcastSkipReason = (typeof broadcastSkipReasons)[number];
 
+/** A recipient whose send's outcome was unknown and which the delivery policy dropped (at most once): `skipped` with this reason, counted as `unknownDropped`. */
+export const UNKNOWN_DROPPED = 'unknown_dropped';
+
 export const broadcastRecipientStatuses = ['pending', 'sent', 'failed', 'skipped', 'cancelled'] as const;
 
 const jsonData = z.record(z.string(), z.unknown());

@@ -1,9 +1,12 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
+import { UNKNOWN_DROPPED } from './broadcast-schemas';
 
 export interface BroadcastStats {
   sent: number;
   failed: number;
+  /** sends whose outcome was unknown, dropped by the delivery policy (docs/email.md, "Exactly once") */
+  unknownDropped: number;
   skipped: { unsubscribed: number; suppressed: number; noEmail: number; missingData: number; frequencyCap: number };
   delivered: number;
   bounced: number;
@@ -24,6 +27,7 @@ export function emptyStats(): BroadcastStats {
   return {
     sent: 0,
     failed: 0,
+    unknownDropped: 0,
     skipped: { unsubscribed: 0, suppressed: 0, noEmail: 0, missingData: 0, frequencyCap: 0 },
     delivered: 0,
     bounced: 0,
@@ -56,6 +60,9 @@ function addBucket(into: BroadcastCounts, bucket: string, n: number): void {
       break;
     case 'skipped:missing_data':
       stats.skipped.missingData += n;
+      break;
+    case `skipped:${UNKNOWN_DROPPED}`:
+      stats.unknownDropped += n;
       break;
     case 'skipped:frequency_cap':
       stats.skipped.frequencyCap += n;

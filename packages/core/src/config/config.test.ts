@@ -24,7 +24,9 @@ describe('loadConfig', () => {
       webhookSourceMax: 3_000,
       webhookAddressMax: 3_000,
       healthMax: 600,
+      emailProviderMax: 60_000,
     });
+    expect(config.email).toMatchObject({ eventPublishing: false, unknownSettleMs: 15 * 60_000, snsDevCertificateUrl: undefined });
     expect(config.email.bounceThreshold).toBe(3);
     expect(config.defaultTimeZone).toBe('UTC');
   });
@@ -63,6 +65,19 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...required, SES_MAX_SEND_RATE: '50', SEND_RATE_WORKER_SHARE: '0.5' }).email.sendRate).toEqual({ maxPerSecond: 50, workerShare: 0.5 });
     expect(() => loadConfig({ ...required, SES_MAX_SEND_RATE: '0' })).toThrow(/SES_MAX_SEND_RATE/);
     expect(() => loadConfig({ ...required, SEND_RATE_WORKER_SHARE: '2' })).toThrow(/SEND_RATE_WORKER_SHARE/);
+  });
+
+  it('SES event publishing needs its configuration set; the dev SNS certificate is refused in production', () => {
+    expect(() => loadConfig({ ...required, SES_EVENT_PUBLISHING: 'true' })).toThrow(/SES_EVENT_PUBLISHING needs SES_CONFIGURATION_SET/);
+    expect(
+      loadConfig({ ...required, SES_EVENT_PUBLISHING: 'true', SES_CONFIGURATION_SET: 'waymark', DELIVERY_UNKNOWN_SETTLE_MINUTES: '0.5' }).email,
+    ).toMatchObject({
+      eventPublishing: true,
+      unknownSettleMs: 30_000,
+    });
+    const devCert = { EMAIL_PROVIDER_SNS_DEV_CERT_URL: 'http://127.0.0.1:8006/sns-dev-cert.pem' };
+    expect(loadConfig({ ...required, ...devCert }).email.snsDevCertificateUrl).toBe(devCert.EMAIL_PROVIDER_SNS_DEV_CERT_URL);
+    expect(() => loadConfig({ ...required, ...devCert, NODE_ENV: 'production' })).toThrow(/EMAIL_PROVIDER_SNS_DEV_CERT_URL is for development only/);
   });
 
   it('turns TLS on for a Temporal Cloud API key unless told otherwise', () => {

@@ -99,9 +99,15 @@ export const configSchema = z
     SES_REGION: z.string().default('us-east-1'),
     SES_ENDPOINT: optionalString,
     SES_CONFIGURATION_SET: optionalString,
+    /** the configuration set publishes Send, Delivery, Bounce, Complaint and Reject events to the webhook: unknown deliveries settle from them (docs/email.md, "Exactly once") */
+    SES_EVENT_PUBLISHING: boolFlag(false),
+    /** with event publishing, how long a send of unknown outcome waits for its event before it is sent again */
+    DELIVERY_UNKNOWN_SETTLE_MINUTES: z.coerce.number().positive().default(15),
     EMAIL_PROVIDER_SNS_CERTIFICATE: optionalString,
     /** the SNS topics whose notifications the SES webhook accepts, space- or comma-separated (docs/email.md) */
     SES_SNS_TOPIC_ARNS: optionalString,
+    /** development only (refused in production): the local stack's SNS signing certificate URL (scripts/ses-events), trusted besides Amazon's */
+    EMAIL_PROVIDER_SNS_DEV_CERT_URL: optionalString,
     /** the installation's send budget per second; overrides SES's MaxSendRate (docs/email.md, "Send rate") */
     SES_MAX_SEND_RATE: optionalPositive(),
     /** a process's share of the budget while Redis is unreachable (default: 1 / the processes last seen sharing it) */
@@ -121,6 +127,8 @@ export const configSchema = z
     WEBHOOK_ADDRESS_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(3_000),
     /** /v1/health requests per address in a window (each pings PostgreSQL, Redis and Temporal) */
     HEALTH_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(600),
+    /** verified SES notifications per SNS topic in a window; past it 503 (SNS retries), never 429 (docs/email.md, "Provider webhooks") */
+    EMAIL_PROVIDER_WEBHOOK_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(60_000),
     BOUNCE_THRESHOLD: bounceThreshold,
     /** false, a hop count, or proxy addresses/CIDRs (`true`, every hop, is refused in production) */
     TRUST_PROXY: trustProxy,
@@ -153,6 +161,16 @@ export const configSchema = z
     WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().positive().default(4),
     OUTBOUND_DISPATCH: boolFlag(true),
   })
+  .superRefine((env, ctx) => {
+    if (env.EMAIL_PROVIDER_SNS_DEV_CERT_URL !== undefined && env.NODE_ENV === 'production')
+      ctx.addIssue({ code: 'custom', path: ['EMAIL_PROVIDER_SNS_DEV_CERT_URL'], message: 'is for development only: unset it in production' });
+    if (env.SES_EVENT_PUBLISHING && env.SES_CONFIGURATION_SET === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SES_EVENT_PUBLISHING'],
+        message: 'needs SES_CONFIGURATION_SET (the configuration set that publishes the events)',
+      });
+  })
   .transform((env) => ({
     nodeEnv: env.NODE_ENV,
     isProduction: env.NODE_ENV === 'production',
@@ -176,6 +194,10 @@ export const configSchema = z
       // PEM that pins the SNS signing certificate instead of downloading it (docs/email.md)
       snsCertificatePem: env.EMAIL_PROVIDER_SNS_CERTIFICATE?.replace(/\\n/g, '\n'),
       snsTopicArns: env.SES_SNS_TOPIC_ARNS?.split(/[\s,]+/).filter((arn) => arn !== ''),
+      snsDevCertificateUrl: env.EMAIL_PROVIDER_SNS_DEV_CERT_URL,
+      // unknown deliveries settle from the configuration set's events, else by the delivery policy
+      eventPublishing: env.SES_EVENT_PUBLISHING,
+      unknownSettleMs: env.DELIVERY_UNKNOWN_SETTLE_MINUTES * 60_000,
       machineClickWindowMs: env.MACHINE_CLICK_WINDOW_MS,
       sendRate: { maxPerSecond: env.SES_MAX_SEND_RATE, workerShare: env.SEND_RATE_WORKER_SHARE },
     },
@@ -212,6 +234,7 @@ export const configSchema = z
       webhookSourceMax: env.WEBHOOK_SOURCE_RATE_LIMIT_MAX,
       webhookAddressMax: env.WEBHOOK_ADDRESS_RATE_LIMIT_MAX,
       healthMax: env.HEALTH_RATE_LIMIT_MAX,
+      emailProviderMax: env.EMAIL_PROVIDER_WEBHOOK_RATE_LIMIT_MAX,
     },
     trustProxy: env.TRUST_PROXY,
     segments: { queryTimeoutMs: env.SEGMENT_QUERY_TIMEOUT_MS, queryConcurrency: env.SEGMENT_QUERY_CONCURRENCY },

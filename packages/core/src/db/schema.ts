@@ -113,7 +113,7 @@ export interface JourneyLogsTable {
   createdAt: Timestamp;
 }
 
-export type EmailStatus = 'queued' | 'rendered' | 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'failed' | 'cancelled';
+export type EmailStatus = 'queued' | 'rendered' | 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'failed' | 'cancelled' | 'unknown_dropped';
 
 /** Why an open or a click was made by a machine, not a person (docs/email.md, "Machine opens and clicks"; migration 0075). */
 export const machineReasons = ['head_request', 'scanner_user_agent', 'apple_mpp', 'too_fast', 'honeypot'] as const;
@@ -165,6 +165,10 @@ export interface EmailProviderNotificationsTable {
   messageId: string;
   notificationType: string;
   receivedAt: Timestamp;
+  /** 0156: the send it was about, when known (by provider message id or the send id tag) */
+  emailSendId: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 0156: SES's own event or notification type (`Send`, `Bounce`, …) */
+  eventType: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface TrackedLinksTable {

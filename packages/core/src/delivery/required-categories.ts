@@ -28,5 +28,6 @@ export function exemptRequiredCategories(policy: DeliveryPolicy, categories: Pic
     caps: { enumerable: true, get: () => policy.caps },
     quietHours: { enumerable: true, get: () => policy.quietHours },
     exempt: { enumerable: true, get: () => [...policy.exempt, ...required.filter((key) => !policy.exempt.includes(key))] },
+    unknown: { enumerable: true, get: () => policy.unknown },
   });
 }

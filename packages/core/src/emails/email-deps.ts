@@ -22,6 +22,8 @@ export interface EmailDeps {
   logger?: Pick<AppLogger, 'warn' | 'error'>;
   /** the installation's shared send budget (docs/email.md, "Send rate"); absent: sends are not rate-limited */
   sendRate?: SendRateGovernor;
-  /** journeys/delivery-policy.ts: frequency caps of journey and broadcast sends (not of this send path itself) */
+  /** journeys/delivery-policy.ts: frequency caps of journey and broadcast sends (not of this send path itself), and what an unknown delivery becomes */
   delivery: DeliveryRules;
+  /** SES event publishing is on (SES_EVENT_PUBLISHING): an unknown delivery waits `settleMs` for its event, then is sent again (unknown-delivery.ts) */
+  unknownDeliveries?: { settleMs: number };
 }

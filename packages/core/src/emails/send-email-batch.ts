@@ -10,6 +10,7 @@ import {
   prepareSend,
   recordSent,
   queuedSendValues,
+  SENT_STATUS,
   type SendEmailInput,
   type SendEmailResult,
 } from './send-email';
@@ -101,7 +102,7 @@ export function createBatchSender(deps: EmailDeps): BatchSender {
   const sent = createGroupCommit<SentRecord, void>(async (records) => {
     const values = sql.join(records.map((record) => sql`(${record.emailSendId}::uuid, ${record.messageId}, ${record.sentAt}::timestamptz)`));
     await sql`
-      update email_sends e set status = 'sent', provider_message_id = v.message_id, sent_at = v.sent_at, error_message = null, updated_at = v.sent_at
+      update email_sends e set status = ${SENT_STATUS}, provider_message_id = v.message_id, sent_at = coalesce(e.sent_at, v.sent_at), error_message = null, updated_at = v.sent_at
       from (values ${values}) as v(id, message_id, sent_at)
       where e.id = v.id`.execute(deps.db);
     return records.map(() => undefined);

@@ -13,6 +13,9 @@ import { sendEmail, type SendEmailInput } from './send-email';
 import { createBatchSender, createQueuedSends } from './send-email-batch';
 import { deliverJourneyEmail } from '../journeys/deliver-journey-email';
 import { deploymentCategories } from '../../../../test/deployment-categories';
+import { signedSnsMessage } from '../../../../test/sns-signer';
+import { EMAIL_SEND_ID_TAG } from '@waymark/email/ses-notification';
+import { processSesNotification } from '../webhooks/email-provider/process-notification';
 
 /**
  * The send path against real PostgreSQL and the SES emulator. Failure injection wraps the real
@@ -77,24 +80,103 @@ describe('sendEmail (exactly once, failures, DLQ, suppress window)', () => {
     expect(await db.selectFrom('emailSends').select('id').where('idempotencyKey', '=', key).execute()).toHaveLength(1);
   });
 
-  it('never sends twice when an attempt died DURING the provider call (delivery unknown → failed + DLQ)', async () => {
-    const to = uniqueAddress('died');
-    const key = randomUUID();
-    // first attempt: the provider accepts the message, then the worker dies before recording it
+  /** An attempt that dies during its provider call: after the provider accepted it (`accepted`), or before the request reached it. */
+  function dyingAttempt(accepted: boolean): EmailDeps {
     const dying: EmailTransport = {
       send: async (message) => {
-        await email.transport.send(message);
+        if (accepted) await email.transport.send(message);
         return new Promise<never>(() => undefined);
       },
     };
-    const first = sendEmail(withTransport(dying), { templateKey: 'welcome', to, idempotencyKey: key });
+    return withTransport(dying);
+  }
+  async function dieDuringProviderCall(input: SendEmailInput, accepted: boolean, deps: EmailDeps = email): Promise<void> {
+    const first = sendEmail({ ...dyingAttempt(accepted), ...(deps.unknownDeliveries ? { unknownDeliveries: deps.unknownDeliveries } : {}) }, input);
     await expect(Promise.race([first, new Promise((resolve) => setTimeout(() => resolve('timeout'), 1_500))])).resolves.toBe('timeout');
-    const retry = await sendEmail(email, { templateKey: 'welcome', to, idempotencyKey: key });
-    expect(retry).toMatchObject({ status: 'failed' });
-    expect(await emailsTo(to)).toHaveLength(1);
-    const dlq = await db.selectFrom('dlqEntries').selectAll().where('sourceId', '=', retry.emailSendId!).executeTakeFirstOrThrow();
-    expect(dlq).toMatchObject({ source: 'email', status: 'pending' });
-    expect(dlq.payload).toMatchObject({ templateKey: 'welcome', to, idempotencyKey: key });
+  }
+  const sendRow = (key: string) => db.selectFrom('emailSends').selectAll().where('idempotencyKey', '=', key).executeTakeFirstOrThrow();
+
+  describe('a delivery unknown (an attempt died DURING the provider call)', () => {
+    it('required category, event publishing off: never sent twice, failed + DLQ (the policy asks)', async () => {
+      const to = uniqueAddress('died');
+      const key = randomUUID();
+      await dieDuringProviderCall({ templateKey: 'welcome', to, idempotencyKey: key, category: 'transactional' }, true);
+      const retry = await sendEmail(email, { templateKey: 'welcome', to, idempotencyKey: key, category: 'transactional' });
+      expect(retry).toMatchObject({ status: 'failed' });
+      expect(retry).not.toHaveProperty('dropped');
+      expect(await emailsTo(to)).toHaveLength(1);
+      const dlq = await db.selectFrom('dlqEntries').selectAll().where('sourceId', '=', retry.emailSendId!).executeTakeFirstOrThrow();
+      expect(dlq).toMatchObject({ source: 'email', status: 'pending' });
+      expect(dlq.payload).toMatchObject({ templateKey: 'welcome', to, idempotencyKey: key });
+    });
+
+    it('other categories, event publishing off: dropped at most once, `unknown_dropped` with the reason, no DLQ entry', async () => {
+      const to = uniqueAddress('dropped');
+      const key = randomUUID();
+      await dieDuringProviderCall({ templateKey: 'welcome', to, idempotencyKey: key }, true);
+      const retry = await sendEmail(email, { templateKey: 'welcome', to, idempotencyKey: key });
+      expect(retry).toMatchObject({ status: 'failed', dropped: true });
+      expect(retry).toMatchObject({ reason: expect.stringContaining('dropped, not resent') });
+      expect(await sendRow(key)).toMatchObject({ status: 'unknown_dropped', errorMessage: expect.stringContaining('category "journey"') });
+      // asked again: the same answer, nothing sent
+      expect(await sendEmail(email, { templateKey: 'welcome', to, idempotencyKey: key })).toMatchObject({ status: 'failed', dropped: true });
+      expect(await emailsTo(to)).toHaveLength(1);
+      expect(await db.selectFrom('dlqEntries').select('id').where('sourceId', '=', retry.emailSendId!).execute()).toEqual([]);
+    });
+
+    it('a category whose policy says `resend`: sent again under the same row (at least once)', async () => {
+      const to = uniqueAddress('resend');
+      const key = randomUUID();
+      const resending: EmailDeps = { ...email, delivery: { ...email.delivery, policy: { caps: [], exempt: [], unknown: { journey: 'resend' } } } };
+      await dieDuringProviderCall({ templateKey: 'welcome', to, idempotencyKey: key }, false);
+      const retry = await sendEmail(resending, { templateKey: 'welcome', to, idempotencyKey: key });
+      expect(retry).toMatchObject({ status: 'sent' });
+      const [stored] = await emailsTo(to);
+      expect(await sendRow(key)).toMatchObject({ id: retry.emailSendId, status: 'sent', providerMessageId: stored!.messageId });
+    });
+
+    it("event publishing on: SES's later Send event (found by the send id tag) marks it sent with its message id; the retry sends nothing", async () => {
+      const to = uniqueAddress('settled');
+      const key = randomUUID();
+      const publishing: EmailDeps = { ...email, unknownDeliveries: { settleMs: 60_000 } };
+      await dieDuringProviderCall({ templateKey: 'welcome', to, idempotencyKey: key }, true, publishing);
+      const claimed = await sendRow(key);
+      // before the event: the retry waits for it (the window has not passed), it does not send
+      const early = await sendEmail(publishing, { templateKey: 'welcome', to, idempotencyKey: key });
+      expect(early).toMatchObject({ status: 'deferred', reason: 'delivery_unknown' });
+      const [stored] = await emailsTo(to);
+      const sendEvent = JSON.stringify({
+        eventType: 'Send',
+        mail: { messageId: stored!.messageId, destination: [to], timestamp: new Date().toISOString(), tags: { [EMAIL_SEND_ID_TAG]: [claimed.id] } },
+        send: {},
+      });
+      expect(await processSesNotification(db, signedSnsMessage({ Message: sendEvent }), { bounceThreshold: 3 })).toMatchObject({
+        processed: true,
+        kind: 'sent',
+        emailSendId: claimed.id,
+      });
+      expect(await sendRow(key)).toMatchObject({ id: claimed.id, status: 'sent', providerMessageId: stored!.messageId });
+      expect(await sendEmail(publishing, { templateKey: 'welcome', to, idempotencyKey: key })).toEqual({ status: 'sent', emailSendId: claimed.id });
+      expect(await emailsTo(to)).toHaveLength(1);
+    });
+
+    it('event publishing on, no event within the settle window: SES never accepted it, so it is sent once more under the same row', async () => {
+      const to = uniqueAddress('unsettled');
+      const key = randomUUID();
+      const publishing: EmailDeps = { ...email, unknownDeliveries: { settleMs: 1_000 } };
+      await dieDuringProviderCall({ templateKey: 'welcome', to, idempotencyKey: key }, false, publishing);
+      const claimed = await sendRow(key);
+      expect(await emailsTo(to)).toHaveLength(0);
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, claimed.sendStartedAt!.getTime() + 1_000 - Date.now())));
+      const retry = await sendEmail(publishing, { templateKey: 'welcome', to, idempotencyKey: key });
+      expect(retry).toEqual({ status: 'sent', emailSendId: claimed.id });
+      const stored = await emailsTo(to);
+      expect(stored).toHaveLength(1);
+      expect(await sendRow(key)).toMatchObject({ id: claimed.id, status: 'sent', providerMessageId: stored[0]!.messageId });
+      // asked again: nothing more
+      expect(await sendEmail(publishing, { templateKey: 'welcome', to, idempotencyKey: key })).toEqual({ status: 'sent', emailSendId: claimed.id });
+      expect(await emailsTo(to)).toHaveLength(1);
+    });
   });
 
   it('retries provider errors, then marks the send failed and parks it in the DLQ with what is needed to retry', async () => {

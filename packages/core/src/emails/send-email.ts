@@ -2,6 +2,7 @@ import { sql, type Insertable, type RawBuilder } from 'kysely';
 import { renderEmail, TemplateDataError } from '@waymark/email/render-email';
 import { parseForTracking, type TrackableDocument } from '@waymark/email/link-tracking';
 import { isSesThrottling } from '@waymark/email/ses-throttling';
+import { EMAIL_SEND_ID_TAG } from '@waymark/email/ses-notification';
 import { DEFAULT_EMAIL_CATEGORY, type EmailLinks } from '@waymark/email/email-template';
 import { REDACTED, redactedProps, redactSecrets, secretValues } from '@waymark/email/secret-props';
 import type { Db } from '../db/database';
@@ -13,6 +14,7 @@ import type { EmailDeps } from './email-deps';
 import { markEmailFailed } from './email-failures';
 import { buildEmailLinks, listUnsubscribeHeaders } from './email-links';
 import { findSuppressWindowEnd } from './suppress-window';
+import { settleUnknownDelivery, UNKNOWN_CLAIMED, UNKNOWN_STOPPED } from './unknown-delivery';
 
 /** Provider failures a send survives before it is marked failed and parked in the DLQ. */
 export const DEFAULT_MAX_SEND_ATTEMPTS = 5;
@@ -41,8 +43,12 @@ export interface SendEmailInput {
 export type SendEmailResult =
   | { status: 'sent'; emailSendId: string }
   | { status: 'skipped'; emailSendId?: undefined; reason: string }
-  | { status: 'failed'; emailSendId: string; reason: string }
-  /** inside the journey's suppress window (nothing was written), or past the send rate's budget (the row waits queued, its slot kept): try again at `retryAt` */
+  /** `dropped`: an unknown delivery the delivery policy dropped (`unknown_dropped`, at most once), not parked in the DLQ */
+  | { status: 'failed'; emailSendId: string; reason: string; dropped?: true }
+  /**
+   * inside the journey's suppress window (nothing was written), past the send rate's budget (the
+   * row waits queued, its slot kept), or a delivery unknown waiting for its SES event: try again at `retryAt`
+   */
   | { status: 'deferred'; emailSendId?: undefined; reason: string; retryAt: Date };
 
 export interface SendEmailOptions {
@@ -74,7 +80,8 @@ const ACCEPTED: readonly EmailStatus[] = ['sent', 'delivered', 'opened', 'clicke
  * - the row is created once per key (unique index) and an accepted row is never sent again;
  * - `send_started_at` is claimed before the provider call; a retry that finds it claimed but
  *   without a provider message id cannot know whether the provider accepted the message (the
- *   worker died mid-call), so it marks the send failed + DLQ rather than risk a duplicate;
+ *   worker died mid-call): SES's own events settle it, else the delivery policy decides
+ *   (unknown-delivery.ts);
  * - a provider error releases the claim and is rethrown for the caller's retry, until
  *   `maxAttempts` failures, after which the send is failed + DLQ and `failed` is returned.
  */
@@ -119,17 +126,28 @@ export async function sendEmail(deps: EmailDeps, input: SendEmailInput, options:
   return recordSent(deps, row, accepted, options.whenSent);
 }
 
+/** The answer of a send that has ended (accepted, failed, or dropped as unknown); undefined while it has not. */
+function endedAnswer(row: EmailSendRow): SendEmailResult | undefined {
+  if (ACCEPTED.includes(row.status)) return { status: 'sent', emailSendId: row.id };
+  if (row.status === 'failed') return { status: 'failed', emailSendId: row.id, reason: row.errorMessage ?? 'failed' };
+  if (row.status === 'unknown_dropped') return { status: 'failed', emailSendId: row.id, reason: row.errorMessage ?? 'unknown_dropped', dropped: true };
+  // its broadcast was cancelled while the send rate held it back: never sent, never to be
+  if (row.status === 'cancelled') return { status: 'skipped', reason: 'cancelled' };
+  return undefined;
+}
+
 /**
  * What a row's state already answers (accepted, failed, or claimed by an attempt that stopped
  * during its provider call), else waits for the send rate: undefined means render and claim now.
  */
 export async function beforeClaim(deps: EmailDeps, row: EmailSendRow): Promise<SendEmailResult | undefined> {
-  if (ACCEPTED.includes(row.status)) return { status: 'sent', emailSendId: row.id };
-  if (row.status === 'failed') return { status: 'failed', emailSendId: row.id, reason: row.errorMessage ?? 'failed' };
-  // its broadcast was cancelled while the send rate held it back: never sent, never to be
-  if (row.status === 'cancelled') return { status: 'skipped', reason: 'cancelled' };
-  if (row.sendStartedAt !== null)
-    return failForGood(deps, row, 'Delivery unknown: an earlier attempt stopped during the provider call; not resent to avoid a duplicate');
+  const ended = endedAnswer(row);
+  if (ended !== undefined) return ended;
+  if (row.sendStartedAt !== null) {
+    const settled = await settleUnknownDelivery(deps, row, UNKNOWN_STOPPED);
+    if (settled === 'ask') return failForGood(deps, row, `Delivery unknown: ${UNKNOWN_STOPPED}; not resent to avoid a duplicate`);
+    if (settled !== 'resend') return settled;
+  }
   // before the claim: a worker that dies while it waits leaves the row queued, not "delivery unknown"
   const slot = await deps.sendRate?.acquire(row.idempotencyKey ?? row.id);
   if (slot !== undefined) return { status: 'deferred', reason: 'send_rate', retryAt: slot };
@@ -183,11 +201,15 @@ export function secretsNotKept(templateKey: string, props: readonly string[]): s
   return `Template "${templateKey}" carries secret props (${props.join(', ')}) that are not kept after the send; it cannot be sent again from kept data: the person asks for a new one`;
 }
 
-/** Another attempt holds the claim (or has finished): sent if it was accepted, else "delivery unknown". */
+/** Another attempt holds the claim (or has finished): sent if it was accepted, else a delivery unknown (unknown-delivery.ts). */
 export async function claimLost(deps: EmailDeps, row: EmailSendRow): Promise<SendEmailResult> {
   const current = await deps.db.selectFrom('emailSends').selectAll().where('id', '=', row.id).executeTakeFirst();
-  if (current !== undefined && ACCEPTED.includes(current.status)) return { status: 'sent', emailSendId: current.id };
-  return failForGood(deps, current ?? row, 'Delivery unknown: another attempt claimed this send; not resent to avoid a duplicate');
+  const ended = current === undefined ? undefined : endedAnswer(current);
+  if (ended !== undefined) return ended;
+  const settled = current === undefined ? 'ask' : await settleUnknownDelivery(deps, current, UNKNOWN_CLAIMED);
+  if (settled === 'ask') return failForGood(deps, current ?? row, `Delivery unknown: ${UNKNOWN_CLAIMED}; not resent to avoid a duplicate`);
+  // released: this attempt renders and claims it again at its caller's next try
+  return settled === 'resend' ? { status: 'deferred', reason: 'delivery_unknown', retryAt: new Date() } : settled;
 }
 
 /**
@@ -211,7 +233,7 @@ export async function callProvider(
       text: prepared.text,
       headers: listUnsubscribeHeaders(prepared.links),
       tags: [
-        { name: 'waymark_email_send_id', value: row.id },
+        { name: EMAIL_SEND_ID_TAG, value: row.id },
         { name: 'waymark_template', value: row.templateKey.replace(/[^\w-]/g, '_') },
       ],
     });
@@ -260,12 +282,19 @@ export async function recordSent(
   }
 }
 
+/**
+ * `sent`, unless SES's own events got there first (event publishing: the Send event settles a send
+ * by its tag, and a Delivery or Bounce may follow before the attempt records SES's answer): a
+ * send never moves backwards.
+ */
+export const SENT_STATUS = sql`case when status in ('queued', 'rendered', 'failed', 'unknown_dropped') then 'sent' else status end`;
+
 /** Records one accepted send (`whenSent`: see SendEmailOptions). */
 export async function markSent(db: Db, emailSendId: string, messageId: string, whenSent?: (emailSendId: string) => RawBuilder<unknown>): Promise<void> {
   const sentAt = new Date();
   await sql`
     with sent as (
-      update email_sends set status = 'sent', provider_message_id = ${messageId}, sent_at = ${sentAt}, error_message = null, updated_at = ${sentAt}
+      update email_sends set status = ${SENT_STATUS}, provider_message_id = ${messageId}, sent_at = coalesce(sent_at, ${sentAt}), error_message = null, updated_at = ${sentAt}
       where id = ${emailSendId}
       returning id
     )${whenSent === undefined ? sql`` : sql`, ${whenSent(emailSendId)}`}

@@ -33,6 +33,7 @@ interface RecountRow {
   humanClicks: string;
   machineClicks: string;
   unsubscribed: string;
+  unknownDropped: string;
 }
 
 /**
@@ -50,6 +51,7 @@ async function recount(db: Db, broadcastId: string): Promise<Map<string, { stats
       count(*) filter (where r.status = 'skipped' and r.reason = 'no_email') as "noEmail",
       count(*) filter (where r.status = 'skipped' and r.reason = 'missing_data') as "missingData",
       count(*) filter (where r.status = 'skipped' and r.reason = 'frequency_cap') as "frequencyCap",
+      count(*) filter (where r.status = 'skipped' and r.reason = 'unknown_dropped') as "unknownDropped",
       count(*) filter (where r.status <> 'pending') as done,
       count(e.delivered_at) as delivered,
       count(e.bounced_at) as bounced,
@@ -76,6 +78,7 @@ async function recount(db: Db, broadcastId: string): Promise<Map<string, { stats
       stats: {
         sent: n(row.sent),
         failed: n(row.failed),
+        unknownDropped: n(row.unknownDropped),
         skipped: {
           unsubscribed: n(row.unsubscribedSkip),
           suppressed: n(row.suppressed),
@@ -242,6 +245,7 @@ describe('broadcast stats counters', () => {
     expect(done.stats).toEqual({
       sent: AUDIENCE - 6,
       failed: 0,
+      unknownDropped: 0,
       skipped: { unsubscribed: 2, suppressed: 1, noEmail: 1, missingData: 1, frequencyCap: 1 },
       delivered: 60,
       bounced: 3,

@@ -22,6 +22,9 @@ const statsSchema = z
   .object({
     sent: count,
     failed: count.describe('failed for good (each one is in the DLQ)'),
+    unknownDropped: count.describe(
+      'sends whose outcome was unknown (an attempt stopped during the provider call) that the delivery policy dropped rather than risk a duplicate; without SES event publishing only (docs/email.md, "Exactly once")',
+    ),
     skipped: z
       .object({ unsubscribed: count, suppressed: count, noEmail: count, missingData: count, frequencyCap: count })
       .describe('recipients who got no email, by reason'),

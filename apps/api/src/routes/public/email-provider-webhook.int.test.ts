@@ -151,3 +151,70 @@ describe('POST /v1/webhooks/email-provider (SES via SNS)', () => {
     expect(await post(signedSnsMessage({ Message: 'plain text, not SES' }))).toMatchObject({ status: 200, body: { ok: true } });
   });
 });
+
+describe('POST /v1/webhooks/email-provider: its own budget (bounces and complaints always arrive)', () => {
+  it('1,000 signed notifications from one address in a minute: all 200, all recorded, whatever the anonymous budget', async () => {
+    const api = await startTestApi({ EMAIL_PROVIDER_WEBHOOK_SECRET: SECRET, EMAIL_PROVIDER_SNS_CERTIFICATE: TEST_SNS_CERT_PEM, RATE_LIMIT_MAX: '100' });
+    try {
+      const to = uniqueAddress('burst');
+      const messages = Array.from({ length: 1_000 }, (_, n) =>
+        signedSnsMessage({ Message: sesEventMessage(n % 2 === 0 ? 'Delivery' : 'Bounce', `burst-${randomUUID()}`, to) }),
+      );
+      const statuses: number[] = [];
+      for (let at = 0; at < messages.length; at += 50) {
+        const answers = await Promise.all(
+          messages.slice(at, at + 50).map((message) =>
+            api.request('POST', '/v1/webhooks/email-provider', {
+              body: JSON.stringify(message),
+              headers: { 'content-type': 'text/plain; charset=UTF-8', authorization: basic(SECRET) },
+            }),
+          ),
+        );
+        statuses.push(...answers.map((answer) => answer.status));
+      }
+      expect(countStatuses(statuses)).toEqual({ 200: 1_000 });
+      const recorded = await api.deps.db
+        .selectFrom('emailProviderNotifications')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where(
+          'messageId',
+          'in',
+          messages.map((message) => message.MessageId),
+        )
+        .executeTakeFirstOrThrow();
+      expect(Number(recorded.n)).toBe(1_000);
+      expect((await api.deps.db.selectFrom('emailPreferences').select('bounceCount').where('email', '=', to).executeTakeFirst())?.bounceCount).toBe(500);
+    } finally {
+      await api.close();
+    }
+  }, 300_000);
+
+  it('past its own budget answers 503 with Retry-After (SNS retries a 5xx, and drops a 4xx), and spends nothing on unauthenticated posts', async () => {
+    const api = await startTestApi({
+      EMAIL_PROVIDER_WEBHOOK_SECRET: SECRET,
+      EMAIL_PROVIDER_SNS_CERTIFICATE: TEST_SNS_CERT_PEM,
+      EMAIL_PROVIDER_WEBHOOK_RATE_LIMIT_MAX: '3',
+    });
+    try {
+      const post = (body: unknown, authorization = basic(SECRET)) =>
+        api.request('POST', '/v1/webhooks/email-provider', { body: JSON.stringify(body), headers: { 'content-type': 'text/plain', authorization } });
+      const topic = `arn:aws:sns:us-east-1:123456789012:budget-${randomUUID().slice(0, 8)}`;
+      const message = () => signedSnsMessage({ Message: sesEventMessage('Delivery', `budget-${randomUUID()}`, 'x@waymark-test.example'), TopicArn: topic });
+      // refused before the budget: they do not use it up
+      for (let n = 0; n < 5; n += 1) expect((await post(message(), basic('wrong'))).status).toBe(401);
+      const answers = [];
+      for (let n = 0; n < 4; n += 1) answers.push(await post(message()));
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 503]);
+      expect(answers[3]).toMatchObject({ body: { error: expect.any(String) } });
+      expect(Number(answers[3]!.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await api.close();
+    }
+  });
+});
+
+function countStatuses(statuses: number[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;
+  return counts;
+}

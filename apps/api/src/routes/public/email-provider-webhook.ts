@@ -4,6 +4,7 @@ import { processSesNotification } from '@waymark/core/webhooks/email-provider/pr
 import { verifyEmailProviderWebhook } from '@waymark/core/webhooks/email-provider/verify-webhook';
 import type { RoutePlugin } from '../../http/type-provider';
 import type { AppDeps } from '../../deps';
+import { routeBudget } from '../../plugins/rate-limit';
 import { errorBody } from '../../schemas/common';
 
 /**
@@ -12,26 +13,43 @@ import { errorBody } from '../../schemas/common';
  * (docs/email.md). SNS posts JSON as text/plain, which Fastify hands over as a string.
  */
 export const emailProviderWebhookRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
+  // Bounces and complaints must always arrive (docs/email.md, "Provider webhooks"): SNS posts from a
+  // handful of addresses and drops a message answered 4xx, so this route has no per-address budget;
+  // its own, per topic, is spent once the message is authenticated and sheds load with a 503,
+  // which SNS retries with backoff
+  const topics = new WeakMap<object, string>();
+  const budget = routeBudget(app, { name: 'email-provider', max: deps.config.rateLimit.emailProviderMax, key: (request) => topics.get(request) ?? '' });
   app.post(
     '/v1/webhooks/email-provider',
     {
+      config: { rateLimit: false },
       schema: {
         tags: ['webhooks'],
         summary: 'Amazon SES delivery notifications via SNS (Basic auth + SNS signature)',
         body: z.unknown(),
-        response: { 200: z.object({ ok: z.literal(true) }), 401: errorBody },
+        description:
+          'Basic auth and the SNS signature are checked first (401). Verified messages then spend the route’s own budget, per SNS topic ' +
+          '(EMAIL_PROVIDER_WEBHOOK_RATE_LIMIT_MAX a window); past it the answer is 503 with Retry-After, which SNS retries, never 429.',
+        response: { 200: z.object({ ok: z.literal(true) }), 401: errorBody, 503: errorBody },
       },
     },
     async (request, reply) => {
       const verification = await verifyEmailProviderWebhook(
         { authorization: request.headers.authorization, body: request.body },
-        { secret: deps.config.email.webhookSecret, certificates: deps.snsCertificates, trust: { topicArns: deps.config.email.snsTopicArns } },
+        {
+          secret: deps.config.email.webhookSecret,
+          certificates: deps.snsCertificates,
+          trust: { topicArns: deps.config.email.snsTopicArns, devCertificateUrl: deps.config.email.snsDevCertificateUrl },
+        },
       );
       if (!verification.ok) {
         request.log.warn({ reason: verification.reason }, 'email-provider webhook rejected');
         return reply.status(401).send({ error: verification.error });
       }
       const { message } = verification;
+      topics.set(request, message.TopicArn);
+      const spent = await budget.spend(request);
+      if (!spent.within) return reply.status(503).header('retry-after', spent.retryAfterSeconds).send({ error: 'Too many notifications; retry later' });
       switch (message.Type) {
         case 'SubscriptionConfirmation': {
           const confirmed = await confirmSnsSubscription(message);

@@ -20,6 +20,7 @@ const PROGRESS: Record<EmailStatus, number> = {
   failed: 1,
   // never handed to the provider: a notification for it cannot exist
   cancelled: 1,
+  unknown_dropped: 1,
   sent: 2,
   delivered: 3,
   opened: 4,
@@ -27,6 +28,30 @@ const PROGRESS: Record<EmailStatus, number> = {
   bounced: 6,
   complained: 7,
 };
+
+/** Statuses of a send the provider may have accepted without its answer being recorded (docs/email.md, "Exactly once"). */
+const UNSETTLED: readonly EmailStatus[] = ['queued', 'rendered', 'failed', 'unknown_dropped'];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The send an event is about: by the provider message id, else by its send id tag when the send
+ * has no message id yet. An event found by its tag settles the send: SES accepted it (its Send
+ * event, or any later one), so it is `sent` with that message id, whether its own attempt is still
+ * waiting for SES's answer, stopped during the call (delivery unknown), or was dropped or parked.
+ */
+async function findSend(db: Db, event: SesEvent): Promise<EmailSendRow | undefined> {
+  const byMessage = await db.selectFrom('emailSends').selectAll().where('providerMessageId', '=', event.messageId).forUpdate().executeTakeFirst();
+  if (byMessage !== undefined || event.emailSendId === undefined || !UUID.test(event.emailSendId)) return byMessage;
+  const tagged = await db.selectFrom('emailSends').selectAll().where('id', '=', event.emailSendId).forUpdate().executeTakeFirst();
+  if (tagged === undefined || tagged.providerMessageId !== null || !UNSETTLED.includes(tagged.status)) return undefined;
+  const at = 'at' in event ? event.at : new Date();
+  return db
+    .updateTable('emailSends')
+    .set({ status: 'sent', providerMessageId: event.messageId, sentAt: sql`coalesce(sent_at, ${at})`, errorMessage: null, updatedAt: new Date() })
+    .where('id', '=', tagged.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
 
 /**
  * Applies one verified SES notification. The SNS MessageId is recorded in the same transaction,
@@ -38,16 +63,21 @@ export async function processSesNotification(db: Db, message: SnsMessage, option
   return db.transaction().execute(async (trx) => {
     const fresh = await trx
       .insertInto('emailProviderNotifications')
-      .values({ messageId: message.MessageId, notificationType: event?.kind ?? 'unparsed' })
+      .values({ messageId: message.MessageId, notificationType: event?.kind ?? 'unparsed', eventType: event?.sesType ?? null })
       .onConflict((oc) => oc.column('messageId').doNothing())
       .returning('messageId')
       .executeTakeFirst();
     if (fresh === undefined) return { processed: false, kind: event?.kind ?? 'unparsed' };
     if (event === undefined) return { processed: true, kind: 'unparsed' };
 
-    const send = await trx.selectFrom('emailSends').selectAll().where('providerMessageId', '=', event.messageId).forUpdate().executeTakeFirst();
+    const send = await findSend(trx, event);
+    // kept per send (its category and recipient by a join): what bounces and complaints a send drew
+    if (send !== undefined)
+      await trx.updateTable('emailProviderNotifications').set({ emailSendId: send.id }).where('messageId', '=', message.MessageId).execute();
     const at = 'at' in event ? event.at : new Date();
     switch (event.kind) {
+      case 'sent':
+        break;
       case 'delivered':
         if (send) await advance(trx, send, 'delivered', { deliveredAt: sql`coalesce(delivered_at, ${at})` });
         break;

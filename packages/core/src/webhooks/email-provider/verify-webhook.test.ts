@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createSnsCertificateSource } from '@waymark/email/sns-message';
 import { signedSnsMessage, TEST_SNS_CERT_PEM } from '../../../../../test/sns-signer';
@@ -40,6 +41,29 @@ describe('email-provider webhook verification', () => {
     ).toMatchObject({
       ok: false,
       error: 'Webhook verification failed',
+    });
+  });
+
+  it('trusts a development signing certificate only under EMAIL_PROVIDER_SNS_DEV_CERT_URL (which production refuses)', async () => {
+    const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const devCertificates = createSnsCertificateSource({
+      fetch: async () => new Response(publicKey.export({ type: 'spki', format: 'pem' }).toString()),
+    });
+    const devBody = signedSnsMessage(
+      { Message: '{}', SigningCertURL: 'http://127.0.0.1:8006/sns-dev-cert-0123456789abcdef.pem' },
+      { keyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() },
+    );
+    const options = { secret: 's3cret', certificates: devCertificates };
+    const authorization = basic('sns', 's3cret');
+    expect(await verifyEmailProviderWebhook({ authorization, body: devBody }, { ...options, trust: { devCertificateUrl: 'http://127.0.0.1:8006/' } })).toMatchObject({
+      ok: true,
+    });
+    expect(await verifyEmailProviderWebhook({ authorization, body: devBody }, options)).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('amazonaws.com'),
+    });
+    expect(await verifyEmailProviderWebhook({ authorization, body: devBody }, { ...options, trust: { devCertificateUrl: 'http://127.0.0.1:9999/' } })).toMatchObject({
+      ok: false,
     });
   });
 

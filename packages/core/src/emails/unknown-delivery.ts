@@ -1,0 +1,95 @@
+import { unknownDeliveryAction } from '@waymark/journey';
+import type { EmailSendRow } from '../db/schema';
+import type { EmailDeps } from './email-deps';
+
+/** The longest a retry waits before it looks at an unknown send again (its event may settle it sooner). */
+const LOOK_AGAIN_MS = 60_000;
+
+/**
+ * What the retry of a send whose outcome is unknown does next: an answer, `resend` (the claim is
+ * released: render and claim again), or `ask` (the caller fails it for good into the DLQ).
+ */
+export type UnknownDeliveryStep = { status: 'sent'; emailSendId: string } | UnknownDeliveryAnswer | 'resend' | 'ask';
+type UnknownDeliveryAnswer =
+  | { status: 'failed'; emailSendId: string; reason: string; dropped?: true }
+  | { status: 'deferred'; emailSendId?: undefined; reason: 'delivery_unknown'; retryAt: Date };
+
+export const UNKNOWN_STOPPED = 'an earlier attempt stopped during the provider call';
+export const UNKNOWN_CLAIMED = 'another attempt claimed this send';
+
+/**
+ * A claimed send without a provider message id: its attempt stopped during the provider call (or
+ * another one holds it), so SES may or may not have accepted it (docs/email.md, "Exactly once").
+ *
+ * - With SES event publishing (`unknownDeliveries.settleMs`), SES says so itself: its Send event
+ *   (or any later one) carries the send id tag and marks the send sent
+ *   (webhooks/email-provider/process-notification.ts). Until the settle window after the claim
+ *   has passed, the retry waits and looks again; past it with no event, SES never accepted the
+ *   message, and it is sent again under the same row.
+ * - Without it, the delivery policy decides per category (`unknown`): `drop` (the default, at most
+ *   once: `unknown_dropped`), `resend` (at least once), or `ask` (the DLQ; the default of a
+ *   required category).
+ */
+export async function settleUnknownDelivery(deps: EmailDeps, row: EmailSendRow, what: string): Promise<UnknownDeliveryStep> {
+  const settleMs = deps.unknownDeliveries?.settleMs;
+  if (settleMs !== undefined) {
+    const deadline = (row.sendStartedAt ?? new Date()).getTime() + settleMs;
+    const now = Date.now();
+    if (now < deadline) return { status: 'deferred', reason: 'delivery_unknown', retryAt: new Date(Math.min(deadline, now + LOOK_AGAIN_MS)) };
+    deps.logger?.warn({ emailSendId: row.id, settleMs }, 'delivery unknown: no SES event within the settle window, so SES never accepted it; sending again');
+    return release(deps, row);
+  }
+  const category = row.category;
+  switch (unknownDeliveryAction(deps.delivery.policy, category, deps.categories.required(category))) {
+    case 'ask':
+      return 'ask';
+    case 'resend':
+      deps.logger?.warn({ emailSendId: row.id, category }, 'delivery unknown: sending again, as the delivery policy says for this category');
+      return release(deps, row);
+    case 'drop':
+      return drop(deps, row, `Delivery unknown: ${what}; dropped, not resent (the delivery policy keeps category "${category}" at most once)`);
+  }
+}
+
+/** Releases the stopped attempt's claim so this one can claim the row again; another attempt that got there first is waited for. */
+async function release(deps: EmailDeps, row: EmailSendRow): Promise<UnknownDeliveryStep> {
+  const released = await deps.db
+    .updateTable('emailSends')
+    .set({ sendStartedAt: null, updatedAt: new Date() })
+    .where('id', '=', row.id)
+    .where('sendStartedAt', '=', row.sendStartedAt)
+    .where('providerMessageId', 'is', null)
+    .where('status', 'in', ['queued', 'rendered'])
+    .executeTakeFirst();
+  if (released.numUpdatedRows > 0n) return 'resend';
+  return settledSince(deps, row.id);
+}
+
+async function drop(deps: EmailDeps, row: EmailSendRow, reason: string): Promise<UnknownDeliveryStep> {
+  const dropped = await deps.db
+    .updateTable('emailSends')
+    .set({ status: 'unknown_dropped', errorMessage: reason, updatedAt: new Date() })
+    .where('id', '=', row.id)
+    .where('providerMessageId', 'is', null)
+    .where('status', 'in', ['queued', 'rendered'])
+    .executeTakeFirst();
+  if (dropped.numUpdatedRows > 0n) {
+    deps.logger?.warn({ emailSendId: row.id, category: row.category }, 'delivery unknown: dropped (at most once)');
+    return { status: 'failed', emailSendId: row.id, reason, dropped: true };
+  }
+  return settledSince(deps, row.id);
+}
+
+/** The row changed under us (an event settled it, another attempt took it): its state now, else look again shortly. */
+async function settledSince(deps: EmailDeps, emailSendId: string): Promise<UnknownDeliveryStep> {
+  const current = await deps.db.selectFrom('emailSends').select(['status', 'errorMessage']).where('id', '=', emailSendId).executeTakeFirstOrThrow();
+  if (current.status === 'unknown_dropped' || current.status === 'failed')
+    return {
+      status: 'failed',
+      emailSendId,
+      reason: current.errorMessage ?? current.status,
+      ...(current.status === 'unknown_dropped' ? { dropped: true as const } : {}),
+    };
+  if (current.status !== 'queued' && current.status !== 'rendered') return { status: 'sent', emailSendId };
+  return { status: 'deferred', reason: 'delivery_unknown', retryAt: new Date(Date.now() + 1_000) };
+}
