@@ -53,6 +53,11 @@ export interface RuntimeDeps {
   deliveryPolicy?: DeliveryPolicy;
   /** faults a test injects into the ingest pipeline (events/ingest-deps.ts); none in a deployment */
   ingestFaults?: IngestFaults;
+  /**
+   * when an event's effects may be carried out: the api defers them past an audited change's unit of
+   * work (db/scoped-transactions.ts), whose outbox rows are not committed until it ends; at once by default
+   */
+  afterCommit?: (work: () => void) => void;
 }
 
 export function createRuntime(config: Config, deps: RuntimeDeps): Runtime {
@@ -63,11 +68,15 @@ export function createRuntime(config: Config, deps: RuntimeDeps): Runtime {
   // one budget per process, shared through Redis with every other sending process (docs/email.md, "Send rate")
   const sendRate = createConfiguredSendRateGovernor(config, deps.logger);
   const effects = createEffectDispatcher({ db: deps.db, logger: deps.logger, orchestrator: deps.orchestrator });
+  const afterCommit = deps.afterCommit;
   const ingestDeps: IngestDeps = {
     db: deps.db,
     logger: deps.logger,
     journeys,
-    effects,
+    effects:
+      afterCommit === undefined
+        ? effects
+        : { ...effects, dispatch: (event, committed) => afterCommit(() => effects.dispatch(event, committed)) },
     catalogMode: config.eventCatalogMode,
     ...(deps.ingestFaults === undefined ? {} : { faults: deps.ingestFaults }),
   };

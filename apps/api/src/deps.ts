@@ -159,6 +159,7 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
     db,
     logger,
     orchestrator: temporal.orchestrator,
+    afterCommit: (work) => transactions.afterCommit(work),
     ...(options.ingestFaults === undefined ? {} : { ingestFaults: options.ingestFaults }),
   });
   const { journeys, categories, ingest, ingestBatch, effects } = runtime;
@@ -202,7 +203,8 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
   return {
     config,
     version,
-    settingsWarnings: config.isProduction ? [] : unsafeApiSettings(config),
+    // development only: production refuses to start on them, and tests hold the contract's exact health shape
+    settingsWarnings: config.nodeEnv === 'development' ? unsafeApiSettings(config) : [],
     db,
     transactions,
     redis,

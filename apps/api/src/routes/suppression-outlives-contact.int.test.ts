@@ -83,10 +83,10 @@ describe('suppression outlives the contact', () => {
     );
 
     // POST /v1/emails: skipped as suppressed, even for a required category
-    for (const templateKey of ['welcome', 'auth-password-reset']) {
+    for (const templateKey of ['welcome', 'order-receipt']) {
       const sent = await api.request('POST', '/v1/emails', {
         token: ingestKey,
-        body: { templateKey, to: email, userId, data: { resetUrl: 'https://studio.example.com/r', firstName: 'Ada' } },
+        body: { templateKey, to: email, userId, data: { orderId: 'A-1', items: [{ name: 'Seat', quantity: 1, price: 5 }], firstName: 'Ada' } },
         headers: { 'idempotency-key': randomUUID() },
       });
       expect(sent.status, sent.text).toBe(202);

@@ -35,6 +35,13 @@ export interface ScopedTransactions {
   run<T>(unit: Unit, work: () => T): T;
   /** Commits the current unit, if any, before an effect outside PostgreSQL (see Unit). */
   settle(): Promise<void>;
+  /**
+   * Runs `work` once the current unit has committed (at once outside a unit), outside the unit's
+   * scope; dropped if the unit rolls back. For work handed to the background that reads what the
+   * unit wrote (an event's outbox rows): run inside the unit, it would not see them yet, and its
+   * own statements and settles would interleave with the handler's on the unit's one connection.
+   */
+  afterCommit(work: () => void): void;
 }
 
 /** One connection's worth of serialisation: whoever holds it runs alone on the unit's connection. */
@@ -59,6 +66,7 @@ class UnitState implements Unit {
   readonly turn = new Turn();
   private connection?: Promise<DatabaseConnection>;
   private savepoints = 0;
+  readonly committed: (() => void)[] = [];
 
   constructor(
     private readonly driver: () => Driver,
@@ -93,6 +101,7 @@ class UnitState implements Unit {
       throw error;
     }
     await this.end('commit');
+    for (const work of this.committed.splice(0)) this.storage.exit(work);
   }
 
   async rollback(): Promise<void> {
@@ -102,6 +111,7 @@ class UnitState implements Unit {
 
   private async end(statement: 'commit' | 'rollback'): Promise<void> {
     this.closed = true;
+    if (statement === 'rollback') this.committed.length = 0;
     if (this.connection === undefined) return;
     const connection = await this.connection;
     try {
@@ -246,6 +256,11 @@ export function createScopedTransactions(): ScopedTransactions {
       if (unit === undefined || unit.closed) return;
       await unit.commit();
       unit.settled = true;
+    },
+    afterCommit(work) {
+      const unit = storage.getStore();
+      if (unit === undefined || unit.closed) work();
+      else unit.committed.push(work);
     },
   };
 }

@@ -144,8 +144,8 @@ describe('broadcast stats counters', () => {
     const run = randomUUID().slice(0, 8);
     const people = Array.from({ length: AUDIENCE }, (_, i) => ({
       email: `bs-${run}-${i}@waymark-test.example`,
-      // auth-invitation needs organizationName: recipient 5 lacks it (missing_data)
-      properties: i === 5 ? {} : { organizationName: 'Acme' },
+      // order-receipt needs orderId: recipient 5 lacks it (missing_data)
+      properties: i === 5 ? {} : { orderId: `A-${i}` },
     }));
     const { listKey, contacts } = await seedList(db, people);
     const address = (i: number) => people[i]!.email;
@@ -162,7 +162,7 @@ describe('broadcast stats counters', () => {
     await db
       .insertInto('emailSends')
       .values({
-        templateKey: 'auth-invitation',
+        templateKey: 'order-receipt',
         fromEmail: 'news@waymark-test.example',
         toEmail: address(4),
         category: 'newsletter',
@@ -175,10 +175,10 @@ describe('broadcast stats counters', () => {
       token: adminKey,
       body: {
         name: `Stats ${run}`,
-        templateKey: 'auth-invitation',
+        templateKey: 'order-receipt',
         category: 'newsletter',
         audience: { listKey },
-        data: { acceptUrl: 'https://app.example.com/accept', inviterEmail: 'ops@example.com', role: 'viewer' },
+        data: { items: [{ name: 'Seat', quantity: 1, price: 5 }] },
         variants: [
           { id: 'a', subject: 'Join Acme (A)' },
           { id: 'b', subject: 'Join Acme (B)' },
@@ -282,7 +282,7 @@ describe('broadcast stats counters', () => {
       .insertInto('broadcasts')
       .values({
         name: 'race',
-        templateKey: 'auth-invitation',
+        templateKey: 'order-receipt',
         category: 'newsletter',
         audience: JSON.stringify({ all: true }),
         status: 'sending',
@@ -294,7 +294,7 @@ describe('broadcast stats counters', () => {
     const send = await db
       .insertInto('emailSends')
       .values({
-        templateKey: 'auth-invitation',
+        templateKey: 'order-receipt',
         fromEmail: 'news@waymark-test.example',
         toEmail: contact.email!,
         category: 'newsletter',
