@@ -5,7 +5,12 @@ import { openSendInput, systemEmailSealKey } from '@waymark/core/emails/sealed-i
 import { sendEmail } from '@waymark/core/emails/send-email';
 import { isAppError } from '@waymark/core/errors/app-error';
 import { isSesThrottling } from '@waymark/email/ses-throttling';
-import type { SystemEmailWorkflowInput } from '../workflows/system-email';
+
+/** A system email's run input (workflows/system-email.ts) */
+export interface SystemEmailWorkflowInput {
+  /** the send input sealed under AUTH_SECRET (core/emails/sealed-input.ts): the history never holds the link */
+  sealed: string;
+}
 
 export interface SystemEmailActivityDeps {
   email: EmailDeps;

@@ -1,10 +1,5 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { SystemEmailActivities } from '../activities/system-email';
-
-export interface SystemEmailWorkflowInput {
-  /** the send input sealed under AUTH_SECRET (core/emails/sealed-input.ts): the history never holds the link */
-  sealed: string;
-}
+import type { SystemEmailActivities, SystemEmailWorkflowInput } from '../activities/system-email';
 
 const { sendSystemEmail } = proxyActivities<SystemEmailActivities>({
   startToCloseTimeout: '1 minute',

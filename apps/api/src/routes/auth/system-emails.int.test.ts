@@ -8,6 +8,7 @@ import { systemEmailWorkflowId } from '@waymark/temporal/system-email';
 import { createWorker } from '../../../../worker/src/worker';
 import { createTestAdmin, invitationTokenFor, resetTokenFor, SessionClient } from '../../../../../test/auth-client';
 import { emailsTo, uniqueAddress } from '../../../../../test/email-emulator';
+import { freePort } from '../../../../../test/free-port';
 import { releaseTaskQueue } from '../../../../../test/task-queue-cleanup';
 import { startTestApi, type TestApi } from '../../../../../test/test-api';
 import { integrationEnv } from '../../../../../test/test-env';
@@ -66,5 +67,17 @@ describe('reset and invitation emails are workflow runs: an api restart before t
       await close();
       await db.destroy();
     }
+  }, 180_000);
+
+  it('with Temporal unreachable the reset still answers 200 and the link is sent from the api itself, once', async () => {
+    const api = await startTestApi({ TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}`, TEMPORAL_TASK_QUEUE: queue });
+    apis.push(api);
+    const admin = await createTestAdmin(api, 'reset-no-temporal');
+    const requested = await new SessionClient(api).request('POST', '/api/auth/request-password-reset', { body: { email: admin.email } });
+    expect(requested.status).toBe(200);
+    const token = await resetTokenFor(admin.email);
+    expect(await emailsTo(admin.email)).toHaveLength(1);
+    const row = await api.deps.db.selectFrom('emailSends').select(['status', 'idempotencyKey']).where('toEmail', '=', admin.email).executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'sent', idempotencyKey: `password-reset:${hashToken(token)}` });
   }, 180_000);
 });
