@@ -15,6 +15,7 @@ import trialWelcome from './trial-welcome';
 import welcome from './welcome';
 import welcomeGettingStarted from './welcome-getting-started';
 import welcomeTips from './welcome-tips';
+import systemAlert from './system-alert';
 
 /**
  * Every email template of this deployment, by key. The api and the worker build a TemplateRegistry
@@ -39,6 +40,8 @@ const templatesByKey = {
   // studio accounts (docs/auth.md)
   'auth-password-reset': authPasswordReset,
   'auth-invitation': authInvitation,
+  // operator notices of alert rules (docs/email.md, "System emails")
+  'system-alert': systemAlert,
 } as const;
 
 export const emailTemplates: readonly EmailTemplate[] = Object.values(templatesByKey);

@@ -8,6 +8,7 @@ import { createSimulationActivities, type SimulationActivityDeps } from './journ
 import { createOutboundActivities, type OutboundActivityDeps } from './outbound-webhooks';
 import { createReplayActivities, type ReplayActivityDeps } from './replay-events';
 import { createSendJourneyEmailActivities, type SendJourneyEmailDeps } from './send-journey-email';
+import { createSystemEmailActivities, type SystemEmailActivityDeps } from './system-email';
 
 export type ActivityDeps = JourneyActivityDeps &
   SendJourneyEmailDeps &
@@ -17,7 +18,8 @@ export type ActivityDeps = JourneyActivityDeps &
   EnrollBatchActivityDeps &
   SimulationActivityDeps &
   ReplayActivityDeps &
-  BroadcastActivityDeps;
+  BroadcastActivityDeps &
+  SystemEmailActivityDeps;
 
 /** Every activity the worker registers, built from explicit dependencies (docs/contributing.md, "Explicit dependencies"). */
 export function createActivities(deps: ActivityDeps) {
@@ -34,6 +36,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSimulationActivities(deps),
     ...createReplayActivities(deps),
     ...createBroadcastActivities(deps),
+    ...createSystemEmailActivities(deps),
   };
 }
 

@@ -8,3 +8,4 @@ export { journeyWorkflow } from './journey';
 export { journeySimulationWorkflow } from './journey-simulation';
 export { outboundEventWorkflow } from './outbound-event';
 export { replayEventsWorkflow } from './replay-events';
+export { systemEmailWorkflow } from './system-email';

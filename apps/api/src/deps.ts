@@ -28,6 +28,9 @@ import { registerEventRetryHandlers } from '@waymark/core/events/event-retry';
 import { registerJourneyRetryHandler } from '@waymark/core/journeys/journey-dead-letters';
 import { sendEmail } from '@waymark/core/emails/send-email';
 import { sendUntilSettled } from '@waymark/core/emails/send-until-settled';
+import { systemEmailSealKey } from '@waymark/core/emails/sealed-input';
+import { createSystemEmails, type SystemEmails } from '@waymark/core/emails/system-emails';
+import { systemEmailStarter } from '@waymark/temporal/system-email';
 import { createProcessMetrics, type ProcessMetrics } from '@waymark/core/metrics/prometheus';
 import { createPersonPropertyCache, type PersonPropertyCache } from '@waymark/core/webhooks/sources/person-cache';
 import { createSourceRegistry, type SourceRegistry } from '@waymark/core/webhooks/sources/source-registry';
@@ -81,6 +84,8 @@ export interface AppDeps {
   sessions: SessionManager;
   sessionPrincipals: SessionPrincipals;
   passwordReset: PasswordResetDeps;
+  /** reset and invitation emails as workflow runs; close waits for the starts in flight */
+  systemEmails: SystemEmails;
   invitations: InvitationDeps;
   pingDatabase(): Promise<void>;
   close(): Promise<void>;
@@ -186,9 +191,14 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
     ? { sessions: new RedisSessionAdapter({ redis, db }), resetTokens: redisResetTokens(redis) }
     : { sessions: new MemorySessionAdapter({ db }), resetTokens: memoryResetTokens() };
   const sessions = new SessionManager({ adapter: authStores.sessions, secureCookie: config.isProduction, now: options.now });
-  // reset links and invitations go out after the answer, with no Temporal retry around them: the
-  // send retries in this process until it settles (docs/auth.md, "Emails")
-  const sendAuthEmail = (input: Parameters<typeof sendEmail>[1]) => sendUntilSettled(email, input);
+  // reset links and invitations are workflow runs of their own, their input sealed; with Temporal
+  // unreachable the send retries in this process instead (docs/email.md, "System emails")
+  const systemEmails = createSystemEmails({
+    start: systemEmailStarter(gateway.client, gateway.taskQueue, systemEmailSealKey(config.authSecret)),
+    fallback: (input) => sendUntilSettled(email, input),
+    logger,
+  });
+  const sendAuthEmail = (input: Parameters<typeof sendEmail>[1]) => systemEmails.send(input);
   const passwordReset: PasswordResetDeps = {
     db,
     resetTokens: authStores.resetTokens,
@@ -227,6 +237,7 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
     sessionPrincipals: new SessionPrincipals({ db }),
     passwordReset,
     invitations,
+    systemEmails,
     async pingDatabase() {
       await sql`select 1`.execute(db);
     },
@@ -237,6 +248,8 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
       await trackingEvents.drain();
       // after the last ingest: what is still queued goes to the worker's relay
       await effects.close();
+      // a reset answered just before the close still starts its run
+      await systemEmails.drain();
       await analytics.shutdown();
       redis.disconnect();
       await Promise.allSettled([db.destroy(), trackingStatements.close(), temporal.close(), email.sendRate.close()]);

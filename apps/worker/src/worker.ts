@@ -4,6 +4,10 @@ import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/wo
 import type { Config } from '@waymark/core/config/config';
 import type { Db } from '@waymark/core/db/database';
 import { createAlertMailer } from '@waymark/core/alerts/alert-mailer';
+import { systemEmailSealKey } from '@waymark/core/emails/sealed-input';
+import { sendUntilSettled } from '@waymark/core/emails/send-until-settled';
+import { createSystemEmails } from '@waymark/core/emails/system-emails';
+import { systemEmailStarter } from '@waymark/temporal/system-email';
 import { upsertContact } from '@waymark/core/contacts/upsert-contact';
 import { webhookDeliveryDeps } from '@waymark/core/webhooks/outbound/deliver-webhook';
 import { startOutboundDispatcher, type OutboundDispatcher } from '@waymark/core/webhooks/outbound/outbound-dispatcher';
@@ -58,6 +62,11 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
     orchestrator,
     ...(deps.deliveryPolicy === undefined ? {} : { deliveryPolicy: deps.deliveryPolicy }),
   });
+  const systemEmails = createSystemEmails({
+    start: systemEmailStarter(client, deps.config.temporal.taskQueue, systemEmailSealKey(deps.config.authSecret)),
+    fallback: (input) => sendUntilSettled(email, input),
+    logger: deps.logger,
+  });
   const worker = await Worker.create({
     connection,
     namespace: deps.config.temporal.namespace,
@@ -75,8 +84,8 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
       upsertImportRow: async (row) => {
         await upsertContact(deps.db, { userId: row.externalId, email: row.email, properties: row.properties });
       },
-      // operator notices go out through the same SES client as the journey emails
-      alertMailer: createAlertMailer(email.transport, email.from),
+      // operator notices are system emails: a run of their own over the send path (docs/email.md, "System emails")
+      alertMailer: createAlertMailer((input) => systemEmails.send(input)),
       journeys,
       // simulation jobs replay history in this process on the journey kit's virtual timeline, under
       // the installation's delivery policy, each person on their own clock
@@ -116,6 +125,7 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
     close: async () => {
       await relay?.close();
       await effects.close();
+      await systemEmails.drain();
       await dispatcher?.close();
       await email.sendRate.close();
       await connection.close();

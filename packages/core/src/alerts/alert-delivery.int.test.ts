@@ -3,6 +3,10 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSesTransport } from '@waymark/email/ses-transport';
+import { emailTemplates } from '@waymark/journeys/templates/registry';
+import { deploymentCategories } from '../../../../test/deployment-categories';
+import { createEmailDeps } from '../emails/create-email-deps';
+import { sendEmail } from '../emails/send-email';
 import { loadConfig } from '../config/config';
 import { createDatabase, type Db } from '../db/database';
 import type { AlertChannel, JsonObject } from '../db/schema';
@@ -58,9 +62,11 @@ describe('alert delivery channels (real database, SES emulator, local receiver)'
       configurationSet: config.email.sesConfigurationSet,
       apiKey: config.email.providerApiKey,
     });
+    // the send path as the worker builds it (the worker wraps each send in a system-email run)
+    const email = createEmailDeps(config, { db, templates: emailTemplates, categories: deploymentCategories, transport });
     return {
       db,
-      mailer: createAlertMailer(transport, config.email.from),
+      mailer: createAlertMailer((input) => sendEmail(email, input)),
       outbound: { timeoutMs: config.alerts.httpTimeoutMs, allowPrivateTargets: config.alerts.allowPrivateTargets },
     };
   }
@@ -151,7 +157,7 @@ describe('alert delivery channels (real database, SES emulator, local receiver)'
     expect(Object.keys(calls[0]!.body as object)).toEqual(['text']);
   });
 
-  it('email: sends the notice through the SES transport; it arrives at the emulator', async () => {
+  it('email: sends the notice through the send path (a ledger row); it arrives at the emulator', async () => {
     const to = uniqueAddress('alert');
     const ruleId = await createRule('email', { to });
     const now = await bouncyHour();
@@ -170,6 +176,9 @@ describe('alert delivery channels (real database, SES emulator, local receiver)'
     expect(emails[0]).toMatchObject({ from: env.EMAIL_FROM, subject: `Waymark alert: ${rule.name}` });
     expect(emails[0]!.body.text).toContain(`[Waymark] ${rule.name}: bounce_rate_exceeded is 30.00%`);
     expect(await historyOf(ruleId)).toEqual([expect.objectContaining({ channel: 'email', delivered: true, error: null })]);
+    // a row in the email ledger like every send, keyed by the rule and its firing
+    const rows = await db.selectFrom('emailSends').select(['templateKey', 'status', 'idempotencyKey']).where('toEmail', '=', to).execute();
+    expect(rows).toEqual([{ templateKey: 'system-alert', status: 'sent', idempotencyKey: `alert:${ruleId}:${now.toISOString()}:${to}` }]);
   });
 
   it('a receiver answering 500 → history delivered: false with the error; the cooldown still starts', async () => {

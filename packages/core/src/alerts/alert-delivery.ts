@@ -3,7 +3,7 @@ import { channelConfigSchemas } from './alert-rules';
 import { postJson, type OutboundOptions } from './outbound-http';
 
 /** Sends the email channel's message through the service's SES transport. */
-export type AlertMailer = (message: { to: string; subject: string; text: string }) => Promise<void>;
+export type AlertMailer = (message: { to: string; ruleName: string; text: string; idempotencyKey: string }) => Promise<void>;
 
 export interface AlertDeliveryDeps {
   outbound: OutboundOptions;
@@ -66,7 +66,9 @@ export async function deliverAlert(deps: AlertDeliveryDeps, notice: AlertNotice)
     }
     case 'email': {
       const config = channelConfigSchemas.email.parse(notice.rule.channelConfig);
-      await deps.mailer({ to: config.to, subject: `Waymark alert: ${notice.rule.name}`, text });
+      // one email per rule, firing and address, however often the evaluation is retried
+      const idempotencyKey = `alert:${notice.rule.id}:${notice.triggeredAt.toISOString()}:${config.to}`;
+      await deps.mailer({ to: config.to, ruleName: notice.rule.name, text, idempotencyKey });
       return;
     }
   }

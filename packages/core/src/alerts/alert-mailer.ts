@@ -1,17 +1,20 @@
-import { escapeHtml } from '@waymark/email/escape-html';
-import type { EmailTransport } from '@waymark/email/ses-transport';
+import type { SendEmailInput } from '../emails/send-email';
 import type { AlertMailer } from './alert-delivery';
 
-/** The email channel: a plain operator notice through the service's SES transport (no tracking, no gate). */
-export function createAlertMailer(transport: EmailTransport, from: string): AlertMailer {
+export const ALERT_TEMPLATE = 'system-alert';
+
+/**
+ * The email channel: a plain operator notice (the `system-alert` template) through the normal send
+ * path, so it has a ledger row like every email. The worker passes the system-email runs
+ * (core/emails/system-emails.ts): the notice survives a worker restart as a reset link does.
+ */
+export function createAlertMailer(send: (input: SendEmailInput) => Promise<unknown>): AlertMailer {
   return async (message) => {
-    await transport.send({
-      from,
+    await send({
+      templateKey: ALERT_TEMPLATE,
       to: message.to,
-      subject: message.subject,
-      text: message.text,
-      html: `<p>${escapeHtml(message.text)}</p>`,
-      headers: [],
+      data: { ruleName: message.ruleName, text: message.text },
+      idempotencyKey: message.idempotencyKey,
     });
   };
 }

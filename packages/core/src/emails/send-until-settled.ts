@@ -18,7 +18,7 @@ const DEFAULT_BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 16_000];
 
 /**
  * A send from a process with no durable retry around it (the api's password-reset and invitation
- * emails, sent after the response). `sendEmail` leaves a provider error and a send-rate deferral
+ * emails while Temporal cannot be reached to start their run: system-emails.ts). `sendEmail` leaves a provider error and a send-rate deferral
  * to its caller's retry; a journey has Temporal's, this caller has only this loop. It calls again
  * with the same idempotency key until the send settles: sent, skipped, or failed for good (after
  * the send path's attempts, parked in the DLQ where an operator can retry it).

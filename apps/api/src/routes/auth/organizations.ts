@@ -168,8 +168,9 @@ export const authOrganizationRoutes: RoutePlugin<AuthRouteOptions> = async (app,
         role: request.body.role,
         ipAddress: request.ip,
       });
-      // a send that fails for good is recorded by the send path itself (failed + DLQ)
-      sending.catch((error: unknown) => request.log.error({ err: error }, 'invitation email could not be sent'));
+      // started before the answer, so the email's run outlives this process (docs/email.md, "System
+      // emails"); a send that fails for good is recorded by the send path itself (failed + DLQ)
+      await sending.catch((error: unknown) => request.log.error({ err: error }, 'invitation email could not be sent'));
       return reply.status(201).send({ invitation });
     },
   );

@@ -30,9 +30,14 @@ export const authPasswordRoutes: RoutePlugin<AuthRouteOptions> = async (app, { d
       onResponse: async (request, reply) => {
         if (reply.statusCode !== 200) return;
         const body = request.body as { email: string };
-        try {
+        const work = (async () => {
           const started = await requestPasswordReset(deps.passwordReset, { email: body.email, ipAddress: request.ip });
           await started?.sending;
+        })();
+        // an api closing right after the answer finishes this first: the email's run is started
+        deps.systemEmails.track(work);
+        try {
+          await work;
         } catch (error) {
           request.log.error({ err: error }, 'password reset email could not be sent');
         }
