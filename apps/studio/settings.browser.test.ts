@@ -11,7 +11,8 @@ import { checkPage, poll, signIn, startStudio, type Studio } from './test/studio
 /**
  * The settings pages in Chromium against a real api: webhooks (endpoint created with its secret
  * shown once, edited, switched, tested, deleted), alert rules (client-side check, created, edited,
- * switched, deleted), members (removed, invitations listed), and what a viewer sees. Fails on any
+ * switched, deleted), members (removed, invitations listed, the owner role offered only to an owner),
+ * and what a viewer sees. Fails on any
  * console error, failed request, or serious/critical axe violation; screenshots: test-results/studio/.
  */
 describe('Studio settings in Chromium', () => {
@@ -21,10 +22,12 @@ describe('Studio settings in Chromium', () => {
   const run = randomUUID().slice(0, 8);
   const viewer = { email: `viewer-${run}@waymark-test.example`, password: `pw-${randomUUID()}` };
   const leaver = `leaver-${run}@waymark-test.example`;
+  const adminPerson = { email: `admin-${run}@waymark-test.example`, password: `pw-${randomUUID()}` };
+  let ownerEmail: string;
   const admin = (path: string) => api.request('GET', path, { token: studio.legacyKey });
 
   /** A person in the organization the studio's owners see (the oldest one, which every test admin joins). */
-  async function seedMember(email: string, password: string, role: 'viewer' | 'editor'): Promise<void> {
+  async function seedMember(email: string, password: string, role: 'viewer' | 'editor' | 'admin'): Promise<void> {
     const user = await insertUser(api.deps.db, { email, name: null, passwordHash: await hashPassword(password), role: 'member', accessRole: role });
     const oldest = await api.deps.db.selectFrom('organizations').select('id').orderBy('createdAt').limit(1).executeTakeFirstOrThrow();
     await addMember(api.deps.db, { organizationId: oldest.id, userId: user.id });
@@ -36,6 +39,8 @@ describe('Studio settings in Chromium', () => {
     const owner = await createTestAdmin(api, 'settings');
     await seedMember(viewer.email, viewer.password, 'viewer');
     await seedMember(leaver, `pw-${randomUUID()}`, 'editor');
+    await seedMember(adminPerson.email, adminPerson.password, 'admin');
+    ownerEmail = owner.email;
     ({ page } = await studio.openTab());
     await signIn(page, owner);
   });
@@ -218,6 +223,28 @@ describe('Studio settings in Chromium', () => {
       .execute();
     expect(members.map((member) => member.email)).not.toContain(leaver);
     await checkPage(page, 'members-managed', 'Members');
+  });
+
+  it('offers the owner role only to an owner: an admin can neither grant it nor change an owner (the api answers 403)', async () => {
+    const options = (scope: Page | ReturnType<Page['getByRole']>, label: string | RegExp) =>
+      scope.getByLabel(label).first().locator('option').allTextContents();
+    await page.goto('/studio/settings/members');
+    await poll(() => page.getByRole('row').filter({ hasText: adminPerson.email }).count()).toBe(1);
+    expect(await options(page, `Role of ${adminPerson.email}`)).toContain('owner');
+    expect(await options(page.getByRole('region', { name: 'Invite someone' }), 'Role')).toContain('owner');
+
+    const tab = await studio.openTab();
+    await signIn(tab.page, adminPerson);
+    await tab.page.goto('/studio/settings/members');
+    await poll(() => tab.page.getByRole('row').filter({ hasText: viewer.email }).count()).toBe(1);
+    expect(await options(tab.page, `Role of ${viewer.email}`)).toEqual(['admin', 'editor', 'viewer']);
+    expect(await options(tab.page.getByRole('region', { name: 'Invite someone' }), 'Role')).toEqual(['admin', 'editor', 'viewer']);
+    // the members table only: the pending invitations name the owner as their sender
+    const ownerRow = tab.page.getByRole('table', { name: 'Members' }).getByRole('row').filter({ hasText: ownerEmail });
+    expect(await ownerRow.count()).toBe(1);
+    expect(await ownerRow.getByRole('combobox').count()).toBe(0);
+    expect(await ownerRow.getByRole('button').count()).toBe(0);
+    await checkPage(tab.page, 'members-admin', 'Members');
   });
 
   it('shows a viewer no mutation on the settings pages', async () => {

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { RedisSessionAdapter } from '@waymark/core/auth/sessions/redis-session-adapter';
+import { redisResetTokens } from '@waymark/core/auth/sessions/reset-token-store';
 import { SessionManager } from '@waymark/core/auth/sessions/session-manager';
 import { connectRedis, createRedis } from '@waymark/core/cache/redis';
 import { createDatabase } from '@waymark/core/db/database';
+import { generateToken, hashToken } from '@waymark/core/tokens/tokens';
 import { verifyCredentials } from '@waymark/core/users/credentials';
+import { resetPassword, RESET_TOKEN_LIFETIME_MS } from '@waymark/core/users/password-reset';
 import { runEntry } from '../../../test/run-entry';
 import { withScratchDatabase } from '../../../test/scratch-database';
 import { integrationEnv } from '../../../test/test-env';
@@ -17,7 +20,7 @@ function printedPassword(output: string): string {
 }
 
 describe('waymark admin (no API running, database access only)', () => {
-  it('creates an admin with a generated password, refuses a duplicate, lists, and resets (revoking sessions)', async () => {
+  it('creates an admin with a generated password, refuses a duplicate, lists, and resets (revoking sessions and reset links)', async () => {
     await withScratchDatabase(async (databaseUrl) => {
       const env = { DATABASE_URL: databaseUrl, AUTH_SECRET: integrationEnv().AUTH_SECRET, CACHE_URL: integrationEnv().CACHE_URL };
       const created = await runEntry(CLI, env, { args: ['admin', 'create', '--email', 'First@Example.com', '--name', 'Ada'] });
@@ -51,10 +54,18 @@ describe('waymark admin (no API running, database access only)', () => {
         await connectRedis(redis);
         const sessions = new SessionManager({ adapter: new RedisSessionAdapter({ redis, db }), secureCookie: false });
         const session = await sessions.create(user.id);
+        // a reset link asked for before the operator's reset (stored as the api stores it)
+        const resetTokens = redisResetTokens(redis);
+        const resetToken = generateToken();
+        await resetTokens.save(hashToken(resetToken), { userId: user.id, expiresAt: Date.now() + RESET_TOKEN_LIFETIME_MS });
         const reset = await runEntry(CLI, env, { args: ['admin', 'reset-password', '--email', 'first@example.com'] });
         expect(reset.code, reset.output).toBe(0);
         const newPassword = printedPassword(reset.output);
         expect(await sessions.validate(session.id)).toBeUndefined();
+        const resetDeps = { db, resetTokens, sessions, publicUrl: 'http://localhost', sendEmail: async () => undefined };
+        await expect(resetPassword(resetDeps, { token: resetToken, newPassword: 'taken over by an old link', ipAddress: '127.0.0.1' })).rejects.toThrow(
+          'Invalid or expired token',
+        );
         await expect(verifyCredentials(db, 'first@example.com', password)).rejects.toThrow('Invalid email or password');
         expect((await verifyCredentials(db, 'first@example.com', newPassword)).id).toBe(user.id);
       } finally {

@@ -1,8 +1,11 @@
 import { RedisSessionAdapter } from '@waymark/core/auth/sessions/redis-session-adapter';
+import { redisResetTokens } from '@waymark/core/auth/sessions/reset-token-store';
+import { SessionManager } from '@waymark/core/auth/sessions/session-manager';
 import { connectRedis, createRedis } from '@waymark/core/cache/redis';
 import type { Db } from '@waymark/core/db/database';
 import { isAppError } from '@waymark/core/errors/app-error';
 import { createAdmin, resetUserPassword } from '@waymark/core/organizations/admin-accounts';
+import { revokeForNewPassword } from '@waymark/core/users/new-password-revocation';
 import { listUsers } from '@waymark/core/users/users';
 import { listMemberships } from '@waymark/core/organizations/organizations';
 
@@ -54,11 +57,13 @@ async function resetPassword(db: Db, values: AccountOptions, env: { cacheUrl: st
   redis.on('error', () => undefined);
   try {
     if (!(await connectRedis(redis))) {
-      console.error(`Could not reach Redis at CACHE_URL to revoke the sessions of ${reset.user.email}; run this again when it is up.`);
+      console.error(`Could not reach Redis at CACHE_URL to revoke the sessions and reset links of ${reset.user.email}; run this again when it is up.`);
       return 1;
     }
-    await new RedisSessionAdapter({ redis, db }).deleteUserSessions(reset.user.id);
-    console.log('Every session of this user was revoked.');
+    // what any new password ends, as the api's password change and reset do (the cookie settings do not matter here)
+    const sessions = new SessionManager({ adapter: new RedisSessionAdapter({ redis, db }), secureCookie: true });
+    await revokeForNewPassword({ sessions, resetTokens: redisResetTokens(redis) }, reset.user.id);
+    console.log('Every session and outstanding reset link of this user was revoked.');
     return 0;
   } finally {
     redis.disconnect();

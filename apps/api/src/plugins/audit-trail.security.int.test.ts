@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailsTo, uniqueAddress } from '../../../../test/email-emulator';
+import { refuseAuditRowsOf } from '../../../../test/refuse-audit';
 import { issueApiKey, startTestApi, type TestApi } from '../../../../test/test-api';
 
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
@@ -15,18 +15,16 @@ describe('audit rows commit with their change (security)', () => {
   let api: TestApi;
   let refusedKey: string;
   let keptKey: string;
+  let allowAudit: (() => Promise<void>) | undefined;
   const refusedName = `audit-refused-${randomUUID().slice(0, 8)}`;
   beforeAll(async () => {
     api = await startTestApi({ ADMIN_API_KEY: LEGACY });
     refusedKey = await issueApiKey(api, LEGACY, refusedName, ['full-admin']);
     keptKey = await issueApiKey(api, LEGACY, `audit-kept-${randomUUID().slice(0, 8)}`, ['full-admin']);
-    await sql`create or replace function test_refuse_audit() returns trigger language plpgsql as $$
-      begin raise exception 'audit row refused by the test'; end $$`.execute(api.deps.db);
-    await sql`create trigger ${sql.id(`refuse_${refusedName.replaceAll('-', '_')}`)} before insert on audit_logs
-      for each row when (new.actor = ${sql.lit(refusedName)}) execute function test_refuse_audit()`.execute(api.deps.db);
+    allowAudit = await refuseAuditRowsOf(api.deps.db, refusedName);
   });
   afterAll(async () => {
-    await sql`drop trigger if exists ${sql.id(`refuse_${refusedName.replaceAll('-', '_')}`)} on audit_logs`.execute(api.deps.db);
+    await allowAudit?.();
     await api?.close();
   });
 

@@ -46,28 +46,33 @@ export async function inviteMember(
   await assertRoomForMember(deps.db, input.organizationId);
   const organization = await deps.db.selectFrom('organizations').select('name').where('id', '=', input.organizationId).executeTakeFirstOrThrow();
   const token = generateToken();
-  const row = await deps.db
-    .insertInto('organizationInvitations')
-    .values({
-      organizationId: input.organizationId,
-      email: normalizeEmail(input.email),
-      role: input.role,
-      tokenHash: hashToken(token),
-      invitedBy: input.inviter.id,
-      expiresAt: new Date((deps.now ?? Date.now)() + INVITATION_LIFETIME_MS),
-    })
-    .returning(['id', 'email', 'role', 'expiresAt'])
-    .executeTakeFirstOrThrow();
-  await recordAudit(
-    deps.db,
-    userAudit(input.inviter, {
-      action: 'invite',
-      resource: 'invitation',
-      resourceId: row.id,
-      ipAddress: input.ipAddress,
-      detail: { organizationId: input.organizationId, email: row.email, role: row.role },
-    }),
-  );
+  // the invitation and its audit row commit together, before the email: a row that cannot be
+  // written leaves no invitation and sends nothing (docs/security.md)
+  const row = await deps.db.transaction().execute(async (tx) => {
+    const created = await tx
+      .insertInto('organizationInvitations')
+      .values({
+        organizationId: input.organizationId,
+        email: normalizeEmail(input.email),
+        role: input.role,
+        tokenHash: hashToken(token),
+        invitedBy: input.inviter.id,
+        expiresAt: new Date((deps.now ?? Date.now)() + INVITATION_LIFETIME_MS),
+      })
+      .returning(['id', 'email', 'role', 'expiresAt'])
+      .executeTakeFirstOrThrow();
+    await recordAudit(
+      tx,
+      userAudit(input.inviter, {
+        action: 'invite',
+        resource: 'invitation',
+        resourceId: created.id,
+        ipAddress: input.ipAddress,
+        detail: { organizationId: input.organizationId, email: created.email, role: created.role },
+      }),
+    );
+    return created;
+  });
   const sending = deps.sendEmail({
     templateKey: INVITATION_TEMPLATE,
     to: row.email,

@@ -3,7 +3,7 @@ import type { Db } from '../db/database';
 import type { OrganizationRow } from '../db/schema';
 import { forbidden } from '../errors/app-error';
 import { findUserById } from '../users/users';
-import { assertManager, changeMemberRole, createOrganization, findMemberRole, removeMember } from './organizations';
+import { assertManager, changeMemberRoleWithin, createOrganizationWithin, findMemberRole, removeMemberWithin } from './organizations';
 import { roleChangeRefusal, type MemberRole } from './roles';
 
 interface Caller {
@@ -13,56 +13,67 @@ interface Caller {
 }
 
 /**
+ * Each change below and its audit row commit in one transaction: a row that cannot be written
+ * undoes the change (docs/security.md).
+ */
+
+/**
  * Only owners create organizations (up to the installation limit): the creator joins it, and
  * their role, which is the person's and not the team's, does not change.
  */
 export async function createOrganizationAs(db: Db, caller: Caller, input: { name: string; slug?: string | undefined }): Promise<OrganizationRow> {
   const user = await findUserById(db, caller.id);
   if (user?.accessRole !== 'owner') throw forbidden('Only an owner can create organizations');
-  const organization = await createOrganization(db, { ...input, ownerId: caller.id });
-  await recordAudit(
-    db,
-    userAudit(caller, {
-      action: 'create',
-      resource: 'organization',
-      resourceId: organization.id,
-      ipAddress: caller.ipAddress,
-      detail: { name: organization.name, slug: organization.slug },
-    }),
-  );
-  return organization;
+  return db.transaction().execute(async (tx) => {
+    const organization = await createOrganizationWithin(tx, { ...input, ownerId: caller.id });
+    await recordAudit(
+      tx,
+      userAudit(caller, {
+        action: 'create',
+        resource: 'organization',
+        resourceId: organization.id,
+        ipAddress: caller.ipAddress,
+        detail: { name: organization.name, slug: organization.slug },
+      }),
+    );
+    return organization;
+  });
 }
 
 /** Changes a person's role, which is the same in every team they belong to: granted from above (`roleChangeRefusal`). */
 export async function changeRoleAs(db: Db, caller: Caller, input: { organizationId: string; userId: string; role: MemberRole }): Promise<void> {
-  await assertMayChange(db, caller, input, input.role);
-  const previous = await changeMemberRole(db, input);
-  await recordAudit(
-    db,
-    userAudit(caller, {
-      action: 'update',
-      resource: 'member',
-      resourceId: input.userId,
-      ipAddress: caller.ipAddress,
-      detail: { organizationId: input.organizationId, from: previous, to: input.role },
-    }),
-  );
+  await db.transaction().execute(async (tx) => {
+    await assertMayChange(tx, caller, input, input.role);
+    const previous = await changeMemberRoleWithin(tx, input);
+    await recordAudit(
+      tx,
+      userAudit(caller, {
+        action: 'update',
+        resource: 'member',
+        resourceId: input.userId,
+        ipAddress: caller.ipAddress,
+        detail: { organizationId: input.organizationId, from: previous, to: input.role },
+      }),
+    );
+  });
 }
 
 /** Removes a person from one team; only an owner removes an owner. */
 export async function removeMemberAs(db: Db, caller: Caller, input: { organizationId: string; userId: string }): Promise<void> {
-  await assertMayChange(db, caller, input, undefined);
-  await removeMember(db, input);
-  await recordAudit(
-    db,
-    userAudit(caller, {
-      action: 'delete',
-      resource: 'member',
-      resourceId: input.userId,
-      ipAddress: caller.ipAddress,
-      detail: { organizationId: input.organizationId },
-    }),
-  );
+  await db.transaction().execute(async (tx) => {
+    await assertMayChange(tx, caller, input, undefined);
+    await removeMemberWithin(tx, input);
+    await recordAudit(
+      tx,
+      userAudit(caller, {
+        action: 'delete',
+        resource: 'member',
+        resourceId: input.userId,
+        ipAddress: caller.ipAddress,
+        detail: { organizationId: input.organizationId },
+      }),
+    );
+  });
 }
 
 /** 403 unless the caller manages the organization and may touch the target's role; 404 when either is not in it. */

@@ -72,10 +72,6 @@ export async function createOrganizationWithin(tx: Db, input: { name: string; sl
   return organization;
 }
 
-export async function createOrganization(db: Db, input: { name: string; slug?: string | undefined; ownerId: string }): Promise<OrganizationRow> {
-  return db.transaction().execute((tx) => createOrganizationWithin(tx, input));
-}
-
 export async function findOrganization(db: Db, id: string): Promise<OrganizationRow | undefined> {
   return db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
 }
@@ -193,27 +189,23 @@ async function lockedMember(tx: Db, input: { organizationId: string; userId: str
 
 /**
  * Changes a person's role (one role per person: it applies in every organization they belong
- * to). Every organization keeps an owner: demoting the last owner of any of theirs is a 409.
- * Returns the previous role.
+ * to), inside the caller's transaction (the owners lock is held to its end). Every organization
+ * keeps an owner: demoting the last owner of any of theirs is a 409. Returns the previous role.
  */
-export async function changeMemberRole(db: Db, input: { organizationId: string; userId: string; role: MemberRole }): Promise<MemberRole> {
-  return db.transaction().execute(async (tx) => {
-    const current = await lockedMember(tx, input);
-    if (current.role === 'owner' && input.role !== 'owner' && (await organizationsOwnedOnlyBy(tx, input.userId, current.organizationIds)).length > 0) {
-      throw conflict('The last owner of an organization cannot be demoted; make another member owner first');
-    }
-    await tx.updateTable('users').set({ accessRole: input.role, updatedAt: new Date() }).where('id', '=', input.userId).execute();
-    return current.role;
-  });
+export async function changeMemberRoleWithin(tx: Db, input: { organizationId: string; userId: string; role: MemberRole }): Promise<MemberRole> {
+  const current = await lockedMember(tx, input);
+  if (current.role === 'owner' && input.role !== 'owner' && (await organizationsOwnedOnlyBy(tx, input.userId, current.organizationIds)).length > 0) {
+    throw conflict('The last owner of an organization cannot be demoted; make another member owner first');
+  }
+  await tx.updateTable('users').set({ accessRole: input.role, updatedAt: new Date() }).where('id', '=', input.userId).execute();
+  return current.role;
 }
 
-/** Removes a member from one organization; the last owner of it cannot be removed (409). */
-export async function removeMember(db: Db, input: { organizationId: string; userId: string }): Promise<void> {
-  await db.transaction().execute(async (tx) => {
-    const current = await lockedMember(tx, input);
-    if (current.role === 'owner' && (await organizationsOwnedOnlyBy(tx, input.userId, [input.organizationId])).length > 0) {
-      throw conflict('The last owner of an organization cannot be removed; make another member owner first');
-    }
-    await tx.deleteFrom('organizationMembers').where('organizationId', '=', input.organizationId).where('userId', '=', input.userId).execute();
-  });
+/** Removes a member from one organization, inside the caller's transaction; the last owner of it cannot be removed (409). */
+export async function removeMemberWithin(tx: Db, input: { organizationId: string; userId: string }): Promise<void> {
+  const current = await lockedMember(tx, input);
+  if (current.role === 'owner' && (await organizationsOwnedOnlyBy(tx, input.userId, [input.organizationId])).length > 0) {
+    throw conflict('The last owner of an organization cannot be removed; make another member owner first');
+  }
+  await tx.deleteFrom('organizationMembers').where('organizationId', '=', input.organizationId).where('userId', '=', input.userId).execute();
 }

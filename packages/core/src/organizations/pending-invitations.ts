@@ -45,22 +45,25 @@ export async function revokeInvitation(
   input: { organizationId: string; invitationId: string },
 ): Promise<void> {
   await assertManager(db, input.organizationId, caller.id);
-  const revoked = await db
-    .deleteFrom('organizationInvitations')
-    .where('id', '=', input.invitationId)
-    .where('organizationId', '=', input.organizationId)
-    .where('acceptedAt', 'is', null)
-    .returning(['email', 'role'])
-    .executeTakeFirst();
-  if (revoked === undefined) throw notFound('Invitation not found');
-  await recordAudit(
-    db,
-    userAudit(caller, {
-      action: 'revoke',
-      resource: 'invitation',
-      resourceId: input.invitationId,
-      ipAddress: caller.ipAddress,
-      detail: { organizationId: input.organizationId, email: revoked.email, role: revoked.role },
-    }),
-  );
+  // the revocation and its audit row commit together: a row that cannot be written keeps the invitation (docs/security.md)
+  await db.transaction().execute(async (tx) => {
+    const revoked = await tx
+      .deleteFrom('organizationInvitations')
+      .where('id', '=', input.invitationId)
+      .where('organizationId', '=', input.organizationId)
+      .where('acceptedAt', 'is', null)
+      .returning(['email', 'role'])
+      .executeTakeFirst();
+    if (revoked === undefined) throw notFound('Invitation not found');
+    await recordAudit(
+      tx,
+      userAudit(caller, {
+        action: 'revoke',
+        resource: 'invitation',
+        resourceId: input.invitationId,
+        ipAddress: caller.ipAddress,
+        detail: { organizationId: input.organizationId, email: revoked.email, role: revoked.role },
+      }),
+    );
+  });
 }

@@ -4,6 +4,7 @@ import type { SessionManager } from '../auth/sessions/session-manager';
 import { generateToken, hashToken } from '../tokens/tokens';
 import type { Db } from '../db/database';
 import { badRequest } from '../errors/app-error';
+import { revokeForNewPassword } from './new-password-revocation';
 import { checkNewPassword, hashPassword } from './passwords';
 import { findUserByEmail, updatePasswordHash } from './users';
 
@@ -43,8 +44,13 @@ export async function requestPasswordReset(
   if (user === undefined) return undefined;
   const now = (deps.now ?? Date.now)();
   const token = generateToken();
-  await deps.resetTokens.save(hashToken(token), { userId: user.id, expiresAt: now + RESET_TOKEN_LIFETIME_MS });
-  await recordAudit(deps.db, userAudit(user, { action: 'request-password-reset', resource: 'user', resourceId: user.id, ipAddress: input.ipAddress }));
+  // the audit row first, in a transaction that commits once the token is stored: a row that
+  // cannot be written stores no token and sends nothing (a commit failing after the save leaves a
+  // token nobody was sent)
+  await deps.db.transaction().execute(async (tx) => {
+    await recordAudit(tx, userAudit(user, { action: 'request-password-reset', resource: 'user', resourceId: user.id, ipAddress: input.ipAddress }));
+    await deps.resetTokens.save(hashToken(token), { userId: user.id, expiresAt: now + RESET_TOKEN_LIFETIME_MS });
+  });
   const sending = deps.sendEmail({
     templateKey: PASSWORD_RESET_TEMPLATE,
     to: user.email,
@@ -55,15 +61,22 @@ export async function requestPasswordReset(
   return { sending };
 }
 
-/** Spends a reset token (once, within 15 minutes), sets the password and revokes every session of the user. */
+/**
+ * Spends a reset token (once, within 15 minutes), sets the password and revokes every session of
+ * the user. The password and its audit row commit together, before the revocation: a row that
+ * cannot be written leaves the old password (the token is spent all the same).
+ */
 export async function resetPassword(deps: PasswordResetDeps, input: { token: string; newPassword: string; ipAddress: string }): Promise<void> {
   const password = checkNewPassword(input.newPassword);
   const stored = await deps.resetTokens.take(hashToken(input.token));
   if (stored === undefined) throw invalidToken();
   if (stored.expiresAt <= (deps.now ?? Date.now)()) throw invalidToken();
-  await updatePasswordHash(deps.db, stored.userId, await hashPassword(password));
-  await deps.sessions.invalidateUser(stored.userId);
-  const user = await deps.db.selectFrom('users').select(['id', 'email']).where('id', '=', stored.userId).executeTakeFirst();
-  if (user !== undefined)
-    await recordAudit(deps.db, userAudit(user, { action: 'reset-password', resource: 'user', resourceId: user.id, ipAddress: input.ipAddress }));
+  const passwordHash = await hashPassword(password);
+  await deps.db.transaction().execute(async (tx) => {
+    const user = await tx.selectFrom('users').select(['id', 'email']).where('id', '=', stored.userId).executeTakeFirst();
+    if (user === undefined) throw invalidToken();
+    await updatePasswordHash(tx, user.id, passwordHash);
+    await recordAudit(tx, userAudit(user, { action: 'reset-password', resource: 'user', resourceId: user.id, ipAddress: input.ipAddress }));
+  });
+  await revokeForNewPassword(deps, stored.userId);
 }

@@ -30,7 +30,12 @@ export async function signIn(deps: SignInDeps, input: { email: string; password:
     }
     throw error;
   }
-  const session = await deps.sessions.create(user.id);
-  await recordAudit(deps.db, userAudit(user, { action: 'sign-in', resource: 'user', resourceId: user.id, ipAddress: input.ipAddress }));
+  // the audit row first, in a transaction that commits once the session exists: a row that
+  // cannot be written makes no session (a commit failing after it leaves a session whose id
+  // nobody was given)
+  const session = await deps.db.transaction().execute(async (tx) => {
+    await recordAudit(tx, userAudit(user, { action: 'sign-in', resource: 'user', resourceId: user.id, ipAddress: input.ipAddress }));
+    return deps.sessions.create(user.id);
+  });
   return { user, session };
 }

@@ -97,10 +97,13 @@ export const authSessionRoutes: RoutePlugin<AuthRouteOptions> = async (app, { de
         assertSameOrigin(request, origins);
         const session = await deps.sessions.validate(token);
         if (session !== undefined) {
-          await deps.sessions.invalidate(session.id);
           const row = await findUserById(deps.db, session.userId);
-          if (row !== undefined)
-            await recordAudit(deps.db, userAudit(row, { action: 'sign-out', resource: 'user', resourceId: row.id, ipAddress: request.ip }));
+          // the audit row first, in a transaction that commits once the session is gone: a row
+          // that cannot be written leaves the session as it was (docs/security.md)
+          await deps.db.transaction().execute(async (tx) => {
+            if (row !== undefined) await recordAudit(tx, userAudit(row, { action: 'sign-out', resource: 'user', resourceId: row.id, ipAddress: request.ip }));
+            await deps.sessions.invalidate(session.id);
+          });
         }
       }
       setCookie(reply, deps.sessions.blankCookie());

@@ -14,13 +14,27 @@ import { useMembersQuery, type Member } from '../../data/organizations/members-q
 
 const roles: Role[] = ['owner', 'admin', 'editor', 'viewer'];
 
+/**
+ * The roles the signed-in person may hand out: only an owner grants, changes or removes the owner
+ * role (the API answers 403 to an admin who tries), so an admin is not offered it.
+ */
+function assignableRoles(callerRole: Role): Role[] {
+  return callerRole === 'owner' ? roles : roles.filter((role) => role !== 'owner');
+}
+
+/** Whether the signed-in manager may change or remove this member: an owner only by an owner. */
+function mayManage(callerRole: Role, member: Member): boolean {
+  return member.role !== 'owner' || callerRole === 'owner';
+}
+
 /** A member's role; the API refuses (409) to demote the last owner, and that message shows here. */
 function RoleSelect({ orgId, member }: { orgId: string; member: Member }) {
+  const { user } = useSession();
   const change = useMemberRoleMutation(orgId, member.userId);
   return (
     <span className="stack" style={{ gap: 4 }}>
       <select aria-label={`Role of ${member.email}`} value={member.role} disabled={change.isPending} onChange={(e) => change.mutate(e.target.value as Role)}>
-        {roles.map((role) => (
+        {assignableRoles(user.role).map((role) => (
           <option key={role}>{role}</option>
         ))}
       </select>
@@ -49,6 +63,7 @@ function RemoveMember({ orgId, member }: { orgId: string; member: Member }) {
 }
 
 function Invite({ orgId }: { orgId: string }) {
+  const { user } = useSession();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('viewer');
   const invite = useInvitationCreateMutation(orgId, { onSuccess: () => setEmail('') });
@@ -67,7 +82,7 @@ function Invite({ orgId }: { orgId: string }) {
         <label className="field">
           Role
           <select value={role} onChange={(e) => setRole(e.target.value as Role)}>
-            {roles.map((value) => (
+            {assignableRoles(user.role).map((value) => (
               <option key={value}>{value}</option>
             ))}
           </select>
@@ -130,9 +145,20 @@ export default function Members() {
   const columns: ColumnDef<Member, unknown>[] = [
     { header: 'Email', cell: ({ row }) => (row.original.userId === user.id ? `${row.original.email} (you)` : row.original.email) },
     { header: 'Name', cell: ({ row }) => row.original.name ?? '—' },
-    { header: 'Role', cell: ({ row }) => (manage ? <RoleSelect orgId={orgId} member={row.original} /> : <Badge value={row.original.role} />) },
+    {
+      header: 'Role',
+      cell: ({ row }) =>
+        manage && mayManage(user.role, row.original) ? <RoleSelect orgId={orgId} member={row.original} /> : <Badge value={row.original.role} />,
+    },
     { header: 'Joined', cell: ({ row }) => formatDate(row.original.joinedAt) },
-    ...(manage ? [{ header: 'Actions', cell: ({ row }) => <RemoveMember orgId={orgId} member={row.original} /> } satisfies ColumnDef<Member, unknown>] : []),
+    ...(manage
+      ? [
+          {
+            header: 'Actions',
+            cell: ({ row }) => (mayManage(user.role, row.original) ? <RemoveMember orgId={orgId} member={row.original} /> : null),
+          } satisfies ColumnDef<Member, unknown>,
+        ]
+      : []),
   ];
   return (
     <div className="stack">
