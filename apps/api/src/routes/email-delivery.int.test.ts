@@ -70,8 +70,14 @@ describe('journey email, end to end', () => {
     );
     expect(events.map((row) => row.event).sort()).toEqual(['email.link_clicked', 'email.opened']);
 
+    // the link's page only asks (a link scanner's visit changes nothing); its button applies it
     const unsubscribe = await api.request('GET', pathOf($('a:contains("Unsubscribe")').attr('href')!));
     expect(unsubscribe.status).toBe(200);
+    const page = load(unsubscribe.text);
+    const form = page('form[method="post"]').first();
+    const fields = new URLSearchParams(form.find('input').map((_, input) => [[page(input).attr('name')!, page(input).attr('value') ?? '']]).get() as [string, string][]);
+    const pressed = await api.request('POST', pathOf(form.attr('action')!), { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: fields.toString() });
+    expect(pressed.status).toBe(200);
     const preference = await api.deps.db.selectFrom('emailPreferences').selectAll().where('email', '=', to).executeTakeFirstOrThrow();
     expect(preference).toMatchObject({ userId, categories: { journey: false } });
 

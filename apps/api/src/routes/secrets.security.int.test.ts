@@ -90,9 +90,9 @@ describe('secret template props (security)', () => {
     const admin = await createTestAdmin(api, 'sec-inviter');
     const owner = new SessionClient(api);
     expect((await owner.signIn(admin.email, admin.password)).status).toBe(200);
-    const created = await owner.request('POST', '/api/auth/organization/create', { body: { name: `Sec ${randomUUID().slice(0, 6)}` } });
-    expect(created.status, created.text).toBeLessThan(300);
-    const orgId = created.body.organization?.id ?? created.body.id;
+    // the oldest organization, which every administrator joins: the installation holds at most five,
+    // and other test files fill that limit on the shared database
+    const orgId = (await owner.request('GET', '/api/auth/organization/list')).body.organizations[0].id as string;
 
     // a viewer joins
     const viewerEmail = `sec-viewer-${randomUUID().slice(0, 8)}@waymark-test.example`;
