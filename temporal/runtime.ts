@@ -73,10 +73,7 @@ export function createRuntime(config: Config, deps: RuntimeDeps): Runtime {
     db: deps.db,
     logger: deps.logger,
     journeys,
-    effects:
-      afterCommit === undefined
-        ? effects
-        : { ...effects, dispatch: (event, committed) => afterCommit(() => effects.dispatch(event, committed)) },
+    effects: afterCommit === undefined ? effects : { ...effects, dispatch: (event, committed) => afterCommit(() => effects.dispatch(event, committed)) },
     catalogMode: config.eventCatalogMode,
     ...(deps.ingestFaults === undefined ? {} : { faults: deps.ingestFaults }),
   };

@@ -75,8 +75,16 @@ describe('journey email, end to end', () => {
     expect(unsubscribe.status).toBe(200);
     const page = load(unsubscribe.text);
     const form = page('form[method="post"]').first();
-    const fields = new URLSearchParams(form.find('input').map((_, input) => [[page(input).attr('name')!, page(input).attr('value') ?? '']]).get() as [string, string][]);
-    const pressed = await api.request('POST', pathOf(form.attr('action')!), { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: fields.toString() });
+    const fields = new URLSearchParams(
+      form
+        .find('input')
+        .map((_, input) => [[page(input).attr('name')!, page(input).attr('value') ?? '']])
+        .get() as [string, string][],
+    );
+    const pressed = await api.request('POST', pathOf(form.attr('action')!), {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: fields.toString(),
+    });
     expect(pressed.status).toBe(200);
     const preference = await api.deps.db.selectFrom('emailPreferences').selectAll().where('email', '=', to).executeTakeFirstOrThrow();
     expect(preference).toMatchObject({ userId, categories: { journey: false } });

@@ -24,7 +24,13 @@ describe('EVENT_CATALOG_MODE=quarantine (the default)', () => {
 
   const ingest = (body: object) => api.request('POST', '/v1/events', { token: ingestKey, body });
   const eventsOf = (userId: string) =>
-    api.deps.db.selectFrom('events').select(['id', 'event', 'source', 'catalogViolations']).where('userId', '=', userId).orderBy('createdAt').orderBy('id').execute();
+    api.deps.db
+      .selectFrom('events')
+      .select(['id', 'event', 'source', 'catalogViolations'])
+      .where('userId', '=', userId)
+      .orderBy('createdAt')
+      .orderBy('id')
+      .execute();
   /** the runs of a journey for a user, once `count` exist (a start is asynchronous to the answer) */
   const runsOnce = (userId: string, journeyId: string, count = 1) =>
     eventually(

@@ -6,7 +6,19 @@ import type { RoutePlugin } from '../../http/type-provider';
 import type { AppDeps } from '../../deps';
 import { bearerErrors, dateRangeQuery, errorBody, listEnvelope, nullableTimestamp, page, paginationQuery, text, timestamp } from '../../schemas/common';
 
-export const emailStatuses = ['queued', 'rendered', 'sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained', 'failed', 'cancelled', 'unknown_dropped'] as const;
+export const emailStatuses = [
+  'queued',
+  'rendered',
+  'sent',
+  'delivered',
+  'opened',
+  'clicked',
+  'bounced',
+  'complained',
+  'failed',
+  'cancelled',
+  'unknown_dropped',
+] as const;
 
 const hitCounts = z.object({ human: z.number().int(), machine: z.number().int() }).meta({ id: 'HitCounts' });
 

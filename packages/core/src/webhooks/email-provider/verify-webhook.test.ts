@@ -55,14 +55,18 @@ describe('email-provider webhook verification', () => {
     );
     const options = { secret: 's3cret', certificates: devCertificates };
     const authorization = basic('sns', 's3cret');
-    expect(await verifyEmailProviderWebhook({ authorization, body: devBody }, { ...options, trust: { devCertificateUrl: 'http://127.0.0.1:8006/' } })).toMatchObject({
+    expect(
+      await verifyEmailProviderWebhook({ authorization, body: devBody }, { ...options, trust: { devCertificateUrl: 'http://127.0.0.1:8006/' } }),
+    ).toMatchObject({
       ok: true,
     });
     expect(await verifyEmailProviderWebhook({ authorization, body: devBody }, options)).toMatchObject({
       ok: false,
       reason: expect.stringContaining('amazonaws.com'),
     });
-    expect(await verifyEmailProviderWebhook({ authorization, body: devBody }, { ...options, trust: { devCertificateUrl: 'http://127.0.0.1:9999/' } })).toMatchObject({
+    expect(
+      await verifyEmailProviderWebhook({ authorization, body: devBody }, { ...options, trust: { devCertificateUrl: 'http://127.0.0.1:9999/' } }),
+    ).toMatchObject({
       ok: false,
     });
   });
