@@ -18,13 +18,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { createDatabase, type Db } from '@waymark/core/db/database';
 import { benchEnv, prepareBenchDatabase } from './lib/bench-server';
-import { bandRow, limitRow, ratioRow, resultsDir, writeBenchResults, type BenchRow } from './lib/results';
+import { bandRow, limitRow, openResultsLog, ratioRow, writeBenchResults, type BenchRow } from './lib/results';
 import type { SendRateWorkerTally } from './lib/send-rate-worker';
 import { startSesEmulator } from './lib/ses-emulator-process';
 import { startThrottlingSesProxy } from '../test/throttling-ses-proxy';
@@ -47,7 +46,7 @@ interface PhaseResult {
 
 /** One send-rate worker child process; resolves once its governor has its budget. */
 async function startWorker(env: Record<string, string>, logName: string) {
-  const log = openSync(path.join(resultsDir, `${logName}.log`), 'w');
+  const log = openResultsLog(logName);
   const child = spawn(process.execPath, ['--import', 'tsx', workerEntry], { env: { ...process.env, ...env }, stdio: ['ignore', log, log, 'ipc'] });
   const messages: unknown[] = [];
   let wake: (() => void) | undefined;
@@ -138,7 +137,6 @@ async function runPhase(db: Db, phaseUrl: string, ses: string, label: string, se
 }
 
 async function main(): Promise<void> {
-  mkdirSync(resultsDir, { recursive: true });
   const emulator = await startSesEmulator('send-rate.ses');
   const ses = emulator.url;
   let baseline: PhaseResult, governed: PhaseResult, throttled: PhaseResult;

@@ -5,10 +5,9 @@
  * parked start, which would bury the bench's own output.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { resultsDir } from './results';
+import { openResultsLog } from './results';
 
 const entry = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'bench-api-process.ts');
 
@@ -24,8 +23,7 @@ export interface ApiProcess {
 
 /** `env`: a full configuration (see benchEnv), on a database already prepared. */
 export async function startApiProcess(env: Record<string, string>, logName: string): Promise<ApiProcess> {
-  mkdirSync(resultsDir, { recursive: true });
-  const log = openSync(path.join(resultsDir, `${logName}.log`), 'w');
+  const log = openResultsLog(logName);
   // BENCH_API_CPU_PROF=<dir>: the api writes a V8 CPU profile there when it stops (node --cpu-prof)
   const profile = process.env.BENCH_API_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_API_CPU_PROF}`] : [];
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry], { env, stdio: ['ignore', log, log, 'ipc'] });

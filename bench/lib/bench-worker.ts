@@ -4,10 +4,9 @@
  * log goes to bench/results/<logName>.log.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { resultsDir } from './results';
+import { openResultsLog } from './results';
 
 const entry = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'worker-process.ts');
 
@@ -22,8 +21,7 @@ export interface BenchWorker {
 }
 
 export async function startBenchWorker(env: Record<string, string>, logName: string): Promise<BenchWorker> {
-  mkdirSync(resultsDir, { recursive: true });
-  const log = openSync(path.join(resultsDir, `${logName}.log`), 'w');
+  const log = openResultsLog(logName);
   // BENCH_WORKER_CPU_PROF=<dir>: the worker writes a V8 CPU profile there when it stops (node --cpu-prof)
   const profile = process.env.BENCH_WORKER_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_WORKER_CPU_PROF}`] : [];
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry], {

@@ -5,7 +5,7 @@
  * baseline measured in the same run (or, for a latency target, with the target itself), so
  * `ratio` is always "higher is better" and `pass` is `ratio >= goal`.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, openSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -22,6 +22,12 @@ export const benchRow = z.object({
 export type BenchRow = z.infer<typeof benchRow>;
 
 export const resultsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../results');
+
+/** A process log under bench/results/<logName>.log: the folder is git-ignored, so a clean clone has none yet. */
+export function openResultsLog(logName: string): number {
+  mkdirSync(resultsDir, { recursive: true });
+  return openSync(path.join(resultsDir, `${logName}.log`), 'w');
+}
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
 

@@ -5,16 +5,15 @@
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { openSync } from 'node:fs';
 import path from 'node:path';
 import { freePort } from '../../test/free-port';
 import { eventually } from '../../test/eventually';
-import { resultsDir } from './results';
+import { openResultsLog } from './results';
 
 export async function startSesEmulator(logName: string): Promise<{ url: string; stop: () => Promise<void> }> {
   const port = await freePort();
   const cli = path.join(path.dirname(createRequire(import.meta.url).resolve('aws-ses-v2-local/package.json')), 'dist/cli.js');
-  const log = openSync(path.join(resultsDir, `${logName}.log`), 'w');
+  const log = openResultsLog(logName);
   const child = spawn(process.execPath, [cli, '--host', '127.0.0.1', '--port', String(port)], { stdio: ['ignore', log, log] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
