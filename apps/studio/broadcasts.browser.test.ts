@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { expectPage } from '../../test/browser';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember } from '@waymark/core/organizations/organizations';
@@ -67,13 +68,13 @@ describe('Waymark Studio broadcasts in Chromium', () => {
     await page.getByRole('combobox', { name: /^Category/ }).selectOption('product-updates');
     await page.getByRole('radio', { name: 'A list' }).check();
     await page.getByRole('combobox', { name: /^List/ }).selectOption(list);
-    await poll(() => page.getByTestId('audience-count').textContent()).toMatch(/^3 contacts in the audience now/);
+    await expectPage(page.getByTestId('audience-count')).toHaveText(/^3 contacts in the audience now/);
 
     // the preview is the email one of the list's contacts gets: their firstName fills the subject
     const recipient = page.getByRole('combobox', { name: /^As received by/ });
-    await poll(() => recipient.locator('option').count()).toBe(3);
+    await expectPage(recipient.locator('option')).toHaveCount(3);
     await recipient.selectOption(`${people[1]!.userId}@waymark-test.example`);
-    await poll(() => page.getByTestId('preview-subject').textContent()).toMatch(/, Bob!$/);
+    await expectPage(page.getByTestId('preview-subject')).toHaveText(/, Bob!$/);
     await checkPage('new', 'New broadcast');
 
     // a test send saves the draft first: the page moves to the draft's own URL and stays as it was
@@ -98,13 +99,13 @@ describe('Waymark Studio broadcasts in Chromium', () => {
     const id = page.url().split('/').pop()!;
     await page.getByRole('button', { name: 'Review and send…' }).click();
     const dialog = page.getByRole('dialog');
-    await poll(() => dialog.getByTestId('confirm-count').textContent()).toBe('3 contacts');
+    await expectPage(dialog.getByTestId('confirm-count')).toHaveText('3 contacts');
     await dialog.getByRole('button', { name: 'Send to 3 contacts' }).click();
 
-    await poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(name);
-    await poll(() => page.getByTestId('broadcast-progress').textContent(), { timeout: 240_000 }).toMatch(/^3 of 3 recipients done/);
-    await poll(() => page.locator('.page-header .badge').textContent(), { timeout: 60_000 }).toBe('sent');
-    await poll(() => page.getByTestId('broadcast-stats').locator('.stat').first().textContent()).toMatch(/^3\s*sent/);
+    await expectPage(page.getByRole('heading', { level: 1 })).toHaveText(name);
+    await expectPage(page.getByTestId('broadcast-progress')).toHaveText(/^3 of 3 recipients done/, { timeout: 240_000 });
+    await expectPage(page.locator('.page-header .badge')).toHaveText('sent', { timeout: 60_000 });
+    await expectPage(page.getByTestId('broadcast-stats').locator('.stat').first()).toHaveText(/^3\s*sent/);
     for (const person of people) {
       const got = await waitFor(
         async () => (await emailsTo(`${person.userId}@waymark-test.example`)).find((email) => email.subject.includes(person.firstName)),
@@ -120,12 +121,12 @@ describe('Waymark Studio broadcasts in Chromium', () => {
 
     await page.getByRole('combobox', { name: /^Status/ }).selectOption('sent');
     await page.waitForURL(/status=sent/);
-    await poll(() => page.getByRole('table', { name: 'Recipients' }).getByRole('row').count()).toBe(4);
+    await expectPage(page.getByRole('table', { name: 'Recipients' }).getByRole('row')).toHaveCount(4);
     await checkPage('detail', name);
 
     await page.goto('/studio/broadcasts');
     const row = page.getByRole('row').filter({ hasText: name });
-    await poll(() => row.getByText('sent', { exact: true }).count()).toBe(1);
+    await expectPage(row.getByText('sent', { exact: true })).toHaveCount(1);
     await checkPage('list', 'Broadcasts');
   });
 
@@ -140,7 +141,7 @@ describe('Waymark Studio broadcasts in Chromium', () => {
       .first()
       .selectOption('welcome');
     await page.getByRole('combobox', { name: /^Segment/ }).selectOption({ label: segmentName });
-    await poll(() => page.getByTestId('audience-count').textContent()).toMatch(/^3 contacts/);
+    await expectPage(page.getByTestId('audience-count')).toHaveText(/^3 contacts/);
     // two subjects, tested on a tenth of the audience first
     await page.getByRole('button', { name: 'Add variants' }).click();
     await page.getByRole('group', { name: 'Variant a' }).getByLabel('Subject').fill('Plan A');
@@ -154,10 +155,10 @@ describe('Waymark Studio broadcasts in Chromium', () => {
       .getByLabel('Send at (your time)')
       .fill(`${tomorrow.getFullYear()}-${pad(tomorrow.getMonth() + 1)}-${pad(tomorrow.getDate())}T${pad(tomorrow.getHours())}:${pad(tomorrow.getMinutes())}`);
     await page.getByRole('button', { name: 'Review and send…' }).click();
-    await poll(() => page.getByRole('dialog').textContent()).toMatch(/3 contacts \(2 variants, A\/B tested first\) will get it, at .+, in the category/);
+    await expectPage(page.getByRole('dialog')).toHaveText(/3 contacts \(2 variants, A\/B tested first\) will get it, at .+, in the category/);
     await page.getByRole('dialog').getByRole('button', { name: 'Send to 3 contacts' }).click();
     const badge = page.locator('.page-header .badge');
-    await poll(() => badge.textContent()).toBe('scheduled');
+    await expectPage(badge).toHaveText('scheduled');
     const id = page.url().split('/').pop()!;
     const scheduled = (await api.request('GET', `/v1/admin/broadcasts/${id}`, { token: LEGACY })).body.broadcast;
     expect(scheduled).toMatchObject({
@@ -166,26 +167,26 @@ describe('Waymark Studio broadcasts in Chromium', () => {
       abTest: { testFraction: 0.1, metric: 'human_clicks', waitMinutes: 240 },
     });
     expect(new Date(scheduled.scheduledAt as string).getTime()).toBeGreaterThan(Date.now());
-    await poll(() => page.getByRole('table', { name: 'Variant results' }).getByRole('row').count()).toBe(3);
+    await expectPage(page.getByRole('table', { name: 'Variant results' }).getByRole('row')).toHaveCount(3);
     await checkPage('scheduled', `Later ${run}`);
 
     // the segment a scheduled broadcast sends to stays: the API's 409 shows in the dialog
     await page.goto(`/studio/segments/${segment.body.segment.id as string}`);
     await page.getByRole('button', { name: 'Delete segment' }).click();
-    await poll(() => page.getByRole('dialog').getByRole('alert').count()).toBe(0);
+    await expectPage(page.getByRole('dialog').getByRole('alert')).toHaveCount(0);
     await page.getByRole('dialog').getByRole('button', { name: 'Delete segment' }).click();
-    await poll(() => page.getByRole('dialog').getByRole('alert').textContent()).toMatch(/broadcast/i);
+    await expectPage(page.getByRole('dialog').getByRole('alert')).toHaveText(/broadcast/i);
     expect((await api.request('GET', `/v1/admin/segments/${segment.body.segment.id as string}`, { token: LEGACY })).status).toBe(200);
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
 
     await page.goto(`/studio/broadcasts/${id}`);
     await page.getByRole('button', { name: 'Pause' }).click();
-    await poll(() => badge.textContent()).toBe('paused');
+    await expectPage(badge).toHaveText('paused');
     await page.getByRole('button', { name: 'Resume' }).click();
-    await poll(() => badge.textContent()).toBe('scheduled');
+    await expectPage(badge).toHaveText('scheduled');
     await page.getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel the broadcast' }).click();
-    await poll(() => badge.textContent()).toBe('cancelled');
+    await expectPage(badge).toHaveText('cancelled');
     const cancelled = (await api.request('GET', `/v1/admin/broadcasts/${id}`, { token: LEGACY })).body.broadcast;
     expect(cancelled).toMatchObject({ status: 'cancelled', stats: { sent: 0 } });
   });
@@ -205,14 +206,14 @@ describe('Waymark Studio broadcasts in Chromium', () => {
     await signIn(tab.page, viewer);
 
     await tab.page.goto('/studio/broadcasts');
-    await poll(() => tab.page.getByRole('row').filter({ hasText: name }).count()).toBe(1);
-    expect(await tab.page.getByRole('link', { name: 'New broadcast' }).count()).toBe(0);
+    await expectPage(tab.page.getByRole('row').filter({ hasText: name })).toHaveCount(1);
+    await expectPage(tab.page.getByRole('link', { name: 'New broadcast' })).toHaveCount(0);
     await tab.page.goto('/studio/broadcasts/new');
-    await poll(() => tab.page.getByText('Composing and sending broadcasts needs the editor role').count()).toBe(1);
-    expect(await tab.page.getByRole('button', { name: /^(Review and send…|Send test|Save draft)$/ }).count()).toBe(0);
+    await expectPage(tab.page.getByText('Composing and sending broadcasts needs the editor role')).toHaveCount(1);
+    await expectPage(tab.page.getByRole('button', { name: /^(Review and send…|Send test|Save draft)$/ })).toHaveCount(0);
     await tab.page.goto('/studio/segments/new');
-    await poll(() => tab.page.getByText('saving a segment needs the editor role').count()).toBe(1);
-    expect(await tab.page.getByRole('button', { name: 'Save segment' }).count()).toBe(0);
+    await expectPage(tab.page.getByText('saving a segment needs the editor role')).toHaveCount(1);
+    await expectPage(tab.page.getByRole('button', { name: 'Save segment' })).toHaveCount(0);
   });
 
   it('saw no console error and no failed request but the refused segment delete', () => {

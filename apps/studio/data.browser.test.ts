@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { expectPage } from '../../test/browser';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAdmin } from '../../test/auth-client';
@@ -59,17 +60,17 @@ describe('Waymark Studio data views in Chromium', () => {
   it("adds a contact to a list and removes it from another on the contact's page", async () => {
     await page.goto(`/studio/contacts/${userId}`);
     const memberships = page.getByRole('table', { name: 'List memberships' });
-    await poll(() => memberships.getByRole('row').filter({ hasText: lists.removed }).count()).toBe(1);
+    await expectPage(memberships.getByRole('row').filter({ hasText: lists.removed })).toHaveCount(1);
     await checkPage('contact-lists', `${userId}@waymark-test.example`);
 
     await page.getByLabel('List key').fill(lists.added);
     await page.getByRole('button', { name: 'Add to list' }).click();
     await poll(membershipsOf).toEqual([lists.added, lists.kept, lists.removed].sort());
-    await poll(() => memberships.getByRole('row').filter({ hasText: lists.added }).count()).toBe(1);
+    await expectPage(memberships.getByRole('row').filter({ hasText: lists.added })).toHaveCount(1);
 
     await page.getByRole('button', { name: `Remove from ${lists.removed}` }).click();
     await poll(membershipsOf).toEqual([lists.added, lists.kept].sort());
-    await poll(() => memberships.getByRole('row').filter({ hasText: lists.removed }).count()).toBe(0);
+    await expectPage(memberships.getByRole('row').filter({ hasText: lists.removed })).toHaveCount(0);
     const audit = await api.deps.db.selectFrom('auditLogs').select('detail').where('resource', '=', 'contact').where('action', '=', 'update').execute();
     expect(audit.map((row) => row.detail)).toEqual(
       expect.arrayContaining([
@@ -87,20 +88,20 @@ describe('Waymark Studio data views in Chromium', () => {
     await page.goto(`/studio/events?userId=${userId}&event=user.signed_up`);
     await page.getByRole('button', { name: 'user.signed_up' }).click();
     const started = page.getByRole('list', { name: 'Journeys of this event' }).getByRole('listitem');
-    await poll(() => started.textContent()).toMatch(/Started Welcome series at start/);
-    await poll(() => started.textContent()).toMatch(/exited/);
+    await expectPage(started).toHaveText(/Started Welcome series at start/);
+    await expectPage(started).toHaveText(/exited/);
     await checkPage('event-journeys', 'Events');
 
     await page.goto(`/studio/events?userId=${userId}&event=user.deleted`);
     await page.getByRole('button', { name: 'user.deleted' }).click();
     const exited = page.getByRole('list', { name: 'Journeys of this event' }).getByRole('listitem');
-    await poll(() => exited.textContent()).toMatch(/Exited Welcome series at sleep:2 days/);
+    await expectPage(exited).toHaveText(/Exited Welcome series at sleep:2 days/);
 
     // the enrollment link opens the journey filtered to this user, with that run's log open
     await exited.getByRole('link', { name: 'enrollment' }).click();
     await page.waitForURL(/\/studio\/journeys\/welcome-series\?.*state=/);
-    await poll(() => page.getByRole('row').filter({ hasText: userId }).count()).toBe(1);
-    await poll(() => page.getByRole('button', { name: 'Log', expanded: true }).count()).toBe(1);
+    await expectPage(page.getByRole('row').filter({ hasText: userId })).toHaveCount(1);
+    await expectPage(page.getByRole('button', { name: 'Log', expanded: true })).toHaveCount(1);
     await checkPage('event-journey-state', 'Welcome series');
   });
 
@@ -109,23 +110,23 @@ describe('Waymark Studio data views in Chromium', () => {
     await page.goto(`/studio/contacts/${userId}?explain=welcome-series`);
     const story = page.getByRole('group', { name: 'How Welcome series went for this contact' });
     const steps = story.getByRole('list', { name: 'Steps of enrollment 1' }).getByRole('listitem');
-    await poll(() => steps.filter({ hasText: /welcome\s*welcome\s*sent/ }).count()).toBe(1);
-    await poll(() => steps.filter({ hasText: /exited\s*by user\.deleted at/ }).count()).toBe(1);
-    await poll(() => story.getByRole('list', { name: 'Trigger events (user.signed_up)' }).textContent()).toMatch(/user\.signed_up\s*entered/);
+    await expectPage(steps.filter({ hasText: /welcome\s*welcome\s*sent/ })).toHaveCount(1);
+    await expectPage(steps.filter({ hasText: /exited\s*by user\.deleted at/ })).toHaveCount(1);
+    await expectPage(story.getByRole('list', { name: 'Trigger events (user.signed_up)' })).toHaveText(/user\.signed_up\s*entered/);
     await checkPage('contact-explain', `${userId}@waymark-test.example`);
 
     // a template the run never reached, chosen from the form: the choice is part of the URL
     await page.getByLabel('Template (optional)').selectOption('welcome-tips');
     await page.waitForURL(/explain=welcome-series.*template=welcome-tips|template=welcome-tips.*explain=welcome-series/);
-    await poll(() => story.textContent()).toMatch(/Template welcome-tips: not sent: the run did not reach it \(exited by user\.deleted at/);
+    await expectPage(story).toHaveText(/Template welcome-tips: not sent: the run did not reach it \(exited by user\.deleted at/);
 
     // a journey this person never triggered says so instead of showing steps
     await page.getByLabel('Template (optional)').selectOption('');
     await page.getByRole('combobox', { name: /^Journey/ }).selectOption('payment-recovery');
     await page.waitForURL(/explain=payment-recovery/);
     const other = page.getByRole('group', { name: 'How Payment recovery went for this contact' });
-    await poll(() => other.textContent()).toMatch(/Not enrolled: trigger event never received \(payment\.failed\)/);
-    expect(await other.getByRole('list').count()).toBe(0);
+    await expectPage(other).toHaveText(/Not enrolled: trigger event never received \(payment\.failed\)/);
+    await expectPage(other.getByRole('list')).toHaveCount(0);
     await checkPage('contact-explain-not-enrolled', `${userId}@waymark-test.example`);
   });
 
@@ -138,12 +139,12 @@ describe('Waymark Studio data views in Chromium', () => {
     expect(sent.body).toMatchObject({ quarantined: true });
     await page.goto(`/studio/events?userId=${quarantinedUser}`);
     const banner = page.getByRole('status').filter({ hasText: 'quarantined' });
-    await poll(() => banner.textContent()).toMatch(/\d+ event\(s\) quarantined/);
+    await expectPage(banner).toHaveText(/\d+ event\(s\) quarantined/);
     await banner.getByRole('button', { name: 'Show quarantined events' }).click();
     await page.waitForURL(/quarantined=true/);
-    expect(await page.getByRole('checkbox', { name: 'Quarantined only' }).isChecked()).toBe(true);
+    await expectPage(page.getByRole('checkbox', { name: 'Quarantined only' })).toBeChecked();
     await page.getByRole('button', { name: 'user.signed_up' }).click();
-    await poll(() => page.getByRole('list', { name: 'Catalog violations' }).textContent()).toMatch(/^plan: /);
+    await expectPage(page.getByRole('list', { name: 'Catalog violations' })).toHaveText(/^plan: /);
     await checkPage('events-quarantined', 'Events');
   });
 

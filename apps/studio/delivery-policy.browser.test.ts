@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { expectPage } from '../../test/browser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAdmin } from '../../test/auth-client';
 import { checkPage, poll, signIn, startStudio, type Studio } from './test/studio-fixture';
@@ -26,9 +27,9 @@ describe('Studio delivery policy in Chromium', () => {
     await page.waitForURL((url) => url.pathname === '/studio/settings/delivery-policy');
     await checkPage(page, 'delivery-policy', 'Delivery policy');
     const policy = (await studio.api.request('GET', '/v1/admin/delivery-policy', { token: studio.legacyKey })).body.policy;
-    expect(await page.locator('.page-header code').textContent()).toBe('journeys/delivery-policy.ts');
+    await expectPage(page.locator('.page-header code')).toHaveText('journeys/delivery-policy.ts');
     const caps = page.getByRole('table', { name: 'Frequency caps' });
-    await poll(() => caps.getByRole('row').count()).toBe(policy.caps.length + 1);
+    await expectPage(caps.getByRole('row')).toHaveCount(policy.caps.length + 1);
     for (const cap of policy.caps)
       await poll(() =>
         caps
@@ -37,10 +38,10 @@ describe('Studio delivery policy in Chromium', () => {
           .count(),
       ).toBe(1);
     const exempt = page.getByRole('list', { name: 'Exempt categories' });
-    expect(await exempt.getByRole('listitem').allTextContents()).toEqual(policy.exempt);
+    await expectPage(exempt.getByRole('listitem')).toHaveText(policy.exempt);
     // read-only: the policy changes in code
-    expect(await page.getByRole('main').getByRole('button').count()).toBe(0);
-    expect(await page.getByRole('main').getByRole('textbox').count()).toBe(0);
+    await expectPage(page.getByRole('main').getByRole('button')).toHaveCount(0);
+    await expectPage(page.getByRole('main').getByRole('textbox')).toHaveCount(0);
   });
 
   it('saw no console error and no failed request', () => {

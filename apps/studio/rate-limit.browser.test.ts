@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { expectPage } from '../../test/browser';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,9 +14,9 @@ const ERROR_SCREENS = /Unexpected Application Error|Failed to fetch dynamically 
 
 async function showsPage(page: Page, path: string): Promise<void> {
   await page.goto(path);
-  await poll(() => page.getByRole('heading', { level: 1 }).count()).toBe(1);
-  await poll(() => page.locator('[aria-busy="true"]').count()).toBe(0);
-  expect(await page.locator('body').innerText()).not.toMatch(ERROR_SCREENS);
+  await expectPage(page.getByRole('heading', { level: 1 })).toHaveCount(1);
+  await expectPage(page.locator('[aria-busy="true"]')).toHaveCount(0);
+  await expectPage(page.locator('body')).not.toHaveText(ERROR_SCREENS);
 }
 
 /**
@@ -88,7 +89,7 @@ describe('the studio and the rate limit, in Chromium', () => {
       const panel = page.getByRole('alert').filter({ hasText: 'Slow down a little' });
       // the overview's own calls go past the budget: panels inside the studio's frame, navigation kept
       await poll(() => panel.count()).toBeGreaterThan(0);
-      expect(await page.getByRole('navigation').count()).toBeGreaterThan(0);
+      await expectPage(page.getByRole('navigation').first()).toBeVisible();
       await expect(
         panel
           .first()
@@ -98,8 +99,8 @@ describe('the studio and the rate limit, in Chromium', () => {
       await page.screenshot({ path: path.join(SCREENSHOTS, 'slow-down-desktop.png'), fullPage: true });
       // a reload whose very first call (the session) is refused gets the panel too
       await page.goto('/studio/contacts');
-      await poll(() => panel.count()).toBe(1);
-      expect(await page.locator('body').innerText()).not.toMatch(/Unexpected Application Error|Rate limit exceeded/);
+      await expectPage(panel).toHaveCount(1);
+      await expectPage(page.locator('body')).not.toHaveText(/Unexpected Application Error|Rate limit exceeded/);
       expect(studio.problems.filter((problem) => problem.startsWith('page error'))).toEqual([]);
     });
   });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { expectPage } from '../../test/browser';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAdmin } from '../../test/auth-client';
@@ -61,11 +62,11 @@ describe('Waymark Studio segments in Chromium', () => {
     await poll(async () => Number((await count())?.replace(/\D/g, ''))).toBeGreaterThanOrEqual(3);
 
     await add('Contact property');
-    await poll(() => page.getByText('To count, finish the condition at conditions.all[0]: name the property').count()).toBe(1);
+    await expectPage(page.getByText('To count, finish the condition at conditions.all[0]: name the property')).toHaveCount(1);
     await leaf('Contact property').getByLabel('Property', { exact: true }).fill('plan');
     await leaf('Contact property').getByLabel('Value', { exact: true }).fill(plan);
     await poll(count).toBe('2');
-    await poll(() => page.getByRole('table', { name: 'Sample of matching contacts' }).getByRole('row').count()).toBe(3);
+    await expectPage(page.getByRole('table', { name: 'Sample of matching contacts' }).getByRole('row')).toHaveCount(3);
 
     await add('Performed an event');
     const event = leaf('Performed an event');
@@ -92,7 +93,7 @@ describe('Waymark Studio segments in Chromium', () => {
     const id = page.url().split('/').pop()!;
     const saved = await api.request('GET', `/v1/admin/segments/${id}`, { token: LEGACY });
     expect(saved.body.segment).toMatchObject({ name: `Busy ${plan}`, conditions: expected, count: 1 });
-    await poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(`Busy ${plan}`);
+    await expectPage(page.getByRole('heading', { level: 1 })).toHaveText(`Busy ${plan}`);
     await checkPage('detail', `Busy ${plan}`);
   });
 
@@ -115,9 +116,9 @@ describe('Waymark Studio segments in Chromium', () => {
       .selectOption('all');
     // as "all", the same two conditions leave nobody
     await poll(count).toBe('0');
-    await poll(() => page.getByText('Nobody matches these conditions yet.').count()).toBe(1);
+    await expectPage(page.getByText('Nobody matches these conditions yet.')).toHaveCount(1);
     await page.getByRole('button', { name: 'Save changes' }).click();
-    await poll(() => page.getByRole('status').filter({ hasText: 'Saved.' }).count()).toBe(1);
+    await expectPage(page.getByRole('status').filter({ hasText: 'Saved.' })).toHaveCount(1);
     const saved = await api.request('GET', `/v1/admin/segments/${id}`, { token: LEGACY });
     expect(saved.body.segment.conditions).toEqual({
       all: [{ type: 'property', property: 'plan', operator: 'in', value: [plan, `free-${run}`] }, { not: { all: [] } }],
@@ -127,7 +128,7 @@ describe('Waymark Studio segments in Chromium', () => {
   it('lists the segment with its count and deletes it', async () => {
     await page.goto('/studio/segments');
     const row = page.getByRole('row').filter({ hasText: `Busy ${plan}` });
-    await poll(() => row.count()).toBe(1);
+    await expectPage(row).toHaveCount(1);
     await checkPage('list', 'Segments');
     await row.getByRole('link').click();
     await page.getByRole('button', { name: 'Delete segment' }).click();

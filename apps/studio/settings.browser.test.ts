@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { expectPage } from '../../test/browser';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember } from '@waymark/core/organizations/organizations';
@@ -55,7 +56,7 @@ describe('Studio settings in Chromium', () => {
     // checked in the browser first: no event type, no request
     await form.getByLabel('URL').fill(url);
     await form.getByRole('button', { name: 'Add endpoint' }).click();
-    await poll(() => form.getByRole('alert').textContent()).toBe('Choose at least one event type');
+    await expectPage(form.getByRole('alert')).toHaveText('Choose at least one event type');
 
     await form.getByRole('checkbox', { name: 'journey.failed' }).check();
     // created switched off: this test's endpoint must not receive other test files' events
@@ -64,14 +65,14 @@ describe('Studio settings in Chromium', () => {
     const secret = await page.getByTestId('new-webhook-secret').textContent();
     expect(secret).toMatch(/^whsec_/);
     const row = page.getByRole('row').filter({ hasText: url });
-    await poll(() => row.count()).toBe(1);
+    await expectPage(row).toHaveCount(1);
     const listed = (await admin('/v1/admin/webhook-endpoints?limit=100')).body.endpoints.find((endpoint: { url: string }) => endpoint.url === url);
     expect(listed).toMatchObject({ events: ['journey.failed'], enabled: false });
     // the secret is shown once: not in the list, gone after a reload
     expect(JSON.stringify(listed)).not.toContain(secret);
     await page.reload();
-    await poll(() => row.count()).toBe(1);
-    expect(await page.getByTestId('new-webhook-secret').count()).toBe(0);
+    await expectPage(row).toHaveCount(1);
+    await expectPage(page.getByTestId('new-webhook-secret')).toHaveCount(0);
 
     await row.getByRole('button', { name: 'Edit' }).click();
     const edit = page.getByRole('region', { name: /^Edit/ });
@@ -82,7 +83,7 @@ describe('Studio settings in Chromium', () => {
       description: 'CRM sync',
       events: ['journey.failed', 'journey.completed'],
     });
-    await poll(() => page.getByRole('region', { name: 'Add an endpoint' }).count()).toBe(1);
+    await expectPage(page.getByRole('region', { name: 'Add an endpoint' })).toHaveCount(1);
 
     await row.getByRole('button', { name: 'Enable' }).click();
     await poll(async () => (await admin(`/v1/admin/webhook-endpoints/${listed.id}`)).body.enabled).toBe(true);
@@ -91,7 +92,7 @@ describe('Studio settings in Chromium', () => {
 
     // a test event goes even to a disabled endpoint: queued in the outbox for this endpoint
     await row.getByRole('button', { name: 'Send test' }).click();
-    await poll(() => page.getByRole('status').filter({ hasText: 'webhook.test' }).count()).toBe(1);
+    await expectPage(page.getByRole('status').filter({ hasText: 'webhook.test' })).toHaveCount(1);
     const queued = await api.deps.db
       .selectFrom('outboundEvents')
       .select('id')
@@ -132,9 +133,9 @@ describe('Studio settings in Chromium', () => {
       ])
       .execute();
     const deliveries = page.getByRole('table', { name: `Deliveries to ${url}` });
-    await poll(() => deliveries.getByRole('row').filter({ hasText: 'webhook.test' }).filter({ hasText: 'HTTP 204 in 42 ms' }).count()).toBe(1);
+    await expectPage(deliveries.getByRole('row').filter({ hasText: 'webhook.test' }).filter({ hasText: 'HTTP 204 in 42 ms' })).toHaveCount(1);
     const failed = deliveries.getByRole('row').filter({ hasText: 'journey.failed' });
-    expect(await failed.getByRole('link', { name: /dead-letter queue/ }).getAttribute('href')).toBe('/studio/dlq?source=webhook-delivery&status=pending');
+    await expectPage(failed.getByRole('link', { name: /dead-letter queue/ })).toHaveAttribute('href', '/studio/dlq?source=webhook-delivery&status=pending');
     await checkPage(page, 'webhooks-deliveries', 'Webhooks');
 
     await row.getByRole('button', { name: 'Rotate secret' }).click();
@@ -145,7 +146,7 @@ describe('Studio settings in Chromium', () => {
 
     await row.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('button', { name: 'Delete endpoint' }).click();
-    await poll(() => row.count()).toBe(0);
+    await expectPage(row).toHaveCount(0);
     expect((await api.request('GET', `/v1/admin/webhook-endpoints/${listed.id}`, { token: studio.legacyKey })).status).toBe(404);
   });
 
@@ -164,7 +165,7 @@ describe('Studio settings in Chromium', () => {
     await form.getByLabel('Threshold (ratio 0–1)').fill('0.05');
     await form.getByRole('button', { name: 'Add rule' }).click();
     const row = page.getByRole('row').filter({ hasText: name });
-    await poll(() => row.count()).toBe(1);
+    await expectPage(row).toHaveCount(1);
     const rule = (await admin('/v1/admin/alerts/rules')).body.rules.find((candidate: { name: string }) => candidate.name === name);
     expect(rule).toMatchObject({
       type: 'bounce_rate_exceeded',
@@ -190,7 +191,7 @@ describe('Studio settings in Chromium', () => {
     await checkPage(page, 'alerts-edited', 'Alerts');
 
     await row.getByRole('button', { name: 'Enable' }).click();
-    await poll(() => row.getByRole('button', { name: 'Disable' }).count()).toBe(1);
+    await expectPage(row.getByRole('button', { name: 'Disable' })).toHaveCount(1);
     await row.getByRole('button', { name: 'Disable' }).click();
     await poll(async () => (await admin('/v1/admin/alerts/rules')).body.rules.find((candidate: { id: string }) => candidate.id === rule.id).enabled).toBe(
       false,
@@ -198,7 +199,7 @@ describe('Studio settings in Chromium', () => {
 
     await row.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('button', { name: 'Delete rule' }).click();
-    await poll(() => row.count()).toBe(0);
+    await expectPage(row).toHaveCount(0);
   });
 
   it('removes a member after a confirmation and lists a pending invitation', async () => {
@@ -208,12 +209,12 @@ describe('Studio settings in Chromium', () => {
     const inviteForm = page.getByRole('region', { name: 'Invite someone' });
     await inviteForm.getByLabel('Email').fill(invited);
     await inviteForm.getByRole('button', { name: 'Send invitation' }).click();
-    await poll(() => page.getByRole('table', { name: 'Pending invitations' }).getByRole('row').filter({ hasText: invited }).count()).toBe(1);
+    await expectPage(page.getByRole('table', { name: 'Pending invitations' }).getByRole('row').filter({ hasText: invited })).toHaveCount(1);
 
     const row = page.getByRole('row').filter({ hasText: leaver });
     await row.getByRole('button', { name: 'Remove' }).click();
     await page.getByRole('button', { name: 'Remove member' }).click();
-    await poll(() => row.count()).toBe(0);
+    await expectPage(row).toHaveCount(0);
     const oldest = await api.deps.db.selectFrom('organizations').select('id').orderBy('createdAt').limit(1).executeTakeFirstOrThrow();
     const members = await api.deps.db
       .selectFrom('organizationMembers as m')
@@ -229,21 +230,21 @@ describe('Studio settings in Chromium', () => {
     const options = (scope: Page | ReturnType<Page['getByRole']>, label: string | RegExp) =>
       scope.getByLabel(label).first().locator('option').allTextContents();
     await page.goto('/studio/settings/members');
-    await poll(() => page.getByRole('row').filter({ hasText: adminPerson.email }).count()).toBe(1);
+    await expectPage(page.getByRole('row').filter({ hasText: adminPerson.email })).toHaveCount(1);
     expect(await options(page, `Role of ${adminPerson.email}`)).toContain('owner');
     expect(await options(page.getByRole('region', { name: 'Invite someone' }), 'Role')).toContain('owner');
 
     const tab = await studio.openTab();
     await signIn(tab.page, adminPerson);
     await tab.page.goto('/studio/settings/members');
-    await poll(() => tab.page.getByRole('row').filter({ hasText: viewer.email }).count()).toBe(1);
+    await expectPage(tab.page.getByRole('row').filter({ hasText: viewer.email })).toHaveCount(1);
     expect(await options(tab.page, `Role of ${viewer.email}`)).toEqual(['admin', 'editor', 'viewer']);
     expect(await options(tab.page.getByRole('region', { name: 'Invite someone' }), 'Role')).toEqual(['admin', 'editor', 'viewer']);
     // the members table only: the pending invitations name the owner as their sender
     const ownerRow = tab.page.getByRole('table', { name: 'Members' }).getByRole('row').filter({ hasText: ownerEmail });
-    expect(await ownerRow.count()).toBe(1);
-    expect(await ownerRow.getByRole('combobox').count()).toBe(0);
-    expect(await ownerRow.getByRole('button').count()).toBe(0);
+    await expectPage(ownerRow).toHaveCount(1);
+    await expectPage(ownerRow.getByRole('combobox')).toHaveCount(0);
+    await expectPage(ownerRow.getByRole('button')).toHaveCount(0);
     await checkPage(tab.page, 'members-admin', 'Members');
   });
 
@@ -260,15 +261,15 @@ describe('Studio settings in Chromium', () => {
       ['/studio/settings/alerts', 'Alerts'],
     ] as const) {
       await tab.page.goto(path);
-      await poll(() => tab.page.getByRole('heading', { level: 1 }).textContent()).toBe(title);
-      await poll(() => tab.page.getByText('This page is for owners and admins').count()).toBe(1);
-      expect(await tab.page.getByRole('button').filter({ hasNotText: 'Sign out' }).count()).toBe(0);
+      await expectPage(tab.page.getByRole('heading', { level: 1 })).toHaveText(title);
+      await expectPage(tab.page.getByText('This page is for owners and admins')).toHaveCount(1);
+      await expectPage(tab.page.getByRole('button').filter({ hasNotText: 'Sign out' })).toHaveCount(0);
     }
     await tab.page.goto('/studio/settings/members');
     await checkPage(tab.page, 'members-viewer', 'Members');
-    await poll(() => tab.page.getByRole('row').filter({ hasText: viewer.email }).count()).toBe(1);
-    expect(await tab.page.getByRole('button').filter({ hasNotText: 'Sign out' }).count()).toBe(0);
-    expect(await tab.page.getByRole('combobox').count()).toBe(0);
+    await expectPage(tab.page.getByRole('row').filter({ hasText: viewer.email })).toHaveCount(1);
+    await expectPage(tab.page.getByRole('button').filter({ hasNotText: 'Sign out' })).toHaveCount(0);
+    await expectPage(tab.page.getByRole('combobox')).toHaveCount(0);
   });
 
   it('saw no console error and no failed request', () => {

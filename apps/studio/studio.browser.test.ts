@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { expectPage } from '../../test/browser';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordDeadLetter } from '@waymark/core/dlq/dead-letters';
@@ -107,13 +108,13 @@ describe('Waymark Studio in Chromium', () => {
     await page.getByLabel('User id').fill(enrolled);
     await page.getByLabel('Email', { exact: true }).fill(`${enrolled}@waymark-test.example`);
     await page.getByRole('button', { name: 'Enroll user' }).click();
-    await poll(() => page.getByRole('status').filter({ hasText: 'Dispatched' }).count()).toBe(1);
+    await expectPage(page.getByRole('status').filter({ hasText: 'Dispatched' })).toHaveCount(1);
 
     await page.goto(`/studio/journeys/welcome-series?status=waiting`);
     await poll(() => page.getByRole('button', { name: 'Cancel' }).count(), { timeout: 30_000 }).toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Cancel' }).first().click();
     await page.getByRole('button', { name: 'Cancel enrollment' }).click();
-    await poll(() => page.getByRole('dialog').count()).toBe(0);
+    await expectPage(page.getByRole('dialog')).toHaveCount(0);
     await poll(
       async () => (await api.request('GET', `/v1/admin/journeys/welcome-series/states?status=exited&limit=100`, { token: LEGACY })).body.total,
     ).toBeGreaterThan(0);
@@ -146,7 +147,7 @@ describe('Waymark Studio in Chromium', () => {
     await poll(() => subscribed.isChecked()).toBe(true);
     // every category of journeys/categories.ts has its switch
     for (const label of ['Product updates', 'Newsletter']) await poll(() => page.getByRole('checkbox', { name: label }).isChecked()).toBe(true);
-    expect(await page.getByText(/Suppressed since/).count()).toBe(0);
+    await expectPage(page.getByText(/Suppressed since/)).toHaveCount(0);
 
     // the switch is controlled by the server's answer, so click and watch the API (not uncheck())
     await journeyEmails.click();
@@ -168,12 +169,12 @@ describe('Waymark Studio in Chromium', () => {
     await api.deps.tracking.settled();
     await visit('/studio/emails', 'emails', 'Emails');
     await visit(`/studio/emails/${seed.emailId}`, 'email-detail', /Welcome/);
-    expect(await page.locator('iframe[title="Email HTML"]').getAttribute('sandbox')).toBe('');
+    await expectPage(page.locator('iframe[title="Email HTML"]')).toHaveAttribute('sandbox', '');
     const hits = page.getByRole('table', { name: 'Opens and clicks' });
     const machine = hits.getByRole('row').filter({ hasText: 'Machine: link check (HEAD request)' });
-    expect(await machine.count()).toBe(1);
-    expect(await machine.getAttribute('class')).toBe('muted');
-    expect(await hits.getByRole('row').filter({ hasText: 'Person' }).count()).toBe(1);
+    await expectPage(machine).toHaveCount(1);
+    await expectPage(machine).toHaveAttribute('class', 'muted');
+    await expectPage(hits.getByRole('row').filter({ hasText: 'Person' })).toHaveCount(1);
   });
 
   it('previews templates', async () => {
@@ -189,7 +190,7 @@ describe('Waymark Studio in Chromium', () => {
     await visit('/studio/dlq?status=pending', 'dlq', 'Dead letters');
     const row = page.getByRole('row').filter({ hasText: 'provider timed out' });
     await row.getByRole('button', { name: 'Retry' }).click();
-    await poll(() => page.getByRole('status').filter({ hasText: 'Done: 1 entry' }).count()).toBe(1);
+    await expectPage(page.getByRole('status').filter({ hasText: 'Done: 1 entry' })).toHaveCount(1);
     await poll(async () =>
       (await api.request('GET', `/v1/admin/dlq?status=retried&limit=100`, { token: LEGACY })).body.entries.map((entry: { id: string }) => entry.id),
     ).toContain(seed.dlqId);
@@ -205,7 +206,7 @@ describe('Waymark Studio in Chromium', () => {
     expect((await api.request('GET', '/v1/admin/journeys', { token: raw ?? '' })).status).toBe(403); // ingest only
     await page.getByRole('row').filter({ hasText: name }).getByRole('button', { name: 'Revoke' }).click();
     await page.getByRole('button', { name: 'Revoke key' }).click();
-    await poll(() => page.getByRole('row').filter({ hasText: name }).count()).toBe(0);
+    await expectPage(page.getByRole('row').filter({ hasText: name })).toHaveCount(0);
     await poll(async () => (await api.request('POST', '/v1/events', { token: raw ?? '', body: { name: 'x', userId: 'x' } })).status).toBe(401);
   });
 
@@ -213,11 +214,11 @@ describe('Waymark Studio in Chromium', () => {
     await visit('/studio/settings/alerts', 'alerts', 'Alerts');
     await visit('/studio/settings/members', 'members', 'Members');
     await visit('/studio/settings/audit-log', 'audit-log', 'Audit log');
-    expect(await page.getByRole('row').filter({ hasText: 'api-key' }).count()).toBeGreaterThan(0);
+    await expectPage(page.getByRole('row').filter({ hasText: 'api-key' }).first()).toBeVisible();
     // the key created and revoked above through the studio: the person, with a user badge
     const mine = page.getByRole('row').filter({ hasText: 'api-key' }).filter({ hasText: signedInEmail });
-    expect(await mine.count()).toBeGreaterThan(0);
-    expect(await mine.first().locator('.badge', { hasText: 'user' }).count()).toBe(1);
+    await expectPage(mine.first()).toBeVisible();
+    await expectPage(mine.first().locator('.badge', { hasText: 'user' })).toHaveCount(1);
   });
 
   it('shows the signed-out pages', async () => {

@@ -5,7 +5,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { buildStudioIfStale } from '../../../scripts/studio-build';
-import { launchChromium } from '../../../test/browser';
+import { launchChromium, expectPage } from '../../../test/browser';
 import { freePort } from '../../../test/free-port';
 import { startTestApi, type TestApi } from '../../../test/test-api';
 
@@ -107,10 +107,10 @@ export async function startStudio(env: Record<string, string> = {}): Promise<Stu
 
 /** One h1 naming the page, a document title, no serious axe violation, and both screenshots. */
 export async function checkPage(page: Page, name: string, heading: string | RegExp): Promise<void> {
-  await poll(() => page.getByRole('heading', { level: 1 }).count()).toBe(1);
-  await poll(() => page.getByRole('heading', { level: 1 }).textContent()).toMatch(heading);
+  await expectPage(page.getByRole('heading', { level: 1 })).toHaveCount(1);
+  await expectPage(page.getByRole('heading', { level: 1 })).toHaveText(heading);
   // loading skeletons gone
-  await poll(() => page.locator('[aria-busy="true"]').count()).toBe(0);
+  await expectPage(page.locator('[aria-busy="true"]')).toHaveCount(0);
   expect(await page.title()).toMatch(/· Waymark Studio$/);
   // email HTML in the sandboxed iframes is the templates' business (and refuses axe's script)
   const axe = await new AxeBuilder({ page }).exclude('iframe').analyze();

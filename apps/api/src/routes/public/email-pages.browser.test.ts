@@ -4,7 +4,7 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../../../../../test/browser';
+import { launchChromium, expectPage } from '../../../../../test/browser';
 import { uniqueAddress } from '../../../../../test/email-emulator';
 import { startTestApi, type TestApi } from '../../../../../test/test-api';
 
@@ -69,8 +69,8 @@ describe('email pages in Chromium', () => {
     const email = uniqueAddress('browser');
     const response = await page.goto(await tokenUrl('preferences', { externalId: `u-${randomUUID()}`, email, action: 'unsubscribe' }));
     expect(response?.status()).toBe(200);
-    expect(await page.title()).toBe('Email preferences');
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Email preferences');
+    await expectPage(page).toHaveTitle('Email preferences');
+    await expectPage(page.getByRole('heading', { level: 1 })).toHaveText('Email preferences');
     // no horizontal scrolling on a phone
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     // tap targets are at least 44 px high
@@ -83,15 +83,15 @@ describe('email pages in Chromium', () => {
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Unsubscribe');
     await Promise.all([page.waitForURL(/\/v1\/email\/unsubscribe/), page.keyboard.press('Enter')]);
-    expect(await page.getByRole('status').textContent()).toBe('You are unsubscribed');
+    await expectPage(page.getByRole('status')).toHaveText('You are unsubscribed');
     await expectAxeClean(page);
     await page.screenshot({ path: path.join(SCREENSHOTS, `unsubscribed-${name}.png`), fullPage: true });
 
     await page.getByRole('link', { name: 'Manage email preferences' }).click();
     await page.waitForURL(/\/v1\/email\/preferences/);
-    expect(await page.locator('ul.prefs .status').first().textContent()).toBe('Unsubscribed');
+    await expectPage(page.locator('ul.prefs .status').first()).toHaveText('Unsubscribed');
     await page.getByRole('button', { name: 'Resubscribe', exact: true }).click();
-    expect(await page.getByRole('status').textContent()).toBe('You are resubscribed');
+    await expectPage(page.getByRole('status')).toHaveText('You are resubscribed');
     await context.close();
   });
 
@@ -100,19 +100,19 @@ describe('email pages in Chromium', () => {
     const email = uniqueAddress('browser-link');
     const response = await page.goto(await tokenUrl('unsubscribe', { externalId: `u-${randomUUID()}`, email, action: 'unsubscribe' }));
     expect(response?.status()).toBe(200);
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Unsubscribe from all emails?');
+    await expectPage(page.getByRole('heading', { level: 1 })).toHaveText('Unsubscribe from all emails?');
     expect(await gate(email)).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await expectAxeClean(page);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'question-phone.png'), fullPage: true });
 
     await page.getByRole('button', { name: 'Unsubscribe' }).click();
-    expect(await page.getByRole('status').textContent()).toBe('You are unsubscribed');
+    await expectPage(page.getByRole('status')).toHaveText('You are unsubscribed');
     expect(await gate(email)).toMatchObject([{ unsubscribedAll: true }]);
     await expectAxeClean(page);
 
     await page.getByRole('button', { name: 'Undo' }).click();
-    expect(await page.getByRole('status').textContent()).toBe('You are resubscribed');
+    await expectPage(page.getByRole('status')).toHaveText('You are resubscribed');
     expect(await gate(email)).toMatchObject([{ unsubscribedAll: false }]);
     await context.close();
   });
@@ -121,7 +121,7 @@ describe('email pages in Chromium', () => {
     const { context, page } = await newPage({ width: 360, height: 740 });
     const response = await page.goto(`${PUBLIC_URL}/v1/email/unsubscribe?token=expired-or-bogus`);
     expect(response?.status()).toBe(400);
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('This link is not valid');
+    await expectPage(page.getByRole('heading', { level: 1 })).toHaveText('This link is not valid');
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'error-phone.png'), fullPage: true });
     await context.close();
