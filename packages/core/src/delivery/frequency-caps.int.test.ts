@@ -5,10 +5,10 @@ import { loadConfig } from '../config/config';
 import { createDatabase, type Db } from '../db/database';
 import type { EmailStatus } from '../db/schema';
 import { integrationEnv } from '../../../../test/test-env';
-import { claimCapRoom, findCappedContacts, findCappedRecipients, releaseCapClaims } from './frequency-caps';
+import { claimCapRoom, releaseCapClaims } from './frequency-caps';
 
 /** The set-based cap checks against real PostgreSQL: what a broadcast chunk and a journey step ask. */
-describe('frequency caps on PostgreSQL (findCappedContacts, claimCapRoom)', () => {
+describe('frequency caps on PostgreSQL (claimCapRoom)', () => {
   const config = loadConfig(integrationEnv());
   let db: Db;
   beforeAll(() => {
@@ -26,13 +26,13 @@ describe('frequency caps on PostgreSQL (findCappedContacts, claimCapRoom)', () =
     exempt: ['journey'],
   });
 
-  async function contactWith(sends: [category: string, hours: number, status?: EmailStatus][], email: string | null = `${randomUUID()}@caps.example`) {
+  async function contactWith(sends: [category: string, hours: number, status?: EmailStatus][], email: string = `${randomUUID()}@caps.example`) {
     const contact = await db
       .insertInto('contacts')
       .values({ externalId: `caps-${randomUUID()}`, email, properties: '{}' })
       .returning('id')
       .executeTakeFirstOrThrow();
-    if (email !== null && sends.length > 0) {
+    if (sends.length > 0) {
       await db
         .insertInto('emailSends')
         .values(
@@ -49,7 +49,23 @@ describe('frequency caps on PostgreSQL (findCappedContacts, claimCapRoom)', () =
         )
         .execute();
     }
-    return contact.id;
+    return { id: contact.id, email };
+  }
+
+  /** What a broadcast chunk or a journey step asks: one send per contact, each claimed or capped. */
+  async function capped(contacts: readonly { id: string; email: string }[], category: string) {
+    const sends = contacts.map((contact) => ({ idempotencyKey: `${contact.id}:${randomUUID()}`, email: contact.email }));
+    const answer = await claimCapRoom(db, policy, { sends, category, at });
+    await releaseCapClaims(
+      db,
+      sends.map((send) => send.idempotencyKey),
+    );
+    return new Map(
+      contacts.flatMap((contact, index) => {
+        const verdict = answer.get(sends[index]!.idempotencyKey);
+        return verdict === undefined ? [] : [[contact.id, verdict] as const];
+      }),
+    );
   }
 
   it('answers which contacts are capped, by which cap, and when room opens; the rest may be sent to', async () => {
@@ -76,28 +92,24 @@ describe('frequency caps on PostgreSQL (findCappedContacts, claimCapRoom)', () =
       ['journey', 3],
       ['newsletter', 4],
     ]);
-    const noAddress = await contactWith([], null);
-    const capped = await findCappedContacts(db, policy, {
-      contactIds: [full, oneLeft, failedDoNotCount, weekFull, exemptDoNotCount, noAddress],
-      category: 'newsletter',
-      at,
-    });
-    expect([...capped.keys()].sort()).toEqual([full, weekFull].sort());
-    expect(capped.get(full)).toEqual({ onCap: 'delay', cap: policy.caps[0], until: hoursAgo(20 - 24) });
-    expect(capped.get(weekFull)).toEqual({ onCap: 'skip', cap: policy.caps[1], until: hoursAgo(100 - 168) });
+    const fresh = await contactWith([]);
+    const verdicts = await capped([full, oneLeft, failedDoNotCount, weekFull, exemptDoNotCount, fresh], 'newsletter');
+    expect([...verdicts.keys()].sort()).toEqual([full.id, weekFull.id].sort());
+    expect(verdicts.get(full.id)).toEqual({ onCap: 'delay', cap: policy.caps[0], until: hoursAgo(20 - 24) });
+    expect(verdicts.get(weekFull.id)).toEqual({ onCap: 'skip', cap: policy.caps[1], until: hoursAgo(100 - 168) });
   });
 
   it('asks nothing for an exempt category, and matches addresses without regard to case', async () => {
     const address = `${randomUUID()}@Caps.example`;
-    await contactWith(
+    const contact = await contactWith(
       [
         ['newsletter', 1],
         ['newsletter', 2],
       ],
       address,
     );
-    expect((await findCappedRecipients(db, policy, { emails: [address.toLowerCase()], category: 'newsletter', at })).size).toBe(1);
-    expect((await findCappedRecipients(db, policy, { emails: [address], category: 'journey', at })).size).toBe(0);
+    expect((await capped([{ ...contact, email: address.toLowerCase() }], 'newsletter')).size).toBe(1);
+    expect((await capped([contact], 'journey')).size).toBe(0);
   });
 
   it('claimCapRoom: sends decided at the same moment never share the last slot, and a claim counts until released', async () => {

@@ -80,54 +80,6 @@ function cappedSend(policy: DeliveryPolicy, category: string, at: Date, earlier:
 const lowerUnique = (emails: readonly string[]) => [...new Set(emails.map((email) => email.toLowerCase()))];
 
 /**
- * Which of `emails` a send of `category` at `at` would put over a frequency cap, counted per
- * address (the contact) from `email_sends` across every journey, broadcast and transactional
- * send, plus sends admitted and still in flight. Read-only; addresses not in the answer may be
- * sent to. An exempt or uncapped category asks nothing.
- */
-export async function findCappedRecipients(
-  db: Db,
-  policy: DeliveryPolicy,
-  input: { emails: readonly string[]; category: string; at: Date; excludeIdempotencyKey?: string },
-): Promise<Map<string, CappedSend>> {
-  const capped = new Map<string, CappedSend>();
-  const caps = capsFor(policy, input.category);
-  if (caps.length === 0 || input.emails.length === 0) return capped;
-  const exclude = input.excludeIdempotencyKey === undefined ? [] : [input.excludeIdempotencyKey];
-  const earlier = await earlierSends(db, policy, caps, { emails: lowerUnique(input.emails), at: input.at, exclude });
-  for (const [email, sends] of earlier) {
-    const verdict = cappedSend(policy, input.category, input.at, sends);
-    if (verdict !== undefined) capped.set(email, verdict);
-  }
-  return capped;
-}
-
-/**
- * The contacts (by id) among `contactIds` whom a send of `category` at `at` would put over a cap
- * (read-only). Contacts without an address are left out (nothing can be sent to them anyway).
- */
-export async function findCappedContacts(
-  db: Db,
-  policy: DeliveryPolicy,
-  input: { contactIds: readonly string[]; category: string; at: Date },
-): Promise<Map<string, CappedSend>> {
-  const capped = new Map<string, CappedSend>();
-  if (capsFor(policy, input.category).length === 0 || input.contactIds.length === 0) return capped;
-  const contacts = await db
-    .selectFrom('contacts')
-    .select(['id', 'email'])
-    .where('id', 'in', [...input.contactIds])
-    .where('email', 'is not', null)
-    .execute();
-  const byEmail = await findCappedRecipients(db, policy, { emails: contacts.map((contact) => contact.email!), category: input.category, at: input.at });
-  for (const contact of contacts) {
-    const verdict = byEmail.get(contact.email!.toLowerCase());
-    if (verdict !== undefined) capped.set(contact.id, verdict);
-  }
-  return capped;
-}
-
-/**
  * Takes the cap-room lock of each address (lower-cased, as the cap check keys them) until the
  * transaction ends, in one order shared by every caller, so a chunk and a journey step cannot
  * deadlock.
