@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { eachLimited } from '../concurrency/each-limited';
 import type { EmailDeps } from '../emails/email-deps';
 import { emailCategory, type SendEmailInput, type SendEmailResult } from '../emails/send-email';
 import { createBatchSender, createQueuedSends } from '../emails/send-email-batch';
@@ -53,20 +54,6 @@ function outcomeOf(contactId: string, result: Exclude<SendEmailResult, { status:
     case 'skipped':
       return { contactId, status: 'skipped', reason: gateReason(result.reason), emailSendId: null };
   }
-}
-
-/** Runs `work` over `items`, `limit` at a time; every item runs, then the first error (if any) is thrown. */
-async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const errors: unknown[] = [];
-  const lane = async () => {
-    while (next < items.length) {
-      const item = items[next++]!;
-      await work(item).catch((error: unknown) => errors.push(error));
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  if (errors.length > 0) throw errors[0];
 }
 
 /**

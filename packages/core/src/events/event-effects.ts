@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { eachLimited } from '../concurrency/each-limited';
 import type { Db } from '../db/database';
 import type { JsonObject } from '../db/schema';
 import { recordDeadLetter } from '../dlq/dead-letters';
@@ -237,10 +238,10 @@ export async function settleStoredEffects(deps: EffectDeps, effects: readonly St
   }
 
   const failed: { effect: StoredEffect; error: string; delaySeconds: number }[] = [];
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(options.concurrency ?? 8, live.length) }, async () => {
-    while (next < live.length && !pass.unavailable) {
-      const { effect, event } = live[next++]!;
+  const started = await eachLimited(
+    live,
+    options.concurrency ?? 8,
+    async ({ effect, event }) => {
       const result = await carryOutEffect(deps, event, effect, effect.attempts);
       if (result.outcome === 'done') {
         finished.push(effect);
@@ -250,10 +251,10 @@ export async function settleStoredEffects(deps: EffectDeps, effects: readonly St
         if (result.outcome === 'unavailable') pass.unavailable = true;
         failed.push({ effect, error: result.error, delaySeconds: result.outcome === 'unavailable' ? 0 : failedDelaySeconds(effect.attempts) });
       }
-    }
-  });
-  await Promise.all(lanes);
-  pass.untried = live.slice(next).map((item) => item.effect);
+    },
+    { keepGoing: () => !pass.unavailable },
+  );
+  pass.untried = live.slice(started).map((item) => item.effect);
   await deleteEffects(deps.db, finished);
   for (const { effect, error, delaySeconds } of failed) await deferEffects(deps.db, [effect], error, delaySeconds);
   return pass;

@@ -1,3 +1,5 @@
+import { eachLimited } from '../concurrency/each-limited';
+
 export interface EnrollUser {
   userId: string;
   userEmail: string;
@@ -35,20 +37,15 @@ export async function dispatchEnrollments(
   batch: EnrollmentBatch,
   beat: () => void = () => undefined,
 ): Promise<void> {
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(DISPATCH_CONCURRENCY, batch.users.length) }, async () => {
-    while (next < batch.users.length) {
-      const user = batch.users[next++]!;
-      await ingest({
-        name: batch.event,
-        userId: user.userId,
-        email: user.userEmail,
-        eventProperties: user.properties ?? {},
-        idempotencyKey: `enroll-batch:${batch.batchId}:${user.userId}`,
-        source: 'enroll',
-      });
-      beat();
-    }
+  await eachLimited(batch.users, DISPATCH_CONCURRENCY, async (user) => {
+    await ingest({
+      name: batch.event,
+      userId: user.userId,
+      email: user.userEmail,
+      eventProperties: user.properties ?? {},
+      idempotencyKey: `enroll-batch:${batch.batchId}:${user.userId}`,
+      source: 'enroll',
+    });
+    beat();
   });
-  await Promise.all(lanes);
 }
