@@ -1,9 +1,14 @@
 /**
  * The chaos run (`npm run chaos -- --minutes N`, and a 2-minute version in the integration
- * suite): mixed load against an api and a worker while the api, the worker, Redis, PostgreSQL and
- * the Temporal server are SIGKILLed at random moments and restarted 1–10 s later. Every service is
- * an instance of the run's own (own ports, own data directories); the shared dev stack is never
- * touched. Then it waits for convergence and reports what was acknowledged, stored, sent and lost.
+ * suite): mixed load (sign-ups for `welcome-series`, trials for `trial-conversion`) against an
+ * api and a worker while the api, the worker, Redis, PostgreSQL and the Temporal server are
+ * SIGKILLed at random moments and restarted 1–10 s later. Two kills are always among them: the
+ * worker during a running broadcast to every contact, and Temporal, during whose outage half of the
+ * trials so far subscribe (`subscription.started`, which exits their runs). Every service is an
+ * instance of the run's own (own ports, own data directories, its own SES emulator with event
+ * publishing in front); the shared dev stack is never touched. Then it waits for convergence and
+ * compares each person's emails (what SES accepted) and journey outcome with the fault-free run of
+ * the same stored events (`waymark simulate`'s engine: fault-free.ts).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -14,8 +19,12 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { createDatabase, type Db } from '@waymark/core/db/database';
 import { migrateToLatest } from '@waymark/core/db/migrator';
+import { EMAIL_SEND_ID_TAG } from '@waymark/email/ses-notification';
+import { journeys } from '../../journeys';
 import { throwawayPostgres, throwawayRedis, waitForPort } from '../../test/throwaway-services';
 import { writeWorkflowBundle } from '../../apps/worker/src/workflow-bundle';
+import { startSesEventPublisher, type SesEventPublisher } from '../ses-events/publisher';
+import { compareWithFaultFree, type AcceptedEmail, type FaultFreeComparison } from './fault-free';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -27,13 +36,20 @@ export interface ChaosOptions {
   rate?: number;
   /** how long to wait for convergence after the load ends (default 600 s) */
   convergeSeconds?: number;
+  /** contacts seeded for the broadcast besides the run's own sign-ups and trials (default 400) */
+  broadcastContacts?: number;
   log?: (line: string) => void;
 }
 
 export interface ChaosReport {
   minutes: number;
   kills: Record<string, number>;
+  /** every acknowledged event: sign-ups, trials and the trials' subscriptions */
   eventsAcked: number;
+  trialsAcked: number;
+  /** `subscription.started` acknowledged while the run's Temporal was down */
+  subscriptionsDuringOutage: number;
+  broadcast: { recipients: number; sentAtWorkerKill: number | null; status: string };
   eventsRejected: number;
   eventsStored: number;
   eventsLost: number;
@@ -45,19 +61,29 @@ export interface ChaosReport {
   enrollmentsStartedTwice: number;
   /** starts still kept for the worker's relay when the wait ended (event_effects) */
   journeyStartsPending: number;
+  /** emails of the fault-free run: each simulated journey send, one per eligible broadcast recipient */
   emailsExpected: number;
-  emailsSent: number;
+  /** messages the run's SES accepted */
+  emailsAccepted: number;
   emailsFailedToDlq: number;
   journeyStartsToDlq: number;
+  /** fault-free emails SES never accepted */
   emailsLost: number;
+  /** a send id accepted twice, or one person's email of one journey or broadcast under two send ids */
   duplicateSends: number;
   dlqEntries: number;
+  /** people (and broadcast recipients) compared with the fault-free run */
+  peopleCompared: number;
+  /** each missing, extra or different email, or wrong journey outcome */
+  differences: string[];
   trackingHits: number;
   adminReads: number;
   convergedSeconds: number | null;
 }
 
 type Target = 'api' | 'worker' | 'redis' | 'postgres' | 'temporal';
+/** the kills every run makes first, whatever the random ones after them */
+type PlannedKill = 'worker during the broadcast' | 'temporal';
 const TARGETS: Target[] = ['api', 'worker', 'redis', 'postgres', 'temporal'];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const between = (min: number, max: number) => min + Math.random() * (max - min);
@@ -73,11 +99,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const began = Date.now();
   const log = options.log ?? ((line: string) => console.log(`[chaos +${((Date.now() - began) / 1000).toFixed(0)} s] ${line}`));
   const base = options.basePort ?? 7600;
-  const ports = { api: base, ses: base + 1, redis: base + 2, postgres: base + 3, temporal: base + 10, temporalUi: base + 30 };
+  const ports = { api: base, ses: base + 1, redis: base + 2, postgres: base + 3, sesEvents: base + 5, temporal: base + 10, temporalUi: base + 30 };
   const rate = options.rate ?? 4;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'waymark-chaos-'));
   const adminKey = `chaos-${randomUUID()}-${randomUUID()}`;
   const queue = `chaos-${randomUUID().slice(0, 8)}`;
+  const webhookSecret = `chaos-sns-${randomUUID()}`;
+  const configurationSet = 'waymark-chaos';
   const redis = throwawayRedis(ports.redis);
   const postgres = throwawayPostgres(ports.postgres);
   const databaseUrl = postgres.url('waymark');
@@ -105,7 +133,16 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     TEMPORAL_ADDRESS: `127.0.0.1:${ports.temporal}`,
     TEMPORAL_NAMESPACE: 'default',
     TEMPORAL_TASK_QUEUE: queue,
-    SES_ENDPOINT: `http://127.0.0.1:${ports.ses}`,
+    // SES event publishing on, as on the local stack: an unknown send settles from SES's own events
+    SES_ENDPOINT: `http://127.0.0.1:${ports.sesEvents}`,
+    SES_CONFIGURATION_SET: configurationSet,
+    SES_EVENT_PUBLISHING: 'true',
+    EMAIL_PROVIDER_WEBHOOK_SECRET: webhookSecret,
+    EMAIL_PROVIDER_SNS_DEV_CERT_URL: `http://127.0.0.1:${ports.sesEvents}/`,
+    // a send the worker kill left unknown and SES never got is sent again 30 s after its claim
+    DELIVERY_UNKNOWN_SETTLE_MINUTES: '0.5',
+    // the broadcast takes long enough for its worker kill to land mid-send
+    SES_MAX_SEND_RATE: '25',
     EMAIL_PROVIDER_API_KEY: 'chaos:chaos',
     EMAIL_FROM: 'Waymark Chaos <chaos@waymark.local>',
     AUTH_SECRET: 'chaos-auth-secret-at-least-32-characters-long',
@@ -198,8 +235,17 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const busy = new Set<Target>();
 
   let db: Db | undefined;
+  let publisher: SesEventPublisher | undefined;
   const kills: Record<string, number> = Object.fromEntries(TARGETS.map((target) => [target, 0]));
+  /** acknowledged events (user id, event name); the sign-ups' user ids apart, for their welcome-series starts */
+  const ackedEvents: { userId: string; name: string }[] = [];
   const acked: string[] = [];
+  const trials: string[] = [];
+  /** every other trial subscribes, during a Temporal outage */
+  const toSubscribe = new Set<string>();
+  let subscriptionsDuringOutage = 0;
+  const accepted: AcceptedEmail[] = [];
+  const broadcast = { id: undefined as string | undefined, recipients: 0, sentAtWorkerKill: null as number | null };
   let rejected = 0;
   let trackingHits = 0;
   let adminReads = 0;
@@ -208,12 +254,24 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const ses = spawn(path.join(repoRoot, 'node_modules/.bin/aws-ses-v2-local'), ['--host', '127.0.0.1', '--port', String(ports.ses)], { stdio: 'ignore' });
     children.set('ses', ses);
     await Promise.all([redis.start(), postgres.start(), waitForPort(ports.ses), writeWorkflowBundle(appEnv.TEMPORAL_WORKFLOW_BUNDLE!)]);
+    // in this process, never killed: SES itself does not go down with the stack
+    publisher = await startSesEventPublisher({
+      emulatorUrl: `http://127.0.0.1:${ports.ses}`,
+      destinations: { [configurationSet]: `http://sns:${webhookSecret}@127.0.0.1:${ports.api}/v1/webhooks/email-provider` },
+      port: ports.sesEvents,
+      onAccepted: (message) =>
+        accepted.push({ messageId: message.messageId, to: message.to, sendId: message.tags.find((tag) => tag.name === EMAIL_SEND_ID_TAG)?.value }),
+    });
     const admin = createDatabase({ connectionString: postgres.url(), max: 1 });
     await sql`create database waymark`.execute(admin);
     await admin.destroy();
     db = createDatabase({ connectionString: databaseUrl, max: 2, onIdleClientError: () => undefined });
     const migrated = await migrateToLatest(db);
     if (migrated.error !== undefined) throw migrated.error;
+    // the broadcast's audience besides the run's own people: enough for its worker kill to land mid-send
+    await sql`insert into contacts (external_id, email, properties, first_seen_at, last_seen_at, created_at, updated_at)
+      select 'reader-' || g, 'reader-' || g || '@chaos.example', '{}'::jsonb, now(), now(), now(), now()
+      from generate_series(1, ${options.broadcastContacts ?? 400}::int) g`.execute(db);
     await startTemporal();
     startNode('worker');
     startNode('api');
@@ -232,29 +290,52 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const end = Date.now() + options.minutes * 60_000;
     let lastRestart = Date.now();
 
+    /** POST /v1/events once (a retried request under the same Idempotency-Key routes, never doubles); true when acknowledged */
+    const postEvent = async (body: { name: string; userId: string; email: string; eventProperties?: Record<string, unknown> }): Promise<boolean> => {
+      try {
+        const response = await fetch(`${api}/v1/events`, {
+          method: 'POST',
+          headers: { ...headers, 'idempotency-key': `${body.userId}:${body.name}` },
+          body: JSON.stringify(body),
+          signal: AbortSignal.timeout(10_000),
+        });
+        if (response.status !== 202) return false;
+        ackedEvents.push({ userId: body.userId, name: body.name });
+        return true;
+      } catch {
+        return false;
+      }
+    };
+
     const load = (async () => {
       let n = 0;
       const inflight = new Set<Promise<void>>();
       while (Date.now() < end) {
-        const userId = `chaos-${n++}`;
+        const index = n++;
         const request = (async () => {
-          try {
-            const response = await fetch(`${api}/v1/events`, {
-              method: 'POST',
-              headers,
-              body: JSON.stringify({ name: 'user.signed_up', userId, email: `${userId}@chaos.example` }),
-              signal: AbortSignal.timeout(10_000),
+          // one in three a paid-plan trial (trial-conversion), the rest sign-ups (welcome-series)
+          if (index % 3 === 2) {
+            const userId = `trial-${index}`;
+            const ok = await postEvent({
+              name: 'trial.started',
+              userId,
+              email: `${userId}@chaos.example`,
+              eventProperties: { plan: index % 2 === 0 ? 'pro' : 'team' },
             });
-            if (response.status === 202) acked.push(userId);
+            if (ok) {
+              trials.push(userId);
+              if (trials.length % 2 === 0) toSubscribe.add(userId);
+            } else rejected += 1;
+          } else {
+            const userId = `chaos-${index}`;
+            if (await postEvent({ name: 'user.signed_up', userId, email: `${userId}@chaos.example` })) acked.push(userId);
             else rejected += 1;
-          } catch {
-            rejected += 1;
           }
           // a tracking hit and an admin read alongside (their outcome is not part of the tally)
           await fetch(`${api}/v1/t/o/${randomUUID()}`, { signal: AbortSignal.timeout(5_000) })
             .then(() => (trackingHits += 1))
             .catch(() => undefined);
-          if (n % 5 === 0)
+          if (index % 5 === 0)
             await fetch(`${api}/v1/admin/events?limit=10`, { headers, signal: AbortSignal.timeout(5_000) })
               .then(() => (adminReads += 1))
               .catch(() => undefined);
@@ -266,16 +347,101 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       await Promise.all(inflight);
     })();
 
+    /**
+     * While Temporal is down: the trials due to subscribe whose run has sent its welcome and sleeps
+     * send `subscription.started`. Their exit (the run's cancellation) can only wait in the outbox.
+     * Only sleeping runs: a run still entering would be cancelled before its first send, which the
+     * fault-free run (the start at the trigger's instant) never sees.
+     */
+    const sleepingTrials = async (): Promise<{ userId: string }[]> => {
+      const due = [...toSubscribe];
+      if (due.length === 0) return [];
+      return retry(() =>
+        db!
+          .selectFrom('journeyStates')
+          .select('userId')
+          .where('journeyId', '=', 'trial-conversion')
+          .where('status', '=', 'waiting')
+          .where('userId', 'in', due)
+          .execute(),
+      );
+    };
+    const subscribeDuringOutage = async () => {
+      const sleeping = await sleepingTrials();
+      for (const { userId } of sleeping) {
+        if (await postEvent({ name: 'subscription.started', userId, email: `${userId}@chaos.example`, eventProperties: { plan: 'pro' } })) {
+          toSubscribe.delete(userId);
+          subscriptionsDuringOutage += 1;
+        }
+      }
+      log(`${sleeping.length} trials subscribed while temporal is down`);
+    };
+
+    /** Sends a broadcast to every contact, kills the worker once part of it is sent, and notes how much. */
+    const killWorkerDuringBroadcast = async () => {
+      const created = await retry(async () => {
+        const response = await fetch(`${api}/v1/admin/broadcasts`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({
+            name: 'chaos broadcast',
+            templateKey: 'welcome',
+            category: 'product-updates',
+            audience: { all: true },
+            subject: 'Chaos broadcast',
+            data: { productName: 'Waymark' },
+          }),
+          signal: AbortSignal.timeout(10_000),
+        });
+        if (response.status !== 201) throw new Error(`broadcast: ${response.status} ${await response.text()}`);
+        return ((await response.json()) as { broadcast: { id: string } }).broadcast.id;
+      });
+      broadcast.id = created;
+      await retry(async () => {
+        const response = await fetch(`${api}/v1/admin/broadcasts/${created}/send`, {
+          method: 'POST',
+          headers: { authorization: headers.authorization },
+          signal: AbortSignal.timeout(10_000),
+        });
+        // 409: an earlier try that timed out did start it
+        if (response.status !== 202 && response.status !== 409) throw new Error(`broadcast send: ${response.status}`);
+      });
+      const progress = () =>
+        retry(async () => {
+          const row = await sql<{ sent: number; size: number | null }>`
+            select (select count(*)::int from email_sends where broadcast_id = ${created} and sent_at is not null) as sent,
+                   (select audience_size from broadcasts where id = ${created}) as size`.execute(db!);
+          return row.rows[0]!;
+        });
+      const waitUntil = Date.now() + 120_000;
+      let now = await progress();
+      while (Date.now() < waitUntil && (now.size === null || now.sent < Math.max(1, Math.floor(now.size / 10)))) {
+        await sleep(100);
+        now = await progress();
+      }
+      broadcast.recipients = now.size ?? 0;
+      await kill('worker');
+      broadcast.sentAtWorkerKill = (await progress()).sent;
+      log(`worker killed with ${broadcast.sentAtWorkerKill} of ${broadcast.recipients} broadcast emails sent`);
+    };
+
     const chaos = (async () => {
+      const planned: PlannedKill[] = ['worker during the broadcast', 'temporal'];
       while (Date.now() < end - 15_000) {
         await sleep(between(8_000, 20_000));
         if (Date.now() >= end - 15_000) break;
-        const target = TARGETS[Math.floor(Math.random() * TARGETS.length)]!;
+        // the planned Temporal kill waits (up to the last kill slot) for trials asleep to subscribe
+        if (planned[0] === 'temporal') while (Date.now() < end - 25_000 && (await sleepingTrials().catch(() => [])).length < 3) await sleep(1_000);
+        const plannedKill = planned.shift();
+        const target: Target =
+          plannedKill === undefined ? TARGETS[Math.floor(Math.random() * TARGETS.length)]! : plannedKill === 'temporal' ? 'temporal' : 'worker';
         const down = between(1_000, 10_000);
-        log(`kill ${target}, restart in ${(down / 1000).toFixed(1)} s`);
+        log(`kill ${plannedKill ?? target}, restart in ${(down / 1000).toFixed(1)} s`);
         kills[target] = (kills[target] ?? 0) + 1;
         busy.add(target);
-        await kill(target);
+        if (plannedKill === 'worker during the broadcast') await killWorkerDuringBroadcast();
+        else await kill(target);
+        if (target === 'temporal') await subscribeDuringOutage().catch((error: unknown) => log(`subscriptions: ${String(error)}`));
         await sleep(down);
         await start(target).catch((error: unknown) => log(`restart of ${target} failed: ${String(error)}`));
         busy.delete(target);
@@ -287,37 +453,46 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     await Promise.all([load, chaos]);
     clearInterval(supervisor);
     supervise();
-    log(`load done: ${acked.length} events acked, ${rejected} rejected or failed; waiting for convergence`);
+    log(`load done: ${ackedEvents.length} events acked, ${rejected} rejected or failed; waiting for convergence`);
 
-    // convergence: every acked event stored, every acked signup's welcome email sent or parked in the DLQ
-    // (a start kept during a Temporal kill is neither until the worker's relay has made it)
+    // convergence: every acked event stored, no effect still kept for the relay, the broadcast sent,
+    // and every person's emails and journey outcome those of the fault-free run, with nothing twice
     let convergedSeconds: number | null = null;
     const deadline = Date.now() + (options.convergeSeconds ?? 600) * 1000;
-    let tally: Outcomes = { stored: 0, started: 0, startedOnce: 0, startedTwice: 0, pending: 0, sent: 0, failed: 0, parked: 0 };
+    let tally: Outcomes = { stored: 0, started: 0, startedOnce: 0, startedTwice: 0, pending: 0, effects: 0, broadcastStatus: 'none', failed: 0, parked: 0 };
+    let comparison: FaultFreeComparison | undefined;
+    const compare = () =>
+      compareWithFaultFree(db!, {
+        journeys,
+        since: new Date(began),
+        until: new Date(),
+        broadcastIds: broadcast.id === undefined ? [] : [broadcast.id],
+        accepted,
+      });
     let lastLog = 0;
     while (Date.now() < deadline) {
       supervise();
       try {
-        tally = await countOutcomes(db, acked);
+        tally = await countOutcomes(db, { events: ackedEvents, signups: acked, broadcastId: broadcast.id ?? null });
+        // the fault-free comparison only once the counts allow it (it replays every run)
+        comparison = tally.stored === ackedEvents.length && tally.effects === 0 && tally.broadcastStatus !== 'sending' ? await compare() : undefined;
       } catch {
         // the database may still be recovering from its last kill
       }
       if (Date.now() - lastLog > 10_000) {
         lastLog = Date.now();
-        log(`converging: ${JSON.stringify(tally)} of ${acked.length} acked`);
+        log(
+          `converging: ${JSON.stringify(tally)} of ${ackedEvents.length} acked` +
+            (comparison === undefined ? '' : `; ${comparison.differences.length} differences, ${comparison.duplicates} duplicates`),
+        );
       }
-      if (tally.stored === acked.length && tally.sent + tally.failed + tally.parked >= acked.length) {
+      if (comparison !== undefined && comparison.differences.length === 0 && comparison.duplicates === 0) {
         convergedSeconds = (Date.now() - lastRestart) / 1000;
         break;
       }
-      await sleep(1_000);
+      await sleep(2_000);
     }
-    const store = (await (await fetch(`http://127.0.0.1:${ports.ses}/store`)).json()) as { emails: { destination: { to: string[] } }[] };
-    const perAddress = new Map<string, number>();
-    for (const email of store.emails) for (const to of email.destination.to) perAddress.set(to, (perAddress.get(to) ?? 0) + 1);
-    const ackedAddresses = new Set(acked.map((userId) => `${userId}@chaos.example`));
-    const sentAddresses = [...perAddress.keys()].filter((address) => ackedAddresses.has(address));
-    const duplicateSends = [...perAddress.values()].reduce((sum, count) => sum + Math.max(0, count - 1), 0);
+    comparison ??= await retry(compare);
     const dlq = await retry(() =>
       db!
         .selectFrom('dlqEntries')
@@ -327,22 +502,27 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     return {
       minutes: options.minutes,
       kills,
-      eventsAcked: acked.length,
+      eventsAcked: ackedEvents.length,
+      trialsAcked: trials.length,
+      subscriptionsDuringOutage,
+      broadcast: { recipients: broadcast.recipients, sentAtWorkerKill: broadcast.sentAtWorkerKill, status: tally.broadcastStatus },
       eventsRejected: rejected,
       eventsStored: tally.stored,
-      eventsLost: acked.length - tally.stored,
+      eventsLost: ackedEvents.length - tally.stored,
       enrollmentsExpected: acked.length,
       enrollmentsStarted: tally.started,
       enrollmentsStartedOnce: tally.startedOnce,
       enrollmentsStartedTwice: tally.startedTwice,
       journeyStartsPending: tally.pending,
-      emailsExpected: acked.length,
-      emailsSent: sentAddresses.length,
+      emailsExpected: comparison.expected,
+      emailsAccepted: accepted.length,
       emailsFailedToDlq: tally.failed,
       journeyStartsToDlq: tally.parked,
-      emailsLost: acked.length - sentAddresses.length - tally.failed - tally.parked,
-      duplicateSends,
+      emailsLost: comparison.lost,
+      duplicateSends: comparison.duplicates,
       dlqEntries: dlq.n,
+      peopleCompared: comparison.compared,
+      differences: comparison.differences,
       trackingHits,
       adminReads,
       convergedSeconds,
@@ -352,6 +532,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       child.kill(name === 'ses' ? 'SIGTERM' : 'SIGKILL');
       await exited(child);
     }
+    await publisher?.close();
     spawnSync('bash', [path.join(repoRoot, 'scripts/temporal-postgres.sh'), 'down'], { env: temporalEnv });
     await db?.destroy().catch(() => undefined);
     await redis.kill();
@@ -361,13 +542,18 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
 }
 
 interface Outcomes {
+  /** acked events found stored */
   stored: number;
   started: number;
   startedOnce: number;
   startedTwice: number;
-  /** starts kept while Temporal was down, not yet made by the relay */
+  /** sign-ups' starts kept while Temporal was down, not yet made by the relay */
   pending: number;
-  sent: number;
+  /** rows of event_effects left (starts, signals, exits not yet carried out) */
+  effects: number;
+  /** the broadcast's status ('none' before it is created) */
+  broadcastStatus: string;
+  /** email sends failed for good */
   failed: number;
   /** journey starts parked in the DLQ (refused, or not made within JOURNEY_START_RETRY_HOURS), with no send since */
   parked: number;
@@ -385,21 +571,26 @@ async function retry<T>(read: () => Promise<T>): Promise<T> {
   }
 }
 
-async function countOutcomes(db: Db, acked: readonly string[]): Promise<Outcomes> {
+async function countOutcomes(
+  db: Db,
+  input: { events: readonly { userId: string; name: string }[]; signups: readonly string[]; broadcastId: string | null },
+): Promise<Outcomes> {
+  const signups = input.signups;
   const row = await sql<Outcomes>`
     select
-      (select count(distinct user_id)::int from events where event = 'user.signed_up' and user_id = any(${acked}::text[])) as stored,
-      (select count(distinct user_id)::int from journey_states where journey_id = 'welcome-series' and user_id = any(${acked}::text[])) as started,
-      (select count(*)::int from (select user_id from journey_states where journey_id = 'welcome-series' and user_id = any(${acked}::text[])
+      (select count(*)::int from (select distinct e.user_id, e.event from events e
+         join unnest(${input.events.map((event) => event.userId)}::text[], ${input.events.map((event) => event.name)}::text[]) a(user_id, event)
+         on a.user_id = e.user_id and a.event = e.event) found) as stored,
+      (select count(distinct user_id)::int from journey_states where journey_id = 'welcome-series' and user_id = any(${signups}::text[])) as started,
+      (select count(*)::int from (select user_id from journey_states where journey_id = 'welcome-series' and user_id = any(${signups}::text[])
          group by user_id having count(*) = 1) once) as "startedOnce",
-      (select count(*)::int from (select user_id from journey_states where journey_id = 'welcome-series' and user_id = any(${acked}::text[])
+      (select count(*)::int from (select user_id from journey_states where journey_id = 'welcome-series' and user_id = any(${signups}::text[])
          group by user_id having count(*) > 1) twice) as "startedTwice",
-      (select count(distinct user_id)::int from event_effects where kind = 'start' and user_id = any(${acked}::text[])) as pending,
-      (select count(distinct user_id)::int from email_sends where template_key = 'welcome' and status in ('sent', 'delivered', 'opened', 'clicked')
-         and user_id = any(${acked}::text[])) as sent,
-      (select count(distinct user_id)::int from email_sends where template_key = 'welcome' and status = 'failed' and user_id = any(${acked}::text[])) as failed,
+      (select count(distinct user_id)::int from event_effects where kind = 'start' and user_id = any(${signups}::text[])) as pending,
+      (select count(*)::int from event_effects) as effects,
+      coalesce((select status from broadcasts where id = ${input.broadcastId}::uuid), 'none') as "broadcastStatus",
+      (select count(*)::int from email_sends where status = 'failed') as failed,
       (select count(distinct payload -> 'request' ->> 'userId')::int from dlq_entries d where source = 'journey'
-         and payload -> 'request' ->> 'userId' = any(${acked}::text[])
          and not exists (select 1 from email_sends s where s.user_id = d.payload -> 'request' ->> 'userId')) as parked`.execute(db);
   return row.rows[0]!;
 }
@@ -408,14 +599,31 @@ export function formatReport(report: ChaosReport): string {
   const kills = Object.entries(report.kills)
     .map(([target, count]) => `${target} ${count}`)
     .join(', ');
+  const settled = report.convergedSeconds !== null;
+  const row = (label: string, value: string | number, detail = '') => `  ${label.padEnd(44)}${String(value).padStart(8)}${detail === '' ? '' : `   ${detail}`}`;
+  const { broadcast } = report;
   return [
     `chaos run: ${report.minutes} min; SIGKILLs: ${kills}`,
-    `events      acked ${report.eventsAcked}  stored ${report.eventsStored}  LOST (acked, not stored) ${report.eventsLost}  (rejected/failed requests: ${report.eventsRejected})`,
-    `enrollments expected ${report.enrollmentsExpected}  started ${report.enrollmentsStarted}  exactly once ${report.enrollmentsStartedOnce}  ` +
-      `twice or more ${report.enrollmentsStartedTwice}  still pending ${report.journeyStartsPending}  start parked→DLQ ${report.journeyStartsToDlq}`,
-    `emails      expected ${report.emailsExpected}  sent ${report.emailsSent}  send failed→DLQ ${report.emailsFailedToDlq}  ` +
-      `${report.convergedSeconds === null ? 'UNACCOUNTED (still pending or lost: no convergence)' : 'LOST'} ${report.emailsLost}  duplicates at SES ${report.duplicateSends}`,
-    `DLQ entries ${report.dlqEntries}; tracking hits ${report.trackingHits}; admin reads ${report.adminReads}`,
-    `converged ${report.convergedSeconds === null ? 'NOT within the wait' : `${report.convergedSeconds.toFixed(1)} s after the last restart`}`,
+    `  load: ${report.eventsAcked} events acked (${report.enrollmentsExpected} sign-ups, ${report.trialsAcked} trials, ` +
+      `${report.subscriptionsDuringOutage} subscription.started while Temporal was down; ${report.eventsRejected} requests rejected or failed); ` +
+      `broadcast to ${broadcast.recipients}, worker killed at ${broadcast.sentAtWorkerKill ?? 'never'} sent, ${broadcast.status}`,
+    row('acknowledged events lost', report.eventsLost, `${report.eventsStored} of ${report.eventsAcked} stored`),
+    row(
+      settled ? 'emails lost' : 'emails not sent (NOT converged)',
+      report.emailsLost,
+      `${report.emailsExpected} in the fault-free run, ${report.emailsAccepted} accepted by SES`,
+    ),
+    row('duplicates at SES', report.duplicateSends, 'one send id twice, or one email of one journey or broadcast under two'),
+    row('DLQ entries', report.dlqEntries, `${report.journeyStartsToDlq} journey starts, ${report.emailsFailedToDlq} failed sends`),
+    row('differences from the fault-free run', report.differences.length, `${report.peopleCompared} people and recipients compared`),
+    ...report.differences.slice(0, 10).map((difference) => `      ${difference}`),
+    ...(report.differences.length > 10 ? [`      … and ${report.differences.length - 10} more`] : []),
+    row(
+      'sign-up journeys started exactly once',
+      report.enrollmentsStartedOnce,
+      `of ${report.enrollmentsExpected}; twice or more ${report.enrollmentsStartedTwice}, still pending ${report.journeyStartsPending}`,
+    ),
+    row('converged after the last restart (s)', settled ? report.convergedSeconds!.toFixed(1) : 'NOT', settled ? '' : 'within the wait'),
+    `  tracking hits ${report.trackingHits}; admin reads ${report.adminReads}`,
   ].join('\n');
 }

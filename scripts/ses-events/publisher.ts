@@ -26,6 +26,8 @@ export interface SesEventPublisherOptions {
   host?: string;
   region?: string;
   log?: (line: string) => void;
+  /** told of each message the emulator accepts through a configuration set (the chaos run's ledger of what SES accepted) */
+  onAccepted?: (message: AcceptedMessage) => void;
 }
 
 export interface SesEventPublisher {
@@ -160,7 +162,10 @@ export async function startSesEventPublisher(options: SesEventPublisherOptions):
     // published after the answer is on its way, as SES publishes after it accepts
     if (request.method === 'POST' && request.url === SEND_EMAIL_PATH && answer.ok) {
       const accepted = acceptedMessage(body, answered);
-      if (accepted !== undefined) publish(accepted);
+      if (accepted !== undefined) {
+        options.onAccepted?.(accepted);
+        publish(accepted);
+      }
     }
     response.writeHead(answer.status, passOn);
     response.end(answered);

@@ -177,6 +177,19 @@ describe('sendEmail (exactly once, failures, DLQ, suppress window)', () => {
       expect(await sendEmail(publishing, { templateKey: 'welcome', to, idempotencyKey: key })).toEqual({ status: 'sent', emailSendId: claimed.id });
       expect(await emailsTo(to)).toHaveLength(1);
     });
+    it("event publishing on, a claim of the batch sender (PostgreSQL's now(), in microseconds) unsettled past the window: sent once more, not deferred for good", async () => {
+      const to = uniqueAddress('unsettled-batch');
+      const key = randomUUID();
+      const publishing: EmailDeps = { ...email, unknownDeliveries: { settleMs: 1_000 } };
+      await dieDuringProviderCall({ templateKey: 'welcome', to, idempotencyKey: key }, false, publishing);
+      // as send-email-batch.ts claims: `send_started_at = now()`, finer than a Date keeps
+      await sql`update email_sends set send_started_at = date_trunc('second', now()) - interval '5 seconds' + interval '123456 microseconds'
+        where idempotency_key = ${key}`.execute(db);
+      const claimed = await sendRow(key);
+      const retry = await sendEmail(publishing, { templateKey: 'welcome', to, idempotencyKey: key });
+      expect(retry).toEqual({ status: 'sent', emailSendId: claimed.id });
+      expect(await emailsTo(to)).toHaveLength(1);
+    });
   });
 
   it('retries provider errors, then marks the send failed and parks it in the DLQ with what is needed to retry', async () => {

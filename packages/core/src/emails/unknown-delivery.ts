@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { unknownDeliveryAction } from '@waymark/journey';
 import type { EmailSendRow } from '../db/schema';
 import type { EmailDeps } from './email-deps';
@@ -57,7 +58,12 @@ async function release(deps: EmailDeps, row: EmailSendRow): Promise<UnknownDeliv
     .updateTable('emailSends')
     .set({ sendStartedAt: null, updatedAt: new Date() })
     .where('id', '=', row.id)
-    .where('sendStartedAt', '=', row.sendStartedAt)
+    // the same claim, to the millisecond: a claim of the batch sender is PostgreSQL's now(), whose
+    // microseconds the Date read back has lost, so an equality would never match it and the send
+    // would wait for a release that never comes (a broadcast left `sending` for good)
+    .where(
+      sql<boolean>`send_started_at > ${row.sendStartedAt}::timestamptz - interval '1 millisecond' and send_started_at < ${row.sendStartedAt}::timestamptz + interval '1 millisecond'`,
+    )
     .where('providerMessageId', 'is', null)
     .where('status', 'in', ['queued', 'rendered'])
     .executeTakeFirst();
