@@ -47,6 +47,21 @@ export interface TracedStep {
 export const TRIGGER_ID = 'trigger';
 export const END_ID = 'end';
 export const EXIT_ID = 'exit';
+export const GOAL_ID = 'goal';
+
+/** A goal as journeys declare it (`goal: {event, within, where?}`, docs/journeys.md, "Goals, holdouts and lift"). */
+interface GoalRule extends EventRule {
+  within: string | number;
+}
+
+/**
+ * The journey's goal, read by shape: the map draws it whether or not this build's `JourneyDefinition`
+ * declares the field yet, and a definition without one draws none.
+ */
+function goalOf(journey: Journey): GoalRule | undefined {
+  const goal = (journey as { goal?: GoalRule }).goal;
+  return goal !== undefined && typeof goal.event === 'string' ? goal : undefined;
+}
 
 export function describeConditions(where: readonly PropertyCondition[] | undefined): string {
   if (where === undefined || where.length === 0) return '';
@@ -84,6 +99,10 @@ export function buildJourneyMap(journey: Journey, paths: readonly (readonly Trac
     nodes.set(EXIT_ID, { id: EXIT_ID, kind: 'exit', label: `Exit on ${journey.exitOn.map(describeRule).join(', or ')}`, nodeId: null, templateKey: null });
     addEdge(TRIGGER_ID, EXIT_ID, 'any time', true);
   }
-  // a goal (when journeys declare one) is one more node here: kind 'goal', joined to the trigger by an anyTime edge
+  const goal = goalOf(journey);
+  if (goal !== undefined) {
+    nodes.set(GOAL_ID, { id: GOAL_ID, kind: 'goal', label: `Goal: ${describeRule(goal)} within ${String(goal.within)}`, nodeId: null, templateKey: null });
+    addEdge(TRIGGER_ID, GOAL_ID, 'any time', true);
+  }
   return { traced: true, nodes: [...nodes.values()], edges: [...edges.values()] };
 }

@@ -37,6 +37,13 @@ describe('traceJourney', () => {
     expect(map.traced && map.nodes.find((node) => node.id === 'again')).toMatchObject({ kind: 'email', nodeId: 'again', templateKey: 'hello' });
   });
 
+  it('draws the goal beside the exit, reachable at any time after the trigger', async () => {
+    const withGoal = { ...journey(async (ctx) => void (await ctx.sendEmail('tips'))), goal: { event: 'project.published', within: '14 days' } };
+    const map = await traceJourney(withGoal);
+    expect(arrows(map)).toEqual(['trigger --> tips', 'tips --> end', 'trigger -any time(any time)-> goal']);
+    expect(map.traced && map.nodes.find((node) => node.id === 'goal')).toMatchObject({ kind: 'goal', label: 'Goal: project.published within 14 days' });
+  });
+
   it('follows both outcomes of a wait and of a history check, joining paths that meet again', async () => {
     const map = await traceJourney(
       journey(async (ctx) => {
