@@ -1,4 +1,5 @@
 import {
+  defaultNodeIds,
   durationMs,
   eventPassesWhere,
   formatLocal,
@@ -80,7 +81,7 @@ export function createJourneyContext(input: RunContextInput): JourneyContext {
     trigger: { event: request.trigger.event, eventId: request.trigger.eventId, occurredAt: request.trigger.occurredAt, properties: request.properties },
 
     async sendEmail(templateKey, options = {}) {
-      const nodeId = options.node ?? templateKey;
+      const nodeId = options.node ?? defaultNodeIds.sendEmail(templateKey);
       if (journey.quietHours !== undefined) {
         const zone = await recipientTimeZone();
         const end = quietHoursEnd(runtime.now(), zone, journey.quietHours);
@@ -108,7 +109,7 @@ export function createJourneyContext(input: RunContextInput): JourneyContext {
 
     async sleep(duration, options = {}) {
       const ms = durationMs(duration);
-      const nodeId = options.node ?? `sleep:${String(duration)}`;
+      const nodeId = options.node ?? defaultNodeIds.sleep(duration);
       await move({
         toNodeId: nodeId,
         action: 'waiting',
@@ -122,13 +123,13 @@ export function createJourneyContext(input: RunContextInput): JourneyContext {
     async sleepUntilLocal(time, options = {}) {
       const zone = await recipientTimeZone();
       const until = nextLocalTime(runtime.now(), zone, time, options.weekdays);
-      const nodeId = options.node ?? `sleep-until:${time}`;
+      const nodeId = options.node ?? defaultNodeIds.sleepUntilLocal(time);
       await holdUntil(nodeId, until, zone, 'waiting', { localTime: time, ...(options.weekdays === undefined ? {} : { weekdays: options.weekdays }) });
     },
 
     async waitForEvent(name, options) {
       const ms = durationMs(options.timeout);
-      const nodeId = options.node ?? `wait:${name}`;
+      const nodeId = options.node ?? defaultNodeIds.waitForEvent(name);
       const since = new Date(runtime.now()).toISOString();
       const from = inbox.length;
       await move({

@@ -41,6 +41,7 @@ import { adminEmailRoutes } from './routes/admin/emails';
 import { adminEventRoutes } from './routes/admin/events';
 import { journeyRoutes } from './routes/admin/journeys';
 import { journeySimulationRoutes } from './routes/admin/journey-simulations';
+import { journeyMapRoutes } from './routes/admin/journey-map';
 import { metricsRoutes } from './routes/admin/metrics';
 import { suppressionRoutes } from './routes/admin/suppressions';
 import { webhookSourceRoutes } from './routes/public/webhook-sources';
@@ -80,6 +81,7 @@ const adminRoutes = [
   contactBulkRoutes,
   journeyRoutes,
   journeySimulationRoutes,
+  journeyMapRoutes,
   adminEventRoutes,
   adminEmailRoutes,
   suppressionRoutes,

@@ -83,7 +83,7 @@ describe('waymark on commander', () => {
         { encoding: 'utf8' },
       ).trim();
     expect(complete(['waymark', 'jo'])).toBe('journeys');
-    expect(complete(['waymark', 'journeys', ''])).toBe('check export-histories --help');
+    expect(complete(['waymark', 'journeys', ''])).toBe('check export-histories map --help');
     expect(complete(['waymark', 'journeys', 'check', '--fa'])).toBe('--fail-on-diff');
     expect(complete(['waymark', 'keys', 'create', '--name', 'x', '--s'])).toBe('--scopes');
   });

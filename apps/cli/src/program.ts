@@ -208,7 +208,7 @@ async function generateClient(values: { out: string; from?: string; key?: string
 function addJourneyCommands(program: Command, act: Act): void {
   const journeys = program
     .command('journeys')
-    .description('check journey changes against live runs; export their histories')
+    .description('check journey changes against live runs; export their histories; draw a map')
     .addHelpText('after', example('waymark journeys check --base origin/main'));
   // its own database and Temporal connection (--database, --temporal), so it loads no config of the others
   const run = (sub: 'check' | 'export-histories') =>
@@ -258,6 +258,12 @@ function addJourneyCommands(program: Command, act: Act): void {
   )
     .addHelpText('after', example('waymark journeys export-histories --journey welcome-series --limit 20'))
     .action(run('export-histories'));
+  journeys
+    .command('map')
+    .description("print a journey's map, drawn from its code, as a Mermaid flowchart (for a README or a pull request)")
+    .argument('<id>', 'the journey, as in journeys/index.ts')
+    .addHelpText('after', example('waymark journeys map welcome-series', 'npm run -s waymark -- journeys map trial-conversion > docs/trial-conversion.mmd'))
+    .action(act(async (id: string) => (await import('./journey-map-command')).printJourneyMap(id)));
 }
 
 function addAdminCommands(program: Command, act: Act): void {

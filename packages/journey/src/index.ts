@@ -15,6 +15,9 @@ export type {
   WaitForEventOptions,
 } from './context';
 export { defineEvents } from './event-catalog';
+export { defaultNodeIds } from './node-ids';
+export { catalogPropertySamples, traceJourney } from './trace-journey';
+export type { JourneyMap, JourneyMapEdge, JourneyMapNode, JourneyMapNodeKind } from './journey-map';
 export type { CatalogViolation, EventCatalog, EventCheck, EventProperties, EventSchema, EventSchemas } from './event-catalog';
 export { typedJourneyDefiner, uncataloguedEvents } from './typed-journey';
 export type { DefineTypedJourney, TemplateDataMap, TypedCondition, TypedEventRule, TypedJourneyContext, TypedJourneyDefinition } from './typed-journey';

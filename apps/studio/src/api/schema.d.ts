@@ -10475,6 +10475,135 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/admin/journeys/{id}/map': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A journey's map drawn from its code, with each node's live numbers for one version
+     * @description The map is traced from the journey's code over every branch (docs/journeys.md, "Journey map"); a journey whose steps depend on data the trace cannot enumerate answers `untraceable` with the reason. The numbers come from the stored runs and sends of the chosen version.
+     *
+     *     Requires a bearer key with scope `read` or a session cookie whose organization role grants it.
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @description the version whose runs to count (default: this deployment's); "unversioned": runs started before versions were recorded */
+          version?: string;
+        };
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              map: components['schemas']['JourneyMap'];
+            };
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/admin/events': {
     parameters: {
       query?: never;
@@ -16354,6 +16483,57 @@ export interface components {
       startedAt: string | null;
       completedAt: string | null;
     };
+    JourneyMapNodeInput: {
+      /** @description unique in the map; the run's node id where the step has one */
+      id: string;
+      /** @enum {string} */
+      kind: 'trigger' | 'email' | 'sleep' | 'wait' | 'branch' | 'step' | 'exit' | 'goal' | 'end';
+      /** @description what the node does, in words */
+      label: string;
+      /** @description the id runs store as currentNodeId at this step (null: the trigger, a branch, the exit, the end) */
+      nodeId: string | null;
+      templateKey: string | null;
+      /** @description live runs (active or waiting) whose current step is this node; null where runs never stop (a branch, the exit, the end) */
+      waiting: number | null;
+      /** @description this email node's emails that left for the provider */
+      sent: number | null;
+      /** @description of those, opened by a person (machine opens left out: docs/email.md, "Machine opens and clicks") */
+      humanOpened: number | null;
+      /** @description of those, clicked by a person */
+      humanClicked: number | null;
+      /** @description people who converted after this node; null until the journey records conversions */
+      converted: number | null;
+    };
+    JourneyMapInput: {
+      journeyId: string;
+      /** @description the version whose runs the numbers count (null: runs started before versions were recorded) */
+      version: string | null;
+      /** @description why the journey cannot be drawn from its code (nodes and edges are then empty); null when it is */
+      untraceable: string | null;
+      nodes: components['schemas']['JourneyMapNodeInput'][];
+      edges: {
+        from: string;
+        to: string;
+        /** @description the outcome that takes this edge ("yes", "got session.started", "after 7 days"); null: the only way on */
+        label: string | null;
+        /** @description not a step of the run: the exit can end a run at any time after the trigger */
+        anyTime: boolean;
+      }[];
+      /** @description steps this version's runs stored that the current code does not have (an older version's), with their numbers */
+      elsewhere: {
+        nodeId: string;
+        /** @description live runs (active or waiting) whose current step is this node; null where runs never stop (a branch, the exit, the end) */
+        waiting: number | null;
+        /** @description this email node's emails that left for the provider */
+        sent: number | null;
+        /** @description of those, opened by a person (machine opens left out: docs/email.md, "Machine opens and clicks") */
+        humanOpened: number | null;
+        /** @description of those, clicked by a person */
+        humanClicked: number | null;
+        /** @description people who converted after this node; null until the journey records conversions */
+        converted: number | null;
+      }[];
+    };
     AdminMetricsInput: {
       window: {
         /** Format: date-time */
@@ -17379,6 +17559,57 @@ export interface components {
       createdAt: string;
       startedAt: string | null;
       completedAt: string | null;
+    };
+    JourneyMapNode: {
+      /** @description unique in the map; the run's node id where the step has one */
+      id: string;
+      /** @enum {string} */
+      kind: 'trigger' | 'email' | 'sleep' | 'wait' | 'branch' | 'step' | 'exit' | 'goal' | 'end';
+      /** @description what the node does, in words */
+      label: string;
+      /** @description the id runs store as currentNodeId at this step (null: the trigger, a branch, the exit, the end) */
+      nodeId: string | null;
+      templateKey: string | null;
+      /** @description live runs (active or waiting) whose current step is this node; null where runs never stop (a branch, the exit, the end) */
+      waiting: number | null;
+      /** @description this email node's emails that left for the provider */
+      sent: number | null;
+      /** @description of those, opened by a person (machine opens left out: docs/email.md, "Machine opens and clicks") */
+      humanOpened: number | null;
+      /** @description of those, clicked by a person */
+      humanClicked: number | null;
+      /** @description people who converted after this node; null until the journey records conversions */
+      converted: number | null;
+    };
+    JourneyMap: {
+      journeyId: string;
+      /** @description the version whose runs the numbers count (null: runs started before versions were recorded) */
+      version: string | null;
+      /** @description why the journey cannot be drawn from its code (nodes and edges are then empty); null when it is */
+      untraceable: string | null;
+      nodes: components['schemas']['JourneyMapNode'][];
+      edges: {
+        from: string;
+        to: string;
+        /** @description the outcome that takes this edge ("yes", "got session.started", "after 7 days"); null: the only way on */
+        label: string | null;
+        /** @description not a step of the run: the exit can end a run at any time after the trigger */
+        anyTime: boolean;
+      }[];
+      /** @description steps this version's runs stored that the current code does not have (an older version's), with their numbers */
+      elsewhere: {
+        nodeId: string;
+        /** @description live runs (active or waiting) whose current step is this node; null where runs never stop (a branch, the exit, the end) */
+        waiting: number | null;
+        /** @description this email node's emails that left for the provider */
+        sent: number | null;
+        /** @description of those, opened by a person (machine opens left out: docs/email.md, "Machine opens and clicks") */
+        humanOpened: number | null;
+        /** @description of those, clicked by a person */
+        humanClicked: number | null;
+        /** @description people who converted after this node; null until the journey records conversions */
+        converted: number | null;
+      }[];
     };
     AdminMetrics: {
       window: {

@@ -16,6 +16,7 @@ import { useJourneyStatesQuery } from '../data/journeys/journey-states-query';
 import { useStudioLinksQuery } from '../data/studio/studio-links-query';
 import { Enroll } from './journey-detail/enroll';
 import { Funnel } from './journey-detail/funnel';
+import { JourneyMap } from './journey-detail/journey-map';
 import { StateLogs } from './journey-detail/state-logs';
 import { Versions } from './journey-detail/versions';
 
@@ -134,6 +135,12 @@ export default function JourneyDetail() {
           )
         }
       />
+      {detail === undefined ? null : (
+        <section className="card" aria-labelledby="journey-map">
+          <h2 id="journey-map">Map</h2>
+          <JourneyMap detail={detail} />
+        </section>
+      )}
       <section className="card" aria-labelledby="funnel">
         <h2 id="funnel">Funnel</h2>
         <Funnel journeyId={id} />
