@@ -23,17 +23,17 @@ export function tracingWorkflowModule(): string {
 
 /**
  * The worker's interceptors and the sink its runs export their spans through, given the process's
- * tracing (none without). A worker given a prebuilt bundle has the workflow interceptors only if
- * the bundle was built with them (Temporal warns that it ignores `workflowModules` otherwise).
+ * tracing (none without). The workflow interceptors go into the workflow code: here when the worker
+ * bundles it at start-up (`bundling`), else they must be in the prebuilt bundle (workflow-bundle.ts).
  */
-export async function workerTracing(tracing: Tracing | undefined): Promise<Pick<WorkerOptions, 'interceptors' | 'sinks'>> {
+export async function workerTracing(tracing: Tracing | undefined, options: { bundling: boolean }): Promise<Pick<WorkerOptions, 'interceptors' | 'sinks'>> {
   if (tracing === undefined) return {};
   const { OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor, makeWorkflowExporter } =
     await import('@temporalio/interceptors-opentelemetry/lib/worker');
   return {
     interceptors: {
       activity: [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) })],
-      workflowModules: [tracingWorkflowModule()],
+      ...(options.bundling ? { workflowModules: [tracingWorkflowModule()] } : {}),
     },
     sinks: { exporter: makeWorkflowExporter(tracing.spanProcessor, tracing.resource) },
   };

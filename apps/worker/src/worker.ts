@@ -71,14 +71,15 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
     fallback: (input) => sendUntilSettled(email, input),
     logger: deps.logger,
   });
+  const code = workflowCode(deps.config.temporal.workflowBundle, deps.tracing !== undefined);
   const worker = await Worker.create({
     connection,
     namespace: deps.config.temporal.namespace,
     taskQueue: deps.config.temporal.taskQueue,
-    ...workflowCode(deps.config.temporal.workflowBundle, deps.tracing !== undefined),
+    ...code,
     // tracing on: Temporal's interceptors carry the trace through each run and activity, and the
     // runs' spans leave through a sink (docs/operations.md, "Tracing"); off, nothing is registered
-    ...(await workerTracing(deps.tracing)),
+    ...(await workerTracing(deps.tracing, { bundling: code.workflowsPath !== undefined })),
     // runs asleep for days need no cache; a bound keeps the worker's memory flat however many
     // runs wait, at the price of a replay when an evicted run wakes (docs/scaling.md)
     maxCachedWorkflows: deps.config.temporal.maxCachedWorkflows,
