@@ -23,6 +23,11 @@
  *    rate; drain rate = events ÷ (last email − first event), the rate the box keeps up with when
  *    it is saturated throughout (goal: at least the sustained rate).
  *
+ * BENCH_TRACING=1 runs the same phases with tracing on (docs/operations.md, "Tracing"): the api and
+ * the worker export every span over OTLP/HTTP to a receiver in the bench's process, which keeps a
+ * count and drops them; its rows and results file say "tracing on" (email-latency-tracing.json), so
+ * the two runs side by side give tracing's cost. Without it tracing is off, as by default.
+ *
  * The profile is WAYMARK_TEMPORAL (`dev`, default, or `postgres`) and names the rows and the
  * results file (email-latency.json, email-latency-postgres.json); TEMPORAL_ADDRESS picks the
  * server (bench/README.md). On the Postgres profile TEMPORAL_DB (default `temporal`) names
@@ -41,6 +46,7 @@ import { startBenchWorker } from './lib/bench-worker';
 import { sesEmulator } from './lib/ses-emulator-process';
 import { cpuBetween, cpuSnapshot, pidListeningOn, trackBackends, type CpuSubjects } from './lib/process-cpu';
 import { infoRow, limitRow, ratioRow, writeBenchResults, type BenchRow } from './lib/results';
+import { startOtlpReceiver } from '../test/otlp-receiver';
 import { terminateRunsOnQueue } from '../test/task-queue-cleanup';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://waymark:waymark@127.0.0.1:5432/waymark_bench_latency';
@@ -51,7 +57,8 @@ const SECONDS = Number(process.env.BENCH_LATENCY_SECONDS ?? 300);
 // the goals: 20/s within 500 ms on the dev profile, 30/s within 1 s on the better of the two profiles
 const P99_LIMIT = PROFILE === 'postgres' || RATE >= 30 ? 1000 : 500;
 /** a run at another rate than the profile's default keeps its own file, so it does not replace the default run's rows */
-const RESULTS_NAME = `email-latency${PROFILE === 'postgres' ? '-postgres' : ''}${RATE === DEFAULT_RATE ? '' : `-${RATE}-per-second`}`;
+const TRACING = process.env.BENCH_TRACING === '1' || process.env.BENCH_TRACING === 'true';
+const RESULTS_NAME = `email-latency${PROFILE === 'postgres' ? '-postgres' : ''}${RATE === DEFAULT_RATE ? '' : `-${RATE}-per-second`}${TRACING ? '-tracing' : ''}`;
 const CPU_EVENTS = Number(process.env.BENCH_CPU_EVENTS ?? 300);
 const CPU_RATE = Number(process.env.BENCH_CPU_RATE ?? 10);
 const DRAIN_EVENTS = Number(process.env.BENCH_DRAIN_EVENTS ?? RATE * 60);
@@ -186,7 +193,13 @@ const databaseName = (url: string) => new URL(url).pathname.slice(1);
 async function main(): Promise<void> {
   const taskQueue = `waymark-bench-latency-${process.pid}`;
   const emulator = await sesEmulator('email-latency.ses');
-  const env = benchEnv(databaseUrl, { TEMPORAL_TASK_QUEUE: taskQueue, SES_ENDPOINT: emulator.url });
+  // tracing on: the api and worker export to a sink here (the spans are counted, not kept)
+  const sink = TRACING ? await startOtlpReceiver({ keep: false }) : undefined;
+  const env = benchEnv(databaseUrl, {
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    SES_ENDPOINT: emulator.url,
+    ...(sink === undefined ? {} : { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url }),
+  });
   await prepareBenchDatabase(databaseUrl);
   const config = loadConfig(env);
   // the bench's own queries are left out of the PostgreSQL figures by their application name
@@ -212,7 +225,7 @@ async function main(): Promise<void> {
       .map((n) => n.toFixed(1))
       .join(' ');
   const rows: BenchRow[] = [];
-  const label = `${PROFILE} profile`;
+  const label = `${PROFILE} profile${TRACING ? ', tracing on' : ''}`;
 
   // warm-up: the worker's first workflow task and first send pay for JIT and pools
   console.log(`[email-latency] ${label}, Temporal ${config.temporal.address}; load average ${loadAverage()}`);
@@ -260,6 +273,10 @@ async function main(): Promise<void> {
 
   await Promise.all([worker.stop(), api.stop()]);
   await emulator.stop();
+  if (sink !== undefined) {
+    console.log(`[email-latency] tracing: ${sink.received} spans exported in ${sink.requests} requests`);
+    await sink.close();
+  }
   // the welcome-series runs sleep for two days: end them
   const connection = await Connection.connect(temporalConnectionOptions(config.temporal));
   const client = new Client({ connection, namespace: config.temporal.namespace });

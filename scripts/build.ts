@@ -103,7 +103,9 @@ console.log(`[build] api, worker and cli → dist/{${Object.keys(ENTRY_POINTS).j
 cpSync(`${ROOT}journeys`, `${OUT_DIR}/journeys`, { recursive: true, filter: (source) => !/\.test\.tsx?$/.test(source) && !source.includes('__histories__') });
 console.log('[build] journey sources (for their versions) → dist/journeys');
 await writeWorkflowBundle(`${OUT_DIR}/workflow-bundle.js`);
-console.log('[build] workflow bundle → dist/workflow-bundle.js');
+// the one a worker with tracing on loads (docs/operations.md, "Tracing")
+await writeWorkflowBundle(`${OUT_DIR}/workflow-bundle-tracing.js`, { tracing: true });
+console.log('[build] workflow bundles → dist/workflow-bundle.js, dist/workflow-bundle-tracing.js');
 await buildStudioIfStale();
 console.log('[build] studio → apps/studio/dist');
 console.log(`[build] done in ${((Date.now() - started) / 1000).toFixed(1)} s`);

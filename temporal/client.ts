@@ -6,6 +6,7 @@ import { createTemporalBackgroundJobs } from './background-jobs';
 import { temporalConnectionOptions } from './connection';
 import { createTemporalOrchestrator } from './journey-orchestrator';
 import { deploymentJourneyVersions } from './runtime';
+import { tracingClientInterceptors } from './tracing';
 
 export interface TemporalGateway {
   client: Client;
@@ -23,12 +24,13 @@ export interface TemporalGateway {
  * The api's handle on Temporal. The connection is lazy so the api starts (and reports
  * `degraded`) while Temporal is still coming up, instead of refusing to boot.
  */
-export function createTemporalGateway(config: Config['temporal']): TemporalGateway {
+export function createTemporalGateway(config: Config['temporal'], tracing: Config['tracing']): TemporalGateway {
   const connection = Connection.lazy(temporalConnectionOptions(config));
   // Health probes get their own channel without the SDK's retry interceptor: a probe must answer
   // within its deadline, and retries scheduled past it would outlive the connection on close.
   const probe = Connection.lazy({ ...temporalConnectionOptions(config), interceptors: [] });
-  const client = new Client({ connection, namespace: config.namespace });
+  // tracing on: a start or signal carries the request's trace to the run (docs/operations.md, "Tracing")
+  const client = new Client({ connection, namespace: config.namespace, ...tracingClientInterceptors(tracing.enabled) });
   return {
     client,
     taskQueue: config.taskQueue,

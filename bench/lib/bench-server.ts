@@ -9,6 +9,7 @@ import { recreateDatabase } from '@waymark/core/db/ensure-database';
 import { migrateToLatest } from '@waymark/core/db/migrator';
 import { migrations } from '../../migrations/index';
 import { createLogger } from '@waymark/core/logging/logger';
+import { startTracing } from '@waymark/core/logging/tracing';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../apps/api/src/app';
 import { createAppDeps, type AppDeps } from '../../apps/api/src/deps';
@@ -94,7 +95,9 @@ export async function startBenchServer(databaseUrl: string, env: Record<string, 
 /** The bench's api on a prepared database, configured from `env` (see benchEnv). */
 export async function listenBenchServer(env: Record<string, string>, options: BenchServerOptions & { port?: number } = {}): Promise<BenchServer> {
   const config = loadConfig(env);
-  const logger = createLogger({ level: 'warn', name: 'bench', format: 'json' });
+  const logger = createLogger({ level: 'warn', name: 'bench', format: 'json', traceIds: config.tracing.enabled });
+  // as server.ts: tracing on when the bench's env sets OTEL_EXPORTER_OTLP_ENDPOINT (email-latency's BENCH_TRACING)
+  await startTracing(config, 'waymark-api');
   const deps = await createAppDeps(config, logger);
   const app = await buildApp({ deps, logger });
   await registerBaselineRoutes(app, deps, { pingTaskQueue: options.pingTaskQueue ?? config.temporal.taskQueue });

@@ -14,6 +14,7 @@ import pg from 'pg';
 import { loadConfig } from '@waymark/core/config/config';
 import { createDatabase } from '@waymark/core/db/database';
 import { createLogger } from '@waymark/core/logging/logger';
+import { startTracing } from '@waymark/core/logging/tracing';
 import { temporalConnectionOptions } from '../../temporal/connection';
 import { createWorker } from '../../apps/worker/src/worker';
 import { createPingActivities } from '../../temporal/test/ping-activities';
@@ -34,10 +35,12 @@ pg.Client.prototype.query = function countedQuery(this: pg.Client, ...args: unkn
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger({ level: 'warn', name: 'bench-worker', format: 'json' });
+  const logger = createLogger({ level: 'warn', name: 'bench-worker', format: 'json', traceIds: config.tracing.enabled });
+  // as apps/worker's main: tracing on when OTEL_EXPORTER_OTLP_ENDPOINT is set (email-latency's BENCH_TRACING)
+  const tracing = await startTracing(config, 'waymark-worker');
   const db = createDatabase({ connectionString: config.databaseUrl, applicationName: 'waymark-bench-worker' });
   // the relay starts the runs whose start the api kept when Temporal timed out (an overloaded box), as the worker process does
-  const journeys = await createWorker({ config, db, logger, relayEventEffects: true });
+  const journeys = await createWorker({ config, db, logger, relayEventEffects: true, tracing });
   const workers = [journeys.worker];
 
   let pings = 0;
@@ -71,6 +74,7 @@ async function main(): Promise<void> {
   await journeys.close();
   await pingConnection?.close();
   await db.destroy();
+  await tracing?.shutdown();
   process.disconnect?.();
 }
 

@@ -2,6 +2,7 @@ import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/comm
 import { deliverJourneyEmail } from '@waymark/core/journeys/deliver-journey-email';
 import { isSesThrottling } from '@waymark/email/ses-throttling';
 import type { EmailDeps } from '@waymark/core/emails/email-deps';
+import { annotateActiveSpan, SpanAttribute } from '@waymark/core/logging/trace-context';
 import type { SendJourneyEmailInput, SendJourneyEmailResult } from '@waymark/core/journeys/journey-email';
 
 export interface SendJourneyEmailDeps {
@@ -20,6 +21,8 @@ export interface SendJourneyEmailDeps {
 export function createSendJourneyEmailActivities(deps: SendJourneyEmailDeps) {
   return {
     async sendJourneyEmail(input: SendJourneyEmailInput): Promise<SendJourneyEmailResult> {
+      // the activity's span (Temporal's interceptor, tracing on) says whose send this is: ids only
+      annotateActiveSpan({ [SpanAttribute.journeyId]: input.journeyId, [SpanAttribute.userId]: input.userId, [SpanAttribute.template]: input.templateKey });
       let outcome;
       try {
         outcome = await deliverJourneyEmail(deps.email, input);
@@ -36,6 +39,7 @@ export function createSendJourneyEmailActivities(deps: SendJourneyEmailDeps) {
           category: ApplicationFailureCategory.BENIGN,
         });
       }
+      if (outcome.emailSendId !== undefined) annotateActiveSpan({ [SpanAttribute.sendId]: outcome.emailSendId });
       return outcome;
     },
   };

@@ -18,6 +18,7 @@ import { registerSharedErrorResponses } from './plugins/shared-error-responses';
 import { registerOpenApi } from './plugins/openapi';
 import { registerRateLimit } from './plugins/rate-limit';
 import { registerStudio } from './plugins/studio';
+import { registerTracing } from './plugins/tracing';
 // Route files live in one folder per plane (docs/contributing.md): routes/public (no credential),
 // routes/data (product servers, `ingest` scope) and routes/admin (operators, `read` and up).
 import { emailPageRoutes } from './routes/public/email-pages';
@@ -137,6 +138,8 @@ export async function buildApp({ deps, logger }: BuildAppOptions): Promise<Fasti
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  // first, so every route and hook added after it is covered (docs/operations.md, "Tracing"); nothing with tracing off
+  await registerTracing(app, config.tracing.enabled);
   // Order: secure headers, CORS, compression, request id, request logging, error handler.
   await app.register(helmet, { global: true });
   await app.register(cors, { origin: true });

@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from '@waymark/core/config/config';
 import { assertMigrated } from '@waymark/core/db/migrator';
 import { createLogger } from '@waymark/core/logging/logger';
+import { startTracing } from '@waymark/core/logging/tracing';
 import { ensureFirstAdmin } from '@waymark/core/organizations/first-admin';
 import { unsafeSettingsMessage } from '@waymark/core/config/unsafe-settings';
 import { buildApp } from './app';
@@ -17,7 +18,9 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const logger = createLogger({ level: config.logLevel, name: 'api', format: config.logFormat });
+  const logger = createLogger({ level: config.logLevel, name: 'api', format: config.logFormat, traceIds: config.tracing.enabled });
+  // before the app is built: its Fastify instrumentation and Temporal client find the tracer (docs/operations.md, "Tracing")
+  const tracing = await startTracing(config, 'waymark-api');
   // before anything connects: production refuses unsafe settings, development names them
   const unsafe = unsafeApiSettings(config);
   if (config.isProduction && unsafe.length > 0) {
@@ -56,6 +59,7 @@ async function main(): Promise<void> {
     logger.info(`${signal} received, closing`);
     await app.close();
     await deps.close();
+    await tracing?.shutdown();
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));

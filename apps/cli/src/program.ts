@@ -3,6 +3,7 @@ import { loadCommandConfig, type CommandConfig } from '@waymark/core/config/conf
 import { unsafeSettings } from '@waymark/core/config/unsafe-settings';
 import type { Db } from '@waymark/core/db/database';
 import { bashCompletion } from './completion';
+import { tracedCommand } from './command-tracing';
 
 /**
  * The command tree of `waymark`, on commander: each command declares its options (so `--help`
@@ -297,7 +298,8 @@ function addAdminCommands(program: Command, act: Act): void {
 export async function runCli(argv: readonly string[]): Promise<number> {
   let code = 0;
   const program = buildProgram((run) => async (...args) => {
-    code = await run(...args);
+    // commander hands an action its command last
+    code = await tracedCommand(args.at(-1) as unknown as Command, () => run(...args));
   });
   if (argv.length === 0) {
     program.outputHelp();

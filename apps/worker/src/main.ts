@@ -3,6 +3,7 @@ import { unsafeSettings, unsafeSettingsMessage } from '@waymark/core/config/unsa
 import { createDatabase } from '@waymark/core/db/database';
 import { assertMigrated } from '@waymark/core/db/migrator';
 import { createLogger } from '@waymark/core/logging/logger';
+import { startTracing } from '@waymark/core/logging/tracing';
 import { createWorker } from './worker';
 
 /** config → deps → activities → Worker.create(workflow bundle); SIGTERM drains in-flight work. */
@@ -17,7 +18,9 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const logger = createLogger({ level: config.logLevel, name: 'worker', format: config.logFormat });
+  const logger = createLogger({ level: config.logLevel, name: 'worker', format: config.logFormat, traceIds: config.tracing.enabled });
+  // before anything connects, so every client and interceptor finds the tracer (docs/operations.md, "Tracing")
+  const tracing = await startTracing(config, 'waymark-worker');
   // the api's check (docs/security.md, "Production checklist"); the worker serves no webhook source
   const unsafe = unsafeSettings(settingsUnderCheck(config, []));
   if (config.isProduction && unsafe.length > 0) {
@@ -44,6 +47,7 @@ async function main(): Promise<void> {
     ensureSchedules: true,
     dispatchOutbound: config.webhooks.dispatch,
     relayEventEffects: true,
+    tracing,
   });
   logger.info(`Waymark worker polling task queue "${config.temporal.taskQueue}" on ${config.temporal.address}, Node ${process.version}`);
   // Worker.run() installs its own SIGINT/SIGTERM handling: it stops polling and waits for
@@ -51,6 +55,7 @@ async function main(): Promise<void> {
   await worker.run();
   await close();
   await db.destroy();
+  await tracing?.shutdown();
   logger.info('worker stopped');
 }
 

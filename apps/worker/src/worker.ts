@@ -19,6 +19,8 @@ import { ensureAlertSchedule } from '@waymark/temporal/alerts-schedule';
 import { temporalConnectionOptions } from '@waymark/temporal/connection';
 import { createTemporalOrchestrator } from '@waymark/temporal/journey-orchestrator';
 import { createRuntime, deploymentJourneyVersions, type RuntimeDeps } from '@waymark/temporal/runtime';
+import type { Tracing } from '@waymark/core/logging/tracing';
+import { tracingClientInterceptors, workerTracing } from '@waymark/temporal/tracing';
 import { workflowCode } from './workflow-bundle';
 
 export interface WorkerDeps {
@@ -36,6 +38,8 @@ export interface WorkerDeps {
   relayEventEffects?: boolean;
   /** instead of journeys/delivery-policy.ts (tests that need a cap of their own) */
   deliveryPolicy?: RuntimeDeps['deliveryPolicy'];
+  /** this process's tracing (startTracing), when OTEL_EXPORTER_OTLP_ENDPOINT is set: runs and activities are traced */
+  tracing?: Tracing | undefined;
 }
 
 let runtimeInstalled = false;
@@ -54,7 +58,7 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
   }
   const connection = await NativeConnection.connect(temporalConnectionOptions(deps.config.temporal));
   // lifecycle events (journey:completed / journey:failed) go through the same ingest pipeline as the api's
-  const client = new Client({ connection, namespace: deps.config.temporal.namespace });
+  const client = new Client({ connection, namespace: deps.config.temporal.namespace, ...tracingClientInterceptors(deps.tracing !== undefined) });
   const orchestrator = createTemporalOrchestrator(client, deps.config.temporal.taskQueue, deploymentJourneyVersions());
   const { journeys, categories, email, ingest, deliveryPolicy, effects } = createRuntime(deps.config, {
     db: deps.db,
@@ -67,11 +71,15 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
     fallback: (input) => sendUntilSettled(email, input),
     logger: deps.logger,
   });
+  const code = workflowCode(deps.config.temporal.workflowBundle, deps.tracing !== undefined);
   const worker = await Worker.create({
     connection,
     namespace: deps.config.temporal.namespace,
     taskQueue: deps.config.temporal.taskQueue,
-    ...workflowCode(deps.config.temporal.workflowBundle),
+    ...code,
+    // tracing on: Temporal's interceptors carry the trace through each run and activity, and the
+    // runs' spans leave through a sink (docs/operations.md, "Tracing"); off, nothing is registered
+    ...(await workerTracing(deps.tracing, { bundling: code.workflowsPath !== undefined })),
     // runs asleep for days need no cache; a bound keeps the worker's memory flat however many
     // runs wait, at the price of a replay when an evicted run wakes (docs/scaling.md)
     maxCachedWorkflows: deps.config.temporal.maxCachedWorkflows,

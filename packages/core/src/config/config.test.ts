@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadCommandConfig, loadConfig } from './config';
+import { ConfigError, loadCommandConfig, loadConfig, loadTracingConfig } from './config';
 
 const required = {
   DATABASE_URL: 'postgres://localhost/waymark',
@@ -102,6 +102,19 @@ describe('loadConfig', () => {
   });
 });
 
+describe('tracing settings', () => {
+  it('is off unless OTEL_EXPORTER_OTLP_ENDPOINT is set, and OTEL_SDK_DISABLED turns it off again', () => {
+    expect(loadConfig(required).tracing).toEqual({ enabled: false, endpoint: undefined });
+    expect(loadConfig({ ...required, OTEL_EXPORTER_OTLP_ENDPOINT: '' }).tracing.enabled).toBe(false);
+    const on = { ...required, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://localhost:4318' };
+    expect(loadConfig(on).tracing).toEqual({ enabled: true, endpoint: 'http://localhost:4318' });
+    expect(loadConfig({ ...on, OTEL_SDK_DISABLED: 'true' }).tracing.enabled).toBe(false);
+    expect(loadCommandConfig({ DATABASE_URL: required.DATABASE_URL, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://localhost:4318' }).tracing.enabled).toBe(true);
+    expect(loadTracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://localhost:4318' }).tracing.enabled).toBe(true);
+    expect(loadTracingConfig({}).tracing.enabled).toBe(false);
+  });
+});
+
 describe('loadCommandConfig', () => {
   it("needs only DATABASE_URL, with the server's defaults for the rest", () => {
     expect(loadCommandConfig({ DATABASE_URL: required.DATABASE_URL })).toEqual({
@@ -113,6 +126,7 @@ describe('loadCommandConfig', () => {
       bounceThreshold: 3,
       defaultTimeZone: 'UTC',
       temporal: { address: '127.0.0.1:7233', namespace: 'default', apiKey: undefined, tls: false },
+      tracing: { enabled: false, endpoint: undefined },
     });
     // simulate runs people without a `timezone` on the server's clock
     expect(loadCommandConfig({ DATABASE_URL: required.DATABASE_URL, DEFAULT_TIMEZONE: 'Asia/Tokyo' }).defaultTimeZone).toBe('Asia/Tokyo');

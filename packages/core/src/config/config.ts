@@ -38,6 +38,14 @@ const databaseUrl = z.string({ error: 'is required' }).min(1, 'is required');
 const cacheUrl = z.string().default('redis://127.0.0.1:6379');
 const enabledJourneys = z.string().default('*');
 const bounceThreshold = z.coerce.number().int().positive().default(3);
+// OpenTelemetry (docs/operations.md, "Tracing"): set, the process exports traces; the SDK reads the
+// other standard OTEL_* variables (protocol details, headers, sampler, service name) itself
+const otlpEndpoint = optionalString;
+const otelSdkDisabled = boolFlag(false);
+const tracing = (env: { OTEL_EXPORTER_OTLP_ENDPOINT: string | undefined; OTEL_SDK_DISABLED: boolean }) => ({
+  enabled: env.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined && !env.OTEL_SDK_DISABLED,
+  endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
+});
 const defaultTimeZone = z.string().default('UTC').refine(isTimeZone, { error: 'must be an IANA time zone name such as UTC or Europe/Paris' });
 
 /**
@@ -160,6 +168,8 @@ export const configSchema = z
     /** attempts in flight at once to one endpoint, across every worker (a failing endpoint gets one) */
     WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().positive().default(4),
     OUTBOUND_DISPATCH: boolFlag(true),
+    OTEL_EXPORTER_OTLP_ENDPOINT: otlpEndpoint,
+    OTEL_SDK_DISABLED: otelSdkDisabled,
   })
   .superRefine((env, ctx) => {
     if (env.EMAIL_PROVIDER_SNS_DEV_CERT_URL !== undefined && env.NODE_ENV === 'production')
@@ -256,6 +266,7 @@ export const configSchema = z
       dispatch: env.OUTBOUND_DISPATCH,
     },
     webhookSources: { secrets: webhookSourceSecrets(env), open: openSourceVariables(env) },
+    tracing: tracing(env),
   }));
 
 const WEBHOOK_SOURCE_SECRET = /^[A-Z][A-Z0-9_]*_WEBHOOK_SECRET$/;
@@ -356,6 +367,8 @@ const commandConfigSchema = z
     // read only for the start-up check (unsafeSettings), which the CLI prints as warnings
     AUTH_SECRET: optionalString,
     TRUST_PROXY: trustProxy,
+    OTEL_EXPORTER_OTLP_ENDPOINT: otlpEndpoint,
+    OTEL_SDK_DISABLED: otelSdkDisabled,
   })
   .transform((env) => ({
     authSecret: env.AUTH_SECRET,
@@ -371,12 +384,22 @@ const commandConfigSchema = z
       apiKey: env.ORCHESTRATOR_CLIENT_TOKEN,
       tls: env.TEMPORAL_TLS === undefined ? env.ORCHESTRATOR_CLIENT_TOKEN !== undefined : env.TEMPORAL_TLS === 'true',
     },
+    tracing: tracing(env),
   }));
 
 export type CommandConfig = z.infer<typeof commandConfigSchema>;
 
 export function loadCommandConfig(env: Record<string, string | undefined> = process.env): CommandConfig {
   return parseEnvironment(commandConfigSchema, env);
+}
+
+/** Tracing alone (docs/operations.md, "Tracing"): the CLI reads it before any command, whatever else that command needs. */
+const tracingConfigSchema = z
+  .looseObject({ OTEL_EXPORTER_OTLP_ENDPOINT: otlpEndpoint, OTEL_SDK_DISABLED: otelSdkDisabled })
+  .transform((env) => ({ tracing: tracing(env) }));
+
+export function loadTracingConfig(env: Record<string, string | undefined> = process.env): Pick<Config, 'tracing'> {
+  return parseEnvironment(tracingConfigSchema, env);
 }
 
 function parseEnvironment<T>(schema: z.ZodType<T>, env: Record<string, string | undefined>): T {

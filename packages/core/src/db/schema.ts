@@ -296,6 +296,8 @@ export interface EventEffectsTable {
   attempts: Generated<number>;
   lastError: string | null;
   nextAttemptAt: Timestamp;
+  /** the `traceparent` of the request that stored the event, with tracing on (migrations/0210) */
+  traceContext: Generated<string | null>;
   createdAt: Generated<Timestamp>;
 }
 

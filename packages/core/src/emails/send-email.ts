@@ -15,6 +15,7 @@ import { markEmailFailed } from './email-failures';
 import { buildEmailLinks, listUnsubscribeHeaders } from './email-links';
 import { findSuppressWindowEnd } from './suppress-window';
 import { settleUnknownDelivery, UNKNOWN_CLAIMED, UNKNOWN_STOPPED } from './unknown-delivery';
+import { inSpan, SpanAttribute } from '../logging/trace-context';
 
 /** Provider failures a send survives before it is marked failed and parked in the DLQ. */
 export const DEFAULT_MAX_SEND_ATTEMPTS = 5;
@@ -225,18 +226,22 @@ export async function callProvider(
   maxAttempts: number | undefined,
 ): Promise<string | SendEmailResult> {
   try {
-    const { messageId } = await deps.transport.send({
-      from: row.fromEmail,
-      to: row.toEmail,
-      subject: prepared.subject,
-      html,
-      text: prepared.text,
-      headers: listUnsubscribeHeaders(prepared.links),
-      tags: [
-        { name: EMAIL_SEND_ID_TAG, value: row.id },
-        { name: 'waymark_template', value: row.templateKey.replace(/[^\w-]/g, '_') },
-      ],
-    });
+    // the provider call's own span (docs/operations.md, "Tracing"): ids only, never the address
+    const attributes = { [SpanAttribute.sendId]: row.id, [SpanAttribute.template]: row.templateKey, [SpanAttribute.userId]: row.userId ?? '' };
+    const { messageId } = await inSpan('ses SendEmail', attributes, () =>
+      deps.transport.send({
+        from: row.fromEmail,
+        to: row.toEmail,
+        subject: prepared.subject,
+        html,
+        text: prepared.text,
+        headers: listUnsubscribeHeaders(prepared.links),
+        tags: [
+          { name: EMAIL_SEND_ID_TAG, value: row.id },
+          { name: 'waymark_template', value: row.templateKey.replace(/[^\w-]/g, '_') },
+        ],
+      }),
+    );
     return messageId;
   } catch (error) {
     // The provider answered (with an error), so it did not accept the message: safe to retry.

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { context, propagation, trace } from '@opentelemetry/api';
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { withScratchDatabase } from '../../../../test/scratch-database';
@@ -6,6 +9,7 @@ import { createDatabase, type Db } from '../db/database';
 import type { EventEffectKind } from '../db/schema';
 import { AppError, unavailable } from '../errors/app-error';
 import type { JourneyEventSignal, JourneyRunRequest } from '../journeys/orchestrator';
+import { currentTraceparent } from '../logging/trace-context';
 import { relayEventEffects } from './effect-relay';
 import { eventEffectStats } from './event-effects';
 
@@ -205,6 +209,35 @@ describe('kept journey effects: the relay pass', () => {
       expect(third.claimed).toBe(0);
       expect(slow.calls).toHaveLength(40);
       expect(new Set(slow.calls.map((call) => call.trigger.eventId)).size).toBe(40);
+    });
+  }, 60_000);
+
+  it('continues the trace kept with the row: the start is made inside a span whose parent is the request that stored the event', async () => {
+    await withDb(async (db) => {
+      const kept = await keep(db, 'traced');
+      const caller = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+      await db.updateTable('eventEffects').set({ traceContext: caller }).where('eventId', '=', kept.eventId).execute();
+      const exporter = new InMemorySpanExporter();
+      const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+      provider.register();
+      try {
+        // what Temporal's client interceptor would carry to the run: the trace active at the start
+        const seen: (string | undefined)[] = [];
+        const up = engine(async () => {
+          seen.push(currentTraceparent());
+        });
+        expect(await relayEventEffects({ db, orchestrator: up, logger, retryHours: 24 })).toMatchObject({ done: 1 });
+        const [span] = exporter.getFinishedSpans();
+        expect(span!.name).toBe('journey effect start');
+        expect(span!.parentSpanId).toBe('00f067aa0ba902b7');
+        expect(span!.attributes).toMatchObject({ 'waymark.journey.id': 'welcome-series', 'waymark.user.id': kept.userId, 'waymark.event.id': kept.eventId });
+        expect(seen).toEqual([`00-4bf92f3577b34da6a3ce929d0e0e4736-${span!.spanContext().spanId}-01`]);
+      } finally {
+        await provider.shutdown();
+        trace.disable();
+        context.disable();
+        propagation.disable();
+      }
     });
   }, 60_000);
 });

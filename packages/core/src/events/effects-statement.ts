@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { EventEffectKind } from '../db/schema';
+import { currentTraceparent } from '../logging/trace-context';
 import { LIVE_STATUS_LIST } from '../journeys/live-statuses';
 import type { JourneyRegistry } from '../journeys/registry';
 import { matchesExitRule } from './exit-rule';
@@ -20,6 +21,8 @@ export interface EventEffect {
   journeyId: string;
   /** the run a signal goes to or an exit cancels; null for a start */
   workflowId: string | null;
+  /** the `traceparent` of the request that stored the event (tracing on), which carrying it out continues */
+  traceContext: string | null;
 }
 
 /**
@@ -31,11 +34,13 @@ export interface EventEffect {
 export interface EffectPlan {
   starts: { ord: number; journeyId: string; codeEnabled: boolean }[];
   exits: { ord: number; journeyId: string }[];
+  /** the trace of the request storing the events, kept with their effects (null with tracing off) */
+  traceContext: string | null;
 }
 
 /** The plan for `events` in statement order; a quarantined event has no part in it. */
 export function planEffects(deps: { journeys: JourneyRegistry }, events: readonly PreparedEvent[]): EffectPlan {
-  const plan: EffectPlan = { starts: [], exits: [] };
+  const plan: EffectPlan = { starts: [], exits: [], traceContext: currentTraceparent() ?? null };
   events.forEach((event, index) => {
     if (event.catalogViolations !== undefined) return;
     const ord = index + 1;
@@ -94,9 +99,9 @@ export function effectsCtes(plan: EffectPlan): RawBuilder<unknown> {
       : sql``;
   return sql`${exitCtes}
     effects as (
-      insert into event_effects (event_id, seq, kind, user_id, journey_id, workflow_id, next_attempt_at)
+      insert into event_effects (event_id, seq, kind, user_id, journey_id, workflow_id, next_attempt_at, trace_context)
       select event_id, row_number() over (partition by event_id order by k, journey_id, workflow_id), kind, user_id, journey_id, workflow_id,
-             now() + ${`${EFFECT_LEASE_SECONDS} seconds`}::interval
+             now() + ${`${EFFECT_LEASE_SECONDS} seconds`}::interval, ${plan.traceContext}::text
       from (${startPart}
         select f.id as event_id, 2 as k, 'signal' as kind, f.user_id, l.journey_id, l.workflow_id
         from fresh f join live l on l.user_id = f.user_id and l.waiting_for = f.event
@@ -104,7 +109,7 @@ export function effectsCtes(plan: EffectPlan): RawBuilder<unknown> {
         union all
         select event_id, 3, 'exit', user_id, journey_id, workflow_id from exited
       ) e
-      returning event_id as "eventId", seq, kind, journey_id as "journeyId", workflow_id as "workflowId"
+      returning event_id as "eventId", seq, kind, journey_id as "journeyId", workflow_id as "workflowId", trace_context as "traceContext"
     )`;
 }
 

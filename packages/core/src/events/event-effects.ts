@@ -6,6 +6,7 @@ import { recordDeadLetter } from '../dlq/dead-letters';
 import { isAppError } from '../errors/app-error';
 import { primitiveProperties, type JourneyOrchestrator, type JourneyRunRequest } from '../journeys/orchestrator';
 import type { AppLogger } from '../logging/logger';
+import { inSpanContinuing, SpanAttribute } from '../logging/trace-context';
 import type { EventEffect } from './effects-statement';
 
 /**
@@ -60,7 +61,23 @@ export function startRequest(event: RoutableEvent, journeyId: string): JourneyRu
   };
 }
 
-export async function carryOutEffect(deps: EffectDeps, event: RoutableEvent, effect: EventEffect, attempts = 0): Promise<EffectOutcome> {
+/**
+ * Carries out one effect, in a span that continues the trace of the request that stored the event
+ * (the outbox hop of docs/operations.md, "Tracing"): whoever carries it out and however late, the
+ * Temporal start or signal and the run it reaches are in the request's trace.
+ */
+export function carryOutEffect(deps: EffectDeps, event: RoutableEvent, effect: EventEffect, attempts = 0): Promise<EffectOutcome> {
+  const attributes = {
+    [SpanAttribute.effect]: effect.kind,
+    [SpanAttribute.journeyId]: effect.journeyId,
+    [SpanAttribute.userId]: event.userId,
+    [SpanAttribute.eventId]: event.id,
+    [SpanAttribute.eventName]: event.name,
+  };
+  return inSpanContinuing(effect.traceContext, `journey effect ${effect.kind}`, attributes, () => attemptEffect(deps, event, effect, attempts));
+}
+
+async function attemptEffect(deps: EffectDeps, event: RoutableEvent, effect: EventEffect, attempts: number): Promise<EffectOutcome> {
   try {
     switch (effect.kind) {
       case 'start':
@@ -162,7 +179,7 @@ export interface StoredEffect extends EventEffect {
 
 /** The columns `storedEffect` reads, of `event_effects f` left-joined to `events e`. */
 export const storedEffectColumns = sql`
-  f.event_id as "eventId", f.seq, f.kind, f.journey_id as "journeyId", f.workflow_id as "workflowId", f.attempts,
+  f.event_id as "eventId", f.seq, f.kind, f.journey_id as "journeyId", f.workflow_id as "workflowId", f.trace_context as "traceContext", f.attempts,
   f.last_error as "lastError", f.created_at as "createdAt", e.id as "storedEventId", e.user_id as "userId", e.user_email as "userEmail",
   e.event as name, e.properties, e.occurred_at as "occurredAt"`;
 
