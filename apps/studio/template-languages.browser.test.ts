@@ -23,16 +23,19 @@ describe('Template languages in Chromium', () => {
 
   it('previews the welcome email in English, then in French', async () => {
     await page.goto('/studio/templates?key=welcome');
-    const subject = page.getByText(/^Subject:/);
+    // the subject beside its label, marked with the language it is in
+    const subject = page.locator('strong:text-is("Subject:") + span');
     const frame = page.frameLocator('iframe[title^="Preview of welcome"]');
-    await poll(() => subject.textContent()).toBe('Subject: Welcome to Waymark, Ada!');
+    await poll(() => subject.textContent()).toBe('Welcome to Waymark, Ada!');
+    expect(await subject.getAttribute('lang')).toBe('en');
     await poll(() => frame.getByText('Go to your dashboard').count()).toBe(1);
     await checkPage(page, 'template-languages-en', 'Templates');
 
     const language = page.getByLabel('Language');
     await poll(() => language.locator('option').allTextContents()).toEqual(['English (en)', 'French (fr)']);
     await language.selectOption('fr');
-    await poll(() => subject.textContent()).toBe('Subject: Bienvenue sur Waymark, Ada !');
+    await poll(() => subject.textContent()).toBe('Bienvenue sur Waymark, Ada !');
+    expect(await subject.getAttribute('lang')).toBe('fr');
     await poll(() => frame.getByText('Accéder à votre tableau de bord').count()).toBe(1);
     await poll(() => page.locator('iframe[title="Preview of welcome (French (fr))"]').count()).toBe(1);
     expect(new URL(page.url()).searchParams.get('locale')).toBe('fr');
