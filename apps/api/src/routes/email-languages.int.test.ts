@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { load } from 'cheerio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailsTo, uniqueAddress, waitFor, type EmulatorEmail } from '../../../../test/email-emulator';
+import { eventually } from '../../../../test/eventually';
+import { seedList } from '../../../../test/seed-list';
 import { issueApiKey, startTestApi, type TestApi } from '../../../../test/test-api';
 
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
@@ -123,6 +125,31 @@ describe("a contact's locale", () => {
     const bad = await api.request('POST', '/v1/emails', { token: ingestKey, body: { templateKey: 'welcome', to: known, locale: 'fr_CA' } });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toContain('locale');
+  });
+
+  it("a broadcast sends each recipient the template in its contact's locale", async () => {
+    const french = uniqueAddress('locale-bc-fr');
+    const german = uniqueAddress('locale-bc-de');
+    const { listKey } = await seedList(api.deps.db, [
+      { email: french, properties: { locale: 'fr-CA', firstName: 'Ada' } },
+      { email: german, properties: { locale: 'de', firstName: 'Max' } },
+    ]);
+    const created = await api.request('POST', '/v1/admin/broadcasts', {
+      token: LEGACY,
+      body: { name: `Languages ${randomUUID().slice(0, 8)}`, templateKey: 'welcome', category: 'newsletter', audience: { listKey }, data: {} },
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.broadcast.id as string;
+    expect((await api.request('POST', `/v1/admin/broadcasts/${id}/send`, { token: LEGACY })).status).toBe(202);
+    const sends = await eventually(
+      () => api.deps.db.selectFrom('emailSends').select(['toEmail', 'locale', 'subject', 'status']).where('broadcastId', '=', id).orderBy('locale').execute(),
+      (rows) => rows.length === 2 && rows.every((row) => row.status === 'sent'),
+      { timeoutMs: 90_000, what: 'both broadcast sends' },
+    );
+    expect(sends.map(({ toEmail, locale, subject }) => ({ toEmail, locale, subject }))).toEqual([
+      { toEmail: german, locale: 'en', subject: 'Welcome to Waymark, Max!' },
+      { toEmail: french, locale: 'fr', subject: 'Bienvenue sur Waymark, Ada !' },
+    ]);
   });
 
   it('the template list names each template’s languages, and a preview renders the one asked for', async () => {
