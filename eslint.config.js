@@ -43,6 +43,25 @@ const workflowSafeImports = {
 };
 
 /**
+ * Email templates (journeys/templates) render in activities, never in a workflow (journeys name
+ * them by key): beside the rules above, they may use the message catalogs, pure functions that do
+ * no I/O (docs/email.md, "Languages").
+ */
+const [workflowImportLevel, workflowImportOptions] = workflowSafeImports['@typescript-eslint/no-restricted-imports'];
+const templateSafeImports = {
+  '@typescript-eslint/no-restricted-imports': [
+    workflowImportLevel,
+    {
+      ...workflowImportOptions,
+      patterns: workflowImportOptions.patterns.map((pattern) => ({
+        ...pattern,
+        group: [...pattern.group, '!@waymark/email/email-template', '!@waymark/email/message-catalog'],
+      })),
+    },
+  ],
+};
+
+/**
  * The layer map (docs/contributing.md, "The layer map"). Workspaces in rows, lowest first: each
  * may import only the rows before its own, never a neighbour on its row or a row above. Inside packages/core, each folder
  * is one concept and may import only the folders listed before it in coreLayers, so folder-level
@@ -147,6 +166,11 @@ export default tseslint.config(
     files: ['journeys/**/*.{ts,tsx}', 'packages/journey/**/*.ts', 'temporal/workflows/**/*.ts'],
     ignores: ['**/*.test.ts', '**/*.test.tsx'],
     rules: workflowSafeImports,
+  },
+  {
+    files: ['journeys/templates/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    rules: templateSafeImports,
   },
   {
     // Imports point one way (docs/contributing.md): a cycle means two modules that cannot be

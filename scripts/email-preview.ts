@@ -1,8 +1,8 @@
 /**
- * `npm run email:preview [-- <template-key>] [--data '{"firstName":"Ada"}'] [--out dir]`
+ * `npm run email:preview [-- <template-key>] [--data '{"firstName":"Ada"}'] [--locale fr-CA] [--out dir]`
  * Renders templates from journeys/templates with their sample data (or --data) and writes, per
  * template, `<key>.html` and `<key>.txt` plus an index.html that shows subject, HTML and text
- * side by side. Links point at placeholder unsubscribe/preference URLs; no tracking is applied.
+ * side by side, in `--locale` (as for a contact with that `locale`; docs/email.md, "Languages"). Links point at placeholder unsubscribe/preference URLs; no tracking is applied.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -14,7 +14,7 @@ import { emailTemplates } from '@waymark/journeys/templates/registry';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { data: { type: 'string' }, out: { type: 'string', default: '.data/email-preview' } },
+  options: { data: { type: 'string' }, locale: { type: 'string' }, out: { type: 'string', default: '.data/email-preview' } },
 });
 
 const registry = createTemplateRegistry(emailTemplates);
@@ -37,10 +37,10 @@ for (const key of keys) {
   }
   const data = values.data === undefined ? template.sampleData : (JSON.parse(values.data) as unknown);
   try {
-    const rendered = await renderEmail(template, data, links);
+    const rendered = await renderEmail(template, data, links, values.locale);
     writeFileSync(resolve(outDir, `${key}.html`), rendered.html);
     writeFileSync(resolve(outDir, `${key}.txt`), rendered.text);
-    console.log(`${key}  [${rendered.category}]  subject: ${rendered.subject}`);
+    console.log(`${key}  [${rendered.category}, ${rendered.locale}]  subject: ${rendered.subject}`);
     sections.push(`<section><h2>${escapeHtml(key)} <small>(${escapeHtml(rendered.category)})</small></h2>
 <p><strong>Subject:</strong> ${escapeHtml(rendered.subject)}</p>
 <div class="pair"><iframe title="${escapeHtml(key)} HTML" src="${encodeURIComponent(key)}.html"></iframe><pre>${escapeHtml(rendered.text)}</pre></div></section>`);

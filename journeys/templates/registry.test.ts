@@ -3,7 +3,9 @@ import { render, toPlainText } from '@react-email/render';
 import { describe, expect, it } from 'vitest';
 import { emailTemplates, listedKeys } from './registry';
 import { createTemplateRegistry } from '@waymark/email/email-template';
-import { renderEmail, TemplateDataError } from '@waymark/email/render-email';
+import { renderEmail, templateLanguage, TemplateDataError } from '@waymark/email/render-email';
+import { catalogProblems } from '@waymark/email/message-catalog';
+import { layoutMessages } from './components/layout-messages';
 import { assertTemplateCategories, definePreferenceCategories } from '@waymark/email/preference-categories';
 import { categories } from '../categories';
 
@@ -34,10 +36,30 @@ describe('template registry (journeys/templates)', () => {
     for (const each of emailTemplates) {
       const data = each.schema.parse(each.sampleData ?? {});
       const ours = await renderEmail(each, data, links);
-      const reactEmail = await render(createElement(each.component, { ...data, links }));
+      const reactEmail = await render(createElement(each.component, { ...data, links, ...templateLanguage(each, undefined) }));
       expect(ours.html, each.key).toBe(reactEmail.replace(hydrationMarkers, ''));
       expect(ours.text, each.key).toBe(toPlainText(reactEmail));
     }
+  });
+
+  it('has every message of its default locale in each locale its catalog declares, as ICU MessageFormat (docs/email.md, "Languages")', () => {
+    const problems = emailTemplates.flatMap((template) => (template.messages === undefined ? [] : catalogProblems(template.key, template.messages)));
+    expect([...problems, ...catalogProblems('email layout', layoutMessages)]).toEqual([]);
+    // the welcome email ships French: a catalog that stops declaring it fails here, not in a recipient's inbox
+    expect(Object.keys(emailTemplates.find((template) => template.key === 'welcome')?.messages?.messages ?? {})).toEqual(['en', 'fr']);
+  });
+
+  it('speaks French to fr-CA (fr-CA → fr), and its default to a locale it does not have (de)', async () => {
+    const welcome = createTemplateRegistry(emailTemplates).find('welcome')!;
+    const french = await renderEmail(welcome, { firstName: 'Ada' }, links, 'fr-CA');
+    expect(french).toMatchObject({ locale: 'fr', subject: 'Bienvenue sur Waymark, Ada !' });
+    expect(french.html).toContain('lang="fr"');
+    expect(french.text).toContain('Accéder à votre tableau de bord');
+    expect(french.text).toContain('Se désabonner');
+    const german = await renderEmail(welcome, {}, links, 'de');
+    expect(german).toMatchObject({ locale: 'en', subject: 'Welcome to Waymark!' });
+    expect(german.text).toContain('Hi there,');
+    expect(german.text).toContain('Unsubscribe');
   });
 
   it('lists each template under its own key (the key ctx.sendEmail is typed with)', () => {

@@ -1,11 +1,18 @@
 import type { ReactNode } from 'react';
 import { Body, Container, Head, Hr, Html, Link, Preview, Section, Text } from '@react-email/components';
 import type { EmailLinks } from '@waymark/email/email-template';
+import { resolveLocale, translator } from '@waymark/email/message-catalog';
+import { layoutMessages } from './layout-messages';
 
-/** Shared frame of every template: preview text, a readable column and the unsubscribe footer. */
-export function EmailLayout({ preview, links, children }: { preview: string; links: EmailLinks; children: ReactNode }) {
+/**
+ * Shared frame of every template: preview text, a readable column and the unsubscribe footer, in
+ * `locale` (the template's; English when the footer has no such language or none is given).
+ */
+export function EmailLayout({ preview, links, locale, children }: { preview: string; links: EmailLinks; locale?: string; children: ReactNode }) {
+  const footerLocale = resolveLocale(layoutMessages, locale);
+  const t = translator(layoutMessages, footerLocale);
   return (
-    <Html lang="en">
+    <Html lang={locale ?? layoutMessages.defaultLocale}>
       <Head />
       <Preview>{preview}</Preview>
       <Body style={{ backgroundColor: '#f6f7f9', fontFamily: '-apple-system, Segoe UI, Roboto, Helvetica, Arial, sans-serif', margin: 0, padding: '24px 0' }}>
@@ -14,13 +21,13 @@ export function EmailLayout({ preview, links, children }: { preview: string; lin
           <Hr style={{ borderColor: '#e5e7eb', margin: '32px 0 16px' }} />
           <Section>
             <Text style={{ color: '#6b7280', fontSize: 12, lineHeight: '18px', margin: 0 }}>
-              You are receiving this email because you have an account with us.{' '}
+              {t('reason')}{' '}
               <Link href={links.unsubscribeUrl} style={{ color: '#6b7280', textDecoration: 'underline' }}>
-                Unsubscribe
+                {t('unsubscribe')}
               </Link>{' '}
               ·{' '}
               <Link href={links.preferencesUrl} style={{ color: '#6b7280', textDecoration: 'underline' }}>
-                Email preferences
+                {t('preferences')}
               </Link>
             </Text>
           </Section>

@@ -1,4 +1,5 @@
 import { DEFAULT_EMAIL_CATEGORY, type EmailTemplate } from './email-template';
+import { canonicalLocale, localeChain } from './message-catalog';
 
 /**
  * A preference category: a topic a person can leave on its own (docs/email.md, "Preference
@@ -19,6 +20,21 @@ export interface PreferenceCategory {
    * category. Default false.
    */
   required?: boolean;
+  /**
+   * `label` and `description` in other languages, by BCP 47 tag (docs/email.md, "Languages"): the
+   * preference pages show the one the contact's `locale` picks (fr-CA → fr → `label` itself).
+   */
+  translations?: Readonly<Record<string, { label: string; description: string }>>;
+}
+
+/** A category's label and description in the language `locale` picks (fr-CA → fr → its own). */
+export function localizedCategory(category: PreferenceCategory, locale: string | undefined): { label: string; description: string } {
+  const translations = Object.entries(category.translations ?? {});
+  for (const tag of localeChain(locale)) {
+    const found = translations.find(([declared]) => canonicalLocale(declared) === tag);
+    if (found !== undefined) return found[1];
+  }
+  return { label: category.label, description: category.description };
 }
 
 /** The declared categories, in the order the preference center lists them. */
@@ -50,7 +66,13 @@ export function definePreferenceCategories(categories: readonly PreferenceCatego
       throw new Error(
         `Preference category "${DEFAULT_EMAIL_CATEGORY}" may not be required: journey emails are automated, so a person must be able to leave them`,
       );
-    byKey.set(category.key, { key: category.key, label: category.label, description: category.description, required: category.required === true });
+    byKey.set(category.key, {
+      key: category.key,
+      label: category.label,
+      description: category.description,
+      required: category.required === true,
+      ...(category.translations === undefined ? {} : { translations: category.translations }),
+    });
   }
   if (!byKey.has(DEFAULT_EMAIL_CATEGORY)) throw new Error(`The preference categories must include "${DEFAULT_EMAIL_CATEGORY}" (the default of journey sends)`);
   const list = [...byKey.values()];

@@ -5,6 +5,34 @@
  */
 
 import { escapeHtml } from './escape-html';
+import { resolveLocale, translator, type MessageValues, type Translate } from './message-catalog';
+import { pageMessages } from './page-messages';
+
+type PageText = Translate<keyof (typeof pageMessages)['messages'][string] & string>;
+
+/** The pages' language for a contact's `locale` (fr-CA → fr → English; docs/email.md, "Languages"). */
+function language(locale: string | undefined): { lang: string; t: PageText } {
+  const lang = resolveLocale(pageMessages, locale);
+  return { lang, t: translator(pageMessages, lang) };
+}
+
+/**
+ * A message as HTML: its text escaped, then each `{name}` of `markup` put in as the (already
+ * safe) markup given, so a translation can place the address or a bold phrase where its grammar wants.
+ */
+function withMarkup(t: PageText, key: Parameters<PageText>[0], values: MessageValues, markup: Record<string, string>): string {
+  const names = Object.keys(markup);
+  const placeholders = Object.fromEntries(names.map((name, index) => [name, `\u0001${index}\u0001`]));
+  let html = escapeHtml(t(key, { ...values, ...placeholders }));
+  names.forEach((name, index) => {
+    html = html.replace(`\u0001${index}\u0001`, markup[name]!);
+  });
+  return html;
+}
+
+function emailMarkup(email: string): string {
+  return `<span class="email">${escapeHtml(email)}</span>`;
+}
 
 const STYLE = `
   :root { color-scheme: light; }
@@ -34,9 +62,9 @@ const STYLE = `
   footer { text-align: center; margin-top: 1.25rem; }
 `;
 
-function page(title: string, body: string): string {
+function page(title: string, body: string, { lang, t }: { lang: string; t: PageText }): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${escapeHtml(lang)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -50,7 +78,7 @@ function page(title: string, body: string): string {
 <div class="card">
 ${body}
 </div>
-<footer class="muted">Email preferences</footer>
+<footer class="muted">${escapeHtml(t('footer'))}</footer>
 </main>
 </body>
 </html>`;
@@ -78,6 +106,13 @@ export interface QuestionPageInput {
   /** where the button posts: the link's own URL, token included */
   formAction: string;
   preferencesUrl: string;
+  /** the contact's `locale` property (docs/email.md, "Languages"); undefined: English */
+  locale?: string | undefined;
+}
+
+/** What the pages call a category, or all emails when there is none. */
+function scopeOf(t: PageText, categoryLabel: string | undefined): string {
+  return lowerFirst(categoryLabel ?? t('allEmails'));
 }
 
 /**
@@ -86,21 +121,22 @@ export interface QuestionPageInput {
  * anyone (docs/email.md, "Unsubscribe and preference pages"); the button posts the same URL.
  */
 export function questionPage(input: QuestionPageInput): string {
-  const scope = lowerFirst(input.categoryLabel ?? 'all emails');
+  const lang = language(input.locale);
+  const { t } = lang;
+  const scope = scopeOf(t, input.categoryLabel);
   const unsubscribe = input.action === 'unsubscribe';
-  const title = unsubscribe ? `Unsubscribe from ${scope}?` : `Resubscribe to ${scope}?`;
-  const text = unsubscribe
-    ? `<span class="email">${escapeHtml(input.email)}</span> will no longer receive ${escapeHtml(scope)}.`
-    : `<span class="email">${escapeHtml(input.email)}</span> will receive ${escapeHtml(scope)} again.`;
+  const title = t(unsubscribe ? 'unsubscribeQuestion' : 'resubscribeQuestion', { scope });
+  const text = withMarkup(t, unsubscribe ? 'willNotReceive' : 'willReceive', { scope }, { email: emailMarkup(input.email) });
   return page(
     title,
     `<div class="icon" aria-hidden="true">✉️</div>
 <h1>${escapeHtml(title)}</h1>
 <p>${text}</p>
 <div class="actions">
-${postButton({ action: input.formAction, label: unsubscribe ? 'Unsubscribe' : 'Resubscribe', primary: true })}
-<a class="button" href="${escapeHtml(input.preferencesUrl)}">Manage email preferences</a>
+${postButton({ action: input.formAction, label: t(unsubscribe ? 'unsubscribe' : 'resubscribe'), primary: true })}
+<a class="button" href="${escapeHtml(input.preferencesUrl)}">${escapeHtml(t('managePreferences'))}</a>
 </div>`,
+    lang,
   );
 }
 
@@ -112,25 +148,27 @@ export interface ConfirmationPageInput {
   /** posts the opposite action: the person takes back what they just did */
   undoUrl: string;
   preferencesUrl: string;
+  locale?: string | undefined;
 }
 
 export function confirmationPage(input: ConfirmationPageInput): string {
-  const scope = lowerFirst(input.categoryLabel ?? 'all emails');
-  const title = input.action === 'unsubscribe' ? 'You are unsubscribed' : 'You are resubscribed';
-  const text =
-    input.action === 'unsubscribe'
-      ? `<span class="email">${escapeHtml(input.email)}</span> will no longer receive ${escapeHtml(scope)}.`
-      : `<span class="email">${escapeHtml(input.email)}</span> will receive ${escapeHtml(scope)} again.`;
+  const lang = language(input.locale);
+  const { t } = lang;
+  const scope = scopeOf(t, input.categoryLabel);
+  const unsubscribe = input.action === 'unsubscribe';
+  const title = t(unsubscribe ? 'unsubscribed' : 'resubscribed');
+  const text = withMarkup(t, unsubscribe ? 'willNotReceive' : 'willReceive', { scope }, { email: emailMarkup(input.email) });
   return page(
     title,
-    `<div class="icon" aria-hidden="true">${input.action === 'unsubscribe' ? '✉️' : '✅'}</div>
+    `<div class="icon" aria-hidden="true">${unsubscribe ? '✉️' : '✅'}</div>
 <h1 role="status">${escapeHtml(title)}</h1>
 <p>${text}</p>
-<p class="muted">Changed your mind, or want to choose which emails you get?</p>
+<p class="muted">${escapeHtml(t('changedMind'))}</p>
 <div class="actions">
-${postButton({ action: input.undoUrl, label: 'Undo' })}
-<a class="button primary" href="${escapeHtml(input.preferencesUrl)}">Manage email preferences</a>
+${postButton({ action: input.undoUrl, label: t('undo') })}
+<a class="button primary" href="${escapeHtml(input.preferencesUrl)}">${escapeHtml(t('managePreferences'))}</a>
 </div>`,
+    lang,
   );
 }
 
@@ -142,22 +180,28 @@ export interface PreferenceCenterInput {
   globalToggleUrl: string;
   /** a required category (emails the person asked for) has no toggle: it is always sent; a toggle posts to its toggleUrl */
   categories: ({ key: string; label: string; description: string } & ({ required: true } | { required: false; subscribed: boolean; toggleUrl: string }))[];
+  locale?: string | undefined;
 }
 
 /** An unsubscribe link of a required category's email: nothing changed, and why. */
-export function alwaysSentPage(input: { email: string; categoryLabel: string; preferencesUrl: string }): string {
-  const title = `${input.categoryLabel} are always sent`;
+export function alwaysSentPage(input: { email: string; categoryLabel: string; preferencesUrl: string; locale?: string | undefined }): string {
+  const lang = language(input.locale);
+  const { t } = lang;
+  const title = t('alwaysSentTitle', { label: input.categoryLabel });
   return page(
     title,
     `<div class="icon" aria-hidden="true">✉️</div>
 <h1 role="status">${escapeHtml(title)}</h1>
-<p><span class="email">${escapeHtml(input.email)}</span> gets these emails because you asked for them (a password reset, an invitation, a receipt), so they cannot be turned off. Nothing was changed.</p>
-<p class="muted">You can still choose which other emails you get.</p>
-<p><a class="button primary" href="${escapeHtml(input.preferencesUrl)}">Manage email preferences</a></p>`,
+<p>${withMarkup(t, 'alwaysSentText', {}, { email: emailMarkup(input.email) })}</p>
+<p class="muted">${escapeHtml(t('alwaysSentOthers'))}</p>
+<p><a class="button primary" href="${escapeHtml(input.preferencesUrl)}">${escapeHtml(t('managePreferences'))}</a></p>`,
+    lang,
   );
 }
 
 export function preferenceCenterPage(input: PreferenceCenterInput): string {
+  const lang = language(input.locale);
+  const { t } = lang;
   const items = input.categories
     .map((category) =>
       category.required
@@ -165,51 +209,54 @@ export function preferenceCenterPage(input: PreferenceCenterInput): string {
   <div>
     <span class="label" id="cat-${escapeHtml(category.key)}">${escapeHtml(category.label)}</span>
     <span class="muted">${escapeHtml(category.description)}</span><br>
-    <span class="muted">You asked for these emails, so unsubscribing does not stop them.</span><br>
-    <span class="status on">Always sent</span>
+    <span class="muted">${escapeHtml(t('requiredNote'))}</span><br>
+    <span class="status on">${escapeHtml(t('alwaysSent'))}</span>
   </div>
 </li>`
         : `<li>
   <div>
     <span class="label" id="cat-${escapeHtml(category.key)}">${escapeHtml(category.label)}</span>
     <span class="muted">${escapeHtml(category.description)}</span><br>
-    <span class="status ${category.subscribed ? 'on' : 'off'}">${category.subscribed ? 'Subscribed' : 'Unsubscribed'}</span>
+    <span class="status ${category.subscribed ? 'on' : 'off'}">${escapeHtml(t(category.subscribed ? 'subscribed' : 'unsubscribedStatus'))}</span>
   </div>
-  ${postButton({ action: category.toggleUrl, label: category.subscribed ? 'Unsubscribe' : 'Resubscribe', from: 'preference_center', describedBy: `cat-${category.key}` })}
+  ${postButton({ action: category.toggleUrl, label: t(category.subscribed ? 'unsubscribe' : 'resubscribe'), from: 'preference_center', describedBy: `cat-${category.key}` })}
 </li>`,
     )
     .join('\n');
-  const suppressed = input.suppressed
-    ? `<p class="notice" role="note">Delivery to this address is paused because earlier emails bounced or were reported as spam. Contact support to lift it.</p>`
-    : '';
+  const suppressed = input.suppressed ? `<p class="notice" role="note">${escapeHtml(t('suppressed'))}</p>` : '';
   const always = input.categories.filter((category) => category.required).map((category) => category.label);
   // emails the person asked for still arrive: the global switch must not promise otherwise
-  const alwaysNote = always.length === 0 ? '' : ` (except ${escapeHtml(always.join(', '))}: you asked for those)`;
+  const except = always.length === 0 ? '' : t('exceptRequired', { labels: always.join(', ') });
   const global = input.unsubscribedAll
-    ? `<p>You are <strong>unsubscribed from all emails</strong>${alwaysNote}.</p>
-${postButton({ action: input.globalToggleUrl, label: 'Resubscribe to emails', primary: true, from: 'preference_center' })}`
-    : `<p class="muted">Stop every email we send to this address, whatever the topic${alwaysNote}.</p>
-${postButton({ action: input.globalToggleUrl, label: 'Unsubscribe from all emails', from: 'preference_center' })}`;
+    ? `<p>${withMarkup(t, 'unsubscribedAll', { except }, { strong: `<strong>${escapeHtml(t('unsubscribedAllStrong'))}</strong>` })}</p>
+${postButton({ action: input.globalToggleUrl, label: t('resubscribeAll'), primary: true, from: 'preference_center' })}`
+    : `<p class="muted">${escapeHtml(t('stopAll', { except }))}</p>
+${postButton({ action: input.globalToggleUrl, label: t('unsubscribeAll'), from: 'preference_center' })}`;
   return page(
-    'Email preferences',
-    `<h1>Email preferences</h1>
-<p class="muted">For <span class="email">${escapeHtml(input.email)}</span></p>
+    t('title'),
+    `<h1>${escapeHtml(t('title'))}</h1>
+<p class="muted">${withMarkup(t, 'forAddress', {}, { email: emailMarkup(input.email) })}</p>
 ${suppressed}
-<h2>Topics</h2>
-<ul class="prefs" aria-label="Email topics">
+<h2>${escapeHtml(t('topics'))}</h2>
+<ul class="prefs" aria-label="${escapeHtml(t('topics'))}">
 ${items}
 </ul>
-<h2>All emails</h2>
+<h2>${escapeHtml(t('all'))}</h2>
 ${global}`,
+    lang,
   );
 }
 
-export function errorPage(input: { title: string; message: string }): string {
+/** The page of a link that is not valid (expired, cut short): no contact is known, so in the default language. */
+export function invalidLinkPage(): string {
+  const lang = language(undefined);
+  const { t } = lang;
   return page(
-    input.title,
+    t('invalidTitle'),
     `<div class="icon" aria-hidden="true">⚠️</div>
-<h1>${escapeHtml(input.title)}</h1>
-<p>${escapeHtml(input.message)}</p>
-<p class="muted">Use the link in a recent email from us, or reply to that email and we will update your preferences for you.</p>`,
+<h1>${escapeHtml(t('invalidTitle'))}</h1>
+<p>${escapeHtml(t('invalidMessage'))}</p>
+<p class="muted">${escapeHtml(t('errorHelp'))}</p>`,
+    lang,
   );
 }

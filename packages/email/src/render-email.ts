@@ -5,6 +5,7 @@ import { compile } from 'html-to-text';
 import { Parser } from 'htmlparser2';
 import { applyHtmlEdits, type HtmlEdit } from './html-edits';
 import { DEFAULT_EMAIL_CATEGORY, type EmailLinks, type EmailTemplate } from './email-template';
+import { resolveLocale, translator, type Translate } from './message-catalog';
 import { REDACTED, redactedProps } from './secret-props';
 
 export interface RenderedEmail {
@@ -12,6 +13,8 @@ export interface RenderedEmail {
   category: string;
   html: string;
   text: string;
+  /** the locale of the template's catalog it was rendered in (resolveLocale) */
+  locale: string;
 }
 
 /**
@@ -71,13 +74,26 @@ function withoutImagePreloads(html: string): string {
   return applyHtmlEdits(html, cuts);
 }
 
+/** The locale a template speaks for `requested` (the recipient's), and its `t`. */
+export function templateLanguage(template: EmailTemplate, requested: string | null | undefined): { locale: string; t: Translate } {
+  const locale = resolveLocale(template.messages, requested);
+  if (template.messages !== undefined) return { locale, t: translator(template.messages, locale) };
+  return {
+    locale,
+    t: (key) => {
+      throw new Error(`Template "${template.key}" has no message catalog (message "${key}")`);
+    },
+  };
+}
+
 /**
- * Validates the data against the template's schema, then renders subject, HTML and plain text.
+ * Validates the data against the template's schema, then renders subject, HTML and plain text,
+ * in the template's locale for `locale` (the recipient's; fallback chain: resolveLocale).
  * A secret prop in `data` that holds the placeholder (kept data: secret-props.ts) is checked as
  * the template's sample value and rendered as the placeholder, so a past send's preview shows
  * where the secret was without failing the prop's schema (a URL, say).
  */
-export async function renderEmail(template: EmailTemplate, data: unknown, links: EmailLinks): Promise<RenderedEmail> {
+export async function renderEmail(template: EmailTemplate, data: unknown, links: EmailLinks, locale?: string | null): Promise<RenderedEmail> {
   const given = (data ?? {}) as Record<string, unknown>;
   const placeholders = typeof given === 'object' ? redactedProps(template, given) : [];
   const sample = template.sampleData as Record<string, unknown>;
@@ -91,16 +107,18 @@ export async function renderEmail(template: EmailTemplate, data: unknown, links:
     throw new TemplateDataError(template.key, detail);
   }
   if (placeholders.length > 0) Object.assign(parsed.data, Object.fromEntries(placeholders.map((prop) => [prop, REDACTED])));
-  const element = createElement(template.component, { ...parsed.data, links });
+  const language = templateLanguage(template, locale);
+  const element = createElement(template.component, { ...parsed.data, links, ...language });
   // one React render: `render(element, { plainText: true })` renders the same HTML again and then
   // converts it with toPlainText, so converting this render's HTML gives the same text for half
   // the CPU (a render is the largest CPU cost of a send)
   const html = await renderHtml(element);
   const text = toPlainText(html);
   return {
-    subject: template.subject(parsed.data),
+    subject: template.subject(parsed.data, language.t),
     category: template.category ?? DEFAULT_EMAIL_CATEGORY,
     html,
     text,
+    locale: language.locale,
   };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { JsonObject } from '@waymark/core/db/schema';
+import { canonicalLocale } from '@waymark/email/message-catalog';
 import { emailAddress, nullableTimestamp, timestamp } from './common';
 
 /** Contact schemas shared by the admin and data planes (routes/admin/contacts.ts, routes/data/contacts.ts). */
@@ -32,12 +33,22 @@ export const preferencesSchema = z
 
 /** `{id}`: the contact UUID or its externalId. */
 export const contactIdParams = z.object({ id: z.string().min(1).max(512) });
-/** OpenAPI note on every contact-properties field: the one property Waymark itself reads (docs/journeys.md, "Timing and etiquette"). */
+/**
+ * OpenAPI note on every contact-properties field: the properties Waymark itself reads
+ * (docs/journeys.md, "Timing and etiquette"; docs/email.md, "Languages").
+ */
 export const TIME_ZONE_NOTE =
-  'The `timezone` property, when given, must be an IANA time zone name such as Europe/Paris (else 400 naming the field); it sets the recipient time zone of quiet hours and sleepUntilLocal.';
+  'The `timezone` property, when given, must be an IANA time zone name such as Europe/Paris (else 400 naming the field); it sets the recipient time zone of quiet hours and sleepUntilLocal. ' +
+  'The `locale` property, when given, must be a BCP 47 language tag such as fr or fr-CA (else 400 naming the field); it picks the language of the contact\'s emails and preference pages, fr-CA → fr → the template\'s default (docs/email.md, "Languages").';
 export const propertiesBody = z
   .record(z.string(), z.unknown())
   .describe(TIME_ZONE_NOTE)
   .transform((value) => value as JsonObject);
 // no trim piped in front: the OpenAPI document states exactly the format that is checked
 export const emailField = emailAddress;
+
+/** A BCP 47 language tag (docs/email.md, "Languages"): 400 naming the field otherwise. */
+export const localeTag = z
+  .string()
+  .max(100)
+  .refine((tag) => canonicalLocale(tag) !== undefined, { message: 'must be a BCP 47 language tag such as fr or fr-CA' });

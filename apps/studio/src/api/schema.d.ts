@@ -2768,7 +2768,7 @@ export interface paths {
                 eventProperties?: {
                   [key: string]: unknown;
                 };
-                /** @description The `timezone` property, when given, must be an IANA time zone name such as Europe/Paris (else 400 naming the field); it sets the recipient time zone of quiet hours and sleepUntilLocal. */
+                /** @description The `timezone` property, when given, must be an IANA time zone name such as Europe/Paris (else 400 naming the field); it sets the recipient time zone of quiet hours and sleepUntilLocal. The `locale` property, when given, must be a BCP 47 language tag such as fr or fr-CA (else 400 naming the field); it picks the language of the contact's emails and preference pages, fr-CA → fr → the template's default (docs/email.md, "Languages"). */
                 contactProperties?: {
                   [key: string]: unknown;
                 };
@@ -2922,7 +2922,7 @@ export interface paths {
             | {
                 userId?: string;
                 email?: string & (unknown & unknown);
-                /** @description The `timezone` property, when given, must be an IANA time zone name such as Europe/Paris (else 400 naming the field); it sets the recipient time zone of quiet hours and sleepUntilLocal. */
+                /** @description The `timezone` property, when given, must be an IANA time zone name such as Europe/Paris (else 400 naming the field); it sets the recipient time zone of quiet hours and sleepUntilLocal. The `locale` property, when given, must be a BCP 47 language tag such as fr or fr-CA (else 400 naming the field); it picks the language of the contact's emails and preference pages, fr-CA → fr → the template's default (docs/email.md, "Languages"). */
                 properties?: {
                   [key: string]: unknown;
                 };
@@ -3307,7 +3307,7 @@ export interface paths {
     put?: never;
     /**
      * Send a transactional email (Idempotency-Key header: one email per key, ever)
-     * @description The templates Waymark sends itself (`auth-*`) are refused (400), and so is a required `category` the template does not declare. status: sent (accepted by the provider), skipped (blocked by preferences or suppression; no send id), failed (given up; parked in the DLQ), deferred (reason send_rate: the installation's send budget is taken until retryAt; the slot is kept for this Idempotency-Key: call again with it at retryAt; docs/email.md, "Send rate"). Without an Idempotency-Key (header, or idempotencyKey in the body; the header wins) every call sends.
+     * @description The templates Waymark sends itself (`auth-*`) are refused (400), and so is a required `category` the template does not declare. status: sent (accepted by the provider), skipped (blocked by preferences or suppression; no send id), failed (given up; parked in the DLQ), deferred (reason send_rate: the installation's send budget is taken until retryAt; the slot is kept for this Idempotency-Key: call again with it at retryAt; docs/email.md, "Send rate"). Without an Idempotency-Key (header, or idempotencyKey in the body; the header wins) every call sends. The email speaks the recipient's language: `locale` if given, else the `locale` property of the contact with this userId (else this address), fr-CA → fr → the template's default; no contact: the default (docs/email.md, "Languages").
      *
      *     Requires a bearer key with scope `ingest`.
      */
@@ -3333,6 +3333,8 @@ export interface paths {
                 userId?: string;
                 category?: string;
                 idempotencyKey?: string;
+                /** @description BCP 47; overrides the contact's `locale` property for this email */
+                locale?: string;
               }
             | {
                 /** @enum {unknown} */
@@ -4175,7 +4177,7 @@ export interface paths {
           'application/json': {
             externalId: string;
             email?: string & (unknown & unknown);
-            /** @description The `timezone` property, when given, must be an IANA time zone name such as Europe/Paris (else 400 naming the field); it sets the recipient time zone of quiet hours and sleepUntilLocal. */
+            /** @description The `timezone` property, when given, must be an IANA time zone name such as Europe/Paris (else 400 naming the field); it sets the recipient time zone of quiet hours and sleepUntilLocal. The `locale` property, when given, must be a BCP 47 language tag such as fr or fr-CA (else 400 naming the field); it picks the language of the contact's emails and preference pages, fr-CA → fr → the template's default (docs/email.md, "Languages"). */
             properties?: {
               [key: string]: unknown;
             };
@@ -4567,7 +4569,7 @@ export interface paths {
         content: {
           'application/json': {
             email?: string & (unknown & unknown);
-            /** @description The `timezone` property, when given, must be an IANA time zone name such as Europe/Paris (else 400 naming the field); it sets the recipient time zone of quiet hours and sleepUntilLocal. */
+            /** @description The `timezone` property, when given, must be an IANA time zone name such as Europe/Paris (else 400 naming the field); it sets the recipient time zone of quiet hours and sleepUntilLocal. The `locale` property, when given, must be a BCP 47 language tag such as fr or fr-CA (else 400 naming the field); it picks the language of the contact's emails and preference pages, fr-CA → fr → the template's default (docs/email.md, "Languages"). */
             properties?: {
               [key: string]: unknown;
             };
@@ -4696,7 +4698,9 @@ export interface paths {
     };
     /**
      * Contact timeline: events (occurredAt), journey states (createdAt) and emails (createdAt), newest first
-     * @description Requires a bearer key with scope `read` or a session cookie whose organization role grants it.
+     * @description An email entry's data carries `locale`: the language it was rendered in (docs/email.md, "Languages"; null for sends from before languages).
+     *
+     *     Requires a bearer key with scope `read` or a session cookie whose organization role grants it.
      */
     get: {
       parameters: {
@@ -15204,7 +15208,7 @@ export interface paths {
     put?: never;
     /**
      * Render a template with the given data (no send, no tracking)
-     * @description data is validated against the template schema (400 with the failing fields); omitted, the sample data is used.
+     * @description data is validated against the template schema (400 with the failing fields); omitted, the sample data is used. locale: render as for a contact with that `locale` property (fr-CA → fr → the template's default); omitted, the template's default.
      *
      *     Requires a bearer key with scope `read` or a session cookie whose organization role grants it.
      */
@@ -15223,6 +15227,7 @@ export interface paths {
             data?: {
               [key: string]: unknown;
             };
+            locale?: string;
           };
         };
       };
@@ -15375,6 +15380,8 @@ export interface paths {
             data?: {
               [key: string]: unknown;
             };
+            /** @description the language to send it in, as for a contact with that `locale` property; omitted, the template's default */
+            locale?: string;
           };
         };
       };
@@ -16208,6 +16215,8 @@ export interface components {
       toEmail: string;
       subject: string;
       category: string;
+      /** @description the language it was rendered in (BCP 47): the template's locale for the recipient contact's `locale` property, fr-CA → fr → the template's default (docs/email.md, "Languages"); null for sends from before languages */
+      locale: string | null;
       /** @enum {string} */
       status: 'queued' | 'rendered' | 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'failed' | 'cancelled' | 'unknown_dropped';
       sentAt: string | null;
@@ -16958,6 +16967,8 @@ export interface components {
           action: string;
           outcome: string;
           templateKey?: string;
+          /** @description The language the step's email was rendered in: the template's locale for the contact's `locale` property (docs/email.md, "Languages"). */
+          locale?: string;
         }[];
         /** @description for a live run: its pending timer or wait, from Temporal */
         now?: string;
@@ -16980,12 +16991,16 @@ export interface components {
       dataSchema: {
         [key: string]: unknown;
       };
+      /** @description the languages its message catalog speaks (BCP 47), its default first (docs/email.md, "Languages") */
+      locales: string[];
     };
     RenderedTemplateInput: {
       subject: string;
       category: string;
       html: string;
       text: string;
+      /** @description the template's locale it was rendered in: the asked locale, else its fallback (fr-CA → fr → the template's default) */
+      locale: string;
     };
     AuthErrorInput: {
       error: string;
@@ -17285,6 +17300,8 @@ export interface components {
       toEmail: string;
       subject: string;
       category: string;
+      /** @description the language it was rendered in (BCP 47): the template's locale for the recipient contact's `locale` property, fr-CA → fr → the template's default (docs/email.md, "Languages"); null for sends from before languages */
+      locale: string | null;
       /** @enum {string} */
       status: 'queued' | 'rendered' | 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'failed' | 'cancelled' | 'unknown_dropped';
       sentAt: string | null;
@@ -18035,6 +18052,8 @@ export interface components {
           action: string;
           outcome: string;
           templateKey?: string;
+          /** @description The language the step's email was rendered in: the template's locale for the contact's `locale` property (docs/email.md, "Languages"). */
+          locale?: string;
         }[];
         /** @description for a live run: its pending timer or wait, from Temporal */
         now?: string;
@@ -18057,12 +18076,16 @@ export interface components {
       dataSchema: {
         [key: string]: unknown;
       };
+      /** @description the languages its message catalog speaks (BCP 47), its default first (docs/email.md, "Languages") */
+      locales: string[];
     };
     RenderedTemplate: {
       subject: string;
       category: string;
       html: string;
       text: string;
+      /** @description the template's locale it was rendered in: the asked locale, else its fallback (fr-CA → fr → the template's default) */
+      locale: string;
     };
     AuthError: {
       error: string;

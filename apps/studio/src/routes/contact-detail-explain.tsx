@@ -81,6 +81,7 @@ function Story({ explanation }: { explanation: Explanation }) {
                 <span>
                   {step.templateKey === undefined ? null : <strong>{step.templateKey} </strong>}
                   <code>{step.node}</code> <Outcome text={step.outcome} />
+                  {step.locale === undefined ? null : <span className="muted"> in {step.locale}</span>}
                 </span>
               </li>
             ))}

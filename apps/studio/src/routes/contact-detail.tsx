@@ -135,6 +135,7 @@ function describe(entry: TimelineEntry) {
       return (
         <>
           Email <Link to={`/studio/emails/${String(data.id)}`}>{String(data.subject ?? data.templateKey)}</Link> <Badge value={String(data.status)} />
+          {typeof data.locale === 'string' ? <span className="muted"> in {data.locale}</span> : null}
           {/* opened or clicked by machines only: the status says so, no person did */}
           {(data.openedAt ?? null) !== null && (data.humanOpenedAt ?? null) === null ? <span className="muted"> opened by machines only</span> : null}
           {(data.clickedAt ?? null) !== null && (data.humanClickedAt ?? null) === null ? <span className="muted"> clicked by machines only</span> : null}

@@ -86,6 +86,8 @@ export default function EmailDetail() {
             <dd>
               <Link to={`/studio/templates?key=${encodeURIComponent(email.templateKey)}`}>{email.templateKey}</Link>
             </dd>
+            <dt>Language</dt>
+            <dd>{email.locale ?? '—'}</dd>
             <dt>Journey</dt>
             <dd>
               {journeyContext === null ? (

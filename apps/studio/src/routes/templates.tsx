@@ -21,12 +21,12 @@ function parseObject(text: string): { data?: Record<string, unknown>; problem?: 
   }
 }
 
-function SendTest({ templateKey, data }: { templateKey: string; data: Record<string, unknown> | undefined }) {
+function SendTest({ templateKey, data, locale }: { templateKey: string; data: Record<string, unknown> | undefined; locale: string | undefined }) {
   const [to, setTo] = useState('');
   const send = useTemplateSendTestMutation(templateKey);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    send.mutate({ to, data: data ?? {} });
+    send.mutate({ to, data: data ?? {}, locale });
   };
   return (
     <form className="filters" onSubmit={submit}>
@@ -48,10 +48,18 @@ function SendTest({ templateKey, data }: { templateKey: string; data: Record<str
   );
 }
 
+/** `fr` → "French (fr)": the tag in the studio's language, with the tag itself. */
+function languageName(tag: string): string {
+  const name = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' }).of(tag);
+  return name === undefined ? tag : `${name} (${tag})`;
+}
+
 function Preview({ template }: { template: Template }) {
   const { can } = useSession();
   const url = useUrlState();
   const mobile = url.get('width') === 'mobile';
+  // each language of the template's catalog (docs/email.md, "Languages"), its default first
+  const locale = template.locales.find((tag) => tag === url.get('locale')) ?? template.locales[0];
   const [text, setText] = useState(() => JSON.stringify(template.sampleData, null, 2));
   const { data, problem } = parseObject(text);
   // re-render 400 ms after the last keystroke, not on every key
@@ -60,7 +68,7 @@ function Preview({ template }: { template: Template }) {
     const timer = setTimeout(() => setDebounced(text), 400);
     return () => clearTimeout(timer);
   }, [text]);
-  const rendered = useTemplateRenderQuery(template.key, parseObject(debounced).data);
+  const rendered = useTemplateRenderQuery(template.key, parseObject(debounced).data, locale);
   return (
     <div className="grid" style={{ gridTemplateColumns: 'minmax(260px, 1fr) 2fr' }}>
       <section className="card stack" aria-labelledby="sample">
@@ -68,11 +76,21 @@ function Preview({ template }: { template: Template }) {
         <textarea aria-labelledby="sample" value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} style={{ minHeight: 240 }} />
         {problem === undefined ? null : <p className="muted">{problem}</p>}
         {rendered.isError ? <ErrorPanel error={rendered.error} /> : null}
-        {can.manageJourneys ? <SendTest templateKey={template.key} data={data} /> : null}
+        {can.manageJourneys ? <SendTest templateKey={template.key} data={data} locale={locale} /> : null}
       </section>
       <section className="card stack" aria-labelledby="preview">
         <div className="row" style={{ justifyContent: 'space-between' }}>
           <h2 id="preview">Preview</h2>
+          <label className="field">
+            Language
+            <select value={locale} onChange={(e) => url.set({ locale: e.target.value })} disabled={template.locales.length < 2}>
+              {template.locales.map((tag) => (
+                <option key={tag} value={tag}>
+                  {languageName(tag)}
+                </option>
+              ))}
+            </select>
+          </label>
           <div className="row" role="group" aria-label="Preview width">
             <button type="button" aria-pressed={!mobile} onClick={() => url.set({ width: '' })}>
               <Monitor size={14} aria-hidden /> Desktop
@@ -87,9 +105,14 @@ function Preview({ template }: { template: Template }) {
         ) : (
           <>
             <div>
-              <strong>Subject:</strong> {rendered.data.subject}
+              <strong>Subject:</strong> <span lang={rendered.data.locale}>{rendered.data.subject}</span>
             </div>
-            <iframe title={`Preview of ${template.key}`} className={`email-frame ${mobile ? 'preview-mobile' : ''}`} sandbox="" srcDoc={rendered.data.html} />
+            <iframe
+              title={`Preview of ${template.key} (${languageName(rendered.data.locale)})`}
+              className={`email-frame ${mobile ? 'preview-mobile' : ''}`}
+              sandbox=""
+              srcDoc={rendered.data.html}
+            />
           </>
         )}
       </section>

@@ -4,6 +4,7 @@ import type { EmailDeps } from '../emails/email-deps';
 import { emailCategory, type SendEmailInput, type SendEmailResult } from '../emails/send-email';
 import { createBatchSender, createQueuedSends } from '../emails/send-email-batch';
 import type { BroadcastPhase, JsonObject } from '../db/schema';
+import { propertiesLocale } from '../contacts/locale';
 import { checkSendGateForAddresses, gateCategory, type SendBlockReason } from '../preferences/send-gate';
 import { releaseCapClaims } from '../delivery/frequency-caps';
 import { contactsOverFrequencyCap } from './broadcast-frequency-cap';
@@ -148,6 +149,7 @@ export async function sendBroadcastChunk(deps: BroadcastSendDeps, broadcastId: s
           idempotencyKey: broadcastEmailKey(broadcastId, recipient.contactId),
           broadcastId,
           subject: variant?.subject ?? row.subject ?? undefined,
+          locale: propertiesLocale(recipient.properties),
         },
       });
     }

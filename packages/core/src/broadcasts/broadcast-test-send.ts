@@ -7,6 +7,7 @@ import { previewLinks, renderTemplatePreview } from '../templates/template-catal
 import type { BroadcastVariant } from './broadcast-schemas';
 import { getBroadcastTemplate, recipientTemplateData } from './broadcast-template-data';
 import { getBroadcastRow } from './broadcasts';
+import { propertiesLocale } from '../contacts/locale';
 
 export interface BroadcastTestResult {
   email: string;
@@ -37,13 +38,17 @@ export async function sendBroadcastTest(email: EmailDeps, id: string, addresses:
     const base: JsonObject = { ...row.data, ...(variant?.data as JsonObject | undefined) };
     const data = recipientTemplateData(template, base, contact?.properties ?? (template.sampleData as JsonObject));
     if (data === undefined) throw badRequest(`Template '${templateKey}' needs props that neither data nor ${address}'s contact properties give`);
-    const subject = variant?.subject ?? row.subject ?? (await renderTemplatePreview(email.templates, templateKey, data, previewLinks(email.publicUrl))).subject;
+    // the contact's language, as the broadcast itself would send it
+    const locale = propertiesLocale(contact?.properties);
+    const subject =
+      variant?.subject ?? row.subject ?? (await renderTemplatePreview(email.templates, templateKey, data, previewLinks(email.publicUrl), locale)).subject;
     const result = await sendEmail(email, {
       templateKey,
       to: address,
       data,
       category: row.category,
       subject: `[Test] ${subject}`,
+      locale,
       idempotencyKey: `broadcast-test:${row.id}:${randomUUID()}`,
     });
     results.push({

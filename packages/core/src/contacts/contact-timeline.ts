@@ -61,7 +61,7 @@ export async function getContactTimeline(db: Db, idOrExternalId: string, query: 
   }
   if (wanted('email')) {
     branches.push(sql`(select 'email' as type, created_at as ts, id,
-        jsonb_build_object('id', id, 'templateKey', template_key, 'subject', subject, 'status', status, 'toEmail', to_email,
+        jsonb_build_object('id', id, 'templateKey', template_key, 'subject', subject, 'status', status, 'toEmail', to_email, 'locale', locale,
           'sentAt', sent_at, 'deliveredAt', delivered_at, 'openedAt', opened_at, 'humanOpenedAt', human_opened_at,
           'clickedAt', clicked_at, 'humanClickedAt', human_clicked_at) as data
       from email_sends where ${emailMatch} order by created_at desc, id desc limit ${window})`);

@@ -23,3 +23,18 @@ describe('the timezone contact property', () => {
     });
   });
 });
+
+describe('the locale contact property', () => {
+  it('takes a BCP 47 tag or null and names the field otherwise, on every write path (events, contacts, imports)', () => {
+    expect(contactPropertiesProblem({ locale: 'fr-CA', timezone: 'Europe/Paris' }, 'properties')).toBeUndefined();
+    expect(contactPropertiesProblem({ locale: null }, 'properties')).toBeUndefined();
+    expect(() => checkContactProperties({ locale: 'fr_CA' }, 'contactProperties')).toThrow(
+      'Invalid request: contactProperties.locale must be a BCP 47 language tag such as fr or fr-CA, got "fr_CA"',
+    );
+    expect(() => checkContactProperties({ locale: 42 }, 'properties')).toThrow(expect.objectContaining({ status: 400 }));
+    expect(normalizeImportRow({ externalId: 'u3', locale: 'not a locale' }, 'csv')).toEqual({
+      ok: false,
+      error: 'properties.locale must be a BCP 47 language tag such as fr or fr-CA, got "not a locale"',
+    });
+  });
+});

@@ -2,20 +2,25 @@ import { sql } from 'kysely';
 import { isTimeZone } from '@waymark/journey';
 import type { Db } from '../db/database';
 import { badRequest } from '../errors/app-error';
+import { localeProblem } from './locale';
 
 /** The contact property that holds a recipient's IANA time zone (docs/journeys.md, "Timing and etiquette"). */
 export const TIME_ZONE_PROPERTY = 'timezone';
 
-/** The 400 message for a `timezone` property that is not an IANA name, or undefined (null removes it, so it passes). */
+/**
+ * The 400 message for a `timezone` property that is not an IANA name or a `locale` that is not a
+ * BCP 47 tag, or undefined (null removes either, so it passes).
+ */
 export function contactPropertiesProblem(properties: Record<string, unknown> | undefined, path: string): string | undefined {
   const value = properties?.[TIME_ZONE_PROPERTY];
-  if (value === undefined || value === null || isTimeZone(value)) return undefined;
+  if (value === undefined || value === null || isTimeZone(value)) return localeProblem(properties, path);
   return `${path}.${TIME_ZONE_PROPERTY} must be an IANA time zone name such as Europe/Paris, got ${JSON.stringify(value)}`;
 }
 
 /**
  * Every write of contact properties (events, the contacts APIs, the studio, imports) passes here
- * before anything is stored, so a contact never holds a time zone its journeys cannot use.
+ * before anything is stored, so a contact never holds a time zone its journeys cannot use, nor a
+ * locale its emails cannot be matched to.
  */
 export function checkContactProperties(properties: Record<string, unknown> | undefined, path: string): void {
   const problem = contactPropertiesProblem(properties, path);

@@ -149,6 +149,8 @@ export interface EmailSendsTable {
   sendAttempts: Generated<number>;
   /** 0110: the broadcast this email belongs to (docs/broadcasts.md) */
   broadcastId: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 0215: the template catalog's locale it was rendered in (docs/email.md, "Languages"); null before 0215 */
+  locale: ColumnType<string | null, string | null | undefined, string | null>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

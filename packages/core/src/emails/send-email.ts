@@ -5,6 +5,7 @@ import { isSesThrottling } from '@waymark/email/ses-throttling';
 import { EMAIL_SEND_ID_TAG } from '@waymark/email/ses-notification';
 import { DEFAULT_EMAIL_CATEGORY, type EmailLinks } from '@waymark/email/email-template';
 import { REDACTED, redactedProps, redactSecrets, secretValues } from '@waymark/email/secret-props';
+import { resolveLocale } from '@waymark/email/message-catalog';
 import type { Db } from '../db/database';
 import type { EmailSendRow, EmailSendsTable, EmailStatus, JsonObject } from '../db/schema';
 import { isUniqueViolation } from '../db/pg-errors';
@@ -39,6 +40,11 @@ export interface SendEmailInput {
   broadcastId?: string | undefined;
   /** replaces the template's subject (a broadcast's or its variant's own subject) */
   subject?: string | undefined;
+  /**
+   * the recipient's language (the contact's `locale` property, BCP 47): the template's catalog
+   * picks its messages by it, fr-CA → fr → the template's default (docs/email.md, "Languages")
+   */
+  locale?: string | undefined;
 }
 
 export type SendEmailResult =
@@ -178,7 +184,7 @@ export async function prepareSend(deps: EmailDeps, row: EmailSendRow, live?: Jso
   const links = await buildEmailLinks(deps.tokens, deps.publicUrl, { externalId: row.userId ?? '', email: row.toEmail }, row.category);
   let rendered;
   try {
-    rendered = await renderEmail(template, data, links);
+    rendered = await renderEmail(template, data, links, row.locale);
   } catch (error) {
     // bad data or a template bug: retrying cannot help
     return failForGood(deps, row, error instanceof TemplateDataError ? error.message : `Render failed: ${(error as Error).message}`);
@@ -335,6 +341,8 @@ export function queuedSendValues(deps: Pick<EmailDeps, 'from' | 'templates'>, in
     broadcastId: input.broadcastId ?? null,
     ...(input.subject === undefined ? {} : { subject: input.subject }),
     category,
+    // chosen once, with the row: every attempt renders the same language, and the studio shows it
+    locale: template === undefined ? null : resolveLocale(template.messages, input.locale),
     // secret props are used for the send and kept as the placeholder (docs/email.md, "Secret props")
     data: JSON.stringify(template === undefined ? data : redactSecrets(template, data)),
     status: 'queued',

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import { recordDeadLetter } from '../dlq/dead-letters';
+import { LOCALE_PROPERTY, propertiesLocale } from '../contacts/locale';
 import { isAppError } from '../errors/app-error';
 import type { SendJourneyEmailInput, SendJourneyEmailResult } from './journey-email';
 import { applyJourneyFrequencyCap, releaseJourneyCapClaim } from './journey-frequency-cap';
@@ -56,6 +57,7 @@ async function sendAndRecord(deps: EmailDeps, input: SendJourneyEmailInput, know
         journeyStateId: input.stateId,
         idempotencyKey: input.idempotencyKey,
         suppressHours: input.suppressHours,
+        locale: known.contactLocale,
       },
       {
         known,
@@ -142,24 +144,43 @@ interface SendContext {
   stateStatus: JourneyStatus | null;
   row: EmailSendRow | undefined;
   gate: SendGateResult;
+  /** the contact's `locale` property (docs/email.md, "Languages"); undefined: the template's default */
+  contactLocale: string | undefined;
 }
 
 /**
  * What a journey send reads before it writes, in ONE statement: the run's state (is it still
- * live?), the send of this idempotency key (a retry continues it) and the send gate for the
- * address. It was three statements per email, each a round trip and a plan.
+ * live?), the send of this idempotency key (a retry continues it), the send gate for the
+ * address and the contact's locale. It was three statements per email, each a round trip and a plan.
  */
 async function readSendContext(db: Db, input: SendJourneyEmailInput, category: GateCategory): Promise<SendContext> {
   const { rows } = await sql<
-    EmailSendRow & { stateStatus: JourneyStatus | null; suppressed: boolean | null; unsubscribedAll: boolean | null; categoryOff: boolean | null }
+    EmailSendRow & {
+      stateStatus: JourneyStatus | null;
+      suppressed: boolean | null;
+      unsubscribedAll: boolean | null;
+      categoryOff: boolean | null;
+      contactLocale: string | null;
+    }
   >`
-    select s.*, st.status as state_status, gate.*
+    select s.*, st.status as state_status, gate.*, person.contact_locale
     from (select 1) as one
     left join journey_states st on st.id = ${input.stateId}
     left join email_sends s on s.idempotency_key = ${input.idempotencyKey}
     cross join lateral (
       select ${sql.join(sendGateVerdicts(category, sql.val(input.userEmail)))} from email_preferences where lower(email) = ${input.userEmail.toLowerCase()}
-    ) as gate`.execute(db);
-  const { stateStatus, suppressed, unsubscribedAll, categoryOff, ...send } = rows[0]!;
-  return { stateStatus, row: send.id === null ? undefined : send, gate: sendGateResult({ suppressed, unsubscribedAll, categoryOff }, category) };
+    ) as gate
+    left join lateral (
+      -- the enrolled contact: by external id, else the email-only contact its user id is the address of
+      select properties->>${LOCALE_PROPERTY} as contact_locale from contacts
+      where external_id = ${input.userId} or (external_id is null and lower(email) = lower(${input.userId}))
+      order by (external_id is null) limit 1
+    ) as person on true`.execute(db);
+  const { stateStatus, suppressed, unsubscribedAll, categoryOff, contactLocale, ...send } = rows[0]!;
+  return {
+    stateStatus,
+    row: send.id === null ? undefined : send,
+    gate: sendGateResult({ suppressed, unsubscribedAll, categoryOff }, category),
+    contactLocale: propertiesLocale({ [LOCALE_PROPERTY]: contactLocale }),
+  };
 }

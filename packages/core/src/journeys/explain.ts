@@ -23,6 +23,8 @@ export interface ExplainedStep {
   /** `sent`, `skipped: …`, `waiting until …`, `exited by … at …`, `failed → DLQ …`, … */
   outcome: string;
   templateKey?: string;
+  /** the language the step's email was rendered in (docs/email.md, "Languages") */
+  locale?: string;
 }
 
 export interface ExplainedEnrollment {
@@ -99,7 +101,7 @@ export async function explainJourney(deps: ExplainDeps, input: { contactId: stri
   ]);
 
   const stateIds = states.map((state) => state.id);
-  const [logs, deadLetters] = await Promise.all([
+  const [logs, deadLetters, sendLocales] = await Promise.all([
     stateIds.length === 0
       ? Promise.resolve([])
       : deps.db.selectFrom('journeyLogs').selectAll().where('journeyStateId', 'in', stateIds).orderBy('createdAt').orderBy('id').execute(),
@@ -110,6 +112,15 @@ export async function explainJourney(deps: ExplainDeps, input: { contactId: stri
           .select(['id', 'payload'])
           .where(({ eb, ref }) => eb(eb.fn('jsonb_extract_path_text', [ref('payload'), eb.val('journeyStateId')]), 'in', stateIds))
           .execute(),
+    stateIds.length === 0
+      ? Promise.resolve(new Map<string, string>())
+      : deps.db
+          .selectFrom('emailSends')
+          .select(['id', 'locale'])
+          .where('journeyStateId', 'in', stateIds)
+          .where('locale', 'is not', null)
+          .execute()
+          .then((rows) => new Map(rows.map((row) => [row.id, row.locale!]))),
   ]);
 
   const offCategories = preferences.flatMap((row) =>
@@ -171,7 +182,15 @@ export async function explainJourney(deps: ExplainDeps, input: { contactId: stri
           outcome = letter === undefined ? `failed: ${text('reason') ?? 'unknown'}` : `failed → DLQ ${letter.id}`;
         } else if (log.action === 'exited')
           outcome = text('event') !== undefined ? `exited by ${text('event')} at ${log.createdAt.toISOString()}` : 'exited (cancelled by an admin)';
-        return { at: log.createdAt, node: log.toNodeId, action: log.action, outcome, ...(templateKey === undefined ? {} : { templateKey }) };
+        const locale = sendLocales.get(text('emailSendId') ?? '');
+        return {
+          at: log.createdAt,
+          node: log.toNodeId,
+          action: log.action,
+          outcome,
+          ...(templateKey === undefined ? {} : { templateKey }),
+          ...(locale === undefined ? {} : { locale }),
+        };
       });
     const live = state.status === 'active' || state.status === 'waiting';
     const progress = live && deps.orchestrator.runProgress !== undefined ? await deps.orchestrator.runProgress(state.workflowId) : undefined;

@@ -1,7 +1,8 @@
-import type { PreferenceCategories } from '@waymark/email/preference-categories';
-import { alwaysSentPage, confirmationPage, errorPage, preferenceCenterPage, questionPage } from '@waymark/email/preference-pages';
+import { localizedCategory, type PreferenceCategories } from '@waymark/email/preference-categories';
+import { alwaysSentPage, confirmationPage, invalidLinkPage, preferenceCenterPage, questionPage } from '@waymark/email/preference-pages';
 import type { EmailTokenPayload, EmailTokenSigner } from '@waymark/email/unsubscribe-token';
 import type { Db } from '../db/database';
+import { contactLocale } from '../contacts/locale';
 import { preferencesPageUrl, unsubscribePageUrl } from './page-urls';
 import { applyTokenAction, readAddressPreferences } from './apply-token-action';
 import type { UnsubscribeSource } from './outbound-events';
@@ -19,23 +20,23 @@ export interface HtmlPage {
   html: string;
 }
 
-const INVALID_LINK: HtmlPage = {
-  status: 400,
-  html: errorPage({
-    title: 'This link is not valid',
-    message: 'The link may have expired or been copied incompletely, so we could not change your email preferences.',
-  }),
-};
+const INVALID_LINK: HtmlPage = { status: 400, html: invalidLinkPage() };
 
 async function verified(deps: EmailPageDeps, token: string | undefined): Promise<EmailTokenPayload | undefined> {
   if (token === undefined || token === '' || token.length > 4096) return undefined;
   return deps.tokens.verify(token);
 }
 
-function categoryLabel(categories: PreferenceCategories, key: string | undefined): string | undefined {
+function categoryLabel(categories: PreferenceCategories, key: string | undefined, locale: string | undefined): string | undefined {
   if (key === undefined) return undefined;
+  const category = categories.find(key);
   // a token signed before its category was removed from journeys/categories.ts still works
-  return categories.find(key)?.label ?? `“${key}” emails`;
+  return category === undefined ? `“${key}” emails` : localizedCategory(category, locale).label;
+}
+
+/** The language of the token's contact (docs/email.md, "Languages"): their `locale` property, else English. */
+function pageLocale(deps: EmailPageDeps, payload: EmailTokenPayload): Promise<string | undefined> {
+  return contactLocale(deps.db, { userId: payload.externalId === '' ? undefined : payload.externalId, email: payload.email });
 }
 
 async function preferencesLink(deps: EmailPageDeps, payload: EmailTokenPayload): Promise<string> {
@@ -44,9 +45,9 @@ async function preferencesLink(deps: EmailPageDeps, payload: EmailTokenPayload):
 }
 
 /** A token naming a required category (the link in a password reset or a receipt) changes nothing. */
-function requiredCategory(deps: EmailPageDeps, payload: EmailTokenPayload): { label: string } | undefined {
+function requiredCategory(deps: EmailPageDeps, payload: EmailTokenPayload, locale: string | undefined): { label: string } | undefined {
   const category = payload.category === undefined ? undefined : deps.categories.find(payload.category);
-  return category?.required === true ? category : undefined;
+  return category?.required === true ? localizedCategory(category, locale) : undefined;
 }
 
 /**
@@ -57,17 +58,18 @@ function requiredCategory(deps: EmailPageDeps, payload: EmailTokenPayload): { la
 export async function unsubscribeQuestionPage(deps: EmailPageDeps, token: string | undefined): Promise<HtmlPage> {
   const payload = await verified(deps, token);
   if (payload === undefined || token === undefined) return INVALID_LINK;
-  const preferencesUrl = await preferencesLink(deps, payload);
-  const required = requiredCategory(deps, payload);
-  if (required !== undefined) return { status: 200, html: alwaysSentPage({ email: payload.email, categoryLabel: required.label, preferencesUrl }) };
+  const [preferencesUrl, locale] = await Promise.all([preferencesLink(deps, payload), pageLocale(deps, payload)]);
+  const required = requiredCategory(deps, payload, locale);
+  if (required !== undefined) return { status: 200, html: alwaysSentPage({ email: payload.email, categoryLabel: required.label, preferencesUrl, locale }) };
   return {
     status: 200,
     html: questionPage({
       action: payload.action,
       email: payload.email,
-      categoryLabel: categoryLabel(deps.categories, payload.category),
+      categoryLabel: categoryLabel(deps.categories, payload.category, locale),
       formAction: unsubscribePageUrl(deps.publicUrl, token),
       preferencesUrl,
+      locale,
     }),
   };
 }
@@ -81,9 +83,9 @@ export async function unsubscribeQuestionPage(deps: EmailPageDeps, token: string
 export async function unsubscribeLinkPage(deps: EmailPageDeps, token: string | undefined, source: UnsubscribeSource): Promise<HtmlPage> {
   const payload = await verified(deps, token);
   if (payload === undefined) return INVALID_LINK;
-  const preferencesUrl = await preferencesLink(deps, payload);
-  const required = requiredCategory(deps, payload);
-  if (required !== undefined) return { status: 200, html: alwaysSentPage({ email: payload.email, categoryLabel: required.label, preferencesUrl }) };
+  const [preferencesUrl, locale] = await Promise.all([preferencesLink(deps, payload), pageLocale(deps, payload)]);
+  const required = requiredCategory(deps, payload, locale);
+  if (required !== undefined) return { status: 200, html: alwaysSentPage({ email: payload.email, categoryLabel: required.label, preferencesUrl, locale }) };
   await applyTokenAction(deps.db, payload, source);
   const undoToken = await deps.tokens.sign({
     externalId: payload.externalId,
@@ -96,9 +98,10 @@ export async function unsubscribeLinkPage(deps: EmailPageDeps, token: string | u
     html: confirmationPage({
       action: payload.action,
       email: payload.email,
-      categoryLabel: categoryLabel(deps.categories, payload.category),
+      categoryLabel: categoryLabel(deps.categories, payload.category, locale),
       undoUrl: unsubscribePageUrl(deps.publicUrl, undoToken),
       preferencesUrl,
+      locale,
     }),
   };
 }
@@ -107,17 +110,17 @@ export async function unsubscribeLinkPage(deps: EmailPageDeps, token: string | u
 export async function preferenceCenter(deps: EmailPageDeps, token: string | undefined): Promise<HtmlPage> {
   const payload = await verified(deps, token);
   if (payload === undefined) return INVALID_LINK;
-  const preferences = await readAddressPreferences(deps.db, payload.email);
+  const [preferences, locale] = await Promise.all([readAddressPreferences(deps.db, payload.email), pageLocale(deps, payload)]);
   const recipient = { externalId: payload.externalId, email: payload.email };
   const categories = await Promise.all(
     deps.categories.all().map(async (category) => {
-      if (category.required === true) return { key: category.key, label: category.label, description: category.description, required: true as const };
+      const text = localizedCategory(category, locale);
+      if (category.required === true) return { key: category.key, ...text, required: true as const };
       const subscribed = preferences.categories[category.key] !== false;
       const toggle = await deps.tokens.sign({ ...recipient, action: subscribed ? 'unsubscribe' : 'resubscribe', category: category.key });
       return {
         key: category.key,
-        label: category.label,
-        description: category.description,
+        ...text,
         required: false as const,
         subscribed,
         toggleUrl: unsubscribePageUrl(deps.publicUrl, toggle),
@@ -133,6 +136,7 @@ export async function preferenceCenter(deps: EmailPageDeps, token: string | unde
       unsubscribedAll: preferences.unsubscribedAll,
       globalToggleUrl: unsubscribePageUrl(deps.publicUrl, globalToken),
       categories,
+      locale,
     }),
   };
 }

@@ -20,12 +20,12 @@ export interface RenderedSentEmail {
 export async function renderSentEmail(db: Db, deps: Pick<EmailDeps, 'templates' | 'publicUrl'>, id: string): Promise<RenderedSentEmail> {
   const row = await db
     .selectFrom('emailSends')
-    .select(['templateKey', 'data', 'fromEmail', 'toEmail', 'subject', 'category', 'providerMessageId'])
+    .select(['templateKey', 'data', 'fromEmail', 'toEmail', 'subject', 'category', 'providerMessageId', 'locale'])
     .where('id', '=', id)
     .executeTakeFirst();
   if (row === undefined) throw notFound(EMAIL_NOT_FOUND);
   if (deps.templates.find(row.templateKey) === undefined) throw notFound(`Template "${row.templateKey}" no longer exists`);
-  const rendered = await renderTemplatePreview(deps.templates, row.templateKey, row.data, previewLinks(deps.publicUrl));
+  const rendered = await renderTemplatePreview(deps.templates, row.templateKey, row.data, previewLinks(deps.publicUrl), row.locale);
   const headers: Record<string, string> = { From: row.fromEmail, To: row.toEmail, Subject: row.subject || rendered.subject };
   if (row.providerMessageId !== null) headers['Message-ID'] = row.providerMessageId;
   headers['X-Waymark-Category'] = row.category;

@@ -9,6 +9,8 @@ export interface SendTestEmailInput {
   templateKey: string;
   to: string;
   data: JsonObject;
+  /** the language to send it in (as a contact's `locale` property); undefined: the template's default */
+  locale?: string | undefined;
 }
 
 /**
@@ -18,6 +20,6 @@ export interface SendTestEmailInput {
  */
 export async function sendTestEmail(deps: EmailDeps, input: SendTestEmailInput): Promise<SendEmailResult> {
   checkCallerSend(deps, input);
-  await renderTemplatePreview(deps.templates, input.templateKey, input.data, { unsubscribeUrl: deps.publicUrl, preferencesUrl: deps.publicUrl });
-  return sendEmail(deps, { templateKey: input.templateKey, to: input.to, data: input.data, idempotencyKey: `test:${randomUUID()}` });
+  await renderTemplatePreview(deps.templates, input.templateKey, input.data, { unsubscribeUrl: deps.publicUrl, preferencesUrl: deps.publicUrl }, input.locale);
+  return sendEmail(deps, { templateKey: input.templateKey, to: input.to, data: input.data, locale: input.locale, idempotencyKey: `test:${randomUUID()}` });
 }

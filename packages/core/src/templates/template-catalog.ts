@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import type { EmailLinks, TemplateRegistry } from '@waymark/email/email-template';
+import type { EmailLinks, EmailTemplate, TemplateRegistry } from '@waymark/email/email-template';
+import { DEFAULT_LOCALE } from '@waymark/email/message-catalog';
 import { DEFAULT_EMAIL_CATEGORY } from '@waymark/email/email-template';
 import { renderEmail, TemplateDataError, type RenderedEmail } from '@waymark/email/render-email';
 import { badRequest, notFound } from '../errors/app-error';
@@ -12,6 +13,8 @@ export interface TemplateSummary {
   sampleData: Record<string, unknown>;
   /** the data its props schema accepts, as JSON Schema (what `waymark client generate --from` types sendEmail with) */
   dataSchema: Record<string, unknown>;
+  /** the languages its catalog speaks, its default first (docs/email.md, "Languages") */
+  locales: string[];
 }
 
 function inputJsonSchema(schema: z.ZodType): Record<string, unknown> {
@@ -30,19 +33,34 @@ export function listTemplates(templates: TemplateRegistry): TemplateSummary[] {
       category: template.category ?? DEFAULT_EMAIL_CATEGORY,
       sampleData: template.sampleData as Record<string, unknown>,
       dataSchema: inputJsonSchema(template.schema),
+      locales: templateLocales(template),
     };
   });
 }
 
+/** A template's languages, its default first: one without a catalog speaks the default locale only. */
+function templateLocales(template: EmailTemplate): string[] {
+  const catalog = template.messages;
+  if (catalog === undefined) return [DEFAULT_LOCALE];
+  return [catalog.defaultLocale, ...Object.keys(catalog.messages).filter((locale) => locale !== catalog.defaultLocale)];
+}
+
 /**
- * Renders a template with caller-given data for a preview. No send row, no link tracking, no
+ * Renders a template with caller-given data for a preview, in `locale` (a recipient's, resolved
+ * by the template's catalog; default: the template's own). No send row, no link tracking, no
  * pixel: a preview must never count as an open or a click. Invalid data is the caller's mistake (400).
  */
-export async function renderTemplatePreview(templates: TemplateRegistry, key: string, data: unknown, links: EmailLinks): Promise<RenderedEmail> {
+export async function renderTemplatePreview(
+  templates: TemplateRegistry,
+  key: string,
+  data: unknown,
+  links: EmailLinks,
+  locale?: string | null,
+): Promise<RenderedEmail> {
   const template = templates.find(key);
   if (template === undefined) throw notFound(`Template not found: ${key}`);
   try {
-    return await renderEmail(template, data, links);
+    return await renderEmail(template, data, links, locale);
   } catch (error) {
     if (error instanceof TemplateDataError) throw badRequest(error.message);
     throw error;

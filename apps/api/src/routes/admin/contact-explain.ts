@@ -5,7 +5,17 @@ import type { RoutePlugin } from '../../http/type-provider';
 import { bearerErrors, errorBody, timestamp } from '../../schemas/common';
 import { contactIdParams } from '../../schemas/contacts';
 
-const step = z.object({ at: timestamp, node: z.string(), action: z.string(), outcome: z.string(), templateKey: z.string().optional() });
+const step = z.object({
+  at: timestamp,
+  node: z.string(),
+  action: z.string(),
+  outcome: z.string(),
+  templateKey: z.string().optional(),
+  locale: z
+    .string()
+    .optional()
+    .describe("The language the step's email was rendered in: the template's locale for the contact's `locale` property (docs/email.md, \"Languages\")."),
+});
 
 const explanation = z
   .object({

@@ -16,6 +16,8 @@ export const contactTimelineRoutes: RoutePlugin<{ deps: AppDeps }> = async (app,
       schema: {
         tags: ['contacts'],
         summary: 'Contact timeline: events (occurredAt), journey states (createdAt) and emails (createdAt), newest first',
+        description:
+          'An email entry\'s data carries `locale`: the language it was rendered in (docs/email.md, "Languages"; null for sends from before languages).',
         params: contactIdParams,
         querystring: paginationQuery.extend({ type: z.enum(timelineTypes).optional() }),
         response: { 200: listEnvelope('timeline', timelineEntry), 404: errorBody, ...bearerErrors },

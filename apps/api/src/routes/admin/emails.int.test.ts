@@ -64,6 +64,7 @@ describe('admin: emails, contact preferences, suppression import', () => {
           'toEmail',
           'subject',
           'category',
+          'locale',
           'status',
           'sentAt',
           'deliveredAt',

@@ -44,6 +44,12 @@ export const emailSendSchema = z
     toEmail: z.string(),
     subject: z.string(),
     category: z.string(),
+    locale: z
+      .string()
+      .nullable()
+      .describe(
+        "the language it was rendered in (BCP 47): the template's locale for the recipient contact's `locale` property, fr-CA → fr → the template's default (docs/email.md, \"Languages\"); null for sends from before languages",
+      ),
     status: z.enum(emailStatuses),
     sentAt: nullableTimestamp,
     deliveredAt: nullableTimestamp,

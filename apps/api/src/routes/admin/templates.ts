@@ -7,7 +7,7 @@ import { listTemplates, previewLinks, renderTemplatePreview } from '@waymark/cor
 import type { AppDeps } from '../../deps';
 import type { RoutePlugin } from '../../http/type-provider';
 import { bearerErrors, errorBody } from '../../schemas/common';
-import { emailField } from '../../schemas/contacts';
+import { emailField, localeTag } from '../../schemas/contacts';
 
 const templateSchema = z
   .object({
@@ -16,10 +16,19 @@ const templateSchema = z
     category: z.string(),
     sampleData: z.record(z.string(), z.unknown()),
     dataSchema: z.record(z.string(), z.unknown()).describe('the data its props schema accepts (JSON Schema), as POST /v1/emails checks it'),
+    locales: z.array(z.string()).describe('the languages its message catalog speaks (BCP 47), its default first (docs/email.md, "Languages")'),
   })
   .meta({ id: 'EmailTemplate' });
 
-const renderedSchema = z.object({ subject: z.string(), category: z.string(), html: z.string(), text: z.string() }).meta({ id: 'RenderedTemplate' });
+const renderedSchema = z
+  .object({
+    subject: z.string(),
+    category: z.string(),
+    html: z.string(),
+    text: z.string(),
+    locale: z.string().describe("the template's locale it was rendered in: the asked locale, else its fallback (fr-CA → fr → the template's default)"),
+  })
+  .meta({ id: 'RenderedTemplate' });
 
 const keyParams = z.object({ key: z.string().trim().min(1).max(200) });
 const templateData = z.record(z.string(), z.unknown());
@@ -48,9 +57,11 @@ export const templateRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps
       schema: {
         tags,
         summary: 'Render a template with the given data (no send, no tracking)',
-        description: 'data is validated against the template schema (400 with the failing fields); omitted, the sample data is used.',
+        description:
+          'data is validated against the template schema (400 with the failing fields); omitted, the sample data is used. ' +
+          "locale: render as for a contact with that `locale` property (fr-CA → fr → the template's default); omitted, the template's default.",
         params: keyParams,
-        body: z.object({ data: templateData.optional() }),
+        body: z.object({ data: templateData.optional(), locale: localeTag.optional() }),
         response: { 200: renderedSchema, 404: errorBody, ...bearerErrors },
       },
     },
@@ -58,7 +69,7 @@ export const templateRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps
       const template = deps.email.templates.find(request.params.key);
       const data = request.body.data ?? template?.sampleData;
       request.auditRecord = { resourceId: request.params.key, detail: { preview: true } };
-      return renderTemplatePreview(deps.email.templates, request.params.key, data, previewLinks(deps.email.publicUrl));
+      return renderTemplatePreview(deps.email.templates, request.params.key, data, previewLinks(deps.email.publicUrl), request.body.locale);
     },
   );
 
@@ -71,7 +82,11 @@ export const templateRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps
         summary: 'Send the template to one address through the normal send path',
         description: 'status: sent, skipped (the address is unsubscribed or suppressed) or failed (parked in the DLQ).',
         params: keyParams,
-        body: z.object({ to: emailField, data: templateData.default({}) }),
+        body: z.object({
+          to: emailField,
+          data: templateData.default({}),
+          locale: localeTag.optional().describe("the language to send it in, as for a contact with that `locale` property; omitted, the template's default"),
+        }),
         response: {
           202: z.object({ emailSendId: z.uuid().nullable(), status: z.enum(['sent', 'skipped', 'failed', 'deferred']), reason: z.string().optional() }),
           404: errorBody,
@@ -82,7 +97,12 @@ export const templateRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps
     async (request, reply) => {
       let result;
       try {
-        result = await sendTestEmail(deps.email, { templateKey: request.params.key, to: request.body.to, data: request.body.data as JsonObject });
+        result = await sendTestEmail(deps.email, {
+          templateKey: request.params.key,
+          to: request.body.to,
+          data: request.body.data as JsonObject,
+          locale: request.body.locale,
+        });
       } catch (error) {
         if (isAppError(error)) throw error;
         throw new AppError('unavailable', `The email provider did not accept the message: ${(error as Error).message}`);

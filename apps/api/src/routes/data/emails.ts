@@ -4,10 +4,11 @@ import { AppError, isAppError } from '@waymark/core/errors/app-error';
 import type { JsonObject } from '@waymark/core/db/schema';
 import { checkCallerSend } from '@waymark/core/emails/caller-sends';
 import { sendEmail } from '@waymark/core/emails/send-email';
+import { contactLocale } from '@waymark/core/contacts/locale';
 import type { AppDeps } from '../../deps';
 import type { RoutePlugin } from '../../http/type-provider';
 import { bearerErrors, inputJsonSchema, text, timestamp } from '../../schemas/common';
-import { emailField } from '../../schemas/contacts';
+import { emailField, localeTag } from '../../schemas/contacts';
 
 const tags = ['data-plane'];
 
@@ -38,7 +39,8 @@ export const dataEmailRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { dep
           'The templates Waymark sends itself (`auth-*`) are refused (400), and so is a required `category` the template does not declare. ' +
           'status: sent (accepted by the provider), skipped (blocked by preferences or suppression; no send id), failed (given up; parked in the DLQ), ' +
           'deferred (reason send_rate: the installation\'s send budget is taken until retryAt; the slot is kept for this Idempotency-Key: call again with it at retryAt; docs/email.md, "Send rate"). ' +
-          'Without an Idempotency-Key (header, or idempotencyKey in the body; the header wins) every call sends.',
+          'Without an Idempotency-Key (header, or idempotencyKey in the body; the header wins) every call sends. ' +
+          'The email speaks the recipient\'s language: `locale` if given, else the `locale` property of the contact with this userId (else this address), fr-CA → fr → the template\'s default; no contact: the default (docs/email.md, "Languages").',
         headers: z.object({ 'idempotency-key': text(255).optional() }).passthrough(),
         body: z
           .object({
@@ -48,6 +50,7 @@ export const dataEmailRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { dep
             userId: text(512).optional(),
             category: text(100).optional(),
             idempotencyKey: text(255).optional(),
+            locale: localeTag.optional().describe("BCP 47; overrides the contact's `locale` property for this email"),
           })
           .meta({ anyOf: templateBranches }),
         response: {
@@ -62,12 +65,17 @@ export const dataEmailRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { dep
       },
     },
     async (request, reply) => {
-      const { idempotencyKey: bodyKey, data, ...rest } = request.body;
+      const { idempotencyKey: bodyKey, data, locale, ...rest } = request.body;
       checkCallerSend(deps.email, rest);
       const key = request.headers['idempotency-key'] ?? bodyKey ?? randomUUID();
       let result;
       try {
-        result = await sendEmail(deps.email, { ...rest, data: data as JsonObject, idempotencyKey: `api:${key}` });
+        result = await sendEmail(deps.email, {
+          ...rest,
+          data: data as JsonObject,
+          idempotencyKey: `api:${key}`,
+          locale: locale ?? (await contactLocale(deps.db, { userId: rest.userId, email: rest.to })),
+        });
       } catch (error) {
         if (isAppError(error)) throw error;
         // the provider failed and the send path left the row for a retry: same key, no duplicate

@@ -36,7 +36,9 @@ export function RecipientPreview({ state, data, templates, sample }: PreviewProp
     data === undefined || template === undefined
       ? undefined
       : recipientData(data, Object.keys(template.sampleData), contact === undefined ? template.sampleData : contact.properties);
-  const rendered = useTemplateRenderQuery(templateKey, useDebouncedValue(filled));
+  // in the recipient's language, as the broadcast sends it (docs/email.md, "Languages")
+  const locale = contact?.properties.locale;
+  const rendered = useTemplateRenderQuery(templateKey, useDebouncedValue(filled), typeof locale === 'string' ? locale : undefined);
   const subject = variant?.subject.trim() || state.subject.trim() || rendered.data?.subject;
   return (
     <section className="card stack" aria-labelledby="preview-heading">
