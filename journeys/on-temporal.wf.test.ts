@@ -63,7 +63,7 @@ const paths: { name: string; status: string; run: (start: Start) => Promise<Jour
     async run(start) {
       const t = await start(welcomeSeries, { trigger: { properties: { firstName: 'Ada' } } });
       await t.advance('1 day');
-      await t.emit('project.created', { name: 'Apollo' });
+      await t.emit('project.created', { projectId: 'p1', name: 'Apollo' });
       await t.advance('1 day');
       return t;
     },

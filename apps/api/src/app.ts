@@ -40,6 +40,7 @@ import { dlqRoutes } from './routes/admin/dlq';
 import { adminEmailRoutes } from './routes/admin/emails';
 import { adminEventRoutes } from './routes/admin/events';
 import { journeyRoutes } from './routes/admin/journeys';
+import { journeyOutcomeRoutes } from './routes/admin/journey-outcomes';
 import { journeySimulationRoutes } from './routes/admin/journey-simulations';
 import { metricsRoutes } from './routes/admin/metrics';
 import { suppressionRoutes } from './routes/admin/suppressions';
@@ -79,6 +80,7 @@ const adminRoutes = [
   contactExplainRoutes,
   contactBulkRoutes,
   journeyRoutes,
+  journeyOutcomeRoutes,
   journeySimulationRoutes,
   adminEventRoutes,
   adminEmailRoutes,

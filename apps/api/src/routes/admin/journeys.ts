@@ -47,6 +47,13 @@ const journeyState = z
       .describe(
         "The journey's version when this run started: a short hash of the journey's code and the templates it names. Null for runs started before versions were recorded.",
       ),
+    holdout: z
+      .boolean()
+      .nullable()
+      .describe("The person's arm: true when held out of the journey's emails, false in treatment, null when the journey has neither a goal nor a holdout"),
+    convertedAt: nullableTimestamp.describe("When the journey's goal event arrived within its window (null: not converted)"),
+    conversionValue: z.number().nullable().describe("The goal's value for this conversion (the goal's `value`), null when none"),
+    conversionEventId: z.uuid().nullable().describe('The event that met the goal'),
   })
   .meta({ id: 'JourneyState' });
 
