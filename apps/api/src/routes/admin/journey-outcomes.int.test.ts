@@ -148,6 +148,24 @@ describe('first-project: goals, holdouts and GET /v1/admin/journeys/{id}/outcome
       const arms = states.filter((state) => state.userId === user.userId).map((state) => state.holdout);
       expect(arms).toEqual([armOf(user.userId), armOf(user.userId)]);
     }
+
+    // explain and the timeline tell the arm and the conversion of a held-out person
+    const person = again[0]!;
+    const arm = holdoutArm(firstProject, person.userId)!;
+    const contact = await api.deps.db.selectFrom('contacts').select('id').where('externalId', '=', person.userId).executeTakeFirstOrThrow();
+    const explained = await api.request('GET', `/v1/admin/contacts/${contact.id}/explain?journeyId=first-project&templateKey=first-project-tips`, {
+      token: LEGACY,
+    });
+    expect(explained.status).toBe(200);
+    const [first] = explained.body.explanation.enrollments;
+    expect(first.arm).toBe(`held out of first-project (bucket ${arm.bucket} of 1000 is under 200)`);
+    expect(first.converted).toBe('converted on day 1 through project.published');
+    expect(first.steps.map((step: { outcome: string }) => step.outcome)).toContain(
+      `skipped: held out of first-project (bucket ${arm.bucket} of 1000 is under 200)`,
+    );
+    const timeline = await api.request('GET', `/v1/admin/contacts/${contact.id}/timeline?type=journey`, { token: LEGACY });
+    const converted = timeline.body.timeline.find((entry: { data: { convertedAt: string | null } }) => entry.data.convertedAt !== null);
+    expect(converted.data).toMatchObject({ journeyId: 'first-project', holdout: true, conversionEventId: expect.any(String) });
   }, 60_000);
 
   it('answers 409 for a journey without goal or holdout and 404 for an unknown one', async () => {
