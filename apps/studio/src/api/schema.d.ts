@@ -16440,6 +16440,17 @@ export interface components {
         from: string;
         to: string;
       } | null;
+      /** @description What converting means for this journey (docs/journeys.md, "Goals, holdouts and lift"); its numbers are at GET /v1/admin/journeys/{id}/outcomes */
+      goal: {
+        event: string;
+        within: string;
+        where: components['schemas']['PropertyConditionInput'][];
+        exitOnGoal: boolean;
+      } | null;
+      /** @description The share of people held out of the journey's emails */
+      holdout: {
+        percent: number;
+      } | null;
       counts: {
         active: number;
         waiting: number;
@@ -17536,6 +17547,17 @@ export interface components {
       quietHours: {
         from: string;
         to: string;
+      } | null;
+      /** @description What converting means for this journey (docs/journeys.md, "Goals, holdouts and lift"); its numbers are at GET /v1/admin/journeys/{id}/outcomes */
+      goal: {
+        event: string;
+        within: string;
+        where: components['schemas']['PropertyCondition'][];
+        exitOnGoal: boolean;
+      } | null;
+      /** @description The share of people held out of the journey's emails */
+      holdout: {
+        percent: number;
       } | null;
       counts: {
         active: number;

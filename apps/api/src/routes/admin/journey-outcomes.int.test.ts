@@ -168,6 +168,14 @@ describe('first-project: goals, holdouts and GET /v1/admin/journeys/{id}/outcome
     expect(converted.data).toMatchObject({ journeyId: 'first-project', holdout: true, conversionEventId: expect.any(String) });
   }, 60_000);
 
+  it('the journey detail declares the goal and the holdout', async () => {
+    const detail = await api.request('GET', '/v1/admin/journeys/first-project', { token: LEGACY });
+    expect(detail.body.journey).toMatchObject({
+      goal: { event: 'project.published', within: '14 days', where: [], exitOnGoal: true },
+      holdout: { percent: 20 },
+    });
+  });
+
   it('answers 409 for a journey without goal or holdout and 404 for an unknown one', async () => {
     const none = await api.request('GET', '/v1/admin/journeys/welcome-series/outcomes', { token: LEGACY });
     expect(none.status).toBe(409);

@@ -95,6 +95,13 @@ const journeyDetail = z
       .object({ from: z.string(), to: z.string() })
       .nullable()
       .describe("Sends inside this window of the recipient's local time (HH:MM, their contact's timezone or DEFAULT_TIMEZONE) wait until it ends"),
+    goal: z
+      .object({ event: z.string(), within: z.string(), where: z.array(propertyCondition), exitOnGoal: z.boolean() })
+      .nullable()
+      .describe(
+        'What converting means for this journey (docs/journeys.md, "Goals, holdouts and lift"); its numbers are at GET /v1/admin/journeys/{id}/outcomes',
+      ),
+    holdout: z.object({ percent: z.number() }).nullable().describe("The share of people held out of the journey's emails"),
     counts,
     recentStates: z.array(journeyState),
     version: z
