@@ -1,4 +1,4 @@
-import type { Journey } from '@waymark/journey';
+import { holdoutArm, type Journey } from '@waymark/journey';
 import {
   endJourneyTestRuns,
   startJourneyTestServer,
@@ -9,6 +9,7 @@ import {
   type TestJourneyOptions,
 } from '@waymark/journey-testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import firstProject from './first-project';
 import paymentRecovery from './payment-recovery';
 import reEngagement from './re-engagement';
 import trialConversion from './trial-conversion';
@@ -28,6 +29,10 @@ afterAll(stopJourneyTestServer);
 type Start = (journey: Journey, options?: TestJourneyOptions) => Promise<JourneyTestRun>;
 
 const MINUTE = 60_000;
+
+/** A person in each arm of first-project (the arm is a hash of the user id, the same in both modes). */
+const firstProjectUser = (heldOut: boolean) =>
+  Array.from({ length: 100 }, (_, index) => `u-first-project-${index}`).find((id) => holdoutArm(firstProject, id)!.holdout === heldOut)!;
 
 /**
  * What must be equal across the modes. Times are minutes after the trigger (a Temporal step starts
@@ -63,7 +68,7 @@ const paths: { name: string; status: string; run: (start: Start) => Promise<Jour
     async run(start) {
       const t = await start(welcomeSeries, { trigger: { properties: { firstName: 'Ada' } } });
       await t.advance('1 day');
-      await t.emit('project.created', { name: 'Apollo' });
+      await t.emit('project.created', { projectId: 'p1', name: 'Apollo' });
       await t.advance('1 day');
       return t;
     },
@@ -97,6 +102,30 @@ const paths: { name: string; status: string; run: (start: Start) => Promise<Jour
       await t.advance('2 days');
       await t.emit('subscription.updated', { status: 'past_due' });
       await t.advance('5 days');
+      return t;
+    },
+  },
+  {
+    name: 'first-project: publishing on day 1 converts and ends the run: no nudge',
+    status: 'exited',
+    async run(start) {
+      const t = await start(firstProject, { user: { userId: firstProjectUser(false) }, trigger: { properties: { projectId: 'p1', name: 'Atlas' } } });
+      await t.advance('1 day');
+      await t.emit('project.published', { projectId: 'p1' });
+      await t.advance('2 days');
+      expect(t.sent.map((email) => email.templateKey)).toEqual(['first-project-tips']);
+      expect(t.converted?.event).toBe('project.published');
+      return t;
+    },
+  },
+  {
+    name: 'first-project: a held-out person runs the same clock with every email skipped',
+    status: 'completed',
+    async run(start) {
+      const t = await start(firstProject, { user: { userId: firstProjectUser(true) }, trigger: { properties: { projectId: 'p1' } } });
+      await t.advance('2 days');
+      expect(t.holdout).toBe(true);
+      expect(t.sent).toEqual([]);
       return t;
     },
   },

@@ -22,7 +22,7 @@ describe('welcome-series', () => {
   it('sends power-user tips when a project was created since entry', async () => {
     const t = await testJourney(welcomeSeries);
     await t.advance('1 day');
-    await t.emit('project.created', { name: 'Apollo' });
+    await t.emit('project.created', { projectId: 'p1', name: 'Apollo' });
     await t.advance('1 day');
     expect(t.sent.map((email) => [email.templateKey, email.node])).toEqual([
       ['welcome', 'welcome'],

@@ -2,6 +2,8 @@ import type { z } from 'zod';
 import type { EmailTemplate } from '@waymark/email/email-template';
 import authInvitation from './auth-invitation';
 import authPasswordReset from './auth-password-reset';
+import firstProjectNudge from './first-project-nudge';
+import firstProjectTips from './first-project-tips';
 import orderReceipt from './order-receipt';
 import paymentFailed from './payment-failed';
 import paymentFinalNotice from './payment-final-notice';
@@ -37,6 +39,8 @@ const templatesByKey = {
   'payment-failed': paymentFailed,
   'payment-final-notice': paymentFinalNotice,
   'trial-ending': trialEnding,
+  'first-project-tips': firstProjectTips,
+  'first-project-nudge': firstProjectNudge,
   // studio accounts (docs/auth.md)
   'auth-password-reset': authPasswordReset,
   'auth-invitation': authInvitation,

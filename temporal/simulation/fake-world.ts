@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import { DEFAULT_EMAIL_CATEGORY } from '@waymark/email/email-template';
 import { primitiveProperties, type PrimitiveProperties } from '@waymark/core/journeys/orchestrator';
+import { categories } from '@waymark/journeys/categories';
 import type * as TemplateRegistry from '@waymark/journeys/templates/registry';
 import { createEnterJourneyWithActivities } from '../activities/enter-journey-with';
 import type { EnterJourneyWithActivities } from '../entry-with-first-step';
@@ -133,6 +134,15 @@ export class FakeWorld {
   }
 }
 
+const requiredCategories = new Set(categories.filter((category) => category.required === true).map((category) => category.key));
+
+export interface Conversion {
+  at: Date;
+  event: string;
+  eventId: string;
+  value: number | null;
+}
+
 /** What one run wrote, in order. */
 export class FakeRun {
   status: RunStatus | undefined;
@@ -143,6 +153,11 @@ export class FakeRun {
   deferredUntil: Date | undefined;
   readonly sent: SentEmail[] = [];
   readonly logs: LogEntry[] = [];
+  /** the person's arm as the entry recorded it (undefined: the journey measures nothing) */
+  holdout: boolean | undefined;
+  enteredAt: Date | undefined;
+  /** the goal met (docs/journeys.md, "Goals, holdouts and lift") */
+  converted: Conversion | undefined;
 
   constructor(
     readonly world: FakeWorld,
@@ -158,9 +173,15 @@ export class FakeRun {
   }
 
   /** An exit rule matched `event`: the state is `exited` at once, as the ingest request marks it. */
-  exitBy(event: StoredEvent): void {
+  exitBy(event: StoredEvent, reason: 'exit_rule' | 'goal' = 'exit_rule'): void {
     this.status = 'exited';
-    this.logs.push({ action: 'exited', node: this.logs.at(-1)?.node ?? 'start', detail: { event: event.name }, at: event.occurredAt });
+    this.logs.push({ action: 'exited', node: this.logs.at(-1)?.node ?? 'start', detail: { reason, event: event.name }, at: event.occurredAt });
+  }
+
+  /** The goal's event arrived within its window: the enrollment converts, as the ingest statement records it. */
+  convertBy(event: StoredEvent, value: number | null): void {
+    this.converted = { at: event.occurredAt, event: event.name, eventId: event.eventId, value };
+    this.logs.push({ action: 'converted', node: this.logs.at(-1)?.node ?? 'start', detail: { event: event.name, value }, at: event.occurredAt });
   }
 
   /** The activities of this run, behaving as the Postgres-backed ones do. */
@@ -177,6 +198,8 @@ export class FakeRun {
         world.entered.add(input.journeyId);
         this.stateId = input.stateId ?? randomUUID();
         this.status = 'active';
+        this.holdout = input.holdout;
+        this.enteredAt = await world.now();
         await this.log('entered', 'start', input.context);
         return { entered: true, stateId: this.stateId, userEmail: input.userEmail };
       },
@@ -209,6 +232,11 @@ export class FakeRun {
       recipientTimeZone: async () => world.fakes.timeZone ?? 'UTC',
       sendJourneyEmail: async (input) => {
         if (!this.live) return { status: 'skipped', reason: 'state_not_active' };
+        // as core's deliverJourneyEmail: a held-out person gets nothing but a required category's emails
+        if (input.holdout === true && !requiredCategories.has(input.category)) {
+          await this.log('email_skipped', input.nodeId, { templateKey: input.templateKey, reason: 'holdout' });
+          return { status: 'skipped', reason: 'holdout' };
+        }
         const now = await world.now();
         const cap = capVerdict(world.policy, input.category, now.getTime(), world.sends);
         if (cap.capped) {

@@ -1,5 +1,6 @@
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
-import { defineDeliveryPolicy, defineJourney } from '@waymark/journey';
+import { defineDeliveryPolicy, defineJourney, holdoutArm } from '@waymark/journey';
+import firstProject from '@waymark/journeys/first-project';
 import paymentRecovery from '@waymark/journeys/payment-recovery';
 import type { JourneyRunCalls } from '../workflows/journey-runtime';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -37,6 +38,29 @@ describe('simulateJourney (one virtual timeline)', () => {
     });
     expect(report.statuses).toEqual({ waiting: 1 });
     expect(report.sentByTemplate).toEqual({ 'payment-failed': 1 });
+  });
+});
+
+describe('simulateJourney: goals and holdouts', () => {
+  it('reports enrollments and conversions per arm; held-out people are sent nothing', async () => {
+    const ids = Array.from({ length: 40 }, (_, i) => `p${i}`);
+    const held = ids.filter((id) => holdoutArm(firstProject, id)!.holdout);
+    // everyone publishes on day 1 but the last ten, who publish after the 14-day window
+    const subjects = ids.map((userId, i) => ({
+      userId,
+      email: `${userId}@example.com`,
+      trigger: { at: at(0), properties: { projectId: userId } },
+      later: [{ name: 'project.published', at: at(i < 30 ? 1 : 15), properties: { projectId: userId } }],
+    }));
+    const report = await simulateJourney(firstProject, subjects, { until: at(20) });
+    const convertedHeld = held.filter((id) => Number(id.slice(1)) < 30).length;
+    expect(report.arms).toEqual({
+      treatment: { enrolled: 40 - held.length, converted: 30 - convertedHeld },
+      holdout: { enrolled: held.length, converted: convertedHeld },
+    });
+    expect(report.sentByTemplate['first-project-tips']).toBe(40 - held.length);
+    // converted on day 1: the goal ended their runs before the nudge
+    expect(report.sentByTemplate['first-project-nudge']).toBe(ids.slice(30).filter((id) => !held.includes(id)).length);
   });
 });
 

@@ -101,13 +101,18 @@ export async function simulateJourney(declared: Journey, subjects: readonly Simu
     const workflowId = `simulation:${journey.id}:${subject.userId}:${index}`;
     world.runs.set(workflowId, run);
     const runtime = virtualRuntime(clock, run.activities(), { workflowId, runId: workflowId });
-    const handle = startJourneyRun(runtime, journey, {
-      journeyId: journey.id,
-      userId: subject.userId,
-      userEmail: subject.email,
-      properties,
-      trigger: { event: trigger.name, eventId: trigger.eventId, occurredAt: trigger.occurredAt.toISOString() },
-    });
+    const handle = startJourneyRun(
+      runtime,
+      journey,
+      {
+        journeyId: journey.id,
+        userId: subject.userId,
+        userEmail: subject.email,
+        properties,
+        trigger: { event: trigger.name, eventId: trigger.eventId, occurredAt: trigger.occurredAt.toISOString() },
+      },
+      { arm: 'assign' },
+    );
     enrollment.runtime = runtime;
     enrollment.deliver = handle.deliver;
     handle.outcome.then(
@@ -141,10 +146,10 @@ export async function simulateJourney(declared: Journey, subjects: readonly Simu
   options.onProgress?.(total, total);
   if (options.onEnrollment !== undefined)
     for (const { subject, run, skipReason, exitEvent } of enrollments) options.onEnrollment({ subject, run, skipReason, exitEvent });
-  return report(enrollments, options.samples ?? 3, (performance.now() - startedAt) / 1000);
+  return report(journey, enrollments, options.samples ?? 3, (performance.now() - startedAt) / 1000);
 }
 
-function report(enrollments: readonly Enrollment[], samples: number, seconds: number): SimulationReport {
+function report(journey: Journey, enrollments: readonly Enrollment[], samples: number, seconds: number): SimulationReport {
   const frequencyCaps = { skipped: 0, delayed: 0 };
   const result: SimulationReport = {
     enrollments: 0,
@@ -184,11 +189,25 @@ function report(enrollments: readonly Enrollment[], samples: number, seconds: nu
     frequencyCaps.delayed += delayed;
     if (skipped > 0) sample('frequency_cap:skipped', subject.userId);
     if (delayed > 0) sample('frequency_cap:delayed', subject.userId);
+    if (run.converted !== undefined) sample(`converted:${run.holdout === true ? 'holdout' : 'treatment'}`, subject.userId);
     if (exitEvent !== undefined) {
       bump(result.exits, exitEvent);
       sample(`exited:${exitEvent}`, subject.userId);
     }
   }
   result.rate = seconds === 0 ? 0 : Math.round((enrollments.length / seconds) * 10) / 10;
+  if (journey.goal !== undefined) result.arms = conversionsByArm(enrollments);
   return result;
+}
+
+/** Per arm, the enrollments and those whose goal event came within the window (docs/journeys.md, "Goals, holdouts and lift"). */
+function conversionsByArm(enrollments: readonly Enrollment[]): NonNullable<SimulationReport['arms']> {
+  const arms = { treatment: { enrolled: 0, converted: 0 }, holdout: { enrolled: 0, converted: 0 } };
+  for (const { run } of enrollments) {
+    if (run.status === undefined) continue;
+    const arm = run.holdout === true ? arms.holdout : arms.treatment;
+    arm.enrolled += 1;
+    if (run.converted !== undefined) arm.converted += 1;
+  }
+  return arms;
 }

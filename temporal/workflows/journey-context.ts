@@ -34,6 +34,8 @@ export interface RunContextInput {
   inbox: JourneyEventSignal[];
   /** updated in place around every timer and wait; read by the progress query */
   progress: JourneyProgress;
+  /** the person is in the journey's holdout: each send is logged skipped (reason `holdout`) by the send step */
+  heldOut?: boolean;
 }
 
 /** Builds the `ctx` a journey's run receives: a thin, journey-aware layer over workflow APIs. */
@@ -101,6 +103,7 @@ export function createJourneyContext(input: RunContextInput): JourneyContext {
           category: options.category ?? journey.category ?? 'journey',
           idempotencyKey: `${workflowId}:${nodeId}:${step}`,
           ...(journey.suppress === undefined ? {} : { suppressHours: journey.suppress.hours }),
+          ...(input.heldOut === true ? { holdout: true } : {}),
         }),
       );
       if (result.status === 'skipped' && result.reason === 'state_not_active') throw new StateEnded();

@@ -1,6 +1,6 @@
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { isCancellation } from '@temporalio/workflow';
-import { eventPassesWhere, type Journey } from '@waymark/journey';
+import { eventPassesWhere, holdoutArm, type Journey } from '@waymark/journey';
 import type { EnterJourneyInput, EntryRejection } from '@waymark/core/journeys/run-steps';
 import type { JourneyEventSignal, JourneyRunRequest } from '@waymark/core/journeys/orchestrator';
 import { createJourneyContext, StateEnded } from './journey-context';
@@ -9,6 +9,23 @@ import type { EnterJourneyWith, StepInput, StepName, StepOutput } from '../entry
 import type { JourneyRunCalls, JourneyRuntime } from './journey-runtime';
 
 export type JourneyRunOutcome = { outcome: 'skipped'; reason: 'trigger_where' | EntryRejection } | { outcome: 'completed' | 'exited'; stateId: string };
+
+/**
+ * How a run decides its person's arm (docs/journeys.md, "Goals, holdouts and lift"): `assign`
+ * hashes the journey's holdout (every run started now); `holdout` or `treatment` forces it (the
+ * test kit). Absent (runs started before arms existed, whose replay must not change): no arm, so
+ * every email goes and nothing is counted.
+ */
+export interface JourneyRunOptions {
+  arm?: 'assign' | 'holdout' | 'treatment';
+}
+
+/** The arm recorded on the state: undefined when the run has none or the journey measures nothing. */
+function runArm(journey: Journey, userId: string, arm: JourneyRunOptions['arm']): boolean | undefined {
+  if (arm === undefined || (journey.goal === undefined && journey.holdout === undefined)) return undefined;
+  if (arm !== 'assign') return arm === 'holdout';
+  return holdoutArm(journey, userId)?.holdout ?? false;
+}
 
 /** A run in progress: feed it events, read where it is, await how it ended. */
 export interface JourneyRunHandle {
@@ -26,7 +43,7 @@ export interface JourneyRunHandle {
  * Cancellation (exit rule or admin DELETE) records `exited` and ends the run as cancelled;
  * any other error records `failed` (+ journey:failed) and fails the run without retrying.
  */
-export function startJourneyRun(runtime: JourneyRuntime, journey: Journey, request: JourneyRunRequest): JourneyRunHandle {
+export function startJourneyRun(runtime: JourneyRuntime, journey: Journey, request: JourneyRunRequest, options: JourneyRunOptions = {}): JourneyRunHandle {
   const inbox: JourneyEventSignal[] = [];
   const progress: JourneyProgress = { phase: 'running', nodeId: 'start', received: 0 };
   return {
@@ -35,7 +52,7 @@ export function startJourneyRun(runtime: JourneyRuntime, journey: Journey, reque
       if (!inbox.some((seen) => seen.eventId === event.eventId)) inbox.push(event);
     },
     progress,
-    outcome: runJourney(runtime, journey, request, inbox, progress),
+    outcome: runJourney(runtime, journey, request, inbox, progress, runArm(journey, request.userId, options.arm)),
   };
 }
 
@@ -45,6 +62,7 @@ async function runJourney(
   request: JourneyRunRequest,
   inbox: JourneyEventSignal[],
   progress: JourneyProgress,
+  holdout: boolean | undefined,
 ): Promise<JourneyRunOutcome> {
   if (!eventPassesWhere(request.trigger.event, journey.trigger.where, request.properties)) return { outcome: 'skipped', reason: 'trigger_where' };
 
@@ -59,6 +77,7 @@ async function runJourney(
     ...(journey.category === undefined ? {} : { category: journey.category }),
     // from the input, not a new command: histories recorded before versions replay unchanged
     ...(request.journeyVersion === undefined ? {} : { journeyVersion: request.journeyVersion }),
+    ...(holdout === undefined ? {} : { holdout }),
     context: {
       trigger: { event: request.trigger.event, eventId: request.trigger.eventId, occurredAt: request.trigger.occurredAt },
       properties: request.properties,
@@ -78,6 +97,7 @@ async function runJourney(
         progress,
         stateId,
         given,
+        holdout === true,
       );
     } catch (error) {
       if (error instanceof EntryRefused) return { outcome: 'skipped', reason: error.reason };
@@ -86,7 +106,7 @@ async function runJourney(
   }
   const entered = await calls.enterJourney(entry);
   if (!entered.entered) return { outcome: 'skipped', reason: entered.reason };
-  return runBody(runtime, journey, request, inbox, progress, entered.stateId, entered.userEmail);
+  return runBody(runtime, journey, request, inbox, progress, entered.stateId, entered.userEmail, holdout === true);
 }
 
 /** The entry guards refused a run whose entry went with its first call: the run is skipped. */
@@ -133,9 +153,10 @@ async function runBody(
   progress: JourneyProgress,
   stateId: string,
   userEmail: string,
+  heldOut: boolean,
 ): Promise<JourneyRunOutcome> {
   const { workflowId, calls } = runtime;
-  const ctx = createJourneyContext({ runtime, journey, request, stateId, userEmail, workflowId, inbox, progress });
+  const ctx = createJourneyContext({ runtime, journey, request, stateId, userEmail, workflowId, inbox, progress, heldOut });
   try {
     await journey.run(ctx);
     // a cancellation that arrived during the last (shielded) step still ends the run as exited

@@ -82,7 +82,12 @@ export async function journeyWorkflow(request: JourneyWorkflowInput): Promise<Jo
   const declared = journeys.find((candidate) => candidate.id === request.journeyId);
   if (declared === undefined) throw ApplicationFailure.nonRetryable(`Unknown journey '${request.journeyId}'`, 'UnknownJourney');
   // the delivery policy's quiet hours for a journey that sets none (docs/journeys.md, "Timing and etiquette")
-  const run = startJourneyRun(temporalRuntime(request), withPolicyQuietHours(declared, deliveryPolicy), request);
+  const run = startJourneyRun(
+    temporalRuntime(request),
+    withPolicyQuietHours(declared, deliveryPolicy),
+    request,
+    request.arms === undefined ? {} : { arm: request.arms },
+  );
   setHandler(journeyEventSignal, run.deliver);
   setHandler(journeyProgressQuery, () => run.progress);
   return run.outcome;

@@ -41,6 +41,7 @@ import { dlqRoutes } from './routes/admin/dlq';
 import { adminEmailRoutes } from './routes/admin/emails';
 import { adminEventRoutes } from './routes/admin/events';
 import { journeyRoutes } from './routes/admin/journeys';
+import { journeyOutcomeRoutes } from './routes/admin/journey-outcomes';
 import { journeySimulationRoutes } from './routes/admin/journey-simulations';
 import { journeyMapRoutes } from './routes/admin/journey-map';
 import { metricsRoutes } from './routes/admin/metrics';
@@ -81,6 +82,7 @@ const adminRoutes = [
   contactExplainRoutes,
   contactBulkRoutes,
   journeyRoutes,
+  journeyOutcomeRoutes,
   journeySimulationRoutes,
   journeyMapRoutes,
   adminEventRoutes,

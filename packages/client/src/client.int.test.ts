@@ -161,7 +161,7 @@ describe('@waymark/client against the real api', () => {
     expect((await emailsTo(to)).map((email) => email.subject)).toEqual([`Your receipt for order ${orderId}`]);
 
     const results = await waymark.batch((calls) => {
-      calls.track('project.created', { userId, properties: { name: 'Atlas' } });
+      calls.track('project.created', { userId, properties: { projectId: 'p1', name: 'Atlas' } });
       calls.identify({ email: 'still not an address' });
       calls.track('session.started', { userId, contactProperties: { seats: 3 } }, { idempotencyKey: `session-${userId}` });
     });

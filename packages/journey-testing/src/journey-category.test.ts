@@ -35,4 +35,21 @@ describe('journey category', () => {
     const other = await testJourney(journey('newsletter'), { fakes: { unsubscribed: ['journey'] } });
     expect(other.status).not.toBe('not_entered');
   });
+
+  it('a held-out person still gets a required category’s emails (docs/journeys.md, "Goals, holdouts and lift")', async () => {
+    const measured = defineJourney({
+      id: 'orders',
+      name: 'Orders',
+      description: 'test journey',
+      trigger: { event: 'user.signed_up' },
+      holdout: { percent: 50 },
+      async run(ctx) {
+        await ctx.sendEmail('welcome');
+        await ctx.sendEmail('order-receipt', { category: 'transactional', data: { orderId: 'o1', items: [{ name: 'Pro', quantity: 1, price: 29 }] } });
+      },
+    });
+    const t = await testJourney(measured, { arm: 'holdout' });
+    expect(t.sent.map((email) => email.templateKey)).toEqual(['order-receipt']);
+    expect(t.skips.map((skip) => [skip.templateKey, skip.reason])).toEqual([['welcome', 'holdout']]);
+  });
 });

@@ -21,8 +21,11 @@ class Timeline {
   readonly clock: VirtualClock;
   readonly world: FakeWorld;
   readonly runs: VirtualJourneyTestRun[] = [];
+  /** the arm every run of the timeline draws (`triggerAgain` re-enters the same person) */
+  readonly arm: 'assign' | 'holdout' | 'treatment';
 
   constructor(options: TestJourneyOptions) {
+    this.arm = options.arm ?? 'assign';
     const { fakes, policy } = worldSettings(options);
     this.clock = new VirtualClock(options.startAt?.getTime() ?? Date.now());
     this.world = new FakeWorld(fakes, () => Promise.resolve(this.date()), this.date(), policy);
@@ -86,7 +89,14 @@ class VirtualJourneyTestRun extends FakeRunView implements JourneyTestRun {
     const journey = withPolicyQuietHours(declared, timeline.world.policy);
     const { request, workflowId, run } = enroll(journey, options, timeline.world, timeline.date());
     const runtime = virtualRuntime(timeline.clock, run.activities(), { workflowId, runId: randomUUID() });
-    const testRun = new VirtualJourneyTestRun(timeline, journey, run, runtime, startJourneyRun(runtime, journey, request), request.userId);
+    const testRun = new VirtualJourneyTestRun(
+      timeline,
+      journey,
+      run,
+      runtime,
+      startJourneyRun(runtime, journey, request, { arm: timeline.arm }),
+      request.userId,
+    );
     timeline.runs.push(testRun);
     await testRun.step(() => timeline.settled());
     return testRun;

@@ -3,7 +3,15 @@ import { primitiveProperties, type JourneyRunRequest } from '@waymark/core/journ
 import { journeyWorkflowId } from '@waymark/temporal/journey-workflow-id';
 import type { DeliveryPolicy, Properties, Journey, Duration } from '@waymark/journey';
 import { deliveryPolicy as installationPolicy } from '@waymark/journeys/delivery-policy';
-import { FakeRun, type FakeWorld, type JourneyFakes, type LogEntry, type RunStatus, type SentEmail } from '@waymark/temporal/simulation/fake-world';
+import {
+  FakeRun,
+  type Conversion,
+  type FakeWorld,
+  type JourneyFakes,
+  type LogEntry,
+  type RunStatus,
+  type SentEmail,
+} from '@waymark/temporal/simulation/fake-world';
 
 export interface TestJourneyOptions {
   user?: { userId?: string; email?: string };
@@ -20,6 +28,12 @@ export interface TestJourneyOptions {
    * quiet hours are always the installation's)
    */
   policy?: DeliveryPolicy;
+  /**
+   * the person's arm for a journey with a goal or a holdout: `holdout` gets every email skipped
+   * (reason `holdout`) but a required category's; default: the journey's own hash of the user id,
+   * as in production. `testJourney` only (on Temporal the workflow draws the arm).
+   */
+  arm?: 'holdout' | 'treatment';
 }
 
 /** The fakes and the policy a test's fake world is built with. */
@@ -75,6 +89,10 @@ export interface JourneyTestRun {
   readonly skipReason: string | undefined;
   /** The failure message of a failed run. */
   readonly error: string | undefined;
+  /** The person's arm: true when held out, false in treatment, undefined for a journey with neither goal nor holdout. */
+  readonly holdout: boolean | undefined;
+  /** The journey's goal met: when, through which event, with which value; undefined until then. */
+  readonly converted: Conversion | undefined;
   /** The test clock. */
   now(): Promise<Date>;
   /** Moves the test clock forward; timers that fall due fire in order. */
@@ -160,5 +178,13 @@ export abstract class FakeRunView {
 
   get error(): string | undefined {
     return this.run.errorMessage;
+  }
+
+  get holdout(): boolean | undefined {
+    return this.run.holdout;
+  }
+
+  get converted(): Conversion | undefined {
+    return this.run.converted;
   }
 }

@@ -1,6 +1,7 @@
 import { describeConditionProblem, type PropertyCondition } from './conditions';
 import type { JourneyContext } from './context';
 import { quietHoursProblems, type QuietHours } from './local-time';
+import { goalProblems, holdoutProblems, type JourneyGoal, type JourneyHoldout } from './outcomes';
 
 export type EntryLimit = 'once' | 'unlimited';
 
@@ -26,6 +27,12 @@ export interface JourneyDefinition {
   quietHours?: QuietHours;
   /** preference category of this journey's emails and its entry check (default `journey`); must be one of journeys/categories.ts, checked when the registry is built */
   category?: string;
+  /** what converting means for this journey: measured per arm (docs/journeys.md, "Goals, holdouts and lift") */
+  goal?: JourneyGoal;
+  /** end the run when the person converts, as an exit rule does (default true) */
+  exitOnGoal?: boolean;
+  /** a share of the people who enter get none of its emails (required categories excepted), to measure lift */
+  holdout?: JourneyHoldout;
   run(ctx: JourneyContext): Promise<void>;
 }
 
@@ -76,6 +83,9 @@ export function validateJourney(definition: JourneyDefinition): string[] {
   }
   if (d.quietHours !== undefined) problems.push(...quietHoursProblems(d.quietHours));
   if (d.category !== undefined && (typeof d.category !== 'string' || d.category.trim() === '')) problems.push('category must be a non-empty string');
+  if (d.goal !== undefined) problems.push(...goalProblems(d.goal));
+  if (d.exitOnGoal !== undefined && typeof d.exitOnGoal !== 'boolean') problems.push('exitOnGoal must be a boolean');
+  if (d.holdout !== undefined) problems.push(...holdoutProblems(d.holdout));
   if (typeof d.run !== 'function') problems.push('run must be an async function (ctx) => …');
   return problems;
 }

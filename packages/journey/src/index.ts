@@ -3,6 +3,8 @@ export type { ConditionOperator, Properties, PropertyCondition } from './conditi
 export { durationMs, parseDuration } from './duration';
 export { eventPassesWhere } from './machine-hits';
 export type { Duration } from './duration';
+export { goalValue, holdoutArm, HOLDOUT_BUCKETS } from './outcomes';
+export type { HoldoutArm, JourneyGoal, JourneyHoldout } from './outcomes';
 export { defineJourney, validateJourney, JourneyDefinitionError } from './define-journey';
 export type { EntryLimit, EventRule, Journey, JourneyDefinition } from './define-journey';
 export type {

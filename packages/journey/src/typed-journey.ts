@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import type { JourneyContext, SendEmailOptions, SendEmailOutcome } from './context';
+import type { Duration } from './duration';
 import type { QuietHours } from './local-time';
+import type { JourneyHoldout } from './outcomes';
 import { defineJourney, type EntryLimit, type Journey, type JourneyDefinition } from './define-journey';
 import type { EventCatalog, EventSchemas } from './event-catalog';
 
@@ -15,6 +17,16 @@ export type TypedCondition<P> = {
 /** An exitOn rule over the catalog: a catalogued event and conditions on its properties. */
 export type TypedEventRule<C extends EventSchemas> = {
   [E in keyof C & string]: { event: E; where?: TypedCondition<z.output<C[E]>>[] };
+}[keyof C & string];
+
+/** A goal over the catalog: a catalogued event, conditions on its properties and its value. */
+export type TypedGoal<C extends EventSchemas> = {
+  [E in keyof C & string]: {
+    event: E;
+    within: Duration;
+    where?: TypedCondition<z.output<C[E]>>[];
+    value?: (keyof z.output<C[E]> & string) | ((properties: z.output<C[E]>) => number | undefined);
+  };
 }[keyof C & string];
 
 /** Template key → the `data` its props schema accepts (journeys/templates/registry.ts). */
@@ -40,6 +52,11 @@ export interface TypedJourneyDefinition<C extends EventSchemas, T extends Templa
   exitOn?: TypedEventRule<C>[];
   suppress?: { hours: number };
   quietHours?: QuietHours;
+  category?: string;
+  /** the goal event, typed against the catalog (its value: a property name or a function of its properties) */
+  goal?: TypedGoal<C>;
+  exitOnGoal?: boolean;
+  holdout?: JourneyHoldout;
   run(ctx: TypedJourneyContext<z.output<C[E]>, T>): Promise<void>;
 }
 
@@ -70,5 +87,7 @@ export function typedJourneyDefiner<C extends EventSchemas, T extends TemplateDa
 /** The events a typed journey names (trigger, exit rules) that the catalog lacks; none for a plain journey. */
 export function uncataloguedEvents(journey: Journey, catalog: Pick<EventCatalog, 'has'>): string[] {
   if (!typedJourneys.has(journey)) return [];
-  return [journey.trigger.event, ...journey.exitOn.map((rule) => rule.event)].filter((event) => !catalog.has(event));
+  return [journey.trigger.event, ...journey.exitOn.map((rule) => rule.event), ...(journey.goal === undefined ? [] : [journey.goal.event])].filter(
+    (event) => !catalog.has(event),
+  );
 }

@@ -3338,6 +3338,32 @@ export interface paths {
               }
             | {
                 /** @enum {unknown} */
+                templateKey?: 'first-project-nudge';
+                data?: {
+                  projectName?: string | null;
+                  /**
+                   * Format: uri
+                   * @default https://app.example.com/projects
+                   */
+                  projectUrl?: string;
+                };
+              }
+            | {
+                /** @enum {unknown} */
+                templateKey?: 'first-project-tips';
+                data?: {
+                  projectName?: string | null;
+                  /** @default Waymark */
+                  productName?: string;
+                  /**
+                   * Format: uri
+                   * @default https://app.example.com/docs/publishing
+                   */
+                  docsUrl?: string;
+                };
+              }
+            | {
+                /** @enum {unknown} */
                 templateKey?: 'order-receipt';
                 data: {
                   orderId: string;
@@ -10198,6 +10224,144 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/admin/journeys/{id}/outcomes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A journey's conversions per arm (treatment, holdout) with the lift and its always-valid 95 % interval
+     * @description People are counted by the UTC day they entered, conversions included, so `from`/`to` select the same people in every column. Read from counters kept as people enter, get emails and convert: the cost does not grow with the number of enrollments. 409 for a journey with neither a goal nor a holdout.
+     *
+     *     Requires a bearer key with scope `read` or a session cookie whose organization role grants it.
+     */
+    get: {
+      parameters: {
+        query?: {
+          from?: string;
+          to?: string;
+          /** @description only runs started on this journey version */
+          version?: string;
+        };
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['JourneyOutcomes'];
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/admin/journeys/{id}/simulate': {
     parameters: {
       query?: never;
@@ -16339,6 +16503,14 @@ export interface components {
       updatedAt: string;
       /** @description The journey's version when this run started: a short hash of the journey's code and the templates it names. Null for runs started before versions were recorded. */
       journeyVersion: string | null;
+      /** @description The person's arm: true when held out of the journey's emails, false in treatment, null when the journey has neither a goal nor a holdout */
+      holdout: boolean | null;
+      /** @description When the journey's goal event arrived within its window (null: not converted) */
+      convertedAt: string | null;
+      /** @description The goal's value for this conversion (the goal's `value`), null when none */
+      conversionValue: number | null;
+      /** @description The event that met the goal */
+      conversionEventId: string | null;
     };
     JourneyRunningVersionInput: {
       /** @description null: runs started before versions were recorded */
@@ -16406,6 +16578,17 @@ export interface components {
         from: string;
         to: string;
       } | null;
+      /** @description What converting means for this journey (docs/journeys.md, "Goals, holdouts and lift"); its numbers are at GET /v1/admin/journeys/{id}/outcomes */
+      goal: {
+        event: string;
+        within: string;
+        where: components['schemas']['PropertyConditionInput'][];
+        exitOnGoal: boolean;
+      } | null;
+      /** @description The share of people held out of the journey's emails */
+      holdout: {
+        percent: number;
+      } | null;
       counts: {
         active: number;
         waiting: number;
@@ -16418,6 +16601,54 @@ export interface components {
       version: string | null;
       /** @description every version that still has running enrollments, newest first */
       runningVersions: components['schemas']['JourneyRunningVersionInput'][];
+    };
+    JourneyOutcomeArmInput: {
+      /** @description people who entered in the range */
+      enrolled: number;
+      /** @description of them, people whose goal event arrived within the goal window */
+      converted: number;
+      /** @description converted / enrolled (0 while nobody entered) */
+      conversionRate: number;
+      /** @description the sum of the conversions' values (the goal's `value`) */
+      value: number;
+      /** @description value / enrolled */
+      valuePerPerson: number;
+    };
+    JourneyOutcomesInput: {
+      journeyId: string;
+      /** @description null: the journey has a holdout but no goal */
+      goal: {
+        event: string;
+        within: string;
+      } | null;
+      arms: {
+        treatment: components['schemas']['JourneyOutcomeArmInput'];
+        /** @description null: the journey holds nobody out */
+        holdout: components['schemas']['JourneyOutcomeArmInput'] | null;
+      };
+      /** @description null until both arms have someone in them, or without a goal or a holdout */
+      lift: {
+        /** @description treatment rate minus holdout rate (0.021 is +2.1 points) */
+        absolute: number;
+        /** @description absolute / holdout rate; null while the holdout has no conversion */
+        relative: number | null;
+        /** @description an always-valid 95 % interval of `absolute`: valid however often it is read while the journey runs */
+        ci95: [number, number];
+        method: string;
+      } | null;
+      /** @description the treatment arm per node, most reached first */
+      byStep: {
+        /** @description the node id */
+        step: string;
+        reached: number;
+        sent: number;
+        /** @description emails first opened by a person (not a machine) */
+        humanOpened: number;
+        /** @description emails first clicked by a person (not a machine) */
+        humanClicked: number;
+        /** @description people who converted after reaching the step */
+        converted: number;
+      }[];
     };
     SimulationJobInput: {
       /** Format: uuid */
@@ -16479,6 +16710,17 @@ export interface components {
             skipped: number;
             /** @description sends a `delay` frequency cap would hold until its window has room */
             delayed: number;
+          };
+          /** @description for a journey with a goal: enrollments and conversions (the goal event within its window) per arm of its holdout */
+          arms?: {
+            treatment: {
+              enrolled: number;
+              converted: number;
+            };
+            holdout: {
+              enrolled: number;
+              converted: number;
+            };
           };
         };
         /** @description what the live journey actually sent in the same window, per template key */
@@ -16972,6 +17214,10 @@ export interface components {
         }[];
         /** @description for a live run: its pending timer or wait, from Temporal */
         now?: string;
+        /** @description for a journey with a holdout: the arm and why, e.g. "held out of first-project (bucket 134 of 1000 is under 200)" */
+        arm?: string;
+        /** @description when the goal was met, e.g. "converted on day 3 through subscription.started" */
+        converted?: string;
       }[];
       /** @description when there is no enrollment: the reason */
       notEnrolled?: string;
@@ -17424,6 +17670,14 @@ export interface components {
       updatedAt: string;
       /** @description The journey's version when this run started: a short hash of the journey's code and the templates it names. Null for runs started before versions were recorded. */
       journeyVersion: string | null;
+      /** @description The person's arm: true when held out of the journey's emails, false in treatment, null when the journey has neither a goal nor a holdout */
+      holdout: boolean | null;
+      /** @description When the journey's goal event arrived within its window (null: not converted) */
+      convertedAt: string | null;
+      /** @description The goal's value for this conversion (the goal's `value`), null when none */
+      conversionValue: number | null;
+      /** @description The event that met the goal */
+      conversionEventId: string | null;
     };
     JourneyRunningVersion: {
       /** @description null: runs started before versions were recorded */
@@ -17491,6 +17745,17 @@ export interface components {
         from: string;
         to: string;
       } | null;
+      /** @description What converting means for this journey (docs/journeys.md, "Goals, holdouts and lift"); its numbers are at GET /v1/admin/journeys/{id}/outcomes */
+      goal: {
+        event: string;
+        within: string;
+        where: components['schemas']['PropertyCondition'][];
+        exitOnGoal: boolean;
+      } | null;
+      /** @description The share of people held out of the journey's emails */
+      holdout: {
+        percent: number;
+      } | null;
       counts: {
         active: number;
         waiting: number;
@@ -17503,6 +17768,54 @@ export interface components {
       version: string | null;
       /** @description every version that still has running enrollments, newest first */
       runningVersions: components['schemas']['JourneyRunningVersion'][];
+    };
+    JourneyOutcomeArm: {
+      /** @description people who entered in the range */
+      enrolled: number;
+      /** @description of them, people whose goal event arrived within the goal window */
+      converted: number;
+      /** @description converted / enrolled (0 while nobody entered) */
+      conversionRate: number;
+      /** @description the sum of the conversions' values (the goal's `value`) */
+      value: number;
+      /** @description value / enrolled */
+      valuePerPerson: number;
+    };
+    JourneyOutcomes: {
+      journeyId: string;
+      /** @description null: the journey has a holdout but no goal */
+      goal: {
+        event: string;
+        within: string;
+      } | null;
+      arms: {
+        treatment: components['schemas']['JourneyOutcomeArm'];
+        /** @description null: the journey holds nobody out */
+        holdout: components['schemas']['JourneyOutcomeArm'] | null;
+      };
+      /** @description null until both arms have someone in them, or without a goal or a holdout */
+      lift: {
+        /** @description treatment rate minus holdout rate (0.021 is +2.1 points) */
+        absolute: number;
+        /** @description absolute / holdout rate; null while the holdout has no conversion */
+        relative: number | null;
+        /** @description an always-valid 95 % interval of `absolute`: valid however often it is read while the journey runs */
+        ci95: [number, number];
+        method: string;
+      } | null;
+      /** @description the treatment arm per node, most reached first */
+      byStep: {
+        /** @description the node id */
+        step: string;
+        reached: number;
+        sent: number;
+        /** @description emails first opened by a person (not a machine) */
+        humanOpened: number;
+        /** @description emails first clicked by a person (not a machine) */
+        humanClicked: number;
+        /** @description people who converted after reaching the step */
+        converted: number;
+      }[];
     };
     SimulationJob: {
       /** Format: uuid */
@@ -17564,6 +17877,17 @@ export interface components {
             skipped: number;
             /** @description sends a `delay` frequency cap would hold until its window has room */
             delayed: number;
+          };
+          /** @description for a journey with a goal: enrollments and conversions (the goal event within its window) per arm of its holdout */
+          arms?: {
+            treatment: {
+              enrolled: number;
+              converted: number;
+            };
+            holdout: {
+              enrolled: number;
+              converted: number;
+            };
           };
         };
         /** @description what the live journey actually sent in the same window, per template key */
@@ -18057,6 +18381,10 @@ export interface components {
         }[];
         /** @description for a live run: its pending timer or wait, from Temporal */
         now?: string;
+        /** @description for a journey with a holdout: the arm and why, e.g. "held out of first-project (bucket 134 of 1000 is under 200)" */
+        arm?: string;
+        /** @description when the goal was met, e.g. "converted on day 3 through subscription.started" */
+        converted?: string;
       }[];
       /** @description when there is no enrollment: the reason */
       notEnrolled?: string;

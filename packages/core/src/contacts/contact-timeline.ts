@@ -55,7 +55,8 @@ export async function getContactTimeline(db: Db, idOrExternalId: string, query: 
   if (wanted('journey')) {
     branches.push(sql`(select 'journey' as type, created_at as ts, id,
         jsonb_build_object('id', id, 'journeyId', journey_id, 'status', status, 'currentNodeId', current_node_id,
-          'completedAt', completed_at, 'exitedAt', exited_at) as data
+          'completedAt', completed_at, 'exitedAt', exited_at, 'holdout', holdout, 'convertedAt', converted_at,
+          'conversionValue', conversion_value, 'conversionEventId', conversion_event_id) as data
       from journey_states where user_id = ${userId} order by created_at desc, id desc limit ${window})`);
     counts.push(sql`(select count(*) from journey_states where user_id = ${userId})`);
   }

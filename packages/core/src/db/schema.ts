@@ -93,6 +93,39 @@ export interface JourneyStatesTable {
   triggerEventId: ColumnType<string | null, never, never>;
   /** 0100: the journey's version when the run started (null for older runs) */
   journeyVersion: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 0190: the person's arm (null: the journey has neither a goal nor a holdout) and their conversion */
+  holdout: ColumnType<boolean | null, boolean | null | undefined, boolean | null>;
+  convertedAt: NullableTimestamp;
+  /** numeric: read as a string by the driver */
+  conversionValue: ColumnType<string | null, number | null | undefined, number | null>;
+  conversionEventId: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** 0190: per journey, version, arm, entry day (UTC) and backend shard */
+export interface JourneyOutcomeCountsTable {
+  journeyId: string;
+  journeyVersion: string;
+  holdout: boolean;
+  day: ColumnType<Date, string, string>;
+  shard: number;
+  enrolled: ColumnType<string, number | undefined, number>;
+  converted: ColumnType<string, number | undefined, number>;
+  value: ColumnType<string, number | undefined, number>;
+}
+
+/** 0190: the same per node */
+export interface JourneyStepCountsTable {
+  journeyId: string;
+  journeyVersion: string;
+  holdout: boolean;
+  day: ColumnType<Date, string, string>;
+  nodeId: string;
+  shard: number;
+  reached: ColumnType<string, number | undefined, number>;
+  sent: ColumnType<string, number | undefined, number>;
+  humanOpened: ColumnType<string, number | undefined, number>;
+  humanClicked: ColumnType<string, number | undefined, number>;
+  converted: ColumnType<string, number | undefined, number>;
 }
 
 export interface JourneyEntriesTable {
@@ -583,6 +616,8 @@ export interface Database {
   journeyStates: JourneyStatesTable;
   journeyEntries: JourneyEntriesTable;
   journeyLogs: JourneyLogsTable;
+  journeyOutcomeCounts: JourneyOutcomeCountsTable;
+  journeyStepCounts: JourneyStepCountsTable;
   emailSends: EmailSendsTable;
   emailProviderNotifications: EmailProviderNotificationsTable;
   trackedLinks: TrackedLinksTable;

@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import { durationMs, eventPassesWhere, goalValue } from '@waymark/journey';
 import type { EventEffectKind } from '../db/schema';
 import { currentTraceparent } from '../logging/trace-context';
 import { LIVE_STATUS_LIST } from '../journeys/live-statuses';
@@ -36,11 +37,13 @@ export interface EffectPlan {
   exits: { ord: number; journeyId: string }[];
   /** the trace of the request storing the events, kept with their effects (null with tracing off) */
   traceContext: string | null;
+  /** journeys whose goal the event meets (its `where` passes), with the goal's window, the conversion's value and `exitOnGoal` */
+  goals: { ord: number; journeyId: string; withinMs: number; value: number | null; exit: boolean }[];
 }
 
 /** The plan for `events` in statement order; a quarantined event has no part in it. */
 export function planEffects(deps: { journeys: JourneyRegistry }, events: readonly PreparedEvent[]): EffectPlan {
-  const plan: EffectPlan = { starts: [], exits: [], traceContext: currentTraceparent() ?? null };
+  const plan: EffectPlan = { starts: [], exits: [], traceContext: currentTraceparent() ?? null, goals: [] };
   events.forEach((event, index) => {
     if (event.catalogViolations !== undefined) return;
     const ord = index + 1;
@@ -48,6 +51,12 @@ export function planEffects(deps: { journeys: JourneyRegistry }, events: readonl
       plan.starts.push({ ord, journeyId: journey.id, codeEnabled: deps.journeys.codeEnabled(journey.id) });
     for (const journey of deps.journeys.exitedBy(event.name))
       if (matchesExitRule(deps, { journeyId: journey.id }, event)) plan.exits.push({ ord, journeyId: journey.id });
+    for (const journey of deps.journeys.convertedBy(event.name)) {
+      const goal = journey.goal!;
+      if (!eventPassesWhere(event.name, goal.where, event.eventProperties)) continue;
+      const value = goalValue(goal, event.eventProperties);
+      plan.goals.push({ ord, journeyId: journey.id, withinMs: durationMs(goal.within), value, exit: journey.exitOnGoal !== false });
+    }
   });
   return plan;
 }
@@ -67,25 +76,85 @@ export function planEffects(deps: { journeys: JourneyRegistry }, events: readonl
  * nothing pays only for the signal part, which depends on what runs wait for).
  */
 export function effectsCtes(plan: EffectPlan): RawBuilder<unknown> {
-  const exiting = plan.exits.length > 0;
-  const exitCtes = exiting
-    ? sql`
-    exit_match as (
-      select distinct on (l.id) l.id, l.journey_id, l.workflow_id, l.user_id, f.id as event_id, f.event
+  const ruleExits = plan.exits.length > 0;
+  const goalExits = plan.goals.some((goal) => goal.exit);
+  const exiting = ruleExits || goalExits;
+  const ruleMatch = sql`
+      select l.id, l.journey_id, l.workflow_id, l.user_id, f.id as event_id, f.event, f.ord, 'exit_rule' as reason
       from live l
       join fresh f on f.user_id = l.user_id
       join unnest(${plan.exits.map((exit) => exit.ord)}::int[], ${plan.exits.map((exit) => exit.journeyId)}::text[]) as x(ord, journey_id)
-        on x.ord = f.ord and x.journey_id = l.journey_id
-      order by l.id, f.ord
+        on x.ord = f.ord and x.journey_id = l.journey_id`;
+  const goalMatch = sql`
+      select id, journey_id, workflow_id, user_id, event_id, event, ord, 'goal' as reason from goal_match where exit and status in ${LIVE_STATUS_LIST}`;
+  const exitCtes = exiting
+    ? sql`
+    exit_match as (
+      select distinct on (id) * from (${ruleExits && goalExits ? sql`${ruleMatch} union all ${goalMatch}` : ruleExits ? ruleMatch : goalMatch}) m
+      order by id, ord
     ), exited as (
-      update journey_states s set status = 'exited', exited_at = now(), updated_at = now()
-      from exit_match m where s.id = m.id and s.status in ${LIVE_STATUS_LIST}
-      returning s.id, s.current_node_id, m.journey_id, m.workflow_id, m.user_id, m.event_id, m.event
+      update journey_states s set status = 'exited', exited_at = now(), updated_at = now()${
+        plan.goals.length > 0
+          ? sql`,
+        converted_at = case when g.id is null then s.converted_at else now() end,
+        conversion_value = case when g.id is null then s.conversion_value else g.value end,
+        conversion_event_id = case when g.id is null then s.conversion_event_id else g.event_id end`
+          : sql``
+      }
+      from exit_match m ${plan.goals.length > 0 ? sql`left join goal_match g on g.id = m.id` : sql``}
+      where s.id = m.id and s.status in ${LIVE_STATUS_LIST}
+      returning s.id, s.current_node_id, m.journey_id, m.workflow_id, m.user_id, m.event_id, m.event, m.reason
     ), exit_logged as (
       insert into journey_logs (journey_state_id, from_node_id, to_node_id, action, detail)
-      select id, current_node_id, current_node_id, 'exited', jsonb_build_object('reason', 'exit_rule', 'event', event, 'eventId', event_id) from exited
+      select id, current_node_id, current_node_id, 'exited', jsonb_build_object('reason', reason, 'event', event, 'eventId', event_id) from exited
     ),`
     : sql`exited as (select null::uuid as id, null::text as journey_id, null::text as workflow_id, null::text as user_id, null::uuid as event_id where false),`;
+  return sql`${goalMatchCte(plan)}${exitCtes}${conversionCtes(plan, exiting)}${effectsCte(plan, exiting)}`;
+}
+
+/**
+ * Conversions (docs/journeys.md, "Goals, holdouts and lift"): per journey whose goal the event
+ * meets, the user's latest enrollment that entered within the goal's window and has not converted
+ * gets `converted_at`, the value and the event's id (the counters follow by trigger, migrations/0190)
+ * and a `converted` log row. A run still live with `exitOnGoal` is exited by `exited` instead,
+ * which writes the conversion in the same update (one statement may update a row once).
+ */
+function goalMatchCte(plan: EffectPlan): RawBuilder<unknown> {
+  if (plan.goals.length === 0) return sql``;
+  const { goals } = plan;
+  return sql`
+    goal_match as (
+      select distinct on (s.journey_id, s.user_id) s.id, s.journey_id, s.workflow_id, s.user_id, s.status, s.current_node_id,
+             f.id as event_id, f.event, f.ord, g.value, g.exit
+      from fresh f
+      join unnest(${goals.map((goal) => goal.ord)}::int[], ${goals.map((goal) => goal.journeyId)}::text[], ${goals.map((goal) => goal.withinMs)}::bigint[],
+                  ${goals.map((goal) => goal.value)}::numeric[], ${goals.map((goal) => goal.exit)}::boolean[]) as g(ord, journey_id, within_ms, value, exit)
+        on g.ord = f.ord
+      join journey_states s on s.user_id = f.user_id and s.journey_id = g.journey_id and s.converted_at is null
+        and s.created_at >= now() - g.within_ms * interval '1 millisecond'
+      where f.routable
+      order by s.journey_id, s.user_id, s.created_at desc, f.ord
+    ),`;
+}
+
+/** After the exits (`exit_match`, `exited`): the conversions of the runs they do not exit. */
+function conversionCtes(plan: EffectPlan, exiting: boolean): RawBuilder<unknown> {
+  if (plan.goals.length === 0) return sql``;
+  return sql`
+    converted as (
+      update journey_states s set converted_at = now(), conversion_value = g.value, conversion_event_id = g.event_id, updated_at = now()
+      from goal_match g where s.id = g.id and s.converted_at is null
+        ${exiting ? sql`and not exists (select 1 from exit_match x where x.id = g.id)` : sql``}
+      returning s.id
+    ), conversion_logged as (
+      insert into journey_logs (journey_state_id, from_node_id, to_node_id, action, detail)
+      select g.id, g.current_node_id, g.current_node_id, 'converted', jsonb_build_object('event', g.event, 'eventId', g.event_id, 'value', g.value)
+      from goal_match g
+      where g.id in (select id from converted)${exiting ? sql` or g.id in (select id from exited)` : sql``}
+    ),`;
+}
+
+function effectsCte(plan: EffectPlan, exiting: boolean): RawBuilder<unknown> {
   const startPart =
     plan.starts.length > 0
       ? sql`
@@ -97,7 +166,7 @@ export function effectsCtes(plan: EffectPlan): RawBuilder<unknown> {
         where coalesce(o.enabled, t.code_enabled)
         union all`
       : sql``;
-  return sql`${exitCtes}
+  return sql`
     effects as (
       insert into event_effects (event_id, seq, kind, user_id, journey_id, workflow_id, next_attempt_at, trace_context)
       select event_id, row_number() over (partition by event_id order by k, journey_id, workflow_id), kind, user_id, journey_id, workflow_id,

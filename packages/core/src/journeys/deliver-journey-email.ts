@@ -25,8 +25,21 @@ export type JourneyEmailOutcome = SendJourneyEmailResult | { status: 'deferred';
  * - over a frequency cap of the delivery policy → skipped or held (journey-frequency-cap.ts).
  */
 export async function deliverJourneyEmail(deps: EmailDeps, input: SendJourneyEmailInput): Promise<JourneyEmailOutcome> {
-  const known = await readSendContext(deps.db, input, gateCategory(deps.categories, emailCategory(deps, input.templateKey, input.category)));
+  const category = emailCategory(deps, input.templateKey, input.category);
+  const known = await readSendContext(deps.db, input, gateCategory(deps.categories, category));
   if (known.stateStatus === null || !isLiveStatus(known.stateStatus)) return { status: 'skipped', reason: 'state_not_active' };
+  // a held-out person is exposed to the same timeline without the email; a required category (a
+  // receipt, a password reset) is something they asked for, so it is never held out
+  if (input.holdout === true && !deps.categories.required(category)) {
+    await recordJourneyStep(deps.db, {
+      stateId: input.stateId,
+      toNodeId: input.nodeId,
+      action: 'email_skipped',
+      status: 'active',
+      detail: { templateKey: input.templateKey, reason: 'holdout' },
+    });
+    return { status: 'skipped', reason: 'holdout' };
+  }
 
   // the send's row, read with the state above, tells a retry of an admitted send
   const cap = await applyJourneyFrequencyCap(deps, input, known.row !== undefined);

@@ -1,4 +1,4 @@
-import { evaluateCondition } from '@waymark/journey';
+import { evaluateCondition, holdoutArm, HOLDOUT_BUCKETS, type Journey } from '@waymark/journey';
 import type { Db } from '../db/database';
 import type { JsonObject } from '../db/schema';
 import { getContact } from '../contacts/contact';
@@ -35,6 +35,10 @@ export interface ExplainedEnrollment {
   steps: ExplainedStep[];
   /** for a live run: where Temporal says it is now */
   now?: string;
+  /** for a journey with a holdout: "held out of first-project (bucket 134 of 1000 is under 200)" */
+  arm?: string;
+  /** the goal met: "converted on day 3 through subscription.started" */
+  converted?: string;
 }
 
 export interface ExplainedTrigger {
@@ -84,7 +88,7 @@ export async function explainJourney(deps: ExplainDeps, input: { contactId: stri
       .execute(),
     deps.db
       .selectFrom('journeyStates')
-      .select(['id', 'status', 'context', 'createdAt', 'workflowId'])
+      .select(['id', 'status', 'context', 'createdAt', 'workflowId', 'holdout', 'convertedAt'])
       .where('userId', '=', userId)
       .where('journeyId', '=', journey.id)
       .orderBy('createdAt')
@@ -148,6 +152,8 @@ export async function explainJourney(deps: ExplainDeps, input: { contactId: stri
         return 'unsubscribed from all emails';
       case 'category_unsubscribed':
         return `unsubscribed from ${offCategories.join(', ') || 'the category'}`;
+      case 'holdout':
+        return armPhrase(journey, userId, true);
       case 'duplicate':
       case 'state_not_active':
         return reason === 'duplicate' ? 'duplicate' : 'the run had already ended';
@@ -180,8 +186,10 @@ export async function explainJourney(deps: ExplainDeps, input: { contactId: stri
             (entry) => (entry.payload as JsonObject).journeyStateId === state.id && (entry.payload as JsonObject).templateKey === templateKey,
           );
           outcome = letter === undefined ? `failed: ${text('reason') ?? 'unknown'}` : `failed → DLQ ${letter.id}`;
-        } else if (log.action === 'exited')
+        } else if (log.action === 'exited' && text('reason') === 'goal') outcome = `exited on reaching the goal (${text('event') ?? 'its event'})`;
+        else if (log.action === 'exited')
           outcome = text('event') !== undefined ? `exited by ${text('event')} at ${log.createdAt.toISOString()}` : 'exited (cancelled by an admin)';
+        else if (log.action === 'converted') outcome = `converted through ${text('event') ?? 'the goal event'}`;
         const locale = sendLocales.get(text('emailSendId') ?? '');
         return {
           at: log.createdAt,
@@ -201,6 +209,7 @@ export async function explainJourney(deps: ExplainDeps, input: { contactId: stri
           : `waiting for ${progress.waitingFor} until ${progress.until}`
         : undefined;
     const trigger = ((state.context ?? {}) as { trigger?: { eventId?: string } }).trigger;
+    const conversion = steps.find((step) => step.action === 'converted');
     enrollments.push({
       stateId: state.id,
       status: state.status,
@@ -208,6 +217,12 @@ export async function explainJourney(deps: ExplainDeps, input: { contactId: stri
       triggerEventId: trigger?.eventId ?? null,
       steps,
       ...(now === undefined ? {} : { now }),
+      ...(state.holdout === null || journey.holdout === undefined ? {} : { arm: armPhrase(journey, userId, state.holdout) }),
+      ...(state.convertedAt === null
+        ? {}
+        : {
+            converted: `converted on day ${conversionDay(state.createdAt, state.convertedAt)} through ${conversion?.outcome.replace('converted through ', '') ?? journey.goal?.event ?? 'the goal event'}`,
+          }),
     });
   }
 
@@ -248,6 +263,19 @@ export async function explainJourney(deps: ExplainDeps, input: { contactId: stri
   }
   if (input.templateKey !== undefined) explanation.template = { key: input.templateKey, outcome: templateOutcome(input.templateKey, explanation) };
   return explanation;
+}
+
+/** "held out of first-project (bucket 134 of 1000 is under 200)", from the journey's hash of the person */
+function armPhrase(journey: Journey, userId: string, heldOut: boolean): string {
+  const arm = holdoutArm(journey, userId);
+  if (arm === undefined) return heldOut ? `held out of ${journey.id}` : `in treatment of ${journey.id}`;
+  const why = `bucket ${arm.bucket} of ${HOLDOUT_BUCKETS} is ${arm.holdout ? '' : 'not '}under ${arm.threshold}`;
+  return `${heldOut ? 'held out of' : 'in treatment of'} ${journey.id} (${why})`;
+}
+
+/** Day 1 is the first 24 hours after entry. */
+function conversionDay(enteredAt: Date, convertedAt: Date): number {
+  return Math.floor((convertedAt.getTime() - enteredAt.getTime()) / 86_400_000) + 1;
 }
 
 const KEPT_WORDS: Record<AddressSuppressionReason, string> = {

@@ -1,4 +1,4 @@
-import type { Journey, QuietHours } from '@waymark/journey';
+import type { Journey, PropertyCondition, QuietHours } from '@waymark/journey';
 import type { Db } from '../db/database';
 import { countJourneyStates, emptyCounts, recentJourneyStates, type JourneyCounts, type JourneyState } from './journey-states';
 import { effectiveEnabled, loadOverrides, setJourneyEnabled } from './effective-enabled';
@@ -19,6 +19,9 @@ export interface JourneyDetail extends Omit<JourneySummary, 'description'> {
   exitOn: Journey['exitOn'];
   suppress: { hours: number } | null;
   quietHours: QuietHours | null;
+  /** what converting means (docs/journeys.md, "Goals, holdouts and lift"); `within` as written */
+  goal: { event: string; within: string; where: PropertyCondition[]; exitOnGoal: boolean } | null;
+  holdout: { percent: number } | null;
   recentStates: JourneyState[];
   /** this deployment's version of the journey's code (null when the process could not read it) */
   version: string | null;
@@ -72,6 +75,11 @@ export async function getJourneyDetail(db: Db, registry: JourneyRegistry, id: st
     exitOn: journey.exitOn,
     suppress: journey.suppress ?? null,
     quietHours: journey.quietHours ?? null,
+    goal:
+      journey.goal === undefined
+        ? null
+        : { event: journey.goal.event, within: String(journey.goal.within), where: journey.goal.where ?? [], exitOnGoal: journey.exitOnGoal !== false },
+    holdout: journey.holdout === undefined ? null : { percent: journey.holdout.percent },
     counts: counts.get(id) ?? emptyCounts(),
     recentStates,
     version: registry.version(id),

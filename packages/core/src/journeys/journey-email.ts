@@ -14,6 +14,8 @@ export interface SendJourneyEmailInput {
   idempotencyKey: string;
   /** the journey's `suppress.hours`; enforced by the send path (docs/email.md) */
   suppressHours?: number;
+  /** the person is in the journey's holdout: the step is logged `skipped` (reason `holdout`) and nothing is sent, unless the category is required */
+  holdout?: boolean;
 }
 
 export interface SendJourneyEmailResult {

@@ -26,6 +26,11 @@ export interface JourneyState {
   updatedAt: Date;
   /** the journey's version when the run started; null for runs from before versions */
   journeyVersion: string | null;
+  /** the person's arm: true held out, false treatment, null when the journey measures nothing (docs/journeys.md, "Goals, holdouts and lift") */
+  holdout: boolean | null;
+  convertedAt: Date | null;
+  conversionValue: number | null;
+  conversionEventId: string | null;
 }
 
 export interface JourneyLog {
@@ -59,6 +64,10 @@ function selectStates(db: Db) {
       'createdAt',
       'updatedAt',
       'journeyVersion',
+      'holdout',
+      'convertedAt',
+      sql<number | null>`conversion_value::float8`.as('conversionValue'),
+      'conversionEventId',
     ]);
 }
 

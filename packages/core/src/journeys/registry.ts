@@ -14,6 +14,8 @@ export interface JourneyRegistry {
   triggeredBy(event: string): readonly Journey[];
   /** journeys with an exitOn rule for this event name */
   exitedBy(event: string): readonly Journey[];
+  /** journeys whose goal is this event name */
+  convertedBy(event: string): readonly Journey[];
   codeEnabled(id: string): boolean;
   /** the journey's version in this process's code (docs/journeys.md, "Changing a live journey"); null when not known */
   version(id: string): string | null;
@@ -43,6 +45,7 @@ export function createJourneyRegistry(
   const byId = new Map<string, Journey>();
   const byTrigger = new Map<string, Journey[]>();
   const byExitEvent = new Map<string, Journey[]>();
+  const byGoal = new Map<string, Journey[]>();
   for (const journey of journeys) {
     const problems = validateJourney(journey);
     if (problems.length > 0) throw new Error(`Invalid journey '${journey.id}': ${problems.join('; ')}`);
@@ -58,6 +61,7 @@ export function createJourneyRegistry(
     byId.set(journey.id, journey);
     byTrigger.set(journey.trigger.event, [...(byTrigger.get(journey.trigger.event) ?? []), journey]);
     for (const event of new Set((journey.exitOn ?? []).map((rule) => rule.event))) byExitEvent.set(event, [...(byExitEvent.get(event) ?? []), journey]);
+    if (journey.goal !== undefined) byGoal.set(journey.goal.event, [...(byGoal.get(journey.goal.event) ?? []), journey]);
   }
   const enabled = parseEnabledJourneys(options.enabledJourneys);
   if (enabled !== '*') {
@@ -75,6 +79,7 @@ export function createJourneyRegistry(
     },
     triggeredBy: (event) => byTrigger.get(event) ?? [],
     exitedBy: (event) => byExitEvent.get(event) ?? [],
+    convertedBy: (event) => byGoal.get(event) ?? [],
     codeEnabled(id) {
       const journey = byId.get(id);
       return journey !== undefined && journey.enabled && (enabled === '*' || enabled.has(id));

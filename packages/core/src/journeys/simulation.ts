@@ -5,6 +5,7 @@ import { badRequest } from '../errors/app-error';
 import { countSentByTemplate, loadSimulationSubjects, type SimulationSubject } from './simulation-history';
 
 const counts = z.record(z.string(), z.number().int());
+const armCounts = z.object({ enrolled: z.number().int(), converted: z.number().int() });
 
 /** What a simulation found: the same report `waymark simulate` prints (docs/journeys.md). */
 export const simulationReportSchema = z.object({
@@ -25,6 +26,10 @@ export const simulationReportSchema = z.object({
     })
     .optional()
     .describe("what the delivery policy's frequency caps would do to this journey's sends, counting the person's other emails of the window"),
+  arms: z
+    .object({ treatment: armCounts, holdout: armCounts })
+    .optional()
+    .describe('for a journey with a goal: enrollments and conversions (the goal event within its window) per arm of its holdout'),
 });
 export type SimulationReport = z.infer<typeof simulationReportSchema>;
 

@@ -31,6 +31,11 @@ const explanation = z
         triggerEventId: z.string().nullable(),
         steps: z.array(step),
         now: z.string().optional().describe('for a live run: its pending timer or wait, from Temporal'),
+        arm: z
+          .string()
+          .optional()
+          .describe('for a journey with a holdout: the arm and why, e.g. "held out of first-project (bucket 134 of 1000 is under 200)"'),
+        converted: z.string().optional().describe('when the goal was met, e.g. "converted on day 3 through subscription.started"'),
       }),
     ),
     notEnrolled: z.string().optional().describe('when there is no enrollment: the reason'),

@@ -47,6 +47,13 @@ const journeyState = z
       .describe(
         "The journey's version when this run started: a short hash of the journey's code and the templates it names. Null for runs started before versions were recorded.",
       ),
+    holdout: z
+      .boolean()
+      .nullable()
+      .describe("The person's arm: true when held out of the journey's emails, false in treatment, null when the journey has neither a goal nor a holdout"),
+    convertedAt: nullableTimestamp.describe("When the journey's goal event arrived within its window (null: not converted)"),
+    conversionValue: z.number().nullable().describe("The goal's value for this conversion (the goal's `value`), null when none"),
+    conversionEventId: z.uuid().nullable().describe('The event that met the goal'),
   })
   .meta({ id: 'JourneyState' });
 
@@ -88,6 +95,13 @@ const journeyDetail = z
       .object({ from: z.string(), to: z.string() })
       .nullable()
       .describe("Sends inside this window of the recipient's local time (HH:MM, their contact's timezone or DEFAULT_TIMEZONE) wait until it ends"),
+    goal: z
+      .object({ event: z.string(), within: z.string(), where: z.array(propertyCondition), exitOnGoal: z.boolean() })
+      .nullable()
+      .describe(
+        'What converting means for this journey (docs/journeys.md, "Goals, holdouts and lift"); its numbers are at GET /v1/admin/journeys/{id}/outcomes',
+      ),
+    holdout: z.object({ percent: z.number() }).nullable().describe("The share of people held out of the journey's emails"),
     counts,
     recentStates: z.array(journeyState),
     version: z

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { getJourneyOutcomes } from '@waymark/core/journeys/journey-outcomes';
+import type { RoutePlugin } from '../../http/type-provider';
+import type { AppDeps } from '../../deps';
+import { bearerErrors, dateRangeQuery, errorBody } from '../../schemas/common';
+
+const count = z.number().int().nonnegative();
+const arm = z
+  .object({
+    enrolled: count.describe('people who entered in the range'),
+    converted: count.describe('of them, people whose goal event arrived within the goal window'),
+    conversionRate: z.number().describe('converted / enrolled (0 while nobody entered)'),
+    value: z.number().describe("the sum of the conversions' values (the goal's `value`)"),
+    valuePerPerson: z.number().describe('value / enrolled'),
+  })
+  .meta({ id: 'JourneyOutcomeArm' });
+
+const journeyOutcomes = z
+  .object({
+    journeyId: z.string(),
+    goal: z.object({ event: z.string(), within: z.string() }).nullable().describe('null: the journey has a holdout but no goal'),
+    arms: z.object({ treatment: arm, holdout: arm.nullable().describe('null: the journey holds nobody out') }),
+    lift: z
+      .object({
+        absolute: z.number().describe('treatment rate minus holdout rate (0.021 is +2.1 points)'),
+        relative: z.number().nullable().describe('absolute / holdout rate; null while the holdout has no conversion'),
+        ci95: z.tuple([z.number(), z.number()]).describe('an always-valid 95 % interval of `absolute`: valid however often it is read while the journey runs'),
+        method: z.string(),
+      })
+      .nullable()
+      .describe('null until both arms have someone in them, or without a goal or a holdout'),
+    byStep: z
+      .array(
+        z.object({
+          step: z.string().describe('the node id'),
+          reached: count,
+          sent: count,
+          humanOpened: count.describe('emails first opened by a person (not a machine)'),
+          humanClicked: count.describe('emails first clicked by a person (not a machine)'),
+          converted: count.describe('people who converted after reaching the step'),
+        }),
+      )
+      .describe('the treatment arm per node, most reached first'),
+  })
+  .meta({ id: 'JourneyOutcomes' });
+
+/** Admin plane: a journey's goal, arms and lift (docs/journeys.md, "Goals, holdouts and lift"). */
+export const journeyOutcomeRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
+  app.get(
+    '/v1/admin/journeys/:id/outcomes',
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags: ['journeys'],
+        summary: "A journey's conversions per arm (treatment, holdout) with the lift and its always-valid 95 % interval",
+        description:
+          'People are counted by the UTC day they entered, conversions included, so `from`/`to` select the same people in every column. Read from counters kept as people enter, get emails and convert: the cost does not grow with the number of enrollments. 409 for a journey with neither a goal nor a holdout.',
+        params: z.object({ id: z.string().min(1).max(100) }),
+        querystring: z.object({
+          ...dateRangeQuery,
+          version: z.string().max(100).optional().describe('only runs started on this journey version'),
+        }),
+        response: { 200: journeyOutcomes, 404: errorBody, 409: errorBody, ...bearerErrors },
+      },
+    },
+    async (request) => getJourneyOutcomes(deps.db, deps.journeys, request.params.id, request.query),
+  );
+};

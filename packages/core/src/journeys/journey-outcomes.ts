@@ -1,0 +1,99 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database';
+import { conflict } from '../errors/app-error';
+import { liftOf, rate, type Lift } from '../outcomes/lift-interval';
+import type { JourneyRegistry } from './registry';
+
+export interface ArmOutcome {
+  enrolled: number;
+  converted: number;
+  /** converted / enrolled (0 while nobody enrolled) */
+  conversionRate: number;
+  /** the sum of the conversions' values (the goal's `value`) */
+  value: number;
+  valuePerPerson: number;
+}
+
+export interface StepOutcome {
+  step: string;
+  reached: number;
+  sent: number;
+  humanOpened: number;
+  humanClicked: number;
+  /** people who converted after reaching this step */
+  converted: number;
+}
+
+export interface JourneyOutcomes {
+  journeyId: string;
+  goal: { event: string; within: string } | null;
+  arms: { treatment: ArmOutcome; holdout: ArmOutcome | null };
+  lift: Lift | null;
+  byStep: StepOutcome[];
+}
+
+export interface OutcomesQuery {
+  /** people who entered on or after this day (UTC) */
+  from?: Date | undefined;
+  /** people who entered on or before this day (UTC) */
+  to?: Date | undefined;
+  version?: string | undefined;
+}
+
+/**
+ * A journey's outcomes per arm with the lift of treatment over holdout (docs/journeys.md, "Goals,
+ * holdouts and lift"). Read from the counters the database keeps as people enter, move, get
+ * emails, open them and convert (migrations/0190): a few rows per day, version and shard, so a
+ * read costs the same at a hundred enrollments and at a million. People are counted by the day
+ * they entered, conversions included, so a date range compares the same people in both columns.
+ * `byStep` is the treatment arm's (held-out people are sent nothing).
+ */
+export async function getJourneyOutcomes(db: Db, registry: JourneyRegistry, journeyId: string, query: OutcomesQuery): Promise<JourneyOutcomes> {
+  const journey = registry.get(journeyId);
+  if (journey.goal === undefined && journey.holdout === undefined)
+    throw conflict(`Journey '${journeyId}' declares neither a goal nor a holdout, so it has no outcomes (docs/journeys.md, "Goals, holdouts and lift")`);
+  const filters = sql.join(
+    [
+      sql`journey_id = ${journeyId}`,
+      ...(query.from === undefined ? [] : [sql`day >= ${utcDay(query.from)}::date`]),
+      ...(query.to === undefined ? [] : [sql`day <= ${utcDay(query.to)}::date`]),
+      ...(query.version === undefined ? [] : [sql`journey_version = ${query.version}`]),
+    ],
+    sql` and `,
+  );
+  const [arms, steps] = await Promise.all([
+    sql<{ holdout: boolean; enrolled: number; converted: number; value: number }>`
+      select holdout, sum(enrolled)::float8 as enrolled, sum(converted)::float8 as converted, sum(value)::float8 as value
+      from journey_outcome_counts where ${filters} group by holdout`.execute(db),
+    sql<Omit<StepOutcome, 'step'> & { nodeId: string }>`
+      select node_id, sum(reached)::float8 as reached, sum(sent)::float8 as sent, sum(human_opened)::float8 as human_opened,
+             sum(human_clicked)::float8 as human_clicked, sum(converted)::float8 as converted
+      from journey_step_counts where ${filters} and not holdout
+      group by node_id order by sum(reached) desc, node_id`.execute(db),
+  ]);
+  const treatment = armOutcome(arms.rows.find((row) => !row.holdout));
+  const heldOut = arms.rows.find((row) => row.holdout);
+  const holdout = journey.holdout === undefined && heldOut === undefined ? null : armOutcome(heldOut);
+  return {
+    journeyId,
+    goal: journey.goal === undefined ? null : { event: journey.goal.event, within: String(journey.goal.within) },
+    arms: { treatment, holdout },
+    lift: holdout === null || journey.goal === undefined ? null : liftOf(treatment, holdout),
+    byStep: steps.rows.map(({ nodeId, ...counts }) => ({ step: nodeId, ...counts })),
+  };
+}
+
+/**
+ * The UTC day of a bound, as PostgreSQL reads it. Counters start in 1970 (no journey ran before),
+ * so an earlier bound reads as 1969-12-31: PostgreSQL has no year 0, which an ISO string can name.
+ */
+function utcDay(date: Date): string {
+  return date.getUTCFullYear() < 1970 ? '1969-12-31' : date.toISOString().slice(0, 10);
+}
+
+function armOutcome(row: { enrolled: number; converted: number; value: number } | undefined): ArmOutcome {
+  const enrolled = row?.enrolled ?? 0;
+  const converted = row?.converted ?? 0;
+  const value = row?.value ?? 0;
+  return { enrolled, converted, conversionRate: rate({ enrolled, converted }), value, valuePerPerson: enrolled === 0 ? 0 : value / enrolled };
+}
