@@ -72,6 +72,7 @@ const coreLayers = [
   'preferences',
   'delivery',
   'emails',
+  'deliverability',
   'templates',
   'jobs',
   'outcomes',
