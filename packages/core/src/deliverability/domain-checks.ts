@@ -1,5 +1,5 @@
 import type { SesAccountReader, SesIdentity } from '@waymark/email/ses-account';
-import { fail, pass, unlessUnreadable, warn, type DoctorCheck } from './doctor-check';
+import { fail, pass, readFailure, unlessUnreadable, warn, type DoctorCheck } from './doctor-check';
 import type { DnsReader } from './dns-reader';
 import { evaluateSpf, SPF_LOOKUP_LIMIT } from './spf';
 
@@ -122,7 +122,7 @@ async function dkimCheck(dns: DnsReader, domain: string, identity: SesIdentity |
   return pass('ses.dkim', `SES signs for ${identity.name} with DKIM (verified)`);
 }
 
-async function dmarcChecks(domain: string, dmarc: Dmarc | undefined, identity: SesIdentity | undefined): Promise<DoctorCheck[]> {
+function dmarcChecks(domain: string, dmarc: Dmarc | undefined, identity: SesIdentity | undefined): DoctorCheck[] {
   if (dmarc === undefined)
     return [
       fail(
@@ -159,8 +159,8 @@ async function dmarcChecks(domain: string, dmarc: Dmarc | undefined, identity: S
 export async function domainChecks(deps: { dns: DnsReader; ses: SesAccountReader }, from: string): Promise<DoctorCheck[]> {
   const domain = senderDomain(from);
   if (domain === undefined) return [fail('dns.sender', `EMAIL_FROM "${from}" has no domain`, 'set EMAIL_FROM to "Name <address@your-domain>"')];
-  const identity = await findIdentity(deps.ses, domain).catch((error: unknown) => error as Error);
-  const dmarc = await findDmarc(deps.dns, domain).catch((error: unknown) => error as Error);
+  const identity = await findIdentity(deps.ses, domain).catch((error: unknown) => new Error(readFailure(error)));
+  const dmarc = await findDmarc(deps.dns, domain).catch((error: unknown) => new Error(readFailure(error)));
   return [
     ...(await unlessUnreadable('dns.spf', 'DNS', async () => [await spfCheck(deps.dns, domain)])),
     ...(identity instanceof Error
@@ -169,7 +169,10 @@ export async function domainChecks(deps: { dns: DnsReader; ses: SesAccountReader
     ...(dmarc instanceof Error
       ? [warn('dns.dmarc', `could not read DNS: ${dmarc.message}`, 'make DNS reachable from this server (DNS_RESOLVER), then run the doctor again')]
       : identity instanceof Error
-        ? await dmarcChecks(domain, dmarc, undefined).then((checks) => checks.filter((check) => check.id === 'dns.dmarc'))
-        : await dmarcChecks(domain, dmarc, identity)),
+        ? [
+            ...dmarcChecks(domain, dmarc, undefined).filter((check) => check.id === 'dns.dmarc'),
+            warn('dns.alignment', `not known: the SES identity of ${domain} could not be read`, 'see ses.dkim'),
+          ]
+        : dmarcChecks(domain, dmarc, identity)),
   ];
 }
