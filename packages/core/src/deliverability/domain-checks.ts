@@ -159,10 +159,14 @@ function dmarcChecks(domain: string, dmarc: Dmarc | undefined, identity: SesIden
 export async function domainChecks(deps: { dns: DnsReader; ses: SesAccountReader }, from: string): Promise<DoctorCheck[]> {
   const domain = senderDomain(from);
   if (domain === undefined) return [fail('dns.sender', `EMAIL_FROM "${from}" has no domain`, 'set EMAIL_FROM to "Name <address@your-domain>"')];
-  const identity = await findIdentity(deps.ses, domain).catch((error: unknown) => new Error(readFailure(error)));
-  const dmarc = await findDmarc(deps.dns, domain).catch((error: unknown) => new Error(readFailure(error)));
+  // SES and DNS answer apart: read at once, so one slow resolver does not add up
+  const [identity, dmarc, spf] = await Promise.all([
+    findIdentity(deps.ses, domain).catch((error: unknown) => new Error(readFailure(error))),
+    findDmarc(deps.dns, domain).catch((error: unknown) => new Error(readFailure(error))),
+    unlessUnreadable('dns.spf', 'DNS', async () => [await spfCheck(deps.dns, domain)]),
+  ]);
   return [
-    ...(await unlessUnreadable('dns.spf', 'DNS', async () => [await spfCheck(deps.dns, domain)])),
+    ...spf,
     ...(identity instanceof Error
       ? [warn('ses.dkim', `could not read the SES identity of ${domain}: ${identity.message}`, 'allow ses:GetEmailIdentity to the role Waymark runs as')]
       : await unlessUnreadable('ses.dkim', 'DNS', async () => [await dkimCheck(deps.dns, domain, identity)])),
