@@ -91,6 +91,7 @@ const coreLayers = [
   'preferences',
   'delivery',
   'emails',
+  'deliverability',
   'templates',
   'jobs',
   'outcomes',

@@ -101,8 +101,8 @@ export function createDeploymentJourneys(config: Pick<Config, 'enabledJourneys'>
   });
 }
 
-/** journeys/categories.ts, checked (a bad list stops start-up). */
-function deploymentCategories(): PreferenceCategories {
+/** journeys/categories.ts, checked (a bad list stops start-up); the CLI's doctor reads them too. */
+export function deploymentCategories(): PreferenceCategories {
   return definePreferenceCategories(categoryDefinitions);
 }
 

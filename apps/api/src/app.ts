@@ -51,6 +51,7 @@ import { webhookEndpointRoutes } from './routes/admin/webhook-endpoints';
 import { eventCatalogRoutes } from './routes/admin/event-catalog';
 import { categoryRoutes } from './routes/admin/categories';
 import { deliveryPolicyRoutes } from './routes/admin/delivery-policy';
+import { deliverabilityRoutes } from './routes/admin/deliverability';
 import { segmentRoutes } from './routes/admin/segments';
 import { broadcastRoutes } from './routes/admin/broadcasts';
 import { contactExplainRoutes } from './routes/admin/contact-explain';
@@ -76,6 +77,7 @@ const adminRoutes = [
   contactPreferenceRoutes,
   categoryRoutes,
   deliveryPolicyRoutes,
+  deliverabilityRoutes,
   segmentRoutes,
   broadcastRoutes,
   contactListRoutes,

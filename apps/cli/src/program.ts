@@ -142,6 +142,22 @@ export function buildProgram(act: Act): Command {
       ),
     );
 
+  program
+    .command('doctor')
+    .description(
+      "check deliverability: EMAIL_FROM's SPF, DKIM and DMARC, the SES account, the unsubscribe headers and the last 24 h's bounce and complaint rates; exit 1 when a check fails",
+    )
+    .option('--json', 'print the checks as JSON')
+    .addHelpText('after', example('waymark doctor', 'DNS_RESOLVER=1.1.1.1:53 waymark doctor --json'))
+    .action(
+      act((values: { json?: boolean }) =>
+        withDatabase(async (db, config) => {
+          const [{ doctor }, { deploymentCategories }] = await Promise.all([import('./doctor'), import('@waymark/temporal/runtime')]);
+          return doctor(db, config, deploymentCategories(), values);
+        }),
+      ),
+    );
+
   addJourneyCommands(program, act);
   addAdminCommands(program, act);
 

@@ -52,6 +52,7 @@ export const router = createBrowserRouter([
           { path: 'settings/members', element: page(() => import('./routes/settings/members')) },
           { path: 'settings/audit-log', element: page(() => import('./routes/settings/audit-log')) },
           { path: 'settings/delivery-policy', element: page(() => import('./routes/settings/delivery-policy')) },
+          { path: 'settings/deliverability', element: page(() => import('./routes/settings/deliverability')) },
           { path: '*', element: <NotFound /> },
         ],
       },

@@ -5340,6 +5340,119 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/admin/deliverability': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The deliverability doctor's checks and the reputation breaker
+     * @description Reads EMAIL_FROM's SPF, DKIM and DMARC (through DNS_RESOLVER), the SES account (GetAccount, ListRecommendations, GetEmailIdentity), what Waymark sends, and the last 24 h's bounce and complaint rates per category group and mailbox provider; each check is pass, warn or fail with its fix. A source that cannot be read is a warning, never an error of the request.
+     *
+     *     Requires a bearer key with scope `read` or a session cookie whose organization role grants it.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Deliverability'];
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/admin/segments': {
     parameters: {
       query?: never;
@@ -16977,6 +17090,50 @@ export interface components {
         to: string;
       } | null;
     };
+    ReputationBreakerStateInput: {
+      /**
+       * @description marketing: every category that is not required; transactional: the required ones
+       * @enum {string}
+       */
+      group: 'marketing' | 'transactional';
+      /**
+       * @description the recipients' mailbox provider, by recipient domain
+       * @enum {string}
+       */
+      provider: 'gmail' | 'yahoo' | 'microsoft' | 'apple' | 'other';
+      /**
+       * @description slowed: the group's share of the SES send rate halves; paused: its marketing sends are held
+       * @enum {string}
+       */
+      state: 'ok' | 'slowed' | 'paused';
+      /** @description sends of the group to the provider in the rolling window */
+      sends: number;
+      /** @description bounces per send in the window (0–1) */
+      bounceRate: number;
+      /** @description complaints per send in the window (0–1) */
+      complaintRate: number;
+      /** @description when the state began (null: never changed) */
+      since: string | null;
+    };
+    DeliverabilityCheckInput: {
+      /** @description stable: `dns.spf`, `ses.dkim`, `dns.dmarc`, `dns.alignment`, `ses.account.*`, `ses.recommendations`, `sending.*`, `rates.*` */
+      id: string;
+      /**
+       * @description fail: mail is or will be refused, or SES acts on the account; warn: a risk, or a source that could not be read
+       * @enum {string}
+       */
+      status: 'pass' | 'warn' | 'fail';
+      /** @description what was found, with the numbers */
+      detail: string;
+      /** @description what to do about it (null on a pass) */
+      fix: string | null;
+    };
+    DeliverabilityInput: {
+      /** @description the same list `waymark doctor` prints (docs/email.md, "Deliverability") */
+      checks: components['schemas']['DeliverabilityCheckInput'][];
+      /** @description the reputation breaker per group and mailbox provider */
+      breaker: components['schemas']['ReputationBreakerStateInput'][];
+    };
     SegmentPropertyConditionInput: {
       /** @constant */
       type: 'property';
@@ -18143,6 +18300,50 @@ export interface components {
         /** @description 24-hour local time of the recipient, 'HH:MM' */
         to: string;
       } | null;
+    };
+    ReputationBreakerState: {
+      /**
+       * @description marketing: every category that is not required; transactional: the required ones
+       * @enum {string}
+       */
+      group: 'marketing' | 'transactional';
+      /**
+       * @description the recipients' mailbox provider, by recipient domain
+       * @enum {string}
+       */
+      provider: 'gmail' | 'yahoo' | 'microsoft' | 'apple' | 'other';
+      /**
+       * @description slowed: the group's share of the SES send rate halves; paused: its marketing sends are held
+       * @enum {string}
+       */
+      state: 'ok' | 'slowed' | 'paused';
+      /** @description sends of the group to the provider in the rolling window */
+      sends: number;
+      /** @description bounces per send in the window (0–1) */
+      bounceRate: number;
+      /** @description complaints per send in the window (0–1) */
+      complaintRate: number;
+      /** @description when the state began (null: never changed) */
+      since: string | null;
+    };
+    DeliverabilityCheck: {
+      /** @description stable: `dns.spf`, `ses.dkim`, `dns.dmarc`, `dns.alignment`, `ses.account.*`, `ses.recommendations`, `sending.*`, `rates.*` */
+      id: string;
+      /**
+       * @description fail: mail is or will be refused, or SES acts on the account; warn: a risk, or a source that could not be read
+       * @enum {string}
+       */
+      status: 'pass' | 'warn' | 'fail';
+      /** @description what was found, with the numbers */
+      detail: string;
+      /** @description what to do about it (null on a pass) */
+      fix: string | null;
+    };
+    Deliverability: {
+      /** @description the same list `waymark doctor` prints (docs/email.md, "Deliverability") */
+      checks: components['schemas']['DeliverabilityCheck'][];
+      /** @description the reputation breaker per group and mailbox provider */
+      breaker: components['schemas']['ReputationBreakerState'][];
     };
     SegmentPropertyCondition: {
       /** @constant */

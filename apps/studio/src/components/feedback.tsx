@@ -93,6 +93,12 @@ const tone: Record<string, string> = {
   testing: 'warn',
   paused: 'warn',
   cancelled: '',
+  // the deliverability doctor's checks and the reputation breaker's states
+  pass: 'ok',
+  warn: 'warn',
+  fail: 'danger',
+  ok: 'ok',
+  slowed: 'warn',
 };
 
 /** A status word in a pill, colored by meaning. */

@@ -8,6 +8,7 @@ import {
   ListFilter,
   LogOut,
   Mail,
+  MailCheck,
   Megaphone,
   Route as RouteIcon,
   ScrollText,
@@ -49,6 +50,7 @@ const settings: NavItem[] = [
   { to: '/studio/settings/members', label: 'Members', icon: UsersRound },
   { to: '/studio/settings/audit-log', label: 'Audit log', icon: ScrollText },
   { to: '/studio/settings/delivery-policy', label: 'Delivery policy', icon: ShieldCheck },
+  { to: '/studio/settings/deliverability', label: 'Deliverability', icon: MailCheck },
 ];
 
 function NavList({ items }: { items: NavItem[] }) {

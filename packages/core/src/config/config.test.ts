@@ -127,7 +127,19 @@ describe('loadCommandConfig', () => {
       defaultTimeZone: 'UTC',
       temporal: { address: '127.0.0.1:7233', namespace: 'default', apiKey: undefined, tls: false },
       tracing: { enabled: false, endpoint: undefined },
+      // doctor: no SES key means the standard AWS credential chain
+      deliverability: {
+        emailFrom: 'Waymark <noreply@waymark.local>',
+        apiPublicUrl: 'http://localhost:3002',
+        isProduction: false,
+        dnsResolver: undefined,
+        ses: { region: 'us-east-1', endpoint: undefined, apiKey: 'aws' },
+      },
     });
+    // the doctor asks the DNS server named, and refuses a value that is not one
+    expect(loadCommandConfig({ DATABASE_URL: required.DATABASE_URL, DNS_RESOLVER: '127.0.0.1:5353' }).deliverability.dnsResolver).toBe('127.0.0.1:5353');
+    expect(loadCommandConfig({ DATABASE_URL: required.DATABASE_URL, DNS_RESOLVER: '[::1]:53' }).deliverability.dnsResolver).toBe('[::1]:53');
+    expect(() => loadCommandConfig({ DATABASE_URL: required.DATABASE_URL, DNS_RESOLVER: 'udp://1.1.1.1' })).toThrow(/DNS_RESOLVER must be host or host:port/);
     // simulate runs people without a `timezone` on the server's clock
     expect(loadCommandConfig({ DATABASE_URL: required.DATABASE_URL, DEFAULT_TIMEZONE: 'Asia/Tokyo' }).defaultTimeZone).toBe('Asia/Tokyo');
     expect(() => loadCommandConfig({ DATABASE_URL: required.DATABASE_URL, DEFAULT_TIMEZONE: 'Tokyo' })).toThrow(/DEFAULT_TIMEZONE/);

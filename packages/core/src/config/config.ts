@@ -47,6 +47,34 @@ const tracing = (env: { OTEL_EXPORTER_OTLP_ENDPOINT: string | undefined; OTEL_SD
   endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
 });
 const defaultTimeZone = z.string().default('UTC').refine(isTimeZone, { error: 'must be an IANA time zone name such as UTC or Europe/Paris' });
+// what the deliverability doctor reads (the api's GET /v1/admin/deliverability and `waymark doctor`)
+const nodeEnv = z.enum(['development', 'production', 'test']).default('development');
+const emailFrom = z.string().default('Waymark <noreply@waymark.local>');
+const apiPublicUrl = url('http://localhost:3002');
+const sesRegion = z.string().default('us-east-1');
+/** host, host:port or [v6]:port of the DNS server the doctor asks (unset: the system's resolvers) */
+const dnsResolver = optionalString.refine((value) => value === undefined || /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/.test(value), {
+  error: 'must be host or host:port (IPv6: [addr]:port), e.g. 127.0.0.1:53',
+});
+
+/** The doctor's settings out of either schema's parsed environment. */
+function doctorSettings(env: {
+  NODE_ENV: 'development' | 'production' | 'test';
+  EMAIL_FROM: string;
+  API_PUBLIC_URL: string;
+  SES_REGION: string;
+  SES_ENDPOINT: string | undefined;
+  EMAIL_PROVIDER_API_KEY: string;
+  DNS_RESOLVER: string | undefined;
+}) {
+  return {
+    emailFrom: env.EMAIL_FROM,
+    apiPublicUrl: env.API_PUBLIC_URL.replace(/\/+$/, ''),
+    isProduction: env.NODE_ENV === 'production',
+    dnsResolver: env.DNS_RESOLVER,
+    ses: { region: env.SES_REGION, endpoint: env.SES_ENDPOINT, apiKey: env.EMAIL_PROVIDER_API_KEY },
+  };
+}
 
 /**
  * The environment table of README.md: every setting the service reads, parsed once per process.
@@ -56,7 +84,7 @@ const defaultTimeZone = z.string().default('UTC').refine(isTimeZone, { error: 'm
 export const configSchema = z
   // loose: the *_WEBHOOK_SECRET variables of a team's own webhook sources are not known here
   .looseObject({
-    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    NODE_ENV: nodeEnv,
     PORT: z.coerce.number().int().min(0).max(65535).default(3002),
     HOST: z.string().default('0.0.0.0'),
     LOG_LEVEL: z.enum(['error', 'warn', 'info', 'http', 'debug']).default('info'),
@@ -66,7 +94,7 @@ export const configSchema = z
     AUTH_SECRET: z.string({ error: 'is required' }).min(16, 'must be at least 16 characters'),
     AUTH_URL: url('http://localhost:3002'),
     EMAIL_PROVIDER_API_KEY: z.string({ error: 'is required' }).min(1, 'is required'),
-    EMAIL_FROM: z.string().default('Waymark <noreply@waymark.local>'),
+    EMAIL_FROM: emailFrom,
     EMAIL_PROVIDER_WEBHOOK_SECRET: optionalString,
     ORCHESTRATOR_CLIENT_TOKEN: optionalString,
     ANALYTICS_API_KEY: optionalString,
@@ -80,7 +108,7 @@ export const configSchema = z
     SUPABASE_WEBHOOK_SECRET: optionalString,
     SEGMENT_WEBHOOK_SECRET: optionalString,
     ADMIN_API_KEY: optionalString,
-    API_PUBLIC_URL: url('http://localhost:3002'),
+    API_PUBLIC_URL: apiPublicUrl,
     ENABLED_JOURNEYS: enabledJourneys,
     /** what ingest does with a catalogued event whose properties miss their schema (docs/journeys.md, "Catalog violations") */
     EVENT_CATALOG_MODE: z.enum(['quarantine', 'reject', 'off']).default('quarantine'),
@@ -104,8 +132,10 @@ export const configSchema = z
     /** how long a journey start that met a Temporal outage is retried before the DLQ (docs/operations.md) */
     JOURNEY_START_RETRY_HOURS: z.coerce.number().positive().default(24),
 
-    SES_REGION: z.string().default('us-east-1'),
+    SES_REGION: sesRegion,
     SES_ENDPOINT: optionalString,
+    /** the DNS server the deliverability doctor reads SPF, DKIM and DMARC from (docs/email.md, "Deliverability") */
+    DNS_RESOLVER: dnsResolver,
     SES_CONFIGURATION_SET: optionalString,
     /** the configuration set publishes Send, Delivery, Bounce, Complaint and Reject events to the webhook: unknown deliveries settle from them (docs/email.md, "Exactly once") */
     SES_EVENT_PUBLISHING: boolFlag(false),
@@ -267,6 +297,7 @@ export const configSchema = z
     },
     webhookSources: { secrets: webhookSourceSecrets(env), open: openSourceVariables(env) },
     tracing: tracing(env),
+    deliverability: doctorSettings(env),
   }));
 
 const WEBHOOK_SOURCE_SECRET = /^[A-Z][A-Z0-9_]*_WEBHOOK_SECRET$/;
@@ -330,6 +361,8 @@ export function settingsUnderCheck(config: Config, sources: readonly SourceAuthS
 }
 
 export type Config = z.infer<typeof configSchema>;
+/** What the deliverability doctor reads: the sender, the public URL, the SES account and the DNS resolver. */
+export type DoctorSettings = Config['deliverability'];
 export type ConfigInput = z.input<typeof configSchema>;
 
 export class ConfigError extends Error {
@@ -369,6 +402,15 @@ const commandConfigSchema = z
     TRUST_PROXY: trustProxy,
     OTEL_EXPORTER_OTLP_ENDPOINT: otlpEndpoint,
     OTEL_SDK_DISABLED: otelSdkDisabled,
+    // `doctor` checks the sending domain, the SES account and what Waymark sends
+    NODE_ENV: nodeEnv,
+    EMAIL_FROM: emailFrom,
+    API_PUBLIC_URL: apiPublicUrl,
+    SES_REGION: sesRegion,
+    SES_ENDPOINT: optionalString,
+    // unset: the standard AWS credential chain (see sesCredentials), which a machine without the server's secrets uses
+    EMAIL_PROVIDER_API_KEY: z.string().default('aws'),
+    DNS_RESOLVER: dnsResolver,
   })
   .transform((env) => ({
     authSecret: env.AUTH_SECRET,
@@ -385,6 +427,7 @@ const commandConfigSchema = z
       tls: env.TEMPORAL_TLS === undefined ? env.ORCHESTRATOR_CLIENT_TOKEN !== undefined : env.TEMPORAL_TLS === 'true',
     },
     tracing: tracing(env),
+    deliverability: doctorSettings(env),
   }));
 
 export type CommandConfig = z.infer<typeof commandConfigSchema>;

@@ -1,0 +1,25 @@
+import { createDoctorDeps, runDoctor } from '@waymark/core/deliverability/doctor';
+import type { RoutePlugin } from '../../http/type-provider';
+import type { AppDeps } from '../../deps';
+import { bearerErrors } from '../../schemas/common';
+import { deliverabilitySchema } from '../../schemas/deliverability';
+
+/** The deliverability doctor over HTTP (docs/email.md, "Deliverability"): what `waymark doctor` prints. */
+export const deliverabilityRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
+  const settings = deps.config.deliverability;
+  const doctor = createDoctorDeps(settings, { db: deps.db, categories: deps.categories });
+  app.get(
+    '/v1/admin/deliverability',
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags: ['emails'],
+        summary: "The deliverability doctor's checks and the reputation breaker",
+        description:
+          "Reads EMAIL_FROM's SPF, DKIM and DMARC (through DNS_RESOLVER), the SES account (GetAccount, ListRecommendations, GetEmailIdentity), what Waymark sends, and the last 24 h's bounce and complaint rates per category group and mailbox provider; each check is pass, warn or fail with its fix. A source that cannot be read is a warning, never an error of the request.",
+        response: { 200: deliverabilitySchema, ...bearerErrors },
+      },
+    },
+    async () => ({ checks: await runDoctor(doctor, settings), breaker: [] }),
+  );
+};

@@ -1,0 +1,67 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestAdmin } from '../../test/auth-client';
+import { startFixtureDns } from '../../test/fixture-dns';
+import { checkPage, poll, signIn, startStudio, type Studio } from './test/studio-fixture';
+
+/**
+ * Settings → Deliverability in Chromium against a real api: the doctor's checks, read from a
+ * fixture DNS zone for the tests' sender (waymark.local) and the shared SES emulator, and the
+ * reputation breaker. Fails on any console error, failed request, or serious/critical axe
+ * violation; screenshots: test-results/studio/.
+ */
+describe('Studio deliverability in Chromium', () => {
+  let studio: Studio;
+  let page: Page;
+  let dns: Awaited<ReturnType<typeof startFixtureDns>>;
+
+  beforeAll(async () => {
+    dns = await startFixtureDns({
+      'waymark.local': { txt: ['v=spf1 include:amazonses.com ~all'] },
+      'amazonses.com': { txt: ['v=spf1 ip4:199.255.192.0/22 -all'] },
+      '_dmarc.waymark.local': { txt: ['v=DMARC1; p=none'] },
+    });
+    studio = await startStudio({ DNS_RESOLVER: dns.address });
+    const owner = await createTestAdmin(studio.api, 'deliverability');
+    ({ page } = await studio.openTab());
+    await signIn(page, owner);
+  });
+
+  afterAll(async () => {
+    await studio?.close();
+    await dns?.close();
+  });
+
+  it('lists every check with its status and fix, the tally, and the breaker', async () => {
+    await page.getByRole('link', { name: 'Deliverability' }).click();
+    await page.waitForURL((url) => url.pathname === '/studio/settings/deliverability');
+    await checkPage(page, 'deliverability', 'Deliverability');
+    const { checks } = (await studio.api.request('GET', '/v1/admin/deliverability', { token: studio.legacyKey })).body as {
+      checks: { id: string; status: string }[];
+    };
+    const table = page.getByRole('table', { name: 'Deliverability checks' });
+    await poll(() => table.getByRole('row').count()).toBe(checks.length + 1);
+    const row = (id: string) => table.getByRole('row').filter({ has: page.getByText(id, { exact: true }) });
+    await poll(() => row('dns.spf').textContent()).toMatch(/^pass.*waymark\.local: "v=spf1 include:amazonses\.com ~all" \(1 of 10 lookups\)/);
+    await poll(() => row('dns.dmarc').textContent()).toMatch(/^pass.*p=none/);
+    // the shared emulator has no GetAccount: not known, so a warning with what to do
+    await poll(() => row('ses.account.status').textContent()).toMatch(/^warn.*could not read the SES account/);
+    const count = (status: string) => checks.filter((check) => check.status === status).length;
+    await poll(() => page.getByRole('status').textContent()).toBe(
+      `${count('fail')} failing, ${count('warn')} warning${count('warn') === 1 ? '' : 's'}, ${count('pass')} passing`,
+    );
+    await poll(() => page.getByText('Every group sends at its full rate.').isVisible()).toBe(true);
+  });
+
+  it('checks again on request', async () => {
+    const answered = page.waitForResponse((response) => response.url().endsWith('/v1/admin/deliverability') && response.status() === 200);
+    await page.getByRole('button', { name: 'Check again' }).click();
+    await answered;
+    await poll(() => page.getByRole('button', { name: 'Check again' }).isEnabled()).toBe(true);
+    expect(await page.getByRole('table', { name: 'Deliverability checks' }).getByRole('row').count()).toBeGreaterThan(1);
+  });
+
+  it('saw no console error and no failed request', () => {
+    expect(studio.problems).toEqual([]);
+  });
+});

@@ -1,0 +1,74 @@
+import type { ColumnDef } from '@tanstack/react-table';
+import type { components } from '../../api/schema';
+import { DataTable } from '../../components/data-table';
+import { Badge } from '../../components/feedback';
+import { formatDate, formatNumber } from '../../components/format';
+import { PageHeader } from '../../components/page';
+import { useDeliverabilityQuery } from '../../data/deliverability/deliverability-query';
+
+type Check = components['schemas']['DeliverabilityCheck'];
+type BreakerState = components['schemas']['ReputationBreakerState'];
+
+const checkColumns: ColumnDef<Check, unknown>[] = [
+  { header: 'Status', cell: ({ row }) => <Badge value={row.original.status} /> },
+  { header: 'Check', cell: ({ row }) => <code>{row.original.id}</code> },
+  { header: 'Found', cell: ({ row }) => row.original.detail },
+  { header: 'Fix', cell: ({ row }) => row.original.fix ?? '—' },
+];
+
+const percent = (rate: number) => `${(rate * 100).toFixed(2)} %`;
+
+const breakerColumns: ColumnDef<BreakerState, unknown>[] = [
+  { header: 'Group', cell: ({ row }) => row.original.group },
+  { header: 'Provider', cell: ({ row }) => row.original.provider },
+  { header: 'State', cell: ({ row }) => <Badge value={row.original.state} /> },
+  { header: 'Sends', cell: ({ row }) => formatNumber(row.original.sends) },
+  { header: 'Bounces', cell: ({ row }) => percent(row.original.bounceRate) },
+  { header: 'Complaints', cell: ({ row }) => percent(row.original.complaintRate) },
+  { header: 'Since', cell: ({ row }) => formatDate(row.original.since) },
+];
+
+/** /studio/settings/deliverability: the doctor's checks (what `waymark doctor` prints) and the reputation breaker. */
+export default function Deliverability() {
+  const doctor = useDeliverabilityQuery();
+  const checks = doctor.data?.checks;
+  const count = (status: Check['status']) => (checks ?? []).filter((check) => check.status === status).length;
+  return (
+    <div className="stack">
+      <PageHeader
+        title="Deliverability"
+        description={
+          <>
+            The sending domain&apos;s DNS, the SES account, what Waymark sends and the last 24 hours&apos; bounce and complaint rates, checked now; the same
+            list as <code>npm run waymark -- doctor</code>.
+          </>
+        }
+        actions={
+          <button type="button" onClick={() => void doctor.refetch()} disabled={doctor.isFetching}>
+            {doctor.isFetching ? 'Checking…' : 'Check again'}
+          </button>
+        }
+      />
+      <section aria-labelledby="checks">
+        <h2 id="checks">Checks</h2>
+        {checks !== undefined && (
+          <p role="status">
+            {count('fail')} failing, {count('warn')} warning{count('warn') === 1 ? '' : 's'}, {count('pass')} passing
+          </p>
+        )}
+        <DataTable label="Deliverability checks" columns={checkColumns} rows={checks} isLoading={doctor.isLoading} error={doctor.error} empty="No checks." />
+      </section>
+      <section aria-labelledby="breaker">
+        <h2 id="breaker">Reputation breaker</h2>
+        <DataTable
+          label="Reputation breaker"
+          columns={breakerColumns}
+          rows={doctor.data?.breaker}
+          isLoading={doctor.isLoading}
+          error={null}
+          empty="Every group sends at its full rate."
+        />
+      </section>
+    </div>
+  );
+}
