@@ -10,7 +10,7 @@ type WebpackConfig = Parameters<NonNullable<BundleOptions['webpackConfigHook']>>
  * bundle's source map, for every promise workflow code creates, to answer the `__stack_trace`
  * query (temporalio/sdk-typescript#1587; there is no option to turn it off). With no frames to
  * capture most of that work goes: on the email-latency bench the workflow threads' CPU per
- * event went from ~8 to ~6 ms (docs/scaling.md, "Workflow thread and Temporal server per run").
+ * event went from ~8 to ~6 ms (bench/HISTORY.md, "Workflow thread and Temporal server per run").
  *
  * What is given up: the stack of an error thrown inside a workflow (the message, type and cause
  * chain stay, and a journey's failure is recorded by its message), and the Temporal UI's stack

@@ -36,7 +36,7 @@ it('reuses a bundle until a file it was built from changes', async () => {
 
 // The sandbox evaluates every module a run imports once per run (and keeps it while the run is
 // cached): zod's ~90 modules and the schemas built from them cost each journey run about a fifth of
-// its workflow-thread CPU and a megabyte of memory (docs/scaling.md, "What a run costs the worker").
+// its workflow-thread CPU and a megabyte of memory (bench/HISTORY.md, "What a run costs the worker").
 it('the worker bundle holds no zod: workflow code imports only types from it', async () => {
   const { code } = await journeyWorkflowBundle();
   expect(code).toContain('./temporal/workflows/journey.ts');

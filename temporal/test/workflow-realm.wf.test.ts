@@ -15,7 +15,7 @@ afterAll(async () => {
 });
 
 // the SDK's promise hook captures a stack for every promise workflow code creates; with the
-// sandbox realm's limit at 0 it captures nothing (temporal/workflow-realm.ts, docs/scaling.md)
+// sandbox realm's limit at 0 it captures nothing (temporal/workflow-realm.ts, bench/HISTORY.md)
 it('workflow code runs without stack traces: an error thrown in a run carries its message and no frames', async () => {
   const taskQueue = `workflow-realm-${randomUUID()}`;
   const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: await journeyWorkflowBundle() });

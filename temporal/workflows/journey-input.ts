@@ -9,7 +9,7 @@ import type { JourneyRunRequest } from '@waymark/core/journeys/orchestrator';
  *   `journey-mirror-local-activities` tells the ones with local mirror writes and sends as activity
  *   tasks from the older ones with activity tasks throughout.
  * Input rather than a patch marker because a marker makes the SDK update a search attribute too: a
- * visibility write that was about a quarter of the Temporal server's work per run (docs/scaling.md).
+ * visibility write that was about a quarter of the Temporal server's work per run (bench/HISTORY.md).
  * - `entry: 'with-first-step'` (every run started now): the entry goes with the run's first call,
  *   one local activity fewer (journey-run.ts); absent, the entry is a call of its own.
  * - `arms: 'assign'` (every run started now): a journey with a goal or a holdout records the

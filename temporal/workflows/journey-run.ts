@@ -119,7 +119,7 @@ class EntryRefused extends Error {
 
 /**
  * The run's calls, of which the first (whichever it is) also makes the entry: one local activity
- * fewer per run (docs/scaling.md). Nothing of the journey body before its first call is written
+ * fewer per run (bench/HISTORY.md). Nothing of the journey body before its first call is written
  * anywhere, so a refused entry throws there and leaves nothing behind, as an entry of its own does.
  */
 function callsEnteringFirst(calls: JourneyRunCalls, entry: EnterJourneyInput & { stateId: string }, enterWith: EnterJourneyWith): JourneyRunCalls {

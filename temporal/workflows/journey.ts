@@ -33,7 +33,7 @@ const remoteMirror = proxyActivities<JourneyActivities>(mirrorOptions);
 /**
  * The same mirror writes as local activities: they run inside the workflow task on the worker that
  * holds the run, so a step costs no activity task round trip through the server (two fewer
- * dispatches per step and less load on Temporal: docs/scaling.md). A worker that dies mid-write
+ * dispatches per step and less load on Temporal: bench/HISTORY.md). A worker that dies mid-write
  * loses the workflow task, and the next worker re-runs the write; every mirror write is safe to
  * repeat (entry finds its own state by workflow id).
  */
@@ -55,7 +55,7 @@ const remoteEmail = proxyActivities<SendJourneyEmailActivities>(emailOptions);
  * The send as a local activity: it runs inside the workflow task, so a run reaches its first
  * timer in ONE workflow task (entry, send, step write) instead of two workflow tasks and an
  * activity task. On one machine the Temporal server's work per run, not the send, was what capped
- * event → email latency (docs/scaling.md, the hot paths). Retries keep their policy: short backoffs
+ * event → email latency (docs/scaling.md, "What limits each path"). Retries keep their policy: short backoffs
  * are retried by the worker, longer ones (the suppress window's `nextRetryDelay`) become a durable
  * timer. A worker that dies mid-send loses its workflow task; the next worker replays the run and
  * sends again under the send's exactly-once rules (docs/email.md), as with an activity task.

@@ -20,7 +20,7 @@ export interface RenderedEmail {
 /**
  * React Email's `toPlainText(html)` is html-to-text's `convert(html, options)` with these options,
  * and `convert` compiles its options into a converter (selector decision trees) on every call:
- * about 8% of the worker main thread's CPU per send went there (docs/scaling.md). Compiled once here, the text is
+ * about 8% of the worker main thread's CPU per send went there (bench/HISTORY.md). Compiled once here, the text is
  * the same (types: html-to-text.d.ts).
  */
 const toPlainText = compile({ wordwrap: false, selectors: plainTextSelectors });
@@ -38,7 +38,7 @@ const XHTML_DOCTYPE = '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional
 /**
  * The email's HTML. React Email's `render` streams the element (renderToReadableStream into a
  * WritableStream, after a dynamic import of react-dom/server on every call): about five times the
- * CPU of one synchronous `renderToStaticMarkup`, and the largest cost of a send (docs/scaling.md).
+ * CPU of one synchronous `renderToStaticMarkup`, and the largest cost of a send (bench/HISTORY.md).
  * The synchronous render gives the same HTML without React's hydration markers (`<!--$-->`,
  * `<!-- -->`; an email is never hydrated), so mail clients see the same email (journeys/templates/registry.test.ts
  * compares every template). A template that suspends (awaits data) cannot render synchronously:

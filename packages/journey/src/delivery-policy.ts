@@ -87,7 +87,7 @@ function unknownActionProblems(unknown: unknown): string[] {
 /**
  * Every problem of a definition's shape, written out rather than with zod: workflow code imports
  * this package, and the workflow sandbox evaluates the modules a run imports once per run, so zod
- * in the workflow bundle cost every journey run its schema construction (docs/scaling.md, "What a
+ * in the workflow bundle cost every journey run its schema construction (bench/HISTORY.md, "What a
  * run costs the worker"), as journey definitions are checked by hand for the same reason.
  */
 function policyProblems(definition: unknown): string[] {

@@ -38,7 +38,7 @@ export type EnterJourneyResult = { entered: true; stateId: string; userEmail: st
  * Entry guards, durable under concurrency: preferences (send gate), entry limit (journey_entries
  * primary key) and "already enrolled" (partial unique index journey_states_one_live). The ledger,
  * state and log writes are one statement (one round trip and its own transaction; a journey run's
- * entry was seven statements, the most of any step: docs/scaling.md), ordered so that a rejected
+ * entry was seven statements, the most of any step: bench/HISTORY.md), ordered so that a rejected
  * entry leaves nothing behind: see `entryStatement`.
  */
 export async function enterJourney(db: Db, input: EnterJourneyInput, categories: Pick<PreferenceCategories, 'find'>): Promise<EnterJourneyResult> {
