@@ -177,6 +177,19 @@ describe('sendEmail (exactly once, failures, DLQ, suppress window)', () => {
       expect(await sendEmail(publishing, { templateKey: 'welcome', to, idempotencyKey: key })).toEqual({ status: 'sent', emailSendId: claimed.id });
       expect(await emailsTo(to)).toHaveLength(1);
     });
+
+    it("a claim stamped by the database's clock (a broadcast's batch claims with now(), to the microsecond) is released past the window all the same", async () => {
+      const to = uniqueAddress('unsettled-batch');
+      const key = randomUUID();
+      const publishing: EmailDeps = { ...email, unknownDeliveries: { settleMs: 1_000 } };
+      await dieDuringProviderCall({ templateKey: 'welcome', to, idempotencyKey: key }, false, publishing);
+      // as send-email-batch.ts claims: JavaScript's dates hold milliseconds, so this one reads back truncated
+      await sql`update email_sends set send_started_at = date_trunc('milliseconds', now()) - interval '2 seconds' + interval '123 microseconds'
+        where idempotency_key = ${key}`.execute(db);
+      const claimed = await sendRow(key);
+      expect(await sendEmail(publishing, { templateKey: 'welcome', to, idempotencyKey: key })).toEqual({ status: 'sent', emailSendId: claimed.id });
+      expect(await emailsTo(to)).toHaveLength(1);
+    });
   });
 
   it('retries provider errors, then marks the send failed and parks it in the DLQ with what is needed to retry', async () => {

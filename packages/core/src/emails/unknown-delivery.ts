@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { unknownDeliveryAction } from '@waymark/journey';
 import type { EmailSendRow } from '../db/schema';
 import type { EmailDeps } from './email-deps';
@@ -57,7 +58,9 @@ async function release(deps: EmailDeps, row: EmailSendRow): Promise<UnknownDeliv
     .updateTable('emailSends')
     .set({ sendStartedAt: null, updatedAt: new Date() })
     .where('id', '=', row.id)
-    .where('sendStartedAt', '=', row.sendStartedAt)
+    // the claim as read: a batch claims with the database's now(), to the microsecond, and a
+    // JavaScript date keeps milliseconds (truncated), so compared whole it never matched
+    .where(sql<Date>`date_trunc('milliseconds', send_started_at)`, '=', row.sendStartedAt)
     .where('providerMessageId', 'is', null)
     .where('status', 'in', ['queued', 'rendered'])
     .executeTakeFirst();
