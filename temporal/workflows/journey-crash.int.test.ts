@@ -92,7 +92,7 @@ describe('journey emails survive worker crashes', () => {
       const stored = await storedEmails(runDomain, startedSeconds);
       const outcome = await expectEachOnce(db, { rows, stored, expected, publishing });
       console.info(
-        `journey crash, publishing ${mode}: ${outcome.accepted} accepted exactly once, ${outcome.dropped} interrupted inside the provider call and dropped (${outcome.droppedButAccepted} of them had reached SES), 0 in the DLQ; kills at ${sentAtKill.join(', ')} sent`,
+        `journey crash, publishing ${mode}: ${outcome.accepted} accepted exactly once, ${outcome.dropped} interrupted inside the provider call and dropped (${outcome.droppedButAccepted} of them had reached SES; with publishing, none is dropped: SES's event settles it or it is sent again), 0 in the DLQ; kills at ${sentAtKill.join(', ')} sent`,
       );
     },
     1_800_000,
