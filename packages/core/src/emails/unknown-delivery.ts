@@ -58,12 +58,9 @@ async function release(deps: EmailDeps, row: EmailSendRow): Promise<UnknownDeliv
     .updateTable('emailSends')
     .set({ sendStartedAt: null, updatedAt: new Date() })
     .where('id', '=', row.id)
-    // the same claim, to the millisecond: a claim of the batch sender is PostgreSQL's now(), whose
-    // microseconds the Date read back has lost, so an equality would never match it and the send
-    // would wait for a release that never comes (a broadcast left `sending` for good)
-    .where(
-      sql<boolean>`send_started_at > ${row.sendStartedAt}::timestamptz - interval '1 millisecond' and send_started_at < ${row.sendStartedAt}::timestamptz + interval '1 millisecond'`,
-    )
+    // the claim as read: a batch claims with the database's now(), to the microsecond, and a
+    // JavaScript date keeps milliseconds (truncated), so compared whole it never matched
+    .where(sql<Date>`date_trunc('milliseconds', send_started_at)`, '=', row.sendStartedAt)
     .where('providerMessageId', 'is', null)
     .where('status', 'in', ['queued', 'rendered'])
     .executeTakeFirst();
