@@ -35,7 +35,7 @@ describe("a contact's locale", () => {
         const found = await emailsTo(to);
         return found.length > 0 ? found : undefined;
       },
-      { timeoutMs: 45_000, what: 'the welcome email in the SES emulator' },
+      { timeoutMs: 120_000, what: 'the welcome email in the SES emulator' },
     );
     return email!;
   };
@@ -89,7 +89,7 @@ describe("a contact's locale", () => {
     expect(center('h1').text()).toBe('Préférences e-mail');
     expect(center('#cat-journey').text()).toBe('E-mails d’accompagnement');
     expect(center('button').first().text()).toBe('Se désabonner');
-  });
+  }, 180_000);
 
   it('de falls back to the template default (English), and so do its pages', async () => {
     const userId = `loc-de-${randomUUID()}`;
@@ -101,7 +101,7 @@ describe("a contact's locale", () => {
     expect(send.locale).toBe('en');
     const question = await api.request('GET', pathOf(load(email.body.html!)('a:contains("Unsubscribe")').attr('href')!));
     expect(load(question.text)('h1').text()).toBe('Unsubscribe from journey & lifecycle emails?');
-  });
+  }, 180_000);
 
   it("POST /v1/emails speaks the contact's locale, the default to an address without a contact, and a given locale first", async () => {
     const send = async (to: string, extra: Record<string, unknown> = {}) => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureDns } from '../../../../../test/fixture-dns';
+import { openScratchDatabase } from '../../../../../test/scratch-database';
 import { issueApiKey, startTestApi, type TestApi } from '../../../../../test/test-api';
 
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
@@ -12,11 +13,14 @@ describe('GET /v1/admin/deliverability', () => {
   let dns: Awaited<ReturnType<typeof startFixtureDns>>;
   let readKey: string;
   let ingestKey: string;
+  // the 24 h rates count every send in the database: a scratch one, so other files' sends do not count
+  let scratch: { url: string; release: () => Promise<void> };
 
   beforeAll(async () => {
+    scratch = await openScratchDatabase();
     // a zone without the sender's records: SPF and DMARC fail; SES is the shared emulator, which lacks GetAccount
     dns = await startFixtureDns({ 'waymark.local': { txt: ['some-verification=1'] } });
-    api = await startTestApi({ ADMIN_API_KEY: LEGACY, DNS_RESOLVER: dns.address });
+    api = await startTestApi({ ADMIN_API_KEY: LEGACY, DNS_RESOLVER: dns.address, DATABASE_URL: scratch.url });
     readKey = await issueApiKey(api, LEGACY, 'deliverability-reader', ['read']);
     ingestKey = await issueApiKey(api, LEGACY, 'deliverability-producer', ['ingest']);
     const run = randomUUID().slice(0, 8);
@@ -40,6 +44,7 @@ describe('GET /v1/admin/deliverability', () => {
   afterAll(async () => {
     await api?.close();
     await dns?.close();
+    await scratch?.release();
   });
 
   it('answers the checks (pass, warn or fail with a fix) and an empty breaker', async () => {
