@@ -71,6 +71,7 @@ const coreLayers = [
   'outbox',
   'preferences',
   'delivery',
+  'deliverability',
   'emails',
   'templates',
   'jobs',

@@ -34,6 +34,7 @@ import * as m0160 from './0160_address_suppressions';
 import * as m0161 from './0161_email_cancelled_status';
 import * as m0162 from './0162_pending_clicks';
 import * as m0164 from './0164_webhook_delivery_queue';
+import * as m0205 from './0205_reputation_breaker';
 
 /**
  * Every migration, in order. A static list (rather than reading the folder at run time) works
@@ -75,4 +76,5 @@ export const migrations: Record<string, Migration> = {
   '0161_email_cancelled_status': m0161,
   '0162_pending_clicks': m0162,
   '0164_webhook_delivery_queue': m0164,
+  '0205_reputation_breaker': m0205,
 };

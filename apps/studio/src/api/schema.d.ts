@@ -12134,6 +12134,146 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/admin/deliverability/resume': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Resume the reputation breaker by hand
+     * @description Every tripped breaker (no body), or one group and mailbox provider, goes back to ok; held journey emails go out at their next look (REPUTATION_RECHECK_SECONDS) and broadcasts the breaker paused resume. The counts so far are set aside for one window.
+     *
+     *     Requires a bearer key with scope `full-admin` or a session cookie whose organization role grants it.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            group?: 'marketing' | 'transactional';
+            /** @enum {string} */
+            provider?: 'gmail' | 'yahoo' | 'microsoft' | 'apple' | 'other';
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['DeliverabilityResume'];
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/admin/alerts/rules': {
     parameters: {
       query?: never;
@@ -13606,7 +13746,8 @@ export interface paths {
             | 'user'
             | 'organization'
             | 'member'
-            | 'invitation';
+            | 'invitation'
+            | 'deliverability';
           action?:
             | 'create'
             | 'update'
@@ -16065,6 +16206,17 @@ export interface components {
       /** Format: date-time */
       createdAt: string;
     };
+    DeliverabilityResumeInput: {
+      resumed: {
+        /** @enum {string} */
+        group: 'marketing' | 'transactional';
+        provider: string;
+        /** @enum {string} */
+        from: 'slowed' | 'paused';
+      }[];
+      /** @description the broadcasts the breaker had paused, resumed */
+      broadcasts: string[];
+    };
     HitCountsInput: {
       human: number;
       machine: number;
@@ -16720,6 +16872,8 @@ export interface components {
       stats: components['schemas']['BroadcastStatsInput'];
       winnerVariantId: string | null;
       error: string | null;
+      /** @description 'reputation' when the reputation breaker paused it: resumed when the breaker is (docs/email.md, "Reputation breaker") */
+      pausedReason: string | null;
       createdBy: string | null;
       /** Format: date-time */
       createdAt: string;
@@ -17090,6 +17244,17 @@ export interface components {
       retriedAt: string | null;
       /** Format: date-time */
       createdAt: string;
+    };
+    DeliverabilityResume: {
+      resumed: {
+        /** @enum {string} */
+        group: 'marketing' | 'transactional';
+        provider: string;
+        /** @enum {string} */
+        from: 'slowed' | 'paused';
+      }[];
+      /** @description the broadcasts the breaker had paused, resumed */
+      broadcasts: string[];
     };
     HitCounts: {
       human: number;
@@ -17746,6 +17911,8 @@ export interface components {
       stats: components['schemas']['BroadcastStats'];
       winnerVariantId: string | null;
       error: string | null;
+      /** @description 'reputation' when the reputation breaker paused it: resumed when the breaker is (docs/email.md, "Reputation breaker") */
+      pausedReason: string | null;
       createdBy: string | null;
       /** Format: date-time */
       createdAt: string;
