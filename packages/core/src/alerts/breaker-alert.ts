@@ -20,7 +20,7 @@ export function describeBreakerTransition(transition: BreakerTransition): string
         ? `marketing mail to ${transition.provider} is held`
         : 'transactional mail keeps flowing'
       : transition.to === 'slowed'
-        ? `the ${transition.group} share of the send rate is halved`
+        ? 'a warning: past the slow thresholds'
         : 'mail flows again';
   return `[Waymark] Reputation breaker ${breakerKeyOf(transition)}: ${transition.from} → ${transition.to} (${why}); ${effect}`;
 }
