@@ -12158,12 +12158,14 @@ export interface paths {
       };
       requestBody: {
         content: {
-          'application/json': {
-            /** @enum {string} */
-            group?: 'marketing' | 'transactional';
-            /** @enum {string} */
-            provider?: 'gmail' | 'yahoo' | 'microsoft' | 'apple' | 'other';
-          };
+          'application/json':
+            | {
+                /** @enum {string} */
+                group: 'marketing' | 'transactional';
+                /** @enum {string} */
+                provider: 'gmail' | 'yahoo' | 'microsoft' | 'apple' | 'other';
+              }
+            | Record<string, never>;
         };
       };
       responses: {

@@ -10,10 +10,8 @@ import { bearerErrors } from '../../schemas/common';
 const group = z.enum(['marketing', 'transactional']);
 const provider = z.enum(MAILBOX_PROVIDERS as [string, ...string[]]);
 
-const resumeBody = z
-  .object({ group: group.optional(), provider: provider.optional() })
-  .strict()
-  .refine((body) => (body.group === undefined) === (body.provider === undefined), { message: 'give both group and provider, or neither (every breaker)' });
+// one breaker (both keys) or every breaker (neither): a union the OpenAPI document states as it is
+const resumeBody = z.union([z.object({ group, provider }).strict(), z.object({}).strict()]);
 
 const resumed = z
   .object({
@@ -39,8 +37,8 @@ export const deliverabilityResumeRoutes: RoutePlugin<{ deps: AppDeps }> = async 
       },
     },
     async (request) => {
-      const body = request.body ?? {};
-      const only = body.group !== undefined && body.provider !== undefined ? { group: body.group, provider: body.provider } : undefined;
+      const body = request.body;
+      const only = body !== undefined && 'group' in body ? { group: body.group, provider: body.provider } : undefined;
       const transitions = await resumeBreakers(alertingBreaker(deps.reputation), new Date(), only);
       const broadcasts = await resumeReputationPausedBroadcasts({ db: deps.db, jobs: deps.temporal.jobs });
       const answer = {
