@@ -35,6 +35,7 @@ import * as m0161 from './0161_email_cancelled_status';
 import * as m0162 from './0162_pending_clicks';
 import * as m0164 from './0164_webhook_delivery_queue';
 import * as m0190 from './0190_journey_outcomes';
+import * as m0205 from './0205_reputation_breaker';
 import * as m0210 from './0210_effect_trace_context';
 import * as m0215 from './0215_email_send_locale';
 
@@ -79,6 +80,7 @@ export const migrations: Record<string, Migration> = {
   '0162_pending_clicks': m0162,
   '0164_webhook_delivery_queue': m0164,
   '0190_journey_outcomes': m0190,
+  '0205_reputation_breaker': m0205,
   '0210_effect_trace_context': m0210,
   '0215_email_send_locale': m0215,
 };

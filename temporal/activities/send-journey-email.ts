@@ -48,6 +48,8 @@ export function createSendJourneyEmailActivities(deps: SendJourneyEmailDeps) {
 function deferral(reason: string, retryAt: Date): { type: string; message: string } {
   if (reason === 'send_rate') return { type: 'SendRateDeferred', message: `send rate: this send's slot of the shared budget is at ${retryAt.toISOString()}` };
   // docs/email.md, "Exactly once": the send's SES event is awaited, and looked for again then
+  if (reason === 'reputation')
+    return { type: 'ReputationHold', message: `reputation breaker: marketing mail to this provider is paused; looking again at ${retryAt.toISOString()}` };
   if (reason === 'delivery_unknown') return { type: 'DeliveryUnknown', message: `delivery unknown: waiting for SES's event until ${retryAt.toISOString()}` };
   return { type: 'EmailSuppressWindow', message: `${reason}: next journey email to this address allowed at ${retryAt.toISOString()}` };
 }

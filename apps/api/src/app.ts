@@ -38,6 +38,7 @@ import { contactTimelineRoutes } from './routes/admin/contact-timeline';
 import { contactRoutes } from './routes/admin/contacts';
 import { contactBulkRoutes } from './routes/admin/contacts-bulk';
 import { dlqRoutes } from './routes/admin/dlq';
+import { deliverabilityResumeRoutes } from './routes/admin/deliverability-resume';
 import { adminEmailRoutes } from './routes/admin/emails';
 import { adminEventRoutes } from './routes/admin/events';
 import { journeyRoutes } from './routes/admin/journeys';
@@ -91,6 +92,7 @@ const adminRoutes = [
   adminEmailRoutes,
   suppressionRoutes,
   dlqRoutes,
+  deliverabilityResumeRoutes,
   alertRoutes,
   metricsRoutes,
   apiKeyRoutes,

@@ -43,6 +43,9 @@ import { SessionManager } from '@waymark/core/auth/sessions/session-manager';
 import { SessionPrincipals } from '@waymark/core/organizations/session-principals';
 import type { InvitationDeps } from '@waymark/core/organizations/invitations';
 import type { PasswordResetDeps } from '@waymark/core/users/password-reset';
+import { createAlertMailer } from '@waymark/core/alerts/alert-mailer';
+import { createReputationWatch, type ReputationDeps, type ReputationWatch } from '@waymark/core/webhooks/email-provider/reputation-watch';
+import { reputationThresholds } from '@waymark/journey';
 
 /** Everything the routes need, built once per process and passed down explicitly (no singletons). */
 export interface AppDeps {
@@ -87,6 +90,10 @@ export interface AppDeps {
   /** reset and invitation emails as workflow runs; close waits for the starts in flight */
   systemEmails: SystemEmails;
   invitations: InvitationDeps;
+  /** the reputation breaker's settings, log and alert delivery (docs/email.md, "Reputation breaker") */
+  reputation: ReputationDeps;
+  /** judges the breaker as SES's events arrive at the webhook */
+  reputationWatch: ReputationWatch;
   pingDatabase(): Promise<void>;
   close(): Promise<void>;
 }
@@ -210,6 +217,17 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
   const invitations: InvitationDeps = { db, publicUrl: config.apiPublicUrl, sendEmail: sendAuthEmail, now: options.now };
   const version = packageJson.version;
   const processMetrics = createProcessMetrics({ db, version, sendRate: email.sendRate });
+  const reputation: ReputationDeps = {
+    db,
+    logger,
+    settings: { ...config.email.reputation, thresholds: reputationThresholds(email.delivery.policy) },
+    alerts: {
+      db,
+      // operator notices are system emails, as the worker's alert evaluation sends them
+      mailer: createAlertMailer((input) => systemEmails.send(input)),
+      outbound: { timeoutMs: config.alerts.httpTimeoutMs, allowPrivateTargets: config.alerts.allowPrivateTargets },
+    },
+  };
   return {
     config,
     version,
@@ -238,6 +256,8 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
     passwordReset,
     invitations,
     systemEmails,
+    reputation,
+    reputationWatch: createReputationWatch(reputation),
     async pingDatabase() {
       await sql`select 1`.execute(db);
     },

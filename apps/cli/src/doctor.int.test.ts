@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DoctorCheck } from '@waymark/core/deliverability/doctor-check';
+import type { DoctorCheck } from '@waymark/core/doctor/doctor-check';
 import { startFixtureDns, type FixtureRecords } from '../../../test/fixture-dns';
 import { runEntry } from '../../../test/run-entry';
 import { openScratchDatabase } from '../../../test/scratch-database';

@@ -1,7 +1,7 @@
 import type { CommandConfig } from '@waymark/core/config/config';
 import type { Db } from '@waymark/core/db/database';
-import { createDoctorDeps, doctorExitCode, runDoctor } from '@waymark/core/deliverability/doctor';
-import type { DoctorCheck } from '@waymark/core/deliverability/doctor-check';
+import { createDoctorDeps, doctorExitCode, runDoctor } from '@waymark/core/doctor/doctor';
+import type { DoctorCheck } from '@waymark/core/doctor/doctor-check';
 import type { PreferenceCategories } from '@waymark/email/preference-categories';
 
 const MARK: Record<DoctorCheck['status'], string> = { pass: 'pass', warn: 'WARN', fail: 'FAIL' };

@@ -1,4 +1,5 @@
 import { quietHoursProblems, type QuietHours } from './local-time';
+import { DEFAULT_REPUTATION_THRESHOLDS, reputationProblems, warmupProblems, type ReputationThresholds, type WarmupPlan } from './reputation-policy';
 
 /** How long a cap's window is: a number and a unit (m, h, d, w): '24h', '7d', '2w'. */
 export type CapPeriod = `${number}${'m' | 'h' | 'd' | 'w'}`;
@@ -29,6 +30,10 @@ export interface DeliveryPolicyDefinition {
   exempt?: string[];
   /** per category, what an unknown delivery becomes without event publishing (default: `drop`, `ask` for a required category) */
   unknown?: Record<string, UnknownDeliveryAction>;
+  /** the reputation breaker's thresholds (reputation-policy.ts; unset ones keep their defaults) */
+  reputation?: Partial<ReputationThresholds>;
+  /** a new sending identity's warm-up ramp of marketing mail (none: full volume from day one) */
+  warmup?: WarmupPlan;
 }
 
 /** A checked delivery policy (docs/journeys.md, "Timing and etiquette"). */
@@ -37,6 +42,8 @@ export interface DeliveryPolicy {
   quietHours?: QuietHours;
   exempt: readonly string[];
   unknown?: Readonly<Record<string, UnknownDeliveryAction>>;
+  reputation?: Readonly<Partial<ReputationThresholds>>;
+  warmup?: Readonly<WarmupPlan>;
 }
 
 /** Any category not exempt, in a cap's `category`. */
@@ -53,7 +60,7 @@ export function capPeriodMs(per: CapPeriod): number {
 }
 
 const CAP_KEYS = new Set(['category', 'max', 'per', 'onCap']);
-const POLICY_KEYS = new Set(['caps', 'quietHours', 'exempt', 'unknown']);
+const POLICY_KEYS = new Set(['caps', 'quietHours', 'exempt', 'unknown', 'reputation', 'warmup']);
 
 const unknownKeys = (label: string, value: object, known: ReadonlySet<string>) =>
   Object.keys(value)
@@ -92,7 +99,7 @@ function unknownActionProblems(unknown: unknown): string[] {
  */
 function policyProblems(definition: unknown): string[] {
   if (definition === null || typeof definition !== 'object' || Array.isArray(definition)) return ['(policy): must be an object {caps?, quietHours?, exempt?}'];
-  const { caps, quietHours, exempt, unknown } = definition as Record<string, unknown>;
+  const { caps, quietHours, exempt, unknown, reputation, warmup } = definition as Record<string, unknown>;
   const problems = unknownKeys('', definition, POLICY_KEYS);
   if (caps !== undefined) {
     if (Array.isArray(caps)) caps.forEach((cap, index) => problems.push(...capProblems(`caps.${index}`, cap)));
@@ -101,6 +108,8 @@ function policyProblems(definition: unknown): string[] {
   if (quietHours !== undefined) problems.push(...quietHoursProblems(quietHours));
   if (exempt !== undefined) problems.push(...stringListProblems('exempt', exempt));
   if (unknown !== undefined) problems.push(...unknownActionProblems(unknown));
+  if (reputation !== undefined) problems.push(...reputationProblems(reputation));
+  if (warmup !== undefined) problems.push(...warmupProblems(warmup));
   return problems;
 }
 
@@ -119,7 +128,7 @@ export class DeliveryPolicyError extends Error {
 export function defineDeliveryPolicy(definition: DeliveryPolicyDefinition): DeliveryPolicy {
   const shape = policyProblems(definition);
   if (shape.length > 0) throw new DeliveryPolicyError(shape);
-  const { caps = [], exempt = [], quietHours, unknown } = definition;
+  const { caps = [], exempt = [], quietHours, unknown, reputation, warmup } = definition;
   const problems = caps.flatMap((cap, index) =>
     cap.category !== EVERY_CATEGORY && exempt.includes(cap.category)
       ? [`caps.${index}.category: '${cap.category}' is exempt, so this cap would never apply`]
@@ -132,6 +141,8 @@ export function defineDeliveryPolicy(definition: DeliveryPolicyDefinition): Deli
     exempt: [...exempt],
     ...(quietHours === undefined ? {} : { quietHours: { ...quietHours } }),
     ...(unknown === undefined ? {} : { unknown: { ...unknown } }),
+    ...(reputation === undefined ? {} : { reputation: { ...reputation } }),
+    ...(warmup === undefined ? {} : { warmup: { ...warmup } }),
   };
 }
 
@@ -154,6 +165,11 @@ export function deliveryPolicyCategoryProblems(policy: DeliveryPolicy, known: (k
 /** What an unknown delivery of `category` becomes without event publishing: the policy's word, else `ask` for a required category and `drop` for any other. */
 export function unknownDeliveryAction(policy: DeliveryPolicy, category: string, required: boolean): UnknownDeliveryAction {
   return policy.unknown?.[category] ?? (required ? 'ask' : 'drop');
+}
+
+/** The reputation breaker's thresholds under `policy`: its own, else the defaults. */
+export function reputationThresholds(policy: DeliveryPolicy): ReputationThresholds {
+  return { ...DEFAULT_REPUTATION_THRESHOLDS, ...policy.reputation };
 }
 
 /** A policy that caps nothing and sets no quiet hours. */

@@ -5349,7 +5349,7 @@ export interface paths {
     };
     /**
      * The deliverability doctor's checks and the reputation breaker
-     * @description Reads EMAIL_FROM's SPF, DKIM and DMARC (through DNS_RESOLVER), the SES account (GetAccount, ListRecommendations, GetEmailIdentity), what Waymark sends, and the last 24 h's bounce and complaint rates per category group and mailbox provider; each check is pass, warn or fail with its fix. A source that cannot be read is a warning, never an error of the request.
+     * @description Reads EMAIL_FROM's SPF, DKIM and DMARC (through DNS_RESOLVER), the SES account (GetAccount, ListRecommendations, GetEmailIdentity), what Waymark sends, and the last 24 h's bounce and complaint rates per category group and mailbox provider; each check is pass, warn or fail with its fix; then the reputation breaker's state per category group and mailbox provider. A source that cannot be read is a warning, never an error of the request.
      *
      *     Requires a bearer key with scope `read` or a session cookie whose organization role grants it.
      */
@@ -12544,6 +12544,148 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/admin/deliverability/resume': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Resume the reputation breaker by hand
+     * @description Every tripped breaker (no body), or one group and mailbox provider, goes back to ok; held journey emails go out at their next look (REPUTATION_RECHECK_SECONDS) and broadcasts the breaker paused resume. The counts so far are set aside for one window.
+     *
+     *     Requires a bearer key with scope `full-admin` or a session cookie whose organization role grants it.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json':
+            | {
+                /** @enum {string} */
+                group: 'marketing' | 'transactional';
+                /** @enum {string} */
+                provider: 'gmail' | 'yahoo' | 'microsoft' | 'apple' | 'other';
+              }
+            | Record<string, never>;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['DeliverabilityResume'];
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/admin/alerts/rules': {
     parameters: {
       query?: never;
@@ -14016,7 +14158,8 @@ export interface paths {
             | 'user'
             | 'organization'
             | 'member'
-            | 'invitation';
+            | 'invitation'
+            | 'deliverability';
           action?:
             | 'create'
             | 'update'
@@ -16478,6 +16621,17 @@ export interface components {
       /** Format: date-time */
       createdAt: string;
     };
+    DeliverabilityResumeInput: {
+      resumed: {
+        /** @enum {string} */
+        group: 'marketing' | 'transactional';
+        provider: string;
+        /** @enum {string} */
+        from: 'slowed' | 'paused';
+      }[];
+      /** @description the broadcasts the breaker had paused, resumed */
+      broadcasts: string[];
+    };
     HitCountsInput: {
       human: number;
       machine: number;
@@ -17102,7 +17256,7 @@ export interface components {
        */
       provider: 'gmail' | 'yahoo' | 'microsoft' | 'apple' | 'other';
       /**
-       * @description slowed: the group's share of the SES send rate halves; paused: its marketing sends are held
+       * @description slowed: over the slow thresholds (alerted and audited); paused: its marketing sends to the provider are held
        * @enum {string}
        */
       state: 'ok' | 'slowed' | 'paused';
@@ -17308,6 +17462,8 @@ export interface components {
       stats: components['schemas']['BroadcastStatsInput'];
       winnerVariantId: string | null;
       error: string | null;
+      /** @description 'reputation' when the reputation breaker paused it: resumed when the breaker is (docs/email.md, "Reputation breaker") */
+      pausedReason: string | null;
       createdBy: string | null;
       /** Format: date-time */
       createdAt: string;
@@ -17688,6 +17844,17 @@ export interface components {
       retriedAt: string | null;
       /** Format: date-time */
       createdAt: string;
+    };
+    DeliverabilityResume: {
+      resumed: {
+        /** @enum {string} */
+        group: 'marketing' | 'transactional';
+        provider: string;
+        /** @enum {string} */
+        from: 'slowed' | 'paused';
+      }[];
+      /** @description the broadcasts the breaker had paused, resumed */
+      broadcasts: string[];
     };
     HitCounts: {
       human: number;
@@ -18313,7 +18480,7 @@ export interface components {
        */
       provider: 'gmail' | 'yahoo' | 'microsoft' | 'apple' | 'other';
       /**
-       * @description slowed: the group's share of the SES send rate halves; paused: its marketing sends are held
+       * @description slowed: over the slow thresholds (alerted and audited); paused: its marketing sends to the provider are held
        * @enum {string}
        */
       state: 'ok' | 'slowed' | 'paused';
@@ -18519,6 +18686,8 @@ export interface components {
       stats: components['schemas']['BroadcastStats'];
       winnerVariantId: string | null;
       error: string | null;
+      /** @description 'reputation' when the reputation breaker paused it: resumed when the breaker is (docs/email.md, "Reputation breaker") */
+      pausedReason: string | null;
       createdBy: string | null;
       /** Format: date-time */
       createdAt: string;

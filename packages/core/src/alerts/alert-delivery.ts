@@ -35,9 +35,8 @@ export function describeAlert(notice: AlertNotice): string {
   return `[Waymark] ${rule.name}: ${rule.type} is ${current} (${basis}), ${direction} the threshold of ${threshold}`;
 }
 
-/** Delivers one alert on the rule's channel; throws when the channel did not accept it. */
-export async function deliverAlert(deps: AlertDeliveryDeps, notice: AlertNotice): Promise<void> {
-  const text = describeAlert(notice);
+/** Delivers one alert on the rule's channel (`text`: its words, else the rule's reading); throws when the channel did not accept it. */
+export async function deliverAlert(deps: AlertDeliveryDeps, notice: AlertNotice, text = describeAlert(notice)): Promise<void> {
   switch (notice.rule.channel) {
     case 'webhook': {
       const config = channelConfigSchemas.webhook.parse(notice.rule.channelConfig);

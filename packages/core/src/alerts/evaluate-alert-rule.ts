@@ -1,4 +1,5 @@
 import type { Db } from '../db/database';
+import type { AlertRuleRow } from '../db/schema';
 import { deliverAlert, type AlertDeliveryDeps } from './alert-delivery';
 import { breachesThreshold, inCooldown, readAlertValue } from './alert-values';
 
@@ -9,6 +10,28 @@ export type AlertOutcome =
 
 export interface AlertEvaluationDeps extends AlertDeliveryDeps {
   db: Db;
+}
+
+/** The alert history row of one firing of `rule` (delivered unless `error`). */
+export async function recordAlertHistory(
+  db: Db,
+  rule: Pick<AlertRuleRow, 'id' | 'name' | 'type' | 'threshold' | 'channel'>,
+  firing: { value: number; error: string | undefined; at: Date },
+): Promise<void> {
+  await db
+    .insertInto('alertHistory')
+    .values({
+      ruleId: rule.id,
+      ruleName: rule.name,
+      type: rule.type,
+      currentValue: firing.value,
+      threshold: rule.threshold,
+      channel: rule.channel,
+      delivered: firing.error === undefined,
+      error: firing.error ?? null,
+      triggeredAt: firing.at,
+    })
+    .execute();
 }
 
 export async function listEnabledAlertRuleIds(db: Db): Promise<string[]> {
@@ -46,19 +69,6 @@ export async function evaluateAlertRule(deps: AlertEvaluationDeps, ruleId: strin
   } catch (cause) {
     error = (cause as Error).message;
   }
-  await deps.db
-    .insertInto('alertHistory')
-    .values({
-      ruleId: rule.id,
-      ruleName: rule.name,
-      type: rule.type,
-      currentValue: reading.value,
-      threshold: rule.threshold,
-      channel: rule.channel,
-      delivered: error === undefined,
-      error: error ?? null,
-      triggeredAt: now,
-    })
-    .execute();
+  await recordAlertHistory(deps.db, rule, { value: reading.value, error, at: now });
   return { ruleId, outcome: 'fired', value: reading.value, delivered: error === undefined, ...(error === undefined ? {} : { error }) };
 }

@@ -46,6 +46,8 @@ export const auditResources = [
   'organization',
   'member',
   'invitation',
+  // the reputation breaker's changes of state (docs/email.md, "Reputation breaker")
+  'deliverability',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 export type AuditResource = (typeof auditResources)[number];

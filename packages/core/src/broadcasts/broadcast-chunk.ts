@@ -11,6 +11,7 @@ import { contactsOverFrequencyCap } from './broadcast-frequency-cap';
 import { lockForChunk } from './broadcast-transition-lock';
 import { UNKNOWN_DROPPED, type BroadcastSkipReason, type BroadcastVariant } from './broadcast-schemas';
 import { recipientTemplateData } from './broadcast-template-data';
+import { pauseForReputation } from './broadcast-reputation';
 
 /** Recipients claimed per chunk: one transaction and lock of the row, one set-based gate query (docs/broadcasts.md, "How fast"). */
 export const BROADCAST_CHUNK_SIZE = 400;
@@ -90,12 +91,15 @@ export async function sendBroadcastChunk(deps: BroadcastSendDeps, broadcastId: s
       .limit(BROADCAST_CHUNK_SIZE)
       .execute();
     if (due.length === 0) return 0;
+    // the category as the send path judges it, since its verdicts stand in for the send path's own
+    const category = gateCategory(deps.email.categories, row.category);
+    // marketing mail to a provider whose reputation breaker is paused: the broadcast pauses (docs/email.md, "Reputation breaker")
+    if (await pauseForReputation(trx, row, category, due)) return 0;
 
     const gate = await checkSendGateForAddresses(
       db,
       due.map((recipient) => recipient.email!),
-      // the category as the send path judges it, since its verdicts stand in for the send path's own
-      gateCategory(deps.email.categories, row.category),
+      category,
     );
     const candidates = due.filter((recipient) => gate.get(recipient.email!)?.allowed === true);
     const capped = await contactsOverFrequencyCap(db, deps.email.delivery.policy, {

@@ -90,7 +90,7 @@ export function pauseBroadcast(deps: BroadcastTransitionDeps, id: string): Promi
   return transition(deps, id, 'paused', async (trx) => {
     const result = await trx
       .updateTable('broadcasts')
-      .set((eb) => ({ status: 'paused', pausedFrom: eb.ref('status') as never, updatedAt: new Date() }))
+      .set((eb) => ({ status: 'paused', pausedFrom: eb.ref('status') as never, pausedReason: null, updatedAt: new Date() }))
       .where('id', '=', id)
       .where('status', 'in', RUNNING)
       .executeTakeFirst();
@@ -102,7 +102,7 @@ export function resumeBroadcast(deps: BroadcastTransitionDeps, id: string): Prom
   return transition(deps, id, 'resumed', async (trx) => {
     const result = await trx
       .updateTable('broadcasts')
-      .set((eb) => ({ status: eb.fn.coalesce('pausedFrom', eb.val('sending')) as never, pausedFrom: null, updatedAt: new Date() }))
+      .set((eb) => ({ status: eb.fn.coalesce('pausedFrom', eb.val('sending')) as never, pausedFrom: null, pausedReason: null, updatedAt: new Date() }))
       .where('id', '=', id)
       .where('status', '=', 'paused')
       .executeTakeFirst();

@@ -38,6 +38,8 @@ export interface Broadcast {
   stats: BroadcastStats;
   winnerVariantId: string | null;
   error: string | null;
+  /** `reputation`: paused by the reputation breaker, resumed with it */
+  pausedReason: string | null;
   createdBy: string | null;
   createdAt: Date;
   updatedAt: Date;
@@ -76,6 +78,7 @@ function toBroadcast(row: BroadcastRow, counts: { total: BroadcastCounts; varian
     stats: counts?.total.stats ?? emptyStats(),
     winnerVariantId: row.winnerVariantId,
     error: row.error,
+    pausedReason: row.pausedReason,
     createdBy: row.createdBy,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,

@@ -168,6 +168,14 @@ export const configSchema = z
     /** verified SES notifications per SNS topic in a window; past it 503 (SNS retries), never 429 (docs/email.md, "Provider webhooks") */
     EMAIL_PROVIDER_WEBHOOK_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(60_000),
     BOUNCE_THRESHOLD: bounceThreshold,
+    /** the reputation breaker's rolling window of bounce and complaint rates (docs/email.md, "Reputation breaker") */
+    REPUTATION_WINDOW_HOURS: z.coerce.number().int().positive().default(24),
+    /** sends a group and mailbox provider need in the window before the breaker judges their rates */
+    REPUTATION_MIN_SENDS: z.coerce.number().int().positive().default(500),
+    /** hours the rates must stay under the slow thresholds before a tripped breaker resumes by itself */
+    REPUTATION_COOLDOWN_HOURS: z.coerce.number().positive().default(6),
+    /** how often a journey email held by the breaker looks again */
+    REPUTATION_RECHECK_SECONDS: z.coerce.number().int().positive().default(300),
     /** false, a hop count, or proxy addresses/CIDRs (`true`, every hop, is refused in production) */
     TRUST_PROXY: trustProxy,
 
@@ -239,6 +247,12 @@ export const configSchema = z
       eventPublishing: env.SES_EVENT_PUBLISHING,
       unknownSettleMs: env.DELIVERY_UNKNOWN_SETTLE_MINUTES * 60_000,
       machineClickWindowMs: env.MACHINE_CLICK_WINDOW_MS,
+      reputation: {
+        windowHours: env.REPUTATION_WINDOW_HOURS,
+        minSends: env.REPUTATION_MIN_SENDS,
+        cooldownMs: env.REPUTATION_COOLDOWN_HOURS * 3_600_000,
+        recheckMs: env.REPUTATION_RECHECK_SECONDS * 1_000,
+      },
       sendRate: { maxPerSecond: env.SES_MAX_SEND_RATE, workerShare: env.SEND_RATE_WORKER_SHARE },
     },
     analytics: {

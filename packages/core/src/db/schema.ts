@@ -207,6 +207,40 @@ export interface EmailProviderNotificationsTable {
   eventType: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
+/** 0205: the reputation breaker's groups (docs/email.md, "Reputation breaker") */
+export type SendGroup = 'marketing' | 'transactional';
+export type BreakerState = 'ok' | 'slowed' | 'paused';
+
+/** 0205: per hour, group and mailbox provider, what SES's events counted */
+export interface ReputationCountsTable {
+  sendGroup: SendGroup;
+  provider: string;
+  hour: Timestamp;
+  sends: Generated<number>;
+  bounces: Generated<number>;
+  complaints: Generated<number>;
+}
+
+export interface BreakerBaseline {
+  at: string;
+  sends: number;
+  bounces: number;
+  complaints: number;
+}
+
+/** 0205: the breaker's state per group and provider (no row: ok) */
+export interface ReputationBreakersTable {
+  sendGroup: SendGroup;
+  provider: string;
+  state: BreakerState;
+  since: Timestamp;
+  clearSince: NullableTimestamp;
+  /** the window's counts at a manual resume, with its time: set aside for one window */
+  baseline: ColumnType<BreakerBaseline | null, string | null | undefined, string | null>;
+  updatedAt: Generated<Date>;
+}
+export type ReputationBreakerRow = Selectable<ReputationBreakersTable>;
+
 export interface TrackedLinksTable {
   id: Generated<string>;
   emailSendId: string;
@@ -428,6 +462,8 @@ export interface BroadcastsTable {
   abTest: Json<JsonObject> | null;
   status: ColumnType<BroadcastStatus, BroadcastStatus | undefined, BroadcastStatus>;
   pausedFrom: 'scheduled' | 'sending' | 'testing' | null;
+  /** 0205: `reputation` when the reputation breaker paused it (its resume resumes it) */
+  pausedReason: ColumnType<string | null, string | null | undefined, string | null>;
   audienceSize: number | null;
   winnerVariantId: string | null;
   testEndsAt: NullableTimestamp;
@@ -620,6 +656,8 @@ export interface Database {
   journeyStepCounts: JourneyStepCountsTable;
   emailSends: EmailSendsTable;
   emailProviderNotifications: EmailProviderNotificationsTable;
+  reputationCounts: ReputationCountsTable;
+  reputationBreakers: ReputationBreakersTable;
   trackedLinks: TrackedLinksTable;
   linkClicks: LinkClicksTable;
   emailOpens: EmailOpensTable;

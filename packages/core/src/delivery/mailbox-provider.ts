@@ -9,6 +9,11 @@
 export const MAILBOX_PROVIDERS = ['gmail', 'yahoo', 'microsoft', 'apple', 'other'] as const;
 export type MailboxProvider = (typeof MAILBOX_PROVIDERS)[number];
 
+/** A provider name read back from storage (a column is text): an unknown one counts as `other`. */
+export function asMailboxProvider(name: string): MailboxProvider {
+  return (MAILBOX_PROVIDERS as readonly string[]).includes(name) ? (name as MailboxProvider) : 'other';
+}
+
 /** The consumer domains of each provider (lower case). Yahoo runs AOL's mail since 2017. */
 export const MAILBOX_PROVIDER_DOMAINS: Readonly<Record<Exclude<MailboxProvider, 'other'>, readonly string[]>> = {
   gmail: ['gmail.com', 'googlemail.com'],
@@ -41,6 +46,8 @@ export function mailboxProviderOf(addressOrDomain: string): MailboxProvider {
   const domain = addressOrDomain
     .slice(addressOrDomain.lastIndexOf('@') + 1)
     .trim()
+    // a header-style address (`Ada <ada@gmail.com>`) ends in its bracket
+    .replace(/>$/, '')
     .toLowerCase();
   return byDomain.get(domain) ?? 'other';
 }

@@ -40,6 +40,7 @@ export function createEmailDeps(
     publicUrl: config.apiPublicUrl,
     from: config.email.from,
     delivery: { policy: options.deliveryPolicy ?? NO_DELIVERY_POLICY, defaultTimeZone: config.defaultTimeZone },
+    reputationRecheckMs: config.email.reputation.recheckMs,
     ...(config.email.eventPublishing ? { unknownDeliveries: { settleMs: config.email.unknownSettleMs } } : {}),
     ...(options.logger === undefined ? {} : { logger: options.logger }),
     ...(options.sendRate === undefined ? {} : { sendRate: options.sendRate }),

@@ -26,4 +26,6 @@ export interface EmailDeps {
   delivery: DeliveryRules;
   /** SES event publishing is on (SES_EVENT_PUBLISHING): an unknown delivery waits `settleMs` for its event, then is sent again (unknown-delivery.ts) */
   unknownDeliveries?: { settleMs: number };
+  /** REPUTATION_RECHECK_SECONDS: how often a journey email the reputation breaker holds looks again */
+  reputationRecheckMs?: number;
 }

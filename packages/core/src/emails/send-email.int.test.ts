@@ -150,7 +150,7 @@ describe('sendEmail (exactly once, failures, DLQ, suppress window)', () => {
         mail: { messageId: stored!.messageId, destination: [to], timestamp: new Date().toISOString(), tags: { [EMAIL_SEND_ID_TAG]: [claimed.id] } },
         send: {},
       });
-      expect(await processSesNotification(db, signedSnsMessage({ Message: sendEvent }), { bounceThreshold: 3 })).toMatchObject({
+      expect(await processSesNotification(db, signedSnsMessage({ Message: sendEvent }), { bounceThreshold: 3, isRequired: () => false })).toMatchObject({
         processed: true,
         kind: 'sent',
         emailSendId: claimed.id,

@@ -11,6 +11,7 @@ import type { EmailSendRow, EmailSendsTable, EmailStatus, JsonObject } from '../
 import { isUniqueViolation } from '../db/pg-errors';
 import { badRequest } from '../errors/app-error';
 import { checkSendGate, gateCategory, type SendGateResult } from '../preferences/send-gate';
+import { readBreakerSnapshot, reputationHold } from '../deliverability/reputation-hold';
 import type { EmailDeps } from './email-deps';
 import { markEmailFailed } from './email-failures';
 import { buildEmailLinks, listUnsubscribeHeaders } from './email-links';
@@ -97,8 +98,14 @@ export async function sendEmail(deps: EmailDeps, input: SendEmailInput, options:
   if (row === undefined) {
     if (deps.templates.find(input.templateKey) === undefined) throw badRequest(`Unknown email template "${input.templateKey}"`);
     const category = emailCategory(deps, input.templateKey, input.category);
-    const gate = options.known?.gate ?? (await checkSendGate(deps.db, input.to, gateCategory(deps.categories, category)));
+    const gated = gateCategory(deps.categories, category);
+    const gate = options.known?.gate ?? (await checkSendGate(deps.db, input.to, gated));
     if (!gate.allowed) return { status: 'skipped', reason: gate.reason ?? 'blocked' };
+    // a caller's own send of marketing mail to a provider the reputation breaker paused waits (the
+    // journey step asked before, and logs its hold: journey-reputation-hold.ts)
+    const required = typeof gated !== 'string' && gated.required === true;
+    if (options.known === undefined && !required && reputationHold(await readBreakerSnapshot(deps.db), { required, to: input.to }).held)
+      return { status: 'deferred', reason: 'reputation', retryAt: new Date(Date.now() + (deps.reputationRecheckMs ?? 300_000)) };
     if (input.suppressHours !== undefined && input.suppressHours > 0) {
       const retryAt = await findSuppressWindowEnd(deps.db, { toEmail: input.to, hours: input.suppressHours, excludeIdempotencyKey: input.idempotencyKey });
       if (retryAt !== undefined) return { status: 'deferred', reason: 'suppress_window', retryAt };

@@ -5,6 +5,7 @@ import { LOCALE_PROPERTY, propertiesLocale } from '../contacts/locale';
 import { isAppError } from '../errors/app-error';
 import type { SendJourneyEmailInput, SendJourneyEmailResult } from './journey-email';
 import { applyJourneyFrequencyCap, releaseJourneyCapClaim } from './journey-frequency-cap';
+import { applyJourneyReputationHold } from './journey-reputation-hold';
 import { isLiveStatus } from './live-statuses';
 import { journeyStepExpressions, recordJourneyStep } from './run-steps';
 import type { EmailDeps } from '../emails/email-deps';
@@ -22,11 +23,13 @@ export type JourneyEmailOutcome = SendJourneyEmailResult | { status: 'deferred';
  *   `email_failed`; the send is failed + DLQ and the journey goes on (docs/email.md);
  * - deferred (journey `suppress.hours`) → the state is `waiting` until `retryAt`; the activity
  *   turns this into a durable retry at that time;
- * - over a frequency cap of the delivery policy → skipped or held (journey-frequency-cap.ts).
+ * - over a frequency cap of the delivery policy → skipped or held (journey-frequency-cap.ts);
+ * - marketing mail to a provider the reputation breaker paused → held (journey-reputation-hold.ts).
  */
 export async function deliverJourneyEmail(deps: EmailDeps, input: SendJourneyEmailInput): Promise<JourneyEmailOutcome> {
   const category = emailCategory(deps, input.templateKey, input.category);
-  const known = await readSendContext(deps.db, input, gateCategory(deps.categories, category));
+  const gate = gateCategory(deps.categories, category);
+  const known = await readSendContext(deps.db, input, gate);
   if (known.stateStatus === null || !isLiveStatus(known.stateStatus)) return { status: 'skipped', reason: 'state_not_active' };
   // a held-out person is exposed to the same timeline without the email; a required category (a
   // receipt, a password reset) is something they asked for, so it is never held out
@@ -39,6 +42,11 @@ export async function deliverJourneyEmail(deps: EmailDeps, input: SendJourneyEma
       detail: { templateKey: input.templateKey, reason: 'holdout' },
     });
     return { status: 'skipped', reason: 'holdout' };
+  }
+  // mail the person may leave, to a provider whose marketing breaker is paused, waits (docs/email.md, "Reputation breaker")
+  if (known.gate.allowed) {
+    const held = await applyJourneyReputationHold(deps, input, gate, known.row !== undefined);
+    if (held !== undefined) return held;
   }
 
   // the send's row, read with the state above, tells a retry of an admitted send

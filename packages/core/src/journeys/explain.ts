@@ -175,6 +175,8 @@ export async function explainJourney(deps: ExplainDeps, input: { contactId: stri
         else if (log.action === 'email_skipped' && text('reason') === 'frequency_cap') outcome = `skipped: frequency cap ${text('cap') ?? ''} reached`;
         else if (log.action === 'email_skipped') outcome = `skipped: ${skipPhrase(text('reason') ?? 'unknown')}`;
         else if (log.action === 'waiting' && text('reason') === 'suppress_window') outcome = `skipped: inside suppress.hours until ${text('until')}`;
+        else if (log.action === 'held' && text('reason') === 'reputation')
+          outcome = `held by the reputation breaker: marketing mail to ${text('provider') ?? 'this provider'} is paused (looking again at ${text('until')})`;
         else if (log.action === 'held' && text('reason') === 'quiet_hours') outcome = `held by quiet hours until ${recipientClock(detail)}`;
         else if (log.action === 'held' && text('reason') === 'frequency_cap')
           outcome = `held by frequency cap ${text('cap') ?? ''} until ${recipientClock(detail)}`;

@@ -56,6 +56,10 @@ const broadcastSchema = z
     stats: statsSchema,
     winnerVariantId: z.string().nullable(),
     error: z.string().nullable(),
+    pausedReason: z
+      .string()
+      .nullable()
+      .describe('\'reputation\' when the reputation breaker paused it: resumed when the breaker is (docs/email.md, "Reputation breaker")'),
     createdBy: z.string().nullable(),
     createdAt: timestamp,
     updatedAt: timestamp,

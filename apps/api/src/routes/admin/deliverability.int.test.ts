@@ -47,10 +47,11 @@ describe('GET /v1/admin/deliverability', () => {
     await scratch?.release();
   });
 
-  it('answers the checks (pass, warn or fail with a fix) and an empty breaker', async () => {
+  it('answers the checks (pass, warn or fail with a fix) and the breaker, ok below its minimum sends', async () => {
     const answer = await api.request('GET', '/v1/admin/deliverability', { token: readKey });
     expect(answer.status).toBe(200);
-    expect(answer.body.breaker).toEqual([]);
+    // 200 marketing sends to gmail are under REPUTATION_MIN_SENDS (500): counted, not judged
+    expect(answer.body.breaker.every((row: { state: string }) => row.state === 'ok')).toBe(true);
     const check = (id: string) => answer.body.checks.find((item: { id: string }) => item.id === id);
     expect(check('dns.spf')).toMatchObject({ status: 'fail', detail: 'waymark.local publishes no SPF record', fix: expect.stringContaining('v=spf1') });
     expect(check('dns.dmarc')).toMatchObject({ status: 'fail', fix: expect.stringContaining('_dmarc.waymark.local') });

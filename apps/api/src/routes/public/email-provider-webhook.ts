@@ -65,7 +65,12 @@ export const emailProviderWebhookRoutes: RoutePlugin<{ deps: AppDeps }> = async 
           request.log.warn({ topicArn: message.TopicArn }, 'SNS subscription removed');
           break;
         case 'Notification': {
-          const outcome = await processSesNotification(deps.db, message, { bounceThreshold: deps.config.email.bounceThreshold });
+          const outcome = await processSesNotification(deps.db, message, {
+            bounceThreshold: deps.config.email.bounceThreshold,
+            isRequired: (category) => deps.categories.find(category)?.required === true,
+          });
+          // after the notification's own transaction: the breaker's judgement never undoes its record
+          await deps.reputationWatch.noticed(outcome, new Date());
           if (outcome.kind === 'unparsed') request.log.warn({ messageId: message.MessageId }, 'SNS notification is not an SES event; ignored');
           break;
         }

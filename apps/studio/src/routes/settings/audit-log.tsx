@@ -30,6 +30,7 @@ const resourceSet: Record<Resource, true> = {
   organization: true,
   member: true,
   invitation: true,
+  deliverability: true,
 };
 const actionSet: Record<Action, true> = {
   create: true,

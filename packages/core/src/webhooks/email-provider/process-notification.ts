@@ -5,6 +5,8 @@ import type { Db } from '../../db/database';
 import type { EmailSendRow, EmailStatus } from '../../db/schema';
 import { recordComplaint, recordHardBounce } from '../../preferences/suppression';
 import { machineReasonOf } from '../../tracking/machine-hits';
+import { countReputationEvent, sendGroupOf, type ReputationEvent } from '../../deliverability/reputation-counts';
+import { mailboxProviderOf } from '../../delivery/mailbox-provider';
 
 export interface ProcessOutcome {
   /** false for a redelivered SNS message (already processed: nothing changed) */
@@ -58,7 +60,18 @@ async function findSend(db: Db, event: SesEvent): Promise<EmailSendRow | undefin
  * so a redelivery (SNS retries until it sees a 2xx) changes nothing twice: in particular a bounce
  * is counted once.
  */
-export async function processSesNotification(db: Db, message: SnsMessage, options: { bounceThreshold: number }): Promise<ProcessOutcome> {
+export interface ProcessOptions {
+  bounceThreshold: number;
+  /** whether a category is required (journeys/categories.ts): its sends count in the breaker's `transactional` group */
+  isRequired: (category: string) => boolean;
+}
+
+/** The breaker counts an event of a send by the send's group and its recipient's mailbox provider (docs/email.md, "Reputation breaker"). */
+async function countForBreaker(db: Db, send: EmailSendRow, event: ReputationEvent, at: Date, options: ProcessOptions): Promise<void> {
+  await countReputationEvent(db, { group: sendGroupOf(options.isRequired(send.category)), provider: mailboxProviderOf(send.toEmail) }, event, at);
+}
+
+export async function processSesNotification(db: Db, message: SnsMessage, options: ProcessOptions): Promise<ProcessOutcome> {
   const event = parseSesNotification(message.Message);
   return db.transaction().execute(async (trx) => {
     const fresh = await trx
@@ -79,7 +92,10 @@ export async function processSesNotification(db: Db, message: SnsMessage, option
       case 'sent':
         break;
       case 'delivered':
-        if (send) await advance(trx, send, 'delivered', { deliveredAt: sql`coalesce(delivered_at, ${at})` });
+        if (send) {
+          await advance(trx, send, 'delivered', { deliveredAt: sql`coalesce(delivered_at, ${at})` });
+          await countForBreaker(trx, send, 'delivered', at, options);
+        }
         break;
       // SES reports the address and user agent of its own pixel and redirect: judged like ours
       // (docs/email.md, "Machine opens and clicks"); SES answers the request, so no HEAD is seen
@@ -104,14 +120,20 @@ export async function processSesNotification(db: Db, message: SnsMessage, option
       case 'bounced': {
         // soft (transient) bounces: SES keeps retrying; only permanent bounces count
         if (!event.permanent) break;
-        if (send) await advance(trx, send, 'bounced', { bouncedAt: sql`coalesce(bounced_at, ${at})` });
+        if (send) {
+          await advance(trx, send, 'bounced', { bouncedAt: sql`coalesce(bounced_at, ${at})` });
+          await countForBreaker(trx, send, 'bounced', at, options);
+        }
         for (const email of recipientsOf(event.recipients, send)) {
           await recordHardBounce(trx, { email, userId: send?.userId ?? null, threshold: options.bounceThreshold, at });
         }
         break;
       }
       case 'complained':
-        if (send) await advance(trx, send, 'complained', { complainedAt: sql`coalesce(complained_at, ${at})` });
+        if (send) {
+          await advance(trx, send, 'complained', { complainedAt: sql`coalesce(complained_at, ${at})` });
+          await countForBreaker(trx, send, 'complained', at, options);
+        }
         for (const email of recipientsOf(event.recipients, send)) {
           await recordComplaint(trx, { email, userId: send?.userId ?? null, at });
         }

@@ -1,0 +1,39 @@
+import type { Transaction } from 'kysely';
+import type { Database } from '../db/schema';
+import { readBreakerSnapshot, reputationHold } from '../deliverability/reputation-hold';
+import type { GateCategory } from '../preferences/send-gate';
+import { resumeBroadcast, type BroadcastTransitionDeps } from './broadcast-transitions';
+
+/** The reason a broadcast paused by the reputation breaker carries (docs/email.md, "Reputation breaker"). */
+export const REPUTATION_PAUSE = 'reputation';
+
+/**
+ * Pauses a sending broadcast, inside its chunk's transaction, when the reputation breaker holds
+ * any of the recipients the chunk is about to send to (marketing mail to a mailbox provider whose
+ * breaker is paused): nothing of it leaves until the breaker resumes, which resumes it. True when
+ * it paused.
+ */
+export async function pauseForReputation(
+  trx: Transaction<Database>,
+  broadcast: { id: string; status: string },
+  category: GateCategory,
+  recipients: readonly { email: string | null }[],
+): Promise<boolean> {
+  const snapshot = await readBreakerSnapshot(trx);
+  const required = typeof category !== 'string' && category.required === true;
+  const held = recipients.some((recipient) => recipient.email !== null && reputationHold(snapshot, { required, to: recipient.email }).held);
+  if (!held) return false;
+  await trx
+    .updateTable('broadcasts')
+    .set({ status: 'paused', pausedFrom: broadcast.status as 'sending' | 'testing', pausedReason: REPUTATION_PAUSE, updatedAt: new Date() })
+    .where('id', '=', broadcast.id)
+    .execute();
+  return true;
+}
+
+/** Resumes every broadcast the breaker paused (the breaker was resumed); their ids. */
+export async function resumeReputationPausedBroadcasts(deps: BroadcastTransitionDeps): Promise<string[]> {
+  const rows = await deps.db.selectFrom('broadcasts').select('id').where('status', '=', 'paused').where('pausedReason', '=', REPUTATION_PAUSE).execute();
+  for (const row of rows) await resumeBroadcast(deps, row.id);
+  return rows.map((row) => row.id);
+}
