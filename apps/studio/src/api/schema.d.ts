@@ -16865,7 +16865,7 @@ export interface components {
       humanOpened: number | null;
       /** @description of those, clicked by a person */
       humanClicked: number | null;
-      /** @description people who converted after this node; null until the journey records conversions */
+      /** @description people of the treatment arm who converted after reaching this node; null for a journey without a goal */
       converted: number | null;
     };
     JourneyMapInput: {
@@ -16894,7 +16894,7 @@ export interface components {
         humanOpened: number | null;
         /** @description of those, clicked by a person */
         humanClicked: number | null;
-        /** @description people who converted after this node; null until the journey records conversions */
+        /** @description people of the treatment arm who converted after reaching this node; null for a journey without a goal */
         converted: number | null;
       }[];
     };
@@ -18076,7 +18076,7 @@ export interface components {
       humanOpened: number | null;
       /** @description of those, clicked by a person */
       humanClicked: number | null;
-      /** @description people who converted after this node; null until the journey records conversions */
+      /** @description people of the treatment arm who converted after reaching this node; null for a journey without a goal */
       converted: number | null;
     };
     JourneyMap: {
@@ -18105,7 +18105,7 @@ export interface components {
         humanOpened: number | null;
         /** @description of those, clicked by a person */
         humanClicked: number | null;
-        /** @description people who converted after this node; null until the journey records conversions */
+        /** @description people of the treatment arm who converted after reaching this node; null for a journey without a goal */
         converted: number | null;
       }[];
     };
