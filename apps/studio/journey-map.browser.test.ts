@@ -3,6 +3,7 @@ import { expect } from '@playwright/test';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it, expect as check } from 'vitest';
 import { createTestAdmin } from '../../test/auth-client';
+import { expectPage } from '../../test/browser';
 import { checkPage, signIn, startStudio, type Studio } from './test/studio-fixture';
 
 /** A version of welcome-series of this file's own, so its numbers are exact whatever else ran here. */
@@ -10,7 +11,8 @@ const VERSION = 'mapb001';
 
 /**
  * The journey page's map in Chromium against a real api: welcome-series drawn from its code as SVG,
- * each node a focusable link named with its numbers, the same numbers as a table, axe-clean.
+ * each node a focusable link named with its numbers, the same numbers as a table, axe-clean; and
+ * first-project's page with its map and its outcomes panel.
  * Assertions are Playwright's web-first ones (they retry until the page shows the value).
  */
 describe('Studio journey map in Chromium', () => {
@@ -51,6 +53,19 @@ describe('Studio journey map in Chromium', () => {
         })
         .execute();
     }
+    // first-project's outcome counters of a version of this file's own (what the database's triggers keep as people enter and convert)
+    const counted = { journeyId: 'first-project', journeyVersion: 'outb001', day: '2026-01-05', shard: 0 };
+    await db
+      .insertInto('journeyOutcomeCounts')
+      .values([
+        { ...counted, holdout: false, enrolled: 7360, converted: 1030, value: 0 },
+        { ...counted, holdout: true, enrolled: 1840, converted: 219, value: 0 },
+      ])
+      .execute();
+    await db
+      .insertInto('journeyStepCounts')
+      .values({ ...counted, holdout: false, nodeId: 'first-project-tips', reached: 7360, sent: 7290, humanOpened: 3100, humanClicked: 610, converted: 1030 })
+      .execute();
     const owner = await createTestAdmin(studio.api, 'journey-map');
     ({ page } = await studio.openTab());
     await signIn(page, owner);
@@ -81,6 +96,20 @@ describe('Studio journey map in Chromium', () => {
     await expect(row('Sleep 2 days')).toBeFocused();
 
     await checkPage(page, 'journey-map', 'Welcome series');
+  });
+
+  it('opens first-project with its map and its outcomes: the lift in words, both arms and byStep, axe-clean', async () => {
+    await page.goto('/studio/journeys/first-project');
+    const map = page.getByRole('group', { name: 'Map of First project' });
+    await expectPage(map.getByRole('link', { name: /^Send first-project-tips/ })).toBeVisible();
+    const outcomes = page.getByRole('region', { name: 'Outcomes' });
+    await expectPage(outcomes.getByTestId('journey-lift')).toHaveText('+2.1 points, between −0.6 and +4.8 with 95 % confidence; 9,200 people (1,840 held out)');
+    const arms = outcomes.getByRole('table', { name: 'Outcomes per arm' });
+    await expectPage(arms.getByRole('row', { name: /^With the emails/ }).getByRole('cell')).toHaveText(['7,360', '1,030', '14.0 %', '0']);
+    await expectPage(arms.getByRole('row', { name: /^Held out/ }).getByRole('cell')).toHaveText(['1,840', '219', '11.9 %', '0']);
+    const steps = outcomes.getByRole('table', { name: 'Outcomes per step' });
+    await expectPage(steps.getByRole('row', { name: /^first-project-tips/ }).getByRole('cell')).toHaveText(['7,360', '7,290', '3,100', '610', '1,030']);
+    await checkPage(page, 'journey-outcomes', 'First project');
   });
 
   it('saw no console error and no failed request', () => {

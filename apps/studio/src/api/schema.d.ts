@@ -17019,7 +17019,7 @@ export interface components {
       humanOpened: number | null;
       /** @description of those, clicked by a person */
       humanClicked: number | null;
-      /** @description people who converted after this node; null until the journey records conversions */
+      /** @description people of the treatment arm who converted after reaching this node; null for a journey without a goal */
       converted: number | null;
     };
     JourneyMapInput: {
@@ -17048,7 +17048,7 @@ export interface components {
         humanOpened: number | null;
         /** @description of those, clicked by a person */
         humanClicked: number | null;
-        /** @description people who converted after this node; null until the journey records conversions */
+        /** @description people of the treatment arm who converted after reaching this node; null for a journey without a goal */
         converted: number | null;
       }[];
     };
@@ -18243,7 +18243,7 @@ export interface components {
       humanOpened: number | null;
       /** @description of those, clicked by a person */
       humanClicked: number | null;
-      /** @description people who converted after this node; null until the journey records conversions */
+      /** @description people of the treatment arm who converted after reaching this node; null for a journey without a goal */
       converted: number | null;
     };
     JourneyMap: {
@@ -18272,7 +18272,7 @@ export interface components {
         humanOpened: number | null;
         /** @description of those, clicked by a person */
         humanClicked: number | null;
-        /** @description people who converted after this node; null until the journey records conversions */
+        /** @description people of the treatment arm who converted after reaching this node; null for a journey without a goal */
         converted: number | null;
       }[];
     };

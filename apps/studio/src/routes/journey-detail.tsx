@@ -17,6 +17,7 @@ import { useStudioLinksQuery } from '../data/studio/studio-links-query';
 import { Enroll } from './journey-detail/enroll';
 import { Funnel } from './journey-detail/funnel';
 import { JourneyMap } from './journey-detail/journey-map';
+import { Outcomes } from './journey-detail/outcomes';
 import { StateLogs } from './journey-detail/state-logs';
 import { Versions } from './journey-detail/versions';
 
@@ -25,7 +26,7 @@ type StateStatus = JourneyState['status'];
 const statuses: StateStatus[] = ['active', 'waiting', 'completed', 'failed', 'exited'];
 const live = new Set<StateStatus>(['active', 'waiting']);
 
-/** /studio/journeys/:id?status=&userId=&state=: funnel, enrollments filtered by status or user, enroll, cancel, run links and logs. */
+/** /studio/journeys/:id?status=&userId=&state=: map, outcomes (a journey with a goal or holdout), funnel, enrollments filtered by status or user, enroll, cancel, run links and logs. */
 export default function JourneyDetail() {
   const { id = '' } = useParams();
   const { can } = useSession();
@@ -139,6 +140,12 @@ export default function JourneyDetail() {
         <section className="card" aria-labelledby="journey-map">
           <h2 id="journey-map">Map</h2>
           <JourneyMap detail={detail} />
+        </section>
+      )}
+      {detail === undefined || (detail.goal === null && detail.holdout === null) ? null : (
+        <section className="card" aria-labelledby="outcomes">
+          <h2 id="outcomes">Outcomes</h2>
+          <Outcomes journeyId={id} />
         </section>
       )}
       <section className="card" aria-labelledby="funnel">

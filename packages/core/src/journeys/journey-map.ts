@@ -13,7 +13,7 @@ export interface JourneyMapNumbers {
   /** of those, opened / clicked by a person at least once (machine opens and clicks left out: docs/email.md) */
   humanOpened: number | null;
   humanClicked: number | null;
-  /** people who converted after this node; null until journeys record conversions */
+  /** people of the treatment arm who converted after reaching this node; null for a journey without a goal */
   converted: number | null;
 }
 
@@ -49,6 +49,21 @@ interface StoredCounts {
   sent: number;
   humanOpened: number;
   humanClicked: number;
+}
+
+/**
+ * People of the version's treatment arm who converted after reaching each stored node, from the
+ * counters kept as they convert (journey_step_counts, migrations/0190): a few rows per day and
+ * shard. The counters store a run without a version as '' (their key cannot be null). Held-out
+ * people are sent nothing, so their conversions say nothing of a node; the outcomes' holdout arm
+ * has them.
+ */
+async function convertedCounts(db: Db, journeyId: string, version: string | null): Promise<Map<string, number>> {
+  const rows = await sql<{ nodeId: string; converted: number }>`
+    select node_id as "nodeId", sum(converted)::int as converted from journey_step_counts
+    where journey_id = ${journeyId} and journey_version = ${version ?? ''} and not holdout
+    group by 1`.execute(db);
+  return new Map(rows.rows.map((row) => [row.nodeId, row.converted]));
 }
 
 /**
@@ -99,7 +114,12 @@ async function storedCounts(db: Db, journeyId: string, version: string | null): 
 export async function getJourneyMap(db: Db, registry: JourneyRegistry, journeyId: string, version?: string | null): Promise<JourneyMapWithNumbers> {
   const journey = registry.get(journeyId);
   const chosen = version === undefined ? registry.version(journeyId) : version;
-  const [map, counts] = await Promise.all([mapOf(registry, journey), storedCounts(db, journeyId, chosen)]);
+  const [map, counts, converted] = await Promise.all([
+    mapOf(registry, journey),
+    storedCounts(db, journeyId, chosen),
+    journey.goal === undefined ? null : convertedCounts(db, journeyId, chosen),
+  ]);
+  const convertedAt = (nodeId: string) => (converted === null ? null : (converted.get(nodeId) ?? 0));
   const nodes = map.traced ? map.nodes : [];
   // sends stored without a node id go to the one node that sends their template
   for (const [key, entry] of [...counts]) {
@@ -129,13 +149,13 @@ export async function getJourneyMap(db: Db, registry: JourneyRegistry, journeyId
       sent: email ? numbers.sent : null,
       humanOpened: email ? numbers.humanOpened : null,
       humanClicked: email ? numbers.humanClicked : null,
-      converted: null,
+      converted: convertedAt(storedId),
     };
   });
   const elsewhere = [...counts]
     .filter(([nodeId]) => !drawn.has(nodeId))
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([nodeId, numbers]) => ({ nodeId, ...numbers, converted: null }));
+    .map(([nodeId, numbers]) => ({ nodeId, ...numbers, converted: convertedAt(nodeId) }));
   return {
     journeyId,
     version: chosen,

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { holdoutArm } from '@waymark/journey';
+import firstProject from '@waymark/journeys/first-project';
 import { eventually } from '../../../../../test/eventually';
 import { issueApiKey, startTestApi, type TestApi } from '../../../../../test/test-api';
 
@@ -118,6 +120,37 @@ describe('GET /v1/admin/journeys/{id}/map', () => {
     );
     expect(map.version).toBe(version);
     expect((await mapOf('welcome-series', '?version=unversioned')).version).toBeNull();
+  });
+
+  it('counts first-project’s treatment conversions at the nodes reached before the goal, and none for a journey without a goal', async () => {
+    const treated = Array.from({ length: 50 }, () => `map-fp-${randomUUID()}`).find((id) => holdoutArm(firstProject, id)?.holdout === false)!;
+    const user = { userId: treated, email: `${treated}@waymark-test.example` };
+    const track = async (name: string) =>
+      expect(
+        (
+          await api.request('POST', '/v1/events', {
+            token: ingestKey,
+            body: { name, ...user, eventProperties: { projectId: `p-${treated}`, name: 'Atlas' } },
+          })
+        ).status,
+      ).toBe(202);
+    const before = await mapOf('first-project');
+    await track('project.created');
+    await eventually(
+      () => mapOf('first-project'),
+      (current) => (node(current.nodes, 'sleep:2 days').waiting ?? 0) > (node(before.nodes, 'sleep:2 days').waiting ?? 0),
+      { what: 'the run asleep after first-project-tips' },
+    );
+    await track('project.published');
+    const after = await eventually(
+      () => mapOf('first-project'),
+      (current) => (node(current.nodes, 'first-project-tips').converted ?? 0) > (node(before.nodes, 'first-project-tips').converted ?? 0),
+      { what: 'the conversion counted on the map' },
+    );
+    const gained = (id: string) => (node(after.nodes, id).converted ?? 0) - (node(before.nodes, id).converted ?? 0);
+    expect([gained('trigger'), gained('first-project-tips'), gained('sleep:2 days'), gained('first-project-nudge')]).toEqual([1, 1, 1, 0]);
+    expect(node(after.nodes, 'first-project-nudge').converted).not.toBeNull();
+    expect(node((await mapOf('welcome-series')).nodes, 'welcome').converted).toBeNull();
   });
 
   it('answers 400 for a bad version, 404 for an unknown journey and 403 without the read scope', async () => {

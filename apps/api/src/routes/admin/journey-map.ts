@@ -10,7 +10,7 @@ const numbers = {
   sent: count.describe("this email node's emails that left for the provider"),
   humanOpened: count.describe('of those, opened by a person (machine opens left out: docs/email.md, "Machine opens and clicks")'),
   humanClicked: count.describe('of those, clicked by a person'),
-  converted: count.describe('people who converted after this node; null until the journey records conversions'),
+  converted: count.describe('people of the treatment arm who converted after reaching this node; null for a journey without a goal'),
 };
 
 const mapNode = z

@@ -1,0 +1,89 @@
+import type { components } from '../../api/schema';
+import { ErrorPanel, Skeleton } from '../../components/feedback';
+import { formatNumber } from '../../components/format';
+import { formatRate, liftInWords } from '../../components/lift-words';
+import { useJourneyOutcomesQuery } from '../../data/journeys/journey-outcomes-query';
+
+type Arm = components['schemas']['JourneyOutcomeArm'];
+
+const money = (value: number) => value.toLocaleString(undefined, { maximumFractionDigits: 2 });
+
+function ArmRow({ label, arm }: { label: string; arm: Arm }) {
+  return (
+    <tr>
+      <th scope="row">{label}</th>
+      <td>{formatNumber(arm.enrolled)}</td>
+      <td>{formatNumber(arm.converted)}</td>
+      <td>{formatRate(arm.conversionRate)}</td>
+      <td>{money(arm.valuePerPerson)}</td>
+    </tr>
+  );
+}
+
+/**
+ * Does the journey change what people do: the lift of the emails over the holdout in words, both
+ * arms' numbers and the treatment arm per step (docs/journeys.md, "Goals, holdouts and lift").
+ * Everyone who entered, all versions; the route has no series over time, so there is no chart.
+ */
+export function Outcomes({ journeyId }: { journeyId: string }) {
+  const outcomes = useJourneyOutcomesQuery(journeyId, { enabled: true });
+  if (outcomes.isPending) return <Skeleton rows={3} />;
+  if (outcomes.isError) return <ErrorPanel error={outcomes.error} />;
+  const { goal, arms, lift, byStep } = outcomes.data;
+  return (
+    <div className="stack">
+      {goal === null ? null : (
+        <p className="muted">
+          Goal: <code>{goal.event}</code> within {goal.within} of entry. Everyone who entered, all versions.
+        </p>
+      )}
+      <p data-testid="journey-lift">
+        <strong>{liftInWords({ arms, lift, hasGoal: goal !== null })}</strong>
+      </p>
+      <table aria-label="Outcomes per arm">
+        <thead>
+          <tr>
+            <th scope="col">Arm</th>
+            <th scope="col">Enrolled</th>
+            <th scope="col">Converted</th>
+            <th scope="col">Rate</th>
+            <th scope="col">Value per person</th>
+          </tr>
+        </thead>
+        <tbody>
+          <ArmRow label="With the emails" arm={arms.treatment} />
+          {arms.holdout === null ? null : <ArmRow label="Held out" arm={arms.holdout} />}
+        </tbody>
+      </table>
+      {lift === null ? null : <p className="muted">Interval: {lift.method}, valid however often it is read while the journey runs.</p>}
+      {byStep.length === 0 ? null : (
+        <table aria-label="Outcomes per step">
+          <thead>
+            <tr>
+              <th scope="col">Step</th>
+              <th scope="col">Reached</th>
+              <th scope="col">Sent</th>
+              <th scope="col">Opened</th>
+              <th scope="col">Clicked</th>
+              <th scope="col">Converted after</th>
+            </tr>
+          </thead>
+          <tbody>
+            {byStep.map((step) => (
+              <tr key={step.step}>
+                <th scope="row">
+                  <code>{step.step}</code>
+                </th>
+                <td>{formatNumber(step.reached)}</td>
+                <td>{formatNumber(step.sent)}</td>
+                <td>{formatNumber(step.humanOpened)}</td>
+                <td>{formatNumber(step.humanClicked)}</td>
+                <td>{formatNumber(step.converted)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
