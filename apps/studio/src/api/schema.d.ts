@@ -16761,7 +16761,7 @@ export interface components {
               /** @constant */
               type: 'event';
               event: string;
-              /** @description how far back to look: a number and a unit m, h, d or w, such as '30d' */
+              /** @description how far back to look: a duration such as '30d', '12h', '90m' or '2 weeks' */
               within: string;
               /** @description conditions on the event's properties, all must pass */
               where?: components['schemas']['SegmentPropertyConditionInput'][];
@@ -16776,14 +16776,14 @@ export interface components {
                * @enum {string}
                */
               action: 'opened' | 'clicked';
-              /** @description how far back to look: a number and a unit m, h, d or w, such as '30d' */
+              /** @description how far back to look: a duration such as '30d', '12h', '90m' or '2 weeks' */
               within: string;
               templateKey?: string;
             }
           | {
               /** @constant */
               type: 'lastSeen';
-              /** @description how far back to look: a number and a unit m, h, d or w, such as '30d' */
+              /** @description how far back to look: a duration such as '30d', '12h', '90m' or '2 weeks' */
               within: string;
             }
         );
@@ -17838,7 +17838,7 @@ export interface components {
               /** @constant */
               type: 'event';
               event: string;
-              /** @description how far back to look: a number and a unit m, h, d or w, such as '30d' */
+              /** @description how far back to look: a duration such as '30d', '12h', '90m' or '2 weeks' */
               within: string;
               /** @description conditions on the event's properties, all must pass */
               where?: components['schemas']['SegmentPropertyCondition'][];
@@ -17853,14 +17853,14 @@ export interface components {
                * @enum {string}
                */
               action: 'opened' | 'clicked';
-              /** @description how far back to look: a number and a unit m, h, d or w, such as '30d' */
+              /** @description how far back to look: a duration such as '30d', '12h', '90m' or '2 weeks' */
               within: string;
               templateKey?: string;
             }
           | {
               /** @constant */
               type: 'lastSeen';
-              /** @description how far back to look: a number and a unit m, h, d or w, such as '30d' */
+              /** @description how far back to look: a duration such as '30d', '12h', '90m' or '2 weeks' */
               within: string;
             }
         );
