@@ -6445,7 +6445,7 @@ export interface paths {
              * @description send at (or, with localTime, from) this instant; absent: as soon as `send` is called
              */
             scheduledAt?: string;
-            /** @description send at this time in each recipient's `timezone` property (BROADCAST_DEFAULT_TIMEZONE when absent), at its first such moment after scheduledAt (or now) */
+            /** @description send at this time in each recipient's `timezone` property (DEFAULT_TIMEZONE when absent), at its first such moment after scheduledAt (or now) */
             localTime?: string;
             /** @description 2–5 variants; without abTest they split the whole audience evenly */
             variants?: {

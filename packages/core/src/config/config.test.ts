@@ -50,6 +50,18 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...required, DEFAULT_TIMEZONE: 'Australia/Sydney' }).defaultTimeZone).toBe('Australia/Sydney');
   });
 
+  it('has one time-zone setting, and reads the older broadcast name, with a warning, only when it is unset', () => {
+    expect(loadConfig(required)).toMatchObject({ defaultTimeZone: 'UTC', settingWarnings: [] });
+    const old = loadConfig({ ...required, BROADCAST_DEFAULT_TIMEZONE: 'Europe/Paris' });
+    expect(old.defaultTimeZone).toBe('Europe/Paris');
+    expect(old.settingWarnings).toEqual([expect.stringMatching(/BROADCAST_DEFAULT_TIMEZONE is deprecated: rename it to DEFAULT_TIMEZONE=Europe\/Paris/)]);
+    const both = loadConfig({ ...required, DEFAULT_TIMEZONE: 'Asia/Tokyo', BROADCAST_DEFAULT_TIMEZONE: 'Europe/Paris' });
+    expect(both.defaultTimeZone).toBe('Asia/Tokyo');
+    expect(both.settingWarnings).toEqual([expect.stringMatching(/BROADCAST_DEFAULT_TIMEZONE is ignored because DEFAULT_TIMEZONE is set/)]);
+    expect(() => loadConfig({ ...required, BROADCAST_DEFAULT_TIMEZONE: 'Paris' })).toThrow(/BROADCAST_DEFAULT_TIMEZONE.*IANA time zone/);
+    expect(loadCommandConfig({ DATABASE_URL: required.DATABASE_URL, BROADCAST_DEFAULT_TIMEZONE: 'Europe/Paris' }).defaultTimeZone).toBe('Europe/Paris');
+  });
+
   it('treats empty optional variables as unset', () => {
     const config = loadConfig({ ...required, ADMIN_API_KEY: '', EMAIL_PROVIDER_WEBHOOK_SECRET: ' ' });
     expect(config.adminApiKey).toBeUndefined();
@@ -112,6 +124,7 @@ describe('loadCommandConfig', () => {
       enabledJourneys: '*',
       bounceThreshold: 3,
       defaultTimeZone: 'UTC',
+      settingWarnings: [],
       temporal: { address: '127.0.0.1:7233', namespace: 'default', apiKey: undefined, tls: false },
     });
     // simulate runs people without a `timezone` on the server's clock

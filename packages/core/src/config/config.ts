@@ -38,7 +38,27 @@ const databaseUrl = z.string({ error: 'is required' }).min(1, 'is required');
 const cacheUrl = z.string().default('redis://127.0.0.1:6379');
 const enabledJourneys = z.string().default('*');
 const bounceThreshold = z.coerce.number().int().positive().default(3);
-const defaultTimeZone = z.string().default('UTC').refine(isTimeZone, { error: 'must be an IANA time zone name such as UTC or Europe/Paris' });
+const timeZoneName = z.string().refine(isTimeZone, { error: 'must be an IANA time zone name such as UTC or Europe/Paris' }).optional();
+
+/**
+ * The one time-zone setting: DEFAULT_TIMEZONE, the zone of every recipient without a `timezone`
+ * property (journeys, caps, broadcasts' `localTime`). BROADCAST_DEFAULT_TIMEZONE, the older name
+ * broadcasts read alone, still counts when DEFAULT_TIMEZONE is unset; `settingWarnings` names the
+ * new setting so the processes log it at start-up.
+ */
+function timeZoneSetting(env: { DEFAULT_TIMEZONE?: string; BROADCAST_DEFAULT_TIMEZONE?: string }): { defaultTimeZone: string; settingWarnings: string[] } {
+  const old = env.BROADCAST_DEFAULT_TIMEZONE;
+  if (old === undefined) return { defaultTimeZone: env.DEFAULT_TIMEZONE ?? 'UTC', settingWarnings: [] };
+  if (env.DEFAULT_TIMEZONE !== undefined)
+    return {
+      defaultTimeZone: env.DEFAULT_TIMEZONE,
+      settingWarnings: ['BROADCAST_DEFAULT_TIMEZONE is ignored because DEFAULT_TIMEZONE is set (one zone for journeys and broadcasts); remove it'],
+    };
+  return {
+    defaultTimeZone: old,
+    settingWarnings: [`BROADCAST_DEFAULT_TIMEZONE is deprecated: rename it to DEFAULT_TIMEZONE=${old} (one zone for journeys and broadcasts)`],
+  };
+}
 
 /**
  * The environment table of README.md: every setting the service reads, parsed once per process.
@@ -77,9 +97,9 @@ export const configSchema = z
     /** what ingest does with a catalogued event whose properties miss their schema (docs/journeys.md, "Catalog violations") */
     EVENT_CATALOG_MODE: z.enum(['quarantine', 'reject', 'off']).default('quarantine'),
     /** the recipient time zone of contacts without a `timezone` property (docs/journeys.md, "Timing and etiquette") */
-    DEFAULT_TIMEZONE: defaultTimeZone,
-    /** the zone of a broadcast's `localTime` for contacts without a `timezone` property (docs/broadcasts.md) */
-    BROADCAST_DEFAULT_TIMEZONE: defaultTimeZone,
+    DEFAULT_TIMEZONE: timeZoneName,
+    /** the older name of DEFAULT_TIMEZONE, read when it is unset (timeZoneSetting) */
+    BROADCAST_DEFAULT_TIMEZONE: timeZoneName,
     STUDIO_ADMIN_EMAIL: optionalString,
     STUDIO_ADMIN_PASSWORD: optionalString,
 
@@ -223,8 +243,7 @@ export const configSchema = z
     apiPublicUrl: env.API_PUBLIC_URL.replace(/\/+$/, ''),
     enabledJourneys: env.ENABLED_JOURNEYS,
     eventCatalogMode: env.EVENT_CATALOG_MODE,
-    defaultTimeZone: env.DEFAULT_TIMEZONE,
-    broadcasts: { defaultTimeZone: env.BROADCAST_DEFAULT_TIMEZONE },
+    ...timeZoneSetting(env),
     studioAdmin: { email: env.STUDIO_ADMIN_EMAIL, password: env.STUDIO_ADMIN_PASSWORD },
     rateLimit: {
       max: env.RATE_LIMIT_MAX,
@@ -347,7 +366,8 @@ const commandConfigSchema = z
     ENABLED_JOURNEYS: enabledJourneys,
     BOUNCE_THRESHOLD: bounceThreshold,
     // `simulate` runs each person without a `timezone` on this clock
-    DEFAULT_TIMEZONE: defaultTimeZone,
+    DEFAULT_TIMEZONE: timeZoneName,
+    BROADCAST_DEFAULT_TIMEZONE: timeZoneName,
     // `journeys check` reads running histories from Temporal
     TEMPORAL_ADDRESS: z.string().default('127.0.0.1:7233'),
     TEMPORAL_NAMESPACE: z.string().default('default'),
@@ -364,7 +384,7 @@ const commandConfigSchema = z
     cacheUrl: env.CACHE_URL,
     enabledJourneys: env.ENABLED_JOURNEYS,
     bounceThreshold: env.BOUNCE_THRESHOLD,
-    defaultTimeZone: env.DEFAULT_TIMEZONE,
+    ...timeZoneSetting(env),
     temporal: {
       address: env.TEMPORAL_ADDRESS,
       namespace: env.TEMPORAL_NAMESPACE,
