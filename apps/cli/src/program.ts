@@ -137,7 +137,7 @@ export function buildProgram(act: Act): Command {
       act((values: { user: string; journey: string; template?: string }) =>
         withDatabase(async (db, config) => {
           const [{ explain }, { createDeploymentJourneys }] = await Promise.all([commands(), import('@waymark/temporal/runtime')]);
-          return explain(db, createDeploymentJourneys(config), config.bounceThreshold, values);
+          return explain(db, createDeploymentJourneys(config), values);
         }),
       ),
     );

@@ -122,7 +122,6 @@ describe('loadCommandConfig', () => {
       databaseUrl: required.DATABASE_URL,
       cacheUrl: 'redis://127.0.0.1:6379',
       enabledJourneys: '*',
-      bounceThreshold: 3,
       defaultTimeZone: 'UTC',
       settingWarnings: [],
       temporal: { address: '127.0.0.1:7233', namespace: 'default', apiKey: undefined, tls: false },
@@ -138,15 +137,6 @@ describe('loadCommandConfig', () => {
       cacheUrl: 'redis://cache:6379/2',
       enabledJourneys: 'welcome-series',
     });
-  });
-
-  it('reads BOUNCE_THRESHOLD by the rule loadConfig applies, without the server settings', () => {
-    const database = { DATABASE_URL: required.DATABASE_URL };
-    expect(loadCommandConfig({ ...database, BOUNCE_THRESHOLD: '5' }).bounceThreshold).toBe(
-      loadConfig({ ...required, BOUNCE_THRESHOLD: '5' }).email.bounceThreshold,
-    );
-    expect(() => loadCommandConfig({ ...database, BOUNCE_THRESHOLD: '0' })).toThrow(ConfigError);
-    expect(() => loadCommandConfig({ ...database, BOUNCE_THRESHOLD: 'many' })).toThrow(/BOUNCE_THRESHOLD/);
   });
 
   it('names a missing DATABASE_URL', () => {

@@ -356,7 +356,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
 /**
  * What the CLI reads: its commands work on the database (`admin` also revokes sessions in Redis,
- * `explain` applies ENABLED_JOURNEYS and BOUNCE_THRESHOLD), so only DATABASE_URL is demanded, and a machine without the
+ * `explain` applies ENABLED_JOURNEYS), so only DATABASE_URL is demanded, and a machine without the
  * server's secrets can still migrate or create a key.
  */
 const commandConfigSchema = z
@@ -364,7 +364,6 @@ const commandConfigSchema = z
     DATABASE_URL: databaseUrl,
     CACHE_URL: cacheUrl,
     ENABLED_JOURNEYS: enabledJourneys,
-    BOUNCE_THRESHOLD: bounceThreshold,
     // `simulate` runs each person without a `timezone` on this clock
     DEFAULT_TIMEZONE: timeZoneName,
     BROADCAST_DEFAULT_TIMEZONE: timeZoneName,
@@ -383,7 +382,6 @@ const commandConfigSchema = z
     databaseUrl: env.DATABASE_URL,
     cacheUrl: env.CACHE_URL,
     enabledJourneys: env.ENABLED_JOURNEYS,
-    bounceThreshold: env.BOUNCE_THRESHOLD,
     ...timeZoneSetting(env),
     temporal: {
       address: env.TEMPORAL_ADDRESS,
