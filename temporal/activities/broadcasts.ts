@@ -6,7 +6,7 @@ import type { EmailDeps } from '@waymark/core/emails/email-deps';
 export interface BroadcastActivityDeps {
   /** the one send path: every broadcast email is an ordinary tracked send */
   email: EmailDeps;
-  config: Pick<Config, 'broadcasts'>;
+  config: Pick<Config, 'defaultTimeZone'>;
 }
 
 /**
@@ -19,7 +19,7 @@ export function createBroadcastActivities(deps: BroadcastActivityDeps) {
     async broadcastStep(input: { broadcastId: string; now: number }): Promise<BroadcastStep> {
       const context = Context.current();
       return runBroadcastStep(
-        { email: deps.email, defaultTimeZone: deps.config.broadcasts.defaultTimeZone, heartbeat: () => context.heartbeat() },
+        { email: deps.email, defaultTimeZone: deps.config.defaultTimeZone, heartbeat: () => context.heartbeat() },
         input.broadcastId,
         new Date(input.now),
       );

@@ -46,7 +46,7 @@ describe('broadcastWorkflow on skipped time', () => {
       connection: env.nativeConnection,
       taskQueue,
       workflowBundle: bundle,
-      activities: createBroadcastActivities({ email, config: { broadcasts: { defaultTimeZone: 'UTC' } } }),
+      activities: createBroadcastActivities({ email, config: { defaultTimeZone: 'UTC' } }),
     });
     running = worker.run();
   }, 120_000);
@@ -191,7 +191,7 @@ describe('broadcastWorkflow on skipped time', () => {
       connection: env.nativeConnection,
       taskQueue: governedQueue,
       workflowBundle: await journeyWorkflowBundle(),
-      activities: createBroadcastActivities({ email: { ...email, sendRate }, config: { broadcasts: { defaultTimeZone: 'UTC' } } }),
+      activities: createBroadcastActivities({ email: { ...email, sendRate }, config: { defaultTimeZone: 'UTC' } }),
     });
     const running = governed.run();
     try {

@@ -28,6 +28,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   for (const warning of unsafe) logger.warn(`unsafe setting (production would refuse to start): ${warning}`);
+  for (const warning of config.settingWarnings) logger.warn(`setting: ${warning}`);
   const deps = await createAppDeps(config, logger);
   try {
     await assertMigrated(deps.db);

@@ -73,19 +73,14 @@ export async function simulate(db: Db, values: { journey?: string; since: string
 }
 
 /** `explain`: reads the database only; a live run's pending timer shows as its last `waiting` log step. */
-export async function explain(
-  db: Db,
-  registry: JourneyRegistry,
-  bounceThreshold: number,
-  values: { user?: string; journey?: string; template?: string },
-): Promise<number> {
+export async function explain(db: Db, registry: JourneyRegistry, values: { user?: string; journey?: string; template?: string }): Promise<number> {
   if (values.user === undefined || values.journey === undefined) {
     console.error('usage: waymark explain --user ID --journey ID [--template KEY]');
     return 2;
   }
   try {
     const explanation = await explainJourney(
-      { db, journeys: registry, orchestrator: {}, bounceThreshold },
+      { db, journeys: registry, orchestrator: {} },
       { contactId: values.user, journeyId: values.journey, ...(values.template === undefined ? {} : { templateKey: values.template }) },
     );
     console.log(formatExplanation(explanation));

@@ -66,6 +66,7 @@ function commandConfig(): CommandConfig {
   const config = loadCommandConfig();
   const unsafe = unsafeSettings({ authSecret: config.authSecret, trustProxy: config.trustProxy, emailWebhookSecret: null, openSources: [] });
   for (const warning of unsafe) console.error(`waymark: warning: unsafe setting: ${warning}`);
+  for (const warning of config.settingWarnings) console.error(`waymark: warning: ${warning}`);
   return config;
 }
 
@@ -137,7 +138,7 @@ export function buildProgram(act: Act): Command {
       act((values: { user: string; journey: string; template?: string }) =>
         withDatabase(async (db, config) => {
           const [{ explain }, { createDeploymentJourneys }] = await Promise.all([commands(), import('@waymark/temporal/runtime')]);
-          return explain(db, createDeploymentJourneys(config), config.bounceThreshold, values);
+          return explain(db, createDeploymentJourneys(config), values);
         }),
       ),
     );

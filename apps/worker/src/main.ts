@@ -28,6 +28,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   for (const warning of unsafe) logger.warn(`unsafe setting (production would refuse to start): ${warning}`);
+  for (const warning of config.settingWarnings) logger.warn(`setting: ${warning}`);
   const db = createDatabase({
     connectionString: config.databaseUrl,
     applicationName: 'waymark-worker',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateConditions, type PropertyCondition } from './conditions';
-import { parseDuration } from './duration';
+import { parseDuration, parsePositiveDuration } from './duration';
 import { defineJourney } from './define-journey';
 
 const c = (operator: PropertyCondition['operator'], value: unknown, property = 'x'): PropertyCondition => ({ type: 'property', property, operator, value });
@@ -41,9 +41,21 @@ describe('durations', () => {
     ['3h', 10_800_000],
     ['1 day 12 hours', 129_600_000],
     ['90 minutes', 5_400_000],
+    // the compact spellings caps and segments took before they shared this grammar
+    ['30d', 2_592_000_000],
+    ['90m', 5_400_000],
+    ['2w', 1_209_600_000],
+    ['0h', 0],
+    ['1.5h', 5_400_000],
+    ['30D', 2_592_000_000],
+    ['1h, 30m', 5_400_000],
     [1500, 1500],
   ])('%s → %i ms', (input, ms) => expect(parseDuration(input)).toBe(ms));
-  it.each(['2 dayz', 'soon', '', '3 days banana'])('rejects %s', (input) => expect(parseDuration(input)).toBeUndefined());
+  it.each(['2 dayz', 'soon', '', '3 days banana', 'a month', '30', 'd', '-1d'])('rejects %s', (input) => expect(parseDuration(input)).toBeUndefined());
+  it('takes only durations longer than 0 where a window is meant', () => {
+    expect(parsePositiveDuration('0d')).toBeUndefined();
+    expect(parsePositiveDuration('12h')).toBe(43_200_000);
+  });
 });
 
 describe('defineJourney', () => {

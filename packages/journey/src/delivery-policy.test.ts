@@ -15,9 +15,15 @@ describe('defineDeliveryPolicy', () => {
     expect(defineDeliveryPolicy({})).toEqual({ caps: [], exempt: [] });
   });
 
+  it('reads a cap window in the one duration grammar', () => {
+    const policy = defineDeliveryPolicy({ caps: [{ category: 'journey', max: 1, per: '24 hours', onCap: 'skip' }] });
+    expect(capVerdict(policy, 'journey', 25 * hour, [{ at: 0, category: 'journey' }])).toEqual({ capped: false });
+    expect(capVerdict(policy, 'journey', 10 * hour, [{ at: 9 * hour, category: 'journey' }])).toMatchObject({ capped: true, until: 33 * hour });
+  });
+
   it.each([
     [{ caps: [{ category: 'journey', max: 0, per: '24h', onCap: 'skip' }] }, 'caps.0.max'],
-    [{ caps: [{ category: 'journey', max: 2, per: '24 hours', onCap: 'skip' }] }, 'caps.0.per'],
+    [{ caps: [{ category: 'journey', max: 2, per: 'daily', onCap: 'skip' }] }, "caps.0.per: must be a duration such as '30d'"],
     [{ caps: [{ category: 'journey', max: 2, per: '24h', onCap: 'drop' }] }, 'caps.0.onCap'],
     [{ caps: [{ category: 'journey', max: 2, per: '0h', onCap: 'skip' }] }, 'caps.0.per: must be longer than 0'],
     [{ caps: [{ category: 'journey', max: 2, per: '24h', onCap: 'skip', window: '1d' }] }, 'caps.0.window: unknown key'],

@@ -1,8 +1,9 @@
+import { DURATION_EXAMPLES, durationMs, parseDuration } from './duration';
 import { quietHoursProblems, type QuietHours } from './local-time';
 import { DEFAULT_REPUTATION_THRESHOLDS, reputationProblems, warmupProblems, type ReputationThresholds, type WarmupPlan } from './reputation-policy';
 
-/** How long a cap's window is: a number and a unit (m, h, d, w): '24h', '7d', '2w'. */
-export type CapPeriod = `${number}${'m' | 'h' | 'd' | 'w'}`;
+/** How long a cap's window is, in the duration grammar of duration.ts: '24h', '7d', '2 weeks'. */
+export type CapPeriod = string;
 
 /** A frequency cap: at most `max` sends of `category` to one person per rolling `per`. */
 export interface FrequencyCap {
@@ -49,14 +50,9 @@ export interface DeliveryPolicy {
 /** Any category not exempt, in a cap's `category`. */
 export const EVERY_CATEGORY = '*';
 
-const PERIOD = /^(\d+)(m|h|d|w)$/;
-const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
-
 /** The window of a cap in milliseconds ('24h' → 86 400 000). */
 export function capPeriodMs(per: CapPeriod): number {
-  const match = PERIOD.exec(per);
-  if (match === null) throw new Error(`cap period must be a whole number and a unit m, h, d or w ('24h', '7d'), got '${per}'`);
-  return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
+  return durationMs(per);
 }
 
 const CAP_KEYS = new Set(['category', 'max', 'per', 'onCap']);
@@ -73,8 +69,9 @@ function capProblems(label: string, cap: unknown): string[] {
   const problems = unknownKeys(`${label}.`, cap, CAP_KEYS);
   if (typeof category !== 'string' || category === '') problems.push(`${label}.category: must be a non-empty string`);
   if (typeof max !== 'number' || !Number.isInteger(max) || max < 1) problems.push(`${label}.max: must be a whole number ≥ 1`);
-  if (typeof per !== 'string' || !PERIOD.test(per)) problems.push(`${label}.per: must be a whole number and a unit m, h, d or w ('24h', '7d')`);
-  else if (capPeriodMs(per as CapPeriod) <= 0) problems.push(`${label}.per: must be longer than 0`);
+  const periodMs = typeof per === 'string' ? parseDuration(per) : undefined;
+  if (periodMs === undefined) problems.push(`${label}.per: must be a duration such as ${DURATION_EXAMPLES}`);
+  else if (periodMs <= 0) problems.push(`${label}.per: must be longer than 0`);
   if (onCap !== 'skip' && onCap !== 'delay') problems.push(`${label}.onCap: must be 'skip' or 'delay'`);
   return problems;
 }

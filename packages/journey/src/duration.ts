@@ -1,6 +1,10 @@
 /**
- * Human durations for journeys: '2 days', '3h', '90 minutes', '1 week', or milliseconds as a number.
- * Parsed to milliseconds here (rather than handing strings to Temporal) so a typo fails at start-up.
+ * The one duration grammar of Waymark (docs/contributing.md, "One home per rule"): a journey's waits,
+ * a delivery policy's cap windows, a segment's `within` and the studio's segment editor all read
+ * durations here. Spellings: compact ('30d', '12h', '90m', '2w'), words ('2 days', '90 minutes',
+ * '1 week'), parts that add up ('1 day 12 hours', '1h, 30m'), decimals ('1.5h'), any case; in code
+ * also milliseconds as a number. `m` is minutes. Parsed to milliseconds here (rather than handing
+ * strings to Temporal) so a typo fails at start-up.
  */
 export type Duration = string | number;
 
@@ -54,8 +58,17 @@ export function parseDuration(duration: Duration): number | undefined {
   return total;
 }
 
+/** How a refusal describes the grammar, so every reader of a duration says the same thing. */
+export const DURATION_EXAMPLES = "'30d', '12h', '90m', '2 weeks' or '1 day 12 hours'";
+
+/** Milliseconds for a duration written as text (an API field, a policy file), or undefined when it cannot be read or is not longer than 0. */
+export function parsePositiveDuration(text: string): number | undefined {
+  const ms = parseDuration(text);
+  return ms !== undefined && ms > 0 ? ms : undefined;
+}
+
 export function durationMs(duration: Duration): number {
   const ms = parseDuration(duration);
-  if (ms === undefined) throw new Error(`Invalid duration '${String(duration)}' (examples: '2 days', '3 hours', '45 minutes')`);
+  if (ms === undefined) throw new Error(`Invalid duration '${String(duration)}' (examples: ${DURATION_EXAMPLES})`);
   return ms;
 }

@@ -1,6 +1,6 @@
 export { conditionOperators, evaluateCondition, evaluateConditions, describeConditionProblem } from './conditions';
 export type { ConditionOperator, Properties, PropertyCondition } from './conditions';
-export { durationMs, parseDuration } from './duration';
+export { DURATION_EXAMPLES, durationMs, parseDuration, parsePositiveDuration } from './duration';
 export { eventPassesWhere } from './machine-hits';
 export type { Duration } from './duration';
 export { goalValue, holdoutArm, HOLDOUT_BUCKETS } from './outcomes';

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { Db } from '@waymark/core/db/database';
+import { importSuppressions } from '@waymark/core/preferences/suppression-import';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../../../../test/eventually';
 import { journeyStatesOf } from '../../../../test/journey-states';
@@ -114,7 +116,14 @@ describe('GET /v1/admin/contacts/{id}/explain', () => {
     const db = api.deps.db;
     await db
       .insertInto('emailPreferences')
-      .values({ userId, email, bounceCount: 3, categories: JSON.stringify({ journey: true, marketing: false }) })
+      .values({
+        userId,
+        email,
+        bounceCount: 3,
+        suppressed: true,
+        suppressionReason: 'bounced',
+        categories: JSON.stringify({ journey: true, marketing: false }),
+      })
       .execute();
     const state = await seedCompletedRun(db, userId);
     const letter = await db
@@ -175,37 +184,36 @@ describe('GET /v1/admin/contacts/{id}/explain', () => {
     expect(story.template.outcome).toBe('held by quiet hours until 08:00 Europe/Paris (2026-12-01T08:00+01:00) (2026-11-30T21:01:00.000Z)');
   });
 
-  it('bounce-suppressed by the installation’s BOUNCE_THRESHOLD, not a threshold of its own', async () => {
-    const strict = await startTestApi({ ADMIN_API_KEY: LEGACY, BOUNCE_THRESHOLD: '5' });
-    try {
-      const skippedAs = async (bounceCount: number) => {
-        const userId = `u-${randomUUID()}`;
-        const email = `${userId}@example.com`;
-        await send('page.viewed', userId);
-        const db = strict.deps.db;
-        await db.insertInto('emailPreferences').values({ userId, email, bounceCount, suppressed: true }).execute();
-        const state = await seedCompletedRun(db, userId);
-        await db
-          .insertInto('journeyLogs')
-          .values({
-            journeyStateId: state.id,
-            toNodeId: 'last-call-email',
-            action: 'email_skipped',
-            detail: JSON.stringify({ templateKey: 'reengage-last-call', reason: 'suppressed' }),
-          })
-          .execute();
-        const response = await strict.request('GET', `/v1/admin/contacts/${userId}/explain?journeyId=re-engagement&templateKey=reengage-last-call`, {
-          token: LEGACY,
-        });
-        expect(response.status).toBe(200);
-        return response.body.explanation.template.outcome as string;
-      };
-      // 3 bounces reach the default threshold, not this installation's 5: suppressed for another reason
-      expect(await skippedAs(3)).toMatch(/^skipped: suppressed \(/);
-      expect(await skippedAs(5)).toMatch(/^skipped: bounce-suppressed \(/);
-    } finally {
-      await strict.close();
-    }
+  it('reads the reason stored with the suppression: an imported bounce is bounce-suppressed, a manual suppression of a bouncing address is not', async () => {
+    const skippedAs = async (suppress: (db: Db, userId: string, email: string) => Promise<unknown>) => {
+      const userId = `u-${randomUUID()}`;
+      const email = `${userId}@example.com`;
+      await send('page.viewed', userId);
+      const db = api.deps.db;
+      await suppress(db, userId, email);
+      const state = await seedCompletedRun(db, userId);
+      await db
+        .insertInto('journeyLogs')
+        .values({
+          journeyStateId: state.id,
+          toNodeId: 'last-call-email',
+          action: 'email_skipped',
+          detail: JSON.stringify({ templateKey: 'reengage-last-call', reason: 'suppressed' }),
+        })
+        .execute();
+      const response = await api.request('GET', `/v1/admin/contacts/${userId}/explain?journeyId=re-engagement&templateKey=reengage-last-call`, {
+        token: LEGACY,
+      });
+      expect(response.status).toBe(200);
+      return response.body.explanation.template.outcome as string;
+    };
+    // one bounce imported from the previous provider: under BOUNCE_THRESHOLD (3), yet a bounce
+    const imported = await skippedAs((db, externalId, email) => importSuppressions(db, [{ email, externalId, reason: 'bounced' }]));
+    expect(imported).toMatch(/^skipped: bounce-suppressed \(/);
+    const manual = await skippedAs((db, userId, email) =>
+      db.insertInto('emailPreferences').values({ userId, email, bounceCount: 5, suppressed: true, suppressionReason: 'manual' }).execute(),
+    );
+    expect(manual).toMatch(/^skipped: suppressed \(/);
   });
 
   it('journey disabled by an admin', async () => {

@@ -6588,7 +6588,7 @@ export interface paths {
              * @description send at (or, with localTime, from) this instant; absent: as soon as `send` is called
              */
             scheduledAt?: string;
-            /** @description send at this time in each recipient's `timezone` property (BROADCAST_DEFAULT_TIMEZONE when absent), at its first such moment after scheduledAt (or now) */
+            /** @description send at this time in each recipient's `timezone` property (DEFAULT_TIMEZONE when absent), at its first such moment after scheduledAt (or now) */
             localTime?: string;
             /** @description 2–5 variants; without abTest they split the whole audience evenly */
             variants?: {
@@ -17323,7 +17323,7 @@ export interface components {
               /** @constant */
               type: 'event';
               event: string;
-              /** @description how far back to look: a number and a unit m, h, d or w, such as '30d' */
+              /** @description how far back to look: a duration such as '30d', '12h', '90m' or '2 weeks' */
               within: string;
               /** @description conditions on the event's properties, all must pass */
               where?: components['schemas']['SegmentPropertyConditionInput'][];
@@ -17338,14 +17338,14 @@ export interface components {
                * @enum {string}
                */
               action: 'opened' | 'clicked';
-              /** @description how far back to look: a number and a unit m, h, d or w, such as '30d' */
+              /** @description how far back to look: a duration such as '30d', '12h', '90m' or '2 weeks' */
               within: string;
               templateKey?: string;
             }
           | {
               /** @constant */
               type: 'lastSeen';
-              /** @description how far back to look: a number and a unit m, h, d or w, such as '30d' */
+              /** @description how far back to look: a duration such as '30d', '12h', '90m' or '2 weeks' */
               within: string;
             }
         );
@@ -18547,7 +18547,7 @@ export interface components {
               /** @constant */
               type: 'event';
               event: string;
-              /** @description how far back to look: a number and a unit m, h, d or w, such as '30d' */
+              /** @description how far back to look: a duration such as '30d', '12h', '90m' or '2 weeks' */
               within: string;
               /** @description conditions on the event's properties, all must pass */
               where?: components['schemas']['SegmentPropertyCondition'][];
@@ -18562,14 +18562,14 @@ export interface components {
                * @enum {string}
                */
               action: 'opened' | 'clicked';
-              /** @description how far back to look: a number and a unit m, h, d or w, such as '30d' */
+              /** @description how far back to look: a duration such as '30d', '12h', '90m' or '2 weeks' */
               within: string;
               templateKey?: string;
             }
           | {
               /** @constant */
               type: 'lastSeen';
-              /** @description how far back to look: a number and a unit m, h, d or w, such as '30d' */
+              /** @description how far back to look: a duration such as '30d', '12h', '90m' or '2 weeks' */
               within: string;
             }
         );

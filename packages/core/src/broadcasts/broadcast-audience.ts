@@ -1,6 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
-import { isTimeZone, nextLocalTime } from '@waymark/journey';
-import { TIME_ZONE_PROPERTY } from '../contacts/time-zone';
+import { nextLocalTime } from '@waymark/journey';
+import { recipientTimeZone, TIME_ZONE_PROPERTY } from '../contacts/time-zone';
 import type { Db } from '../db/database';
 import type { BroadcastPhase, BroadcastRow } from '../db/schema';
 import { segmentFilter, type SegmentTables } from '../segments/compile-segment';
@@ -66,7 +66,7 @@ export async function assignLocalSendTimes(db: Db, row: BroadcastRow, from: Date
     from broadcast_recipients r join contacts c on c.id = r.contact_id
     where r.broadcast_id = ${row.id} and r.status = 'pending' ${onlyPhase}`.execute(db);
   for (const { zone } of zones.rows) {
-    const at = new Date(nextLocalTime(from.getTime(), isTimeZone(zone) ? zone : defaultTimeZone, localTime));
+    const at = new Date(nextLocalTime(from.getTime(), recipientTimeZone(zone, defaultTimeZone), localTime));
     await sql`
       update broadcast_recipients r set send_at = ${at}
       from contacts c

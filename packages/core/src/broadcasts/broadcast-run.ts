@@ -20,7 +20,7 @@ export type BroadcastStep = { kind: 'done' } | { kind: 'next' } | { kind: 'wait'
 export const PAUSED_RECHECK_MS = 10 * 60_000;
 
 export interface BroadcastRunDeps extends BroadcastSendDeps {
-  /** BROADCAST_DEFAULT_TIMEZONE: the zone of `localTime` for contacts without a `timezone` property */
+  /** DEFAULT_TIMEZONE: the zone of `localTime` for contacts without a `timezone` property */
   defaultTimeZone: string;
 }
 

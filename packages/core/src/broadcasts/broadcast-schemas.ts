@@ -30,9 +30,7 @@ export type BroadcastAudience = z.infer<typeof broadcastAudienceSchema>;
 export const localTimeSchema = z
   .string()
   .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be a 24-hour time 'HH:MM'")
-  .describe(
-    "send at this time in each recipient's `timezone` property (BROADCAST_DEFAULT_TIMEZONE when absent), at its first such moment after scheduledAt (or now)",
-  );
+  .describe("send at this time in each recipient's `timezone` property (DEFAULT_TIMEZONE when absent), at its first such moment after scheduledAt (or now)");
 
 const subject = z.string().trim().min(1).max(998);
 const key = z.string().trim().min(1).max(200);

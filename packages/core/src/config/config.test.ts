@@ -50,6 +50,18 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...required, DEFAULT_TIMEZONE: 'Australia/Sydney' }).defaultTimeZone).toBe('Australia/Sydney');
   });
 
+  it('has one time-zone setting, and reads the older broadcast name, with a warning, only when it is unset', () => {
+    expect(loadConfig(required)).toMatchObject({ defaultTimeZone: 'UTC', settingWarnings: [] });
+    const old = loadConfig({ ...required, BROADCAST_DEFAULT_TIMEZONE: 'Europe/Paris' });
+    expect(old.defaultTimeZone).toBe('Europe/Paris');
+    expect(old.settingWarnings).toEqual([expect.stringMatching(/BROADCAST_DEFAULT_TIMEZONE is deprecated: rename it to DEFAULT_TIMEZONE=Europe\/Paris/)]);
+    const both = loadConfig({ ...required, DEFAULT_TIMEZONE: 'Asia/Tokyo', BROADCAST_DEFAULT_TIMEZONE: 'Europe/Paris' });
+    expect(both.defaultTimeZone).toBe('Asia/Tokyo');
+    expect(both.settingWarnings).toEqual([expect.stringMatching(/BROADCAST_DEFAULT_TIMEZONE is ignored because DEFAULT_TIMEZONE is set/)]);
+    expect(() => loadConfig({ ...required, BROADCAST_DEFAULT_TIMEZONE: 'Paris' })).toThrow(/BROADCAST_DEFAULT_TIMEZONE.*IANA time zone/);
+    expect(loadCommandConfig({ DATABASE_URL: required.DATABASE_URL, BROADCAST_DEFAULT_TIMEZONE: 'Europe/Paris' }).defaultTimeZone).toBe('Europe/Paris');
+  });
+
   it('treats empty optional variables as unset', () => {
     const config = loadConfig({ ...required, ADMIN_API_KEY: '', EMAIL_PROVIDER_WEBHOOK_SECRET: ' ' });
     expect(config.adminApiKey).toBeUndefined();
@@ -123,8 +135,8 @@ describe('loadCommandConfig', () => {
       databaseUrl: required.DATABASE_URL,
       cacheUrl: 'redis://127.0.0.1:6379',
       enabledJourneys: '*',
-      bounceThreshold: 3,
       defaultTimeZone: 'UTC',
+      settingWarnings: [],
       temporal: { address: '127.0.0.1:7233', namespace: 'default', apiKey: undefined, tls: false },
       tracing: { enabled: false, endpoint: undefined },
       // doctor: no SES key means the standard AWS credential chain
@@ -151,15 +163,6 @@ describe('loadCommandConfig', () => {
       cacheUrl: 'redis://cache:6379/2',
       enabledJourneys: 'welcome-series',
     });
-  });
-
-  it('reads BOUNCE_THRESHOLD by the rule loadConfig applies, without the server settings', () => {
-    const database = { DATABASE_URL: required.DATABASE_URL };
-    expect(loadCommandConfig({ ...database, BOUNCE_THRESHOLD: '5' }).bounceThreshold).toBe(
-      loadConfig({ ...required, BOUNCE_THRESHOLD: '5' }).email.bounceThreshold,
-    );
-    expect(() => loadCommandConfig({ ...database, BOUNCE_THRESHOLD: '0' })).toThrow(ConfigError);
-    expect(() => loadCommandConfig({ ...database, BOUNCE_THRESHOLD: 'many' })).toThrow(/BOUNCE_THRESHOLD/);
   });
 
   it('names a missing DATABASE_URL', () => {

@@ -46,7 +46,6 @@ const tracing = (env: { OTEL_EXPORTER_OTLP_ENDPOINT: string | undefined; OTEL_SD
   enabled: env.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined && !env.OTEL_SDK_DISABLED,
   endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
 });
-const defaultTimeZone = z.string().default('UTC').refine(isTimeZone, { error: 'must be an IANA time zone name such as UTC or Europe/Paris' });
 // what the deliverability doctor reads (the api's GET /v1/admin/deliverability and `waymark doctor`)
 const nodeEnv = z.enum(['development', 'production', 'test']).default('development');
 const emailFrom = z.string().default('Waymark <noreply@waymark.local>');
@@ -73,6 +72,28 @@ function doctorSettings(env: {
     isProduction: env.NODE_ENV === 'production',
     dnsResolver: env.DNS_RESOLVER,
     ses: { region: env.SES_REGION, endpoint: env.SES_ENDPOINT, apiKey: env.EMAIL_PROVIDER_API_KEY },
+  };
+}
+
+const timeZoneName = z.string().refine(isTimeZone, { error: 'must be an IANA time zone name such as UTC or Europe/Paris' }).optional();
+
+/**
+ * The one time-zone setting: DEFAULT_TIMEZONE, the zone of every recipient without a `timezone`
+ * property (journeys, caps, broadcasts' `localTime`). BROADCAST_DEFAULT_TIMEZONE, the older name
+ * broadcasts read alone, still counts when DEFAULT_TIMEZONE is unset; `settingWarnings` names the
+ * new setting so the processes log it at start-up.
+ */
+function timeZoneSetting(env: { DEFAULT_TIMEZONE?: string; BROADCAST_DEFAULT_TIMEZONE?: string }): { defaultTimeZone: string; settingWarnings: string[] } {
+  const old = env.BROADCAST_DEFAULT_TIMEZONE;
+  if (old === undefined) return { defaultTimeZone: env.DEFAULT_TIMEZONE ?? 'UTC', settingWarnings: [] };
+  if (env.DEFAULT_TIMEZONE !== undefined)
+    return {
+      defaultTimeZone: env.DEFAULT_TIMEZONE,
+      settingWarnings: ['BROADCAST_DEFAULT_TIMEZONE is ignored because DEFAULT_TIMEZONE is set (one zone for journeys and broadcasts); remove it'],
+    };
+  return {
+    defaultTimeZone: old,
+    settingWarnings: [`BROADCAST_DEFAULT_TIMEZONE is deprecated: rename it to DEFAULT_TIMEZONE=${old} (one zone for journeys and broadcasts)`],
   };
 }
 
@@ -113,9 +134,9 @@ export const configSchema = z
     /** what ingest does with a catalogued event whose properties miss their schema (docs/journeys.md, "Catalog violations") */
     EVENT_CATALOG_MODE: z.enum(['quarantine', 'reject', 'off']).default('quarantine'),
     /** the recipient time zone of contacts without a `timezone` property (docs/journeys.md, "Timing and etiquette") */
-    DEFAULT_TIMEZONE: defaultTimeZone,
-    /** the zone of a broadcast's `localTime` for contacts without a `timezone` property (docs/broadcasts.md) */
-    BROADCAST_DEFAULT_TIMEZONE: defaultTimeZone,
+    DEFAULT_TIMEZONE: timeZoneName,
+    /** the older name of DEFAULT_TIMEZONE, read when it is unset (timeZoneSetting) */
+    BROADCAST_DEFAULT_TIMEZONE: timeZoneName,
     STUDIO_ADMIN_EMAIL: optionalString,
     STUDIO_ADMIN_PASSWORD: optionalString,
 
@@ -277,8 +298,7 @@ export const configSchema = z
     apiPublicUrl: env.API_PUBLIC_URL.replace(/\/+$/, ''),
     enabledJourneys: env.ENABLED_JOURNEYS,
     eventCatalogMode: env.EVENT_CATALOG_MODE,
-    defaultTimeZone: env.DEFAULT_TIMEZONE,
-    broadcasts: { defaultTimeZone: env.BROADCAST_DEFAULT_TIMEZONE },
+    ...timeZoneSetting(env),
     studioAdmin: { email: env.STUDIO_ADMIN_EMAIL, password: env.STUDIO_ADMIN_PASSWORD },
     rateLimit: {
       max: env.RATE_LIMIT_MAX,
@@ -395,7 +415,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
 /**
  * What the CLI reads: its commands work on the database (`admin` also revokes sessions in Redis,
- * `explain` applies ENABLED_JOURNEYS and BOUNCE_THRESHOLD), so only DATABASE_URL is demanded, and a machine without the
+ * `explain` applies ENABLED_JOURNEYS), so only DATABASE_URL is demanded, and a machine without the
  * server's secrets can still migrate or create a key.
  */
 const commandConfigSchema = z
@@ -403,9 +423,9 @@ const commandConfigSchema = z
     DATABASE_URL: databaseUrl,
     CACHE_URL: cacheUrl,
     ENABLED_JOURNEYS: enabledJourneys,
-    BOUNCE_THRESHOLD: bounceThreshold,
     // `simulate` runs each person without a `timezone` on this clock
-    DEFAULT_TIMEZONE: defaultTimeZone,
+    DEFAULT_TIMEZONE: timeZoneName,
+    BROADCAST_DEFAULT_TIMEZONE: timeZoneName,
     // `journeys check` reads running histories from Temporal
     TEMPORAL_ADDRESS: z.string().default('127.0.0.1:7233'),
     TEMPORAL_NAMESPACE: z.string().default('default'),
@@ -432,8 +452,7 @@ const commandConfigSchema = z
     databaseUrl: env.DATABASE_URL,
     cacheUrl: env.CACHE_URL,
     enabledJourneys: env.ENABLED_JOURNEYS,
-    bounceThreshold: env.BOUNCE_THRESHOLD,
-    defaultTimeZone: env.DEFAULT_TIMEZONE,
+    ...timeZoneSetting(env),
     temporal: {
       address: env.TEMPORAL_ADDRESS,
       namespace: env.TEMPORAL_NAMESPACE,

@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeImportRow } from '../imports/import-rows';
-import { checkContactProperties, contactPropertiesProblem } from './time-zone';
+import { checkContactProperties, contactPropertiesProblem, recipientTimeZone } from './time-zone';
 
 describe('the timezone contact property', () => {
+  it("resolves a recipient's zone one way: the stored property when it names a zone, else the default", () => {
+    expect(recipientTimeZone('Asia/Tokyo', 'UTC')).toBe('Asia/Tokyo');
+    expect(recipientTimeZone('Mars/Olympus', 'Europe/Paris')).toBe('Europe/Paris');
+    expect(recipientTimeZone(null, 'UTC')).toBe('UTC');
+    expect(recipientTimeZone(undefined, undefined)).toBeUndefined();
+  });
+
   it('takes an IANA name or null (PATCH removal) and names the field otherwise', () => {
     expect(contactPropertiesProblem({ timezone: 'Europe/Paris', plan: 'pro' }, 'contactProperties')).toBeUndefined();
     expect(contactPropertiesProblem({ timezone: null }, 'properties')).toBeUndefined();

@@ -28,6 +28,15 @@ export function checkContactProperties(properties: Record<string, unknown> | und
 }
 
 /**
+ * The one rule for a recipient's time zone (docs/contributing.md, "One home per rule"): the stored
+ * `timezone` property when it names a zone, else `fallback` (DEFAULT_TIMEZONE). Journeys, caps,
+ * broadcasts' `localTime` and the simulator's history all resolve through it.
+ */
+export function recipientTimeZone<Fallback extends string | undefined>(stored: unknown, fallback: Fallback): string | Fallback {
+  return isTimeZone(stored) ? stored : fallback;
+}
+
+/**
  * The recipient's time zone: the contact's `timezone` property (found by external id, else by the
  * address an email-only contact is keyed by), else `fallback` (DEFAULT_TIMEZONE).
  */
@@ -36,6 +45,5 @@ export async function contactTimeZone(db: Db, userId: string, fallback: string):
     select properties->>${TIME_ZONE_PROPERTY} as zone from contacts
     where external_id = ${userId} or (external_id is null and lower(email) = lower(${userId}))
     order by (external_id is null), last_seen_at desc limit 1`.execute(db);
-  const stored = result.rows[0]?.zone;
-  return isTimeZone(stored) ? stored : fallback;
+  return recipientTimeZone(result.rows[0]?.zone, fallback);
 }

@@ -86,8 +86,8 @@ async function countMatching(filtered: SelectQueryBuilder<Database, keyof Databa
 }
 
 /** One page of a list and its exact total, fetched in parallel. */
-export async function pageWithTotal<TB extends keyof Database, O>(
-  rows: SelectQueryBuilder<Database, TB, O>,
+export async function pageWithTotal<DB extends Database, TB extends keyof DB, O>(
+  rows: SelectQueryBuilder<DB, TB, O>,
   total: Promise<number>,
   page: PageQuery,
 ): Promise<{ rows: O[]; total: number }> {
@@ -99,13 +99,14 @@ export async function pageWithTotal<TB extends keyof Database, O>(
  * One page of a list and the total the same filter matches, as two statements in parallel.
  * `rows` is the filtered query with its columns and order; `filtered` is the same filter with
  * no columns (usually the builder `rows` was made from), counted, or answered from `counted`'s
- * counter when the caller knows the filter is exactly that.
+ * counter when the caller knows the filter is exactly that. `DB` is wider than Database when the
+ * query names a table by an alias (`contacts as c`).
  */
-export async function paginate<TB extends keyof Database, O, CTB extends keyof Database>(
-  rows: SelectQueryBuilder<Database, TB, O>,
-  filtered: SelectQueryBuilder<Database, CTB, object>,
+export async function paginate<DB extends Database, TB extends keyof DB, O, CTB extends keyof DB>(
+  rows: SelectQueryBuilder<DB, TB, O>,
+  filtered: SelectQueryBuilder<DB, CTB, object>,
   page: PageQuery,
   counted?: CountedFilter,
 ): Promise<{ rows: O[]; total: number }> {
-  return pageWithTotal(rows, countMatching(filtered as SelectQueryBuilder<Database, keyof Database, object>, counted), page);
+  return pageWithTotal(rows, countMatching(filtered as unknown as SelectQueryBuilder<Database, keyof Database, object>, counted), page);
 }

@@ -11,8 +11,6 @@ export interface ExplainDeps {
   db: Db;
   journeys: JourneyRegistry;
   orchestrator: Pick<JourneyOrchestrator, 'runProgress'>;
-  /** this installation's BOUNCE_THRESHOLD: a suppression at or past it reads as bounce-suppressed */
-  bounceThreshold: number;
 }
 
 /** One step of an enrollment: what happened at a node, in words (docs/journeys.md#explain). */
@@ -132,7 +130,9 @@ export async function explainJourney(deps: ExplainDeps, input: { contactId: stri
       .filter(([, on]) => on === false)
       .map(([category]) => category),
   );
-  const bounced = preferences.some((row) => row.bounceCount >= deps.bounceThreshold);
+  // the reason stored when the address was suppressed, so an imported bounce (one bounce, under
+  // BOUNCE_THRESHOLD) reads as bounce-suppressed and a manual suppression of a bouncing address does not
+  const bounced = preferences.some((row) => row.suppressed && row.suppressionReason === 'bounced');
   // what an earlier, deleted contact of this address said, which the send gate still honours
   const keptPhrase = (reasons: readonly AddressSuppressionReason[]): string | undefined => {
     const found = kept.find((suppression) => reasons.includes(suppression.reason));

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { isTimeZone, type Journey } from '@waymark/journey';
-import { TIME_ZONE_PROPERTY } from '../contacts/time-zone';
+import { type Journey } from '@waymark/journey';
+import { recipientTimeZone, TIME_ZONE_PROPERTY } from '../contacts/time-zone';
 import type { Db } from '../db/database';
 import type { PrimitiveProperties } from './orchestrator';
 import { primitiveProperties } from './orchestrator';
@@ -66,7 +66,7 @@ export async function loadSimulationSubjects(db: Db, input: { journey: Journey; 
     const contact =
       zones.find((candidate) => candidate.externalId === row.userId) ??
       zones.find((candidate) => candidate.externalId === null && candidate.email !== null && candidate.email === row.userEmail?.toLowerCase());
-    return isTimeZone(contact?.zone) ? contact.zone : undefined;
+    return recipientTimeZone(contact?.zone, undefined);
   };
   return triggers.rows.map((row) => ({
     userId: row.userId,

@@ -1,7 +1,8 @@
+import { durationMs } from '@waymark/journey';
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { ContactsTable, Database } from '../db/schema';
 import { propertyConditionSql } from './property-sql';
-import { withinMs, type SegmentCondition, type SegmentLeaf } from './segment-conditions';
+import { type SegmentCondition, type SegmentLeaf } from './segment-conditions';
 
 /** The contacts table as segment queries name it (`contacts as c`). */
 export type SegmentTables = Database & { c: ContactsTable };
@@ -24,7 +25,7 @@ function compile(eb: ContactsBuilder, condition: SegmentCondition, now: Date): E
 }
 
 function since(now: Date, within: string): Date {
-  return new Date(now.getTime() - withinMs(within));
+  return new Date(now.getTime() - durationMs(within));
 }
 
 function leaf(eb: ContactsBuilder, condition: SegmentLeaf, now: Date): Expression<SqlBool> {

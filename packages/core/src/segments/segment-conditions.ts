@@ -1,4 +1,4 @@
-import { conditionOperators } from '@waymark/journey';
+import { conditionOperators, DURATION_EXAMPLES, durationMs, parsePositiveDuration } from '@waymark/journey';
 import { z } from 'zod';
 import { badRequest } from '../errors/app-error';
 
@@ -18,19 +18,18 @@ export const MAX_SEGMENT_LEAVES = 50;
  */
 export const MAX_SEGMENT_IN_VALUES = 2_000;
 
-const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
-const MAX_WITHIN_MS = 3650 * UNIT_MS.d;
+const MAX_WITHIN_MS = durationMs('3650d');
 
-/** `30d`, `12h`, `90m`, `2w`: how far back a leaf looks, up to ten years. */
+/** `30d`, `12h`, `90 minutes`, `2 weeks` (the duration grammar of @waymark/journey): how far back a leaf looks, up to ten years. */
 const within = z
   .string()
-  .regex(/^[1-9]\d{0,5}[mhdw]$/, "must be a number and a unit m, h, d or w, such as '30d'")
-  .refine((value) => withinMs(value) <= MAX_WITHIN_MS, 'must be at most ten years (3650d)')
-  .describe("how far back to look: a number and a unit m, h, d or w, such as '30d'");
-
-export function withinMs(value: string): number {
-  return Number(value.slice(0, -1)) * UNIT_MS[value.slice(-1) as keyof typeof UNIT_MS];
-}
+  .max(100)
+  .superRefine((value, ctx) => {
+    const ms = parsePositiveDuration(value);
+    if (ms === undefined) ctx.addIssue({ code: 'custom', message: `must be a duration longer than 0, such as ${DURATION_EXAMPLES}` });
+    else if (ms > MAX_WITHIN_MS) ctx.addIssue({ code: 'custom', message: 'must be at most ten years (3650d)' });
+  })
+  .describe("how far back to look: a duration such as '30d', '12h', '90m' or '2 weeks'");
 
 const propertyName = z.string().min(1).max(200).describe('property name; a dotted path (`plan.tier`) reads nested objects');
 

@@ -5,7 +5,7 @@ import { toContact, type Contact } from '../contacts/contact';
 import { AppError, badRequest, conflict, notFound } from '../errors/app-error';
 import { isUuid } from '../db/ids';
 import { isUniqueViolation } from '../db/pg-errors';
-import type { PageQuery } from '../db/paginate';
+import { paginate, type PageQuery } from '../db/paginate';
 import { segmentFilter } from './compile-segment';
 import { parseSegmentConditions, segmentListKeys, type SegmentCondition } from './segment-conditions';
 import type { SegmentCounts } from './segment-counts';
@@ -102,16 +102,19 @@ export async function countSegmentContacts(db: Db, conditions: SegmentCondition,
   return Number(row.n);
 }
 
-async function pageOfContacts(db: Db, conditions: SegmentCondition, at: Date, page: PageQuery): Promise<Contact[]> {
-  const rows = await db
-    .selectFrom('contacts as c')
-    .where(segmentFilter(conditions, at))
+const matching = (db: Db, conditions: SegmentCondition, at: Date) => db.selectFrom('contacts as c').where(segmentFilter(conditions, at));
+
+const inListOrder = (query: ReturnType<typeof matching>) =>
+  query
     .selectAll('c')
     // the contacts list's order, led by its indexed minute (migration 0130): the first page reads
     // the newest contacts from the index and stops, instead of sorting every match
     .orderBy('c.lastSeenMinute', 'desc')
     .orderBy('c.lastSeenAt', 'desc')
-    .orderBy('c.id', 'desc')
+    .orderBy('c.id', 'desc');
+
+async function pageOfContacts(db: Db, conditions: SegmentCondition, at: Date, page: PageQuery): Promise<Contact[]> {
+  const rows = await inListOrder(matching(db, conditions, at))
     .limit(page.limit)
     .offset(page.offset)
     .execute();
@@ -214,17 +217,12 @@ export async function getSegment(deps: SegmentDeps, id: string): Promise<Segment
 }
 
 export async function listSegments(deps: SegmentDeps, page: PageQuery): Promise<{ segments: Segment[]; total: number }> {
-  const [rows, total] = await Promise.all([
-    deps.db.selectFrom('segments').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
-    deps.db
-      .selectFrom('segments')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
+  const all = deps.db.selectFrom('segments');
+  const { rows, total } = await paginate(all.selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc'), all, page);
   const segments = [];
   // one count at a time: each is a query over every contact, and the pool is shared with the rest of the api
   for (const row of rows) segments.push(await toSegment(deps, row));
-  return { segments, total: Number(total.n) };
+  return { segments, total };
 }
 
 /** The segment's contacts now, most recently seen first; `total` is exact (not the cached count). */
@@ -232,10 +230,11 @@ export async function listSegmentContacts(deps: SegmentDeps, id: string, page: P
   const row = await getSegmentRow(deps.db, id);
   const conditions = row.conditions as unknown as SegmentCondition;
   const at = now(deps);
-  return bounded(deps, conditions, async (db) => ({
-    contacts: await pageOfContacts(db, conditions, at, page),
-    total: await countSegmentContacts(db, conditions, at),
-  }));
+  return bounded(deps, conditions, async (db) => {
+    const filtered = matching(db, conditions, at);
+    const { rows, total } = await paginate(inListOrder(filtered), filtered, page);
+    return { contacts: rows.map(toContact), total };
+  });
 }
 
 /** POST /segments/preview: how many contacts a tree matches and the first of them, nothing saved. */

@@ -59,7 +59,7 @@ export const contactExplainRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, 
     },
     async (request) => ({
       explanation: await explainJourney(
-        { db: deps.db, journeys: deps.journeys, orchestrator: deps.temporal.orchestrator, bounceThreshold: deps.config.email.bounceThreshold },
+        { db: deps.db, journeys: deps.journeys, orchestrator: deps.temporal.orchestrator },
         {
           contactId: request.params.id,
           journeyId: request.query.journeyId,

@@ -158,6 +158,7 @@ describe('/v1/admin/segments', () => {
     expect(await members({ type: 'email', action: 'clicked', within: '7d' })).toEqual(['ben']);
     expect(await members({ type: 'lastSeen', within: '30d' })).toEqual(['ana', 'cleo', 'dan', 'eve']);
     expect(await members({ type: 'lastSeen', within: '1d' })).toEqual(['ana', 'dan', 'eve']);
+    expect(await members({ type: 'lastSeen', within: '24 hours' })).toEqual(['ana', 'dan', 'eve']);
   });
 
   it('all, any and not', async () => {
@@ -182,7 +183,11 @@ describe('/v1/admin/segments', () => {
     expect(await bad({ all: [property('plan', 'eq', 'pro'), property('plan', 'between', 1)] })).toMatch(/^conditions\.all\[1\]\.operator: /);
     expect(await bad({ all: [property('plan', 'in', 'pro')] })).toMatch(/^conditions\.all\[0\]\.value: operator 'in' needs an array/);
     expect(await bad({ not: { type: 'segment', id: 'x' } })).toMatch(/^conditions\.not\.type: must be one of property, list, event, email, lastSeen/);
-    expect(await bad({ any: [{ type: 'event', event: 'x', within: 'a month' }] })).toMatch(/^conditions\.any\[0\]\.within: /);
+    expect(await bad({ any: [{ type: 'event', event: 'x', within: 'a month' }] })).toMatch(
+      /^conditions\.any\[0\]\.within: must be a duration longer than 0, such as '30d'/,
+    );
+    expect(await bad({ any: [{ type: 'event', event: 'x', within: '0d' }] })).toMatch(/^conditions\.any\[0\]\.within: must be a duration longer than 0/);
+    expect(await bad({ any: [{ type: 'event', event: 'x', within: '3651d' }] })).toBe('conditions.any[0].within: must be at most ten years (3650d)');
     expect(await bad({ any: [{ type: 'email', action: 'bounced', within: '7d' }] })).toMatch(/^conditions\.any\[0\]\.action: /);
     expect(await bad({ all: [{ type: 'lastSeen', within: '1d', extra: true }] })).toMatch(/^conditions\.all\[0\]/);
     expect(await bad({ all: property('plan', 'eq', 'pro') })).toBe('conditions.all: must be an array of conditions');

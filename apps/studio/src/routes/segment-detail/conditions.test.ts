@@ -30,7 +30,9 @@ describe('the segment builder’s condition rules', () => {
     expect(problemOf({ all: [{ type: 'list', list: 'a' }, additions.property.blank()] })).toBe('conditions.all[1]: name the property');
     expect(problemOf({ any: [{ not: additions.event.blank() }] })).toBe('conditions.any[0].not: name the event');
     expect(problemOf({ type: 'property', property: 'plan', operator: 'in', value: ['pro', ''] })).toBe('conditions: list the values, separated by commas');
-    expect(problemOf({ type: 'lastSeen', within: '0d' })).toBe('conditions.within: a whole number of minutes, hours, days or weeks');
+    expect(problemOf({ type: 'lastSeen', within: '0d' })).toMatch(/^conditions\.within: a duration longer than 0, such as '30d'/);
+    expect(problemOf({ type: 'lastSeen', within: '30 days' })).toBeUndefined();
+    expect(problemOf({ type: 'lastSeen', within: 'a month' })).toMatch(/^conditions\.within: /);
     expect(problemOf({ type: 'event', event: 'x', within: '1d', where: [{ type: 'property', property: '', operator: 'eq', value: 1 }] })).toBe(
       'conditions.where[0]: name the property',
     );
@@ -55,6 +57,10 @@ describe('the segment builder’s condition rules', () => {
 
   it('reads windows and values as typed', () => {
     expect(parseWithin('12h')).toEqual({ amount: '12', unit: 'h' });
+    expect(parseWithin('d')).toEqual({ amount: '', unit: 'd' });
+    expect(parseWithin('2 weeks')).toEqual({ amount: '2', unit: 'w' });
+    expect(parseWithin('36 hours')).toEqual({ amount: '36', unit: 'h' });
+    expect(parseWithin('1.5h')).toEqual({ amount: '90', unit: 'm' });
     expect(parseWithin('soon')).toEqual({ amount: '30', unit: 'd' });
     expect(valueOf('in', 'pro, team')).toEqual(['pro', 'team']);
     expect(valueOf('exists', 'false')).toBe(false);

@@ -1,3 +1,4 @@
+import { DURATION_EXAMPLES, parsePositiveDuration } from '@waymark/journey/duration';
 import type { components } from '../../api/schema';
 
 /** A segment's condition tree, as the API takes and returns it (docs/segments.md, Conditions). */
@@ -52,10 +53,19 @@ export const withinUnits = [
 ] as const;
 export type WithinUnit = (typeof withinUnits)[number]['value'];
 
-/** `'30d'` → `{amount: '30', unit: 'd'}`; anything else the API would refuse reads as 30 days. */
+const UNIT_MS: Record<WithinUnit, number> = { w: 604_800_000, d: 86_400_000, h: 3_600_000, m: 60_000 };
+
+/**
+ * The editor's amount and unit for a window: `'30d'` → `{amount: '30', unit: 'd'}` (an amount being
+ * typed may be blank: `'d'`); another spelling the API takes (`'2 weeks'`, `'36 hours'`) shows in its
+ * largest whole unit; anything the API would refuse reads as 30 days.
+ */
 export function parseWithin(within: string): { amount: string; unit: WithinUnit } {
   const match = /^(\d*)([mhdw])$/.exec(within);
-  return match === null ? { amount: '30', unit: 'd' } : { amount: match[1]!, unit: match[2] as WithinUnit };
+  if (match !== null) return { amount: match[1]!, unit: match[2] as WithinUnit };
+  const ms = parsePositiveDuration(within);
+  const unit = (Object.keys(UNIT_MS) as WithinUnit[]).find((candidate) => ms !== undefined && ms % UNIT_MS[candidate] === 0);
+  return ms === undefined || unit === undefined ? { amount: '30', unit: 'd' } : { amount: String(ms / UNIT_MS[unit]), unit };
 }
 
 /** The value text of a property condition: `in` lists its values separated by commas. */
@@ -85,7 +95,7 @@ function propertyProblem(leaf: PropertyLeaf, path: string): string | undefined {
 }
 
 function withinProblem(within: string, path: string): string | undefined {
-  return /^[1-9]\d*[mhdw]$/.test(within) ? undefined : `${path}.within: a whole number of minutes, hours, days or weeks`;
+  return parsePositiveDuration(within) === undefined ? `${path}.within: a duration longer than 0, such as ${DURATION_EXAMPLES}` : undefined;
 }
 
 function leafProblem(condition: Leaf, path: string): string | undefined {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
+import { paginate, type PageQuery } from '../../db/paginate';
 import type { WebhookDeliveryRow } from '../../db/schema';
 import { recordDeadLetter } from '../../dlq/dead-letters';
 import { notFound } from '../../errors/app-error';
@@ -18,18 +19,11 @@ function toDelivery(row: WebhookDeliveryRow): WebhookDelivery {
   return { ...rest, eventId: outboundEventId, responseBody: lastResponseBody };
 }
 
-export async function listWebhookDeliveries(
-  db: Db,
-  endpointId: string,
-  page: { limit: number; offset: number },
-): Promise<{ deliveries: WebhookDelivery[]; total: number }> {
+export async function listWebhookDeliveries(db: Db, endpointId: string, page: PageQuery): Promise<{ deliveries: WebhookDelivery[]; total: number }> {
   await getWebhookEndpoint(db, endpointId);
   const base = db.selectFrom('webhookDeliveries').where('endpointId', '=', endpointId);
-  const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { deliveries: rows.map(toDelivery), total: count.total };
+  const { rows, total } = await paginate(base.selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc'), base, page);
+  return { deliveries: rows.map(toDelivery), total };
 }
 
 /** The DLQ source of deliveries that gave up; retrying one delivers the same event again. */

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
+import { paginate, type PageQuery } from '../../db/paginate';
 import type { WebhookEndpointRow } from '../../db/schema';
 import { notFound } from '../../errors/app-error';
 import { DELIVERY_QUEUE_CHANNEL } from './delivery-queue';
@@ -34,15 +35,10 @@ export async function createWebhookEndpoint(db: Db, input: WebhookEndpointInput)
     .executeTakeFirstOrThrow();
 }
 
-export async function listWebhookEndpoints(db: Db, page: { limit: number; offset: number }): Promise<{ endpoints: WebhookEndpoint[]; total: number }> {
-  const [endpoints, count] = await Promise.all([
-    db.selectFrom('webhookEndpoints').select(publicColumns).orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
-    db
-      .selectFrom('webhookEndpoints')
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { endpoints, total: count.total };
+export async function listWebhookEndpoints(db: Db, page: PageQuery): Promise<{ endpoints: WebhookEndpoint[]; total: number }> {
+  const all = db.selectFrom('webhookEndpoints');
+  const { rows, total } = await paginate(all.select(publicColumns).orderBy('createdAt', 'desc').orderBy('id', 'desc'), all, page);
+  return { endpoints: rows, total };
 }
 
 export async function getWebhookEndpoint(db: Db, id: string): Promise<WebhookEndpoint> {
