@@ -4,6 +4,7 @@ import { journeyWorkflowId } from '@waymark/temporal/journey-workflow-id';
 import type { DeliveryPolicy, Properties, Journey, Duration } from '@waymark/journey';
 import { deliveryPolicy as installationPolicy } from '@waymark/journeys/delivery-policy';
 import { FakeRun, type FakeWorld, type JourneyFakes, type LogEntry, type RunStatus, type SentEmail } from '@waymark/temporal/simulation/fake-world';
+import { exitsRun } from '@waymark/temporal/simulation/route-event-to-run';
 
 export interface TestJourneyOptions {
   user?: { userId?: string; email?: string };
@@ -112,7 +113,7 @@ export function enroll(
     trigger: { event: trigger.name, eventId: trigger.eventId, occurredAt: trigger.occurredAt.toISOString() },
   };
   const workflowId = journeyWorkflowId(request);
-  const run = new FakeRun(world, journey.id);
+  const run = new FakeRun(world, journey.id, (event) => exitsRun(journey, event));
   world.runs.set(workflowId, run);
   return { request, workflowId, run };
 }
