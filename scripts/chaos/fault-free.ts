@@ -104,6 +104,18 @@ export async function compareWithFaultFree(
       onEnrollment: ({ subject, run }) =>
         expected.set(subject.userId, { emails: run.sent.map((email) => email.templateKey), status: run.status ?? 'not entered' }),
     });
+    // the virtual clock's runs enter at their trigger's instant; a run whose start waited out an
+    // outage enters later, and an exit event stored before then exits it at its entry, nothing
+    // sent (docs/operations.md, "What to expect of an outage"): that is its fault-free outcome
+    const exitedAtEntry = await sql<{ userId: string }>`
+      select s.user_id as "userId" from journey_states s
+      join journey_logs entered on entered.journey_state_id = s.id and entered.action = 'entered'
+      join journey_logs exited on exited.journey_state_id = s.id and exited.action = 'exited' and exited.detail ->> 'reason' = 'exit_rule'
+      join events e on e.id = (exited.detail ->> 'eventId')::uuid
+      where s.journey_id = ${journey.id} and s.user_id = any(${subjects.map((subject) => subject.userId)}::text[]) and e.created_at < entered.created_at`.execute(
+      db,
+    );
+    for (const { userId } of exitedAtEntry.rows) expected.set(userId, { emails: [], status: 'exited' });
     const states = await db
       .selectFrom('journeyStates')
       .select(['userId', 'status'])

@@ -348,33 +348,35 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     })();
 
     /**
-     * While Temporal is down: the trials due to subscribe whose run has sent its welcome and sleeps
-     * send `subscription.started`. Their exit (the run's cancellation) can only wait in the outbox.
-     * Only sleeping runs: a run still entering would be cancelled before its first send, which the
+     * While Temporal is down, just before it comes back: the trials due to subscribe send
+     * `subscription.started` whose run is asleep after its welcome (the exit's cancellation waits
+     * in the outbox) or has not entered yet, its start still in the outbox (the entry finds the
+     * exit and sends nothing: docs/operations.md, "What to expect of an outage"). Not a run caught
+     * between its entry and its welcome: it would be exited before its first send, which the
      * fault-free run (the start at the trigger's instant) never sees.
      */
-    const sleepingTrials = async (): Promise<{ userId: string }[]> => {
-      const due = [...toSubscribe];
-      if (due.length === 0) return [];
-      return retry(() =>
-        db!
-          .selectFrom('journeyStates')
-          .select('userId')
-          .where('journeyId', '=', 'trial-conversion')
-          .where('status', '=', 'waiting')
-          .where('userId', 'in', due)
-          .execute(),
-      );
-    };
     const subscribeDuringOutage = async () => {
-      const sleeping = await sleepingTrials();
-      for (const { userId } of sleeping) {
+      const candidates = [...toSubscribe];
+      const entering =
+        candidates.length === 0
+          ? []
+          : await retry(() =>
+              db!
+                .selectFrom('journeyStates')
+                .select('userId')
+                .where('journeyId', '=', 'trial-conversion')
+                .where('status', '=', 'active')
+                .where('userId', 'in', candidates)
+                .execute(),
+            );
+      const due = candidates.filter((userId) => !entering.some((row) => row.userId === userId));
+      for (const userId of due) {
         if (await postEvent({ name: 'subscription.started', userId, email: `${userId}@chaos.example`, eventProperties: { plan: 'pro' } })) {
           toSubscribe.delete(userId);
           subscriptionsDuringOutage += 1;
         }
       }
-      log(`${sleeping.length} trials subscribed while temporal is down`);
+      log(`${due.length} trials subscribed while temporal is down`);
     };
 
     /** Sends a broadcast to every contact, kills the worker once part of it is sent, and notes how much. */
@@ -430,8 +432,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       while (Date.now() < end - 15_000) {
         await sleep(between(8_000, 20_000));
         if (Date.now() >= end - 15_000) break;
-        // the planned Temporal kill waits (up to the last kill slot) for trials asleep to subscribe
-        if (planned[0] === 'temporal') while (Date.now() < end - 25_000 && (await sleepingTrials().catch(() => [])).length < 3) await sleep(1_000);
+        // the planned Temporal kill waits (up to the last kill slot) for trials to subscribe
+        if (planned[0] === 'temporal') while (Date.now() < end - 25_000 && toSubscribe.size < 3) await sleep(1_000);
         const plannedKill = planned.shift();
         const target: Target =
           plannedKill === undefined ? TARGETS[Math.floor(Math.random() * TARGETS.length)]! : plannedKill === 'temporal' ? 'temporal' : 'worker';
@@ -441,8 +443,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         busy.add(target);
         if (plannedKill === 'worker during the broadcast') await killWorkerDuringBroadcast();
         else await kill(target);
-        if (target === 'temporal') await subscribeDuringOutage().catch((error: unknown) => log(`subscriptions: ${String(error)}`));
         await sleep(down);
+        // after the outage's own trials are in, so some subscribe before their run could enter
+        if (target === 'temporal') await subscribeDuringOutage().catch((error: unknown) => log(`subscriptions: ${String(error)}`));
         await start(target).catch((error: unknown) => log(`restart of ${target} failed: ${String(error)}`));
         busy.delete(target);
         lastRestart = Date.now();

@@ -21,6 +21,7 @@ describe('enterJourneyWith: the entry and the first step as one activity', () =>
       db,
       categories: deploymentCategories,
       config: { defaultTimeZone: 'UTC' },
+      journeys: { find: () => undefined },
       ingest: () => Promise.reject(new Error('no run here finishes')),
     });
     enterWith = enterWithVia(

@@ -50,6 +50,7 @@ describe('finishJourneyRun activity: lifecycle events go back through the ingest
       categories: deploymentCategories,
       db: api.deps.db,
       config: { defaultTimeZone: 'UTC' },
+      journeys: ingestDeps.journeys,
       ingest: (input: IngestInput) => ingestEvent(ingestDeps, input),
     });
   });

@@ -6,8 +6,10 @@ import type { Db } from '@waymark/core/db/database';
 import type { JsonObject } from '@waymark/core/db/schema';
 import type { IngestInput, IngestResult } from '@waymark/core/events/ingest';
 import { findUserEventsSince, hasUserEvent, type UserEvent } from '@waymark/core/events/user-history';
+import { exitIfLeftBeforeEntry } from '@waymark/core/events/exit-on-entry';
 import { recordJourneyRunDeadLetter } from '@waymark/core/journeys/journey-dead-letters';
 import type { JourneyRunRequest } from '@waymark/core/journeys/orchestrator';
+import type { JourneyRegistry } from '@waymark/core/journeys/registry';
 import {
   enterJourney,
   finishJourneyRun,
@@ -22,6 +24,8 @@ export interface JourneyActivityDeps {
   db: Db;
   /** journeys/categories.ts: the entry guard lets a required category's journey in whatever the opt-outs */
   categories: PreferenceCategories;
+  /** this deployment's journeys: the entry applies their exit rules to events that came before it */
+  journeys: Pick<JourneyRegistry, 'find'>;
   /** the ingest pipeline, for lifecycle events (journey:completed / journey:failed) */
   ingest(input: IngestInput): Promise<IngestResult>;
   config: Pick<Config, 'defaultTimeZone'>;
@@ -36,8 +40,17 @@ export interface FinishJourneyInput extends FinishRunInput {
 /** Activities that mirror a journey run in Postgres (states, logs, the user's event history). */
 export function createJourneyActivities(deps: JourneyActivityDeps) {
   return {
+    /**
+     * The entry guards, then the exit rules over the events stored since the trigger (an exit that
+     * came before the run entered, e.g. while its start waited out a Temporal outage): such a state
+     * is exited at once, and the run's first step finds it ended. A retry repeats both, harmlessly.
+     */
     async enterJourney(input: EnterJourneyInput): Promise<EnterJourneyResult> {
-      return enterJourney(deps.db, input, deps.categories);
+      const entry = await enterJourney(deps.db, input, deps.categories);
+      const trigger = input.context.trigger as { eventId?: unknown } | undefined;
+      if (entry.entered && typeof trigger?.eventId === 'string')
+        await exitIfLeftBeforeEntry(deps, { journeyId: input.journeyId, userId: input.userId, triggerEventId: trigger.eventId, stateId: entry.stateId });
+      return entry;
     },
 
     async recordJourneyStep(input: JourneyStepInput): Promise<boolean> {

@@ -148,6 +148,8 @@ export class FakeRun {
   status: RunStatus | undefined;
   stateId: string | undefined;
   waitingFor: string | null = null;
+  /** the event whose exit rule ended the run, if one did */
+  exitedBy: string | undefined;
   errorMessage: string | undefined;
   /** set while a send sits in the journey's suppress window (the activity is retried at that time) */
   deferredUntil: Date | undefined;
@@ -162,6 +164,8 @@ export class FakeRun {
   constructor(
     readonly world: FakeWorld,
     readonly journeyId: string,
+    /** the journey's exit check (route-event-to-run.ts, `exitsRun`): the entry applies it to events since the trigger */
+    private readonly exits: (event: StoredEvent) => boolean = () => false,
   ) {}
 
   get live(): boolean {
@@ -175,6 +179,7 @@ export class FakeRun {
   /** An exit rule matched `event`: the state is `exited` at once, as the ingest request marks it. */
   exitBy(event: StoredEvent, reason: 'exit_rule' | 'goal' = 'exit_rule'): void {
     this.status = 'exited';
+    this.exitedBy = event.name;
     this.logs.push({ action: 'exited', node: this.logs.at(-1)?.node ?? 'start', detail: { reason, event: event.name }, at: event.occurredAt });
   }
 
@@ -201,6 +206,12 @@ export class FakeRun {
         this.holdout = input.holdout;
         this.enteredAt = await world.now();
         await this.log('entered', 'start', input.context);
+        // as the worker's entry does (core/events/exit-on-entry.ts): an exit event stored after
+        // the trigger but before the entry exits the state at once
+        const triggerId = (input.context.trigger as { eventId?: string } | undefined)?.eventId;
+        const since = world.events.findIndex((event) => event.eventId === triggerId);
+        const exit = since < 0 ? undefined : world.events.slice(since + 1).find((event) => this.exits(event));
+        if (exit !== undefined) this.exitBy(exit);
         return { entered: true, stateId: this.stateId, userEmail: input.userEmail };
       },
       recordJourneyStep: async (input) => {

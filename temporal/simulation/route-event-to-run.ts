@@ -9,6 +9,13 @@ export type EventRoute = 'cancel' | 'deliver' | undefined;
 /** core's exit check reads the journey from a registry; one per journey, built on first use */
 const registries = new WeakMap<Journey, Parameters<typeof matchesExitRule>[0]>();
 
+/** core's exit check (`matchesExitRule`) of `journey` for `event`: the fake run's entry applies it too. */
+export function exitsRun(journey: Journey, event: StoredEvent): boolean {
+  let exitRules = registries.get(journey);
+  if (exitRules === undefined) registries.set(journey, (exitRules = { journeys: createJourneyRegistry([journey], { enabledJourneys: '*' }) }));
+  return matchesExitRule(exitRules, { journeyId: journey.id }, { name: event.name, eventProperties: event.properties });
+}
+
 /**
  * The ingest pipeline's routing of a user's new event to one of their runs, with core's own exit
  * check: a matching `exitOn` rule marks the state `exited` at once (the engine then cancels the
@@ -27,10 +34,7 @@ export function routeEventToRun(journey: Journey, run: FakeRun, workflowId: stri
     }
   }
   if (!run.live) return undefined;
-  const state = { id: run.stateId ?? '', journeyId: journey.id, workflowId, waitingFor: run.waitingFor };
-  let exitRules = registries.get(journey);
-  if (exitRules === undefined) registries.set(journey, (exitRules = { journeys: createJourneyRegistry([journey], { enabledJourneys: '*' }) }));
-  if (matchesExitRule(exitRules, state, { name: event.name, eventProperties: event.properties })) {
+  if (exitsRun(journey, event)) {
     run.exitBy(event);
     return 'cancel';
   }

@@ -3,7 +3,7 @@ import type { SimulationReport } from '@waymark/core/journeys/simulation';
 import { startJourneyRun, type JourneyRunOutcome } from '../workflows/journey-run';
 import { NO_DELIVERY_POLICY, withPolicyQuietHours, type DeliveryPolicy, type Properties, type Journey } from '@waymark/journey';
 import { FakeRun, FakeWorld, loadTemplateRegistry } from './fake-world';
-import { routeEventToRun } from './route-event-to-run';
+import { exitsRun, routeEventToRun } from './route-event-to-run';
 import { VirtualClock } from './virtual-clock';
 import { virtualRuntime, type VirtualRuntime } from './virtual-runtime';
 
@@ -56,7 +56,6 @@ interface Enrollment {
   runtime?: VirtualRuntime;
   deliver?: (event: JourneyEventSignal) => void;
   skipReason?: string;
-  exitEvent?: string;
 }
 
 /**
@@ -88,7 +87,7 @@ export async function simulateJourney(declared: Journey, subjects: readonly Simu
     const world = new FakeWorld({ timeZone: subject.timeZone ?? options.defaultTimeZone ?? 'UTC' }, now, subject.trigger.at, policy);
     for (const send of subject.otherSends ?? []) world.sends.push({ at: send.at.getTime(), category: send.category });
     for (const event of subject.earlier ?? []) world.record(event.name, primitiveProperties(event.properties), event.at);
-    const enrollment: Enrollment = { subject, world, run: new FakeRun(world, journey.id) };
+    const enrollment: Enrollment = { subject, world, run: new FakeRun(world, journey.id, (event) => exitsRun(journey, event)) };
     clock.at(subject.trigger.at.getTime(), () => start(enrollment, index));
     for (const event of subject.later) clock.at(event.at.getTime(), () => receive(enrollment, event));
     return enrollment;
@@ -131,7 +130,6 @@ export async function simulateJourney(declared: Journey, subjects: readonly Simu
     if (runtime === undefined || deliver === undefined) return;
     const route = routeEventToRun(journey, run, runtime.workflowId, stored);
     if (route === 'cancel') {
-      enrollment.exitEvent = stored.name;
       runtime.cancel();
     } else if (route === 'deliver') {
       deliver({ eventId: stored.eventId, name: stored.name, occurredAt: stored.occurredAt.toISOString(), properties: stored.properties });
@@ -145,7 +143,7 @@ export async function simulateJourney(declared: Journey, subjects: readonly Simu
   await clock.runUntil(options.until.getTime());
   options.onProgress?.(total, total);
   if (options.onEnrollment !== undefined)
-    for (const { subject, run, skipReason, exitEvent } of enrollments) options.onEnrollment({ subject, run, skipReason, exitEvent });
+    for (const { subject, run, skipReason } of enrollments) options.onEnrollment({ subject, run, skipReason, exitEvent: run.exitedBy });
   return report(journey, enrollments, options.samples ?? 3, (performance.now() - startedAt) / 1000);
 }
 
@@ -166,7 +164,8 @@ function report(journey: Journey, enrollments: readonly Enrollment[], samples: n
     const list = (result.samples[key] ??= []);
     if (list.length < samples) list.push(userId);
   };
-  for (const { subject, run, skipReason, exitEvent } of enrollments) {
+  for (const { subject, run, skipReason } of enrollments) {
+    const exitEvent = run.exitedBy;
     if (run.status === undefined) {
       const reason = skipReason ?? 'unknown';
       bump(result.notEntered, reason);

@@ -63,7 +63,7 @@ describe('a quiet-hours hold survives a worker restart', () => {
       taskQueue,
       workflowBundle: { code },
       activities: {
-        ...createJourneyActivities({ db, categories: deploymentCategories, ingest: runtime.ingest, config }),
+        ...createJourneyActivities({ db, categories: deploymentCategories, journeys: runtime.journeys, ingest: runtime.ingest, config }),
         ...createSendJourneyEmailActivities({ email: createEmailDeps(config, { db, templates: emailTemplates, categories: deploymentCategories }) }),
       },
     });

@@ -195,4 +195,62 @@ describe('signals and exits across a Temporal outage', () => {
       .execute();
     expect(parked).toEqual([]);
   }, 600_000);
+
+  it('an exit event stored before its run entered exits the run at its entry: nothing of the journey is sent', async () => {
+    const prefix = `early-exit-${randomUUID().slice(0, 8)}`;
+    const users = Array.from({ length: 3 }, (_, i) => `${prefix}-${i}`);
+    await temporal.kill();
+    // the trial's start can only wait in the outbox; the subscription finds no live state to exit
+    for (const userId of users) {
+      const email = `${userId}@example.com`;
+      expect((await post({ name: 'trial.started', userId, email, eventProperties: { plan: 'pro' } })).status).toBe(202);
+      const subscribed = await post({ name: 'subscription.started', userId, email, eventProperties: { plan: 'pro' } });
+      expect(subscribed.status).toBe(202);
+      expect(subscribed.body.exits).toEqual([]);
+    }
+    const kept = await api.deps.db.selectFrom('eventEffects').select(['userId', 'kind']).where('userId', 'in', users).execute();
+    expect(kept.map((row) => `${row.userId}:${row.kind}`).sort()).toEqual(users.map((userId) => `${userId}:start`).sort());
+    await sleep(5_000);
+    await temporal.start();
+
+    // each run started once its start left the outbox, entered, and was exited there by the subscription
+    const states = await eventually(
+      () =>
+        api.deps.db
+          .selectFrom('journeyStates')
+          .select(['id', 'userId', 'status', 'workflowId'])
+          .where('journeyId', '=', 'trial-conversion')
+          .where('userId', 'in', users)
+          .execute(),
+      (rows) => rows.length === users.length && rows.every((row) => row.status === 'exited'),
+      { timeoutMs: 180_000, intervalMs: 500, what: 'every trial run entered and exited' },
+    );
+    for (const state of states) {
+      const handle = api.deps.temporal.client.workflow.getHandle(state.workflowId);
+      const closed = await eventually(
+        () => handle.describe(),
+        (description) => description.status.name !== 'RUNNING',
+        { timeoutMs: 60_000, what: `the run of ${state.userId} ended` },
+      );
+      expect(closed.status.name).toBe('COMPLETED');
+    }
+    const subscriptions = Object.fromEntries(
+      (await api.deps.db.selectFrom('events').select(['userId', 'id']).where('userId', 'in', users).where('event', '=', 'subscription.started').execute()).map(
+        (row) => [row.userId, row.id],
+      ),
+    );
+    const logs = await api.deps.db
+      .selectFrom('journeyLogs')
+      .innerJoin('journeyStates', 'journeyStates.id', 'journeyLogs.journeyStateId')
+      .select(['journeyStates.userId', 'journeyLogs.action', 'journeyLogs.detail'])
+      .where('journeyStates.userId', 'in', users)
+      .where('journeyLogs.action', '=', 'exited')
+      .execute();
+    expect(logs.map((row) => ({ userId: row.userId, detail: row.detail })).sort((a, b) => a.userId.localeCompare(b.userId))).toEqual(
+      users.map((userId) => ({ userId, detail: { reason: 'exit_rule', event: 'subscription.started', eventId: subscriptions[userId] } })),
+    );
+    // not even the welcome: the person had paid before the run could send anything
+    const sent = await api.deps.db.selectFrom('emailSends').select(['userId', 'templateKey']).where('userId', 'in', users).execute();
+    expect(sent).toEqual([]);
+  }, 600_000);
 });

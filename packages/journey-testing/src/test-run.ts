@@ -12,6 +12,7 @@ import {
   type RunStatus,
   type SentEmail,
 } from '@waymark/temporal/simulation/fake-world';
+import { exitsRun } from '@waymark/temporal/simulation/route-event-to-run';
 
 export interface TestJourneyOptions {
   user?: { userId?: string; email?: string };
@@ -130,7 +131,7 @@ export function enroll(
     trigger: { event: trigger.name, eventId: trigger.eventId, occurredAt: trigger.occurredAt.toISOString() },
   };
   const workflowId = journeyWorkflowId(request);
-  const run = new FakeRun(world, journey.id);
+  const run = new FakeRun(world, journey.id, (event) => exitsRun(journey, event));
   world.runs.set(workflowId, run);
   return { request, workflowId, run };
 }

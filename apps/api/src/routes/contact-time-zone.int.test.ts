@@ -37,6 +37,7 @@ describe("a contact's timezone property (the recipient time zone of quiet hours 
       categories: deploymentCategories,
       db: api.deps.db,
       config: { defaultTimeZone: 'America/New_York' },
+      journeys: { find: () => undefined },
       ingest: () => Promise.reject(new Error('unused')),
     });
     expect(await activities.recipientTimeZone({ userId })).toBe('Europe/Paris');

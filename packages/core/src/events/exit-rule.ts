@@ -7,7 +7,7 @@ import type { JourneyRegistry } from '../journeys/registry';
  * without loading the database layer.
  */
 export function matchesExitRule(
-  deps: { journeys: JourneyRegistry },
+  deps: { journeys: Pick<JourneyRegistry, 'find'> },
   state: { journeyId: string },
   event: { name: string; eventProperties: Record<string, unknown> },
 ): boolean {

@@ -1,0 +1,47 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database';
+import { matchesExitRule } from './exit-rule';
+import { markStatesExited } from '../journeys/exit-states';
+import type { JourneyRegistry } from '../journeys/registry';
+
+const UUID_PREFIX = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+
+export interface EnteredRun {
+  journeyId: string;
+  userId: string;
+  /** the event that started the run (its start input's trigger) */
+  triggerEventId: string;
+  stateId: string;
+}
+
+/**
+ * An exit event that arrived before its run entered (its start waited in the outbox through a
+ * Temporal outage, or the run had not made its entry yet) found no live state at ingest, so
+ * nothing exited it (docs/operations.md, "What to expect of an outage"). The entry therefore
+ * looks, once its state is committed, for the user's events stored after the trigger that pass
+ * one of the journey's exit rules (the same matcher as ingest's) and exits the state with the
+ * first of them, with the status and log a live exit writes; the run's next step then finds its
+ * state ended and stops, as after a live exit. Events of the trigger's own batch count when they
+ * did not occur before it. Returns the event that exited the state, if any.
+ */
+export async function exitIfLeftBeforeEntry(
+  deps: { db: Db; journeys: Pick<JourneyRegistry, 'find'> },
+  run: EnteredRun,
+): Promise<{ eventId: string; name: string } | undefined> {
+  const names = [...new Set((deps.journeys.find(run.journeyId)?.exitOn ?? []).map((rule) => rule.event))];
+  // a DLQ retry's trigger is `<event id>.retry-<entry>`: its events are those after the original
+  const triggerId = UUID_PREFIX.exec(run.triggerEventId)?.[0];
+  if (names.length === 0 || triggerId === undefined) return undefined;
+  const { rows } = await sql<{ id: string; event: string; properties: Record<string, unknown> }>`
+    select e.id, e.event, e.properties
+    from events t
+    join events e on e.user_id = t.user_id and e.id <> t.id
+      and (e.created_at > t.created_at or (e.created_at = t.created_at and e.occurred_at >= t.occurred_at))
+    where t.id = ${triggerId}::uuid and t.user_id = ${run.userId} and e.event = any(${names}::text[])
+      and e.catalog_violations is null
+    order by e.created_at, e.occurred_at, e.id`.execute(deps.db);
+  const event = rows.find((row) => matchesExitRule(deps, { journeyId: run.journeyId }, { name: row.event, eventProperties: row.properties }));
+  if (event === undefined) return undefined;
+  const moved = await markStatesExited(deps.db, [run.stateId], { reason: 'exit_rule', event: event.event, eventId: event.id });
+  return moved.length === 0 ? undefined : { eventId: event.id, name: event.event };
+}
