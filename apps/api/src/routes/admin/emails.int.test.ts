@@ -173,9 +173,9 @@ describe('admin: emails, contact preferences, suppression import', () => {
       const cleared = await api.request('PUT', `/v1/admin/contacts/${row.id}/preferences`, { token: LEGACY, body: { suppressed: false } });
       expect(cleared.body).toMatchObject({ suppressed: false, suppressedAt: null, unsubscribedAll: true });
 
-      const outbound = (await api.deps.db.selectFrom('outboundEvents').selectAll().where('event', '=', 'contact.unsubscribed').execute()).filter(
-        (event) => event.payload.email === email,
-      );
+      const outbound = (
+        await api.deps.db.selectFrom('outboundEvents').selectAll().where('event', '=', 'contact.unsubscribed').orderBy('createdAt').execute()
+      ).filter((event) => event.payload.email === email);
       expect(outbound.map((event) => [event.payload.category, event.payload.source])).toEqual([
         ['journey', 'admin'],
         [null, 'admin'],
