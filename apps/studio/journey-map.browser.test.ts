@@ -53,6 +53,21 @@ describe('Studio journey map in Chromium', () => {
         })
         .execute();
     }
+    // one first-project run of this file's version, so the outcomes panel offers it; the counters
+    // below are that version's, exact whatever other files' first-project runs add to theirs
+    await db
+      .insertInto('journeyStates')
+      .values({
+        journeyId: 'first-project',
+        userId: `outcomes-browser-${randomUUID()}`,
+        userEmail: 'outcomes-browser@example.com',
+        currentNodeId: 'sleep:2 days',
+        status: 'waiting',
+        workflowId: `journey-first-project-outcomes-browser-${randomUUID()}`,
+        context: {},
+        journeyVersion: 'outb001',
+      })
+      .execute();
     // first-project's outcome counters of a version of this file's own (what the database's triggers keep as people enter and convert)
     const counted = { journeyId: 'first-project', journeyVersion: 'outb001', day: '2026-01-05', shard: 0 };
     await db
@@ -103,6 +118,7 @@ describe('Studio journey map in Chromium', () => {
     const map = page.getByRole('group', { name: 'Map of First project' });
     await expectPage(map.getByRole('link', { name: /^Send first-project-tips/ })).toBeVisible();
     const outcomes = page.getByRole('region', { name: 'Outcomes' });
+    await outcomes.getByLabel('Outcomes of').selectOption('outb001');
     await expectPage(outcomes.getByTestId('journey-lift')).toHaveText('+2.1 points, between −0.6 and +4.8 with 95 % confidence; 9,200 people (1,840 held out)');
     const arms = outcomes.getByRole('table', { name: 'Outcomes per arm' });
     await expectPage(arms.getByRole('row', { name: /^With the emails/ }).getByRole('cell')).toHaveText(['7,360', '1,030', '14.0 %', '0']);

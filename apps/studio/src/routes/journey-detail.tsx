@@ -145,7 +145,7 @@ export default function JourneyDetail() {
       {detail === undefined || (detail.goal === null && detail.holdout === null) ? null : (
         <section className="card" aria-labelledby="outcomes">
           <h2 id="outcomes">Outcomes</h2>
-          <Outcomes journeyId={id} />
+          <Outcomes detail={detail} />
         </section>
       )}
       <section className="card" aria-labelledby="funnel">

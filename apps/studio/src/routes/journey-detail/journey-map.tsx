@@ -9,7 +9,15 @@ type JourneyDetailBody = components['schemas']['JourneyDetail'];
 type MapNode = components['schemas']['JourneyMapNode'];
 
 /** The version literal of runs started before versions were recorded (the map route's query). */
-const UNVERSIONED = 'unversioned';
+export const UNVERSIONED = 'unversioned';
+
+/** The versions the journey's numbers can be read for: this deployment's first, then those with runs. */
+export function journeyVersions(detail: JourneyDetailBody): string[] {
+  return [
+    ...(detail.version === null ? [] : [detail.version]),
+    ...detail.runningVersions.map((entry) => entry.version ?? UNVERSIONED).filter((entry) => entry !== detail.version),
+  ];
+}
 
 const kindNames: Record<MapNode['kind'], string> = {
   trigger: 'Trigger',
@@ -95,10 +103,7 @@ function Edge({ from, to, label, anyTime }: { from: Placed; to: Placed; label: s
 export function JourneyMap({ detail }: { detail: JourneyDetailBody }) {
   const [version, setVersion] = useState<string | undefined>(undefined);
   const map = useJourneyMapQuery(detail.id, version);
-  const versions = [
-    ...(detail.version === null ? [] : [detail.version]),
-    ...detail.runningVersions.map((entry) => entry.version ?? UNVERSIONED).filter((entry) => entry !== detail.version),
-  ];
+  const versions = journeyVersions(detail);
   const picker =
     versions.length > 1 ? (
       <label className="field">

@@ -1,10 +1,13 @@
+import { useState } from 'react';
 import type { components } from '../../api/schema';
 import { ErrorPanel, Skeleton } from '../../components/feedback';
 import { formatNumber } from '../../components/format';
 import { formatRate, liftInWords } from '../../components/lift-words';
 import { useJourneyOutcomesQuery } from '../../data/journeys/journey-outcomes-query';
+import { journeyVersions, UNVERSIONED } from './journey-map';
 
 type Arm = components['schemas']['JourneyOutcomeArm'];
+type JourneyDetailBody = components['schemas']['JourneyDetail'];
 
 const money = (value: number) => value.toLocaleString(undefined, { maximumFractionDigits: 2 });
 
@@ -23,18 +26,37 @@ function ArmRow({ label, arm }: { label: string; arm: Arm }) {
 /**
  * Does the journey change what people do: the lift of the emails over the holdout in words, both
  * arms' numbers and the treatment arm per step (docs/journeys.md, "Goals, holdouts and lift").
- * Everyone who entered, all versions; the route has no series over time, so there is no chart.
+ * Everyone who entered (all versions, or the one chosen); the route has no series over time, so there is no chart.
  */
-export function Outcomes({ journeyId }: { journeyId: string }) {
-  const outcomes = useJourneyOutcomesQuery(journeyId, { enabled: true });
+export function Outcomes({ detail }: { detail: JourneyDetailBody }) {
+  const [version, setVersion] = useState<string | undefined>(undefined);
+  // runs started before versions were recorded are counted under the empty version
+  const outcomes = useJourneyOutcomesQuery(detail.id, { enabled: true, version: version === UNVERSIONED ? '' : version });
+  const versions = journeyVersions(detail);
+  const picker =
+    versions.length > 0 ? (
+      <label className="field">
+        Outcomes of
+        <select value={version ?? ''} onChange={(event) => setVersion(event.target.value === '' ? undefined : event.target.value)}>
+          <option value="">all versions</option>
+          {versions.map((entry) => (
+            <option key={entry} value={entry}>
+              {entry === UNVERSIONED ? 'runs started before versions' : `v${entry}`}
+            </option>
+          ))}
+        </select>
+      </label>
+    ) : null;
   if (outcomes.isPending) return <Skeleton rows={3} />;
   if (outcomes.isError) return <ErrorPanel error={outcomes.error} />;
   const { goal, arms, lift, byStep } = outcomes.data;
   return (
     <div className="stack">
+      {picker}
       {goal === null ? null : (
         <p className="muted">
-          Goal: <code>{goal.event}</code> within {goal.within} of entry. Everyone who entered, all versions.
+          Goal: <code>{goal.event}</code> within {goal.within} of entry.{' '}
+          {version === undefined ? 'Everyone who entered, all versions.' : 'Everyone who entered on this version.'}
         </p>
       )}
       <p data-testid="journey-lift">
