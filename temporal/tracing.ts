@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { ClientInterceptors } from '@temporalio/client';
-import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry/lib/client';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry/lib/client/index.js';
 import type { WorkerOptions } from '@temporalio/worker';
 import type { Tracing } from '@waymark/core/logging/tracing';
 
@@ -29,7 +29,7 @@ export function tracingWorkflowModule(): string {
 export async function workerTracing(tracing: Tracing | undefined, options: { bundling: boolean }): Promise<Pick<WorkerOptions, 'interceptors' | 'sinks'>> {
   if (tracing === undefined) return {};
   const { OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor, makeWorkflowExporter } =
-    await import('@temporalio/interceptors-opentelemetry/lib/worker');
+    await import('@temporalio/interceptors-opentelemetry/lib/worker/index.js');
   return {
     interceptors: {
       activity: [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) })],

@@ -4,4 +4,4 @@
  * workflow: a workflow interceptor module, bundled in only when tracing is on (temporal/tracing.ts)
  * or the bundle is built for it (`npm run build:workflows -- --tracing`).
  */
-export { interceptors } from '@temporalio/interceptors-opentelemetry/lib/workflow-interceptors';
+export { interceptors } from '@temporalio/interceptors-opentelemetry/lib/workflow-interceptors.js';

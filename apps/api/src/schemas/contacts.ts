@@ -47,8 +47,14 @@ export const propertiesBody = z
 // no trim piped in front: the OpenAPI document states exactly the format that is checked
 export const emailField = emailAddress;
 
-/** A BCP 47 language tag (docs/email.md, "Languages"): 400 naming the field otherwise. */
+/**
+ * A BCP 47 language tag (docs/email.md, "Languages"): 400 naming the field otherwise. The pattern
+ * (language, optional script, optional region: fr, fr-CA, zh-Hant-TW, es-419) is stated in the
+ * OpenAPI document, so what it admits is what the api accepts; variants and extensions are not
+ * taken here (a contact's `locale` property may carry them).
+ */
 export const localeTag = z
   .string()
   .max(100)
+  .regex(/^[A-Za-z]{2,3}(-[A-Za-z]{4})?(-([A-Za-z]{2}|[0-9]{3}))?$/, { message: 'must be a BCP 47 language tag such as fr or fr-CA' })
   .refine((tag) => canonicalLocale(tag) !== undefined, { message: 'must be a BCP 47 language tag such as fr or fr-CA' });
