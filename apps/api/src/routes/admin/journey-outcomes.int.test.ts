@@ -183,4 +183,9 @@ describe('first-project: goals, holdouts and GET /v1/admin/journeys/{id}/outcome
     expect((await api.request('GET', '/v1/admin/journeys/nope/outcomes', { token: LEGACY })).status).toBe(404);
     expect((await api.request('GET', '/v1/admin/journeys/first-project/outcomes?from=yesterday', { token: LEGACY })).status).toBe(400);
   });
+
+  it('needs the read scope: 401 without a key, 403 for an ingest key', async () => {
+    expect((await api.request('GET', '/v1/admin/journeys/first-project/outcomes')).status).toBe(401);
+    expect((await api.request('GET', '/v1/admin/journeys/first-project/outcomes', { token: ingestKey })).status).toBe(403);
+  });
 });
