@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 import { readBreakerSnapshot, reputationHold } from '../deliverability/reputation-hold';
-import type { GateCategory } from '../preferences/send-gate';
+import { isRequired, type GateCategory } from '../preferences/send-gate';
 import { resumeBroadcast, type BroadcastTransitionDeps } from './broadcast-transitions';
 
 /** The reason a broadcast paused by the reputation breaker carries (docs/email.md, "Reputation breaker"). */
@@ -20,7 +20,7 @@ export async function pauseForReputation(
   recipients: readonly { email: string | null }[],
 ): Promise<boolean> {
   const snapshot = await readBreakerSnapshot(trx);
-  const required = typeof category !== 'string' && category.required === true;
+  const required = isRequired(category);
   const held = recipients.some((recipient) => recipient.email !== null && reputationHold(snapshot, { required, to: recipient.email }).held);
   if (!held) return false;
   await trx

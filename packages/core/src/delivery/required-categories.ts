@@ -13,16 +13,21 @@ export function requiredCategoryCapProblems(policy: DeliveryPolicy, categories: 
   );
 }
 
+/** The keys of the categories sent whatever a person's preferences say (receipts, resets). */
+export function requiredCategoryKeys(categories: Pick<PreferenceCategories, 'all'>): string[] {
+  return categories
+    .all()
+    .filter((category) => category.required === true)
+    .map((category) => category.key);
+}
+
 /**
  * The policy as the send paths apply it: every required category exempt, so no cap (not even
  * '*') counts or holds its sends, exactly as for a category the policy itself exempts. A view that
  * reads `policy` at each use rather than a copy, so the policy given stays the one source.
  */
 export function exemptRequiredCategories(policy: DeliveryPolicy, categories: Pick<PreferenceCategories, 'all'>): DeliveryPolicy {
-  const required = categories
-    .all()
-    .filter((category) => category.required === true)
-    .map((category) => category.key);
+  const required = requiredCategoryKeys(categories);
   if (required.length === 0) return policy;
   return Object.defineProperties({} as DeliveryPolicy, {
     caps: { enumerable: true, get: () => policy.caps },

@@ -1,3 +1,4 @@
+import { requiredCategoryKeys } from '../delivery/required-categories';
 import { sql } from 'kysely';
 import type { PreferenceCategories } from '@waymark/email/preference-categories';
 import type { Db } from '../db/database';
@@ -34,10 +35,7 @@ function providerOf(address: ReturnType<typeof sql.ref>) {
 
 /** Sends, bounces and complaints of the last 24 h per group (marketing: categories not required) and provider. */
 export async function recentRates(db: Db, categories: PreferenceCategories, now: Date): Promise<RateRow[]> {
-  const required = categories
-    .all()
-    .filter((category) => category.required === true)
-    .map((category) => category.key);
+  const required = requiredCategoryKeys(categories);
   // the send's own mark, or SES's event kept for it (email_provider_notifications, 0156)
   const drew = (kind: 'bounced' | 'complained') =>
     sql<number>`count(*) filter (where ${sql.ref(`s.${kind}_at`)} is not null or exists (

@@ -1,3 +1,4 @@
+import { requiredCategoryKeys } from '../delivery/required-categories';
 import { sql } from 'kysely';
 import type { PreferenceCategories } from '@waymark/email/preference-categories';
 import type { DoctorSettings } from '../config/config';
@@ -50,10 +51,7 @@ function publicUrlCheck(settings: Pick<DoctorSettings, 'apiPublicUrl' | 'isProdu
  * suppression only (preferences/send-gate.ts).
  */
 async function unsubscribesAppliedCheck(db: Db, categories: PreferenceCategories, now: Date): Promise<DoctorCheck> {
-  const required = categories
-    .all()
-    .filter((category) => category.required === true)
-    .map((category) => category.key);
+  const required = requiredCategoryKeys(categories);
   const since = new Date(now.getTime() - DAY_MS);
   const row = await db
     .selectFrom('emailSends as s')

@@ -1,6 +1,6 @@
 import { readBreakerSnapshot, reputationHold } from '../deliverability/reputation-hold';
 import type { EmailDeps } from '../emails/email-deps';
-import type { GateCategory } from '../preferences/send-gate';
+import { isRequired, type GateCategory } from '../preferences/send-gate';
 import type { SendJourneyEmailInput } from './journey-email';
 import { recordJourneyStep } from './run-steps';
 
@@ -22,7 +22,7 @@ export async function applyJourneyReputationHold(
   now = new Date(),
 ): Promise<{ status: 'deferred'; retryAt: Date; reason: 'reputation' } | undefined> {
   if (admittedBefore) return undefined;
-  const required = typeof category !== 'string' && category.required === true;
+  const required = isRequired(category);
   const hold = reputationHold(await readBreakerSnapshot(deps.db), { required, to: input.userEmail });
   if (!hold.held) return undefined;
   const retryAt = new Date(now.getTime() + (deps.reputationRecheckMs ?? DEFAULT_RECHECK_MS));

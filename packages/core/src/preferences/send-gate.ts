@@ -22,7 +22,8 @@ export function gateCategory(categories: Pick<PreferenceCategories, 'find'>, key
 }
 
 const keyOf = (category: GateCategory) => (typeof category === 'string' ? category : category.key);
-const isRequired = (category: GateCategory) => typeof category !== 'string' && category.required === true;
+/** A required category (receipts, resets) is sent whatever the person's preferences say. */
+export const isRequired = (category: GateCategory) => typeof category !== 'string' && category.required === true;
 
 /** What the gate aggregates over an address's preference rows (null when it has none). */
 export interface SendGateVerdicts {
