@@ -1,16 +1,14 @@
 /**
  * A journey run's entry made with its first call (docs/scaling.md, "One local activity fewer per
- * run"): the shapes both sides share, and the activity names. Workflow code imports this module;
- * the activities themselves are in activities/enter-journey-with.ts.
+ * run"): the shapes both sides share, derived from the list of the run's calls (journey-calls.ts),
+ * which also names the activities. Workflow code imports this module; the activities themselves are
+ * in activities/enter-journey-with.ts.
  */
 import type { EnterJourneyInput, EntryRejection } from '@waymark/core/journeys/run-steps';
-import type { JourneyActivities } from './activities/journey';
-import type { SendJourneyEmailActivities } from './activities/send-journey-email';
+import { enteringFirstActivityName, type EnteringFirstActivityName, type JourneyRunCalls, type StepName } from './journey-calls';
 
 /** The calls a run makes after its entry: any of them can be its first step. */
-export type StepCalls = Pick<JourneyActivities, 'recordJourneyStep' | 'finishJourneyRun' | 'findJourneyEvents' | 'hasJourneyEvent' | 'recipientTimeZone'> &
-  SendJourneyEmailActivities;
-export type StepName = keyof StepCalls;
+type StepCalls = Pick<JourneyRunCalls, StepName>;
 export type StepInput<K extends StepName> = Parameters<StepCalls[K]>[0];
 export type StepOutput<K extends StepName> = Awaited<ReturnType<StepCalls[K]>>;
 
@@ -26,23 +24,17 @@ export type EnterJourneyWithResult<K extends StepName> = { entered: false; reaso
 /** The entry with a first step, whichever step it is (the run's side: journey-run.ts). */
 export type EnterJourneyWith = <K extends StepName>(input: EnterJourneyWithInput<K>) => Promise<EnterJourneyWithResult<K>>;
 
-/**
- * One activity per first step, the step in its name (`enterJourneyWithSendJourneyEmail`): a replay
- * compares a local activity by its type only, so a journey change that makes another call first
- * is still caught as incompatible by the journeys check, as it was with the entry on its own.
- */
+/** One activity per first step, named in journey-calls.ts (`enterJourneyWithSendJourneyEmail`). */
 export type EnterJourneyWithActivities = {
-  [K in StepName as `enterJourneyWith${Capitalize<K>}`]: (input: EnterJourneyWithInput<K>) => Promise<EnterJourneyWithResult<K>>;
+  [K in StepName as EnteringFirstActivityName<K>]: (input: EnterJourneyWithInput<K>) => Promise<EnterJourneyWithResult<K>>;
 };
-
-export function enterWithActivityName<K extends StepName>(step: K): `enterJourneyWith${Capitalize<K>}` {
-  return `enterJourneyWith${step.charAt(0).toUpperCase()}${step.slice(1)}` as `enterJourneyWith${Capitalize<K>}`;
-}
 
 /** Calls the activity of `input`'s step from a set of them (a proxy of the workflow, or the activities themselves). */
 export function enterWithVia(activities: EnterJourneyWithActivities): EnterJourneyWith {
   return <K extends StepName>(input: EnterJourneyWithInput<K>) => {
-    const activity = activities[enterWithActivityName(input.step.name)] as unknown as (input: EnterJourneyWithInput<K>) => Promise<EnterJourneyWithResult<K>>;
+    const activity = activities[enteringFirstActivityName(input.step.name)] as unknown as (
+      input: EnterJourneyWithInput<K>,
+    ) => Promise<EnterJourneyWithResult<K>>;
     return activity(input);
   };
 }

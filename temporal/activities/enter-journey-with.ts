@@ -1,14 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
-import type {
-  EnterJourneyWithActivities,
-  EnterJourneyWithInput,
-  EnterJourneyWithResult,
-  StepCalls,
-  StepInput,
-  StepName,
-  StepOutput,
-} from '../entry-with-first-step';
-import type { JourneyActivities } from './journey';
+import type { EnterJourneyWithActivities, EnterJourneyWithInput, EnterJourneyWithResult, StepInput, StepOutput } from '../entry-with-first-step';
+import { enteringFirstActivityName, stepNames, type JourneyRunCalls, type StepName } from '../journey-calls';
 
 /**
  * The entry and the run's first call as ONE activity (docs/scaling.md, "One local activity fewer
@@ -17,7 +9,7 @@ import type { JourneyActivities } from './journey';
  * by the run. A retry repeats both halves, each safe to repeat on its own: the entry finds its own
  * state by workflow id, the call keeps its own rules (a send's idempotency key).
  */
-export function createEnterJourneyWithActivities(calls: StepCalls & Pick<JourneyActivities, 'enterJourney'>): EnterJourneyWithActivities {
+export function createEnterJourneyWithActivities(calls: JourneyRunCalls): EnterJourneyWithActivities {
   const enterWith =
     <K extends StepName>(name: K) =>
     async (input: EnterJourneyWithInput<K>): Promise<EnterJourneyWithResult<K>> => {
@@ -30,12 +22,6 @@ export function createEnterJourneyWithActivities(calls: StepCalls & Pick<Journey
       const call = calls[name] as (stepInput: StepInput<K>) => Promise<StepOutput<K>>;
       return { entered: true, result: await call(input.step.input) };
     };
-  return {
-    enterJourneyWithRecordJourneyStep: enterWith('recordJourneyStep'),
-    enterJourneyWithFinishJourneyRun: enterWith('finishJourneyRun'),
-    enterJourneyWithFindJourneyEvents: enterWith('findJourneyEvents'),
-    enterJourneyWithHasJourneyEvent: enterWith('hasJourneyEvent'),
-    enterJourneyWithRecipientTimeZone: enterWith('recipientTimeZone'),
-    enterJourneyWithSendJourneyEmail: enterWith('sendJourneyEmail'),
-  };
+  // one per step, under the name journey-calls.ts writes out for it
+  return Object.fromEntries(stepNames.map((name) => [enteringFirstActivityName(name), enterWith(name)])) as EnterJourneyWithActivities;
 }

@@ -8,7 +8,6 @@ import type { IngestInput, IngestResult } from '@waymark/core/events/ingest';
 import { findUserEventsSince, hasUserEvent, type UserEvent } from '@waymark/core/events/user-history';
 import { exitIfLeftBeforeEntry } from '@waymark/core/events/exit-on-entry';
 import { recordJourneyRunDeadLetter } from '@waymark/core/journeys/journey-dead-letters';
-import type { JourneyRunRequest } from '@waymark/core/journeys/orchestrator';
 import type { JourneyRegistry } from '@waymark/core/journeys/registry';
 import {
   enterJourney,
@@ -16,9 +15,9 @@ import {
   recordJourneyStep,
   type EnterJourneyInput,
   type EnterJourneyResult,
-  type FinishRunInput,
   type JourneyStepInput,
 } from '@waymark/core/journeys/run-steps';
+import type { FinishJourneyInput, JourneyRunCalls } from '../journey-calls';
 
 export interface JourneyActivityDeps {
   db: Db;
@@ -29,12 +28,6 @@ export interface JourneyActivityDeps {
   /** the ingest pipeline, for lifecycle events (journey:completed / journey:failed) */
   ingest(input: IngestInput): Promise<IngestResult>;
   config: Pick<Config, 'defaultTimeZone'>;
-}
-
-export interface FinishJourneyInput extends FinishRunInput {
-  journeyName: string;
-  /** on failure: the run's request, parked in the DLQ so an operator can run the journey again */
-  retryRequest?: JourneyRunRequest;
 }
 
 /** Activities that mirror a journey run in Postgres (states, logs, the user's event history). */
@@ -107,7 +100,5 @@ export function createJourneyActivities(deps: JourneyActivityDeps) {
         where: query.where,
       });
     },
-  };
+  } satisfies Omit<JourneyRunCalls, 'sendJourneyEmail'>;
 }
-
-export type JourneyActivities = ReturnType<typeof createJourneyActivities>;

@@ -6,9 +6,10 @@ import type { temporal } from '@temporalio/proto';
 import type { Journey } from '@waymark/journey';
 import { primitiveProperties } from '@waymark/core/journeys/orchestrator';
 import type { LiveRunSubject } from '@waymark/core/journeys/live-run-subjects';
-import { enterWithActivityName, enterWithVia, type EnterJourneyWithInput, type StepName } from '../entry-with-first-step';
+import { enterWithVia, type EnterJourneyWithInput } from '../entry-with-first-step';
+import { enteringFirstActivityName, type JourneyRunCalls, type StepName } from '../journey-calls';
 import { startJourneyRun } from '../workflows/journey-run';
-import type { JourneyRunCalls, JourneyRuntime } from '../workflows/journey-runtime';
+import type { JourneyRuntime } from '../workflows/journey-runtime';
 import { FakeRun, FakeWorld } from '../simulation/fake-world';
 import { routeEventToRun } from '../simulation/route-event-to-run';
 import { VirtualClock } from '../simulation/virtual-clock';
@@ -127,7 +128,7 @@ async function traceCommands(
           entryWithFirstStep: {
             stateId: randomUUID(),
             enterWith: <K extends StepName>(input: EnterJourneyWithInput<K>) => {
-              issue(`activity ${enterWithActivityName(input.step.name)}`);
+              issue(`activity ${enteringFirstActivityName(input.step.name)}`);
               return enterWith(input);
             },
           },

@@ -6,7 +6,7 @@ import { categories } from '@waymark/journeys/categories';
 import type * as TemplateRegistry from '@waymark/journeys/templates/registry';
 import { createEnterJourneyWithActivities } from '../activities/enter-journey-with';
 import type { EnterJourneyWithActivities } from '../entry-with-first-step';
-import type { Activities } from '../activities/index';
+import type { JourneyRunCalls } from '../journey-calls';
 import { z } from 'zod';
 import {
   capVerdict,
@@ -20,18 +20,8 @@ import {
   type Duration,
 } from '@waymark/journey';
 
-/** The activities a journey run calls, typed from the worker's real factory (docs/contributing.md, "Tests beside the code"). */
-export type JourneyRunActivities = Pick<
-  Activities,
-  | 'enterJourney'
-  | keyof EnterJourneyWithActivities
-  | 'recordJourneyStep'
-  | 'finishJourneyRun'
-  | 'findJourneyEvents'
-  | 'hasJourneyEvent'
-  | 'recipientTimeZone'
-  | 'sendJourneyEmail'
->;
+/** The activities a journey run calls (journey-calls.ts): its calls, and each made with the entry. */
+export type JourneyRunActivities = JourneyRunCalls & EnterJourneyWithActivities;
 
 export type RunStatus = 'active' | 'waiting' | 'completed' | 'exited' | 'failed';
 
@@ -192,7 +182,7 @@ export class FakeRun {
   /** The activities of this run, behaving as the Postgres-backed ones do. */
   activities(): JourneyRunActivities {
     const world = this.world;
-    const calls: Omit<JourneyRunActivities, keyof EnterJourneyWithActivities> = {
+    const calls: JourneyRunCalls = {
       enterJourney: async (input) => {
         if (this.stateId !== undefined) return { entered: true, stateId: this.stateId, userEmail: input.userEmail };
         const blocked = world.blocked(input.category ?? DEFAULT_EMAIL_CATEGORY);

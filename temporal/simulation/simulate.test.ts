@@ -2,7 +2,7 @@ import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { defineDeliveryPolicy, defineJourney, holdoutArm } from '@waymark/journey';
 import firstProject from '@waymark/journeys/first-project';
 import paymentRecovery from '@waymark/journeys/payment-recovery';
-import type { JourneyRunCalls } from '../workflows/journey-runtime';
+import type { JourneyRunCalls } from '../journey-calls';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadTemplateRegistry } from './fake-world';
 import { simulateJourney } from './simulate';

@@ -1,5 +1,6 @@
 import { ActivityFailure, ApplicationFailure, CancelledFailure, msToNumber, RetryState } from '@temporalio/common';
-import type { JourneyRunCalls, JourneyRuntime } from '../workflows/journey-runtime';
+import { journeyCallsBy, type JourneyRunCalls } from '../journey-calls';
+import type { JourneyRuntime } from '../workflows/journey-runtime';
 import type { VirtualClock } from './virtual-clock';
 
 interface Wait {
@@ -70,15 +71,7 @@ export function virtualRuntime(clock: VirtualClock, calls: JourneyRunCalls, ids:
   return {
     ...ids,
     now: () => clock.now(),
-    calls: {
-      enterJourney: retried('enterJourney', calls.enterJourney),
-      recordJourneyStep: retried('recordJourneyStep', calls.recordJourneyStep),
-      finishJourneyRun: retried('finishJourneyRun', calls.finishJourneyRun),
-      findJourneyEvents: retried('findJourneyEvents', calls.findJourneyEvents),
-      hasJourneyEvent: retried('hasJourneyEvent', calls.hasJourneyEvent),
-      recipientTimeZone: retried('recipientTimeZone', calls.recipientTimeZone),
-      sendJourneyEmail: retried('sendJourneyEmail', calls.sendJourneyEmail),
-    },
+    calls: journeyCallsBy((name) => retried(name, calls[name] as (input: unknown) => Promise<unknown>) as JourneyRunCalls[typeof name]),
     sleep: async (ms) => {
       await wait(() => false, ms);
     },

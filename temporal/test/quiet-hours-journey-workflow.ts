@@ -1,13 +1,12 @@
 import { proxyLocalActivities } from '@temporalio/workflow';
 import { defineJourney, type QuietHours } from '@waymark/journey';
 import type { JourneyRunRequest } from '@waymark/core/journeys/orchestrator';
-import type { JourneyActivities } from '../activities/journey';
-import type { SendJourneyEmailActivities } from '../activities/send-journey-email';
+import type { JourneyRunCalls } from '../journey-calls';
 import { startJourneyRun, type JourneyRunOutcome } from '../workflows/journey-run';
 import { temporalJourneyRuntime } from '../workflows/temporal-journey-runtime';
 
-const mirror = proxyLocalActivities<JourneyActivities>({ startToCloseTimeout: '10 seconds', retry: { maximumInterval: '2 seconds' } });
-const email = proxyLocalActivities<SendJourneyEmailActivities>({ startToCloseTimeout: '30 seconds', retry: { maximumInterval: '2 seconds' } });
+const mirror = proxyLocalActivities<JourneyRunCalls>({ startToCloseTimeout: '10 seconds', retry: { maximumInterval: '2 seconds' } });
+const email = proxyLocalActivities<JourneyRunCalls>({ startToCloseTimeout: '30 seconds', retry: { maximumInterval: '2 seconds' } });
 
 /**
  * A one-email journey with the quiet hours the test gives (the deployment's journeys set none), run

@@ -5,8 +5,9 @@ import type { EnterJourneyInput, EntryRejection } from '@waymark/core/journeys/r
 import type { JourneyEventSignal, JourneyRunRequest } from '@waymark/core/journeys/orchestrator';
 import { createJourneyContext, StateEnded } from './journey-context';
 import type { JourneyProgress } from './journey-signals';
-import type { EnterJourneyWith, StepInput, StepName, StepOutput } from '../entry-with-first-step';
-import type { JourneyRunCalls, JourneyRuntime } from './journey-runtime';
+import type { EnterJourneyWith, StepInput, StepOutput } from '../entry-with-first-step';
+import { journeyCallsBy, type JourneyRunCalls, type StepName } from '../journey-calls';
+import type { JourneyRuntime } from './journey-runtime';
 
 export type JourneyRunOutcome = { outcome: 'skipped'; reason: 'trigger_where' | EntryRejection } | { outcome: 'completed' | 'exited'; stateId: string };
 
@@ -133,15 +134,7 @@ function callsEnteringFirst(calls: JourneyRunCalls, entry: EnterJourneyInput & {
       entered = true;
       return outcome.result;
     };
-  return {
-    enterJourney: calls.enterJourney,
-    recordJourneyStep: first('recordJourneyStep'),
-    finishJourneyRun: first('finishJourneyRun'),
-    findJourneyEvents: first('findJourneyEvents'),
-    hasJourneyEvent: first('hasJourneyEvent'),
-    recipientTimeZone: first('recipientTimeZone'),
-    sendJourneyEmail: first('sendJourneyEmail'),
-  };
+  return journeyCallsBy((name) => (name === 'enterJourney' ? calls[name] : (first(name as StepName) as JourneyRunCalls[typeof name])));
 }
 
 /** The journey body and how it ends, once the run has (or will have, with its first call) its state. */

@@ -1,13 +1,5 @@
 import type { EnterJourneyWith } from '../entry-with-first-step';
-import type { JourneyActivities } from '../activities/journey';
-import type { SendJourneyEmailActivities } from '../activities/send-journey-email';
-
-/** The activities one journey run calls. */
-export type JourneyRunCalls = Pick<
-  JourneyActivities,
-  'enterJourney' | 'recordJourneyStep' | 'finishJourneyRun' | 'findJourneyEvents' | 'hasJourneyEvent' | 'recipientTimeZone'
-> &
-  SendJourneyEmailActivities;
+import type { JourneyRunCalls } from '../journey-calls';
 
 /**
  * What the journey runner needs from the engine under it. In production this is Temporal

@@ -2,9 +2,8 @@ import { ApplicationFailure, patched, proxyActivities, proxyLocalActivities, set
 import { withPolicyQuietHours } from '@waymark/journey';
 import { journeys } from '@waymark/journeys';
 import { deliveryPolicy } from '@waymark/journeys/delivery-policy';
-import { enterWithVia, type EnterJourneyWith, type EnterJourneyWithActivities, type EnterJourneyWithInput, type StepName } from '../entry-with-first-step';
-import type { JourneyActivities } from '../activities/journey';
-import type { SendJourneyEmailActivities } from '../activities/send-journey-email';
+import { enterWithVia, type EnterJourneyWith, type EnterJourneyWithActivities, type EnterJourneyWithInput } from '../entry-with-first-step';
+import { journeyCalls, type JourneyRunCalls, type StepName } from '../journey-calls';
 import { startJourneyRun, type JourneyRunOutcome } from './journey-run';
 import { journeyEventSignal, journeyProgressQuery } from './journey-signals';
 import type { JourneyWorkflowInput } from './journey-input';
@@ -29,7 +28,7 @@ const mirrorOptions = {
   startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '10 seconds', maximumAttempts: 80 },
 } as const;
-const remoteMirror = proxyActivities<JourneyActivities>(mirrorOptions);
+const remoteMirror = proxyActivities<JourneyRunCalls>(mirrorOptions);
 /**
  * The same mirror writes as local activities: they run inside the workflow task on the worker that
  * holds the run, so a step costs no activity task round trip through the server (two fewer
@@ -37,7 +36,7 @@ const remoteMirror = proxyActivities<JourneyActivities>(mirrorOptions);
  * loses the workflow task, and the next worker re-runs the write; every mirror write is safe to
  * repeat (entry finds its own state by workflow id).
  */
-const localMirror = proxyLocalActivities<JourneyActivities>(mirrorOptions);
+const localMirror = proxyLocalActivities<JourneyRunCalls>(mirrorOptions);
 
 /** Runs started before the mirror writes became local activities replay with remote ones (the patch marker decides, once per run). */
 const LOCAL_MIRROR_PATCH = 'journey-mirror-local-activities';
@@ -50,7 +49,7 @@ const emailOptions = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '10 seconds', maximumAttempts: 30 },
 } as const;
-const remoteEmail = proxyActivities<SendJourneyEmailActivities>(emailOptions);
+const remoteEmail = proxyActivities<JourneyRunCalls>(emailOptions);
 /**
  * The send as a local activity: it runs inside the workflow task, so a run reaches its first
  * timer in ONE workflow task (entry, send, step write) instead of two workflow tasks and an
@@ -60,13 +59,13 @@ const remoteEmail = proxyActivities<SendJourneyEmailActivities>(emailOptions);
  * timer. A worker that dies mid-send loses its workflow task; the next worker replays the run and
  * sends again under the send's exactly-once rules (docs/email.md), as with an activity task.
  */
-const localEmail = proxyLocalActivities<SendJourneyEmailActivities>(emailOptions);
+const localEmail = proxyLocalActivities<JourneyRunCalls>(emailOptions);
 
-/** The entry with the run's first call, under that call's own options (a send's, or a mirror write's). */
+/** The entry with the run's first call, under that call's own options (its kind in journey-calls.ts: a send's, or a mirror write's). */
 const enterWithMirror = enterWithVia(proxyLocalActivities<EnterJourneyWithActivities>(mirrorOptions));
 const enterWithEmail = enterWithVia(proxyLocalActivities<EnterJourneyWithActivities>(emailOptions));
 const enterWith: EnterJourneyWith = <K extends StepName>(input: EnterJourneyWithInput<K>) =>
-  input.step.name === 'sendJourneyEmail' ? enterWithEmail(input) : enterWithMirror(input);
+  journeyCalls[input.step.name].kind === 'send' ? enterWithEmail(input) : enterWithMirror(input);
 
 /** The journey runner on Temporal, with the run's local or remote activities. */
 function temporalRuntime(input: JourneyWorkflowInput): JourneyRuntime {

@@ -4,6 +4,7 @@ import { WorkflowClient, WorkflowFailedError, WorkflowNotFoundError } from '@tem
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import type { journeyWorkflow } from '@waymark/temporal/workflows/journey';
+import { journeyRunActivityNames } from '@waymark/temporal/journey-calls';
 import { loadTemplateRegistry, type FakeRun, type JourneyRunActivities } from '@waymark/temporal/simulation/fake-world';
 import { createTimeSkippingEnv, journeyWorkflowBundle } from '@waymark/temporal/test/time-skipping';
 
@@ -29,21 +30,10 @@ function dispatchingActivities(runs: Map<string, FakeRun>): JourneyRunActivities
     if (run === undefined) throw new Error(`no test run registered for workflow ${workflowId}`);
     return run.activities();
   };
-  return {
-    enterJourney: (input) => runOf().enterJourney(input),
-    enterJourneyWithRecordJourneyStep: (input) => runOf().enterJourneyWithRecordJourneyStep(input),
-    enterJourneyWithFinishJourneyRun: (input) => runOf().enterJourneyWithFinishJourneyRun(input),
-    enterJourneyWithFindJourneyEvents: (input) => runOf().enterJourneyWithFindJourneyEvents(input),
-    enterJourneyWithHasJourneyEvent: (input) => runOf().enterJourneyWithHasJourneyEvent(input),
-    enterJourneyWithRecipientTimeZone: (input) => runOf().enterJourneyWithRecipientTimeZone(input),
-    enterJourneyWithSendJourneyEmail: (input) => runOf().enterJourneyWithSendJourneyEmail(input),
-    recordJourneyStep: (input) => runOf().recordJourneyStep(input),
-    finishJourneyRun: (input) => runOf().finishJourneyRun(input),
-    findJourneyEvents: (query) => runOf().findJourneyEvents(query),
-    hasJourneyEvent: (query) => runOf().hasJourneyEvent(query),
-    recipientTimeZone: (query) => runOf().recipientTimeZone(query),
-    sendJourneyEmail: (input) => runOf().sendJourneyEmail(input),
-  };
+  // each activity a run can call (journey-calls.ts), answered by the same one of the run's world
+  return Object.fromEntries(
+    journeyRunActivityNames.map((name) => [name, (input: never) => (runOf()[name as keyof JourneyRunActivities] as (input: never) => Promise<unknown>)(input)]),
+  ) as unknown as JourneyRunActivities;
 }
 
 async function start(): Promise<{ server: JourneyTestServer; stop: () => Promise<void> }> {
