@@ -45,7 +45,7 @@ import type { InvitationDeps } from '@waymark/core/organizations/invitations';
 import type { PasswordResetDeps } from '@waymark/core/users/password-reset';
 import { createAlertMailer } from '@waymark/core/alerts/alert-mailer';
 import { createReputationWatch, type ReputationDeps, type ReputationWatch } from '@waymark/core/webhooks/email-provider/reputation-watch';
-import { reputationThresholds } from '@waymark/journey';
+import { breakerSettingsOf } from '@waymark/core/deliverability/breaker';
 
 /** Everything the routes need, built once per process and passed down explicitly (no singletons). */
 export interface AppDeps {
@@ -220,7 +220,9 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
   const reputation: ReputationDeps = {
     db,
     logger,
-    settings: { ...config.email.reputation, thresholds: reputationThresholds(email.delivery.policy) },
+    settings: breakerSettingsOf(config, email.delivery.policy),
+    states: email.breakerStates,
+    jobs: temporal.jobs,
     alerts: {
       db,
       // operator notices are system emails, as the worker's alert evaluation sends them

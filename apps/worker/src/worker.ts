@@ -15,6 +15,8 @@ import { startEffectRelay } from '@waymark/core/events/effect-relay';
 import { simulateJourney } from '@waymark/temporal/simulation/simulate';
 import type { AppLogger } from '@waymark/core/logging/logger';
 import { createActivities } from '@waymark/temporal/activities/index';
+import { createTemporalBackgroundJobs } from '@waymark/temporal/background-jobs';
+import { breakerSettingsOf } from '@waymark/core/deliverability/breaker';
 import { ensureAlertSchedule } from '@waymark/temporal/alerts-schedule';
 import { temporalConnectionOptions } from '@waymark/temporal/connection';
 import { createTemporalOrchestrator } from '@waymark/temporal/journey-orchestrator';
@@ -94,6 +96,14 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
       },
       // operator notices are system emails: a run of their own over the send path (docs/email.md, "System emails")
       alertMailer: createAlertMailer((input) => systemEmails.send(input)),
+      // the schedule's judge of the breakers resumes the broadcasts they paused through the same runs
+      reputation: {
+        db: deps.db,
+        logger: deps.logger,
+        settings: breakerSettingsOf(deps.config, deliveryPolicy),
+        states: email.breakerStates,
+        jobs: createTemporalBackgroundJobs(client, deps.config.temporal.taskQueue),
+      },
       journeys,
       // simulation jobs replay history in this process on the journey kit's virtual timeline, under
       // the installation's delivery policy, each person on their own clock

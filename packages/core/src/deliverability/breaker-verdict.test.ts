@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_REPUTATION_THRESHOLDS } from '@waymark/journey';
 import { breakerVerdict, nextBreaker, type BreakerMemory } from './breaker-verdict';
 import { mailboxProviderOf } from '../delivery/mailbox-provider';
-import { reputationHold } from './reputation-hold';
+import { reputationHold, sendRateTokens } from './reputation-hold';
 
 const verdict = (sends: number, bounces: number, complaints: number) => breakerVerdict({ sends, bounces, complaints }, DEFAULT_REPUTATION_THRESHOLDS, 500);
 const HOUR = 3_600_000;
@@ -44,7 +44,7 @@ describe('nextBreaker', () => {
   });
 });
 
-describe('mailboxProviderOf and reputationHold', () => {
+describe('mailboxProviderOf, reputationHold and sendRateTokens', () => {
   it('tells the providers apart by domain', () => {
     expect(['a@gmail.com', 'b@Yahoo.com', 'c@hotmail.com', 'd@icloud.com', 'e@example.com', 'f@simulator.amazonses.com'].map(mailboxProviderOf)).toEqual([
       'gmail',
@@ -56,9 +56,18 @@ describe('mailboxProviderOf and reputationHold', () => {
     ]);
   });
   it('holds marketing mail to a paused provider, never mail the person asked for', () => {
-    const snapshot = { pausedMarketing: new Set(['gmail']) };
+    const snapshot = { tripped: new Map([['marketing/gmail', 'paused'] as const, ['marketing/yahoo', 'slowed'] as const]) };
     expect(reputationHold(snapshot, { required: false, to: 'a@gmail.com' })).toEqual({ held: true, reason: 'reputation', provider: 'gmail' });
     expect(reputationHold(snapshot, { required: true, to: 'a@gmail.com' })).toEqual({ held: false });
+    // slowed: sent, at half the rate
     expect(reputationHold(snapshot, { required: false, to: 'a@yahoo.com' })).toEqual({ held: false });
+  });
+  it('makes a send of a tripped group and provider worth two tokens of the send rate, any other one', () => {
+    const snapshot = { tripped: new Map([['marketing/other', 'slowed'] as const, ['transactional/gmail', 'paused'] as const]) };
+    const tokens = (required: boolean, to: string) => sendRateTokens(snapshot, { required, to });
+    expect([tokens(false, 'a@example.com'), tokens(true, 'a@example.com')]).toEqual([2, 1]);
+    // transactional mail flows through a paused breaker, slowed
+    expect([tokens(true, 'a@gmail.com'), tokens(false, 'a@gmail.com'), tokens(false, 'a@yahoo.com')]).toEqual([2, 1, 1]);
+    expect(sendRateTokens({ tripped: new Map() }, { required: false, to: 'a@example.com' })).toBe(1);
   });
 });

@@ -1,11 +1,13 @@
 import { sql } from 'kysely';
-import type { ReputationThresholds } from '@waymark/journey';
+import { reputationThresholds, type DeliveryPolicy, type ReputationThresholds } from '@waymark/journey';
 import { recordAudit } from '../audit/audit-log';
+import type { Config } from '../config/config';
 import type { Db } from '../db/database';
 import type { BreakerBaseline, BreakerState, ReputationBreakerRow } from '../db/schema';
 import type { AppLogger } from '../logging/logger';
 import { breakerVerdict, nextBreaker, ratesOf, type BreakerMemory, type WindowCounts } from './breaker-verdict';
 import { breakerKeyOf, readWindowCounts, type BreakerKey } from './reputation-counts';
+import type { BreakerStates } from './reputation-hold';
 
 /** REPUTATION_* settings with the delivery policy's thresholds (docs/email.md, "Reputation breaker"). */
 export interface BreakerSettings {
@@ -13,6 +15,12 @@ export interface BreakerSettings {
   windowHours: number;
   minSends: number;
   cooldownMs: number;
+}
+
+/** The breaker's settings of this installation: REPUTATION_* and the delivery policy's thresholds. */
+export function breakerSettingsOf(config: Pick<Config, 'email'>, policy: DeliveryPolicy): BreakerSettings {
+  const { windowHours, minSends, cooldownMs } = config.email.reputation;
+  return { thresholds: reputationThresholds(policy), windowHours, minSends, cooldownMs };
 }
 
 /** One change of a breaker's state. */
@@ -29,6 +37,8 @@ export interface BreakerDeps {
   db: Db;
   settings: BreakerSettings;
   logger?: Pick<AppLogger, 'info' | 'warn'>;
+  /** this process's cached snapshot of the states (the send paths'), forgotten at each change made here */
+  states?: Pick<BreakerStates, 'forget'>;
   /** raises the alert of a change (the alerts module, which sits above this one) */
   onTransition?: (transition: BreakerTransition) => Promise<void>;
 }
@@ -67,6 +77,7 @@ const AUDIT_ACTION = { ok: 'resume', slowed: 'update', paused: 'pause' } as cons
 
 /** The audit row and log line of a change; then its alert. */
 async function announce(deps: BreakerDeps, transition: BreakerTransition): Promise<void> {
+  deps.states?.forget();
   const rates = ratesOf(transition.counts);
   const detail = {
     group: transition.group,
@@ -98,8 +109,9 @@ async function announce(deps: BreakerDeps, transition: BreakerTransition): Promi
 
 /**
  * Judges every breaker at `now`: each group and provider with counts in the window, and each one
- * not `ok` (whose cooldown runs even when no mail of theirs flows). Called as SES's events arrive;
- * each change is written, audited, logged and alerted once. Answers the changes.
+ * not `ok` (whose cooldown runs even when no mail of theirs flows). Called as SES's events arrive
+ * and every minute by the worker's schedule (temporal/workflows/alerts.ts), so a cooldown ends on
+ * time when no event comes; each change is written, audited, logged and alerted once. Answers the changes.
  */
 export async function evaluateBreakers(deps: BreakerDeps, now: Date): Promise<BreakerTransition[]> {
   const { settings } = deps;

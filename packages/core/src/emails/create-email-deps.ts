@@ -5,6 +5,7 @@ import { createEmailTokenSigner } from '@waymark/email/unsubscribe-token';
 import { NO_DELIVERY_POLICY, type DeliveryPolicy } from '@waymark/journey';
 import type { Config } from '../config/config';
 import type { Db } from '../db/database';
+import { createBreakerStates } from '../deliverability/reputation-hold';
 import type { AppLogger } from '../logging/logger';
 import type { SendRateGovernor } from '../send-rate/send-rate-governor';
 import type { EmailDeps } from './email-deps';
@@ -40,6 +41,7 @@ export function createEmailDeps(
     publicUrl: config.apiPublicUrl,
     from: config.email.from,
     delivery: { policy: options.deliveryPolicy ?? NO_DELIVERY_POLICY, defaultTimeZone: config.defaultTimeZone },
+    breakerStates: createBreakerStates(options.db),
     reputationRecheckMs: config.email.reputation.recheckMs,
     ...(config.email.eventPublishing ? { unknownDeliveries: { settleMs: config.email.unknownSettleMs } } : {}),
     ...(options.logger === undefined ? {} : { logger: options.logger }),

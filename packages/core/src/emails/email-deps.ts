@@ -3,6 +3,7 @@ import type { PreferenceCategories } from '@waymark/email/preference-categories'
 import type { EmailTransport } from '@waymark/email/ses-transport';
 import type { EmailTokenSigner } from '@waymark/email/unsubscribe-token';
 import type { Db } from '../db/database';
+import type { BreakerStates } from '../deliverability/reputation-hold';
 import type { DeliveryRules } from '../delivery/frequency-caps';
 import type { AppLogger } from '../logging/logger';
 import type { SendRateGovernor } from '../send-rate/send-rate-governor';
@@ -26,6 +27,8 @@ export interface EmailDeps {
   delivery: DeliveryRules;
   /** SES event publishing is on (SES_EVENT_PUBLISHING): an unknown delivery waits `settleMs` for its event, then is sent again (unknown-delivery.ts) */
   unknownDeliveries?: { settleMs: number };
+  /** the reputation breaker's states, read at most every few seconds per process (deliverability/reputation-hold.ts) */
+  breakerStates: BreakerStates;
   /** REPUTATION_RECHECK_SECONDS: how often a journey email the reputation breaker holds looks again */
   reputationRecheckMs?: number;
 }

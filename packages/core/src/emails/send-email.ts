@@ -10,8 +10,8 @@ import type { Db } from '../db/database';
 import type { EmailSendRow, EmailSendsTable, EmailStatus, JsonObject } from '../db/schema';
 import { isUniqueViolation } from '../db/pg-errors';
 import { badRequest } from '../errors/app-error';
-import { checkSendGate, gateCategory, type SendGateResult } from '../preferences/send-gate';
-import { readBreakerSnapshot, reputationHold } from '../deliverability/reputation-hold';
+import { checkSendGate, gateCategory, isRequired, type SendGateResult } from '../preferences/send-gate';
+import { reputationHold, sendRateTokens } from '../deliverability/reputation-hold';
 import type { EmailDeps } from './email-deps';
 import { markEmailFailed } from './email-failures';
 import { buildEmailLinks, listUnsubscribeHeaders } from './email-links';
@@ -103,8 +103,8 @@ export async function sendEmail(deps: EmailDeps, input: SendEmailInput, options:
     if (!gate.allowed) return { status: 'skipped', reason: gate.reason ?? 'blocked' };
     // a caller's own send of marketing mail to a provider the reputation breaker paused waits (the
     // journey step asked before, and logs its hold: journey-reputation-hold.ts)
-    const required = typeof gated !== 'string' && gated.required === true;
-    if (options.known === undefined && !required && reputationHold(await readBreakerSnapshot(deps.db), { required, to: input.to }).held)
+    const required = isRequired(gated);
+    if (options.known === undefined && !required && reputationHold(await deps.breakerStates.read(), { required, to: input.to }).held)
       return { status: 'deferred', reason: 'reputation', retryAt: new Date(Date.now() + (deps.reputationRecheckMs ?? 300_000)) };
     if (input.suppressHours !== undefined && input.suppressHours > 0) {
       const retryAt = await findSuppressWindowEnd(deps.db, { toEmail: input.to, hours: input.suppressHours, excludeIdempotencyKey: input.idempotencyKey });
@@ -163,7 +163,10 @@ export async function beforeClaim(deps: EmailDeps, row: EmailSendRow): Promise<S
     if (settled !== 'resend') return settled;
   }
   // before the claim: a worker that dies while it waits leaves the row queued, not "delivery unknown"
-  const slot = await deps.sendRate?.acquire(row.idempotencyKey ?? row.id);
+  if (deps.sendRate === undefined) return undefined;
+  // a send the reputation breaker slows is worth two tokens (deliverability/reputation-hold.ts)
+  const tokens = sendRateTokens(await deps.breakerStates.read(), { required: isRequired(gateCategory(deps.categories, row.category)), to: row.toEmail });
+  const slot = await deps.sendRate.acquire(row.idempotencyKey ?? row.id, tokens);
   if (slot !== undefined) return { status: 'deferred', reason: 'send_rate', retryAt: slot };
   return undefined;
 }

@@ -1,4 +1,4 @@
-import { readBreakerSnapshot, reputationHold } from '../deliverability/reputation-hold';
+import { reputationHold } from '../deliverability/reputation-hold';
 import type { EmailDeps } from '../emails/email-deps';
 import { isRequired, type GateCategory } from '../preferences/send-gate';
 import type { SendJourneyEmailInput } from './journey-email';
@@ -23,7 +23,7 @@ export async function applyJourneyReputationHold(
 ): Promise<{ status: 'deferred'; retryAt: Date; reason: 'reputation' } | undefined> {
   if (admittedBefore) return undefined;
   const required = isRequired(category);
-  const hold = reputationHold(await readBreakerSnapshot(deps.db), { required, to: input.userEmail });
+  const hold = reputationHold(await deps.breakerStates.read(), { required, to: input.userEmail });
   if (!hold.held) return undefined;
   const retryAt = new Date(now.getTime() + (deps.reputationRecheckMs ?? DEFAULT_RECHECK_MS));
   await recordJourneyStep(deps.db, {

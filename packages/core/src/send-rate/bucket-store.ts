@@ -20,7 +20,8 @@ export interface BucketReadout {
 
 /** Where the bucket lives: Redis (shared by every process) or this process (the fallback). */
 export interface BucketStore {
-  reserve(sendKey: string, shape: BucketShape, maxWaitMs: number): Promise<Reservation>;
+  /** `tokens`: what the send is worth (token-bucket.ts, reserveSlot) */
+  reserve(sendKey: string, shape: BucketShape, maxWaitMs: number, tokens: number): Promise<Reservation>;
   readout(shape: BucketShape): Promise<BucketReadout>;
 }
 

@@ -16,7 +16,7 @@ export function createMemoryBucket(now: () => number = Date.now): BucketStore {
   };
 
   return {
-    async reserve(sendKey, shape, maxWaitMs) {
+    async reserve(sendKey, shape, maxWaitMs, tokens) {
       const at = now();
       forgetOld(at);
       const ticket = tickets.get(sendKey);
@@ -25,10 +25,10 @@ export function createMemoryBucket(now: () => number = Date.now): BucketStore {
         tickets.delete(sendKey);
         return { waitMs: Math.max(0, ticket - at), deferred: false };
       }
-      const slot = reserveSlot(tat, at, shape);
+      const slot = reserveSlot(tat, at, shape, tokens);
       tat = slot.tat;
       const second = Math.floor(slot.startAt / 1000);
-      granted.set(second, (granted.get(second) ?? 0) + 1);
+      granted.set(second, (granted.get(second) ?? 0) + tokens);
       const waitMs = slot.startAt - at;
       if (waitMs > maxWaitMs) {
         tickets.set(sendKey, slot.startAt);

@@ -13,7 +13,7 @@ import { slotsAhead } from './token-bucket';
 const RESERVE = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local interval, burst, max_wait, grace = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local interval, burst, max_wait, grace, tokens = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 local ticket = tonumber(redis.call('GET', KEYS[2]))
 if ticket then
   if ticket - now > max_wait then return {math.ceil(ticket - now), 1} end
@@ -22,10 +22,10 @@ if ticket then
 end
 local from = math.max(tonumber(redis.call('GET', KEYS[1])) or now, now)
 local start = math.max(now, from - (burst - 1) * interval)
-local tat = from + interval
+local tat = from + tokens * interval
 redis.call('SET', KEYS[1], tostring(tat), 'PX', math.ceil(tat - now) + 60000)
 local second = math.floor(start / 1000)
-redis.call('HINCRBY', KEYS[3], second, 1)
+redis.call('HINCRBY', KEYS[3], second, tokens)
 redis.call('HDEL', KEYS[3], second - 60)
 redis.call('PEXPIRE', KEYS[3], math.ceil(start - now) + 120000)
 local wait = math.ceil(start - now)
@@ -71,6 +71,7 @@ interface SendRateCommands {
     burst: number,
     maxWaitMs: number,
     graceMs: number,
+    tokens: number,
   ): Promise<[number, number]>;
   sendRateReadout(tat: string, granted: string, seconds: number): Promise<[number, string | null, number]>;
   sendRateHeartbeat(processes: string, processId: string, liveMs: number): Promise<number>;
@@ -91,7 +92,7 @@ export function createRedisBucket(redis: Redis, prefix = 'waymark:send-rate'): R
   const commands = redis as unknown as SendRateCommands;
   const key = (name: string) => `${prefix}:${name}`;
   return {
-    async reserve(sendKey, shape, maxWaitMs) {
+    async reserve(sendKey, shape, maxWaitMs, tokens) {
       const [waitMs, deferred] = await commands.sendRateReserve(
         key('tat'),
         key(`ticket:${sendKey}`),
@@ -100,6 +101,7 @@ export function createRedisBucket(redis: Redis, prefix = 'waymark:send-rate'): R
         shape.burst,
         maxWaitMs,
         TICKET_GRACE_MS,
+        tokens,
       );
       return { waitMs, deferred: deferred === 1 };
     },

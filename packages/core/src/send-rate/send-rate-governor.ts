@@ -34,8 +34,11 @@ export interface SendRateGovernor {
    * Waits for a token of the shared budget (at most `maxWaitMs`) and answers undefined: send now.
    * A slot further away is kept for this send (its idempotency key) and its moment is answered:
    * the caller comes back then (a durable retry) instead of holding a worker that long.
+   * `tokens` is what the send is worth (default 1): a send worth two holds the sends after it back
+   * twice as long, which halves the rate of a stream of such sends (the reputation breaker's
+   * `slowed`: deliverability/reputation-hold.ts).
    */
-  acquire(sendKey: string): Promise<Date | undefined>;
+  acquire(sendKey: string, tokens?: number): Promise<Date | undefined>;
   /** SES answered Throttling (counted for the metrics) */
   recordThrottled(): void;
   snapshot(): Promise<SendRateSnapshot>;
@@ -149,10 +152,10 @@ export function createSendRateGovernor(options: SendRateGovernorOptions): SendRa
   ];
   for (const timer of timers) timer.unref();
 
-  async function reserve(sendKey: string, rate: number) {
+  async function reserve(sendKey: string, rate: number, tokens: number) {
     if (redis.status === 'ready') {
       try {
-        const reservation = await shared.reserve(sendKey, bucketShape(rate), maxWaitMs);
+        const reservation = await shared.reserve(sendKey, bucketShape(rate), maxWaitMs, tokens);
         leaveFallback();
         return reservation;
       } catch (error) {
@@ -161,14 +164,14 @@ export function createSendRateGovernor(options: SendRateGovernorOptions): SendRa
     } else {
       enterFallback();
     }
-    return local.reserve(sendKey, bucketShape(rate * share()), maxWaitMs);
+    return local.reserve(sendKey, bucketShape(rate * share()), maxWaitMs, tokens);
   }
 
   return {
-    async acquire(sendKey) {
+    async acquire(sendKey, tokens = 1) {
       await ready;
       if (limit === undefined) return undefined;
-      const reservation = await reserve(sendKey, limit);
+      const reservation = await reserve(sendKey, limit, tokens);
       if (reservation.deferred) return new Date(Date.now() + reservation.waitMs - COME_BACK_EARLY_MS);
       if (reservation.waitMs > 0) {
         waitingHere += 1;

@@ -60,4 +60,15 @@ describe('the send-rate token bucket (GCRA)', () => {
     }
     expect(slots).toEqual([0, 100, 200, 300, 400, 500]);
   });
+  it('a send worth two tokens holds the next one back two intervals: a stream of them goes at half the rate', () => {
+    const shape = bucketShape(10);
+    let tat: number | undefined;
+    const slots: number[] = [];
+    for (const tokens of [2, 2, 2, 1, 1]) {
+      const slot = reserveSlot(tat, 0, shape, tokens);
+      tat = slot.tat;
+      slots.push(slot.startAt);
+    }
+    expect(slots).toEqual([0, 200, 400, 600, 700]);
+  });
 });

@@ -19,10 +19,14 @@ export function bucketShape(ratePerSecond: number): BucketShape {
   return { intervalMs: 1000 / ratePerSecond, burst: Math.max(1, Math.floor(ratePerSecond / 10)) };
 }
 
-/** One token: when it may be used, and the bucket's next `tat`. */
-export function reserveSlot(tat: number | undefined, now: number, shape: BucketShape): { startAt: number; tat: number } {
+/**
+ * One send's slot: when it may go, and the bucket's next `tat`. A send worth `tokens` (a send the
+ * reputation breaker slows is worth two: deliverability/reputation-hold.ts) moves `tat` that many
+ * intervals on, so the next send waits as long as `tokens` sends would have.
+ */
+export function reserveSlot(tat: number | undefined, now: number, shape: BucketShape, tokens = 1): { startAt: number; tat: number } {
   const from = Math.max(tat ?? now, now);
-  return { startAt: Math.max(now, from - (shape.burst - 1) * shape.intervalMs), tat: from + shape.intervalMs };
+  return { startAt: Math.max(now, from - (shape.burst - 1) * shape.intervalMs), tat: from + tokens * shape.intervalMs };
 }
 
 /** Tokens handed out for a moment still to come: the sends waiting for their slot. */

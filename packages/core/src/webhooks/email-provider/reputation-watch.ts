@@ -1,6 +1,8 @@
 import { raiseBreakerAlert } from '../../alerts/breaker-alert';
 import type { AlertEvaluationDeps } from '../../alerts/evaluate-alert-rule';
-import { evaluateBreakers, type BreakerDeps } from '../../deliverability/breaker';
+import { resumeReputationPausedBroadcasts } from '../../broadcasts/broadcast-reputation';
+import { evaluateBreakers, type BreakerDeps, type BreakerTransition } from '../../deliverability/breaker';
+import type { BackgroundJobs } from '../../jobs/background-jobs';
 import type { ProcessOutcome } from './process-notification';
 
 /**
@@ -10,8 +12,8 @@ import type { ProcessOutcome } from './process-notification';
  */
 const QUIET_EVALUATION_MS = 5_000;
 
-/** What the breaker's judge needs: the breaker's own deps and the alerts' delivery. */
-export type ReputationDeps = Omit<BreakerDeps, 'onTransition'> & { alerts: AlertEvaluationDeps };
+/** What the breaker's judge needs: the breaker's own deps, the alerts' delivery, and the broadcasts' run (to resume the ones it paused). */
+export type ReputationDeps = Omit<BreakerDeps, 'onTransition'> & { alerts: AlertEvaluationDeps; jobs: BackgroundJobs };
 
 /** The breaker's deps with its changes raised as alerts. */
 export function alertingBreaker(deps: ReputationDeps): BreakerDeps {
@@ -19,8 +21,20 @@ export function alertingBreaker(deps: ReputationDeps): BreakerDeps {
     db: deps.db,
     settings: deps.settings,
     ...(deps.logger === undefined ? {} : { logger: deps.logger }),
+    ...(deps.states === undefined ? {} : { states: deps.states }),
     onTransition: (transition) => raiseBreakerAlert(deps.alerts, transition),
   };
+}
+
+/**
+ * Judges every breaker at `now` with its changes alerted; a breaker back to `ok` (its cooldown
+ * over) resumes the broadcasts the breaker paused, as a manual resume does. Held journey emails
+ * need nothing: each looks again every REPUTATION_RECHECK_SECONDS.
+ */
+export async function judgeBreakers(deps: ReputationDeps, now: Date): Promise<BreakerTransition[]> {
+  const transitions = await evaluateBreakers(alertingBreaker(deps), now);
+  if (transitions.some((transition) => transition.to === 'ok')) await resumeReputationPausedBroadcasts({ db: deps.db, jobs: deps.jobs });
+  return transitions;
 }
 
 export interface ReputationWatch {
@@ -31,11 +45,11 @@ export interface ReputationWatch {
 /**
  * The breaker's judge on the webhook (docs/email.md, "Reputation breaker"): a bounce or a
  * complaint is judged at once, so a pause follows the complaint that calls for it; any other
- * event at most every few seconds, which is what runs a tripped breaker's cooldown while its own mail
- * is held. Each change raises the alert.
+ * event at most every few seconds. A tripped breaker's cooldown also ends without events (its own
+ * mail held, nothing else sent): the worker judges every minute (temporal/activities/alerts.ts).
+ * Each change raises the alert.
  */
 export function createReputationWatch(deps: ReputationDeps): ReputationWatch {
-  const breaker = alertingBreaker(deps);
   let lastQuiet = 0;
   return {
     async noticed(outcome, now) {
@@ -44,7 +58,7 @@ export function createReputationWatch(deps: ReputationDeps): ReputationWatch {
       if (!pressing && now.getTime() - lastQuiet < QUIET_EVALUATION_MS) return;
       if (!pressing) lastQuiet = now.getTime();
       try {
-        await evaluateBreakers(breaker, now);
+        await judgeBreakers(deps, now);
       } catch (error) {
         // the notification is recorded; the next event judges again
         deps.logger?.warn({ err: error }, 'reputation breaker: evaluation failed');
