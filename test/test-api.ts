@@ -1,5 +1,5 @@
 import { loadConfig, type Config } from '@waymark/core/config/config';
-import { createLogger } from '@waymark/core/logging/logger';
+import { createLogger, type AppLogger } from '@waymark/core/logging/logger';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../apps/api/src/app';
 import { createAppDeps, type AppDeps, type AppDepsOptions } from '../apps/api/src/deps';
@@ -22,10 +22,13 @@ export interface TestResponse {
   text: string;
 }
 
-/** A real api instance listening on a random port, built exactly as server.ts builds it. */
-export async function startTestApi(overrides: Record<string, string | undefined> = {}, options: AppDepsOptions = {}): Promise<TestApi> {
+/**
+ * A real api instance listening on a random port, built exactly as server.ts builds it; `logger`
+ * instead of one on stdout (a test that reads the api's log lines).
+ */
+export async function startTestApi(overrides: Record<string, string | undefined> = {}, options: AppDepsOptions = {}, logger?: AppLogger): Promise<TestApi> {
   const config = loadConfig({ ...integrationEnv(), ...overrides });
-  const logger = createLogger({ level: config.logLevel, name: 'test-api', format: 'json' });
+  logger ??= createLogger({ level: config.logLevel, name: 'test-api', format: 'json', traceIds: config.tracing.enabled });
   const deps = await createAppDeps(config, logger, options);
   const app = await buildApp({ deps, logger });
   // a random port unless PORT is given (the studio test needs its own origin in API_PUBLIC_URL first)

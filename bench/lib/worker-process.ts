@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: 'warn', name: 'bench-worker', format: 'json', traceIds: config.tracing.enabled });
   // as apps/worker's main: tracing on when OTEL_EXPORTER_OTLP_ENDPOINT is set (email-latency's BENCH_TRACING)
   const tracing = await startTracing(config, 'waymark-worker');
-  const db = createDatabase({ connectionString: config.databaseUrl, applicationName: 'waymark-bench-worker' });
+  const db = createDatabase({ connectionString: config.databaseUrl, applicationName: 'waymark-bench-worker', traceContext: config.tracing.enabled });
   // the relay starts the runs whose start the api kept when Temporal timed out (an overloaded box), as the worker process does
   const journeys = await createWorker({ config, db, logger, relayEventEffects: true, tracing });
   const workers = [journeys.worker];

@@ -117,7 +117,13 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
   const onIdleClientError = (error: Error) => logger.warn({ err: error }, 'postgres: idle connection failed; the pool reconnects');
   // an audited change and its audit row commit together (plugins/audit-trail.ts)
   const transactions = createScopedTransactions();
-  const db = createDatabase({ connectionString: config.databaseUrl, applicationName: 'waymark-api', onIdleClientError, scoped: transactions });
+  const db = createDatabase({
+    connectionString: config.databaseUrl,
+    applicationName: 'waymark-api',
+    onIdleClientError,
+    scoped: transactions,
+    traceContext: config.tracing.enabled,
+  });
   // clicks and opens: one batch of each in flight at a time (group commit), so two connections
   const trackingStatements = createPreparedStatementPool({
     connectionString: config.databaseUrl,

@@ -73,7 +73,7 @@ function commandConfig(): CommandConfig {
 async function withDatabase(run: (db: Db, config: CommandConfig) => Promise<number>): Promise<number> {
   const config = commandConfig();
   const { createDatabase } = await import('@waymark/core/db/database');
-  const db = createDatabase({ connectionString: config.databaseUrl, max: 2, applicationName: 'waymark-cli' });
+  const db = createDatabase({ connectionString: config.databaseUrl, max: 2, applicationName: 'waymark-cli', traceContext: config.tracing.enabled });
   try {
     return await run(db, config);
   } finally {

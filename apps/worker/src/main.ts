@@ -32,6 +32,7 @@ async function main(): Promise<void> {
   const db = createDatabase({
     connectionString: config.databaseUrl,
     applicationName: 'waymark-worker',
+    traceContext: config.tracing.enabled,
     onIdleClientError: (error) => logger.warn({ err: error }, 'postgres: idle connection failed; the pool reconnects'),
   });
   try {

@@ -2,6 +2,7 @@ import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
 import type { ScopedTransactions } from './scoped-transactions';
+import { traceContextDialect } from './trace-context-dialect';
 
 // Return int8 (count(*), sums) as JS numbers: the counts this service returns stay far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -18,6 +19,11 @@ export interface DatabaseOptions {
   onIdleClientError?: (error: Error) => void;
   /** lets a unit of work (scoped-transactions.ts) run this database's statements in one transaction */
   scoped?: ScopedTransactions;
+  /**
+   * with tracing on: each statement carries the active span's trace to the triggers, so the
+   * outbound events they write keep it (trace-context-dialect.ts); off, statements go as they are
+   */
+  traceContext?: boolean;
 }
 
 export function createDatabase(options: DatabaseOptions): Db {
@@ -41,6 +47,7 @@ export function createDatabase(options: DatabaseOptions): Db {
   }
   // maintainNestedObjectKeys: jsonb values (contact/event properties) come back exactly as stored;
   // without it the plugin camel-cases keys inside them (`first_name` would read as `firstName`).
-  const dialect = new PostgresDialect({ pool });
+  const postgres = new PostgresDialect({ pool });
+  const dialect = options.traceContext === true ? traceContextDialect(postgres) : postgres;
   return new Kysely<Database>({ dialect: options.scoped?.dialect(dialect) ?? dialect, plugins: [new CamelCasePlugin({ maintainNestedObjectKeys: true })] });
 }

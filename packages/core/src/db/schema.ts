@@ -519,6 +519,8 @@ export interface OutboundEventsTable {
   dispatchedAt: NullableTimestamp;
   /** set only for an event meant for one endpoint (webhook.test) */
   endpointId: ColumnType<string | null, string | null | undefined, string | null>;
+  /** the `traceparent` of the work that wrote it, with tracing on (the column's default reads it: migrations/0265) */
+  traceContext: ColumnType<string | null, never, never>;
   createdAt: Timestamp;
 }
 

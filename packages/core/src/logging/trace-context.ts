@@ -18,6 +18,12 @@ export const SpanAttribute = {
   eventId: 'waymark.event.id',
   eventName: 'waymark.event.name',
   effect: 'waymark.effect',
+  webhookEndpointId: 'waymark.webhook.endpoint.id',
+  webhookDeliveryId: 'waymark.webhook.delivery.id',
+  webhookEventType: 'waymark.webhook.event.type',
+  webhookEventId: 'waymark.webhook.event.id',
+  /** delivered, failed or skipped */
+  webhookOutcome: 'waymark.webhook.outcome',
 } as const;
 
 /** The W3C `traceparent` of the span active now, kept with work another process picks up; undefined with tracing off. */

@@ -3,6 +3,7 @@ import { postJsonBody, type OutboundOptions, type OutboundResponse } from '../..
 import type { Config } from '../../config/config';
 import type { Db } from '../../db/database';
 import type { JsonObject } from '../../db/schema';
+import { annotateActiveSpan, inSpanContinuing, SpanAttribute } from '../../logging/trace-context';
 import { recordEndpointFailure, recordEndpointSuccess, type EndpointHealthDeps } from './endpoint-health';
 import { parkWebhookDelivery } from './webhook-deliveries';
 
@@ -64,9 +65,42 @@ function describeFailure(response: OutboundResponse): string {
  * webhooks: `webhook-id` is the outbox id, so it stays the same across retries and receivers
  * can dedupe; `webhook-timestamp` is the attempt's time, so the receiver's 5-minute tolerance
  * holds on a late retry), POST it, and record the answer on the delivery row.
+ *
+ * The attempt is a `webhook deliver` span continuing the trace of the work that wrote the event
+ * (docs/operations.md, "Tracing"); `report` runs inside it, so what its caller logs of the outcome
+ * carries that trace too. Ids only: never the endpoint's URL (it may hold a secret) or the payload.
  */
-export async function attemptWebhookDelivery(deps: WebhookDeliveryDeps, deliveryId: string): Promise<DeliveryAttemptOutcome> {
-  const row = await deps.db
+export async function attemptWebhookDelivery(
+  deps: WebhookDeliveryDeps,
+  deliveryId: string,
+  report?: (outcome: DeliveryAttemptOutcome) => void,
+): Promise<DeliveryAttemptOutcome> {
+  const row = await loadDelivery(deps.db, deliveryId);
+  if (row === undefined) return { outcome: 'skipped', reason: 'the delivery or its endpoint was deleted' };
+  if (row.status === 'succeeded') return { outcome: 'delivered', status: 200 };
+  // disabled after this delivery was claimed: it waits, open, for the endpoint to be enabled again
+  // (a test event goes to the endpoint it names even while it is disabled, to check it before re-enabling)
+  if (!row.enabled && row.target === null) {
+    await deps.db.updateTable('webhookDeliveries').set({ lockedUntil: null }).where('id', '=', row.id).execute();
+    return { outcome: 'skipped', reason: 'endpoint disabled' };
+  }
+  const attributes = {
+    [SpanAttribute.webhookEndpointId]: row.endpointId,
+    [SpanAttribute.webhookDeliveryId]: row.id,
+    [SpanAttribute.webhookEventType]: row.event,
+    [SpanAttribute.webhookEventId]: row.eventId,
+  };
+  return inSpanContinuing(row.traceContext, 'webhook deliver', attributes, async () => {
+    const outcome = await deliver(deps, row);
+    annotateActiveSpan({ [SpanAttribute.webhookOutcome]: outcome.outcome });
+    report?.(outcome);
+    return outcome;
+  });
+}
+
+/** The delivery with its endpoint and event, or undefined when either is gone. */
+function loadDelivery(db: Db, deliveryId: string) {
+  return db
     .selectFrom('webhookDeliveries as d')
     .innerJoin('webhookEndpoints as e', 'e.id', 'd.endpointId')
     .innerJoin('outboundEvents as o', 'o.id', 'd.outboundEventId')
@@ -85,18 +119,15 @@ export async function attemptWebhookDelivery(deps: WebhookDeliveryDeps, delivery
       'o.payload',
       'o.createdAt',
       'o.endpointId as target',
+      'o.traceContext',
     ])
     .where('d.id', '=', deliveryId)
     .executeTakeFirst();
-  if (row === undefined) return { outcome: 'skipped', reason: 'the delivery or its endpoint was deleted' };
-  if (row.status === 'succeeded') return { outcome: 'delivered', status: 200 };
-  // disabled after this delivery was claimed: it waits, open, for the endpoint to be enabled again
-  // (a test event goes to the endpoint it names even while it is disabled, to check it before re-enabling)
-  if (!row.enabled && row.target === null) {
-    await deps.db.updateTable('webhookDeliveries').set({ lockedUntil: null }).where('id', '=', row.id).execute();
-    return { outcome: 'skipped', reason: 'endpoint disabled' };
-  }
+}
 
+type DueDelivery = NonNullable<Awaited<ReturnType<typeof loadDelivery>>>;
+
+async function deliver(deps: WebhookDeliveryDeps, row: DueDelivery): Promise<DeliveryAttemptOutcome> {
   const payload: WebhookPayload = { type: row.event, timestamp: row.createdAt.toISOString(), data: row.payload };
   const body = JSON.stringify(payload);
   const sentAt = new Date();

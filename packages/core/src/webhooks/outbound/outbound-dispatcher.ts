@@ -54,13 +54,15 @@ export async function startOutboundDispatcher(deps: OutboundDispatcherDeps): Pro
   const pool = startDeliveryPool({
     claim: (limit) => claimDueDeliveries(deps.db, { limit, endpointConcurrency: deps.endpointConcurrency, leaseMs }),
     deliver: async (deliveryId) => {
-      const result = await attemptWebhookDelivery(deps.delivery, deliveryId);
-      if (result.outcome === 'failed' && result.endpointDisabled) {
-        deps.logger.error(
-          { endpointId: result.endpointId, error: result.error },
-          'outbound webhooks: endpoint disabled after every attempt failed for the disable window; its backlog waits until it is enabled again',
-        );
-      }
+      // logged inside the attempt's span, so the line carries the trace it continues
+      await attemptWebhookDelivery(deps.delivery, deliveryId, (result) => {
+        if (result.outcome === 'failed' && result.endpointDisabled) {
+          deps.logger.error(
+            { endpointId: result.endpointId, error: result.error },
+            'outbound webhooks: endpoint disabled after every attempt failed for the disable window; its backlog waits until it is enabled again',
+          );
+        }
+      });
     },
     logger: deps.logger,
     concurrency: deps.concurrency,
