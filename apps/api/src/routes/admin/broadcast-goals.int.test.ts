@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { holdoutArm } from '@waymark/journey';
+import { createEffectDispatcher } from '@waymark/core/events/effect-dispatcher';
+import { ingestEvents } from '@waymark/core/events/ingest-batch';
+import { createLogger } from '@waymark/core/logging/logger';
 import { emailsTo, emailsToAny } from '../../../../../test/email-emulator';
 import { eventually } from '../../../../../test/eventually';
 import { seedList } from '../../../../../test/seed-list';
@@ -175,17 +178,34 @@ describe('broadcast goals and holdouts', () => {
       .execute();
     await ingest(treated[K + 1]!.userId!, { plan: 'pro' });
     await ingest(`goal-outsider-${run}`, { plan: 'pro' });
+    // the batched pipeline (the tracking queue's) converts the same way: two more people, one of them twice in the batch
+    const logger = createLogger({ level: 'error', name: 'broadcast-goals-test', format: 'json' });
+    const batchDeps = {
+      db,
+      logger,
+      journeys: api.deps.journeys,
+      effects: createEffectDispatcher({ db, logger, orchestrator: api.deps.temporal.orchestrator }),
+      catalogMode: 'quarantine' as const,
+    };
+    const goalEvent = (userId: string, plan: string) => ({ name: 'subscription.started', userId, eventProperties: { plan }, source: 'api' as const });
+    await ingestEvents(batchDeps, [
+      goalEvent(treated[K + 2]!.userId!, 'pro'),
+      goalEvent(treated[K + 2]!.userId!, 'pro'),
+      goalEvent(treated[K + 3]!.userId!, 'pro'),
+      goalEvent(treated[K + 4]!.userId!, 'free'),
+    ]);
+    const treatmentConverted = K + 2;
 
     const goal = (await read(id)).stats.goal!;
     expect(goal.arms.treatment).toEqual({
       enrolled: treated.length,
-      converted: K,
-      conversionRate: K / treated.length,
+      converted: treatmentConverted,
+      conversionRate: treatmentConverted / treated.length,
       value: 0,
       valuePerPerson: 0,
     });
     expect(goal.arms.holdout).toEqual({ enrolled: heldOut.length, converted: J, conversionRate: J / heldOut.length, value: 0, valuePerPerson: 0 });
-    expect(goal.lift!.absolute).toBeCloseTo(K / treated.length - J / heldOut.length, 10);
+    expect(goal.lift!.absolute).toBeCloseTo(treatmentConverted / treated.length - J / heldOut.length, 10);
     expect(goal.lift!.ci95[0]).toBeLessThan(goal.lift!.absolute);
     expect(goal.lift!.ci95[1]).toBeGreaterThan(goal.lift!.absolute);
     const converted = await db
@@ -194,7 +214,7 @@ describe('broadcast goals and holdouts', () => {
       .where('broadcastId', '=', id)
       .where('convertedAt', 'is not', null)
       .execute();
-    expect(converted).toHaveLength(K + J);
+    expect(converted).toHaveLength(treatmentConverted + J);
   });
 
   it('a broadcast without a goal has stats.goal null, and one with a goal but no holdout has no holdout arm', async () => {
