@@ -24,6 +24,14 @@ export async function emailsTo(address: string): Promise<EmulatorEmail[]> {
   return store.emails.filter((email) => email.destination.to.some((to) => to.toLowerCase() === address.toLowerCase()));
 }
 
+/** Every email the emulator holds for any of these addresses (one read of the store). */
+export async function emailsToAny(addresses: readonly string[]): Promise<EmulatorEmail[]> {
+  const wanted = new Set(addresses.map((address) => address.toLowerCase()));
+  const response = await fetch(`${integrationEnv().SES_ENDPOINT}/store`);
+  const store = (await response.json()) as { emails: EmulatorEmail[] };
+  return store.emails.filter((email) => email.destination.to.some((to) => wanted.has(to.toLowerCase())));
+}
+
 export function header(email: EmulatorEmail, name: string): string | undefined {
   return email.headers?.find((h) => h.name.toLowerCase() === name.toLowerCase())?.value;
 }

@@ -6614,6 +6614,17 @@ export interface paths {
               /** @description how long after the test is sent the winner is picked; the rest then gets the winner */
               waitMinutes: number;
             };
+            /** @description the conversion the broadcast is measured by (docs/broadcasts.md, "Goals and holdouts") */
+            goal?: {
+              /** @description the event that counts as converting, e.g. `project.published` */
+              event: string;
+              /** @description how long after a person's email (or, held out, the moment it would have been sent) the event counts: '7 days', '48h' */
+              within: string;
+              /** @description conditions on the event's properties, all must pass (as a journey's exitOn) */
+              where?: components['schemas']['SegmentPropertyConditionInput'][];
+            };
+            /** @description default 0 */
+            holdoutPercent?: number;
           };
         };
       };
@@ -7054,6 +7065,16 @@ export interface paths {
               /** @description how long after the test is sent the winner is picked; the rest then gets the winner */
               waitMinutes: number;
             } | null;
+            goal?: {
+              /** @description the event that counts as converting, e.g. `project.published` */
+              event: string;
+              /** @description how long after a person's email (or, held out, the moment it would have been sent) the event counts: '7 days', '48h' */
+              within: string;
+              /** @description conditions on the event's properties, all must pass (as a journey's exitOn) */
+              where?: components['schemas']['SegmentPropertyConditionInput'][];
+            } | null;
+            /** @description share of the audience held out (no email, recorded as skipped `holdout`) to measure the lift; needs a goal */
+            holdoutPercent?: number;
           };
         };
       };
@@ -16621,6 +16642,67 @@ export interface components {
       /** Format: date-time */
       createdAt: string;
     };
+    SegmentPropertyConditionInput: {
+      /** @constant */
+      type: 'property';
+      /** @description property name; a dotted path (`plan.tier`) reads nested objects */
+      property: string;
+      /** @enum {string} */
+      operator: 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte' | 'contains' | 'exists' | 'in';
+      /** @description compared value; `exists` takes a boolean (default true), `in` an array */
+      value?: unknown;
+    };
+    /** @description A condition tree: groups all, any, not; at most 5 levels, 50 leaves and 2000 values across its `in` lists. */
+    SegmentConditionInput:
+      | {
+          /** @description every condition holds (an empty list: every contact) */
+          all: components['schemas']['SegmentConditionInput'][];
+        }
+      | {
+          /** @description at least one condition holds */
+          any: components['schemas']['SegmentConditionInput'][];
+        }
+      | {
+          not: components['schemas']['SegmentConditionInput'];
+        }
+      | (
+          | components['schemas']['SegmentPropertyConditionInput']
+          | {
+              /** @constant */
+              type: 'list';
+              /** @description list key; members subscribed to it */
+              list: string;
+            }
+          | {
+              /** @constant */
+              type: 'event';
+              event: string;
+              /** @description how far back to look: a duration such as '30d', '12h', '90m' or '2 weeks' */
+              within: string;
+              /** @description conditions on the event's properties, all must pass */
+              where?: components['schemas']['SegmentPropertyConditionInput'][];
+              /** @description performed at least this many times in the window (default 1) */
+              minCount?: number;
+            }
+          | {
+              /** @constant */
+              type: 'email';
+              /**
+               * @description opened or clicked by a person (machine opens and clicks don't count)
+               * @enum {string}
+               */
+              action: 'opened' | 'clicked';
+              /** @description how far back to look: a duration such as '30d', '12h', '90m' or '2 weeks' */
+              within: string;
+              templateKey?: string;
+            }
+          | {
+              /** @constant */
+              type: 'lastSeen';
+              /** @description how far back to look: a duration such as '30d', '12h', '90m' or '2 weeks' */
+              within: string;
+            }
+        );
     DeliverabilityResumeInput: {
       resumed: {
         /** @enum {string} */
@@ -16869,17 +16951,26 @@ export interface components {
       /** @description every version that still has running enrollments, newest first */
       runningVersions: components['schemas']['JourneyRunningVersionInput'][];
     };
-    JourneyOutcomeArmInput: {
-      /** @description people who entered in the range */
+    OutcomeArmInput: {
+      /** @description people in the arm: who entered the journey, or whose turn in the broadcast came */
       enrolled: number;
       /** @description of them, people whose goal event arrived within the goal window */
       converted: number;
-      /** @description converted / enrolled (0 while nobody entered) */
+      /** @description converted / enrolled (0 while nobody is in the arm) */
       conversionRate: number;
-      /** @description the sum of the conversions' values (the goal's `value`) */
+      /** @description the sum of the conversions' values (the goal's `value`; 0 for a broadcast) */
       value: number;
       /** @description value / enrolled */
       valuePerPerson: number;
+    };
+    OutcomeLiftInput: {
+      /** @description treatment rate minus holdout rate (0.021 is +2.1 points) */
+      absolute: number;
+      /** @description absolute / holdout rate; null while the holdout has no conversion */
+      relative: number | null;
+      /** @description [low, high]: an always-valid 95 % interval of `absolute`, valid however often it is read while the experiment runs */
+      ci95: number[];
+      method: string;
     };
     JourneyOutcomesInput: {
       journeyId: string;
@@ -16889,20 +16980,12 @@ export interface components {
         within: string;
       } | null;
       arms: {
-        treatment: components['schemas']['JourneyOutcomeArmInput'];
-        /** @description null: the journey holds nobody out */
-        holdout: components['schemas']['JourneyOutcomeArmInput'] | null;
+        treatment: components['schemas']['OutcomeArmInput'];
+        /** @description null: nobody is held out */
+        holdout: components['schemas']['OutcomeArmInput'] | null;
       };
       /** @description null until both arms have someone in them, or without a goal or a holdout */
-      lift: {
-        /** @description treatment rate minus holdout rate (0.021 is +2.1 points) */
-        absolute: number;
-        /** @description absolute / holdout rate; null while the holdout has no conversion */
-        relative: number | null;
-        /** @description an always-valid 95 % interval of `absolute`: valid however often it is read while the journey runs */
-        ci95: [number, number];
-        method: string;
-      } | null;
+      lift: components['schemas']['OutcomeLiftInput'] | null;
       /** @description the treatment arm per node, most reached first */
       byStep: {
         /** @description the node id */
@@ -17288,67 +17371,6 @@ export interface components {
       /** @description the reputation breaker per group and mailbox provider */
       breaker: components['schemas']['ReputationBreakerStateInput'][];
     };
-    SegmentPropertyConditionInput: {
-      /** @constant */
-      type: 'property';
-      /** @description property name; a dotted path (`plan.tier`) reads nested objects */
-      property: string;
-      /** @enum {string} */
-      operator: 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte' | 'contains' | 'exists' | 'in';
-      /** @description compared value; `exists` takes a boolean (default true), `in` an array */
-      value?: unknown;
-    };
-    /** @description A condition tree: groups all, any, not; at most 5 levels, 50 leaves and 2000 values across its `in` lists. */
-    SegmentConditionInput:
-      | {
-          /** @description every condition holds (an empty list: every contact) */
-          all: components['schemas']['SegmentConditionInput'][];
-        }
-      | {
-          /** @description at least one condition holds */
-          any: components['schemas']['SegmentConditionInput'][];
-        }
-      | {
-          not: components['schemas']['SegmentConditionInput'];
-        }
-      | (
-          | components['schemas']['SegmentPropertyConditionInput']
-          | {
-              /** @constant */
-              type: 'list';
-              /** @description list key; members subscribed to it */
-              list: string;
-            }
-          | {
-              /** @constant */
-              type: 'event';
-              event: string;
-              /** @description how far back to look: a duration such as '30d', '12h', '90m' or '2 weeks' */
-              within: string;
-              /** @description conditions on the event's properties, all must pass */
-              where?: components['schemas']['SegmentPropertyConditionInput'][];
-              /** @description performed at least this many times in the window (default 1) */
-              minCount?: number;
-            }
-          | {
-              /** @constant */
-              type: 'email';
-              /**
-               * @description opened or clicked by a person (machine opens and clicks don't count)
-               * @enum {string}
-               */
-              action: 'opened' | 'clicked';
-              /** @description how far back to look: a duration such as '30d', '12h', '90m' or '2 weeks' */
-              within: string;
-              templateKey?: string;
-            }
-          | {
-              /** @constant */
-              type: 'lastSeen';
-              /** @description how far back to look: a duration such as '30d', '12h', '90m' or '2 weeks' */
-              within: string;
-            }
-        );
     SegmentInput: {
       /** Format: uuid */
       id: string;
@@ -17376,6 +17398,8 @@ export interface components {
         noEmail: number;
         missingData: number;
         frequencyCap: number;
+        /** @description held out to measure the goal (holdoutPercent) */
+        holdout: number;
       };
       delivered: number;
       bounced: number;
@@ -17391,6 +17415,21 @@ export interface components {
       };
       /** @description recipients who unsubscribed (from everything or this category) after the email was sent */
       unsubscribed: number;
+      /** @description the goal's result, as a journey's outcomes; null without a goal (docs/broadcasts.md, "Goals and holdouts") */
+      goal: {
+        goal: {
+          event: string;
+          within: string;
+        };
+        /** @description treatment: recipients not held out whose turn came (their email sent, or skipped by their preferences); holdout: those held out. converted: the goal event arrived within `within` of that moment */
+        arms: {
+          treatment: components['schemas']['OutcomeArmInput'];
+          /** @description null: nobody is held out */
+          holdout: components['schemas']['OutcomeArmInput'] | null;
+        };
+        /** @description null until both arms have someone in them, or without a holdout */
+        lift: components['schemas']['OutcomeLiftInput'] | null;
+      } | null;
     };
     BroadcastVariantInput: {
       /** @description unique within the broadcast, e.g. `a` */
@@ -17450,6 +17489,15 @@ export interface components {
         /** @description how long after the test is sent the winner is picked; the rest then gets the winner */
         waitMinutes: number;
       } | null;
+      goal: {
+        /** @description the event that counts as converting, e.g. `project.published` */
+        event: string;
+        /** @description how long after a person's email (or, held out, the moment it would have been sent) the event counts: '7 days', '48h' */
+        within: string;
+        /** @description conditions on the event's properties, all must pass (as a journey's exitOn) */
+        where?: components['schemas']['SegmentPropertyConditionInput'][];
+      } | null;
+      holdoutPercent: number;
       /** @enum {string} */
       status: 'draft' | 'scheduled' | 'sending' | 'testing' | 'paused' | 'sent' | 'cancelled' | 'failed';
       /** @description recipients in the snapshot taken when sending started; null before */
@@ -17480,7 +17528,7 @@ export interface components {
       variantId: string | null;
       /** @enum {string} */
       status: 'pending' | 'sent' | 'failed' | 'skipped' | 'cancelled';
-      /** @description skipped: unsubscribed, suppressed, no_email, missing_data or frequency_cap; failed: the error */
+      /** @description skipped: unsubscribed, suppressed, no_email, missing_data, frequency_cap or holdout; failed: the error */
       reason: string | null;
       emailId: string | null;
     };
@@ -17845,6 +17893,67 @@ export interface components {
       /** Format: date-time */
       createdAt: string;
     };
+    SegmentPropertyCondition: {
+      /** @constant */
+      type: 'property';
+      /** @description property name; a dotted path (`plan.tier`) reads nested objects */
+      property: string;
+      /** @enum {string} */
+      operator: 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte' | 'contains' | 'exists' | 'in';
+      /** @description compared value; `exists` takes a boolean (default true), `in` an array */
+      value?: unknown;
+    };
+    /** @description A condition tree: groups all, any, not; at most 5 levels, 50 leaves and 2000 values across its `in` lists. */
+    SegmentCondition:
+      | {
+          /** @description every condition holds (an empty list: every contact) */
+          all: components['schemas']['SegmentCondition'][];
+        }
+      | {
+          /** @description at least one condition holds */
+          any: components['schemas']['SegmentCondition'][];
+        }
+      | {
+          not: components['schemas']['SegmentCondition'];
+        }
+      | (
+          | components['schemas']['SegmentPropertyCondition']
+          | {
+              /** @constant */
+              type: 'list';
+              /** @description list key; members subscribed to it */
+              list: string;
+            }
+          | {
+              /** @constant */
+              type: 'event';
+              event: string;
+              /** @description how far back to look: a duration such as '30d', '12h', '90m' or '2 weeks' */
+              within: string;
+              /** @description conditions on the event's properties, all must pass */
+              where?: components['schemas']['SegmentPropertyCondition'][];
+              /** @description performed at least this many times in the window (default 1) */
+              minCount?: number;
+            }
+          | {
+              /** @constant */
+              type: 'email';
+              /**
+               * @description opened or clicked by a person (machine opens and clicks don't count)
+               * @enum {string}
+               */
+              action: 'opened' | 'clicked';
+              /** @description how far back to look: a duration such as '30d', '12h', '90m' or '2 weeks' */
+              within: string;
+              templateKey?: string;
+            }
+          | {
+              /** @constant */
+              type: 'lastSeen';
+              /** @description how far back to look: a duration such as '30d', '12h', '90m' or '2 weeks' */
+              within: string;
+            }
+        );
     DeliverabilityResume: {
       resumed: {
         /** @enum {string} */
@@ -18093,17 +18202,26 @@ export interface components {
       /** @description every version that still has running enrollments, newest first */
       runningVersions: components['schemas']['JourneyRunningVersion'][];
     };
-    JourneyOutcomeArm: {
-      /** @description people who entered in the range */
+    OutcomeArm: {
+      /** @description people in the arm: who entered the journey, or whose turn in the broadcast came */
       enrolled: number;
       /** @description of them, people whose goal event arrived within the goal window */
       converted: number;
-      /** @description converted / enrolled (0 while nobody entered) */
+      /** @description converted / enrolled (0 while nobody is in the arm) */
       conversionRate: number;
-      /** @description the sum of the conversions' values (the goal's `value`) */
+      /** @description the sum of the conversions' values (the goal's `value`; 0 for a broadcast) */
       value: number;
       /** @description value / enrolled */
       valuePerPerson: number;
+    };
+    OutcomeLift: {
+      /** @description treatment rate minus holdout rate (0.021 is +2.1 points) */
+      absolute: number;
+      /** @description absolute / holdout rate; null while the holdout has no conversion */
+      relative: number | null;
+      /** @description [low, high]: an always-valid 95 % interval of `absolute`, valid however often it is read while the experiment runs */
+      ci95: number[];
+      method: string;
     };
     JourneyOutcomes: {
       journeyId: string;
@@ -18113,20 +18231,12 @@ export interface components {
         within: string;
       } | null;
       arms: {
-        treatment: components['schemas']['JourneyOutcomeArm'];
-        /** @description null: the journey holds nobody out */
-        holdout: components['schemas']['JourneyOutcomeArm'] | null;
+        treatment: components['schemas']['OutcomeArm'];
+        /** @description null: nobody is held out */
+        holdout: components['schemas']['OutcomeArm'] | null;
       };
       /** @description null until both arms have someone in them, or without a goal or a holdout */
-      lift: {
-        /** @description treatment rate minus holdout rate (0.021 is +2.1 points) */
-        absolute: number;
-        /** @description absolute / holdout rate; null while the holdout has no conversion */
-        relative: number | null;
-        /** @description an always-valid 95 % interval of `absolute`: valid however often it is read while the journey runs */
-        ci95: [number, number];
-        method: string;
-      } | null;
+      lift: components['schemas']['OutcomeLift'] | null;
       /** @description the treatment arm per node, most reached first */
       byStep: {
         /** @description the node id */
@@ -18512,67 +18622,6 @@ export interface components {
       /** @description the reputation breaker per group and mailbox provider */
       breaker: components['schemas']['ReputationBreakerState'][];
     };
-    SegmentPropertyCondition: {
-      /** @constant */
-      type: 'property';
-      /** @description property name; a dotted path (`plan.tier`) reads nested objects */
-      property: string;
-      /** @enum {string} */
-      operator: 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte' | 'contains' | 'exists' | 'in';
-      /** @description compared value; `exists` takes a boolean (default true), `in` an array */
-      value?: unknown;
-    };
-    /** @description A condition tree: groups all, any, not; at most 5 levels, 50 leaves and 2000 values across its `in` lists. */
-    SegmentCondition:
-      | {
-          /** @description every condition holds (an empty list: every contact) */
-          all: components['schemas']['SegmentCondition'][];
-        }
-      | {
-          /** @description at least one condition holds */
-          any: components['schemas']['SegmentCondition'][];
-        }
-      | {
-          not: components['schemas']['SegmentCondition'];
-        }
-      | (
-          | components['schemas']['SegmentPropertyCondition']
-          | {
-              /** @constant */
-              type: 'list';
-              /** @description list key; members subscribed to it */
-              list: string;
-            }
-          | {
-              /** @constant */
-              type: 'event';
-              event: string;
-              /** @description how far back to look: a duration such as '30d', '12h', '90m' or '2 weeks' */
-              within: string;
-              /** @description conditions on the event's properties, all must pass */
-              where?: components['schemas']['SegmentPropertyCondition'][];
-              /** @description performed at least this many times in the window (default 1) */
-              minCount?: number;
-            }
-          | {
-              /** @constant */
-              type: 'email';
-              /**
-               * @description opened or clicked by a person (machine opens and clicks don't count)
-               * @enum {string}
-               */
-              action: 'opened' | 'clicked';
-              /** @description how far back to look: a duration such as '30d', '12h', '90m' or '2 weeks' */
-              within: string;
-              templateKey?: string;
-            }
-          | {
-              /** @constant */
-              type: 'lastSeen';
-              /** @description how far back to look: a duration such as '30d', '12h', '90m' or '2 weeks' */
-              within: string;
-            }
-        );
     Segment: {
       /** Format: uuid */
       id: string;
@@ -18600,6 +18649,8 @@ export interface components {
         noEmail: number;
         missingData: number;
         frequencyCap: number;
+        /** @description held out to measure the goal (holdoutPercent) */
+        holdout: number;
       };
       delivered: number;
       bounced: number;
@@ -18615,6 +18666,21 @@ export interface components {
       };
       /** @description recipients who unsubscribed (from everything or this category) after the email was sent */
       unsubscribed: number;
+      /** @description the goal's result, as a journey's outcomes; null without a goal (docs/broadcasts.md, "Goals and holdouts") */
+      goal: {
+        goal: {
+          event: string;
+          within: string;
+        };
+        /** @description treatment: recipients not held out whose turn came (their email sent, or skipped by their preferences); holdout: those held out. converted: the goal event arrived within `within` of that moment */
+        arms: {
+          treatment: components['schemas']['OutcomeArm'];
+          /** @description null: nobody is held out */
+          holdout: components['schemas']['OutcomeArm'] | null;
+        };
+        /** @description null until both arms have someone in them, or without a holdout */
+        lift: components['schemas']['OutcomeLift'] | null;
+      } | null;
     };
     BroadcastVariant: {
       /** @description unique within the broadcast, e.g. `a` */
@@ -18674,6 +18740,15 @@ export interface components {
         /** @description how long after the test is sent the winner is picked; the rest then gets the winner */
         waitMinutes: number;
       } | null;
+      goal: {
+        /** @description the event that counts as converting, e.g. `project.published` */
+        event: string;
+        /** @description how long after a person's email (or, held out, the moment it would have been sent) the event counts: '7 days', '48h' */
+        within: string;
+        /** @description conditions on the event's properties, all must pass (as a journey's exitOn) */
+        where?: components['schemas']['SegmentPropertyCondition'][];
+      } | null;
+      holdoutPercent: number;
       /** @enum {string} */
       status: 'draft' | 'scheduled' | 'sending' | 'testing' | 'paused' | 'sent' | 'cancelled' | 'failed';
       /** @description recipients in the snapshot taken when sending started; null before */
@@ -18704,7 +18779,7 @@ export interface components {
       variantId: string | null;
       /** @enum {string} */
       status: 'pending' | 'sent' | 'failed' | 'skipped' | 'cancelled';
-      /** @description skipped: unsubscribed, suppressed, no_email, missing_data or frequency_cap; failed: the error */
+      /** @description skipped: unsubscribed, suppressed, no_email, missing_data, frequency_cap or holdout; failed: the error */
       reason: string | null;
       emailId: string | null;
     };

@@ -4,7 +4,14 @@ export interface LiftInput {
   /** `ci95` is `[low, high]` (the output schema types it as an array) */
   lift: { absolute: number; ci95: readonly number[] } | null;
   hasGoal: boolean;
+  /** what is measured, for the hint on how to add what is missing (default a journey) */
+  of?: 'journey' | 'broadcast';
 }
+
+const declare = {
+  journey: { goal: 'Declare `goal` in the journey’s code.', holdout: 'Declare `holdout` in the journey’s code.', emails: 'the emails' },
+  broadcast: { goal: 'Give the broadcast a `goal` when creating it.', holdout: 'Give the broadcast a `holdoutPercent` when creating it.', emails: 'the email' },
+};
 
 /**
  * Below this many conversions in an arm the interval's normal approximation does not hold yet
@@ -28,14 +35,15 @@ export function formatRate(fraction: number): string {
  * The lift in one sentence: "+2.1 points, between +0.4 and +3.8 with 95 % confidence; 9,200 people
  * (1,840 held out)", or why there is no lift to tell.
  */
-export function liftInWords({ arms, lift, hasGoal }: LiftInput): string {
+export function liftInWords({ arms, lift, hasGoal, of = 'journey' }: LiftInput): string {
   const { treatment, holdout } = arms;
-  if (!hasGoal) return 'No goal: without a goal event nobody converts, so there is no lift to measure. Declare `goal` in the journey’s code.';
+  const hint = declare[of];
+  if (!hasGoal) return `No goal: without a goal event nobody converts, so there is no lift to measure. ${hint.goal}`;
   if (holdout === null)
-    return `No holdout: ${formatRate(treatment.conversionRate)} of ${treatment.enrolled.toLocaleString()} people converted, with nobody held out to say how many would have anyway. Declare \`holdout\` in the journey’s code.`;
+    return `No holdout: ${formatRate(treatment.conversionRate)} of ${treatment.enrolled.toLocaleString()} people converted, with nobody held out to say how many would have anyway. ${hint.holdout}`;
   const people = treatment.enrolled + holdout.enrolled;
   if (lift === null || Math.min(treatment.converted, holdout.converted) < MIN_CONVERSIONS)
-    return `Too few people to say yet: ${treatment.converted.toLocaleString()} of ${treatment.enrolled.toLocaleString()} converted with the emails and ${holdout.converted.toLocaleString()} of ${holdout.enrolled.toLocaleString()} held out; the interval needs at least ${MIN_CONVERSIONS} conversions in each.`;
+    return `Too few people to say yet: ${treatment.converted.toLocaleString()} of ${treatment.enrolled.toLocaleString()} converted with ${hint.emails} and ${holdout.converted.toLocaleString()} of ${holdout.enrolled.toLocaleString()} held out; the interval needs at least ${MIN_CONVERSIONS} conversions in each.`;
   const [low = lift.absolute, high = lift.absolute] = lift.ci95;
   return `${formatPoints(lift.absolute)} points, between ${formatPoints(low)} and ${formatPoints(high)} with 95 % confidence; ${people.toLocaleString()} people (${holdout.enrolled.toLocaleString()} held out)`;
 }

@@ -16,7 +16,7 @@ import { useTemplatesQuery } from '../data/templates/templates-query';
 import { audienceLabel } from './broadcast-detail/audience-label';
 import { Composer } from './broadcast-detail/composer';
 import { Recipients } from './broadcast-detail/recipients';
-import { Progress, StatsPanel, VariantResults } from './broadcast-detail/stats';
+import { GoalPanel, Progress, StatsPanel, VariantResults } from './broadcast-detail/stats';
 
 type Broadcast = components['schemas']['Broadcast'];
 
@@ -115,6 +115,7 @@ function Watch({ broadcast }: { broadcast: Broadcast }) {
       )}
       <Progress broadcast={broadcast} />
       <StatsPanel stats={broadcast.stats} />
+      <GoalPanel broadcast={broadcast} />
       <VariantResults broadcast={broadcast} />
       <Recipients broadcast={broadcast} refetchInterval={refreshWhileLive([broadcast.status])} />
     </div>

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { holdoutArm } from '@waymark/journey';
 import { eachLimited } from '../concurrency/each-limited';
 import type { EmailDeps } from '../emails/email-deps';
 import { emailCategory, type SendEmailInput, type SendEmailResult } from '../emails/send-email';
@@ -96,9 +97,19 @@ export async function sendBroadcastChunk(deps: BroadcastSendDeps, broadcastId: s
     // marketing mail to a provider whose reputation breaker is paused: the broadcast pauses (docs/email.md, "Reputation breaker")
     if (await pauseForReputation(trx, row, category, due)) return 0;
 
+    // the holdout (docs/broadcasts.md, "Goals and holdouts"): the journeys' arm rule, keyed by the
+    // broadcast; decided before the gate, so both arms hold the same kind of people. A required
+    // category (which a broadcast may not be created with, but a category can become one later)
+    // is something people asked for, so it is never held out.
+    const holdout = row.holdoutPercent > 0 && !deps.email.categories.required(row.category) ? { percent: row.holdoutPercent } : undefined;
+    const heldOut = new Set(
+      due
+        .filter((recipient) => holdoutArm({ id: broadcastId, holdout }, recipient.userId ?? recipient.contactId)?.holdout === true)
+        .map((recipient) => recipient.contactId),
+    );
     const gate = await checkSendGateForAddresses(
       db,
-      due.map((recipient) => recipient.email!),
+      due.filter((recipient) => !heldOut.has(recipient.contactId)).map((recipient) => recipient.email!),
       category,
     );
     const candidates = due.filter((recipient) => gate.get(recipient.email!)?.allowed === true);
@@ -117,6 +128,10 @@ export async function sendBroadcastChunk(deps: BroadcastSendDeps, broadcastId: s
     const outcomes: Outcome[] = [];
     const sends: { contactId: string; input: SendEmailInput }[] = [];
     for (const recipient of due) {
+      if (heldOut.has(recipient.contactId)) {
+        outcomes.push({ contactId: recipient.contactId, status: 'skipped', reason: 'holdout', emailSendId: null });
+        continue;
+      }
       const verdict = gate.get(recipient.email!);
       if (verdict?.allowed !== true) {
         outcomes.push({ contactId: recipient.contactId, status: 'skipped', reason: gateReason(verdict?.reason), emailSendId: null });
@@ -188,9 +203,12 @@ export async function sendBroadcastChunk(deps: BroadcastSendDeps, broadcastId: s
         const values = sql.join(
           outcomes.map((outcome) => sql`(${outcome.contactId}::uuid, ${outcome.status}, ${outcome.reason}, ${outcome.emailSendId}::uuid)`),
         );
+        // a goal broadcast's recipient is exposed now, whatever became of the email: the
+        // conversion window starts here, for both arms (broadcast-conversions.ts)
         await sql`
           update broadcast_recipients r
-          set status = v.status, reason = v.reason, email_send_id = v.email_send_id, updated_at = now()
+          set status = v.status, reason = v.reason, email_send_id = v.email_send_id, updated_at = now(),
+              exposed_at = case when ${row.goal !== null} then now() end
           from (values ${values}) as v(contact_id, status, reason, email_send_id)
           where r.broadcast_id = ${broadcastId} and r.contact_id = v.contact_id and r.status = 'pending'`.execute(db);
       }

@@ -9,7 +9,7 @@ export interface BroadcastRecipient {
   email: string | null;
   variantId: string | null;
   status: BroadcastRecipientStatus;
-  /** why it was skipped (unsubscribed, suppressed, no_email, missing_data, frequency_cap) or failed */
+  /** why it was skipped (unsubscribed, suppressed, no_email, missing_data, frequency_cap, holdout) or failed */
   reason: string | null;
   emailId: string | null;
 }

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { DURATION_EXAMPLES, durationMs, parsePositiveDuration } from '@waymark/journey';
+import { propertyConditionSchema } from '../segments/segment-conditions';
 
 /**
  * What a broadcast is made of (docs/broadcasts.md). The api's body schemas and core's checks are
@@ -8,7 +10,7 @@ import { z } from 'zod';
 export const broadcastStatuses = ['draft', 'scheduled', 'sending', 'testing', 'paused', 'sent', 'cancelled', 'failed'] as const;
 
 /** Why a recipient got no email; the stats' `skipped` keys are the camelCase of these. */
-export const broadcastSkipReasons = ['unsubscribed', 'suppressed', 'no_email', 'missing_data', 'frequency_cap'] as const;
+export const broadcastSkipReasons = ['unsubscribed', 'suppressed', 'no_email', 'missing_data', 'frequency_cap', 'holdout'] as const;
 export type BroadcastSkipReason = (typeof broadcastSkipReasons)[number];
 
 /** A recipient whose send's outcome was unknown and which the delivery policy dropped (at most once): `skipped` with this reason, counted as `unknownDropped`. */
@@ -55,16 +57,54 @@ export const abTestSchema = z.strictObject({
 });
 export type AbTest = z.infer<typeof abTestSchema>;
 
+/** A conversion window longer than a year would compare people whose email is long forgotten. */
+const MAX_GOAL_WITHIN_MS = durationMs('365d');
+
+export const broadcastGoalSchema = z
+  .strictObject({
+    event: z.string().trim().min(1).max(200).describe('the event that counts as converting, e.g. `project.published`'),
+    within: z
+      .string()
+      .max(100)
+      .superRefine((value, ctx) => {
+        const ms = parsePositiveDuration(value);
+        if (ms === undefined) ctx.addIssue({ code: 'custom', message: `must be a duration longer than 0, such as ${DURATION_EXAMPLES}` });
+        else if (ms > MAX_GOAL_WITHIN_MS) ctx.addIssue({ code: 'custom', message: 'must be at most a year (365d)' });
+      })
+      .describe("how long after a person's email (or, held out, the moment it would have been sent) the event counts: '7 days', '48h'"),
+    where: z.array(propertyConditionSchema).max(20).optional().describe("conditions on the event's properties, all must pass (as a journey's exitOn)"),
+  })
+  .describe('the conversion the broadcast is measured by (docs/broadcasts.md, "Goals and holdouts")');
+export type BroadcastGoal = z.infer<typeof broadcastGoalSchema>;
+
+const holdoutPercent = z
+  .number()
+  .int()
+  .min(0)
+  .max(50)
+  .describe('share of the audience held out (no email, recorded as skipped `holdout`) to measure the lift; needs a goal');
+
 const variants = z.array(broadcastVariantSchema).min(2).max(5);
 const scheduledAt = z.iso.datetime({ offset: true }).describe('send at (or, with localTime, from) this instant; absent: as soon as `send` is called');
 
-/** Variants have distinct ids; an A/B test needs variants. Shared by create and patch. */
-function checkVariants(value: { variants?: BroadcastVariant[] | null | undefined; abTest?: AbTest | null | undefined }, ctx: z.RefinementCtx): void {
+/** Variants have distinct ids; an A/B test needs variants; a holdout needs a goal. Shared by create and patch. */
+function checkVariants(
+  value: {
+    variants?: BroadcastVariant[] | null | undefined;
+    abTest?: AbTest | null | undefined;
+    goal?: BroadcastGoal | null | undefined;
+    holdoutPercent?: number | undefined;
+  },
+  ctx: z.RefinementCtx,
+): void {
   const ids = (value.variants ?? []).map((variant) => variant.id);
   const duplicate = ids.find((id, index) => ids.indexOf(id) !== index);
   if (duplicate !== undefined) ctx.addIssue({ code: 'custom', path: ['variants'], message: `variant id '${duplicate}' is used twice` });
   if (value.abTest != null && (value.variants == null || value.variants.length < 2))
     ctx.addIssue({ code: 'custom', path: ['abTest'], message: 'an A/B test needs 2 to 5 variants' });
+  // a patch leaving `goal` out keeps the stored one, which updateBroadcast checks
+  if ((value.holdoutPercent ?? 0) > 0 && value.goal === null)
+    ctx.addIssue({ code: 'custom', path: ['holdoutPercent'], message: 'a holdout needs a goal: without one there is no conversion to compare' });
 }
 
 export const broadcastInputSchema = z
@@ -83,8 +123,10 @@ export const broadcastInputSchema = z
     localTime: localTimeSchema.optional(),
     variants: variants.optional().describe('2–5 variants; without abTest they split the whole audience evenly'),
     abTest: abTestSchema.optional(),
+    goal: broadcastGoalSchema.optional(),
+    holdoutPercent: holdoutPercent.optional().describe('default 0'),
   })
-  .superRefine(checkVariants);
+  .superRefine((value, ctx) => checkVariants({ ...value, goal: value.goal ?? null }, ctx));
 export type BroadcastInput = z.infer<typeof broadcastInputSchema>;
 
 /** PATCH (draft only): any field; null removes an optional one. */
@@ -100,6 +142,8 @@ export const broadcastPatchSchema = z
     localTime: localTimeSchema.nullable().optional(),
     variants: variants.nullable().optional(),
     abTest: abTestSchema.nullable().optional(),
+    goal: broadcastGoalSchema.nullable().optional(),
+    holdoutPercent: holdoutPercent.optional(),
   })
   .superRefine(checkVariants);
 export type BroadcastPatch = z.infer<typeof broadcastPatchSchema>;

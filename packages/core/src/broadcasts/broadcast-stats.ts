@@ -1,13 +1,19 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
-import { UNKNOWN_DROPPED } from './broadcast-schemas';
+import { goalOutcome, type ArmTotals, type GoalOutcome } from '../outcomes/goal-outcome';
+import { UNKNOWN_DROPPED, type BroadcastGoal } from './broadcast-schemas';
+
+/** A goal broadcast's result: the same arms and lift as a journey's outcomes (docs/broadcasts.md, "Goals and holdouts"). */
+export interface BroadcastGoalStats extends GoalOutcome {
+  goal: { event: string; within: string };
+}
 
 export interface BroadcastStats {
   sent: number;
   failed: number;
   /** sends whose outcome was unknown, dropped by the delivery policy (docs/email.md, "Exactly once") */
   unknownDropped: number;
-  skipped: { unsubscribed: number; suppressed: number; noEmail: number; missingData: number; frequencyCap: number };
+  skipped: { unsubscribed: number; suppressed: number; noEmail: number; missingData: number; frequencyCap: number; holdout: number };
   delivered: number;
   bounced: number;
   complained: number;
@@ -15,12 +21,16 @@ export interface BroadcastStats {
   clicks: { human: number; machine: number };
   /** recipients who left this broadcast's category (or everything) after its email was sent */
   unsubscribed: number;
+  /** null for a broadcast without a goal */
+  goal: BroadcastGoalStats | null;
 }
 
 /** Recipients past `pending` (sent, failed, skipped or cancelled), for progress. */
 export interface BroadcastCounts {
   stats: BroadcastStats;
   done: number;
+  /** the goal's counters per arm (people exposed, of them converted); `stats.goal` is made from them and the broadcast's goal */
+  arms: { treatment: ArmTotals; holdout: ArmTotals };
 }
 
 export function emptyStats(): BroadcastStats {
@@ -28,17 +38,33 @@ export function emptyStats(): BroadcastStats {
     sent: 0,
     failed: 0,
     unknownDropped: 0,
-    skipped: { unsubscribed: 0, suppressed: 0, noEmail: 0, missingData: 0, frequencyCap: 0 },
+    skipped: { unsubscribed: 0, suppressed: 0, noEmail: 0, missingData: 0, frequencyCap: 0, holdout: 0 },
     delivered: 0,
     bounced: 0,
     complained: 0,
     opens: { human: 0, machine: 0 },
     clicks: { human: 0, machine: 0 },
     unsubscribed: 0,
+    goal: null,
   };
 }
 
-/** Where each counter bucket (migration 0135) goes in the stats; every recipient outcome (not `pending`) is also `done`. */
+/** The counters of a broadcast (or variant) before any is read. */
+export function emptyCounts(): BroadcastCounts {
+  return { stats: emptyStats(), done: 0, arms: { treatment: { enrolled: 0, converted: 0, value: 0 }, holdout: { enrolled: 0, converted: 0, value: 0 } } };
+}
+
+/**
+ * The stats with the goal's result, for a broadcast with a goal; the holdout arm is null when
+ * nobody is held out. Broadcast goals have no value, so `value` is 0.
+ */
+export function withGoal(counts: BroadcastCounts, goal: BroadcastGoal | null, holdoutPercent: number): BroadcastStats {
+  if (goal === null) return counts.stats;
+  const holdout = holdoutPercent === 0 && counts.arms.holdout.enrolled === 0 ? null : counts.arms.holdout;
+  return { ...counts.stats, goal: { goal: { event: goal.event, within: goal.within }, ...goalOutcome(counts.arms.treatment, holdout, true) } };
+}
+
+/** Where each counter bucket (migrations 0135, 0245) goes in the stats; every recipient outcome (not `pending`) is also `done`. */
 function addBucket(into: BroadcastCounts, bucket: string, n: number): void {
   const stats = into.stats;
   if (bucket === 'sent' || bucket === 'failed' || bucket === 'cancelled' || bucket.startsWith('skipped:')) into.done += n;
@@ -66,6 +92,21 @@ function addBucket(into: BroadcastCounts, bucket: string, n: number): void {
       break;
     case 'skipped:frequency_cap':
       stats.skipped.frequencyCap += n;
+      break;
+    case 'skipped:holdout':
+      stats.skipped.holdout += n;
+      break;
+    case 'goal:treatment':
+      into.arms.treatment.enrolled += n;
+      break;
+    case 'goal:holdout':
+      into.arms.holdout.enrolled += n;
+      break;
+    case 'goal:treatment:converted':
+      into.arms.treatment.converted += n;
+      break;
+    case 'goal:holdout:converted':
+      into.arms.holdout.converted += n;
       break;
     case 'delivered':
       stats.delivered += n;
@@ -157,7 +198,7 @@ export async function broadcastStats(db: Db, ids: readonly string[]): Promise<Ma
       .execute(),
     unsubscribedAfterSend(db, ids),
   ]);
-  const blank = (): BroadcastCounts => ({ stats: emptyStats(), done: 0 });
+  const blank = emptyCounts;
   for (const id of ids) result.set(id, { total: blank(), variants: new Map() });
   for (const row of [...counted, ...unsubscribed]) {
     const entry = result.get(row.broadcastId)!;

@@ -6,8 +6,9 @@ import { paginate, type PageQuery } from '../db/paginate';
 import type { BroadcastRow, BroadcastStatus, JsonObject } from '../db/schema';
 import { badRequest, conflict, notFound } from '../errors/app-error';
 import { assertKnownCategories } from '../preferences/contact-preferences';
-import type { AbTest, BroadcastAudience, BroadcastInput, BroadcastPatch, BroadcastVariant } from './broadcast-schemas';
-import { broadcastStats, emptyStats, type BroadcastCounts, type BroadcastStats } from './broadcast-stats';
+import { durationMs } from '@waymark/journey';
+import type { AbTest, BroadcastAudience, BroadcastGoal, BroadcastInput, BroadcastPatch, BroadcastVariant } from './broadcast-schemas';
+import { broadcastStats, emptyCounts, withGoal, type BroadcastCounts, type BroadcastStats } from './broadcast-stats';
 import { checkBroadcastData, getBroadcastTemplate } from './broadcast-template-data';
 
 export const BROADCAST_NOT_FOUND = 'Broadcast not found';
@@ -30,6 +31,10 @@ export interface Broadcast {
   localTime: string | null;
   variants: BroadcastVariantView[] | null;
   abTest: AbTest | null;
+  /** the conversion it is measured by (docs/broadcasts.md, "Goals and holdouts") */
+  goal: BroadcastGoal | null;
+  /** share of the audience held out of the email (0–50) */
+  holdoutPercent: number;
   status: BroadcastStatus;
   /** recipients in the snapshot taken when sending started (null before) */
   audienceSize: number | null;
@@ -55,6 +60,8 @@ export interface BroadcastDeps {
 
 function toBroadcast(row: BroadcastRow, counts: { total: BroadcastCounts; variants: Map<string, BroadcastCounts> } | undefined): Broadcast {
   const variants = row.variants as unknown as BroadcastVariant[] | null;
+  const goal = row.goal as unknown as BroadcastGoal | null;
+  const statsOf = (of: BroadcastCounts | undefined) => withGoal(of ?? emptyCounts(), goal, row.holdoutPercent);
   return {
     id: row.id,
     name: row.name,
@@ -69,13 +76,15 @@ function toBroadcast(row: BroadcastRow, counts: { total: BroadcastCounts; varian
       variants?.map((variant) => ({
         ...variant,
         winner: variant.id === row.winnerVariantId,
-        stats: counts?.variants.get(variant.id)?.stats ?? emptyStats(),
+        stats: statsOf(counts?.variants.get(variant.id)),
       })) ?? null,
     abTest: row.abTest as unknown as AbTest | null,
+    goal,
+    holdoutPercent: row.holdoutPercent,
     status: row.status,
     audienceSize: row.audienceSize,
     progress: { done: counts?.total.done ?? 0, total: row.audienceSize ?? 0 },
-    stats: counts?.total.stats ?? emptyStats(),
+    stats: statsOf(counts?.total),
     winnerVariantId: row.winnerVariantId,
     error: row.error,
     pausedReason: row.pausedReason,
@@ -173,11 +182,18 @@ export async function createBroadcast(deps: BroadcastDeps, input: BroadcastInput
       localTime: input.localTime ?? null,
       variants: input.variants === undefined ? null : JSON.stringify(input.variants),
       abTest: input.abTest === undefined ? null : JSON.stringify(input.abTest),
+      ...goalColumns(input.goal ?? null),
+      holdoutPercent: input.holdoutPercent ?? 0,
       createdBy,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
   return toBroadcast(row, undefined);
+}
+
+/** The goal as given, and its window in ms, which the statement storing an event compares with (broadcast-conversions.ts). */
+function goalColumns(goal: BroadcastGoal | null): { goal: string | null; goalWithinMs: number | null } {
+  return goal === null ? { goal: null, goalWithinMs: null } : { goal: JSON.stringify(goal), goalWithinMs: durationMs(goal.within) };
 }
 
 /** 409 unless the broadcast is a draft: what has started sending is no longer edited. */
@@ -193,6 +209,9 @@ export async function updateBroadcast(deps: BroadcastDeps, id: string, patch: Br
   const variants = pick(patch.variants, current.variants as unknown as BroadcastVariant[] | null);
   const abTest = pick(patch.abTest, current.abTest as unknown as AbTest | null);
   if (abTest !== null && variants === null) throw badRequest('abTest: an A/B test needs 2 to 5 variants');
+  const goal = pick(patch.goal, current.goal as unknown as BroadcastGoal | null);
+  const holdoutPercent = patch.holdoutPercent ?? current.holdoutPercent;
+  if (holdoutPercent > 0 && goal === null) throw badRequest('holdoutPercent: a holdout needs a goal: without one there is no conversion to compare');
   const definition: BroadcastDefinition = {
     templateKey: patch.templateKey ?? current.templateKey,
     category: patch.category ?? current.category,
@@ -216,6 +235,8 @@ export async function updateBroadcast(deps: BroadcastDeps, id: string, patch: Br
       localTime: pick(patch.localTime, current.localTime),
       variants: variants === null ? null : JSON.stringify(variants),
       abTest: abTest === null ? null : JSON.stringify(abTest),
+      ...goalColumns(goal),
+      holdoutPercent,
       updatedAt: new Date(),
     })
     .where('id', '=', id)

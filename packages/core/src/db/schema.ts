@@ -464,6 +464,10 @@ export interface BroadcastsTable {
   pausedFrom: 'scheduled' | 'sending' | 'testing' | null;
   /** 0205: `reputation` when the reputation breaker paused it (its resume resumes it) */
   pausedReason: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 0245: the goal as given (`{event, within, where?}`), its window in ms, the share held out */
+  goal: Json<JsonObject> | null;
+  goalWithinMs: ColumnType<string | null, number | null | undefined, number | null>;
+  holdoutPercent: ColumnType<number, number | undefined, number>;
   audienceSize: number | null;
   winnerVariantId: string | null;
   testEndsAt: NullableTimestamp;
@@ -493,6 +497,10 @@ export interface BroadcastRecipientsTable {
   reason: string | null;
   emailSendId: string | null;
   updatedAt: Generated<Date>;
+  /** 0245: a goal broadcast's recipient whose turn came (sent, skipped or held out); the conversion */
+  exposedAt: NullableTimestamp;
+  convertedAt: NullableTimestamp;
+  conversionEventId: string | null;
 }
 
 export interface ListsTable {

@@ -4,6 +4,8 @@ import type { IngestDeps } from './ingest-deps';
 import { prepareEvent, type EventInput, type PreparedEvent } from './prepare-event';
 import { effectsColumns, effectsCtes, planEffects, type EventEffect } from './effects-statement';
 import { LIVE_STATUS_LIST } from '../journeys/live-statuses';
+import { goalCandidatesColumn, goalCandidatesCte, type GoalCandidate } from '../broadcasts/broadcast-conversions';
+import { convertBroadcastRecipients } from './ingest';
 
 /** One event of a batch: an ingest input without list membership (a per-contact write). */
 export type BatchIngestInput = EventInput;
@@ -21,6 +23,7 @@ interface BatchStoreRow {
   effects: EventEffect[];
   /** the states exited, each with the event that exited it */
   exits: { id: string; eventId: string }[];
+  goalCandidates: GoalCandidate[];
 }
 
 /**
@@ -68,9 +71,10 @@ export async function ingestEvents(deps: IngestDeps, inputs: readonly BatchInges
       from journey_states s
       where s.user_id = any(${userIds}::text[]) and s.status in ${LIVE_STATUS_LIST}
         and (s.journey_id = any(${exitJourneyIds}::text[]) or s.context ->> 'waitingFor' = any(${names}::text[]))
-    ), ${effectsCtes(plan)}
+    ), ${effectsCtes(plan)}, ${goalCandidatesCte}
     select
       coalesce((select json_agg(id) from inserted), '[]'::json) as inserted,
+      ${goalCandidatesColumn},
       ${effectsColumns},
       coalesce((select json_agg(json_build_object('id', id, 'eventId', event_id)) from exited), '[]'::json) as exits`.execute(deps.db);
   const row = stored.rows[0]!;
@@ -101,6 +105,7 @@ export async function ingestEvents(deps: IngestDeps, inputs: readonly BatchInges
   const effectsByEvent = new Map<string, EventEffect[]>();
   for (const effect of row.effects) effectsByEvent.set(effect.eventId, [...(effectsByEvent.get(effect.eventId) ?? []), effect]);
   for (const event of fresh) deps.effects.dispatch(event, effectsByEvent.get(event.id) ?? []);
+  await convertBroadcastRecipients(deps, row.goalCandidates, fresh);
 
   // 3. the exit check ran in the store statement: each live state exited on the first event of the batch that matches a rule
   const exited = new Map<string, string[]>();

@@ -8,6 +8,7 @@ import type { IngestDeps } from './ingest-deps';
 import { effectsColumns, effectsCtes, planEffects, type EffectPlan, type EventEffect } from './effects-statement';
 import { prepareEvent, type EventInput, type PreparedEvent } from './prepare-event';
 import { LIVE_STATUS_LIST } from '../journeys/live-statuses';
+import { goalCandidatesColumn, goalCandidatesCte, recordBroadcastConversions, type GoalCandidate } from '../broadcasts/broadcast-conversions';
 
 export interface IngestInput extends EventInput {
   lists?: Record<string, boolean>;
@@ -38,6 +39,8 @@ interface StoreRow {
   liveStates: { id: string; journeyId: string }[];
   effects: EventEffect[];
   exitedIds: string[];
+  /** goal broadcasts' recipients this event may convert (broadcast-conversions.ts) */
+  goalCandidates: GoalCandidate[];
 }
 
 /**
@@ -83,6 +86,7 @@ export async function ingestEvent(deps: IngestDeps, input: IngestInput): Promise
   await deps.faults?.afterCommit?.([event]);
   // 2. route: the effects are committed; this process carries them out at once, off the request path
   deps.effects.dispatch(event, row.effects);
+  await convertBroadcastRecipients(deps, row.goalCandidates, [event]);
 
   // 4. contact upsert, when the store statement did not do it (an email-only event, whose contact
   // is found by address). A failure is logged and the event still counts.
@@ -143,14 +147,31 @@ async function storeEvent(db: Db, event: PreparedEvent, plan: EffectPlan, contac
     live as (
       select s.id, s.user_id, s.journey_id, s.workflow_id, s.context ->> 'waitingFor' as waiting_for
       from journey_states s where s.user_id = ${event.userId} and s.status in ${LIVE_STATUS_LIST}
-    ), ${effectsCtes(plan)}
+    ), ${effectsCtes(plan)}, ${goalCandidatesCte}
     select
       (select id from inserted) as inserted_id,
       (select id from contact) as contact_id,
       (select email from contact) as contact_email,
       coalesce((select json_agg(json_build_object('id', id, 'journeyId', journey_id)) from live), '[]'::json) as live_states,
+      ${goalCandidatesColumn},
       ${effectsColumns}`.execute(db);
   return stored.rows[0]!;
+}
+
+/**
+ * The goal broadcasts' conversions the stored events make, after their commit (only a goal
+ * event of an exposed recipient gets here). A failure is logged and the events still count.
+ */
+export async function convertBroadcastRecipients(
+  deps: Pick<IngestDeps, 'db' | 'logger'>,
+  candidates: readonly GoalCandidate[],
+  events: readonly PreparedEvent[],
+): Promise<void> {
+  if (candidates.length === 0) return;
+  const byId = new Map(events.map((event) => [event.id, { name: event.name, properties: event.eventProperties }]));
+  await recordBroadcastConversions(deps.db, candidates, byId).catch((error: unknown) => {
+    deps.logger.warn({ err: error, count: candidates.length }, 'broadcast goal conversions not recorded');
+  });
 }
 
 /** An error PostgreSQL answered (not a lost connection, whose statement may have committed): the statement was rolled back whole. */

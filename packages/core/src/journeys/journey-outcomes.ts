@@ -1,18 +1,9 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import { conflict } from '../errors/app-error';
-import { liftOf, rate, type Lift } from '../outcomes/lift-interval';
+import { goalOutcome, type ArmOutcome } from '../outcomes/goal-outcome';
+import type { Lift } from '../outcomes/lift-interval';
 import type { JourneyRegistry } from './registry';
-
-export interface ArmOutcome {
-  enrolled: number;
-  converted: number;
-  /** converted / enrolled (0 while nobody enrolled) */
-  conversionRate: number;
-  /** the sum of the conversions' values (the goal's `value`) */
-  value: number;
-  valuePerPerson: number;
-}
 
 export interface StepOutcome {
   step: string;
@@ -71,14 +62,17 @@ export async function getJourneyOutcomes(db: Db, registry: JourneyRegistry, jour
       from journey_step_counts where ${filters} and not holdout
       group by node_id order by sum(reached) desc, node_id`.execute(db),
   ]);
-  const treatment = armOutcome(arms.rows.find((row) => !row.holdout));
   const heldOut = arms.rows.find((row) => row.holdout);
-  const holdout = journey.holdout === undefined && heldOut === undefined ? null : armOutcome(heldOut);
+  const { arms: outcomeArms, lift } = goalOutcome(
+    arms.rows.find((row) => !row.holdout),
+    journey.holdout === undefined && heldOut === undefined ? null : heldOut,
+    journey.goal !== undefined,
+  );
   return {
     journeyId,
     goal: journey.goal === undefined ? null : { event: journey.goal.event, within: String(journey.goal.within) },
-    arms: { treatment, holdout },
-    lift: holdout === null || journey.goal === undefined ? null : liftOf(treatment, holdout),
+    arms: outcomeArms,
+    lift,
     byStep: steps.rows.map(({ nodeId, ...counts }) => ({ step: nodeId, ...counts })),
   };
 }
@@ -89,11 +83,4 @@ export async function getJourneyOutcomes(db: Db, registry: JourneyRegistry, jour
  */
 function utcDay(date: Date): string {
   return date.getUTCFullYear() < 1970 ? '1969-12-31' : date.toISOString().slice(0, 10);
-}
-
-function armOutcome(row: { enrolled: number; converted: number; value: number } | undefined): ArmOutcome {
-  const enrolled = row?.enrolled ?? 0;
-  const converted = row?.converted ?? 0;
-  const value = row?.value ?? 0;
-  return { enrolled, converted, conversionRate: rate({ enrolled, converted }), value, valuePerPerson: enrolled === 0 ? 0 : value / enrolled };
 }

@@ -4,19 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROADCAST_CHUNK_SIZE } from '@waymark/core/broadcasts/broadcast-chunk';
 import { duringFirstChunk } from '../../../../../test/during-first-chunk';
 import { eventually } from '../../../../../test/eventually';
-import { header, type EmulatorEmail } from '../../../../../test/email-emulator';
+import { emailsToAny, header } from '../../../../../test/email-emulator';
 import { startTestApi, type TestApi } from '../../../../../test/test-api';
-import { integrationEnv } from '../../../../../test/test-env';
 import { subscribeOutboxEndpoint } from '../../../../../test/webhook-endpoints';
 
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
-
-/** Every email the shared SES emulator holds for these addresses (one read of the store). */
-async function emulatorEmailsTo(addresses: readonly string[]): Promise<EmulatorEmail[]> {
-  const wanted = new Set(addresses.map((address) => address.toLowerCase()));
-  const store = (await (await fetch(`${integrationEnv().SES_ENDPOINT}/store`)).json()) as { emails: EmulatorEmail[] };
-  return store.emails.filter((email) => email.destination.to.some((to) => wanted.has(to.toLowerCase())));
-}
 
 /**
  * Broadcasts over the real api, PostgreSQL, the integration setup's Temporal worker and the SES
@@ -140,7 +132,7 @@ describe('/v1/admin/broadcasts', () => {
     expect(done.progress).toEqual({ done: 50, total: 50 });
     expect(done.stats.sent).toBe(44);
     expect(done.stats.failed).toBe(0);
-    expect(done.stats.skipped).toEqual({ unsubscribed: 3, suppressed: 2, noEmail: 1, missingData: 0, frequencyCap: 0 });
+    expect(done.stats.skipped).toEqual({ unsubscribed: 3, suppressed: 2, noEmail: 1, missingData: 0, frequencyCap: 0, holdout: 0 });
 
     const blocked = new Set([unsubAll1, unsubAll2, categoryOnly, suppressed1, suppressed2]);
     const eligible = addresses.filter((address) => !blocked.has(address));
@@ -148,7 +140,7 @@ describe('/v1/admin/broadcasts', () => {
     const rows = await sendsOf(broadcast.id);
     expect(rows.map((row) => row.toEmail).sort()).toEqual([...eligible].sort());
     const delivered = await eventually(
-      () => emulatorEmailsTo(addresses),
+      () => emailsToAny(addresses),
       (emails) => emails.length >= 44,
       { what: '44 emails in the emulator' },
     );
@@ -281,7 +273,7 @@ describe('/v1/admin/broadcasts', () => {
       (status) => status === 'completed',
     );
     expect(await sendsOf(broadcast.id)).toEqual([]);
-    expect(await emulatorEmailsTo(addresses)).toEqual([]);
+    expect(await emailsToAny(addresses)).toEqual([]);
     expect((await api.request('DELETE', `/v1/admin/segments/${segment.body.segment.id}`, { token: adminKey })).status).toBe(200);
   });
 
@@ -306,7 +298,7 @@ describe('/v1/admin/broadcasts', () => {
     expect(new Set(rows.map((row) => row.toEmail)).size).toBe(SEVERAL_CHUNKS);
     expect(rows).toHaveLength(SEVERAL_CHUNKS);
     const delivered = await eventually(
-      () => emulatorEmailsTo(list.addresses),
+      () => emailsToAny(list.addresses),
       (emails) => emails.length >= SEVERAL_CHUNKS,
     );
     expect(delivered).toHaveLength(SEVERAL_CHUNKS);
@@ -341,7 +333,7 @@ describe('/v1/admin/broadcasts', () => {
     expect(answer.status, answer.text).toBe(202);
     expect(answer.body.results).toEqual([{ email: to, status: 'sent', emailId: expect.any(String), reason: null }]);
     const [email] = await eventually(
-      () => emulatorEmailsTo([to]),
+      () => emailsToAny([to]),
       (emails) => emails.length === 1,
     );
     expect(email!.subject).toBe('[Test] Our November news');

@@ -3,6 +3,7 @@ import { listBroadcastRecipients } from '@waymark/core/broadcasts/broadcast-reci
 import {
   abTestSchema,
   broadcastAudienceSchema,
+  broadcastGoalSchema,
   broadcastInputSchema,
   broadcastPatchSchema,
   broadcastRecipientStatuses,
@@ -16,6 +17,7 @@ import { createBroadcast, deleteBroadcast, getBroadcast, listBroadcasts, updateB
 import type { AppDeps } from '../../deps';
 import type { RoutePlugin } from '../../http/type-provider';
 import { bearerErrors, errorBody, listEnvelope, nullableTimestamp, page, paginationQuery, timestamp } from '../../schemas/common';
+import { outcomeArms, outcomeLift } from '../../schemas/outcomes';
 
 const count = z.number().int();
 const statsSchema = z
@@ -26,7 +28,14 @@ const statsSchema = z
       'sends whose outcome was unknown (an attempt stopped during the provider call) that the delivery policy dropped rather than risk a duplicate; without SES event publishing only (docs/email.md, "Exactly once")',
     ),
     skipped: z
-      .object({ unsubscribed: count, suppressed: count, noEmail: count, missingData: count, frequencyCap: count })
+      .object({
+        unsubscribed: count,
+        suppressed: count,
+        noEmail: count,
+        missingData: count,
+        frequencyCap: count,
+        holdout: count.describe('held out to measure the goal (holdoutPercent)'),
+      })
       .describe('recipients who got no email, by reason'),
     delivered: count,
     bounced: count,
@@ -34,6 +43,16 @@ const statsSchema = z
     opens: z.object({ human: count, machine: count }).describe('emails opened, by people and only by machines (docs/email.md)'),
     clicks: z.object({ human: count, machine: count }),
     unsubscribed: count.describe('recipients who unsubscribed (from everything or this category) after the email was sent'),
+    goal: z
+      .object({
+        goal: z.object({ event: z.string(), within: z.string() }),
+        arms: outcomeArms.describe(
+          'treatment: recipients not held out whose turn came (their email sent, or skipped by their preferences); holdout: those held out. converted: the goal event arrived within `within` of that moment',
+        ),
+        lift: outcomeLift.nullable().describe('null until both arms have someone in them, or without a holdout'),
+      })
+      .nullable()
+      .describe('the goal\'s result, as a journey\'s outcomes; null without a goal (docs/broadcasts.md, "Goals and holdouts")'),
   })
   .meta({ id: 'BroadcastStats' });
 
@@ -50,6 +69,8 @@ const broadcastSchema = z
     localTime: z.string().nullable(),
     variants: z.array(broadcastVariantSchema.extend({ winner: z.boolean(), stats: statsSchema }).meta({ id: 'BroadcastVariant' })).nullable(),
     abTest: abTestSchema.nullable(),
+    goal: broadcastGoalSchema.nullable(),
+    holdoutPercent: z.number().int(),
     status: z.enum(broadcastStatuses),
     audienceSize: z.number().int().nullable().describe('recipients in the snapshot taken when sending started; null before'),
     progress: z.object({ done: count, total: count }).describe('recipients past pending (sent, failed, skipped or cancelled) of audienceSize'),
@@ -75,7 +96,7 @@ const recipientSchema = z
     email: z.string().nullable(),
     variantId: z.string().nullable(),
     status: z.enum(broadcastRecipientStatuses),
-    reason: z.string().nullable().describe('skipped: unsubscribed, suppressed, no_email, missing_data or frequency_cap; failed: the error'),
+    reason: z.string().nullable().describe('skipped: unsubscribed, suppressed, no_email, missing_data, frequency_cap or holdout; failed: the error'),
     emailId: z.uuid().nullable(),
   })
   .meta({ id: 'BroadcastRecipient' });

@@ -3,32 +3,16 @@ import { getJourneyOutcomes } from '@waymark/core/journeys/journey-outcomes';
 import type { RoutePlugin } from '../../http/type-provider';
 import type { AppDeps } from '../../deps';
 import { bearerErrors, dateRangeQuery, errorBody } from '../../schemas/common';
+import { outcomeArms, outcomeLift } from '../../schemas/outcomes';
 
 const count = z.number().int().nonnegative();
-const arm = z
-  .object({
-    enrolled: count.describe('people who entered in the range'),
-    converted: count.describe('of them, people whose goal event arrived within the goal window'),
-    conversionRate: z.number().describe('converted / enrolled (0 while nobody entered)'),
-    value: z.number().describe("the sum of the conversions' values (the goal's `value`)"),
-    valuePerPerson: z.number().describe('value / enrolled'),
-  })
-  .meta({ id: 'JourneyOutcomeArm' });
 
 const journeyOutcomes = z
   .object({
     journeyId: z.string(),
     goal: z.object({ event: z.string(), within: z.string() }).nullable().describe('null: the journey has a holdout but no goal'),
-    arms: z.object({ treatment: arm, holdout: arm.nullable().describe('null: the journey holds nobody out') }),
-    lift: z
-      .object({
-        absolute: z.number().describe('treatment rate minus holdout rate (0.021 is +2.1 points)'),
-        relative: z.number().nullable().describe('absolute / holdout rate; null while the holdout has no conversion'),
-        ci95: z.tuple([z.number(), z.number()]).describe('an always-valid 95 % interval of `absolute`: valid however often it is read while the journey runs'),
-        method: z.string(),
-      })
-      .nullable()
-      .describe('null until both arms have someone in them, or without a goal or a holdout'),
+    arms: outcomeArms,
+    lift: outcomeLift.nullable().describe('null until both arms have someone in them, or without a goal or a holdout'),
     byStep: z
       .array(
         z.object({

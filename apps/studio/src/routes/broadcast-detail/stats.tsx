@@ -1,6 +1,7 @@
 import { Trophy } from 'lucide-react';
 import type { components } from '../../api/schema';
 import { formatNumber } from '../../components/format';
+import { GoalResult } from '../../components/goal-result';
 
 type Broadcast = components['schemas']['Broadcast'];
 type Stats = components['schemas']['BroadcastStats'];
@@ -50,6 +51,7 @@ export function StatsPanel({ stats }: { stats: Stats }) {
     ['no email', stats.skipped.noEmail],
     ['missing data', stats.skipped.missingData],
     ['frequency cap', stats.skipped.frequencyCap],
+    ['held out', stats.skipped.holdout],
   ];
   return (
     <section className="card stack" aria-labelledby="stats-heading">
@@ -84,6 +86,25 @@ export function StatsPanel({ stats }: { stats: Stats }) {
             ))}
         </ul>
       )}
+    </section>
+  );
+}
+
+/**
+ * Did the broadcast change what people do: its goal's conversions per arm and the lift over the
+ * holdout in words, as a journey's outcomes panel says it (docs/broadcasts.md, "Goals and holdouts").
+ */
+export function GoalPanel({ broadcast }: { broadcast: Broadcast }) {
+  const result = broadcast.stats.goal;
+  if (result === null) return null;
+  return (
+    <section className="card stack" aria-labelledby="goal-heading">
+      <h2 id="goal-heading">Goal</h2>
+      <p className="muted">
+        Goal: <code>{result.goal.event}</code> within {result.goal.within} of each person’s email
+        {broadcast.holdoutPercent === 0 ? '.' : `; ${broadcast.holdoutPercent} % of the audience held out, measured from when theirs would have gone.`}
+      </p>
+      <GoalResult arms={result.arms} lift={result.lift} hasGoal of="broadcast" testId="broadcast-lift" />
     </section>
   );
 }

@@ -2,26 +2,11 @@ import { useState } from 'react';
 import type { components } from '../../api/schema';
 import { ErrorPanel, Skeleton } from '../../components/feedback';
 import { formatNumber } from '../../components/format';
-import { formatRate, liftInWords } from '../../components/lift-words';
+import { GoalResult } from '../../components/goal-result';
 import { useJourneyOutcomesQuery } from '../../data/journeys/journey-outcomes-query';
 import { journeyVersions, UNVERSIONED } from './journey-map';
 
-type Arm = components['schemas']['JourneyOutcomeArm'];
 type JourneyDetailBody = components['schemas']['JourneyDetail'];
-
-const money = (value: number) => value.toLocaleString(undefined, { maximumFractionDigits: 2 });
-
-function ArmRow({ label, arm }: { label: string; arm: Arm }) {
-  return (
-    <tr>
-      <th scope="row">{label}</th>
-      <td>{formatNumber(arm.enrolled)}</td>
-      <td>{formatNumber(arm.converted)}</td>
-      <td>{formatRate(arm.conversionRate)}</td>
-      <td>{money(arm.valuePerPerson)}</td>
-    </tr>
-  );
-}
 
 /**
  * Does the journey change what people do: the lift of the emails over the holdout in words, both
@@ -59,25 +44,7 @@ export function Outcomes({ detail }: { detail: JourneyDetailBody }) {
           {version === undefined ? 'Everyone who entered, all versions.' : 'Everyone who entered on this version.'}
         </p>
       )}
-      <p data-testid="journey-lift">
-        <strong>{liftInWords({ arms, lift, hasGoal: goal !== null })}</strong>
-      </p>
-      <table aria-label="Outcomes per arm">
-        <thead>
-          <tr>
-            <th scope="col">Arm</th>
-            <th scope="col">Enrolled</th>
-            <th scope="col">Converted</th>
-            <th scope="col">Rate</th>
-            <th scope="col">Value per person</th>
-          </tr>
-        </thead>
-        <tbody>
-          <ArmRow label="With the emails" arm={arms.treatment} />
-          {arms.holdout === null ? null : <ArmRow label="Held out" arm={arms.holdout} />}
-        </tbody>
-      </table>
-      {lift === null ? null : <p className="muted">Interval: {lift.method}, valid however often it is read while the journey runs.</p>}
+      <GoalResult arms={arms} lift={lift} hasGoal={goal !== null} of="journey" testId="journey-lift" />
       {byStep.length === 0 ? null : (
         <table aria-label="Outcomes per step">
           <thead>

@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, it, expect as check } from 'vitest';
+import { createTestAdmin } from '../../test/auth-client';
+import { expectPage } from '../../test/browser';
+import { checkPage, signIn, startStudio, type Studio } from './test/studio-fixture';
+
+/**
+ * A broadcast's goal panel in Chromium against a real api (docs/broadcasts.md, "Goals and
+ * holdouts"): the lift in words and both arms, as the journey page's outcomes panel says them,
+ * axe-clean. The broadcast and its counters are written here, so its numbers are exact.
+ * Assertions are Playwright's web-first ones (they retry until the page shows the value).
+ */
+describe('Studio broadcast goal in Chromium', () => {
+  let studio: Studio;
+  let page: Page;
+  let id: string;
+  const name = `Goal ${randomUUID().slice(0, 8)}`;
+
+  beforeAll(async () => {
+    studio = await startStudio();
+    const db = studio.api.deps.db;
+    const broadcast = await db
+      .insertInto('broadcasts')
+      .values({
+        name,
+        templateKey: 'reengage-we-miss-you',
+        category: 'newsletter',
+        audience: JSON.stringify({ all: true }),
+        data: JSON.stringify({ productName: 'Atlas' }),
+        goal: JSON.stringify({ event: 'subscription.started', within: '7 days' }),
+        goalWithinMs: 7 * 86_400_000,
+        holdoutPercent: 20,
+        status: 'sent',
+        audienceSize: 9200,
+        startedAt: new Date(),
+        completedAt: new Date(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    id = broadcast.id;
+    // the counters the recipients' triggers keep (migrations/0135, 0245)
+    const buckets: [string, number][] = [
+      ['sent', 7360],
+      ['skipped:holdout', 1840],
+      ['goal:treatment', 7360],
+      ['goal:holdout', 1840],
+      ['goal:treatment:converted', 1030],
+      ['goal:holdout:converted', 219],
+    ];
+    await db
+      .insertInto('broadcastCounts')
+      .values(buckets.map(([bucket, n]) => ({ broadcastId: id, variantId: null, bucket, shard: 0, n })))
+      .execute();
+    ({ page } = await studio.openTab());
+    await signIn(page, await createTestAdmin(studio.api, 'studio-broadcast-goal'));
+  });
+
+  afterAll(async () => {
+    await studio?.close();
+  });
+
+  it('shows the goal: the lift in words and both arms, axe-clean', async () => {
+    await page.goto(`/studio/broadcasts/${id}`);
+    const goal = page.getByRole('region', { name: 'Goal' });
+    await expectPage(goal.getByText(/^Goal: subscription\.started within 7 days of each person’s email; 20 % of the audience held out/)).toBeVisible();
+    await expectPage(goal.getByTestId('broadcast-lift')).toHaveText('+2.1 points, between −0.6 and +4.8 with 95 % confidence; 9,200 people (1,840 held out)');
+    const arms = goal.getByRole('table', { name: 'Outcomes per arm' });
+    await expectPage(arms.getByRole('row', { name: /^With the email/ }).getByRole('cell')).toHaveText(['7,360', '1,030', '14.0 %', '0']);
+    await expectPage(arms.getByRole('row', { name: /^Held out/ }).getByRole('cell')).toHaveText(['1,840', '219', '11.9 %', '0']);
+    await expectPage(page.getByRole('list', { name: 'Skipped by reason' })).toHaveText('held out: 1,840');
+    await checkPage(page, 'broadcast-goal', name);
+  });
+
+  it('saw no console error and no failed request', () => {
+    check(studio.problems).toEqual([]);
+  });
+});

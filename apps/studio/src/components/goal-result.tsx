@@ -1,0 +1,66 @@
+import type { components } from '../api/schema';
+import { formatNumber } from './format';
+import { formatRate, liftInWords } from './lift-words';
+
+type Arm = components['schemas']['OutcomeArm'];
+
+const money = (value: number) => value.toLocaleString(undefined, { maximumFractionDigits: 2 });
+
+function ArmRow({ label, arm }: { label: string; arm: Arm }) {
+  return (
+    <tr>
+      <th scope="row">{label}</th>
+      <td>{formatNumber(arm.enrolled)}</td>
+      <td>{formatNumber(arm.converted)}</td>
+      <td>{formatRate(arm.conversionRate)}</td>
+      <td>{money(arm.valuePerPerson)}</td>
+    </tr>
+  );
+}
+
+/**
+ * A goal's result, the same for a journey's outcomes and a broadcast's `stats.goal`: the lift over
+ * the holdout in words, both arms' numbers, and the interval's method (docs/journeys.md, "Goals,
+ * holdouts and lift").
+ */
+export function GoalResult({
+  arms,
+  lift,
+  hasGoal,
+  of,
+  testId,
+}: {
+  arms: { treatment: Arm; holdout: Arm | null };
+  lift: { absolute: number; ci95: readonly number[]; method: string } | null;
+  hasGoal: boolean;
+  of: 'journey' | 'broadcast';
+  testId: string;
+}) {
+  return (
+    <>
+      <p data-testid={testId}>
+        <strong>{liftInWords({ arms, lift, hasGoal, of })}</strong>
+      </p>
+      <table aria-label="Outcomes per arm">
+        <thead>
+          <tr>
+            <th scope="col">Arm</th>
+            <th scope="col">Enrolled</th>
+            <th scope="col">Converted</th>
+            <th scope="col">Rate</th>
+            <th scope="col">Value per person</th>
+          </tr>
+        </thead>
+        <tbody>
+          <ArmRow label={of === 'journey' ? 'With the emails' : 'With the email'} arm={arms.treatment} />
+          {arms.holdout === null ? null : <ArmRow label="Held out" arm={arms.holdout} />}
+        </tbody>
+      </table>
+      {lift === null ? null : (
+        <p className="muted">
+          Interval: {lift.method}, valid however often it is read while the {of} runs.
+        </p>
+      )}
+    </>
+  );
+}
