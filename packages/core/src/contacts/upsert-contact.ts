@@ -75,7 +75,7 @@ export async function upsertContactsByExternalId(db: Db, contacts: readonly Exte
 
 /**
  * The upsert of upsertContactsByExternalId over `rows` (a select of external_id, email, properties
- * as jsonb), returning id and email: also a part of the ingest store statement (events/ingest.ts).
+ * as jsonb), returning id and email: also a part of the ingest store statement (events/ingest-batch.ts).
  */
 export function externalIdUpsert(rows: RawBuilder<unknown>): RawBuilder<UpsertedContact> {
   return sql<UpsertedContact>`

@@ -1,11 +1,11 @@
-import { sql } from 'kysely';
-import { upsertContact, upsertContactsByExternalId } from '../contacts/upsert-contact';
+import { sql, type RawBuilder } from 'kysely';
+import pg from 'pg';
+import { externalIdUpsert, upsertContact, upsertContactsByExternalId, type UpsertedContact } from '../contacts/upsert-contact';
 import type { IngestDeps } from './ingest-deps';
 import { prepareEvent, type EventInput, type PreparedEvent } from './prepare-event';
-import { effectsColumns, effectsCtes, planEffects, type EventEffect } from './effects-statement';
+import { effectsColumns, effectsCtes, planEffects, type EffectPlan, type EventEffect } from './effects-statement';
 import { LIVE_STATUS_LIST } from '../journeys/live-statuses';
-import { goalCandidatesColumn, goalCandidatesCte, type GoalCandidate } from '../broadcasts/broadcast-conversions';
-import { convertBroadcastRecipients } from './ingest';
+import { goalCandidatesColumn, goalCandidatesCte, recordBroadcastConversions, type GoalCandidate } from '../broadcasts/broadcast-conversions';
 
 /** One event of a batch: an ingest input without list membership (a per-contact write). */
 export type BatchIngestInput = EventInput;
@@ -18,70 +18,107 @@ export interface BatchIngestResult {
   exitedStateIds: string[];
 }
 
-interface BatchStoreRow {
+/** A live journey state of an event's user when the store statement ran. */
+export interface LiveState {
+  id: string;
+  journeyId: string;
+}
+
+/** What the pipeline did with one event: the single-event and the batch answers are both read from it. */
+export interface IngestOutcome {
+  event: PreparedEvent;
+  /** false when its idempotency key was already stored (nothing routed, nothing exited, no contact touched) */
+  stored: boolean;
+  eventId: string;
+  /** journey states this event moved to `exited` */
+  exitedStateIds: string[];
+  /** every live state of the event's user (with `liveStates: 'all'` and a routable event stored), else [] */
+  liveStates: LiveState[];
+  /** the event's contact, when stored and resolved and the batch names one contact (as a single event does) */
+  contact: UpsertedContact | undefined;
+}
+
+export interface IngestOptions {
+  /**
+   * `all`: the statement reads every live state of the events' users and answers them (the single
+   * event's `exits`); `relevant`: only the states one of the events can exit or signal, all a batch needs.
+   */
+  liveStates: 'all' | 'relevant';
+}
+
+interface StoreRow {
   inserted: string[];
   effects: EventEffect[];
   /** the states exited, each with the event that exited it */
   exits: { id: string; eventId: string }[];
+  /** with `liveStates: 'all'` only */
+  liveStates: (LiveState & { userId: string })[] | null;
+  /** the contacts this statement upserted */
+  contacts: UpsertedContact[];
+  /** goal broadcasts' recipients this batch's events may convert (broadcast-conversions.ts) */
   goalCandidates: GoalCandidate[];
 }
 
+/** A contact keyed by external id, merged over the batch's events of it in their order. */
+interface BatchContact {
+  externalId: string;
+  email: string | null;
+  properties: Record<string, unknown>;
+}
+
 /**
- * The ingest pipeline for many events at once (store with exit check and effects → route →
- * contact upsert), with set-based SQL: ONE statement stores every event, reads the live states
- * that can matter (a journey with an exitOn rule one of the batch's events passes, or a run waiting
- * for one of its names), applies the exits and keeps every event's journey effects in
- * `event_effects` (effects-statement.ts), which this process then carries out off the caller's
- * path (effect-dispatcher.ts); ONE statement upserts the contacts of every userId in the batch. Per event the outcome is what `ingestEvent` would produce run after run,
- * except that the states are read once for the whole batch: a state matched by several events of
- * the batch exits once, on the first of them. Used by the tracking event queue (bursts of
- * email.opened / email.link_clicked); the data plane keeps `ingestEvent`. Every event passes the
- * same checks as there (`prepareEvent`: name, time, catalog); an invalid input rejects the whole
- * batch before anything is written.
+ * Tracking events in bursts (email.opened / email.link_clicked) take `ingestEvents`; the data plane
+ * takes `ingestEvent` (ingest.ts), which is this pipeline run on a batch of one.
  */
 export async function ingestEvents(deps: IngestDeps, inputs: readonly BatchIngestInput[]): Promise<BatchIngestResult[]> {
+  const outcomes = await ingestBatch(deps, inputs, { liveStates: 'relevant' });
+  return outcomes.map(({ stored, eventId, exitedStateIds }) => ({ stored, eventId, exitedStateIds }));
+}
+
+/**
+ * THE ingest pipeline (every event, single or batched, goes through here): prepare → store with
+ * the exit check, the journey effects and the contact upsert → route → the rest of the contacts.
+ * - Prepare: every event passes `prepareEvent` (name, time, catalog); an invalid input rejects the
+ *   whole batch before anything is written. A quarantined event (catalog violations) is stored and
+ *   upserts its contact, but starts, signals and exits nothing.
+ * - Store: ONE statement inserts every event (a repeated Idempotency-Key inserts nothing), reads
+ *   the users' live states, applies the exits and keeps every event's journey effects in
+ *   `event_effects` (effects-statement.ts), and upserts the contacts keyed by external id of the
+ *   events it stored, so an acknowledged event has every effect kept and an event that triggers
+ *   nothing for a user with no live state costs one round trip. A state matched by several events
+ *   of the batch exits once, on the first of them.
+ * - Route: after the commit, off the caller's path: `deps.effects` carries the effects out in this
+ *   process at once, and the worker's relay whatever this process could not (docs/operations.md,
+ *   "Temporal outage").
+ * - Contacts the statement did not write (keyed by address; or PostgreSQL refused the statement
+ *   with them, which is then run without them) are upserted after it. A contact that cannot be
+ *   resolved is logged while its events still count.
+ */
+export async function ingestBatch(deps: IngestDeps, inputs: readonly EventInput[], options: IngestOptions): Promise<IngestOutcome[]> {
   if (inputs.length === 0) return [];
   const events = inputs.map((input) => prepareEvent(deps, input));
-  // a quarantined event (catalog violations) is stored and upserts its contact, but routes nothing
-  const routable = events.filter((event) => event.catalogViolations === undefined);
-  const names = [...new Set(routable.map((event) => event.name))];
-  const userIds = [...new Set(routable.map((event) => event.userId))];
   const plan = planEffects(deps, events);
-  const exitJourneyIds = [...new Set(plan.exits.map((exit) => exit.journeyId))];
+  const contacts = batchContacts(events);
 
-  // 1. store, with every event's journey effects (effects-statement.ts), in one round trip
-  const stored = await sql<BatchStoreRow>`
-    with input as (
-      select * from unnest(
-        ${events.map((event) => event.id)}::uuid[], ${events.map((event) => event.userId)}::text[],
-        ${events.map((event) => event.email ?? null)}::text[], ${events.map((event) => event.name)}::text[],
-        ${events.map((event) => JSON.stringify(event.eventProperties))}::text[], ${events.map((event) => event.source)}::text[],
-        ${events.map((event) => event.idempotencyKey ?? null)}::text[], ${events.map((event) => event.occurredAt.toISOString())}::timestamptz[],
-        ${events.map((event) => (event.catalogViolations === undefined ? null : JSON.stringify(event.catalogViolations)))}::text[]
-      ) with ordinality as t(id, user_id, user_email, event, properties, source, idempotency_key, occurred_at, catalog_violations, ord)
-    ), inserted as (
-      insert into events (id, user_id, user_email, event, properties, source, idempotency_key, occurred_at, catalog_violations)
-      select id, user_id, user_email, event, properties::jsonb, source, idempotency_key, occurred_at, catalog_violations::jsonb from input order by ord
-      on conflict (idempotency_key) do nothing
-      returning id
-    ), fresh as (
-      select i.id, i.ord::int as ord, i.user_id, i.event, i.catalog_violations is null as routable from input i join inserted using (id)
-    ), live as (
-      select s.id, s.user_id, s.journey_id, s.workflow_id, s.context ->> 'waitingFor' as waiting_for
-      from journey_states s
-      where s.user_id = any(${userIds}::text[]) and s.status in ${LIVE_STATUS_LIST}
-        and (s.journey_id = any(${exitJourneyIds}::text[]) or s.context ->> 'waitingFor' = any(${names}::text[]))
-    ), ${effectsCtes(plan)}, ${goalCandidatesCte}
-    select
-      coalesce((select json_agg(id) from inserted), '[]'::json) as inserted,
-      ${goalCandidatesColumn},
-      ${effectsColumns},
-      coalesce((select json_agg(json_build_object('id', id, 'eventId', event_id)) from exited), '[]'::json) as exits`.execute(deps.db);
-  const row = stored.rows[0]!;
+  let inStatement = contacts.length > 0;
+  const row = await storeEvents(deps, events, plan, options, contacts).catch(async (error: unknown) => {
+    // PostgreSQL refused the statement, so nothing of it was written: the contact part may be what
+    // it refused, and a contact that cannot be resolved is logged while the events still count
+    if (!inStatement || !refusedByServer(error)) throw error;
+    deps.logger.warn(
+      { err: error, userIds: contacts.map((contact) => contact.externalId) },
+      'event store with contact upsert failed; storing the events alone',
+    );
+    inStatement = false;
+    return storeEvents(deps, events, plan, options, []);
+  });
   const inserted = new Set(row.inserted);
+
   // a repeated key (stored earlier, by a concurrent request, or earlier in this batch): its stored
   // id, read after the statement has committed, so every one of those is visible. Rare, so the
-  // common batch pays no lookup.
+  // common batch pays no lookup. Whatever of those events' effects is still kept (the first request
+  // died after its commit, or Temporal was down) is carried out now, before the answer, so a
+  // producer's retry finishes what its first attempt began.
   const repeats = events.filter((event) => !inserted.has(event.id));
   const existing = new Map<string, string>();
   if (repeats.length > 0) {
@@ -95,34 +132,158 @@ export async function ingestEvents(deps: IngestDeps, inputs: readonly BatchInges
       )
       .execute();
     for (const stored of rows) if (stored.idempotencyKey !== null) existing.set(stored.idempotencyKey, stored.id);
-    // whatever of those events' effects is still kept is carried out now (as ingestEvent does)
     await Promise.all([...new Set(existing.values())].map((eventId) => deps.effects.finish(eventId)));
   }
   const fresh = events.filter((event) => inserted.has(event.id));
-  await deps.faults?.afterCommit?.(fresh);
+  if (fresh.length > 0) await deps.faults?.afterCommit?.(fresh);
 
-  // 2. route: the effects are committed; this process carries them out at once
-  const effectsByEvent = new Map<string, EventEffect[]>();
-  for (const effect of row.effects) effectsByEvent.set(effect.eventId, [...(effectsByEvent.get(effect.eventId) ?? []), effect]);
+  // route: the effects are committed; this process carries them out at once
+  const effectsByEvent = groupBy(row.effects, (effect) => effect.eventId);
   for (const event of fresh) deps.effects.dispatch(event, effectsByEvent.get(event.id) ?? []);
   await convertBroadcastRecipients(deps, row.goalCandidates, fresh);
 
-  // 3. the exit check ran in the store statement: each live state exited on the first event of the batch that matches a rule
-  const exited = new Map<string, string[]>();
-  for (const exit of row.exits) exited.set(exit.eventId, [...(exited.get(exit.eventId) ?? []), exit.id]);
+  // the contacts the statement did not write; a failure is logged and the events still count
+  const written = inStatement ? writtenInStatement(events, inserted) : new Set<string>();
+  const rest = fresh.filter((event) => event.externalId === undefined || !written.has(event.externalId));
+  const resolved = await upsertContacts(deps, rest).catch((error: unknown) => {
+    deps.logger.warn(
+      { err: error, count: rest.length, userIds: [...new Set(rest.map((event) => event.userId))] },
+      'contact resolution failed; events processed without it',
+    );
+    return undefined;
+  });
+  const oneContact = contacts.length === 1 ? (inStatement && written.size === 1 ? row.contacts[0] : resolved?.byExternalId) : undefined;
 
-  // 4. contact upsert: a failure is logged and the events still count
-  try {
-    await upsertContacts(deps, fresh);
-  } catch (error) {
-    deps.logger.warn({ err: error, count: fresh.length }, 'contact resolution failed; events processed without it');
+  // the exit check ran in the store statement: each live state exited on the first event of the batch that matches a rule
+  const exited = groupBy(row.exits, (exit) => exit.eventId);
+  const liveByUser = groupBy(row.liveStates ?? [], (state) => state.userId);
+  return events.map((event): IngestOutcome => {
+    if (!inserted.has(event.id))
+      return { event, stored: false, eventId: storedIdOf(existing, event.idempotencyKey), exitedStateIds: [], liveStates: [], contact: undefined };
+    const routable = event.catalogViolations === undefined;
+    return {
+      event,
+      stored: true,
+      eventId: event.id,
+      exitedStateIds: (exited.get(event.id) ?? []).map((exit) => exit.id),
+      liveStates: routable ? (liveByUser.get(event.userId) ?? []).map(({ id, journeyId }) => ({ id, journeyId })) : [],
+      contact: event.externalId === undefined ? resolved?.byEmail.get(event.userId) : oneContact,
+    };
+  });
+}
+
+/**
+ * The store step in ONE round trip: the events insert, the users' live states, every event's
+ * journey effects (effects-statement.ts: starts, signals, exits, each kept in `event_effects`, the
+ * exits applied) and the upsert of `contacts` (sorted by external id, so concurrent statements lock
+ * rows in the same order), each written only when every event of it is stored: a repeated
+ * Idempotency-Key touches no contact and has no effects.
+ */
+async function storeEvents(
+  deps: IngestDeps,
+  events: readonly PreparedEvent[],
+  plan: EffectPlan,
+  options: IngestOptions,
+  contacts: readonly BatchContact[],
+): Promise<StoreRow> {
+  const routable = events.filter((event) => event.catalogViolations === undefined);
+  const userIds = [...new Set(routable.map((event) => event.userId))];
+  const contactOrd = new Map(contacts.map((contact, index) => [contact.externalId, index + 1]));
+  const contactPart: RawBuilder<unknown> =
+    contacts.length === 0
+      ? sql`select null::uuid as id, null::text as email where false`
+      : externalIdUpsert(
+          sql`select external_id, email, properties::jsonb
+          from unnest(${contacts.map((contact) => contact.externalId)}::text[], ${contacts.map((contact) => contact.email)}::text[],
+                      ${contacts.map((contact) => JSON.stringify(contact.properties))}::text[]) with ordinality as c(external_id, email, properties, ord)
+          where not exists (select 1 from input i where i.contact_ord = c.ord and i.id not in (select id from inserted))
+          order by ord`,
+        );
+  const live =
+    options.liveStates === 'all'
+      ? sql``
+      : sql`and (s.journey_id = any(${[...new Set(plan.exits.map((exit) => exit.journeyId))]}::text[])
+              or s.context ->> 'waitingFor' = any(${[...new Set(routable.map((event) => event.name))]}::text[]))`;
+  const stored = await sql<StoreRow>`
+    with input as (
+      select * from unnest(
+        ${events.map((event) => event.id)}::uuid[], ${events.map((event) => event.userId)}::text[],
+        ${events.map((event) => event.email ?? null)}::text[], ${events.map((event) => event.name)}::text[],
+        ${events.map((event) => JSON.stringify(event.eventProperties))}::text[], ${events.map((event) => event.source)}::text[],
+        ${events.map((event) => event.idempotencyKey ?? null)}::text[], ${events.map((event) => event.occurredAt.toISOString())}::timestamptz[],
+        ${events.map((event) => (event.catalogViolations === undefined ? null : JSON.stringify(event.catalogViolations)))}::text[],
+        ${events.map((event) => (event.externalId === undefined ? null : (contactOrd.get(event.externalId) ?? null)))}::int[]
+      ) with ordinality as t(id, user_id, user_email, event, properties, source, idempotency_key, occurred_at, catalog_violations, contact_ord, ord)
+    ), inserted as (
+      insert into events (id, user_id, user_email, event, properties, source, idempotency_key, occurred_at, catalog_violations)
+      select id, user_id, user_email, event, properties::jsonb, source, idempotency_key, occurred_at, catalog_violations::jsonb from input order by ord
+      on conflict (idempotency_key) do nothing
+      returning id
+    ), fresh as (
+      select i.id, i.ord::int as ord, i.user_id, i.event, i.catalog_violations is null as routable from input i join inserted using (id)
+    ), contact as (${contactPart}),
+    live as (
+      select s.id, s.user_id, s.journey_id, s.workflow_id, s.context ->> 'waitingFor' as waiting_for
+      from journey_states s
+      where s.user_id = any(${userIds}::text[]) and s.status in ${LIVE_STATUS_LIST}
+        ${live}
+    ), ${effectsCtes(plan)}, ${goalCandidatesCte}
+    select
+      coalesce((select json_agg(id) from inserted), '[]'::json) as inserted,
+      ${goalCandidatesColumn},
+      ${effectsColumns},
+      coalesce((select json_agg(json_build_object('id', id, 'eventId', event_id)) from exited), '[]'::json) as exits,
+      ${options.liveStates === 'all' ? sql`coalesce((select json_agg(json_build_object('id', id, 'journeyId', journey_id, 'userId', user_id)) from live), '[]'::json)` : sql`null::json`} as live_states,
+      coalesce((select json_agg(json_build_object('id', id, 'email', email)) from contact), '[]'::json) as contacts`.execute(deps.db);
+  return stored.rows[0]!;
+}
+
+/**
+ * The batch's contacts keyed by external id, sorted by it (the lock order), each merged over its
+ * events in their order: the last address given wins, contactProperties merge shallowly.
+ */
+function batchContacts(events: readonly PreparedEvent[]): BatchContact[] {
+  const byExternalId = new Map<string, BatchContact>();
+  for (const event of events) {
+    if (event.externalId === undefined) continue;
+    const contact = byExternalId.get(event.externalId) ?? { externalId: event.externalId, email: null, properties: {} };
+    byExternalId.set(event.externalId, { ...contact, email: event.email ?? contact.email, properties: { ...contact.properties, ...event.contactProperties } });
   }
+  return [...byExternalId.values()].sort((a, b) => (a.externalId < b.externalId ? -1 : a.externalId > b.externalId ? 1 : 0));
+}
 
-  return events.map((event) =>
-    inserted.has(event.id)
-      ? { stored: true, eventId: event.id, exitedStateIds: exited.get(event.id) ?? [] }
-      : { stored: false, eventId: storedIdOf(existing, event.idempotencyKey), exitedStateIds: [] },
-  );
+/** The external ids whose contact the store statement wrote: those whose every event it stored. */
+function writtenInStatement(events: readonly PreparedEvent[], inserted: ReadonlySet<string>): Set<string> {
+  const written = new Set<string>();
+  const partly = new Set<string>();
+  for (const event of events) {
+    if (event.externalId === undefined) continue;
+    if (inserted.has(event.id)) written.add(event.externalId);
+    else partly.add(event.externalId);
+  }
+  for (const externalId of partly) written.delete(externalId);
+  return written;
+}
+
+/**
+ * The goal broadcasts' conversions the stored events make, after their commit (only a goal
+ * event of an exposed recipient gets here). A failure is logged and the events still count.
+ */
+async function convertBroadcastRecipients(
+  deps: Pick<IngestDeps, 'db' | 'logger'>,
+  candidates: readonly GoalCandidate[],
+  events: readonly PreparedEvent[],
+): Promise<void> {
+  if (candidates.length === 0) return;
+  const byId = new Map(events.map((event) => [event.id, { name: event.name, properties: event.eventProperties }]));
+  await recordBroadcastConversions(deps.db, candidates, byId).catch((error: unknown) => {
+    deps.logger.warn({ err: error, count: candidates.length }, 'broadcast goal conversions not recorded');
+  });
+}
+
+/** An error PostgreSQL answered (not a lost connection, whose statement may have committed): the statement was rolled back whole. */
+function refusedByServer(error: unknown): boolean {
+  return error instanceof pg.DatabaseError;
 }
 
 function storedIdOf(existing: ReadonlyMap<string, string>, key: string | undefined): string {
@@ -131,28 +292,37 @@ function storedIdOf(existing: ReadonlyMap<string, string>, key: string | undefin
   return id;
 }
 
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const group = groups.get(keyOf(item));
+    if (group === undefined) groups.set(keyOf(item), [item]);
+    else group.push(item);
+  }
+  return groups;
+}
+
 /**
- * Step 4 for a batch: every contact with an external id in ONE statement (sorted by external id,
- * so concurrent batches lock rows in the same order); email-only events, rare here, go through
- * the single-contact upsert. Per contact the outcome equals the events applied in order: the
- * last address given wins, contactProperties merge shallowly, lastSeenAt moves.
+ * The contacts of `events` the store statement did not write: every one keyed by external id in
+ * ONE statement (sorted, as in the store statement); email-only events, rare in a batch, through
+ * the single-contact upsert. Per contact the outcome equals the events applied in order. Answers
+ * the contacts by lowercased address, and the one keyed by external id when there is one.
  */
-async function upsertContacts(deps: IngestDeps, events: readonly PreparedEvent[]): Promise<void> {
-  const byExternalId = new Map<string, { email: string | null; properties: Record<string, unknown> }>();
+async function upsertContacts(
+  deps: IngestDeps,
+  events: readonly PreparedEvent[],
+): Promise<{ byEmail: Map<string, UpsertedContact>; byExternalId: UpsertedContact | undefined }> {
   const byEmail = new Map<string, { email: string; properties: Record<string, unknown> }>();
   for (const event of events) {
-    if (event.externalId !== undefined) {
-      const contact = byExternalId.get(event.externalId) ?? { email: null, properties: {} };
-      byExternalId.set(event.externalId, { email: event.email ?? contact.email, properties: { ...contact.properties, ...event.contactProperties } });
-    } else if (event.email !== undefined) {
-      const key = event.email.toLowerCase();
-      const contact = byEmail.get(key) ?? { email: event.email, properties: {} };
-      byEmail.set(key, { email: contact.email, properties: { ...contact.properties, ...event.contactProperties } });
-    }
+    if (event.externalId !== undefined || event.email === undefined) continue;
+    const key = event.email.toLowerCase();
+    const contact = byEmail.get(key) ?? { email: event.email, properties: {} };
+    byEmail.set(key, { email: contact.email, properties: { ...contact.properties, ...event.contactProperties } });
   }
-  const contacts = [...byExternalId].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([externalId, contact]) => ({ externalId, ...contact }));
-  const writes: Promise<unknown>[] = [upsertContactsByExternalId(deps.db, contacts)];
-  for (const contact of byEmail.values()) writes.push(upsertContact(deps.db, contact));
-  const failures = (await Promise.allSettled(writes)).filter((result) => result.status === 'rejected');
-  if (failures.length > 0) throw (failures[0] as PromiseRejectedResult).reason;
+  const keyedWrite = upsertContactsByExternalId(deps.db, batchContacts(events));
+  const emailWrites = [...byEmail].map(async ([key, contact]) => [key, await upsertContact(deps.db, contact)] as const);
+  const failure = (await Promise.allSettled([keyedWrite, ...emailWrites])).find((result) => result.status === 'rejected');
+  if (failure !== undefined) throw failure.reason;
+  const keyed = await keyedWrite;
+  return { byEmail: new Map(await Promise.all(emailWrites)), byExternalId: keyed.length === 1 ? keyed[0] : undefined };
 }
