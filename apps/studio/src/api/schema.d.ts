@@ -16881,6 +16881,12 @@ export interface components {
       /** @description value / enrolled */
       valuePerPerson: number;
     };
+    JourneyOutcomeDayInput: {
+      /** @description people who entered that day */
+      enrolled: number;
+      /** @description of them, people who converted (whenever they did) */
+      converted: number;
+    };
     JourneyOutcomesInput: {
       journeyId: string;
       /** @description null: the journey has a holdout but no goal */
@@ -16915,6 +16921,14 @@ export interface components {
         humanClicked: number;
         /** @description people who converted after reaching the step */
         converted: number;
+      }[];
+      /** @description per UTC day of entry (oldest first, days nobody entered left out): people who entered that day per arm and, of them, those who converted; the studio draws the cumulative conversion rate of each arm from it */
+      daily: {
+        /** @description a UTC day of entry, YYYY-MM-DD */
+        day: string;
+        treatment: components['schemas']['JourneyOutcomeDayInput'];
+        /** @description null: the journey holds nobody out */
+        holdout: components['schemas']['JourneyOutcomeDayInput'] | null;
       }[];
     };
     SimulationJobInput: {
@@ -17376,6 +17390,8 @@ export interface components {
         noEmail: number;
         missingData: number;
         frequencyCap: number;
+        /** @description held out by the program holdout of journeys/delivery-policy.ts (docs/journeys.md, "Goals, holdouts and lift") */
+        holdout: number;
       };
       delivered: number;
       bounced: number;
@@ -18105,6 +18121,12 @@ export interface components {
       /** @description value / enrolled */
       valuePerPerson: number;
     };
+    JourneyOutcomeDay: {
+      /** @description people who entered that day */
+      enrolled: number;
+      /** @description of them, people who converted (whenever they did) */
+      converted: number;
+    };
     JourneyOutcomes: {
       journeyId: string;
       /** @description null: the journey has a holdout but no goal */
@@ -18139,6 +18161,14 @@ export interface components {
         humanClicked: number;
         /** @description people who converted after reaching the step */
         converted: number;
+      }[];
+      /** @description per UTC day of entry (oldest first, days nobody entered left out): people who entered that day per arm and, of them, those who converted; the studio draws the cumulative conversion rate of each arm from it */
+      daily: {
+        /** @description a UTC day of entry, YYYY-MM-DD */
+        day: string;
+        treatment: components['schemas']['JourneyOutcomeDay'];
+        /** @description null: the journey holds nobody out */
+        holdout: components['schemas']['JourneyOutcomeDay'] | null;
       }[];
     };
     SimulationJob: {
@@ -18600,6 +18630,8 @@ export interface components {
         noEmail: number;
         missingData: number;
         frequencyCap: number;
+        /** @description held out by the program holdout of journeys/delivery-policy.ts (docs/journeys.md, "Goals, holdouts and lift") */
+        holdout: number;
       };
       delivered: number;
       bounced: number;

@@ -7,6 +7,7 @@ import type { BroadcastPhase, JsonObject } from '../db/schema';
 import { propertiesLocale } from '../contacts/locale';
 import { checkSendGateForAddresses, gateCategory, type SendBlockReason } from '../preferences/send-gate';
 import { releaseCapClaims } from '../delivery/frequency-caps';
+import { programHoldout } from '../delivery/program-holdout';
 import { contactsOverFrequencyCap } from './broadcast-frequency-cap';
 import { lockForChunk } from './broadcast-transition-lock';
 import { UNKNOWN_DROPPED, type BroadcastSkipReason, type BroadcastVariant } from './broadcast-schemas';
@@ -101,7 +102,15 @@ export async function sendBroadcastChunk(deps: BroadcastSendDeps, broadcastId: s
       due.map((recipient) => recipient.email!),
       category,
     );
-    const candidates = due.filter((recipient) => gate.get(recipient.email!)?.allowed === true);
+    // the program holdout (journeys/delivery-policy.ts): the same person as in journeys, by user id (else the address, as explain reads them)
+    const heldOut = new Set(
+      due
+        .filter(
+          (recipient) => programHoldout(deps.email.delivery.policy, deps.email.categories, row.category, recipient.userId ?? recipient.email!) !== undefined,
+        )
+        .map((recipient) => recipient.contactId),
+    );
+    const candidates = due.filter((recipient) => !heldOut.has(recipient.contactId) && gate.get(recipient.email!)?.allowed === true);
     const capped = await contactsOverFrequencyCap(db, deps.email.delivery.policy, {
       category: row.category,
       candidates: candidates.map((recipient) => ({
@@ -117,6 +126,10 @@ export async function sendBroadcastChunk(deps: BroadcastSendDeps, broadcastId: s
     const outcomes: Outcome[] = [];
     const sends: { contactId: string; input: SendEmailInput }[] = [];
     for (const recipient of due) {
+      if (heldOut.has(recipient.contactId)) {
+        outcomes.push({ contactId: recipient.contactId, status: 'skipped', reason: 'holdout' satisfies BroadcastSkipReason, emailSendId: null });
+        continue;
+      }
       const verdict = gate.get(recipient.email!);
       if (verdict?.allowed !== true) {
         outcomes.push({ contactId: recipient.contactId, status: 'skipped', reason: gateReason(verdict?.reason), emailSendId: null });

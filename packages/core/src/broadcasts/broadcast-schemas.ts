@@ -8,7 +8,7 @@ import { z } from 'zod';
 export const broadcastStatuses = ['draft', 'scheduled', 'sending', 'testing', 'paused', 'sent', 'cancelled', 'failed'] as const;
 
 /** Why a recipient got no email; the stats' `skipped` keys are the camelCase of these. */
-export const broadcastSkipReasons = ['unsubscribed', 'suppressed', 'no_email', 'missing_data', 'frequency_cap'] as const;
+export const broadcastSkipReasons = ['unsubscribed', 'suppressed', 'no_email', 'missing_data', 'frequency_cap', 'holdout'] as const;
 export type BroadcastSkipReason = (typeof broadcastSkipReasons)[number];
 
 /** A recipient whose send's outcome was unknown and which the delivery policy dropped (at most once): `skipped` with this reason, counted as `unknownDropped`. */

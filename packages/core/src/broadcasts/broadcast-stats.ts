@@ -7,7 +7,7 @@ export interface BroadcastStats {
   failed: number;
   /** sends whose outcome was unknown, dropped by the delivery policy (docs/email.md, "Exactly once") */
   unknownDropped: number;
-  skipped: { unsubscribed: number; suppressed: number; noEmail: number; missingData: number; frequencyCap: number };
+  skipped: { unsubscribed: number; suppressed: number; noEmail: number; missingData: number; frequencyCap: number; holdout: number };
   delivered: number;
   bounced: number;
   complained: number;
@@ -28,7 +28,7 @@ export function emptyStats(): BroadcastStats {
     sent: 0,
     failed: 0,
     unknownDropped: 0,
-    skipped: { unsubscribed: 0, suppressed: 0, noEmail: 0, missingData: 0, frequencyCap: 0 },
+    skipped: { unsubscribed: 0, suppressed: 0, noEmail: 0, missingData: 0, frequencyCap: 0, holdout: 0 },
     delivered: 0,
     bounced: 0,
     complained: 0,
@@ -66,6 +66,9 @@ function addBucket(into: BroadcastCounts, bucket: string, n: number): void {
       break;
     case 'skipped:frequency_cap':
       stats.skipped.frequencyCap += n;
+      break;
+    case 'skipped:holdout':
+      stats.skipped.holdout += n;
       break;
     case 'delivered':
       stats.delivered += n;

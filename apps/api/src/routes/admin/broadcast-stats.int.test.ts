@@ -24,6 +24,7 @@ interface RecountRow {
   noEmail: string;
   missingData: string;
   frequencyCap: string;
+  holdout: string;
   done: string;
   delivered: string;
   bounced: string;
@@ -51,6 +52,7 @@ async function recount(db: Db, broadcastId: string): Promise<Map<string, { stats
       count(*) filter (where r.status = 'skipped' and r.reason = 'no_email') as "noEmail",
       count(*) filter (where r.status = 'skipped' and r.reason = 'missing_data') as "missingData",
       count(*) filter (where r.status = 'skipped' and r.reason = 'frequency_cap') as "frequencyCap",
+      count(*) filter (where r.status = 'skipped' and r.reason = 'holdout') as holdout,
       count(*) filter (where r.status = 'skipped' and r.reason = 'unknown_dropped') as "unknownDropped",
       count(*) filter (where r.status <> 'pending') as done,
       count(e.delivered_at) as delivered,
@@ -85,6 +87,7 @@ async function recount(db: Db, broadcastId: string): Promise<Map<string, { stats
           noEmail: n(row.noEmail),
           missingData: n(row.missingData),
           frequencyCap: n(row.frequencyCap),
+          holdout: n(row.holdout),
         },
         delivered: n(row.delivered),
         bounced: n(row.bounced),
@@ -246,7 +249,7 @@ describe('broadcast stats counters', () => {
       sent: AUDIENCE - 6,
       failed: 0,
       unknownDropped: 0,
-      skipped: { unsubscribed: 2, suppressed: 1, noEmail: 1, missingData: 1, frequencyCap: 1 },
+      skipped: { unsubscribed: 2, suppressed: 1, noEmail: 1, missingData: 1, frequencyCap: 1, holdout: 0 },
       delivered: 60,
       bounced: 3,
       complained: 1,

@@ -140,7 +140,7 @@ describe('/v1/admin/broadcasts', () => {
     expect(done.progress).toEqual({ done: 50, total: 50 });
     expect(done.stats.sent).toBe(44);
     expect(done.stats.failed).toBe(0);
-    expect(done.stats.skipped).toEqual({ unsubscribed: 3, suppressed: 2, noEmail: 1, missingData: 0, frequencyCap: 0 });
+    expect(done.stats.skipped).toEqual({ unsubscribed: 3, suppressed: 2, noEmail: 1, missingData: 0, frequencyCap: 0, holdout: 0 });
 
     const blocked = new Set([unsubAll1, unsubAll2, categoryOnly, suppressed1, suppressed2]);
     const eligible = addresses.filter((address) => !blocked.has(address));

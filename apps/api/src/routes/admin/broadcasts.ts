@@ -26,7 +26,14 @@ const statsSchema = z
       'sends whose outcome was unknown (an attempt stopped during the provider call) that the delivery policy dropped rather than risk a duplicate; without SES event publishing only (docs/email.md, "Exactly once")',
     ),
     skipped: z
-      .object({ unsubscribed: count, suppressed: count, noEmail: count, missingData: count, frequencyCap: count })
+      .object({
+        unsubscribed: count,
+        suppressed: count,
+        noEmail: count,
+        missingData: count,
+        frequencyCap: count,
+        holdout: count.describe('held out by the program holdout of journeys/delivery-policy.ts (docs/journeys.md, "Goals, holdouts and lift")'),
+      })
       .describe('recipients who got no email, by reason'),
     delivered: count,
     bounced: count,

@@ -50,6 +50,7 @@ export function StatsPanel({ stats }: { stats: Stats }) {
     ['no email', stats.skipped.noEmail],
     ['missing data', stats.skipped.missingData],
     ['frequency cap', stats.skipped.frequencyCap],
+    ['holdout', stats.skipped.holdout],
   ];
   return (
     <section className="card stack" aria-labelledby="stats-heading">

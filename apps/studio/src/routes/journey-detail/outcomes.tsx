@@ -5,6 +5,7 @@ import { formatNumber } from '../../components/format';
 import { formatRate, liftInWords } from '../../components/lift-words';
 import { useJourneyOutcomesQuery } from '../../data/journeys/journey-outcomes-query';
 import { journeyVersions, UNVERSIONED } from './journey-map';
+import { OutcomesChart } from './outcomes-chart';
 
 type Arm = components['schemas']['JourneyOutcomeArm'];
 type JourneyDetailBody = components['schemas']['JourneyDetail'];
@@ -26,7 +27,7 @@ function ArmRow({ label, arm }: { label: string; arm: Arm }) {
 /**
  * Does the journey change what people do: the lift of the emails over the holdout in words, both
  * arms' numbers and the treatment arm per step (docs/journeys.md, "Goals, holdouts and lift").
- * Everyone who entered (all versions, or the one chosen); the route has no series over time, so there is no chart.
+ * Everyone who entered (all versions, or the one chosen), with each arm's conversion over time (outcomes-chart.tsx).
  */
 export function Outcomes({ detail }: { detail: JourneyDetailBody }) {
   const [version, setVersion] = useState<string | undefined>(undefined);
@@ -49,7 +50,7 @@ export function Outcomes({ detail }: { detail: JourneyDetailBody }) {
     ) : null;
   if (outcomes.isPending) return <Skeleton rows={3} />;
   if (outcomes.isError) return <ErrorPanel error={outcomes.error} />;
-  const { goal, arms, lift, byStep } = outcomes.data;
+  const { goal, arms, lift, byStep, daily } = outcomes.data;
   return (
     <div className="stack">
       {picker}
@@ -78,6 +79,7 @@ export function Outcomes({ detail }: { detail: JourneyDetailBody }) {
         </tbody>
       </table>
       {lift === null ? null : <p className="muted">Interval: {lift.method}, valid however often it is read while the journey runs.</p>}
+      {goal === null ? null : <OutcomesChart daily={daily} />}
       {byStep.length === 0 ? null : (
         <table aria-label="Outcomes per step">
           <thead>
