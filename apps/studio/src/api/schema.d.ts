@@ -17257,6 +17257,13 @@ export interface components {
         /** @description 24-hour local time of the recipient, 'HH:MM' */
         to: string;
       } | null;
+      /** @description the program holdout, to measure lifecycle email as a whole (docs/journeys.md, "Goals, holdouts and lift"; null: none) */
+      holdout: {
+        /** @description the share of people held out (0–50), by a hash of their user id */
+        percent: number;
+        /** @description the categories they get no email of, from any journey or broadcast (never a required one) */
+        categories: string[];
+      } | null;
     };
     ReputationBreakerStateInput: {
       /**
@@ -18496,6 +18503,13 @@ export interface components {
         from: string;
         /** @description 24-hour local time of the recipient, 'HH:MM' */
         to: string;
+      } | null;
+      /** @description the program holdout, to measure lifecycle email as a whole (docs/journeys.md, "Goals, holdouts and lift"; null: none) */
+      holdout: {
+        /** @description the share of people held out (0–50), by a hash of their user id */
+        percent: number;
+        /** @description the categories they get no email of, from any journey or broadcast (never a required one) */
+        categories: string[];
       } | null;
     };
     ReputationBreakerState: {
