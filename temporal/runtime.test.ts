@@ -37,8 +37,10 @@ describe('the delivery policy at start-up', () => {
       { key: 'journey', label: 'Journey', description: 'lifecycle' },
       { key: 'receipts', label: 'Receipts', description: 'what you bought', required: true },
     ]);
-    const held = defineDeliveryPolicy({ holdout: { percent: 5, categories: ['journey'] } });
+    const held = defineDeliveryPolicy({ holdout: { percent: 5, categories: ['journey'] }, reputation: { pauseBounceRate: 0.08 } });
     expect(checkedDeliveryPolicy(held, withReceipts).holdout).toEqual({ percent: 5, categories: ['journey'] });
+    // and the reputation thresholds, which the view once dropped (the api read the defaults)
+    expect(checkedDeliveryPolicy(held, withReceipts).reputation).toEqual({ pauseBounceRate: 0.08 });
     const receipts = defineDeliveryPolicy({ holdout: { percent: 5, categories: ['receipts'] } });
     expect(() => checkedDeliveryPolicy(receipts, withReceipts)).toThrow("holdout.categories.0: 'receipts' is a required category");
     const unknown = defineDeliveryPolicy({ holdout: { percent: 5, categories: ['promos'] } });
