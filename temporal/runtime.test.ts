@@ -31,4 +31,19 @@ describe('the delivery policy at start-up', () => {
     const capped = defineDeliveryPolicy({ caps: [{ category: 'receipts', max: 1, per: '1d', onCap: 'skip' }] });
     expect(() => checkedDeliveryPolicy(capped, withReceipts)).toThrow("caps.0.category: 'receipts' is a required category");
   });
+
+  it('keeps the program holdout through the check (required categories exempted) and refuses one naming a required category', () => {
+    const withReceipts = definePreferenceCategories([
+      { key: 'journey', label: 'Journey', description: 'lifecycle' },
+      { key: 'receipts', label: 'Receipts', description: 'what you bought', required: true },
+    ]);
+    const held = defineDeliveryPolicy({ holdout: { percent: 5, categories: ['journey'] }, reputation: { pauseBounceRate: 0.08 } });
+    expect(checkedDeliveryPolicy(held, withReceipts).holdout).toEqual({ percent: 5, categories: ['journey'] });
+    // and the reputation thresholds, which the view once dropped (the api read the defaults)
+    expect(checkedDeliveryPolicy(held, withReceipts).reputation).toEqual({ pauseBounceRate: 0.08 });
+    const receipts = defineDeliveryPolicy({ holdout: { percent: 5, categories: ['receipts'] } });
+    expect(() => checkedDeliveryPolicy(receipts, withReceipts)).toThrow("holdout.categories.0: 'receipts' is a required category");
+    const unknown = defineDeliveryPolicy({ holdout: { percent: 5, categories: ['promos'] } });
+    expect(() => checkedDeliveryPolicy(unknown, withReceipts)).toThrow("holdout.categories.0: unknown category 'promos'");
+  });
 });

@@ -1,6 +1,6 @@
 import type { Config } from '@waymark/core/config/config';
 import type { Db } from '@waymark/core/db/database';
-import { exemptRequiredCategories, requiredCategoryCapProblems } from '@waymark/core/delivery/required-categories';
+import { exemptRequiredCategories, requiredCategoryCapProblems, requiredCategoryHoldoutProblems } from '@waymark/core/delivery/required-categories';
 import { createEmailDeps } from '@waymark/core/emails/create-email-deps';
 import type { EmailDeps } from '@waymark/core/emails/email-deps';
 import { ingestEvent, type IngestInput, type IngestResult } from '@waymark/core/events/ingest';
@@ -111,7 +111,11 @@ export function deploymentCategories(): PreferenceCategories {
  * on a required one, stops start-up naming it. Required categories come back exempt.
  */
 export function checkedDeliveryPolicy(policy: DeliveryPolicy, categories: PreferenceCategories): DeliveryPolicy {
-  const problems = [...deliveryPolicyCategoryProblems(policy, (key) => categories.find(key) !== undefined), ...requiredCategoryCapProblems(policy, categories)];
+  const problems = [
+    ...deliveryPolicyCategoryProblems(policy, (key) => categories.find(key) !== undefined),
+    ...requiredCategoryCapProblems(policy, categories),
+    ...requiredCategoryHoldoutProblems(policy, categories),
+  ];
   if (problems.length > 0) throw new DeliveryPolicyError(problems);
   return exemptRequiredCategories(policy, categories);
 }

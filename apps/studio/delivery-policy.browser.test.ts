@@ -39,6 +39,9 @@ describe('Studio delivery policy in Chromium', () => {
       ).toBe(1);
     const exempt = page.getByRole('list', { name: 'Exempt categories' });
     await expectPage(exempt.getByRole('listitem')).toHaveText(policy.exempt);
+    // this deployment's policy holds nobody out
+    expect(policy.holdout).toBeNull();
+    await expectPage(page.getByTestId('program-holdout')).toHaveText('None: everyone may get every category.');
     // read-only: the policy changes in code
     await expectPage(page.getByRole('main').getByRole('button')).toHaveCount(0);
     await expectPage(page.getByRole('main').getByRole('textbox')).toHaveCount(0);

@@ -69,12 +69,16 @@ describe('Studio journey map in Chromium', () => {
       })
       .execute();
     // first-project's outcome counters of a version of this file's own (what the database's triggers keep as people enter and convert)
+    // over two days of entry, for the chart over time
     const counted = { journeyId: 'first-project', journeyVersion: 'outb001', day: '2026-01-05', shard: 0 };
+    const nextDay = { ...counted, day: '2026-01-06' };
     await db
       .insertInto('journeyOutcomeCounts')
       .values([
-        { ...counted, holdout: false, enrolled: 7360, converted: 1030, value: 0 },
-        { ...counted, holdout: true, enrolled: 1840, converted: 219, value: 0 },
+        { ...counted, holdout: false, enrolled: 3680, converted: 500, value: 0 },
+        { ...counted, holdout: true, enrolled: 920, converted: 100, value: 0 },
+        { ...nextDay, holdout: false, enrolled: 3680, converted: 530, value: 0 },
+        { ...nextDay, holdout: true, enrolled: 920, converted: 119, value: 0 },
       ])
       .execute();
     await db
@@ -113,7 +117,7 @@ describe('Studio journey map in Chromium', () => {
     await checkPage(page, 'journey-map', 'Welcome series');
   });
 
-  it('opens first-project with its map and its outcomes: the lift in words, both arms and byStep, axe-clean', async () => {
+  it('opens first-project with its map and its outcomes: the lift in words, both arms, byStep and the chart over time, axe-clean', async () => {
     await page.goto('/studio/journeys/first-project');
     const map = page.getByRole('group', { name: 'Map of First project' });
     await expectPage(map.getByRole('link', { name: /^Send first-project-tips/ })).toBeVisible();
@@ -125,6 +129,16 @@ describe('Studio journey map in Chromium', () => {
     await expectPage(arms.getByRole('row', { name: /^Held out/ }).getByRole('cell')).toHaveText(['1,840', '219', '11.9 %', '0']);
     const steps = outcomes.getByRole('table', { name: 'Outcomes per step' });
     await expectPage(steps.getByRole('row', { name: /^first-project-tips/ }).getByRole('cell')).toHaveText(['7,360', '7,290', '3,100', '610', '1,030']);
+    // the chart over time, and its numbers as a table: each arm's rate over everyone who entered so far
+    await expectPage(
+      outcomes.getByRole('img', {
+        name: 'Cumulative conversion rate by day of entry, 2026-01-05 to 2026-01-06: with the emails 14.0 %, held out 11.9 %. The table below has every day’s numbers.',
+      }),
+    ).toBeVisible();
+    await expectPage(outcomes.getByTestId('outcomes-chart').locator('path[data-arm]')).toHaveCount(2);
+    const byDay = outcomes.getByRole('table', { name: 'Conversion by day of entry' });
+    await expectPage(byDay.getByRole('row', { name: /^2026-01-05/ }).getByRole('cell')).toHaveText(['3,680, 500, 13.6 %', '920, 100, 10.9 %']);
+    await expectPage(byDay.getByRole('row', { name: /^2026-01-06/ }).getByRole('cell')).toHaveText(['3,680, 530, 14.0 %', '920, 119, 11.9 %']);
     await checkPage(page, 'journey-outcomes', 'First project');
   });
 

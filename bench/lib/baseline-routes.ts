@@ -39,6 +39,15 @@ export async function registerBaselineRoutes(app: FastifyInstance, deps: AppDeps
         return reply.status(202).send({ stored: true });
       },
     );
+    // an admin read: one authenticated SELECT by a unique index (a journey run by its workflow id), 200
+    bearer.get(
+      '/bench/baseline/read/:id',
+      { config: { scope: 'read' }, schema: { hide: true, params: idParams, response: { 200: z.object({ found: z.boolean() }) } } },
+      async (request) => {
+        const row = await deps.db.selectFrom('journeyStates').select('id').where('workflowId', '=', request.params.id).executeTakeFirst();
+        return { found: row !== undefined };
+      },
+    );
     // ingest that starts a journey: only a workflow start (the trivial ping workflow, drained by the
     // bench's worker on a queue of its own: bench/lib/worker-process.ts) on the same Temporal
     bearer.post(

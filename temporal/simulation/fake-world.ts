@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import { DEFAULT_EMAIL_CATEGORY } from '@waymark/email/email-template';
 import { primitiveProperties, type PrimitiveProperties } from '@waymark/core/journeys/orchestrator';
+import { programHoldout, programHoldoutDetail } from '@waymark/core/delivery/program-holdout';
 import { categories } from '@waymark/journeys/categories';
 import type * as TemplateRegistry from '@waymark/journeys/templates/registry';
 import { createEnterJourneyWithActivities } from '../activities/enter-journey-with';
@@ -125,6 +126,7 @@ export class FakeWorld {
 }
 
 const requiredCategories = new Set(categories.filter((category) => category.required === true).map((category) => category.key));
+const isRequiredCategory = { required: (key: string) => requiredCategories.has(key) };
 
 export interface Conversion {
   at: Date;
@@ -233,9 +235,16 @@ export class FakeRun {
       recipientTimeZone: async () => world.fakes.timeZone ?? 'UTC',
       sendJourneyEmail: async (input) => {
         if (!this.live) return { status: 'skipped', reason: 'state_not_active' };
-        // as core's deliverJourneyEmail: a held-out person gets nothing but a required category's emails
-        if (input.holdout === true && !requiredCategories.has(input.category)) {
-          await this.log('email_skipped', input.nodeId, { templateKey: input.templateKey, reason: 'holdout' });
+        // as core's deliverJourneyEmail: a held-out person (of the journey, or of the policy's
+        // program holdout, by core's one rule) gets nothing but a required category's emails
+        const journeyHeld = input.holdout === true && !requiredCategories.has(input.category);
+        const programArm = journeyHeld ? undefined : programHoldout(world.policy, isRequiredCategory, input.category, input.userId);
+        if (journeyHeld || programArm !== undefined) {
+          await this.log('email_skipped', input.nodeId, {
+            templateKey: input.templateKey,
+            reason: 'holdout',
+            ...(programArm === undefined ? {} : programHoldoutDetail(programArm)),
+          });
           return { status: 'skipped', reason: 'holdout' };
         }
         const now = await world.now();

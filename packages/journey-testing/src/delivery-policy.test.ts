@@ -1,4 +1,4 @@
-import { defineDeliveryPolicy, defineJourney, type Journey } from '@waymark/journey';
+import { defineDeliveryPolicy, defineJourney, programHoldoutArm, type Journey } from '@waymark/journey';
 import { describe, expect, it } from 'vitest';
 import { testJourney, testJourneys } from './test-journey';
 
@@ -73,5 +73,24 @@ describe('frequency caps of the delivery policy', () => {
     expect(run.holds.map((hold) => [hold.reason, hold.until])).toEqual([['quiet_hours', '2026-12-02T08:00+01:00']]);
     await run.advance('10 hours');
     expect(run.sent.map((email) => email.at)).toEqual([new Date('2026-12-02T07:00:00Z')]);
+  });
+});
+
+describe('the program holdout of the delivery policy', () => {
+  const policy = defineDeliveryPolicy({ holdout: { percent: 50, categories: ['journey'] } });
+  const userIn = (heldOut: boolean) =>
+    Array.from({ length: 100 }, (_, index) => `program-${index}`).find((userId) => programHoldoutArm(policy, 'journey', userId)!.holdout === heldOut)!;
+
+  it('skips a held-out person’s email of a held category (reason holdout) and sends a treated person’s', async () => {
+    const held = await testJourney(sendsAtOnce('program-a'), { startAt, policy, user: { userId: userIn(true) } });
+    expect(held.sent).toEqual([]);
+    expect(held.skips).toEqual([{ node: 'welcome', templateKey: 'welcome', reason: 'holdout', at: startAt }]);
+    const treated = await testJourney(sendsAtOnce('program-b'), { startAt, policy, user: { userId: userIn(false) } });
+    expect(treated.sent).toHaveLength(1);
+  });
+
+  it('sends a held-out person’s email of a category the holdout does not name', async () => {
+    const other = await testJourney(sendsAtOnce('program-c', 'product-updates'), { startAt, policy, user: { userId: userIn(true) } });
+    expect(other.sent).toHaveLength(1);
   });
 });

@@ -4,6 +4,7 @@ import {
   defineDeliveryPolicy,
   deliveryPolicyCategoryProblems,
   DeliveryPolicyError,
+  programHoldoutArm,
   unknownDeliveryAction,
   type DeliveryPolicyDefinition,
 } from './delivery-policy';
@@ -34,6 +35,10 @@ describe('defineDeliveryPolicy', () => {
     [{ caps: [{ category: 'journey', max: 2, per: '24h', onCap: 'skip' }], exempt: ['journey'] }, "'journey' is exempt"],
     [{ unknown: { journey: 'retry' } }, "unknown.journey: must be 'drop', 'resend' or 'ask'"],
     [{ unknown: ['drop'] }, 'unknown: must be an object'],
+    [{ holdout: { percent: 60, categories: ['journey'] } }, 'holdout.percent: must be a number from 0 to 50'],
+    [{ holdout: { percent: 5, categories: [] } }, 'holdout.categories: must name at least one category'],
+    [{ holdout: { percent: 5, categories: ['journey'], salt: 'x' } }, 'holdout.salt: unknown key'],
+    [{ holdout: 5 }, 'holdout: must be an object'],
   ])('refuses %j naming %s', (definition, named) => {
     expect(() => defineDeliveryPolicy(definition as DeliveryPolicyDefinition)).toThrow(DeliveryPolicyError);
     expect(() => defineDeliveryPolicy(definition as DeliveryPolicyDefinition)).toThrow(named);
@@ -87,5 +92,25 @@ describe('capVerdict', () => {
     expect(capVerdict(policy, 'journey', at, earlier)).toMatchObject({ capped: true, onCap: 'skip' });
     expect(capVerdict(policy, 'receipts', at, earlier)).toEqual({ capped: false });
     expect(capVerdict(policy, 'newsletter', at, earlier.slice(0, 2).concat({ at: at - hour, category: 'receipts' }))).toEqual({ capped: false });
+  });
+});
+
+describe('the program holdout', () => {
+  const policy = defineDeliveryPolicy({ holdout: { percent: 10, categories: ['newsletter'] } });
+
+  it('holds out about percent of people, the same person every time, in its categories only', () => {
+    const arms = Array.from({ length: 10_000 }, (_, index) => programHoldoutArm(policy, 'newsletter', `user-${index}`)!);
+    const share = arms.filter((arm) => arm.holdout).length / arms.length;
+    // 3 standard deviations of a 10 % share over 10,000 people
+    expect(Math.abs(share - 0.1)).toBeLessThan(3 * Math.sqrt((0.1 * 0.9) / 10_000));
+    expect(programHoldoutArm(policy, 'newsletter', 'user-7')).toEqual(arms[7]);
+    expect(programHoldoutArm(policy, 'journey', 'user-7')).toBeUndefined();
+    expect(arms[0]!.threshold).toBe(100);
+  });
+
+  it('names an undeclared category', () => {
+    expect(deliveryPolicyCategoryProblems(policy, (key) => key === 'journey')).toEqual([
+      "holdout.categories.0: unknown category 'newsletter' (declare it in journeys/categories.ts)",
+    ]);
   });
 });

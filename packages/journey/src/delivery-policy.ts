@@ -1,5 +1,6 @@
 import { DURATION_EXAMPLES, durationMs, parseDuration } from './duration';
 import { quietHoursProblems, type QuietHours } from './local-time';
+import { hashedArm, type HoldoutArm } from './outcomes';
 import { DEFAULT_REPUTATION_THRESHOLDS, reputationProblems, warmupProblems, type ReputationThresholds, type WarmupPlan } from './reputation-policy';
 
 /** How long a cap's window is, in the duration grammar of duration.ts: '24h', '7d', '2 weeks'. */
@@ -35,6 +36,18 @@ export interface DeliveryPolicyDefinition {
   reputation?: Partial<ReputationThresholds>;
   /** a new sending identity's warm-up ramp of marketing mail (none: full volume from day one) */
   warmup?: WarmupPlan;
+  /** the program holdout: a share of people who get no email in `categories` from any journey or broadcast */
+  holdout?: ProgramHoldout;
+}
+
+/**
+ * A program-wide holdout (docs/journeys.md, "Goals, holdouts and lift"): `percent` of people
+ * (0–50, by a hash of their user id) get no email in `categories` from any journey or broadcast,
+ * to measure lifecycle email as a whole. A required category is never held out.
+ */
+export interface ProgramHoldout {
+  percent: number;
+  categories: string[];
 }
 
 /** A checked delivery policy (docs/journeys.md, "Timing and etiquette"). */
@@ -45,6 +58,7 @@ export interface DeliveryPolicy {
   unknown?: Readonly<Record<string, UnknownDeliveryAction>>;
   reputation?: Readonly<Partial<ReputationThresholds>>;
   warmup?: Readonly<WarmupPlan>;
+  holdout?: Readonly<ProgramHoldout>;
 }
 
 /** Any category not exempt, in a cap's `category`. */
@@ -56,7 +70,8 @@ export function capPeriodMs(per: CapPeriod): number {
 }
 
 const CAP_KEYS = new Set(['category', 'max', 'per', 'onCap']);
-const POLICY_KEYS = new Set(['caps', 'quietHours', 'exempt', 'unknown', 'reputation', 'warmup']);
+const POLICY_KEYS = new Set(['caps', 'quietHours', 'exempt', 'unknown', 'reputation', 'warmup', 'holdout']);
+const HOLDOUT_KEYS = new Set(['percent', 'categories']);
 
 const unknownKeys = (label: string, value: object, known: ReadonlySet<string>) =>
   Object.keys(value)
@@ -88,6 +103,16 @@ function unknownActionProblems(unknown: unknown): string[] {
   );
 }
 
+function programHoldoutProblems(holdout: unknown): string[] {
+  if (holdout === null || typeof holdout !== 'object' || Array.isArray(holdout)) return ['holdout: must be an object {percent, categories}'];
+  const { percent, categories } = holdout as Record<string, unknown>;
+  const problems = unknownKeys('holdout.', holdout, HOLDOUT_KEYS);
+  if (typeof percent !== 'number' || !Number.isFinite(percent) || percent < 0 || percent > 50) problems.push('holdout.percent: must be a number from 0 to 50');
+  problems.push(...stringListProblems('holdout.categories', categories));
+  if (Array.isArray(categories) && categories.length === 0) problems.push('holdout.categories: must name at least one category');
+  return problems;
+}
+
 /**
  * Every problem of a definition's shape, written out rather than with zod: workflow code imports
  * this package, and the workflow sandbox evaluates the modules a run imports once per run, so zod
@@ -96,7 +121,7 @@ function unknownActionProblems(unknown: unknown): string[] {
  */
 function policyProblems(definition: unknown): string[] {
   if (definition === null || typeof definition !== 'object' || Array.isArray(definition)) return ['(policy): must be an object {caps?, quietHours?, exempt?}'];
-  const { caps, quietHours, exempt, unknown, reputation, warmup } = definition as Record<string, unknown>;
+  const { caps, quietHours, exempt, unknown, reputation, warmup, holdout } = definition as Record<string, unknown>;
   const problems = unknownKeys('', definition, POLICY_KEYS);
   if (caps !== undefined) {
     if (Array.isArray(caps)) caps.forEach((cap, index) => problems.push(...capProblems(`caps.${index}`, cap)));
@@ -107,6 +132,7 @@ function policyProblems(definition: unknown): string[] {
   if (unknown !== undefined) problems.push(...unknownActionProblems(unknown));
   if (reputation !== undefined) problems.push(...reputationProblems(reputation));
   if (warmup !== undefined) problems.push(...warmupProblems(warmup));
+  if (holdout !== undefined) problems.push(...programHoldoutProblems(holdout));
   return problems;
 }
 
@@ -125,7 +151,7 @@ export class DeliveryPolicyError extends Error {
 export function defineDeliveryPolicy(definition: DeliveryPolicyDefinition): DeliveryPolicy {
   const shape = policyProblems(definition);
   if (shape.length > 0) throw new DeliveryPolicyError(shape);
-  const { caps = [], exempt = [], quietHours, unknown, reputation, warmup } = definition;
+  const { caps = [], exempt = [], quietHours, unknown, reputation, warmup, holdout } = definition;
   const problems = caps.flatMap((cap, index) =>
     cap.category !== EVERY_CATEGORY && exempt.includes(cap.category)
       ? [`caps.${index}.category: '${cap.category}' is exempt, so this cap would never apply`]
@@ -140,6 +166,7 @@ export function defineDeliveryPolicy(definition: DeliveryPolicyDefinition): Deli
     ...(unknown === undefined ? {} : { unknown: { ...unknown } }),
     ...(reputation === undefined ? {} : { reputation: { ...reputation } }),
     ...(warmup === undefined ? {} : { warmup: { ...warmup } }),
+    ...(holdout === undefined ? {} : { holdout: { percent: holdout.percent, categories: [...holdout.categories] } }),
   };
 }
 
@@ -153,6 +180,9 @@ export function deliveryPolicyCategoryProblems(policy: DeliveryPolicy, known: (k
   policy.exempt.forEach((category, index) => {
     if (!known(category)) problems.push(`exempt.${index}: unknown category '${category}' (declare it in journeys/categories.ts)`);
   });
+  policy.holdout?.categories.forEach((category, index) => {
+    if (!known(category)) problems.push(`holdout.categories.${index}: unknown category '${category}' (declare it in journeys/categories.ts)`);
+  });
   for (const category of Object.keys(policy.unknown ?? {})) {
     if (!known(category)) problems.push(`unknown.${category}: unknown category '${category}' (declare it in journeys/categories.ts)`);
   }
@@ -162,6 +192,20 @@ export function deliveryPolicyCategoryProblems(policy: DeliveryPolicy, known: (k
 /** What an unknown delivery of `category` becomes without event publishing: the policy's word, else `ask` for a required category and `drop` for any other. */
 export function unknownDeliveryAction(policy: DeliveryPolicy, category: string, required: boolean): UnknownDeliveryAction {
   return policy.unknown?.[category] ?? (required ? 'ask' : 'drop');
+}
+
+/** The salt of the program holdout's hash: fixed, so a person's arm never changes with the policy's other settings. */
+const PROGRAM_HOLDOUT_SALT = 'waymark:program-holdout';
+
+/**
+ * The program-holdout arm of a person for a send of `category`: undefined when the policy holds
+ * out no one or not this category (whether the category is required is the caller's to say:
+ * packages/core/src/delivery/program-holdout.ts). The same hash as a journey's holdout
+ * (outcomes.ts), with the program's salt.
+ */
+export function programHoldoutArm(policy: DeliveryPolicy, category: string, userId: string): HoldoutArm | undefined {
+  if (policy.holdout === undefined || !policy.holdout.categories.includes(category)) return undefined;
+  return hashedArm(PROGRAM_HOLDOUT_SALT, userId, policy.holdout.percent);
 }
 
 /** The reputation breaker's thresholds under `policy`: its own, else the defaults. */

@@ -36,10 +36,11 @@ export {
   DeliveryPolicyError,
   EVERY_CATEGORY,
   NO_DELIVERY_POLICY,
+  programHoldoutArm,
   reputationThresholds,
   unknownDeliveryAction,
   withPolicyQuietHours,
 } from './delivery-policy';
-export type { CapPeriod, CapVerdict, DeliveryPolicy, DeliveryPolicyDefinition, FrequencyCap, UnknownDeliveryAction } from './delivery-policy';
+export type { CapPeriod, CapVerdict, DeliveryPolicy, DeliveryPolicyDefinition, FrequencyCap, ProgramHoldout, UnknownDeliveryAction } from './delivery-policy';
 export { DEFAULT_REPUTATION_THRESHOLDS } from './reputation-policy';
 export type { ReputationThresholds, WarmupPlan } from './reputation-policy';

@@ -37,14 +37,22 @@ export interface HoldoutArm {
  */
 export function holdoutArm(journey: { id: string; holdout?: JourneyHoldout }, userId: string): HoldoutArm | undefined {
   if (journey.holdout === undefined) return undefined;
-  const key = `${journey.holdout.salt ?? journey.id}\u0000${userId}`;
+  return hashedArm(journey.holdout.salt ?? journey.id, userId, journey.holdout.percent);
+}
+
+/**
+ * The one hash of every holdout, a journey's and the program's (delivery-policy.ts): the bucket of
+ * (salt, user id) among HOLDOUT_BUCKETS, held out when under `percent` × 10.
+ */
+export function hashedArm(salt: string, userId: string, percent: number): HoldoutArm {
+  const key = `${salt}\u0000${userId}`;
   let hash = 0x811c9dc5;
   for (let index = 0; index < key.length; index += 1) {
     hash ^= key.charCodeAt(index);
     hash = Math.imul(hash, 0x01000193) >>> 0;
   }
   const bucket = hash % HOLDOUT_BUCKETS;
-  const threshold = Math.round(journey.holdout.percent * (HOLDOUT_BUCKETS / 100));
+  const threshold = Math.round(percent * (HOLDOUT_BUCKETS / 100));
   return { holdout: bucket < threshold, bucket, threshold };
 }
 

@@ -16972,6 +16972,12 @@ export interface components {
       ci95: number[];
       method: string;
     };
+    JourneyOutcomeDayInput: {
+      /** @description people who entered that day */
+      enrolled: number;
+      /** @description of them, people who converted (whenever they did) */
+      converted: number;
+    };
     JourneyOutcomesInput: {
       journeyId: string;
       /** @description null: the journey has a holdout but no goal */
@@ -16998,6 +17004,14 @@ export interface components {
         humanClicked: number;
         /** @description people who converted after reaching the step */
         converted: number;
+      }[];
+      /** @description per UTC day of entry (oldest first, days nobody entered left out): people who entered that day per arm and, of them, those who converted; the studio draws the cumulative conversion rate of each arm from it */
+      daily: {
+        /** @description a UTC day of entry, YYYY-MM-DD */
+        day: string;
+        treatment: components['schemas']['JourneyOutcomeDayInput'];
+        /** @description null: the journey holds nobody out */
+        holdout: components['schemas']['JourneyOutcomeDayInput'] | null;
       }[];
     };
     SimulationJobInput: {
@@ -17326,6 +17340,13 @@ export interface components {
         /** @description 24-hour local time of the recipient, 'HH:MM' */
         to: string;
       } | null;
+      /** @description the program holdout, to measure lifecycle email as a whole (docs/journeys.md, "Goals, holdouts and lift"; null: none) */
+      holdout: {
+        /** @description the share of people held out (0–50), by a hash of their user id */
+        percent: number;
+        /** @description the categories they get no email of, from any journey or broadcast (never a required one) */
+        categories: string[];
+      } | null;
     };
     ReputationBreakerStateInput: {
       /**
@@ -17398,7 +17419,7 @@ export interface components {
         noEmail: number;
         missingData: number;
         frequencyCap: number;
-        /** @description held out to measure the goal (holdoutPercent) */
+        /** @description held out: by the goal's holdoutPercent or by the program holdout of journeys/delivery-policy.ts (docs/broadcasts.md, "Goals and holdouts") */
         holdout: number;
       };
       delivered: number;
@@ -18223,6 +18244,12 @@ export interface components {
       ci95: number[];
       method: string;
     };
+    JourneyOutcomeDay: {
+      /** @description people who entered that day */
+      enrolled: number;
+      /** @description of them, people who converted (whenever they did) */
+      converted: number;
+    };
     JourneyOutcomes: {
       journeyId: string;
       /** @description null: the journey has a holdout but no goal */
@@ -18249,6 +18276,14 @@ export interface components {
         humanClicked: number;
         /** @description people who converted after reaching the step */
         converted: number;
+      }[];
+      /** @description per UTC day of entry (oldest first, days nobody entered left out): people who entered that day per arm and, of them, those who converted; the studio draws the cumulative conversion rate of each arm from it */
+      daily: {
+        /** @description a UTC day of entry, YYYY-MM-DD */
+        day: string;
+        treatment: components['schemas']['JourneyOutcomeDay'];
+        /** @description null: the journey holds nobody out */
+        holdout: components['schemas']['JourneyOutcomeDay'] | null;
       }[];
     };
     SimulationJob: {
@@ -18577,6 +18612,13 @@ export interface components {
         /** @description 24-hour local time of the recipient, 'HH:MM' */
         to: string;
       } | null;
+      /** @description the program holdout, to measure lifecycle email as a whole (docs/journeys.md, "Goals, holdouts and lift"; null: none) */
+      holdout: {
+        /** @description the share of people held out (0–50), by a hash of their user id */
+        percent: number;
+        /** @description the categories they get no email of, from any journey or broadcast (never a required one) */
+        categories: string[];
+      } | null;
     };
     ReputationBreakerState: {
       /**
@@ -18649,7 +18691,7 @@ export interface components {
         noEmail: number;
         missingData: number;
         frequencyCap: number;
-        /** @description held out to measure the goal (holdoutPercent) */
+        /** @description held out: by the goal's holdoutPercent or by the program holdout of journeys/delivery-policy.ts (docs/broadcasts.md, "Goals and holdouts") */
         holdout: number;
       };
       delivered: number;

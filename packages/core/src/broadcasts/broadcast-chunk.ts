@@ -8,6 +8,7 @@ import type { BroadcastPhase, JsonObject } from '../db/schema';
 import { propertiesLocale } from '../contacts/locale';
 import { checkSendGateForAddresses, gateCategory, type SendBlockReason } from '../preferences/send-gate';
 import { releaseCapClaims } from '../delivery/frequency-caps';
+import { programHoldout } from '../delivery/program-holdout';
 import { contactsOverFrequencyCap } from './broadcast-frequency-cap';
 import { lockForChunk } from './broadcast-transition-lock';
 import { UNKNOWN_DROPPED, type BroadcastSkipReason, type BroadcastVariant } from './broadcast-schemas';
@@ -102,9 +103,16 @@ export async function sendBroadcastChunk(deps: BroadcastSendDeps, broadcastId: s
     // category (which a broadcast may not be created with, but a category can become one later)
     // is something people asked for, so it is never held out.
     const holdout = row.holdoutPercent > 0 && !deps.email.categories.required(row.category) ? { percent: row.holdoutPercent } : undefined;
+    // and the program holdout (journeys/delivery-policy.ts): the same person as in journeys, by user
+    // id (else the address, as explain reads them). Both skip as `holdout`, so the goal's holdout
+    // arm is everyone a hash kept from this email: still a random set, so the lift stays unbiased.
     const heldOut = new Set(
       due
-        .filter((recipient) => holdoutArm({ id: broadcastId, holdout }, recipient.userId ?? recipient.contactId)?.holdout === true)
+        .filter(
+          (recipient) =>
+            holdoutArm({ id: broadcastId, holdout }, recipient.userId ?? recipient.contactId)?.holdout === true ||
+            programHoldout(deps.email.delivery.policy, deps.email.categories, row.category, recipient.userId ?? recipient.email!) !== undefined,
+        )
         .map((recipient) => recipient.contactId),
     );
     const gate = await checkSendGateForAddresses(
@@ -112,7 +120,7 @@ export async function sendBroadcastChunk(deps: BroadcastSendDeps, broadcastId: s
       due.filter((recipient) => !heldOut.has(recipient.contactId)).map((recipient) => recipient.email!),
       category,
     );
-    const candidates = due.filter((recipient) => gate.get(recipient.email!)?.allowed === true);
+    const candidates = due.filter((recipient) => !heldOut.has(recipient.contactId) && gate.get(recipient.email!)?.allowed === true);
     const capped = await contactsOverFrequencyCap(db, deps.email.delivery.policy, {
       category: row.category,
       candidates: candidates.map((recipient) => ({
@@ -129,7 +137,7 @@ export async function sendBroadcastChunk(deps: BroadcastSendDeps, broadcastId: s
     const sends: { contactId: string; input: SendEmailInput }[] = [];
     for (const recipient of due) {
       if (heldOut.has(recipient.contactId)) {
-        outcomes.push({ contactId: recipient.contactId, status: 'skipped', reason: 'holdout', emailSendId: null });
+        outcomes.push({ contactId: recipient.contactId, status: 'skipped', reason: 'holdout' satisfies BroadcastSkipReason, emailSendId: null });
         continue;
       }
       const verdict = gate.get(recipient.email!);

@@ -13,6 +13,15 @@ export function requiredCategoryCapProblems(policy: DeliveryPolicy, categories: 
   );
 }
 
+/** A program holdout naming a required category stops start-up too: those emails are never held out. */
+export function requiredCategoryHoldoutProblems(policy: DeliveryPolicy, categories: Pick<PreferenceCategories, 'required'>): string[] {
+  return (policy.holdout?.categories ?? []).flatMap((category, index) =>
+    categories.required(category)
+      ? [`holdout.categories.${index}: '${category}' is a required category (journeys/categories.ts), so it is never held out`]
+      : [],
+  );
+}
+
 /** The keys of the categories sent whatever a person's preferences say (receipts, resets). */
 export function requiredCategoryKeys(categories: Pick<PreferenceCategories, 'all'>): string[] {
   return categories
@@ -34,5 +43,8 @@ export function exemptRequiredCategories(policy: DeliveryPolicy, categories: Pic
     quietHours: { enumerable: true, get: () => policy.quietHours },
     exempt: { enumerable: true, get: () => [...policy.exempt, ...required.filter((key) => !policy.exempt.includes(key))] },
     unknown: { enumerable: true, get: () => policy.unknown },
+    reputation: { enumerable: true, get: () => policy.reputation },
+    warmup: { enumerable: true, get: () => policy.warmup },
+    holdout: { enumerable: true, get: () => policy.holdout },
   });
 }

@@ -3,6 +3,7 @@ import type { Db } from '../db/database';
 import { recordDeadLetter } from '../dlq/dead-letters';
 import { LOCALE_PROPERTY, propertiesLocale } from '../contacts/locale';
 import { isAppError } from '../errors/app-error';
+import { programHoldout, programHoldoutDetail } from '../delivery/program-holdout';
 import type { SendJourneyEmailInput, SendJourneyEmailResult } from './journey-email';
 import { applyJourneyFrequencyCap, releaseJourneyCapClaim } from './journey-frequency-cap';
 import { applyJourneyReputationHold } from './journey-reputation-hold';
@@ -32,14 +33,17 @@ export async function deliverJourneyEmail(deps: EmailDeps, input: SendJourneyEma
   const known = await readSendContext(deps.db, input, gate);
   if (known.stateStatus === null || !isLiveStatus(known.stateStatus)) return { status: 'skipped', reason: 'state_not_active' };
   // a held-out person is exposed to the same timeline without the email; a required category (a
-  // receipt, a password reset) is something they asked for, so it is never held out
-  if (input.holdout === true && !deps.categories.required(category)) {
+  // receipt, a password reset) is something they asked for, so it is never held out. The program
+  // holdout (journeys/delivery-policy.ts) holds its categories back from every journey and broadcast.
+  const journeyHeld = input.holdout === true && !deps.categories.required(category);
+  const programArm = journeyHeld ? undefined : programHoldout(deps.delivery.policy, deps.categories, category, input.userId);
+  if (journeyHeld || programArm !== undefined) {
     await recordJourneyStep(deps.db, {
       stateId: input.stateId,
       toNodeId: input.nodeId,
       action: 'email_skipped',
       status: 'active',
-      detail: { templateKey: input.templateKey, reason: 'holdout' },
+      detail: { templateKey: input.templateKey, reason: 'holdout', ...(programArm === undefined ? {} : programHoldoutDetail(programArm)) },
     });
     return { status: 'skipped', reason: 'holdout' };
   }

@@ -3,6 +3,7 @@ import type { Db } from '../db/database';
 import type { JsonObject } from '../db/schema';
 import { getContact } from '../contacts/contact';
 import { listAddressSuppressions, type AddressSuppressionReason } from '../contacts/address-suppressions';
+import { programHoldoutPhrase } from '../delivery/program-holdout';
 import { effectiveEnabled, loadOverrides } from './effective-enabled';
 import type { JourneyOrchestrator } from './orchestrator';
 import type { JourneyRegistry } from './registry';
@@ -173,6 +174,8 @@ export async function explainJourney(deps: ExplainDeps, input: { contactId: stri
         let outcome: string = log.action;
         if (log.action === 'email_sent') outcome = 'sent';
         else if (log.action === 'email_skipped' && text('reason') === 'frequency_cap') outcome = `skipped: frequency cap ${text('cap') ?? ''} reached`;
+        else if (log.action === 'email_skipped' && text('holdout') === 'program')
+          outcome = `skipped: ${programHoldoutPhrase({ bucket: Number(detail.bucket), threshold: Number(detail.threshold) })}`;
         else if (log.action === 'email_skipped') outcome = `skipped: ${skipPhrase(text('reason') ?? 'unknown')}`;
         else if (log.action === 'waiting' && text('reason') === 'suppress_window') outcome = `skipped: inside suppress.hours until ${text('until')}`;
         else if (log.action === 'held' && text('reason') === 'reputation')

@@ -15,12 +15,28 @@ export interface StepOutcome {
   converted: number;
 }
 
+/** People who entered on one UTC day and, of them, those who converted (counted on their entry day). */
+export interface DailyArm {
+  enrolled: number;
+  converted: number;
+}
+
+export interface DailyOutcome {
+  /** the UTC day of entry, YYYY-MM-DD */
+  day: string;
+  treatment: DailyArm;
+  /** null when the journey holds nobody out (as `arms.holdout`) */
+  holdout: DailyArm | null;
+}
+
 export interface JourneyOutcomes {
   journeyId: string;
   goal: { event: string; within: string } | null;
   arms: { treatment: ArmOutcome; holdout: ArmOutcome | null };
   lift: Lift | null;
   byStep: StepOutcome[];
+  /** each day someone entered, oldest first: the series the studio's chart draws */
+  daily: DailyOutcome[];
 }
 
 export interface OutcomesQuery {
@@ -52,7 +68,7 @@ export async function getJourneyOutcomes(db: Db, registry: JourneyRegistry, jour
     ],
     sql` and `,
   );
-  const [arms, steps] = await Promise.all([
+  const [arms, steps, days] = await Promise.all([
     sql<{ holdout: boolean; enrolled: number; converted: number; value: number }>`
       select holdout, sum(enrolled)::float8 as enrolled, sum(converted)::float8 as converted, sum(value)::float8 as value
       from journey_outcome_counts where ${filters} group by holdout`.execute(db),
@@ -61,6 +77,10 @@ export async function getJourneyOutcomes(db: Db, registry: JourneyRegistry, jour
              sum(human_clicked)::float8 as human_clicked, sum(converted)::float8 as converted
       from journey_step_counts where ${filters} and not holdout
       group by node_id order by sum(reached) desc, node_id`.execute(db),
+    // the same counters by entry day: one row per day and arm, so the series costs O(days) too
+    sql<{ day: string; holdout: boolean; enrolled: number; converted: number }>`
+      select to_char(day, 'YYYY-MM-DD') as day, holdout, sum(enrolled)::float8 as enrolled, sum(converted)::float8 as converted
+      from journey_outcome_counts where ${filters} group by day, holdout order by day`.execute(db),
   ]);
   const heldOut = arms.rows.find((row) => row.holdout);
   const { arms: outcomeArms, lift } = goalOutcome(
@@ -74,7 +94,27 @@ export async function getJourneyOutcomes(db: Db, registry: JourneyRegistry, jour
     arms: outcomeArms,
     lift,
     byStep: steps.rows.map(({ nodeId, ...counts }) => ({ step: nodeId, ...counts })),
+    daily: dailySeries(days.rows, outcomeArms.holdout !== null),
   };
+}
+
+/** The rows of (day, arm) as one entry per day, an arm with no row that day counting zero. */
+function dailySeries(rows: readonly { day: string; holdout: boolean; enrolled: number; converted: number }[], hasHoldout: boolean): DailyOutcome[] {
+  const byDay = new Map<string, DailyOutcome>();
+  for (const row of rows) {
+    const entry = byDay.get(row.day) ?? {
+      day: row.day,
+      treatment: { enrolled: 0, converted: 0 },
+      holdout: hasHoldout ? { enrolled: 0, converted: 0 } : null,
+    };
+    const arm = row.holdout ? entry.holdout : entry.treatment;
+    if (arm !== null) {
+      arm.enrolled += row.enrolled;
+      arm.converted += row.converted;
+    }
+    byDay.set(row.day, entry);
+  }
+  return [...byDay.values()];
 }
 
 /**

@@ -34,7 +34,9 @@ const statsSchema = z
         noEmail: count,
         missingData: count,
         frequencyCap: count,
-        holdout: count.describe('held out to measure the goal (holdoutPercent)'),
+        holdout: count.describe(
+          'held out: by the goal\'s holdoutPercent or by the program holdout of journeys/delivery-policy.ts (docs/broadcasts.md, "Goals and holdouts")',
+        ),
       })
       .describe('recipients who got no email, by reason'),
     delivered: count,

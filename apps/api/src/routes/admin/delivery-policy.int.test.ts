@@ -23,6 +23,7 @@ describe('GET /v1/admin/delivery-policy (journeys/delivery-policy.ts)', () => {
     // the required categories of journeys/categories.ts come exempt, whatever the file says
     expect(answer.body.policy.exempt).toEqual([...deliveryPolicy.exempt, 'transactional']);
     expect(answer.body.policy.quietHours).toEqual(deliveryPolicy.quietHours ?? null);
+    expect(answer.body.policy.holdout).toEqual(deliveryPolicy.holdout ?? null);
     expect(answer.body.policy.caps).toEqual(
       deliveryPolicy.caps.map((cap) => ({ ...cap, description: `${cap.max} per ${cap.per} (${cap.category})`, everyCategory: false })),
     );

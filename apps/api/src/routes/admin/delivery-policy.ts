@@ -26,6 +26,13 @@ const deliveryPolicy = z
       .object({ from: localTime, to: localTime })
       .nullable()
       .describe('the quiet hours of every journey that sets none of its own, on the recipient’s clock (null: none)'),
+    holdout: z
+      .object({
+        percent: z.number().describe('the share of people held out (0–50), by a hash of their user id'),
+        categories: z.array(z.string()).describe('the categories they get no email of, from any journey or broadcast (never a required one)'),
+      })
+      .nullable()
+      .describe('the program holdout, to measure lifecycle email as a whole (docs/journeys.md, "Goals, holdouts and lift"; null: none)'),
   })
   .meta({ id: 'DeliveryPolicy' });
 

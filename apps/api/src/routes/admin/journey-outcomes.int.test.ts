@@ -184,6 +184,39 @@ describe('first-project: goals, holdouts and GET /v1/admin/journeys/{id}/outcome
     expect((await api.request('GET', '/v1/admin/journeys/first-project/outcomes?from=yesterday', { token: LEGACY })).status).toBe(400);
   });
 
+  it('daily: per entry day and arm, people who entered and of them who converted, oldest first', async () => {
+    // runs of a version of this test's own, written as the run path writes them (the counters' triggers do the rest)
+    const version = `daily-${tag}`;
+    const runs = [
+      { day: '2026-03-01', holdout: false, converted: true },
+      { day: '2026-03-01', holdout: false, converted: false },
+      { day: '2026-03-01', holdout: true, converted: false },
+      { day: '2026-03-03', holdout: false, converted: true },
+      { day: '2026-03-03', holdout: true, converted: true },
+    ];
+    const ids = await Promise.all(
+      runs.map(async (run, index) => {
+        const { rows } = await sql<{ id: string }>`
+          insert into journey_states (journey_id, user_id, user_email, status, workflow_id, journey_version, holdout, created_at)
+          values ('first-project', ${`daily-${tag}-${index}`}, ${`daily-${tag}-${index}@waymark-test.example`}, 'waiting',
+                  ${`daily-${tag}-${index}`}, ${version}, ${run.holdout}, ${`${run.day}T10:00:00Z`}::timestamptz)
+          returning id`.execute(api.deps.db);
+        return rows[0]!.id;
+      }),
+    );
+    const converting = ids.filter((_, index) => runs[index]!.converted);
+    // a conversion days later still counts on its person's entry day
+    await sql`update journey_states set converted_at = '2026-03-09T00:00:00Z' where id = any(${converting}::uuid[])`.execute(api.deps.db);
+    const response = await api.request('GET', `/v1/admin/journeys/first-project/outcomes?version=${version}`, { token: LEGACY });
+    expect(response.status).toBe(200);
+    expect(response.body.daily).toEqual([
+      { day: '2026-03-01', treatment: { enrolled: 2, converted: 1 }, holdout: { enrolled: 1, converted: 0 } },
+      { day: '2026-03-03', treatment: { enrolled: 1, converted: 1 }, holdout: { enrolled: 1, converted: 1 } },
+    ]);
+    const ranged = await api.request('GET', `/v1/admin/journeys/first-project/outcomes?version=${version}&from=2026-03-02T00:00:00Z`, { token: LEGACY });
+    expect(ranged.body.daily.map((entry: { day: string }) => entry.day)).toEqual(['2026-03-03']);
+  });
+
   it('needs the read scope: 401 without a key, 403 for an ingest key', async () => {
     expect((await api.request('GET', '/v1/admin/journeys/first-project/outcomes')).status).toBe(401);
     expect((await api.request('GET', '/v1/admin/journeys/first-project/outcomes', { token: ingestKey })).status).toBe(403);

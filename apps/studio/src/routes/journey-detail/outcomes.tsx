@@ -5,13 +5,14 @@ import { formatNumber } from '../../components/format';
 import { GoalResult } from '../../components/goal-result';
 import { useJourneyOutcomesQuery } from '../../data/journeys/journey-outcomes-query';
 import { journeyVersions, UNVERSIONED } from './journey-map';
+import { OutcomesChart } from './outcomes-chart';
 
 type JourneyDetailBody = components['schemas']['JourneyDetail'];
 
 /**
  * Does the journey change what people do: the lift of the emails over the holdout in words, both
  * arms' numbers and the treatment arm per step (docs/journeys.md, "Goals, holdouts and lift").
- * Everyone who entered (all versions, or the one chosen); the route has no series over time, so there is no chart.
+ * Everyone who entered (all versions, or the one chosen), with each arm's conversion over time (outcomes-chart.tsx).
  */
 export function Outcomes({ detail }: { detail: JourneyDetailBody }) {
   const [version, setVersion] = useState<string | undefined>(undefined);
@@ -34,7 +35,7 @@ export function Outcomes({ detail }: { detail: JourneyDetailBody }) {
     ) : null;
   if (outcomes.isPending) return <Skeleton rows={3} />;
   if (outcomes.isError) return <ErrorPanel error={outcomes.error} />;
-  const { goal, arms, lift, byStep } = outcomes.data;
+  const { goal, arms, lift, byStep, daily } = outcomes.data;
   return (
     <div className="stack">
       {picker}
@@ -45,6 +46,7 @@ export function Outcomes({ detail }: { detail: JourneyDetailBody }) {
         </p>
       )}
       <GoalResult arms={arms} lift={lift} hasGoal={goal !== null} of="journey" testId="journey-lift" />
+      {goal === null ? null : <OutcomesChart daily={daily} />}
       {byStep.length === 0 ? null : (
         <table aria-label="Outcomes per step">
           <thead>

@@ -16,7 +16,7 @@ const columns: ColumnDef<Cap, unknown>[] = [
   },
 ];
 
-/** /studio/settings/delivery-policy: frequency caps, exempt categories and default quiet hours, read-only (they change in code). */
+/** /studio/settings/delivery-policy: frequency caps, exempt categories, default quiet hours and the program holdout, read-only (they change in code). */
 export default function DeliveryPolicy() {
   const policy = useDeliveryPolicyQuery();
   const data = policy.data?.policy;
@@ -69,6 +69,14 @@ export default function DeliveryPolicy() {
               {data.quietHours === null
                 ? 'None: journeys hold sends only by their own quietHours.'
                 : `${data.quietHours.from}–${data.quietHours.to} on the recipient's clock, for every journey that sets none of its own.`}
+            </p>
+          </section>
+          <section className="card" aria-labelledby="program-holdout">
+            <h2 id="program-holdout">Program holdout</h2>
+            <p data-testid="program-holdout">
+              {data.holdout === null
+                ? 'None: everyone may get every category.'
+                : `${data.holdout.percent} % of people get no ${data.holdout.categories.join(', ')} email from any journey or broadcast, to measure lifecycle email as a whole.`}
             </p>
           </section>
         </>

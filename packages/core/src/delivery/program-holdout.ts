@@ -1,0 +1,30 @@
+import type { PreferenceCategories } from '@waymark/email/preference-categories';
+import { HOLDOUT_BUCKETS, programHoldoutArm, type DeliveryPolicy, type HoldoutArm } from '@waymark/journey';
+
+/**
+ * The one rule of the program holdout (journeys/delivery-policy.ts `holdout`, docs/journeys.md,
+ * "Goals, holdouts and lift"), asked by the journey send step and by each broadcast chunk: whether
+ * a send of `category` to `userId` is held out. A required category (a receipt, a password reset)
+ * is something the person asked for, so it is never held out, whatever the policy names.
+ * Answers the arm when held out (its bucket goes into the skip's log for explain), else undefined.
+ */
+export function programHoldout(
+  policy: DeliveryPolicy,
+  categories: Pick<PreferenceCategories, 'required'>,
+  category: string,
+  userId: string,
+): HoldoutArm | undefined {
+  if (categories.required(category)) return undefined;
+  const arm = programHoldoutArm(policy, category, userId);
+  return arm?.holdout === true ? arm : undefined;
+}
+
+/** The skip's log detail of a program-held-out send: what explain words (`programHoldoutPhrase`). */
+export function programHoldoutDetail(arm: HoldoutArm): { holdout: 'program'; bucket: number; threshold: number } {
+  return { holdout: 'program', bucket: arm.bucket, threshold: arm.threshold };
+}
+
+/** "held out of all lifecycle email (program holdout, bucket 123 of 1000 is under 50)" */
+export function programHoldoutPhrase(arm: Pick<HoldoutArm, 'bucket' | 'threshold'>): string {
+  return `held out of all lifecycle email (program holdout, bucket ${arm.bucket} of ${HOLDOUT_BUCKETS} is under ${arm.threshold})`;
+}
