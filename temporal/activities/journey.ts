@@ -88,8 +88,8 @@ export function createJourneyActivities(deps: JourneyActivityDeps) {
       return contactTimeZone(deps.db, query.userId, deps.config.defaultTimeZone);
     },
 
-    async findJourneyEvents(query: { userId: string; name: string; since: string }): Promise<UserEvent[]> {
-      return findUserEventsSince(deps.db, { userId: query.userId, name: query.name, since: new Date(query.since) });
+    async findJourneyEvents(query: { userId: string; name: string; since: string; trigger?: { eventId: string; elapsedMs: number } }): Promise<UserEvent[]> {
+      return findUserEventsSince(deps.db, { userId: query.userId, name: query.name, since: new Date(query.since), trigger: query.trigger });
     },
 
     async hasJourneyEvent(query: { userId: string; name: string; since?: string; where?: PropertyCondition[] }): Promise<boolean> {

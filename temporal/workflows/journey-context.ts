@@ -42,11 +42,16 @@ export interface RunContextInput {
 export function createJourneyContext(input: RunContextInput): JourneyContext {
   const { runtime, journey, request, stateId, workflowId, inbox, progress } = input;
   const { calls, shielded } = runtime;
+  // time spent in timers and waits, the run's own timeline: sends and steps take none of it, as in
+  // simulate (so a wait's look-back below matches the fault-free run's)
+  let waitedMs = 0;
   const waitIn = async <T>(nodeId: string, until: number, waitingFor: string | undefined, wait: () => Promise<T>): Promise<T> => {
     Object.assign(progress, { phase: 'waiting', nodeId, until: new Date(until).toISOString(), waitingFor });
+    const began = runtime.now();
     try {
       return await wait();
     } finally {
+      waitedMs += runtime.now() - began;
       Object.assign(progress, { phase: 'running', nodeId, until: undefined, waitingFor: undefined });
     }
   };
@@ -142,8 +147,11 @@ export function createJourneyContext(input: RunContextInput): JourneyContext {
         context: { waitingFor: name },
         detail: { event: name, timeout: String(options.timeout) },
       });
-      // an event stored between the decision to wait and the state saying so was not signalled
-      for (const event of await shielded(() => calls.findJourneyEvents({ userId: request.userId, name, since }))) {
+      // an event stored between the decision to wait and the state saying so was not signalled; nor
+      // was one stored after the trigger while this run's start waited (a Temporal outage): the
+      // look-up reaches back to where the run would have been had it started with its trigger
+      const trigger = { eventId: request.trigger.eventId, elapsedMs: waitedMs };
+      for (const event of await shielded(() => calls.findJourneyEvents({ userId: request.userId, name, since, trigger }))) {
         if (!inbox.some((seen) => seen.eventId === event.eventId)) inbox.push(event as JourneyEventSignal);
       }
       const match = () =>

@@ -27,7 +27,6 @@ import { registerEmailRetryHandler } from '@waymark/core/emails/email-retry';
 import { registerEventRetryHandlers } from '@waymark/core/events/event-retry';
 import { registerJourneyRetryHandler } from '@waymark/core/journeys/journey-dead-letters';
 import { sendEmail } from '@waymark/core/emails/send-email';
-import { sendUntilSettled } from '@waymark/core/emails/send-until-settled';
 import { systemEmailSealKey } from '@waymark/core/emails/sealed-input';
 import { createSystemEmails, type SystemEmails } from '@waymark/core/emails/system-emails';
 import { systemEmailStarter } from '@waymark/temporal/system-email';
@@ -204,23 +203,25 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
     ? { sessions: new RedisSessionAdapter({ redis, db }), resetTokens: redisResetTokens(redis) }
     : { sessions: new MemorySessionAdapter({ db }), resetTokens: memoryResetTokens() };
   const sessions = new SessionManager({ adapter: authStores.sessions, secureCookie: config.isProduction, now: options.now });
-  // reset links and invitations are workflow runs of their own, their input sealed; with Temporal
-  // unreachable the send retries in this process instead (docs/email.md, "System emails")
+  // reset links and invitations are workflow runs of their own, their input sealed and kept in the
+  // system-email outbox until started; with Temporal unreachable the worker's relay starts them
+  // later (docs/email.md, "System emails")
   const systemEmails = createSystemEmails({
-    start: systemEmailStarter(gateway.client, gateway.taskQueue, systemEmailSealKey(config.authSecret)),
-    fallback: (input) => sendUntilSettled(email, input),
+    db,
+    sealKey: systemEmailSealKey(config.authSecret),
+    start: systemEmailStarter(gateway.client, gateway.taskQueue),
     logger,
   });
-  const sendAuthEmail = (input: Parameters<typeof sendEmail>[1]) => systemEmails.send(input);
+  const keepEmail = (tx: Db, input: Parameters<typeof sendEmail>[1]) => systemEmails.keep(tx, input);
   const passwordReset: PasswordResetDeps = {
     db,
     resetTokens: authStores.resetTokens,
     sessions,
     publicUrl: config.apiPublicUrl,
-    sendEmail: sendAuthEmail,
+    keepEmail,
     now: options.now,
   };
-  const invitations: InvitationDeps = { db, publicUrl: config.apiPublicUrl, sendEmail: sendAuthEmail, now: options.now };
+  const invitations: InvitationDeps = { db, publicUrl: config.apiPublicUrl, keepEmail, now: options.now };
   const version = packageJson.version;
   const processMetrics = createProcessMetrics({ db, version, sendRate: email.sendRate });
   const reputation: ReputationDeps = {

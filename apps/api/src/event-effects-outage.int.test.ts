@@ -253,4 +253,40 @@ describe('signals and exits across a Temporal outage', () => {
     const sent = await api.deps.db.selectFrom('emailSends').select(['userId', 'templateKey']).where('userId', 'in', users).execute();
     expect(sent).toEqual([]);
   }, 600_000);
+  it('a waited-for event stored while the start of its run waited in the outbox resumes the run when it reaches the wait', async () => {
+    const userId = `late-start-${randomUUID().slice(0, 8)}`;
+    await temporal.kill();
+    // the trigger is stored, its start kept; the event its wait is for arrives before the run exists
+    expect((await post({ name: 'user.inactive', userId, email: `${userId}@example.com`, eventProperties: { daysInactive: 20 } })).status).toBe(202);
+    expect((await post({ name: 'session.started', userId })).status).toBe(202);
+    const session = await api.deps.db
+      .selectFrom('events')
+      .select('id')
+      .where('userId', '=', userId)
+      .where('event', '=', 'session.started')
+      .executeTakeFirstOrThrow();
+    await temporal.start();
+
+    // started by the relay, the run sends its first email, reaches the wait and finds the event there
+    const resumed = await eventually(
+      () =>
+        api.deps.db
+          .selectFrom('journeyLogs')
+          .innerJoin('journeyStates', 'journeyStates.id', 'journeyLogs.journeyStateId')
+          .select(['journeyLogs.action', 'journeyLogs.detail', 'journeyStates.currentNodeId'])
+          .where('journeyStates.userId', '=', userId)
+          .where('journeyLogs.action', 'in', ['resumed', 'wait_timeout'])
+          .execute(),
+      (rows) => rows.length > 0,
+      { timeoutMs: 180_000, intervalMs: 500, what: 'the run to leave its wait' },
+    );
+    expect(resumed.map((row) => ({ action: row.action, detail: row.detail }))).toEqual([
+      { action: 'resumed', detail: { event: 'session.started', eventId: session.id } },
+    ]);
+    await eventually(
+      () => api.deps.db.selectFrom('journeyStates').select('currentNodeId').where('userId', '=', userId).executeTakeFirstOrThrow(),
+      (row) => row.currentNodeId === 'reengage-welcome-back',
+      { timeoutMs: 60_000, what: 'the run at its welcome-back step' },
+    );
+  }, 600_000);
 });

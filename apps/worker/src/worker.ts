@@ -5,7 +5,7 @@ import type { Config } from '@waymark/core/config/config';
 import type { Db } from '@waymark/core/db/database';
 import { createAlertMailer } from '@waymark/core/alerts/alert-mailer';
 import { systemEmailSealKey } from '@waymark/core/emails/sealed-input';
-import { sendUntilSettled } from '@waymark/core/emails/send-until-settled';
+import { startSystemEmailRelay } from '@waymark/core/emails/system-email-relay';
 import { createSystemEmails } from '@waymark/core/emails/system-emails';
 import { systemEmailStarter } from '@waymark/temporal/system-email';
 import { upsertContact } from '@waymark/core/contacts/upsert-contact';
@@ -36,7 +36,7 @@ export interface WorkerDeps {
    * beside the Temporal worker (the worker process does; tests opt in)
    */
   dispatchOutbound?: boolean;
-  /** carry out the journey effects of events kept in the outbox (the worker process does; tests opt in) */
+  /** carry out the journey effects of events and start the system emails kept in their outboxes (the worker process does; tests opt in) */
   relayEventEffects?: boolean;
   /** instead of journeys/delivery-policy.ts (tests that need a cap of their own) */
   deliveryPolicy?: RuntimeDeps['deliveryPolicy'];
@@ -69,8 +69,9 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
     ...(deps.deliveryPolicy === undefined ? {} : { deliveryPolicy: deps.deliveryPolicy }),
   });
   const systemEmails = createSystemEmails({
-    start: systemEmailStarter(client, deps.config.temporal.taskQueue, systemEmailSealKey(deps.config.authSecret)),
-    fallback: (input) => sendUntilSettled(email, input),
+    db: deps.db,
+    sealKey: systemEmailSealKey(deps.config.authSecret),
+    start: systemEmailStarter(client, deps.config.temporal.taskQueue),
     logger: deps.logger,
   });
   const code = workflowCode(deps.config.temporal.workflowBundle, deps.tracing !== undefined);
@@ -138,10 +139,16 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
           retryHours: deps.config.temporal.journeyStartRetryHours,
         })
       : undefined;
+  // the system emails kept while Temporal could not start their runs (core/emails/system-emails.ts)
+  const systemEmailRelay =
+    deps.relayEventEffects === true
+      ? startSystemEmailRelay({ db: deps.db, start: systemEmailStarter(client, deps.config.temporal.taskQueue), logger: deps.logger })
+      : undefined;
   return {
     worker,
     close: async () => {
       await relay?.close();
+      await systemEmailRelay?.close();
       await effects.close();
       await systemEmails.drain();
       await dispatcher?.close();

@@ -370,6 +370,17 @@ export interface EventEffectsTable {
   createdAt: Generated<Timestamp>;
 }
 
+/** A system email kept until its run is started (migrations/0240_system_email_outbox.ts). */
+export interface SystemEmailOutboxTable {
+  idempotencyKey: string;
+  /** the send input sealed under AUTH_SECRET (emails/sealed-input.ts) */
+  sealed: string;
+  attempts: Generated<number>;
+  lastError: string | null;
+  nextAttemptAt: Timestamp;
+  createdAt: Generated<Timestamp>;
+}
+
 export type ImportStatus = 'pending' | 'processing' | 'completed' | 'failed';
 
 export interface ImportJobsTable {
@@ -677,6 +688,7 @@ export interface Database {
   alertHistory: AlertHistoryTable;
   dlqEntries: DlqEntriesTable;
   eventEffects: EventEffectsTable;
+  systemEmailOutbox: SystemEmailOutboxTable;
   importJobs: ImportJobsTable;
   simulationJobs: SimulationJobsTable;
   segments: SegmentsTable;

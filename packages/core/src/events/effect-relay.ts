@@ -1,12 +1,10 @@
 import { sql } from 'kysely';
+import { startRelayLoop, type RelayLoop } from '../concurrency/relay-loop';
 import type { AppLogger } from '../logging/logger';
 import { settleStoredEffects, storedEffect, storedEffectColumns, type EffectDeps, type StoredEffectRow } from './event-effects';
 
 /** Between passes while nothing is due: one indexed read of an (almost always) empty range. */
 const IDLE_MS = 2_000;
-/** First and longest wait after a pass that found Temporal still down (doubling in between). */
-const BACKOFF_MIN_MS = 1_000;
-const BACKOFF_MAX_MS = 15_000;
 const BATCH = 100;
 
 export interface EffectRelayDeps extends EffectDeps {
@@ -73,10 +71,7 @@ export async function relayEventEffects(deps: EffectRelayDeps, options: RelayPas
   return { ...pass, done: settled.done, parked: settled.parked, unavailable: settled.unavailable };
 }
 
-export interface EffectRelay {
-  /** stops the loop after the pass in flight */
-  close(): Promise<void>;
-}
+export type EffectRelay = RelayLoop;
 
 /**
  * The loop that works off the due rows of `event_effects`. The worker runs it (one per worker
@@ -86,44 +81,17 @@ export interface EffectRelay {
  * (PostgreSQL unreachable) is logged and tried again after the same backoff.
  */
 export function startEffectRelay(deps: EffectRelayDeps): EffectRelay {
-  let closed = false;
-  let timer: NodeJS.Timeout | undefined;
-  let backoffMs = 0;
-  let inFlight: Promise<void> = Promise.resolve();
-
-  const backOff = () => {
-    backoffMs = Math.min(Math.max(backoffMs * 2, BACKOFF_MIN_MS), BACKOFF_MAX_MS);
-    return backoffMs;
-  };
-
-  const pass = async (): Promise<number> => {
+  return startRelayLoop(async () => {
     try {
       const outcome = await relayEventEffects(deps, { limit: BATCH });
       if (outcome.done > 0 || outcome.parked > 0) {
         deps.logger.info({ done: outcome.done, parked: outcome.parked }, 'kept journey effects relayed');
       }
-      if (outcome.unavailable) return backOff();
-      backoffMs = 0;
+      if (outcome.unavailable) return 'backoff';
       return outcome.claimed >= BATCH ? 0 : IDLE_MS;
     } catch (error) {
       deps.logger.warn({ err: error }, 'journey effect relay: pass failed; retrying');
-      return backOff();
+      return 'backoff';
     }
-  };
-
-  const schedule = (delayMs: number) => {
-    if (closed) return;
-    timer = setTimeout(() => {
-      inFlight = pass().then(schedule);
-    }, delayMs);
-  };
-  schedule(0);
-
-  return {
-    async close() {
-      closed = true;
-      if (timer !== undefined) clearTimeout(timer);
-      await inFlight;
-    },
-  };
+  });
 }

@@ -81,4 +81,40 @@ describe('exitIfLeftBeforeEntry', () => {
     expect(await exitIfLeftBeforeEntry({ db, journeys }, run)).toBeUndefined();
     expect(await state(run.stateId)).toEqual({ status: 'active' });
   });
+  it('an exit and a trigger with the same timestamps resolve the same way whichever is stored first: the exit counts', async () => {
+    const at = new Date();
+    for (const order of [
+      ['exit-entry.left', 'exit-entry.started'],
+      ['exit-entry.started', 'exit-entry.left'],
+    ]) {
+      const userId = `exit-entry-tie-${randomUUID().slice(0, 8)}`;
+      // one statement (one batch): one created_at, and the same occurred_at to the millisecond
+      const rows = await db
+        .insertInto('events')
+        .values(order.map((event) => ({ userId, event, properties: JSON.stringify(event === 'exit-entry.left' ? { reason: 'closed' } : {}), occurredAt: at })))
+        .returning(['id', 'event', 'createdAt'])
+        .execute();
+      expect(new Set(rows.map((row) => row.createdAt.getTime())).size).toBe(1);
+      const trigger = rows.find((row) => row.event === 'exit-entry.started')!.id;
+      const exit = rows.find((row) => row.event === 'exit-entry.left')!.id;
+      const run = await enter(userId, trigger);
+      expect(await exitIfLeftBeforeEntry({ db, journeys }, run)).toEqual({ eventId: exit, name: 'exit-entry.left' });
+      expect(await state(run.stateId)).toEqual({ status: 'exited' });
+    }
+  });
+
+  it('an exit stored before the trigger with the same occurredAt does not exit the run', async () => {
+    const userId = `exit-entry-tie-${randomUUID().slice(0, 8)}`;
+    const at = new Date();
+    await db
+      .insertInto('events')
+      .values({ userId, event: 'exit-entry.left', properties: JSON.stringify({ reason: 'closed' }), occurredAt: at })
+      .execute();
+    const trigger = (
+      await db.insertInto('events').values({ userId, event: 'exit-entry.started', properties: '{}', occurredAt: at }).returning('id').executeTakeFirstOrThrow()
+    ).id;
+    const run = await enter(userId, trigger);
+    expect(await exitIfLeftBeforeEntry({ db, journeys }, run)).toBeUndefined();
+    expect(await state(run.stateId)).toEqual({ status: 'active' });
+  });
 });

@@ -3,8 +3,7 @@ import type { Db } from '../db/database';
 import { matchesExitRule } from './exit-rule';
 import { markStatesExited } from '../journeys/exit-states';
 import type { JourneyRegistry } from '../journeys/registry';
-
-const UUID_PREFIX = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+import { EVENT_ID_PREFIX } from './user-history';
 
 export interface EnteredRun {
   journeyId: string;
@@ -30,7 +29,7 @@ export async function exitIfLeftBeforeEntry(
 ): Promise<{ eventId: string; name: string } | undefined> {
   const names = [...new Set((deps.journeys.find(run.journeyId)?.exitOn ?? []).map((rule) => rule.event))];
   // a DLQ retry's trigger is `<event id>.retry-<entry>`: its events are those after the original
-  const triggerId = UUID_PREFIX.exec(run.triggerEventId)?.[0];
+  const triggerId = EVENT_ID_PREFIX.exec(run.triggerEventId)?.[0];
   if (names.length === 0 || triggerId === undefined) return undefined;
   const { rows } = await sql<{ id: string; event: string; properties: Record<string, unknown> }>`
     select e.id, e.event, e.properties

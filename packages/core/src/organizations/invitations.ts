@@ -22,20 +22,28 @@ export interface Invitation {
 export interface InvitationDeps {
   db: Db;
   publicUrl: string;
-  sendEmail(input: {
-    templateKey: string;
-    to: string;
-    data: { acceptUrl: string; organizationName: string; inviterEmail: string; role: MemberRole; expiresInDays: number };
-    idempotencyKey: string;
-  }): Promise<unknown>;
+  /**
+   * Keeps the invitation email in the system-email outbox inside the invitation's transaction
+   * (SystemEmails.keep, emails/system-emails.ts); its run is started after the commit
+   */
+  keepEmail(
+    tx: Db,
+    input: {
+      templateKey: string;
+      to: string;
+      data: { acceptUrl: string; organizationName: string; inviterEmail: string; role: MemberRole; expiresInDays: number };
+      idempotencyKey: string;
+    },
+  ): Promise<{ start(): Promise<unknown> }>;
   now?: () => number;
 }
 
 /**
  * Invites an email into an organization (owners and admins only). Only an owner may invite
  * another owner. The token is stored as its digest; the email carries the raw token once. The
- * send is returned, not awaited, so the route answers without waiting for the provider (the send
- * retries after the answer: deps.sendEmail).
+ * email is kept with the invitation (deps.keepEmail) and its run's start returned, so the route
+ * answers without waiting for the provider; an email whose run cannot start now is started by the
+ * relay later.
  */
 export async function inviteMember(
   deps: InvitationDeps,
@@ -46,7 +54,7 @@ export async function inviteMember(
   await assertRoomForMember(deps.db, input.organizationId);
   const organization = await deps.db.selectFrom('organizations').select('name').where('id', '=', input.organizationId).executeTakeFirstOrThrow();
   const token = generateToken();
-  // the invitation and its audit row commit together, before the email: a row that cannot be
+  // the invitation, its audit row and its kept email commit together: a row that cannot be
   // written leaves no invitation and sends nothing (docs/security.md)
   const row = await deps.db.transaction().execute(async (tx) => {
     const created = await tx
@@ -71,21 +79,21 @@ export async function inviteMember(
         detail: { organizationId: input.organizationId, email: created.email, role: created.role },
       }),
     );
-    return created;
+    const email = await deps.keepEmail(tx, {
+      templateKey: INVITATION_TEMPLATE,
+      to: created.email,
+      data: {
+        acceptUrl: `${deps.publicUrl}/studio/accept-invite?token=${token}`,
+        organizationName: organization.name,
+        inviterEmail: input.inviter.email,
+        role: created.role,
+        expiresInDays: INVITATION_LIFETIME_MS / 86_400_000,
+      },
+      idempotencyKey: `invitation:${created.id}`,
+    });
+    return { created, email };
   });
-  const sending = deps.sendEmail({
-    templateKey: INVITATION_TEMPLATE,
-    to: row.email,
-    data: {
-      acceptUrl: `${deps.publicUrl}/studio/accept-invite?token=${token}`,
-      organizationName: organization.name,
-      inviterEmail: input.inviter.email,
-      role: row.role,
-      expiresInDays: INVITATION_LIFETIME_MS / 86_400_000,
-    },
-    idempotencyKey: `invitation:${row.id}`,
-  });
-  return { invitation: row, sending };
+  return { invitation: row.created, sending: row.email.start() };
 }
 
 /**

@@ -20,14 +20,20 @@ export interface PasswordResetDeps {
   sessions: SessionManager;
   /** `${API_PUBLIC_URL}` without a trailing slash: the link goes to the studio's reset page */
   publicUrl: string;
-  /** the normal send path (sendEmail); the email is an `auth-password-reset` template */
-  sendEmail(input: {
-    templateKey: string;
-    to: string;
-    data: { resetUrl: string; expiresInMinutes: number };
-    idempotencyKey: string;
-    userId: string;
-  }): Promise<unknown>;
+  /**
+   * Keeps the `auth-password-reset` email in the system-email outbox inside the token's
+   * transaction (SystemEmails.keep, emails/system-emails.ts); its run is started after the commit
+   */
+  keepEmail(
+    tx: Db,
+    input: {
+      templateKey: string;
+      to: string;
+      data: { resetUrl: string; expiresInMinutes: number };
+      idempotencyKey: string;
+      userId: string;
+    },
+  ): Promise<{ start(): Promise<unknown> }>;
   now?: () => number;
 }
 
@@ -44,21 +50,22 @@ export async function requestPasswordReset(
   if (user === undefined) return undefined;
   const now = (deps.now ?? Date.now)();
   const token = generateToken();
-  // the audit row first, in a transaction that commits once the token is stored: a row that
-  // cannot be written stores no token and sends nothing (a commit failing after the save leaves a
-  // token nobody was sent)
-  await deps.db.transaction().execute(async (tx) => {
+  // the audit row and the kept email first, in a transaction that commits once the token is
+  // stored: a row that cannot be written stores no token and sends nothing (a commit failing after
+  // the save leaves a token nobody was sent); once committed the email outlives this process
+  const kept = await deps.db.transaction().execute(async (tx) => {
     await recordAudit(tx, userAudit(user, { action: 'request-password-reset', resource: 'user', resourceId: user.id, ipAddress: input.ipAddress }));
+    const email = await deps.keepEmail(tx, {
+      templateKey: PASSWORD_RESET_TEMPLATE,
+      to: user.email,
+      userId: user.id,
+      data: { resetUrl: `${deps.publicUrl}/studio/reset-password?token=${token}`, expiresInMinutes: RESET_TOKEN_LIFETIME_MS / 60_000 },
+      idempotencyKey: `password-reset:${hashToken(token)}`,
+    });
     await deps.resetTokens.save(hashToken(token), { userId: user.id, expiresAt: now + RESET_TOKEN_LIFETIME_MS });
+    return email;
   });
-  const sending = deps.sendEmail({
-    templateKey: PASSWORD_RESET_TEMPLATE,
-    to: user.email,
-    userId: user.id,
-    data: { resetUrl: `${deps.publicUrl}/studio/reset-password?token=${token}`, expiresInMinutes: RESET_TOKEN_LIFETIME_MS / 60_000 },
-    idempotencyKey: `password-reset:${hashToken(token)}`,
-  });
-  return { sending };
+  return { sending: kept.start() };
 }
 
 /**
