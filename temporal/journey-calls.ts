@@ -24,7 +24,7 @@ export interface JourneyRunCalls {
   enterJourney: (input: EnterJourneyInput) => Promise<EnterJourneyResult>;
   recordJourneyStep: (input: JourneyStepInput) => Promise<boolean>;
   finishJourneyRun: (input: FinishJourneyInput) => Promise<void>;
-  findJourneyEvents: (query: { userId: string; name: string; since: string }) => Promise<UserEvent[]>;
+  findJourneyEvents: (query: { userId: string; name: string; since: string; trigger?: { eventId: string; elapsedMs: number } }) => Promise<UserEvent[]>;
   hasJourneyEvent: (query: { userId: string; name: string; since?: string; where?: PropertyCondition[] }) => Promise<boolean>;
   recipientTimeZone: (query: { userId: string }) => Promise<string>;
   sendJourneyEmail: (input: SendJourneyEmailInput) => Promise<SendJourneyEmailResult>;
