@@ -38,6 +38,7 @@ import * as m0190 from './0190_journey_outcomes';
 import * as m0205 from './0205_reputation_breaker';
 import * as m0210 from './0210_effect_trace_context';
 import * as m0215 from './0215_email_send_locale';
+import * as m0260 from './0260_warmup_days';
 
 /**
  * Every migration, in order. A static list (rather than reading the folder at run time) works
@@ -83,4 +84,5 @@ export const migrations: Record<string, Migration> = {
   '0205_reputation_breaker': m0205,
   '0210_effect_trace_context': m0210,
   '0215_email_send_locale': m0215,
+  '0260_warmup_days': m0260,
 };

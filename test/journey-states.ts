@@ -4,3 +4,26 @@ import type { Db } from '@waymark/core/db/database';
 export function journeyStatesOf(db: Db, userId: string, journeyId: string) {
   return db.selectFrom('journeyStates').selectAll().where('userId', '=', userId).where('journeyId', '=', journeyId).execute();
 }
+
+/**
+ * A live run of `journeyId` for `userId` at `to`, and the input of its `welcome` email step
+ * (category `journey`, a marketing one), for a test that calls the journey send path directly.
+ */
+export async function seedJourneyEmailStep(db: Db, options: { journeyId: string; userId: string; to: string; run: string }) {
+  const state = await db
+    .insertInto('journeyStates')
+    .values({ journeyId: options.journeyId, userId: options.userId, userEmail: options.to, workflowId: `wf-${options.run}`, context: '{}' })
+    .returning(['id', 'userId'])
+    .executeTakeFirstOrThrow();
+  return {
+    stateId: state.id,
+    journeyId: options.journeyId,
+    userId: state.userId,
+    userEmail: options.to,
+    templateKey: 'welcome',
+    nodeId: 'welcome',
+    data: {},
+    category: 'journey',
+    idempotencyKey: `wf-${options.run}:welcome:1`,
+  };
+}

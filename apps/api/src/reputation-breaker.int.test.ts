@@ -6,6 +6,7 @@ import { breakerReport } from '@waymark/core/deliverability/breaker';
 import { deliverJourneyEmail } from '@waymark/core/journeys/deliver-journey-email';
 import { startSesEventPublisher, type SesEventPublisher } from '../../../scripts/ses-events/publisher';
 import { emailsTo, waitFor } from '../../../test/email-emulator';
+import { seedJourneyEmailStep } from '../../../test/journey-states';
 import { openScratchDatabase } from '../../../test/scratch-database';
 import { seedList } from '../../../test/seed-list';
 import { integrationEnv } from '../../../test/test-env';
@@ -115,24 +116,9 @@ describe('the reputation breaker on the local stack', () => {
 
     // a journey email in a marketing category to that provider is held, and says why
     const to = simulator('success', 'journey');
-    const state = await db
-      .insertInto('journeyStates')
-      .values({ journeyId: 'test-journey', userId: `u-${run}`, userEmail: to, workflowId: `wf-${run}`, context: '{}' })
-      .returning(['id', 'userId'])
-      .executeTakeFirstOrThrow();
-    const input = {
-      stateId: state.id,
-      journeyId: 'test-journey',
-      userId: state.userId,
-      userEmail: to,
-      templateKey: 'welcome',
-      nodeId: 'welcome',
-      data: {},
-      category: 'journey',
-      idempotencyKey: `wf-${run}:welcome:1`,
-    };
+    const input = await seedJourneyEmailStep(db, { journeyId: 'test-journey', userId: `u-${run}`, to, run });
     expect(await deliverJourneyEmail(api.deps.email, input)).toMatchObject({ status: 'deferred', reason: 'reputation' });
-    const held = await db.selectFrom('journeyLogs').select(['action', 'detail']).where('journeyStateId', '=', state.id).execute();
+    const held = await db.selectFrom('journeyLogs').select(['action', 'detail']).where('journeyStateId', '=', input.stateId).execute();
     expect(held).toEqual([{ action: 'held', detail: expect.objectContaining({ reason: 'reputation', provider: 'other' }) }]);
 
     // mail the person asked for flows

@@ -241,6 +241,13 @@ export interface ReputationBreakersTable {
 }
 export type ReputationBreakerRow = Selectable<ReputationBreakersTable>;
 
+/** 0260: per UTC day of the warm-up ramp, the marketing sends it let through */
+export interface WarmupDaysTable {
+  day: ColumnType<Date, string, string>;
+  used: Generated<number>;
+  updatedAt: Generated<Date>;
+}
+
 export interface TrackedLinksTable {
   id: Generated<string>;
   emailSendId: string;
@@ -464,6 +471,8 @@ export interface BroadcastsTable {
   pausedFrom: 'scheduled' | 'sending' | 'testing' | null;
   /** 0205: `reputation` when the reputation breaker paused it (its resume resumes it) */
   pausedReason: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 0260: today's warm-up allowance was spent: the rest of the recipients send from this instant */
+  warmupUntil: ColumnType<Date | null, Date | null | undefined, Date | null>;
   audienceSize: number | null;
   winnerVariantId: string | null;
   testEndsAt: NullableTimestamp;
@@ -658,6 +667,7 @@ export interface Database {
   emailProviderNotifications: EmailProviderNotificationsTable;
   reputationCounts: ReputationCountsTable;
   reputationBreakers: ReputationBreakersTable;
+  warmupDays: WarmupDaysTable;
   trackedLinks: TrackedLinksTable;
   linkClicks: LinkClicksTable;
   emailOpens: EmailOpensTable;

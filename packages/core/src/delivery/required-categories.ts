@@ -34,5 +34,7 @@ export function exemptRequiredCategories(policy: DeliveryPolicy, categories: Pic
     quietHours: { enumerable: true, get: () => policy.quietHours },
     exempt: { enumerable: true, get: () => [...policy.exempt, ...required.filter((key) => !policy.exempt.includes(key))] },
     unknown: { enumerable: true, get: () => policy.unknown },
+    reputation: { enumerable: true, get: () => policy.reputation },
+    warmup: { enumerable: true, get: () => policy.warmup },
   });
 }
