@@ -40,6 +40,7 @@ import * as m0210 from './0210_effect_trace_context';
 import * as m0215 from './0215_email_send_locale';
 import * as m0240 from './0240_system_email_outbox';
 import * as m0245 from './0245_broadcast_goals';
+import * as m0260 from './0260_warmup_days';
 import * as m0265 from './0265_outbound_event_trace_context';
 
 /**
@@ -88,5 +89,6 @@ export const migrations: Record<string, Migration> = {
   '0215_email_send_locale': m0215,
   '0240_system_email_outbox': m0240,
   '0245_broadcast_goals': m0245,
+  '0260_warmup_days': m0260,
   '0265_outbound_event_trace_context': m0265,
 };

@@ -7,24 +7,29 @@ export function journeyStatesOf(db: Db, userId: string, journeyId: string) {
 }
 
 /**
- * A live journey state of a fresh person at `to` and the input of its `welcome` email (category
- * `journey`, marketing mail): what a test hands deliverJourneyEmail to watch a send held or sent.
+ * A live run of `journeyId` for `userId` at `to`, and the input of its `welcome` email step
+ * (category `journey`, a marketing one), for a test that calls the journey send path directly.
  */
-export async function welcomeJourneyEmail(db: Db, to: string, run: string): Promise<SendJourneyEmailInput> {
+export async function seedJourneyEmailStep(db: Db, options: { journeyId: string; userId: string; to: string; run: string }): Promise<SendJourneyEmailInput> {
   const state = await db
     .insertInto('journeyStates')
-    .values({ journeyId: 'test-journey', userId: `u-${run}`, userEmail: to, workflowId: `wf-${run}`, context: '{}' })
+    .values({ journeyId: options.journeyId, userId: options.userId, userEmail: options.to, workflowId: `wf-${options.run}`, context: '{}' })
     .returning(['id', 'userId'])
     .executeTakeFirstOrThrow();
   return {
     stateId: state.id,
-    journeyId: 'test-journey',
+    journeyId: options.journeyId,
     userId: state.userId,
-    userEmail: to,
+    userEmail: options.to,
     templateKey: 'welcome',
     nodeId: 'welcome',
     data: {},
     category: 'journey',
-    idempotencyKey: `wf-${run}:welcome:1`,
+    idempotencyKey: `wf-${options.run}:welcome:1`,
   };
+}
+
+/** A fresh person's `welcome` step of `test-journey` (seedJourneyEmailStep): to watch a send held or sent. */
+export function welcomeJourneyEmail(db: Db, to: string, run: string): Promise<SendJourneyEmailInput> {
+  return seedJourneyEmailStep(db, { journeyId: 'test-journey', userId: `u-${run}`, to, run });
 }

@@ -1,5 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claimWarmup } from '@waymark/core/deliverability/warmup';
+import { defineDeliveryPolicy } from '@waymark/journey';
 import { createTestAdmin } from '../../test/auth-client';
 import { expectPage } from '../../test/browser';
 import { startFixtureDns } from '../../test/fixture-dns';
@@ -8,7 +10,7 @@ import { checkPage, signIn, startStudio, type Studio } from './test/studio-fixtu
 /**
  * Settings → Deliverability in Chromium against a real api: the doctor's checks, read from a
  * fixture DNS zone for the tests' sender (waymark.local) and the shared SES emulator, and the
- * reputation breaker. Fails on any console error, failed request, or serious/critical axe
+ * reputation breaker, and a warm-up ramp with today's use. Fails on any console error, failed request, or serious/critical axe
  * violation; screenshots: test-results/studio/.
  */
 describe('Studio deliverability in Chromium', () => {
@@ -22,7 +24,10 @@ describe('Studio deliverability in Chromium', () => {
       'amazonses.com': { txt: ['v=spf1 ip4:199.255.192.0/22 -all'] },
       '_dmarc.waymark.local': { txt: ['v=DMARC1; p=none'] },
     });
-    studio = await startStudio({ DNS_RESOLVER: dns.address });
+    studio = await startStudio(
+      { DNS_RESOLVER: dns.address },
+      { deliveryPolicy: defineDeliveryPolicy({ warmup: { startPerDay: 50, growth: 2, until: 1_000 } }) },
+    );
     const owner = await createTestAdmin(studio.api, 'deliverability');
     ({ page } = await studio.openTab());
     await signIn(page, owner);
@@ -58,6 +63,24 @@ describe('Studio deliverability in Chromium', () => {
     else
       for (const { group, provider } of breaker)
         await expectPage(breakerTable.getByRole('row').filter({ hasText: group }).filter({ hasText: provider }).first()).toBeVisible();
+  });
+
+  it("shows the warm-up plan, day by day, and today's use", async () => {
+    // seven marketing sends through the ramp today (the shared database may hold earlier runs' use of today)
+    await claimWarmup(studio.api.deps.db, studio.api.deps.email.delivery.policy, 7, new Date());
+    await page.reload();
+    const { warmup } = (await studio.api.request('GET', '/v1/admin/deliverability', { token: studio.legacyKey })).body as {
+      warmup: { today: { day: string; allowance: number; used: number }; days: { day: string; allowance: number | null }[] };
+    };
+    expect(warmup.today.used).toBeGreaterThanOrEqual(7);
+    await expectPage(page.getByText(`Today: ${warmup.today.used} of ${warmup.today.allowance} used`)).toBeVisible();
+    const plan = page.getByRole('table', { name: 'Warm-up plan' });
+    await expectPage(plan.getByRole('row')).toHaveCount(warmup.days.length + 1);
+    await expectPage(plan.getByRole('row').filter({ hasText: `${warmup.today.day} (today)` })).toContainText(String(warmup.today.used));
+    // the ramp's last capped day, then the day it ends
+    await expectPage(plan.getByRole('row').filter({ hasText: '800' })).toBeVisible();
+    await expectPage(plan.getByRole('row').last()).toContainText('no cap: the ramp is over');
+    await checkPage(page, 'deliverability-warmup', 'Deliverability');
   });
 
   it('checks again on request', async () => {

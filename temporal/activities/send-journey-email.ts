@@ -50,6 +50,7 @@ function deferral(reason: string, retryAt: Date): { type: string; message: strin
   // docs/email.md, "Exactly once": the send's SES event is awaited, and looked for again then
   if (reason === 'reputation')
     return { type: 'ReputationHold', message: `reputation breaker: marketing mail to this provider is paused; looking again at ${retryAt.toISOString()}` };
+  if (reason === 'warmup') return { type: 'WarmupHold', message: `warm-up: today's marketing allowance is spent; sending from ${retryAt.toISOString()}` };
   if (reason === 'delivery_unknown') return { type: 'DeliveryUnknown', message: `delivery unknown: waiting for SES's event until ${retryAt.toISOString()}` };
   return { type: 'EmailSuppressWindow', message: `${reason}: next journey email to this address allowed at ${retryAt.toISOString()}` };
 }

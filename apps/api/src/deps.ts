@@ -45,6 +45,7 @@ import type { PasswordResetDeps } from '@waymark/core/users/password-reset';
 import { createAlertMailer } from '@waymark/core/alerts/alert-mailer';
 import { createReputationWatch, type ReputationDeps, type ReputationWatch } from '@waymark/core/webhooks/email-provider/reputation-watch';
 import { breakerSettingsOf } from '@waymark/core/deliverability/breaker';
+import type { DeliveryPolicy } from '@waymark/journey';
 
 /** Everything the routes need, built once per process and passed down explicitly (no singletons). */
 export interface AppDeps {
@@ -102,6 +103,8 @@ export interface AppDepsOptions {
   now?: () => number;
   /** faults a test injects into the ingest pipeline (an api killed after an event's commit); none in a deployment */
   ingestFaults?: IngestFaults;
+  /** the delivery policy in place of journeys/delivery-policy.ts (as the worker takes one) */
+  deliveryPolicy?: DeliveryPolicy;
 }
 
 /** Every webhook source this deployment serves: the built-in presets and its own (journeys/sources). */
@@ -178,6 +181,7 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
     orchestrator: temporal.orchestrator,
     afterCommit: (work) => transactions.afterCommit(work),
     ...(options.ingestFaults === undefined ? {} : { ingestFaults: options.ingestFaults }),
+    ...(options.deliveryPolicy === undefined ? {} : { deliveryPolicy: options.deliveryPolicy }),
   });
   const { journeys, categories, ingest, ingestBatch, effects } = runtime;
   const email = { ...runtime.email, transport: settleBefore(transactions, runtime.email.transport) };

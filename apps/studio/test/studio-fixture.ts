@@ -52,11 +52,11 @@ export interface Studio {
 
 /**
  * A real api (PostgreSQL, Redis, Temporal worker, SES emulator) on a free port with the studio
- * built, and headless Chromium; `env` goes on top of the integration environment. The api's
+ * built, and headless Chromium; `env` goes on top of the integration environment (`apiOptions`: the api's deps, such as a delivery policy). The api's
  * origin is its own AUTH_URL, so cookie-authenticated writes from the studio pass the CSRF
  * origin check.
  */
-export async function startStudio(env: Record<string, string> = {}): Promise<Studio> {
+export async function startStudio(env: Record<string, string> = {}, apiOptions: Parameters<typeof startTestApi>[1] = {}): Promise<Studio> {
   // a fresh clone has no dist/: build it (cached by a hash of the sources)
   await buildStudioIfStale();
   mkdirSync(SCREENSHOTS, { recursive: true });
@@ -64,7 +64,10 @@ export async function startStudio(env: Record<string, string> = {}): Promise<Stu
   const legacyKey = `studio-test-legacy-key-${randomUUID()}`;
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const api = await startTestApi({ ...studioApiEnv, ...env, PORT: String(port), API_PUBLIC_URL: origin, AUTH_URL: origin, ADMIN_API_KEY: legacyKey });
+  const api = await startTestApi(
+    { ...studioApiEnv, ...env, PORT: String(port), API_PUBLIC_URL: origin, AUTH_URL: origin, ADMIN_API_KEY: legacyKey },
+    apiOptions,
+  );
   const clientAddress = ownClientAddress();
   const browser = await launchChromium();
   const problems: string[] = [];

@@ -3307,7 +3307,7 @@ export interface paths {
     put?: never;
     /**
      * Send a transactional email (Idempotency-Key header: one email per key, ever)
-     * @description The templates Waymark sends itself (`auth-*`) are refused (400), and so is a required `category` the template does not declare. status: sent (accepted by the provider), skipped (blocked by preferences or suppression; no send id), failed (given up; parked in the DLQ), deferred (reason send_rate: the installation's send budget is taken until retryAt; the slot is kept for this Idempotency-Key: call again with it at retryAt; docs/email.md, "Send rate"). Without an Idempotency-Key (header, or idempotencyKey in the body; the header wins) every call sends. The email speaks the recipient's language: `locale` if given, else the `locale` property of the contact with this userId (else this address), fr-CA → fr → the template's default; no contact: the default (docs/email.md, "Languages").
+     * @description The templates Waymark sends itself (`auth-*`) are refused (400), and so is a required `category` the template does not declare. status: sent (accepted by the provider), skipped (blocked by preferences or suppression; no send id), failed (given up; parked in the DLQ), deferred (reason send_rate: the installation's send budget is taken until retryAt; the slot is kept for this Idempotency-Key: call again with it at retryAt; docs/email.md, "Send rate"; reason reputation or warmup: marketing mail held by the reputation breaker, or past today's warm-up allowance, until retryAt; docs/email.md, "Deliverability"). Without an Idempotency-Key (header, or idempotencyKey in the body; the header wins) every call sends. The email speaks the recipient's language: `locale` if given, else the `locale` property of the contact with this userId (else this address), fr-CA → fr → the template's default; no contact: the default (docs/email.md, "Languages").
      *
      *     Requires a bearer key with scope `ingest`.
      */
@@ -5349,7 +5349,7 @@ export interface paths {
     };
     /**
      * The deliverability doctor's checks and the reputation breaker
-     * @description Reads EMAIL_FROM's SPF, DKIM and DMARC (through DNS_RESOLVER), the SES account (GetAccount, ListRecommendations, GetEmailIdentity), what Waymark sends, and the last 24 h's bounce and complaint rates per category group and mailbox provider; each check is pass, warn or fail with its fix; then the reputation breaker's state per category group and mailbox provider. A source that cannot be read is a warning, never an error of the request.
+     * @description Reads EMAIL_FROM's SPF, DKIM and DMARC (through DNS_RESOLVER), the SES account (GetAccount, ListRecommendations, GetEmailIdentity), what Waymark sends, and the last 24 h's bounce and complaint rates per category group and mailbox provider; each check is pass, warn or fail with its fix; then the reputation breaker's state per category group and mailbox provider, and the warm-up ramp's days with today's use. A source that cannot be read is a warning, never an error of the request.
      *
      *     Requires a bearer key with scope `read` or a session cookie whose organization role grants it.
      */
@@ -17373,6 +17373,42 @@ export interface components {
       /** @description when the state began (null: never changed) */
       since: string | null;
     };
+    WarmupInput: {
+      /** @description the ramp's first day: marketing sends allowed */
+      startPerDay: number;
+      /** @description each day's allowance is the previous one's times this, unless that day's rates crossed the slow thresholds */
+      growth: number;
+      /** @description the ramp ends once a day would allow this many */
+      until: number;
+      /** @description the ramp is over: marketing mail is no longer capped by it */
+      complete: boolean;
+      /** @description today as the send paths count it */
+      today: {
+        /**
+         * Format: date
+         * @description the UTC day
+         */
+        day: string;
+        /** @description today's marketing sends allowed (null: no cap, the ramp is over) */
+        allowance: number | null;
+        /** @description marketing sends let through today so far */
+        used: number;
+      };
+      /** @description the days of the ramp so far, oldest first, then today and the days ahead until it ends, as if each stays under the slow thresholds */
+      days: {
+        /**
+         * Format: date
+         * @description the UTC day
+         */
+        day: string;
+        /** @description marketing sends allowed that day (null: the ramp is over) */
+        allowance: number | null;
+        /** @description marketing sends let through that day (0 ahead of today) */
+        used: number;
+        /** @description that day's bounce or complaint rate crossed a slow threshold, so the next day did not grow */
+        held: boolean;
+      }[];
+    };
     DeliverabilityCheckInput: {
       /** @description stable: `dns.spf`, `ses.dkim`, `dns.dmarc`, `dns.alignment`, `ses.account.*`, `ses.recommendations`, `sending.*`, `rates.*` */
       id: string;
@@ -17391,6 +17427,8 @@ export interface components {
       checks: components['schemas']['DeliverabilityCheckInput'][];
       /** @description the reputation breaker per group and mailbox provider */
       breaker: components['schemas']['ReputationBreakerStateInput'][];
+      /** @description the delivery policy's warm-up ramp of marketing mail, with today's use (null: the policy sets none) */
+      warmup: components['schemas']['WarmupInput'] | null;
     };
     SegmentInput: {
       /** Format: uuid */
@@ -17533,6 +17571,8 @@ export interface components {
       error: string | null;
       /** @description 'reputation' when the reputation breaker paused it: resumed when the breaker is (docs/email.md, "Reputation breaker") */
       pausedReason: string | null;
+      /** @description set while today's warm-up allowance is spent: the rest of the recipients send from this instant, the next day's allowance (docs/email.md, "Warm-up") */
+      warmupUntil: string | null;
       createdBy: string | null;
       /** Format: date-time */
       createdAt: string;
@@ -18645,6 +18685,42 @@ export interface components {
       /** @description when the state began (null: never changed) */
       since: string | null;
     };
+    Warmup: {
+      /** @description the ramp's first day: marketing sends allowed */
+      startPerDay: number;
+      /** @description each day's allowance is the previous one's times this, unless that day's rates crossed the slow thresholds */
+      growth: number;
+      /** @description the ramp ends once a day would allow this many */
+      until: number;
+      /** @description the ramp is over: marketing mail is no longer capped by it */
+      complete: boolean;
+      /** @description today as the send paths count it */
+      today: {
+        /**
+         * Format: date
+         * @description the UTC day
+         */
+        day: string;
+        /** @description today's marketing sends allowed (null: no cap, the ramp is over) */
+        allowance: number | null;
+        /** @description marketing sends let through today so far */
+        used: number;
+      };
+      /** @description the days of the ramp so far, oldest first, then today and the days ahead until it ends, as if each stays under the slow thresholds */
+      days: {
+        /**
+         * Format: date
+         * @description the UTC day
+         */
+        day: string;
+        /** @description marketing sends allowed that day (null: the ramp is over) */
+        allowance: number | null;
+        /** @description marketing sends let through that day (0 ahead of today) */
+        used: number;
+        /** @description that day's bounce or complaint rate crossed a slow threshold, so the next day did not grow */
+        held: boolean;
+      }[];
+    };
     DeliverabilityCheck: {
       /** @description stable: `dns.spf`, `ses.dkim`, `dns.dmarc`, `dns.alignment`, `ses.account.*`, `ses.recommendations`, `sending.*`, `rates.*` */
       id: string;
@@ -18663,6 +18739,8 @@ export interface components {
       checks: components['schemas']['DeliverabilityCheck'][];
       /** @description the reputation breaker per group and mailbox provider */
       breaker: components['schemas']['ReputationBreakerState'][];
+      /** @description the delivery policy's warm-up ramp of marketing mail, with today's use (null: the policy sets none) */
+      warmup: components['schemas']['Warmup'] | null;
     };
     Segment: {
       /** Format: uuid */
@@ -18805,6 +18883,8 @@ export interface components {
       error: string | null;
       /** @description 'reputation' when the reputation breaker paused it: resumed when the breaker is (docs/email.md, "Reputation breaker") */
       pausedReason: string | null;
+      /** @description set while today's warm-up allowance is spent: the rest of the recipients send from this instant, the next day's allowance (docs/email.md, "Warm-up") */
+      warmupUntil: string | null;
       createdBy: string | null;
       /** Format: date-time */
       createdAt: string;

@@ -2,6 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kyse
 import { nextLocalTime } from '@waymark/journey';
 import { recipientTimeZone, TIME_ZONE_PROPERTY } from '../contacts/time-zone';
 import type { Db } from '../db/database';
+import { WARMUP_CLICK_WEIGHT } from '../deliverability/warmup-plan';
 import type { BroadcastPhase, BroadcastRow } from '../db/schema';
 import { segmentFilter, type SegmentTables } from '../segments/compile-segment';
 import type { SegmentCondition } from '../segments/segment-conditions';
@@ -75,14 +76,21 @@ export async function assignLocalSendTimes(db: Db, row: BroadcastRow, from: Date
   }
 }
 
+/** A person's human opens and clicks of everything sent to them, highest first (an index scan of their sends by address). */
+const ENGAGEMENT_FIRST = sql`(
+  select count(s.human_opened_at) + ${WARMUP_CLICK_WEIGHT} * count(s.human_clicked_at) from email_sends s where lower(s.to_email) = lower(c.email)
+) desc,`;
+
 /**
  * The audience snapshot, taken once when sending starts (later joiners are not added): one row per
  * contact, in a stable shuffled order, `skipped` with `no_email` for contacts without an address.
  * Safe to run again (a retried activity): it does nothing once `started_at` is set, and the
  * unique (broadcast, contact) key keeps it to one row per contact in any case.
- * Answers false when the audience's segment is gone.
+ * Answers false when the audience's segment is gone. `engagedFirst` (a marketing broadcast under
+ * the warm-up ramp, docs/email.md "Warm-up"): the order ranks people by their human opens and
+ * clicks of earlier mail (a click counts twice, as in warmup-plan.ts), the shuffle only breaking ties.
  */
-export async function takeAudienceSnapshot(db: Db, row: BroadcastRow, now: Date, defaultTimeZone: string): Promise<boolean> {
+export async function takeAudienceSnapshot(db: Db, row: BroadcastRow, now: Date, defaultTimeZone: string, engagedFirst = false): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const claimed = await trx
       .updateTable('broadcasts')
@@ -104,7 +112,7 @@ export async function takeAudienceSnapshot(db: Db, row: BroadcastRow, now: Date,
           .select([
             sql<string>`${claimed.id}::uuid`.as('broadcastId'),
             'c.id as contactId',
-            sql<number>`row_number() over (order by md5(c.id::text || ${claimed.id}))`.as('position'),
+            sql<number>`row_number() over (order by ${engagedFirst ? ENGAGEMENT_FIRST : sql``} md5(c.id::text || ${claimed.id}))`.as('position'),
             'c.externalId as userId',
             'c.email',
             sql<string>`case when coalesce(c.email, '') = '' then 'skipped' else 'pending' end`.as('status'),

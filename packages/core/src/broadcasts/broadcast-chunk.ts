@@ -14,6 +14,7 @@ import { lockForChunk } from './broadcast-transition-lock';
 import { UNKNOWN_DROPPED, type BroadcastSkipReason, type BroadcastVariant } from './broadcast-schemas';
 import { recipientTemplateData } from './broadcast-template-data';
 import { pauseForReputation } from './broadcast-reputation';
+import { claimBroadcastWarmup, deferForWarmup } from './broadcast-warmup';
 
 /** Recipients claimed per chunk: one transaction and lock of the row, one set-based gate query (docs/broadcasts.md, "How fast"). */
 export const BROADCAST_CHUNK_SIZE = 400;
@@ -97,6 +98,8 @@ export async function sendBroadcastChunk(deps: BroadcastSendDeps, broadcastId: s
     const category = gateCategory(deps.email.categories, row.category);
     // marketing mail to a provider whose reputation breaker is paused: the broadcast pauses (docs/email.md, "Reputation breaker")
     if (await pauseForReputation(trx, row, category, due)) return 0;
+    // today's warm-up allowance is spent: every recipient due now waits for the next day's (docs/email.md, "Warm-up")
+    if (await deferForWarmup(trx, deps.email.delivery.policy, row, category, phases, now)) return 0;
 
     // the holdout (docs/broadcasts.md, "Goals and holdouts"): the journeys' arm rule, keyed by the
     // broadcast; decided before the gate, so both arms hold the same kind of people. A required
@@ -180,6 +183,9 @@ export async function sendBroadcastChunk(deps: BroadcastSendDeps, broadcastId: s
         },
       });
     }
+    // past today's warm-up allowance: the rest (the least engaged, last in snapshot order) wait for the next day
+    const warmup = await claimBroadcastWarmup(trx, deps.email.delivery.policy, row, category, sends.length, now);
+    for (const held of sends.splice(warmup.granted)) delayed.push({ contactId: held.contactId, until: warmup.until });
     // every queued row of the chunk in one statement (an earlier attempt's rows are kept as they
     // are); then each send renders, claims and records "sent" in flushes shared with the others
     const sender = createBatchSender(deps.email);

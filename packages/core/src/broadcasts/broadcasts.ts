@@ -45,6 +45,8 @@ export interface Broadcast {
   error: string | null;
   /** `reputation`: paused by the reputation breaker, resumed with it */
   pausedReason: string | null;
+  /** today's warm-up allowance is spent: the rest of the recipients send from this instant (docs/email.md, "Warm-up") */
+  warmupUntil: Date | null;
   createdBy: string | null;
   createdAt: Date;
   updatedAt: Date;
@@ -88,6 +90,7 @@ function toBroadcast(row: BroadcastRow, counts: { total: BroadcastCounts; varian
     winnerVariantId: row.winnerVariantId,
     error: row.error,
     pausedReason: row.pausedReason,
+    warmupUntil: row.warmupUntil,
     createdBy: row.createdBy,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,

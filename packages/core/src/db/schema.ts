@@ -241,6 +241,13 @@ export interface ReputationBreakersTable {
 }
 export type ReputationBreakerRow = Selectable<ReputationBreakersTable>;
 
+/** 0260: per UTC day of the warm-up ramp, the marketing sends it let through */
+export interface WarmupDaysTable {
+  day: ColumnType<Date, string, string>;
+  used: Generated<number>;
+  updatedAt: Generated<Date>;
+}
+
 export interface TrackedLinksTable {
   id: Generated<string>;
   emailSendId: string;
@@ -479,6 +486,8 @@ export interface BroadcastsTable {
   goal: Json<JsonObject> | null;
   goalWithinMs: ColumnType<string | null, number | null | undefined, number | null>;
   holdoutPercent: ColumnType<number, number | undefined, number>;
+  /** 0260: today's warm-up allowance was spent: the rest of the recipients send from this instant */
+  warmupUntil: ColumnType<Date | null, Date | null | undefined, Date | null>;
   audienceSize: number | null;
   winnerVariantId: string | null;
   testEndsAt: NullableTimestamp;
@@ -679,6 +688,7 @@ export interface Database {
   emailProviderNotifications: EmailProviderNotificationsTable;
   reputationCounts: ReputationCountsTable;
   reputationBreakers: ReputationBreakersTable;
+  warmupDays: WarmupDaysTable;
   trackedLinks: TrackedLinksTable;
   linkClicks: LinkClicksTable;
   emailOpens: EmailOpensTable;

@@ -32,6 +32,9 @@ export interface WarmupCandidate {
   humanClicks: number;
 }
 
+/** What a human click weighs against a human open in the ramp's ranking. */
+export const WARMUP_CLICK_WEIGHT = 2;
+
 /**
  * Today's share of the ramp: the most engaged first (a click counts as much as an open and more:
  * it is the stronger signal the mailbox providers read), up to what is left of the day's
@@ -45,7 +48,7 @@ export function planWarmupDay<C extends WarmupCandidate>(
   if (allowance === undefined) return { send: [...candidates], later: [] };
   const room = Math.max(0, allowance - usedToday);
   const ranked = candidates
-    .map((candidate, index) => ({ candidate, index, score: candidate.humanOpens + 2 * candidate.humanClicks }))
+    .map((candidate, index) => ({ candidate, index, score: candidate.humanOpens + WARMUP_CLICK_WEIGHT * candidate.humanClicks }))
     .sort((a, b) => b.score - a.score || a.index - b.index)
     .map((entry) => entry.candidate);
   return { send: ranked.slice(0, room), later: ranked.slice(room) };

@@ -12,6 +12,7 @@ import { isUniqueViolation } from '../db/pg-errors';
 import { badRequest } from '../errors/app-error';
 import { checkSendGate, gateCategory, isRequired, type SendGateResult } from '../preferences/send-gate';
 import { reputationHold, sendRateTokens } from '../deliverability/reputation-hold';
+import { claimWarmup, nextWarmupDay } from '../deliverability/warmup';
 import type { EmailDeps } from './email-deps';
 import { markEmailFailed } from './email-failures';
 import { buildEmailLinks, listUnsubscribeHeaders } from './email-links';
@@ -110,6 +111,10 @@ export async function sendEmail(deps: EmailDeps, input: SendEmailInput, options:
       const retryAt = await findSuppressWindowEnd(deps.db, { toEmail: input.to, hours: input.suppressHours, excludeIdempotencyKey: input.idempotencyKey });
       if (retryAt !== undefined) return { status: 'deferred', reason: 'suppress_window', retryAt };
     }
+    // a caller's own marketing send past today's warm-up allowance waits for the next day's (the
+    // journey step claimed its share before: journey-warmup-hold.ts; docs/email.md, "Warm-up")
+    if (options.known === undefined && !required && (await claimWarmup(deps.db, deps.delivery.policy, 1, new Date())) === 0)
+      return { status: 'deferred', reason: 'warmup', retryAt: nextWarmupDay(new Date()) };
     row = await createQueuedSend(deps, input, category);
   }
 

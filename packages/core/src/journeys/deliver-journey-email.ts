@@ -7,6 +7,7 @@ import { programHoldout, programHoldoutDetail } from '../delivery/program-holdou
 import type { SendJourneyEmailInput, SendJourneyEmailResult } from './journey-email';
 import { applyJourneyFrequencyCap, releaseJourneyCapClaim } from './journey-frequency-cap';
 import { applyJourneyReputationHold } from './journey-reputation-hold';
+import { applyJourneyWarmupHold } from './journey-warmup-hold';
 import { isLiveStatus } from './live-statuses';
 import { journeyStepExpressions, recordJourneyStep } from './run-steps';
 import type { EmailDeps } from '../emails/email-deps';
@@ -25,7 +26,8 @@ export type JourneyEmailOutcome = SendJourneyEmailResult | { status: 'deferred';
  * - deferred (journey `suppress.hours`) → the state is `waiting` until `retryAt`; the activity
  *   turns this into a durable retry at that time;
  * - over a frequency cap of the delivery policy → skipped or held (journey-frequency-cap.ts);
- * - marketing mail to a provider the reputation breaker paused → held (journey-reputation-hold.ts).
+ * - marketing mail to a provider the reputation breaker paused → held (journey-reputation-hold.ts);
+ * - marketing mail past today's warm-up allowance → held until the next day (journey-warmup-hold.ts).
  */
 export async function deliverJourneyEmail(deps: EmailDeps, input: SendJourneyEmailInput): Promise<JourneyEmailOutcome> {
   const category = emailCategory(deps, input.templateKey, input.category);
@@ -57,6 +59,9 @@ export async function deliverJourneyEmail(deps: EmailDeps, input: SendJourneyEma
   const cap = await applyJourneyFrequencyCap(deps, input, known.row !== undefined);
   if (cap.status !== 'admitted') return cap;
   try {
+    // past today's warm-up allowance: waits for the next day's (docs/email.md, "Warm-up")
+    const warmup = await applyJourneyWarmupHold(deps, input, gate, known.row !== undefined);
+    if (warmup !== undefined) return warmup;
     return await sendAndRecord(deps, input, known);
   } finally {
     if (cap.claimed) await releaseJourneyCapClaim(deps, input);

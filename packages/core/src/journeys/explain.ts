@@ -180,6 +180,8 @@ export async function explainJourney(deps: ExplainDeps, input: { contactId: stri
         else if (log.action === 'waiting' && text('reason') === 'suppress_window') outcome = `skipped: inside suppress.hours until ${text('until')}`;
         else if (log.action === 'held' && text('reason') === 'reputation')
           outcome = `held by the reputation breaker: marketing mail to ${text('provider') ?? 'this provider'} is paused (looking again at ${text('until')})`;
+        else if (log.action === 'held' && text('reason') === 'warmup')
+          outcome = `held by the warm-up ramp: today's marketing allowance is spent (sending from ${text('until')})`;
         else if (log.action === 'held' && text('reason') === 'quiet_hours') outcome = `held by quiet hours until ${recipientClock(detail)}`;
         else if (log.action === 'held' && text('reason') === 'frequency_cap')
           outcome = `held by frequency cap ${text('cap') ?? ''} until ${recipientClock(detail)}`;

@@ -83,6 +83,9 @@ const broadcastSchema = z
       .string()
       .nullable()
       .describe('\'reputation\' when the reputation breaker paused it: resumed when the breaker is (docs/email.md, "Reputation breaker")'),
+    warmupUntil: nullableTimestamp.describe(
+      'set while today\'s warm-up allowance is spent: the rest of the recipients send from this instant, the next day\'s allowance (docs/email.md, "Warm-up")',
+    ),
     createdBy: z.string().nullable(),
     createdAt: timestamp,
     updatedAt: timestamp,

@@ -52,6 +52,8 @@ describe('GET /v1/admin/deliverability', () => {
     expect(answer.status).toBe(200);
     // 200 marketing sends to gmail are under REPUTATION_MIN_SENDS (500): counted, not judged
     expect(answer.body.breaker.every((row: { state: string }) => row.state === 'ok')).toBe(true);
+    // journeys/delivery-policy.ts sets no warm-up ramp
+    expect(answer.body.warmup).toBeNull();
     const check = (id: string) => answer.body.checks.find((item: { id: string }) => item.id === id);
     expect(check('dns.spf')).toMatchObject({ status: 'fail', detail: 'waymark.local publishes no SPF record', fix: expect.stringContaining('v=spf1') });
     expect(check('dns.dmarc')).toMatchObject({ status: 'fail', fix: expect.stringContaining('_dmarc.waymark.local') });

@@ -1,4 +1,5 @@
 import { breakerReport } from '@waymark/core/deliverability/breaker';
+import { warmupReport } from '@waymark/core/deliverability/warmup';
 import { asMailboxProvider } from '@waymark/core/delivery/mailbox-provider';
 import { createDoctorDeps, runDoctor } from '@waymark/core/doctor/doctor';
 import type { RoutePlugin } from '../../http/type-provider';
@@ -18,13 +19,18 @@ export const deliverabilityRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, 
         tags: ['emails'],
         summary: "The deliverability doctor's checks and the reputation breaker",
         description:
-          "Reads EMAIL_FROM's SPF, DKIM and DMARC (through DNS_RESOLVER), the SES account (GetAccount, ListRecommendations, GetEmailIdentity), what Waymark sends, and the last 24 h's bounce and complaint rates per category group and mailbox provider; each check is pass, warn or fail with its fix; then the reputation breaker's state per category group and mailbox provider. A source that cannot be read is a warning, never an error of the request.",
+          "Reads EMAIL_FROM's SPF, DKIM and DMARC (through DNS_RESOLVER), the SES account (GetAccount, ListRecommendations, GetEmailIdentity), what Waymark sends, and the last 24 h's bounce and complaint rates per category group and mailbox provider; each check is pass, warn or fail with its fix; then the reputation breaker's state per category group and mailbox provider, and the warm-up ramp's days with today's use. A source that cannot be read is a warning, never an error of the request.",
         response: { 200: deliverabilitySchema, ...bearerErrors },
       },
     },
     async () => {
-      const [checks, breaker] = await Promise.all([runDoctor(doctor, settings), breakerReport(deps.reputation, new Date())]);
-      return { checks, breaker: breaker.map((row) => ({ ...row, provider: asMailboxProvider(row.provider) })) };
+      const now = new Date();
+      const [checks, breaker, warmup] = await Promise.all([
+        runDoctor(doctor, settings),
+        breakerReport(deps.reputation, now),
+        warmupReport(deps.db, deps.email.delivery.policy, now),
+      ]);
+      return { checks, breaker: breaker.map((row) => ({ ...row, provider: asMailboxProvider(row.provider) })), warmup: warmup ?? null };
     },
   );
 };

@@ -8,6 +8,8 @@ import { useDeliverabilityQuery } from '../../data/deliverability/deliverability
 
 type Check = components['schemas']['DeliverabilityCheck'];
 type BreakerState = components['schemas']['ReputationBreakerState'];
+type Warmup = components['schemas']['Warmup'];
+type WarmupDay = Warmup['days'][number];
 
 const checkColumns: ColumnDef<Check, unknown>[] = [
   { header: 'Status', cell: ({ row }) => <Badge value={row.original.status} /> },
@@ -28,7 +30,54 @@ const breakerColumns: ColumnDef<BreakerState, unknown>[] = [
   { header: 'Since', cell: ({ row }) => formatDate(row.original.since) },
 ];
 
-/** /studio/settings/deliverability: the doctor's checks (what `waymark doctor` prints) and the reputation breaker. */
+const allowanceText = (allowance: number | null) => (allowance === null ? 'no cap: the ramp is over' : formatNumber(allowance));
+
+function warmupColumns(today: string): ColumnDef<WarmupDay, unknown>[] {
+  return [
+    { header: 'Day (UTC)', cell: ({ row }) => (row.original.day === today ? `${row.original.day} (today)` : row.original.day) },
+    { header: 'Marketing sends allowed', cell: ({ row }) => allowanceText(row.original.allowance) },
+    { header: 'Sent', cell: ({ row }) => (row.original.day > today ? '—' : formatNumber(row.original.used)) },
+    { header: 'Next day', cell: ({ row }) => (row.original.held ? 'held: bounces or complaints crossed a slow threshold' : '—') },
+  ];
+}
+
+/** The warm-up ramp: today's use, then its days so far and ahead (docs/email.md, "Warm-up"). */
+function WarmupSection({ warmup, isLoading }: { warmup: Warmup | null | undefined; isLoading: boolean }) {
+  return (
+    <section aria-labelledby="warmup">
+      <h2 id="warmup">Warm-up</h2>
+      {warmup === null && (
+        <p>
+          No warm-up ramp: marketing mail goes at full volume. A new sending domain sets <code>warmup</code> in <code>journeys/delivery-policy.ts</code>.
+        </p>
+      )}
+      {warmup != null && (
+        <>
+          <p>
+            From {formatNumber(warmup.startPerDay)} marketing sends a day, ×{warmup.growth} a day until {formatNumber(warmup.until)}.{' '}
+            {warmup.complete ? (
+              'The ramp is over: marketing mail is no longer capped by it.'
+            ) : (
+              <strong>
+                Today: {formatNumber(warmup.today.used)} of {allowanceText(warmup.today.allowance)} used
+              </strong>
+            )}
+          </p>
+          <DataTable
+            label="Warm-up plan"
+            columns={warmupColumns(warmup.today.day)}
+            rows={warmup.days}
+            isLoading={isLoading}
+            error={null}
+            empty="No days yet."
+          />
+        </>
+      )}
+    </section>
+  );
+}
+
+/** /studio/settings/deliverability: the doctor's checks (what `waymark doctor` prints), the reputation breaker and the warm-up ramp. */
 export default function Deliverability() {
   const doctor = useDeliverabilityQuery();
   const checks = doctor.data?.checks;
@@ -69,6 +118,7 @@ export default function Deliverability() {
           empty="Every group sends at its full rate."
         />
       </section>
+      <WarmupSection warmup={doctor.data?.warmup} isLoading={doctor.isLoading} />
     </div>
   );
 }
