@@ -30,7 +30,7 @@ import { sql } from 'kysely';
 import { loadConfig } from '@waymark/core/config/config';
 import { createDatabase } from '@waymark/core/db/database';
 import { writeWorkflowBundle } from '../apps/worker/src/workflow-bundle';
-import { checkJourneys } from '../temporal/journey-check/check-journeys';
+import { checkJourneys } from '../apps/cli/src/journeys-check/check-journeys';
 import { DEPLOYMENT_JOURNEYS_DIR } from '../temporal/runtime';
 import { freePort } from '../test/free-port';
 import { waitForPort } from '../test/throwaway-services';

@@ -234,7 +234,7 @@ function addJourneyCommands(program: Command, act: Act): void {
       // loaded on demand: the Temporal worker SDK (native bridge, bundler) would slow every other command's start
       const [{ DefaultLogger, Runtime, makeTelemetryFilterString }, { journeysCommand }] = await Promise.all([
         import('@temporalio/worker'),
-        import('./journeys-check'),
+        import('./journeys-check/command'),
       ]);
       // each failing replay is what the check reports; the SDK core's own warning per run would repeat it
       Runtime.install({
