@@ -112,6 +112,9 @@ const workspaceLayers = [
   // workflow code that reaches core only through activities: neither imports the other
   ['packages/core', 'journeys'],
   ['temporal'],
+  // runtime/: the composition root of the api, the worker and the CLI (this deployment's journeys joined
+  // to core, their versions, the api's Temporal gateway), above the adapters it assembles
+  ['runtime'],
   // testing/: the journey test kit (@waymark/journey-testing, testing/journey-kit) drives temporal's
   // real journey runner for tests, so it sits above temporal/ like a test does; only tests import it (kitZone below)
   ['testing'],

@@ -31,7 +31,7 @@ import { loadConfig } from '@waymark/core/config/config';
 import { createDatabase } from '@waymark/core/db/database';
 import { writeWorkflowBundle } from '../apps/worker/src/workflow-bundle';
 import { checkJourneys } from '../apps/cli/src/journeys-check/check-journeys';
-import { DEPLOYMENT_JOURNEYS_DIR } from '../temporal/runtime';
+import { DEPLOYMENT_JOURNEYS_DIR } from '../runtime/runtime';
 import { freePort } from '../test/free-port';
 import { waitForPort } from '../test/throwaway-services';
 import { exited } from '../test/worker-process';

@@ -13,10 +13,12 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Per floor: a file that would sit in it, and an import of a file on a floor above it. */
 const upwardImports = [
-  { floor: 'packages/', file: 'packages/core/src/floor-probe.ts', imports: '../../../temporal/client' },
+  { floor: 'packages/', file: 'packages/core/src/floor-probe.ts', imports: '../../../temporal/journey-orchestrator' },
   { floor: 'packages/', file: 'packages/journey/src/floor-probe.ts', imports: '../../../testing/journey-kit/src/index' },
-  { floor: 'journeys/', file: 'journeys/floor-probe.ts', imports: '../temporal/client' },
+  { floor: 'journeys/', file: 'journeys/floor-probe.ts', imports: '../temporal/journey-orchestrator' },
+  { floor: 'temporal/', file: 'temporal/floor-probe.ts', imports: '../runtime/runtime' },
   { floor: 'temporal/', file: 'temporal/floor-probe.ts', imports: '../testing/journey-kit/src/index' },
+  { floor: 'runtime/', file: 'runtime/floor-probe.ts', imports: '../apps/api/src/deps' },
   { floor: 'testing/', file: 'testing/journey-kit/src/floor-probe.ts', imports: '../../../apps/cli/src/program' },
 ];
 

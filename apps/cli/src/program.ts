@@ -137,7 +137,7 @@ export function buildProgram(act: Act): Command {
     .action(
       act((values: { user: string; journey: string; template?: string }) =>
         withDatabase(async (db, config) => {
-          const [{ explain }, { createDeploymentJourneys }] = await Promise.all([commands(), import('@waymark/temporal/runtime')]);
+          const [{ explain }, { createDeploymentJourneys }] = await Promise.all([commands(), import('@waymark/runtime/runtime')]);
           return explain(db, createDeploymentJourneys(config), values);
         }),
       ),
@@ -153,7 +153,7 @@ export function buildProgram(act: Act): Command {
     .action(
       act((values: { json?: boolean }) =>
         withDatabase(async (db, config) => {
-          const [{ doctor }, { deploymentCategories }] = await Promise.all([import('./doctor'), import('@waymark/temporal/runtime')]);
+          const [{ doctor }, { deploymentCategories }] = await Promise.all([import('./doctor'), import('@waymark/runtime/runtime')]);
           return doctor(db, config, deploymentCategories(), values);
         }),
       ),

@@ -7,7 +7,7 @@ import { Worker } from '@temporalio/worker';
 import { loadCommandConfig } from '@waymark/core/config/config';
 import type { JourneyCheckReport } from './check-journeys';
 import { workingTreeWorkflowBundle } from './working-tree-bundle';
-import { DEPLOYMENT_JOURNEYS_DIR } from '@waymark/temporal/runtime';
+import { DEPLOYMENT_JOURNEYS_DIR } from '@waymark/runtime/runtime';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
 import { eventually } from '../../../../test/eventually';

@@ -6,7 +6,7 @@ import { createDatabase } from '@waymark/core/db/database';
 import { temporalConnectionOptions } from '@waymark/temporal/connection';
 import { checkJourneys, type DivergenceGroup, type JourneyCheck, type JourneyCheckReport, type VersionForwardDiff } from './check-journeys';
 import { exportHistories } from './export-histories';
-import { DEPLOYMENT_JOURNEYS_DIR } from '@waymark/temporal/runtime';
+import { DEPLOYMENT_JOURNEYS_DIR } from '@waymark/runtime/runtime';
 import { parseDuration } from '@waymark/journey';
 
 /**
