@@ -112,9 +112,12 @@ const workspaceLayers = [
   // workflow code that reaches core only through activities: neither imports the other
   ['packages/core', 'journeys'],
   ['temporal'],
-  // the journey test kit (@waymark/journey-testing) drives temporal's real journey runner for tests,
-  // so it sits above temporal/ like a test does; only tests import it (kitZone below)
-  ['packages/journey-testing'],
+  // runtime/: the composition root of the api, the worker and the CLI (this deployment's journeys joined
+  // to core, their versions, the api's Temporal gateway), above the adapters it assembles
+  ['runtime'],
+  // testing/: the journey test kit (@waymark/journey-testing, testing/journey-kit) drives temporal's
+  // real journey runner for tests, so it sits above temporal/ like a test does; only tests import it (kitZone below)
+  ['testing'],
   ['apps/api', 'apps/worker', 'apps/cli', 'apps/studio'],
 ];
 const workspaceZones = workspaceLayers.flatMap((row, index) =>
@@ -145,8 +148,8 @@ const clientZone = {
 // Production code never runs the test kit: apps/ sit above its row, but only their tests may use it.
 const kitZone = {
   target: 'apps',
-  from: 'packages/journey-testing',
-  message: 'the journey test kit (packages/journey-testing) is for tests only.',
+  from: 'testing',
+  message: 'the journey test kit (testing/journey-kit) is for tests only.',
 };
 const coreZones = coreLayers.slice(0, -1).map((folder, index) => ({
   target: `packages/core/src/${folder}`,

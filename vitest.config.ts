@@ -25,7 +25,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['{apps,packages,temporal,scripts}/**/*.test.{ts,tsx}'],
+          include: ['{apps,packages,temporal,runtime,testing,scripts}/**/*.test.{ts,tsx}'],
           exclude: [...shared, '**/*.int.test.{ts,tsx}', '**/*.wf.test.{ts,tsx}', '**/*.browser.test.{ts,tsx}'],
         },
       },
@@ -44,7 +44,7 @@ export default defineConfig({
         test: {
           name: 'workflow',
           setupFiles: quietTemporal,
-          include: ['{apps,packages,journeys,temporal}/**/*.wf.test.{ts,tsx}'],
+          include: ['{apps,packages,journeys,temporal,runtime,testing}/**/*.wf.test.{ts,tsx}'],
           exclude: shared,
           testTimeout: 120_000,
           hookTimeout: 180_000,
@@ -55,7 +55,10 @@ export default defineConfig({
         test: {
           name: 'integration',
           setupFiles: quietTemporal,
-          include: ['{apps,packages,journeys,temporal}/**/*.int.test.{ts,tsx}', '{apps,packages,journeys,temporal}/**/*.browser.test.{ts,tsx}'],
+          include: [
+            '{apps,packages,journeys,temporal,runtime,testing}/**/*.int.test.{ts,tsx}',
+            '{apps,packages,journeys,temporal,runtime,testing}/**/*.browser.test.{ts,tsx}',
+          ],
           exclude: shared,
           globalSetup: ['test/integration-setup.ts'],
           testTimeout: 60_000,

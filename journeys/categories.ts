@@ -6,7 +6,7 @@ import type { PreferenceCategory } from '@waymark/email/preference-categories';
  * option) or a contact's preferences may name only these. `journey` must be declared: journey
  * emails use it unless the journey names another. `required: true` marks emails the person asked
  * for (docs/email.md, "Preference categories"). Add a category by adding an entry here; the runtime
- * checks the list at start-up (temporal/runtime.ts).
+ * checks the list at start-up (runtime/runtime.ts).
  */
 export const categories: readonly PreferenceCategory[] = [
   {

@@ -98,7 +98,7 @@ async function buildEntryPoints(): Promise<void> {
 const started = Date.now();
 await buildEntryPoints();
 console.log(`[build] api, worker and cli → dist/{${Object.keys(ENTRY_POINTS).join(',')}}.js`);
-// a journey's version hashes its source module and its templates' (temporal/journey-versions.ts):
+// a journey's version hashes its source module and its templates' (runtime/journey-versions.ts):
 // the compiled processes read them from dist/journeys, the same bytes as in the repository
 cpSync(`${ROOT}journeys`, `${OUT_DIR}/journeys`, { recursive: true, filter: (source) => !/\.test\.tsx?$/.test(source) && !source.includes('__histories__') });
 console.log('[build] journey sources (for their versions) → dist/journeys');

@@ -9,7 +9,6 @@ import {
 import { unavailable } from '@waymark/core/errors/app-error';
 import type { JourneyEventSignal, JourneyOrchestrator } from '@waymark/core/journeys/orchestrator';
 import { JOURNEY_ID_ATTRIBUTE, JOURNEY_VERSION_ATTRIBUTE, USER_ID_ATTRIBUTE } from './search-attributes';
-import type { JourneyVersions } from './journey-versions';
 import type { journeyWorkflow } from './workflows/journey';
 import { journeyWorkflowInput } from './workflows/journey-input';
 import { journeyEventSignal, journeyProgressQuery } from './workflows/journey-signals';
@@ -51,8 +50,11 @@ function asUnavailable(error: unknown, doing: string): unknown {
   return reason === undefined ? error : unavailable(`Temporal unreachable or timed out ${doing}: ${reason}`);
 }
 
-/** The orchestrator port of core, implemented on a Temporal client (api and worker alike). */
-export function createTemporalOrchestrator(client: Client, taskQueue: string, versions: JourneyVersions): JourneyOrchestrator {
+/**
+ * The orchestrator port of core, implemented on a Temporal client (api and worker alike). `versions`:
+ * journey id → its version, stamped on every run it starts (runtime/journey-versions.ts computes them).
+ */
+export function createTemporalOrchestrator(client: Client, taskQueue: string, versions: ReadonlyMap<string, string>): JourneyOrchestrator {
   return {
     async startJourney(request) {
       const workflowId = journeyWorkflowId(request);

@@ -6,5 +6,5 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
  */
 export const JOURNEY_ID_ATTRIBUTE = defineSearchAttributeKey('WaymarkJourneyId', SearchAttributeType.KEYWORD);
 export const USER_ID_ATTRIBUTE = defineSearchAttributeKey('WaymarkUserId', SearchAttributeType.KEYWORD);
-/** The journey's version when the run started (temporal/journey-versions.ts): `WaymarkJourneyVersion="3a9f1c"`. */
+/** The journey's version when the run started (runtime/journey-versions.ts): `WaymarkJourneyVersion="3a9f1c"`. */
 export const JOURNEY_VERSION_ATTRIBUTE = defineSearchAttributeKey('WaymarkJourneyVersion', SearchAttributeType.KEYWORD);

@@ -3,7 +3,7 @@ import type { Journey } from '@waymark/journey';
 import type { Db } from '@waymark/core/db/database';
 import { loadSimulationSubjects } from '@waymark/core/journeys/simulation-history';
 import { simulateJourney } from '@waymark/temporal/simulation/simulate';
-import { deploymentDeliveryPolicy } from '@waymark/temporal/runtime';
+import { deploymentDeliveryPolicy } from '@waymark/runtime/runtime';
 
 /**
  * The chaos run's yardstick: what each person should have got had nothing failed, against what SES

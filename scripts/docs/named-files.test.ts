@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const topFolders = ['apps/', 'packages/', 'journeys/', 'temporal/', 'migrations/', 'scripts/', 'bench/', 'test/', 'docs/', '.ci/'];
+const topFolders = ['apps/', 'packages/', 'journeys/', 'temporal/', 'runtime/', 'testing/', 'migrations/', 'scripts/', 'bench/', 'test/', 'docs/', '.ci/'];
 // outputs a command writes (git-ignored), named in docs as where to look after running it
 const generated = ['bench/results/', 'packages/client/dist/', 'journeys/__histories__/'];
 

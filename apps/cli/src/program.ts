@@ -137,7 +137,7 @@ export function buildProgram(act: Act): Command {
     .action(
       act((values: { user: string; journey: string; template?: string }) =>
         withDatabase(async (db, config) => {
-          const [{ explain }, { createDeploymentJourneys }] = await Promise.all([commands(), import('@waymark/temporal/runtime')]);
+          const [{ explain }, { createDeploymentJourneys }] = await Promise.all([commands(), import('@waymark/runtime/runtime')]);
           return explain(db, createDeploymentJourneys(config), values);
         }),
       ),
@@ -153,7 +153,7 @@ export function buildProgram(act: Act): Command {
     .action(
       act((values: { json?: boolean }) =>
         withDatabase(async (db, config) => {
-          const [{ doctor }, { deploymentCategories }] = await Promise.all([import('./doctor'), import('@waymark/temporal/runtime')]);
+          const [{ doctor }, { deploymentCategories }] = await Promise.all([import('./doctor'), import('@waymark/runtime/runtime')]);
           return doctor(db, config, deploymentCategories(), values);
         }),
       ),
@@ -234,7 +234,7 @@ function addJourneyCommands(program: Command, act: Act): void {
       // loaded on demand: the Temporal worker SDK (native bridge, bundler) would slow every other command's start
       const [{ DefaultLogger, Runtime, makeTelemetryFilterString }, { journeysCommand }] = await Promise.all([
         import('@temporalio/worker'),
-        import('./journeys-check'),
+        import('./journeys-check/command'),
       ]);
       // each failing replay is what the check reports; the SDK core's own warning per run would repeat it
       Runtime.install({

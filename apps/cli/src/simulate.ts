@@ -1,6 +1,6 @@
 import type { Journey } from '@waymark/journey';
 import { simulateJourney } from '@waymark/temporal/simulation/simulate';
-import { deploymentDeliveryPolicy } from '@waymark/temporal/runtime';
+import { deploymentDeliveryPolicy } from '@waymark/runtime/runtime';
 import type { Db } from '@waymark/core/db/database';
 import { runSimulation as simulate, simulationWindow, type SimulationResult } from '@waymark/core/journeys/simulation';
 

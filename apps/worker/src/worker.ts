@@ -20,7 +20,7 @@ import { breakerSettingsOf } from '@waymark/core/deliverability/breaker';
 import { ensureAlertSchedule } from '@waymark/temporal/alerts-schedule';
 import { temporalConnectionOptions } from '@waymark/temporal/connection';
 import { createTemporalOrchestrator } from '@waymark/temporal/journey-orchestrator';
-import { createRuntime, deploymentJourneyVersions, type RuntimeDeps } from '@waymark/temporal/runtime';
+import { createRuntime, deploymentJourneyVersions, type RuntimeDeps } from '@waymark/runtime/runtime';
 import type { Tracing } from '@waymark/core/logging/tracing';
 import { tracingClientInterceptors, workerTracing } from '@waymark/temporal/tracing';
 import { workflowCode } from './workflow-bundle';

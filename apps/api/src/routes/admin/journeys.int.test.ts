@@ -4,7 +4,7 @@ import { eventually } from '../../../../../test/eventually';
 import { journeyStatesOf } from '../../../../../test/journey-states';
 import { issueApiKey, startTestApi, type TestApi } from '../../../../../test/test-api';
 import { journeys } from '@waymark/journeys';
-import { deploymentJourneyVersions } from '@waymark/temporal/runtime';
+import { deploymentJourneyVersions } from '@waymark/runtime/runtime';
 import { JOURNEY_VERSION_ATTRIBUTE } from '@waymark/temporal/search-attributes';
 
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;

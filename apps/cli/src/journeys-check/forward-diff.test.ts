@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { LiveRunSubject } from '@waymark/core/journeys/live-run-subjects';
 import type { Journey } from '@waymark/journey';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEPLOYMENT_JOURNEYS_DIR } from '../runtime';
+import { DEPLOYMENT_JOURNEYS_DIR } from '@waymark/runtime/runtime';
 import { compareFutures, diffForward } from './forward-diff';
 import { loadJourneysFrom, type LoadedJourneys } from './load-journeys';
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Journey } from '@waymark/journey';
 
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 /** the journey modules' `@temporalio/workflow`, with `patched()` answered by the simulation */
 const workflowApi = fileURLToPath(new URL('./workflow-api.ts', import.meta.url));
 const WORKFLOW_IMPORT = /(\bfrom\s*|\bimport\s*\(\s*)(['"])@temporalio\/workflow\2/g;

@@ -2,11 +2,11 @@ import { Client, Connection } from '@temporalio/client';
 import type { Config } from '@waymark/core/config/config';
 import type { BackgroundJobs } from '@waymark/core/jobs/background-jobs';
 import type { JourneyOrchestrator } from '@waymark/core/journeys/orchestrator';
-import { createTemporalBackgroundJobs } from './background-jobs';
-import { temporalConnectionOptions } from './connection';
-import { createTemporalOrchestrator } from './journey-orchestrator';
+import { createTemporalBackgroundJobs } from '@waymark/temporal/background-jobs';
+import { temporalConnectionOptions } from '@waymark/temporal/connection';
+import { createTemporalOrchestrator } from '@waymark/temporal/journey-orchestrator';
 import { deploymentJourneyVersions } from './runtime';
-import { tracingClientInterceptors } from './tracing';
+import { tracingClientInterceptors } from '@waymark/temporal/tracing';
 
 export interface TemporalGateway {
   client: Client;

@@ -1,6 +1,6 @@
-import type { JourneyCheckReport } from '@waymark/temporal/journey-check/check-journeys';
+import type { JourneyCheckReport } from './check-journeys';
 import { describe, expect, it } from 'vitest';
-import { formatCheck, formatCheckMarkdown } from './journeys-check';
+import { formatCheck, formatCheckMarkdown } from './command';
 
 const divergence =
   "[TMPRL1100] Nondeterminism error: Activity type of recorded marker 'recordJourneyStep' does not match activity type of local activity command 'sendJourneyEmail'";

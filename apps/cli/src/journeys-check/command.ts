@@ -4,15 +4,9 @@ import { Client, Connection } from '@temporalio/client';
 import type { CommandConfig } from '@waymark/core/config/config';
 import { createDatabase } from '@waymark/core/db/database';
 import { temporalConnectionOptions } from '@waymark/temporal/connection';
-import {
-  checkJourneys,
-  type DivergenceGroup,
-  type JourneyCheck,
-  type JourneyCheckReport,
-  type VersionForwardDiff,
-} from '@waymark/temporal/journey-check/check-journeys';
-import { exportHistories } from '@waymark/temporal/journey-check/export-histories';
-import { DEPLOYMENT_JOURNEYS_DIR } from '@waymark/temporal/runtime';
+import { checkJourneys, type DivergenceGroup, type JourneyCheck, type JourneyCheckReport, type VersionForwardDiff } from './check-journeys';
+import { exportHistories } from './export-histories';
+import { DEPLOYMENT_JOURNEYS_DIR } from '@waymark/runtime/runtime';
 import { parseDuration } from '@waymark/journey';
 
 /**

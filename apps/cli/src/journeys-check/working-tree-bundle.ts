@@ -2,9 +2,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
-import { withoutWorkflowStackTraces } from '../workflow-realm';
+import { withoutWorkflowStackTraces } from '@waymark/temporal/workflow-realm';
 
-const repoNodeModules = fileURLToPath(new URL('../../node_modules/', import.meta.url));
+const repoNodeModules = fileURLToPath(new URL('../../../../node_modules/', import.meta.url));
 
 /**
  * The workflow bundle the worker would run if `journeysDir` were the deployment's journeys/: the

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LiveRunSubject } from '@waymark/core/journeys/live-run-subjects';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEPLOYMENT_JOURNEYS_DIR } from '../runtime';
+import { DEPLOYMENT_JOURNEYS_DIR } from '@waymark/runtime/runtime';
 import { locateDivergence, recordedCommands } from './divergence-location';
 import { loadJourneysFrom, type LoadedJourneys } from './load-journeys';
 

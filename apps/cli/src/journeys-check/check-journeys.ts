@@ -5,7 +5,7 @@ import { Worker } from '@temporalio/worker';
 import type { Db } from '@waymark/core/db/database';
 import { liveRunSubjects, type LiveRunSubject } from '@waymark/core/journeys/live-run-subjects';
 import { journeysWithLiveRuns, liveRunsOtherThan, type LiveRun } from '@waymark/core/journeys/running-versions';
-import { journeyVersions } from '../journey-versions';
+import { journeyVersions } from '@waymark/runtime/journey-versions';
 import { locateDivergence, type DivergencePoint } from './divergence-location';
 import { isHistoryNotFound } from './history-not-found';
 import { diffForward, type ForwardDiff } from './forward-diff';

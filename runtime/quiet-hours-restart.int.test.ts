@@ -9,17 +9,17 @@ import { createDatabase, type Db } from '@waymark/core/db/database';
 import { createEmailDeps } from '@waymark/core/emails/create-email-deps';
 import { createLogger } from '@waymark/core/logging/logger';
 import { emailTemplates } from '@waymark/journeys/templates/registry';
-import { emailsTo, uniqueAddress } from '../../test/email-emulator';
-import { eventually } from '../../test/eventually';
-import { releaseTaskQueue } from '../../test/task-queue-cleanup';
-import { integrationEnv } from '../../test/test-env';
-import { createJourneyActivities } from '../activities/journey';
-import { createSendJourneyEmailActivities } from '../activities/send-journey-email';
-import { createTemporalOrchestrator } from '../journey-orchestrator';
-import { createRuntime, deploymentJourneyVersions } from '../runtime';
-import { deploymentCategories } from '../../test/deployment-categories';
+import { emailsTo, uniqueAddress } from '../test/email-emulator';
+import { eventually } from '../test/eventually';
+import { releaseTaskQueue } from '../test/task-queue-cleanup';
+import { integrationEnv } from '../test/test-env';
+import { createJourneyActivities } from '@waymark/temporal/activities/journey';
+import { createSendJourneyEmailActivities } from '@waymark/temporal/activities/send-journey-email';
+import { createTemporalOrchestrator } from '@waymark/temporal/journey-orchestrator';
+import { createRuntime, deploymentJourneyVersions } from './runtime';
+import { deploymentCategories } from '../test/deployment-categories';
 
-const workflowsPath = path.join(path.dirname(fileURLToPath(import.meta.url)), '../test/quiet-hours-journey-workflow.ts');
+const workflowsPath = path.join(path.dirname(fileURLToPath(import.meta.url)), '../temporal/test/quiet-hours-journey-workflow.ts');
 const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
 
 /**

@@ -1,7 +1,7 @@
 import type { Journey } from '@waymark/journey';
 import type { LiveRunSubject } from '@waymark/core/journeys/live-run-subjects';
-import { simulateJourney, type SimulatedEnrollment } from '../simulation/simulate';
-import { VirtualClock } from '../simulation/virtual-clock';
+import { simulateJourney, type SimulatedEnrollment } from '@waymark/temporal/simulation/simulate';
+import { VirtualClock } from '@waymark/temporal/simulation/virtual-clock';
 import { withPatchDecisions, type PastPatches } from './patch-decisions';
 
 const DAY = 86_400_000;
