@@ -159,6 +159,11 @@ describe('budgets of their own', () => {
     expect((await api.request('GET', `/v1/t/c/${email.link.id}`, { headers: { 'x-forwarded-for': ownAddress() } })).status).toBe(302);
     expect(await clickCount(api, email.link.id)).toBe(6);
 
+    // the invisible link past the ceiling: no destination of its own, so the api's public URL
+    const honeypot = () => api.request('GET', `/v1/t/c/${email.id}`, { headers: { 'x-forwarded-for': from } });
+    expect((await api.request('GET', `/v1/t/c/${email.id}`, { headers: { 'x-forwarded-for': ownAddress() } })).status).toBe(302);
+    expect((await honeypot()).headers.get('location')).toBe(api.deps.config.apiPublicUrl);
+
     // a person's opt-out is never refused, not even from an address past the ceiling
     const unsubscribe = await oneClickUnsubscribe(api, from, email.to, email.userId);
     expect(unsubscribe.status).toBe(200);

@@ -1,6 +1,7 @@
 import type { PreparedStatementPool } from '../db/prepared-statements';
 import { isUuid } from '../db/ids';
 import { createGroupCommit } from './group-commit';
+import { linkDestinations } from './link-destination';
 import { machineReasonOf, type TrackingRequest } from './machine-hits';
 import {
   ensureHoneypotLink,
@@ -33,6 +34,8 @@ export interface TrackingHit extends TrackingRequest {
 export interface TrackingRecorder {
   /** Records a click (steps 1–3, written before it resolves) and pushes `email.link_clicked`. Resolves the URL to redirect to, or undefined. */
   followLink(linkId: string, hit: TrackingHit): Promise<string | undefined>;
+  /** Where a tracked link points, without recording a click (a hit past the tracking ceiling), or undefined. */
+  destination(linkId: string): Promise<string | undefined>;
   /** Records an open; the first open by a person, and the first by a machine, push `email.opened`. */
   recordOpen(emailSendId: string, hit: TrackingHit): Promise<void>;
   /** Resolves when every pending click is settled (shutdown, tests). */
@@ -69,6 +72,7 @@ export function createTrackingRecorder(options: {
   const window = { machineClickWindowMs: options.machineClickWindowMs };
   const writeClick = createGroupCommit<ClickInput, RecordedClick | undefined>({ write: (inputs) => recordClicks(options.statements, inputs, window) });
   const writeOpen = createGroupCommit<OpenInput, RecordedOpen | undefined>({ write: (inputs) => recordOpens(options.statements, inputs) });
+  const readDestination = createGroupCommit<string, string | undefined>({ write: (linkIds) => linkDestinations(options.statements, linkIds) });
   const pending = new Set<Promise<void>>();
 
   const publishClick = (click: RecordedClick) =>
@@ -128,6 +132,13 @@ export function createTrackingRecorder(options: {
       if (recorded.pending) settleLater(recorded);
       else publishClick(recorded);
       return recorded.originalUrl === '' ? undefined : recorded.originalUrl;
+    },
+
+    async destination(rawLinkId) {
+      if (!isUuid(rawLinkId)) return undefined;
+      const url = await readDestination(rawLinkId.toLowerCase());
+      // the honeypot's tracked link has no destination
+      return url === '' ? undefined : url;
     },
 
     async recordOpen(emailSendId, hit) {

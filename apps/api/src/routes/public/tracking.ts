@@ -3,7 +3,6 @@ import type { TrackingHitKind } from '@waymark/core/metrics/prometheus';
 import { z } from 'zod';
 import { PIXEL_CACHE_CONTROL, TRANSPARENT_GIF } from '@waymark/email/tracking-pixel';
 import { clientIp, type TrackingHit } from '@waymark/core/tracking/tracking-recorder';
-import { linkDestination } from '@waymark/core/tracking/link-destination';
 import type { RoutePlugin } from '../../http/type-provider';
 import { mediaResponse } from '../../schemas/common';
 import type { AppDeps } from '../../deps';
@@ -66,7 +65,7 @@ export const trackingRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps
       try {
         const destination = (await recordable(request, 'click'))
           ? await deps.tracking.followLink(request.params.id, trackingHit(request))
-          : await linkDestination(deps.db, request.params.id);
+          : await deps.tracking.destination(request.params.id);
         location = destination ?? location;
       } catch (error) {
         // the recipient still reaches a page; the click is lost and logged
