@@ -8,7 +8,7 @@
  * worker's dispatcher. Workflow code imports this module: types and plain data only.
  */
 import type { PropertyCondition } from '@waymark/journey';
-import type { UserEvent } from '@waymark/core/events/user-history';
+import type { UserEvent, WaitTrigger } from '@waymark/core/events/user-history';
 import type { SendJourneyEmailInput, SendJourneyEmailResult } from '@waymark/core/journeys/journey-email';
 import type { JourneyRunRequest } from '@waymark/core/journeys/orchestrator';
 import type { EnterJourneyInput, EnterJourneyResult, FinishRunInput, JourneyStepInput } from '@waymark/core/journeys/run-steps';
@@ -24,7 +24,7 @@ export interface JourneyRunCalls {
   enterJourney: (input: EnterJourneyInput) => Promise<EnterJourneyResult>;
   recordJourneyStep: (input: JourneyStepInput) => Promise<boolean>;
   finishJourneyRun: (input: FinishJourneyInput) => Promise<void>;
-  findJourneyEvents: (query: { userId: string; name: string; since: string; trigger?: { eventId: string; elapsedMs: number } }) => Promise<UserEvent[]>;
+  findJourneyEvents: (query: { userId: string; name: string; since: string; trigger?: WaitTrigger }) => Promise<UserEvent[]>;
   hasJourneyEvent: (query: { userId: string; name: string; since?: string; where?: PropertyCondition[] }) => Promise<boolean>;
   recipientTimeZone: (query: { userId: string }) => Promise<string>;
   sendJourneyEmail: (input: SendJourneyEmailInput) => Promise<SendJourneyEmailResult>;

@@ -5,7 +5,7 @@ import { contactTimeZone } from '@waymark/core/contacts/time-zone';
 import type { Db } from '@waymark/core/db/database';
 import type { JsonObject } from '@waymark/core/db/schema';
 import type { IngestInput, IngestResult } from '@waymark/core/events/ingest';
-import { findUserEventsSince, hasUserEvent, type UserEvent } from '@waymark/core/events/user-history';
+import { findUserEventsSince, hasUserEvent, type UserEvent, type WaitTrigger } from '@waymark/core/events/user-history';
 import { exitIfLeftBeforeEntry } from '@waymark/core/events/exit-on-entry';
 import { recordJourneyRunDeadLetter } from '@waymark/core/journeys/journey-dead-letters';
 import type { JourneyRegistry } from '@waymark/core/journeys/registry';
@@ -88,7 +88,7 @@ export function createJourneyActivities(deps: JourneyActivityDeps) {
       return contactTimeZone(deps.db, query.userId, deps.config.defaultTimeZone);
     },
 
-    async findJourneyEvents(query: { userId: string; name: string; since: string; trigger?: { eventId: string; elapsedMs: number } }): Promise<UserEvent[]> {
+    async findJourneyEvents(query: { userId: string; name: string; since: string; trigger?: WaitTrigger }): Promise<UserEvent[]> {
       return findUserEventsSince(deps.db, { userId: query.userId, name: query.name, since: new Date(query.since), trigger: query.trigger });
     },
 

@@ -30,6 +30,12 @@ export async function hasUserEvent(
 /** An event id as stored, at the start of a run's trigger id (a DLQ retry's is `<event id>.retry-<entry>`). */
 export const EVENT_ID_PREFIX = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
+/** A run's triggering event and the time it has spent in timers and waits: where a wait's look-back starts (findUserEventsSince). */
+export interface WaitTrigger {
+  eventId: string;
+  elapsedMs: number;
+}
+
 /**
  * Events of a user with a name stored at or after `since` (a run's catch-up when it starts
  * waiting). With `trigger` (the run's triggering event and the time the run has spent in timers
@@ -40,7 +46,7 @@ export const EVENT_ID_PREFIX = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}
  */
 export async function findUserEventsSince(
   db: Db,
-  query: { userId: string; name: string; since: Date; trigger?: { eventId: string; elapsedMs: number } | undefined },
+  query: { userId: string; name: string; since: Date; trigger?: WaitTrigger | undefined },
 ): Promise<UserEvent[]> {
   let since = query.since;
   const triggerId = query.trigger === undefined ? undefined : EVENT_ID_PREFIX.exec(query.trigger.eventId)?.[0];
