@@ -343,6 +343,7 @@ describe('alerts, DLQ, metrics and the contacts/emails/lists data plane', () => 
     });
 
     it('scopes: read and journey-admin keys cannot write the data plane; full-admin can', async () => {
+      expect((await api.request('POST', '/v1/emails', { body: { templateKey: 'x', to: 'a@b.co' } })).status).toBe(401);
       for (const key of [keys.read, keys.journeyAdmin]) {
         expect((await api.request('POST', '/v1/contacts', { token: key, body: { userId: 'x' } })).status).toBe(403);
         expect((await api.request('POST', '/v1/emails', { token: key, body: { templateKey: 'x', to: 'a@b.co' } })).status).toBe(403);
