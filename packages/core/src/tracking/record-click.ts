@@ -97,11 +97,14 @@ export async function recordClicks(
 
 // Settles once: the row's `pending` is cleared by the one statement that settles it (the timer of
 // the api that took the click, or any api's sweep of clicks left pending), which alone answers.
-const SETTLE_CLICK = preparedStatement<{ fast: boolean }>(
-  'waymark_settle_click',
+// Settles a batch: under load every click of a fresh email is pending, and one statement per
+// click a second later cost as many round trips as recording them.
+const SETTLE_CLICKS = preparedStatement<{ id: string; fast: boolean }>(
+  'waymark_settle_clicks',
   `with c as (
      select lc.id, lc.clicked_at, t.id as link_id, t.email_send_id
-     from link_clicks lc join tracked_links t on t.id = lc.tracked_link_id where lc.id = $1 and lc.pending
+     from unnest($1::uuid[]) as i(id) join link_clicks lc on lc.id = i.id join tracked_links t on t.id = lc.tracked_link_id
+     where lc.pending
    ), v as (
      select c.*, exists (
        select 1 from tracked_links t2 join link_clicks o on o.tracked_link_id = t2.id
@@ -113,20 +116,29 @@ const SETTLE_CLICK = preparedStatement<{ fast: boolean }>(
      from v where link_clicks.id = v.id and link_clicks.pending
      returning link_clicks.id
    ), person as (
-     update email_sends s set human_clicked_at = v.clicked_at, updated_at = now() from v
-     where s.id = v.email_send_id and not v.fast and s.human_clicked_at is null and exists (select 1 from mark)
+     update email_sends s set human_clicked_at = p.clicked_at, updated_at = now()
+     from (select v.email_send_id, min(v.clicked_at) as clicked_at from v join mark m on m.id = v.id where not v.fast group by v.email_send_id) p
+     where s.id = p.email_send_id and s.human_clicked_at is null
    )
-   select fast from v where exists (select 1 from mark)`,
+   select v.id, v.fast from v join mark m on m.id = v.id`,
 );
 
 /**
- * The second look at a pending click: too_fast when another link of the same email was clicked
- * within a second either side of it, else a person's (humanClickedAt when empty). Resolves the
- * verdict (null = a person), or undefined when the click was not pending (already settled).
+ * The second look at pending clicks: too_fast when another link of the same email was clicked
+ * within a second either side of it, else a person's (humanClickedAt when empty). Resolves, per
+ * click id, the verdict (null = a person), or undefined when the click was not pending (already settled).
  */
-export async function settleClick(statements: PreparedStatementPool, clickId: string): Promise<{ machineReason: MachineReason | null } | undefined> {
-  const [row] = await statements.run(SETTLE_CLICK, [clickId]);
-  return row === undefined ? undefined : { machineReason: row.fast ? 'too_fast' : null };
+export async function settleClicks(
+  statements: PreparedStatementPool,
+  clickIds: readonly string[],
+): Promise<({ machineReason: MachineReason | null } | undefined)[]> {
+  if (clickIds.length === 0) return [];
+  const rows = await statements.run(SETTLE_CLICKS, [clickIds]);
+  const fast = new Map(rows.map((row) => [row.id, row.fast]));
+  return clickIds.map((id) => {
+    const verdict = fast.get(id);
+    return verdict === undefined ? undefined : { machineReason: verdict ? 'too_fast' : null };
+  });
 }
 
 const LEFT_PENDING = preparedStatement<Omit<RecordedClick, 'machineReason' | 'pending'>>(

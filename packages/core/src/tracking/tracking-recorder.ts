@@ -2,13 +2,14 @@ import type { PreparedStatementPool } from '../db/prepared-statements';
 import { isUuid } from '../db/ids';
 import { createGroupCommit } from './group-commit';
 import { linkDestinations } from './link-destination';
+import type { MachineReason } from '../db/schema';
 import { machineReasonOf, type TrackingRequest } from './machine-hits';
 import {
   ensureHoneypotLink,
   findClicksLeftPending,
   recordClicks,
   recordOpens,
-  settleClick,
+  settleClicks,
   type ClickInput,
   type OpenInput,
   type RecordedClick,
@@ -73,6 +74,9 @@ export function createTrackingRecorder(options: {
   const writeClick = createGroupCommit<ClickInput, RecordedClick | undefined>({ write: (inputs) => recordClicks(options.statements, inputs, window) });
   const writeOpen = createGroupCommit<OpenInput, RecordedOpen | undefined>({ write: (inputs) => recordOpens(options.statements, inputs) });
   const readDestination = createGroupCommit<string, string | undefined>({ write: (linkIds) => linkDestinations(options.statements, linkIds) });
+  const settleClick = createGroupCommit<string, { machineReason: MachineReason | null } | undefined>({
+    write: (clickIds) => settleClicks(options.statements, clickIds),
+  });
   const pending = new Set<Promise<void>>();
 
   const publishClick = (click: RecordedClick) =>
@@ -96,7 +100,7 @@ export function createTrackingRecorder(options: {
   // a pending click's event leaves once its verdict is known; its row stays `pending` until then,
   // so a stop within that second leaves it to the next sweep (of this api or another) to settle
   const settleNow = async (click: Omit<RecordedClick, 'machineReason' | 'pending'>) => {
-    const settled = await settleClick(options.statements, click.clickId);
+    const settled = await settleClick(click.clickId);
     // another api's sweep (or this api's timer) settled it first and published its event
     if (settled !== undefined) publishClick({ ...click, machineReason: settled.machineReason, pending: false });
   };
