@@ -113,7 +113,7 @@ const workspaceLayers = [
   ['packages/core', 'journeys'],
   ['temporal'],
   // runtime/: the composition root of the api, the worker and the CLI (this deployment's journeys joined
-  // to core, their versions, the api's Temporal gateway), above the adapters it assembles
+  // to core, their versions, every app's Temporal client and starters), above the adapters it assembles
   ['runtime'],
   // testing/: the journey test kit (@waymark/journey-testing, testing/journey-kit) drives temporal's
   // real journey runner for tests, so it sits above temporal/ like a test does; only tests import it (kitZone below)
@@ -151,6 +151,23 @@ const kitZone = {
   from: 'testing',
   message: 'the journey test kit (testing/journey-kit) is for tests only.',
 };
+// The apps take their Temporal connection, client and starters from runtime/ (client.ts,
+// worker-connection.ts), so a run is started the same way in every process; their tests may build their own.
+const temporalConnectionImports = {
+  '@typescript-eslint/no-restricted-imports': [
+    'error',
+    {
+      paths: [
+        { name: '@temporalio/client', importNames: ['Client', 'Connection', 'WorkflowClient', 'ScheduleClient'] },
+        { name: '@temporalio/worker', importNames: ['NativeConnection'] },
+      ].map((path) => ({
+        ...path,
+        message: 'An app takes its Temporal connection and client from runtime/ (client.ts, worker-connection.ts; docs/contributing.md, "The layer map").',
+        allowTypeImports: true,
+      })),
+    },
+  ],
+};
 const coreZones = coreLayers.slice(0, -1).map((folder, index) => ({
   target: `packages/core/src/${folder}`,
   from: coreLayers.slice(index + 1).map((higher) => `packages/core/src/${higher}`),
@@ -178,6 +195,11 @@ export default tseslint.config(
     files: ['journeys/templates/**/*.{ts,tsx}'],
     ignores: ['**/*.test.ts', '**/*.test.tsx'],
     rules: templateSafeImports,
+  },
+  {
+    files: ['apps/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    rules: temporalConnectionImports,
   },
   {
     // Imports point one way (docs/contributing.md): a cycle means two modules that cannot be

@@ -25,8 +25,8 @@ import { journeyVersions, type JourneyVersions } from './journey-versions';
  * The composition root shared by the api, the worker and the CLI: this deployment's journeys,
  * email templates and event catalog (journeys/) joined to core's registry, send path and ingest
  * pipeline, built the same way in every process. It lives here, above core and journeys/, because
- * core may import neither journeys/ nor temporal/; the journey orchestrator is passed in (the api
- * starts runs through its client, the worker through its own connection).
+ * core may import neither journeys/ nor temporal/; the journey orchestrator is passed in, built by
+ * client.ts on the api's lazy connection or by worker-connection.ts on the worker's native one.
  */
 export interface Runtime {
   /** this deployment's journeys (journeys/index.ts) with ENABLED_JOURNEYS applied */

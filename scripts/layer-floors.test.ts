@@ -2,7 +2,8 @@
  * The floors of the layer map (docs/contributing.md, "The layer map") are held by the lint's zones
  * (`workspaceLayers` in eslint.config.js). A zone that names a folder which no longer exists, or a
  * floor left out of the list, holds nothing and fails silently: this test writes a deliberate upward
- * import into each floor and requires `npm run lint`'s ESLint to refuse it.
+ * import into each floor and requires `npm run lint`'s ESLint to refuse it. The apps' Temporal
+ * connections and clients, built only in runtime/, are held the same way.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,4 +36,20 @@ describe('the floors of the layer map', () => {
     },
     60_000,
   ); // loading the lint's plugins and resolver, on a shared two-core machine
+
+  it("refuses an app's own Temporal connection or client, and lets it name their types", async () => {
+    const source = [
+      "import { Client, Connection, type ConnectionLike } from '@temporalio/client';",
+      "import { NativeConnection } from '@temporalio/worker';",
+      'export const probe = (connection: ConnectionLike) => [new Client({ connection }), Connection, NativeConnection];',
+      '',
+    ].join('\n');
+    const [result] = await eslint.lintText(source, { filePath: path.join(repo, 'apps/worker/src/floor-probe.ts') });
+    const refusals = result!.messages.filter((message) => message.ruleId === '@typescript-eslint/no-restricted-imports');
+    expect(refusals.map((message) => message.message)).toEqual([
+      expect.stringContaining("'Client' import from '@temporalio/client' is restricted"),
+      expect.stringContaining("'Connection' import from '@temporalio/client' is restricted"),
+      expect.stringContaining("'NativeConnection' import from '@temporalio/worker' is restricted"),
+    ]);
+  }, 60_000);
 });

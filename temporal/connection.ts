@@ -3,7 +3,7 @@ import type { Config } from '@waymark/core/config/config';
 type TemporalConfig = Pick<Config['temporal'], 'address' | 'tls' | 'apiKey'>;
 
 /**
- * Connection options shared by the api's client and the worker's native connection.
+ * Connection options shared by every connection runtime/ opens (the api's, the worker's, the CLI's).
  * ORCHESTRATOR_CLIENT_TOKEN is a Temporal Cloud API key, which requires TLS.
  */
 export function temporalConnectionOptions(config: TemporalConfig) {

@@ -1,8 +1,8 @@
 /**
  * A bench's api as a child process (api-process.ts starts it): the app `buildApp` returns plus the
  * baseline routes, as listenBenchServer builds it in-process, configured from the environment
- * (benchEnv) on a database the parent prepared. Out of the parent's process, the load generator
- * and the api no longer share one event loop (on two cores, the generator took half the api's).
+ * (benchEnv) on a database the parent prepared. Out of the parent's process so that the load
+ * generator and the api do not share one event loop (on two cores, a shared one gave the generator half the api's).
  * IPC: `{ url }` once listening; 'drain' → waits for the tracking-event backlog, answers 'drained'.
  * SIGTERM: closes the server (requests in flight finish), drains the backlog, exits.
  */

@@ -29,7 +29,6 @@ import { registerJourneyRetryHandler } from '@waymark/core/journeys/journey-dead
 import { sendEmail } from '@waymark/core/emails/send-email';
 import { systemEmailSealKey } from '@waymark/core/emails/sealed-input';
 import { createSystemEmails, type SystemEmails } from '@waymark/core/emails/system-emails';
-import { systemEmailStarter } from '@waymark/temporal/system-email';
 import { createProcessMetrics, type ProcessMetrics } from '@waymark/core/metrics/prometheus';
 import { createPersonPropertyCache, type PersonPropertyCache } from '@waymark/core/webhooks/sources/person-cache';
 import { createSourceRegistry, type SourceRegistry } from '@waymark/core/webhooks/sources/source-registry';
@@ -213,7 +212,7 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
   const systemEmails = createSystemEmails({
     db,
     sealKey: systemEmailSealKey(config.authSecret),
-    start: systemEmailStarter(gateway.client, gateway.taskQueue),
+    start: gateway.systemEmails,
     logger,
   });
   const keepEmail = (tx: Db, input: Parameters<typeof sendEmail>[1]) => systemEmails.keep(tx, input);

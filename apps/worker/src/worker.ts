@@ -1,13 +1,11 @@
-import { Client } from '@temporalio/client';
 import { IllegalStateError } from '@temporalio/common';
-import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import type { Config } from '@waymark/core/config/config';
 import type { Db } from '@waymark/core/db/database';
 import { createAlertMailer } from '@waymark/core/alerts/alert-mailer';
 import { systemEmailSealKey } from '@waymark/core/emails/sealed-input';
 import { startSystemEmailRelay } from '@waymark/core/emails/system-email-relay';
 import { createSystemEmails } from '@waymark/core/emails/system-emails';
-import { systemEmailStarter } from '@waymark/temporal/system-email';
 import { upsertContact } from '@waymark/core/contacts/upsert-contact';
 import { webhookDeliveryDeps } from '@waymark/core/webhooks/outbound/deliver-webhook';
 import { startOutboundDispatcher, type OutboundDispatcher } from '@waymark/core/webhooks/outbound/outbound-dispatcher';
@@ -15,14 +13,12 @@ import { startEffectRelay } from '@waymark/core/events/effect-relay';
 import { simulateJourney } from '@waymark/temporal/simulation/simulate';
 import type { AppLogger } from '@waymark/core/logging/logger';
 import { createActivities } from '@waymark/temporal/activities/index';
-import { createTemporalBackgroundJobs } from '@waymark/temporal/background-jobs';
 import { breakerSettingsOf } from '@waymark/core/deliverability/breaker';
 import { ensureAlertSchedule } from '@waymark/temporal/alerts-schedule';
-import { temporalConnectionOptions } from '@waymark/temporal/connection';
-import { createTemporalOrchestrator } from '@waymark/temporal/journey-orchestrator';
-import { createRuntime, deploymentJourneyVersions, type RuntimeDeps } from '@waymark/runtime/runtime';
+import { createRuntime, type RuntimeDeps } from '@waymark/runtime/runtime';
+import { connectWorkerTemporal } from '@waymark/runtime/worker-connection';
 import type { Tracing } from '@waymark/core/logging/tracing';
-import { tracingClientInterceptors, workerTracing } from '@waymark/temporal/tracing';
+import { workerTracing } from '@waymark/temporal/tracing';
 import { workflowCode } from './workflow-bundle';
 
 export interface WorkerDeps {
@@ -58,25 +54,23 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
       if (!(error instanceof IllegalStateError)) throw error;
     }
   }
-  const connection = await NativeConnection.connect(temporalConnectionOptions(deps.config.temporal));
+  const temporal = await connectWorkerTemporal(deps.config.temporal, deps.tracing !== undefined);
   // lifecycle events (journey:completed / journey:failed) go through the same ingest pipeline as the api's
-  const client = new Client({ connection, namespace: deps.config.temporal.namespace, ...tracingClientInterceptors(deps.tracing !== undefined) });
-  const orchestrator = createTemporalOrchestrator(client, deps.config.temporal.taskQueue, deploymentJourneyVersions());
   const { journeys, categories, email, ingest, deliveryPolicy, effects } = createRuntime(deps.config, {
     db: deps.db,
     logger: deps.logger,
-    orchestrator,
+    orchestrator: temporal.orchestrator,
     ...(deps.deliveryPolicy === undefined ? {} : { deliveryPolicy: deps.deliveryPolicy }),
   });
   const systemEmails = createSystemEmails({
     db: deps.db,
     sealKey: systemEmailSealKey(deps.config.authSecret),
-    start: systemEmailStarter(client, deps.config.temporal.taskQueue),
+    start: temporal.systemEmails,
     logger: deps.logger,
   });
   const code = workflowCode(deps.config.temporal.workflowBundle, deps.tracing !== undefined);
   const worker = await Worker.create({
-    connection,
+    connection: temporal.connection,
     namespace: deps.config.temporal.namespace,
     taskQueue: deps.config.temporal.taskQueue,
     ...code,
@@ -103,7 +97,7 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
         logger: deps.logger,
         settings: breakerSettingsOf(deps.config, deliveryPolicy),
         states: email.breakerStates,
-        jobs: createTemporalBackgroundJobs(client, deps.config.temporal.taskQueue),
+        jobs: temporal.jobs,
       },
       journeys,
       // simulation jobs replay history in this process on the journey kit's virtual timeline, under
@@ -114,7 +108,7 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
     shutdownGraceTime: '30 seconds',
   });
   if (deps.ensureSchedules === true) {
-    const outcome = await ensureAlertSchedule(client, deps.config.temporal.taskQueue);
+    const outcome = await ensureAlertSchedule(temporal.client, temporal.taskQueue);
     deps.logger.info(`alert evaluation schedule ${outcome}`);
   }
   let dispatcher: OutboundDispatcher | undefined;
@@ -134,16 +128,14 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
     deps.relayEventEffects === true
       ? startEffectRelay({
           db: deps.db,
-          orchestrator,
+          orchestrator: temporal.orchestrator,
           logger: deps.logger,
           retryHours: deps.config.temporal.journeyStartRetryHours,
         })
       : undefined;
   // the system emails kept while Temporal could not start their runs (core/emails/system-emails.ts)
   const systemEmailRelay =
-    deps.relayEventEffects === true
-      ? startSystemEmailRelay({ db: deps.db, start: systemEmailStarter(client, deps.config.temporal.taskQueue), logger: deps.logger })
-      : undefined;
+    deps.relayEventEffects === true ? startSystemEmailRelay({ db: deps.db, start: temporal.systemEmails, logger: deps.logger }) : undefined;
   return {
     worker,
     close: async () => {
@@ -153,7 +145,7 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
       await systemEmails.drain();
       await dispatcher?.close();
       await email.sendRate.close();
-      await connection.close();
+      await temporal.close();
     },
   };
 }

@@ -1,11 +1,10 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { Client, Connection } from '@temporalio/client';
 import type { CommandConfig } from '@waymark/core/config/config';
 import { createDatabase } from '@waymark/core/db/database';
-import { temporalConnectionOptions } from '@waymark/temporal/connection';
 import { checkJourneys, type DivergenceGroup, type JourneyCheck, type JourneyCheckReport, type VersionForwardDiff } from './check-journeys';
 import { exportHistories } from './export-histories';
+import { connectTemporalClient } from '@waymark/runtime/client';
 import { DEPLOYMENT_JOURNEYS_DIR } from '@waymark/runtime/runtime';
 import { parseDuration } from '@waymark/journey';
 
@@ -57,21 +56,18 @@ export async function journeysCommand(sub: string | undefined, args: string[], c
     return 2;
   }
   const db = createDatabase({ connectionString: values.database, max: 2, applicationName: 'waymark-journeys-check' });
-  const connection = await Connection.connect(temporalConnectionOptions({ ...config.temporal, address: values.temporal }));
+  const temporal = await connectTemporalClient({ ...config.temporal, address: values.temporal, namespace: values.namespace });
   try {
     if (sub === 'export-histories' && values.journey !== undefined) {
       const outDir = values.out ?? path.join(DEPLOYMENT_JOURNEYS_DIR, '__histories__', values.journey);
-      const { files, skipped } = await exportHistories(
-        { db, client: new Client({ connection, namespace: values.namespace }) },
-        { journeyId: values.journey, limit, outDir },
-      );
+      const { files, skipped } = await exportHistories({ db, client: temporal.client }, { journeyId: values.journey, limit, outDir });
       console.log(`journeys export-histories: ${files.length} histories of live '${values.journey}' runs → ${outDir} (personal data replaced)`);
       if (skipped.length > 0)
         console.log(`  skipped ${skipped.length} run${skipped.length === 1 ? '' : 's'} whose history Temporal no longer has: ${skipped.join(', ')}`);
       return 0;
     }
     const report = await checkJourneys(
-      { db, client: new Client({ connection, namespace: values.namespace }) },
+      { db, client: temporal.client },
       {
         journeysDir: values['journeys-dir'],
         ...(sample === undefined ? {} : { sample }),
@@ -84,7 +80,7 @@ export async function journeysCommand(sub: string | undefined, args: string[], c
     console.log(values.json === true ? JSON.stringify(report, null, 2) : values.markdown === true ? formatCheckMarkdown(report) : formatCheck(report));
     return report.incompatible > 0 || (values['fail-on-diff'] === true && report.changed > 0) ? 1 : 0;
   } finally {
-    await Promise.all([db.destroy(), connection.close()]);
+    await Promise.all([db.destroy(), temporal.close()]);
   }
 }
 

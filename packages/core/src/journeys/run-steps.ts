@@ -107,8 +107,8 @@ function entryStatement(input: EnterJourneyInput, email: string) {
 
 /**
  * What an entry reads before it writes, in ONE statement: the run's own state (a retried entry),
- * the address (the event's, else the contact's) and the send gate for it. It was up to three
- * statements, each a round trip and a plan.
+ * the address (the event's, else the contact's) and the send gate for it. One statement because
+ * each read on its own would be a round trip and a plan, and every enrollment makes an entry.
  */
 async function readEntryContext(
   db: Db,

@@ -29,7 +29,7 @@ export interface RecordedClick {
 }
 
 // All statements are planned once per connection (prepared, generic plan): their plans do not
-// depend on the values, and re-planning the click statement used to cost as much as running it.
+// depend on the values, and planning the click statement afresh costs as much as running it.
 // A click is too_fast when it comes within the window ($6 ms) after the provider accepted the
 // send and another link of the same email was clicked less than a second before (or in the
 // same batch); honeypot when its link is the invisible one.
