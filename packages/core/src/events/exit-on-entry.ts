@@ -4,6 +4,7 @@ import { matchesExitRule } from './exit-rule';
 import { markStatesExited } from '../journeys/exit-states';
 import type { JourneyRegistry } from '../journeys/registry';
 import { EVENT_ID_PREFIX } from './user-history';
+import { awaitExitsInFlight } from './exit-lock';
 
 export interface EnteredRun {
   journeyId: string;
@@ -21,7 +22,9 @@ export interface EnteredRun {
  * one of the journey's exit rules (the same matcher as ingest's) and exits the state with the
  * first of them, with the status and log a live exit writes; the run's next step then finds its
  * state ended and stops, as after a live exit. Events of the trigger's own batch count when they
- * did not occur before it. Returns the event that exited the state, if any.
+ * did not occur before it. An exit stored while the entry is made is not missed: either the look-back
+ * waits for its commit or its store reads the entered state (exit-lock.ts). Returns the event that
+ * exited the state, if any.
  */
 export async function exitIfLeftBeforeEntry(
   deps: { db: Db; journeys: Pick<JourneyRegistry, 'find'> },
@@ -31,6 +34,8 @@ export async function exitIfLeftBeforeEntry(
   // a DLQ retry's trigger is `<event id>.retry-<entry>`: its events are those after the original
   const triggerId = EVENT_ID_PREFIX.exec(run.triggerEventId)?.[0];
   if (names.length === 0 || triggerId === undefined) return undefined;
+  // an exit being stored for this person right now is committed before the read below (exit-lock.ts)
+  await awaitExitsInFlight(deps.db, run.userId);
   const { rows } = await sql<{ id: string; event: string; properties: Record<string, unknown> }>`
     select e.id, e.event, e.properties
     from events t

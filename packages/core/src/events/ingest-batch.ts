@@ -6,6 +6,7 @@ import { prepareEvent, type EventInput, type PreparedEvent } from './prepare-eve
 import { effectsColumns, effectsCtes, planEffects, type EffectPlan, type EventEffect } from './effects-statement';
 import { LIVE_STATUS_LIST } from '../journeys/live-statuses';
 import { goalCandidatesColumn, goalCandidatesCte, recordBroadcastConversions, type GoalCandidate } from '../broadcasts/broadcast-conversions';
+import { lockExitsOf } from './exit-lock';
 
 /** One event of a batch: an ingest input without list membership (a per-contact write). */
 export type BatchIngestInput = EventInput;
@@ -86,7 +87,8 @@ export async function ingestEvents(deps: IngestDeps, inputs: readonly BatchInges
  *   `event_effects` (effects-statement.ts), and upserts the contacts keyed by external id of the
  *   events it stored, so an acknowledged event has every effect kept and an event that triggers
  *   nothing for a user with no live state costs one round trip. A state matched by several events
- *   of the batch exits once, on the first of them.
+ *   of the batch exits once, on the first of them. A batch with an event that passes an exit rule
+ *   runs it after its users' exit locks, so a run entering meanwhile cannot miss it (exit-lock.ts).
  * - Route: after the commit, off the caller's path: `deps.effects` carries the effects out in this
  *   process at once, and the worker's relay whatever this process could not (docs/operations.md,
  *   "Temporal outage").
@@ -177,7 +179,9 @@ export async function ingestBatch(deps: IngestDeps, inputs: readonly EventInput[
  * journey effects (effects-statement.ts: starts, signals, exits, each kept in `event_effects`, the
  * exits applied) and the upsert of `contacts` (sorted by external id, so concurrent statements lock
  * rows in the same order), each written only when every event of it is stored: a repeated
- * Idempotency-Key touches no contact and has no effects.
+ * Idempotency-Key touches no contact and has no effects. An event's `created_at` is the
+ * statement's start (after any exit lock it waited for), so an exit counts against a run's
+ * trigger in the order the two were read and stored (exit-on-entry.ts).
  */
 async function storeEvents(
   deps: IngestDeps,
@@ -204,7 +208,7 @@ async function storeEvents(
       ? sql``
       : sql`and (s.journey_id = any(${[...new Set(plan.exits.map((exit) => exit.journeyId))]}::text[])
               or s.context ->> 'waitingFor' = any(${[...new Set(routable.map((event) => event.name))]}::text[]))`;
-  const stored = await sql<StoreRow>`
+  const statement = sql<StoreRow>`
     with input as (
       select * from unnest(
         ${events.map((event) => event.id)}::uuid[], ${events.map((event) => event.userId)}::text[],
@@ -215,8 +219,8 @@ async function storeEvents(
         ${events.map((event) => (event.externalId === undefined ? null : (contactOrd.get(event.externalId) ?? null)))}::int[]
       ) with ordinality as t(id, user_id, user_email, event, properties, source, idempotency_key, occurred_at, catalog_violations, contact_ord, ord)
     ), inserted as (
-      insert into events (id, user_id, user_email, event, properties, source, idempotency_key, occurred_at, catalog_violations)
-      select id, user_id, user_email, event, properties::jsonb, source, idempotency_key, occurred_at, catalog_violations::jsonb from input order by ord
+      insert into events (id, user_id, user_email, event, properties, source, idempotency_key, occurred_at, catalog_violations, created_at)
+      select id, user_id, user_email, event, properties::jsonb, source, idempotency_key, occurred_at, catalog_violations::jsonb, statement_timestamp() from input order by ord
       on conflict (idempotency_key) do nothing
       returning id
     ), fresh as (
@@ -234,7 +238,17 @@ async function storeEvents(
       ${effectsColumns},
       coalesce((select json_agg(json_build_object('id', id, 'eventId', event_id)) from exited), '[]'::json) as exits,
       ${options.liveStates === 'all' ? sql`coalesce((select json_agg(json_build_object('id', id, 'journeyId', journey_id, 'userId', user_id)) from live), '[]'::json)` : sql`null::json`} as live_states,
-      coalesce((select json_agg(json_build_object('id', id, 'email', email)) from contact), '[]'::json) as contacts`.execute(deps.db);
+      coalesce((select json_agg(json_build_object('id', id, 'email', email)) from contact), '[]'::json) as contacts`;
+  // an event that may exit a run: its users' exit locks first, so the statement reads after an
+  // entry in flight and the entry's look-back waits for its commit (exit-lock.ts)
+  const exiting = [...new Set(plan.exits.map((exit) => events[exit.ord - 1]!.userId))];
+  const stored =
+    exiting.length === 0
+      ? await statement.execute(deps.db)
+      : await deps.db.transaction().execute(async (trx) => {
+          await lockExitsOf(trx, exiting);
+          return statement.execute(trx);
+        });
   return stored.rows[0]!;
 }
 
