@@ -63,7 +63,14 @@ describe('a quiet-hours hold survives a worker restart', () => {
       taskQueue,
       workflowBundle: { code },
       activities: {
-        ...createJourneyActivities({ db, categories: deploymentCategories, journeys: runtime.journeys, ingest: runtime.ingest, config }),
+        ...createJourneyActivities({
+          db,
+          categories: deploymentCategories,
+          journeys: runtime.journeys,
+          ingest: runtime.ingest,
+          config,
+          deliveryPolicy: runtime.deliveryPolicy,
+        }),
         ...createSendJourneyEmailActivities({ email: createEmailDeps(config, { db, templates: emailTemplates, categories: deploymentCategories }) }),
       },
     });

@@ -8,6 +8,7 @@ import { deploymentCategories } from '../../test/deployment-categories';
 import { integrationEnv } from '../../test/test-env';
 import { enterWithVia, type EnterJourneyWith } from '../entry-with-first-step';
 import { createEnterJourneyWithActivities } from './enter-journey-with';
+import { NO_DELIVERY_POLICY } from '@waymark/journey';
 import { createJourneyActivities } from './journey';
 
 /** The entry made with a run's first call, against real PostgreSQL (journey-run.ts decides when). */
@@ -23,6 +24,7 @@ describe('enterJourneyWith: the entry and the first step as one activity', () =>
       config: { defaultTimeZone: 'UTC' },
       journeys: { find: () => undefined },
       ingest: () => Promise.reject(new Error('no run here finishes')),
+      deliveryPolicy: NO_DELIVERY_POLICY,
     });
     enterWith = enterWithVia(
       createEnterJourneyWithActivities({

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Journey } from '@waymark/journey';
+import { NO_DELIVERY_POLICY, type Journey } from '@waymark/journey';
 import { createApiKey } from '@waymark/core/auth/api-keys';
 import { createEffectDispatcher } from '@waymark/core/events/effect-dispatcher';
 import { ingestEvent, type IngestInput } from '@waymark/core/events/ingest';
@@ -52,6 +52,7 @@ describe('finishJourneyRun activity: lifecycle events go back through the ingest
       config: { defaultTimeZone: 'UTC' },
       journeys: ingestDeps.journeys,
       ingest: (input: IngestInput) => ingestEvent(ingestDeps, input),
+      deliveryPolicy: NO_DELIVERY_POLICY,
     });
   });
   afterAll(() => api.close());

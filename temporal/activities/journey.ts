@@ -1,7 +1,9 @@
-import type { PropertyCondition } from '@waymark/journey';
+import type { DeliveryPolicy, PropertyCondition } from '@waymark/journey';
+import { DEFAULT_EMAIL_CATEGORY } from '@waymark/email/email-template';
 import type { PreferenceCategories } from '@waymark/email/preference-categories';
 import type { Config } from '@waymark/core/config/config';
 import { contactTimeZone } from '@waymark/core/contacts/time-zone';
+import { programHoldoutOfEntry } from '@waymark/core/delivery/program-holdout';
 import type { Db } from '@waymark/core/db/database';
 import type { JsonObject } from '@waymark/core/db/schema';
 import type { IngestInput, IngestResult } from '@waymark/core/events/ingest';
@@ -28,6 +30,8 @@ export interface JourneyActivityDeps {
   /** the ingest pipeline, for lifecycle events (journey:completed / journey:failed) */
   ingest(input: IngestInput): Promise<IngestResult>;
   config: Pick<Config, 'defaultTimeZone'>;
+  /** journeys/delivery-policy.ts: the entry records the person's program-holdout arm (migrations/0280) */
+  deliveryPolicy: DeliveryPolicy;
 }
 
 /** Activities that mirror a journey run in Postgres (states, logs, the user's event history). */
@@ -37,9 +41,12 @@ export function createJourneyActivities(deps: JourneyActivityDeps) {
      * The entry guards, then the exit rules over the events stored since the trigger (an exit that
      * came before the run entered, e.g. while its start waited out a Temporal outage): such a state
      * is exited at once, and the run's first step finds it ended. A retry repeats both, harmlessly.
+     * The program arm is decided here, not in the run: it follows the worker's policy, as the send
+     * step's holdout does, and a run's history need not change when the policy does.
      */
     async enterJourney(input: EnterJourneyInput): Promise<EnterJourneyResult> {
-      const entry = await enterJourney(deps.db, input, deps.categories);
+      const programHoldout = programHoldoutOfEntry(deps.deliveryPolicy, deps.categories, input.category ?? DEFAULT_EMAIL_CATEGORY, input.userId);
+      const entry = await enterJourney(deps.db, programHoldout === undefined ? input : { ...input, programHoldout }, deps.categories);
       const trigger = input.context.trigger as { eventId?: unknown } | undefined;
       if (entry.entered && typeof trigger?.eventId === 'string')
         await exitIfLeftBeforeEntry(deps, { journeyId: input.journeyId, userId: input.userId, triggerEventId: trigger.eventId, stateId: entry.stateId });

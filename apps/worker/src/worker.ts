@@ -86,6 +86,7 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
       email,
       ingest,
       config: deps.config,
+      deliveryPolicy,
       upsertImportRow: async (row) => {
         await upsertContact(deps.db, { userId: row.externalId, email: row.email, properties: row.properties });
       },

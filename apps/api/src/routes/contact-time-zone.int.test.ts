@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NO_DELIVERY_POLICY } from '@waymark/journey';
 import { createJourneyActivities } from '@waymark/temporal/activities/journey';
 import { issueApiKey, startTestApi, type TestApi } from '../../../../test/test-api';
 import { deploymentCategories } from '../../../../test/deployment-categories';
@@ -39,6 +40,7 @@ describe("a contact's timezone property (the recipient time zone of quiet hours 
       config: { defaultTimeZone: 'America/New_York' },
       journeys: { find: () => undefined },
       ingest: () => Promise.reject(new Error('unused')),
+      deliveryPolicy: NO_DELIVERY_POLICY,
     });
     expect(await activities.recipientTimeZone({ userId })).toBe('Europe/Paris');
     // no contact, or a contact without the property: DEFAULT_TIMEZONE

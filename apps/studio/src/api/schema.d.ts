@@ -5340,6 +5340,131 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/admin/delivery-policy/holdout/outcomes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The program holdout measured: per journey with a goal, conversions of the held-out against the emailed, with the lift
+     * @description Lifecycle email as a whole (docs/journeys.md, "The program holdout: lifecycle email as a whole"): for each journey with a goal whose category the program holds out, people held out by the program against people who got its emails, with the same always-valid 95 % interval as a journey’s outcomes. People are counted by the UTC day they entered (`from`/`to`), from their arm recorded at entry; read from counters, so the cost does not grow with enrollments. 404 when the policy has no program holdout.
+     *
+     *     Requires a bearer key with scope `read` or a session cookie whose organization role grants it.
+     */
+    get: {
+      parameters: {
+        query?: {
+          from?: string;
+          to?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ProgramHoldoutOutcomes'];
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/admin/deliverability': {
     parameters: {
       query?: never;
@@ -17348,6 +17473,28 @@ export interface components {
         categories: string[];
       } | null;
     };
+    ProgramHoldoutOutcomesInput: {
+      /** @description the share of people the program holds out (0–50) */
+      percent: number;
+      /** @description the categories they get no email of */
+      categories: string[];
+      /** @description each journey with a goal whose category the program holds out, in the order of journeys/index.ts */
+      journeys: {
+        journeyId: string;
+        goal: {
+          event: string;
+          within: string;
+        };
+        /** @description `holdout`: people the program held out of the journey’s category (whatever the journey’s own arm); `treatment`: people in neither the program’s nor the journey’s holdout. A person in the journey’s holdout alone is in neither. Never null here */
+        arms: {
+          treatment: components['schemas']['OutcomeArmInput'];
+          /** @description null: nobody is held out */
+          holdout: components['schemas']['OutcomeArmInput'] | null;
+        };
+        /** @description null until both arms have someone in them */
+        lift: components['schemas']['OutcomeLiftInput'] | null;
+      }[];
+    };
     ReputationBreakerStateInput: {
       /**
        * @description marketing: every category that is not required; transactional: the required ones
@@ -18659,6 +18806,28 @@ export interface components {
         /** @description the categories they get no email of, from any journey or broadcast (never a required one) */
         categories: string[];
       } | null;
+    };
+    ProgramHoldoutOutcomes: {
+      /** @description the share of people the program holds out (0–50) */
+      percent: number;
+      /** @description the categories they get no email of */
+      categories: string[];
+      /** @description each journey with a goal whose category the program holds out, in the order of journeys/index.ts */
+      journeys: {
+        journeyId: string;
+        goal: {
+          event: string;
+          within: string;
+        };
+        /** @description `holdout`: people the program held out of the journey’s category (whatever the journey’s own arm); `treatment`: people in neither the program’s nor the journey’s holdout. A person in the journey’s holdout alone is in neither. Never null here */
+        arms: {
+          treatment: components['schemas']['OutcomeArm'];
+          /** @description null: nobody is held out */
+          holdout: components['schemas']['OutcomeArm'] | null;
+        };
+        /** @description null until both arms have someone in them */
+        lift: components['schemas']['OutcomeLift'] | null;
+      }[];
     };
     ReputationBreakerState: {
       /**

@@ -9,6 +9,7 @@ import type {
   JourneyStateCountsTable,
   JourneyStatesTable,
   JourneyStepCountsTable,
+  ProgramHoldoutCountsTable,
   SimulationJobsTable,
 } from './tables/journeys';
 import type {
@@ -62,6 +63,7 @@ export interface Database {
   journeyLogs: JourneyLogsTable;
   journeyOutcomeCounts: JourneyOutcomeCountsTable;
   journeyStepCounts: JourneyStepCountsTable;
+  programHoldoutCounts: ProgramHoldoutCountsTable;
   emailSends: EmailSendsTable;
   emailProviderNotifications: EmailProviderNotificationsTable;
   reputationCounts: ReputationCountsTable;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defineDeliveryPolicy, holdoutArm, programHoldoutArm } from '@waymark/journey';
-import { programHoldout, programHoldoutPhrase } from './program-holdout';
+import { programHoldout, programHoldoutOfEntry, programHoldoutPhrase } from './program-holdout';
 
 const policy = defineDeliveryPolicy({ holdout: { percent: 50, categories: ['newsletter', 'receipts'] } });
 const categories = { required: (key: string) => key === 'receipts' };
@@ -24,6 +24,14 @@ describe('programHoldout', () => {
     const journey = holdoutArm({ id: 'some-journey', holdout: { percent: 50 } }, heldOutUser)!;
     expect(program.bucket).not.toBe(journey.bucket);
     expect(holdoutArm({ id: 'ignored', holdout: { percent: 50, salt: 'waymark:program-holdout' } }, heldOutUser)).toEqual(program);
+  });
+
+  it("records an enrollment's program arm for a held category, both arms, and none for a required or unnamed one", () => {
+    const treatedUser = Array.from({ length: 100 }, (_, index) => `user-${index}`).find((userId) => !programHoldoutArm(policy, 'newsletter', userId)!.holdout)!;
+    expect(programHoldoutOfEntry(policy, categories, 'newsletter', heldOutUser)).toBe(true);
+    expect(programHoldoutOfEntry(policy, categories, 'newsletter', treatedUser)).toBe(false);
+    expect(programHoldoutOfEntry(policy, categories, 'receipts', heldOutUser)).toBeUndefined();
+    expect(programHoldoutOfEntry(policy, categories, 'journey', heldOutUser)).toBeUndefined();
   });
 
   it('words the arm for explain', () => {

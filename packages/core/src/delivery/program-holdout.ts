@@ -19,6 +19,23 @@ export function programHoldout(
   return arm?.holdout === true ? arm : undefined;
 }
 
+/**
+ * The program arm recorded on a journey's enrollment (migrations/0280), which the program holdout's
+ * outcomes count by: true held out, false not, undefined when the policy holds the journey's
+ * category out of nobody (a required category included). Decided by the journey's `category`, the
+ * category its emails go in unless a step names another (docs/journeys.md, "The program holdout:
+ * lifecycle email as a whole"), with the same rule as each send (`programHoldout`).
+ */
+export function programHoldoutOfEntry(
+  policy: DeliveryPolicy,
+  categories: Pick<PreferenceCategories, 'required'>,
+  category: string,
+  userId: string,
+): boolean | undefined {
+  if (categories.required(category)) return undefined;
+  return programHoldoutArm(policy, category, userId)?.holdout;
+}
+
 /** The skip's log detail of a program-held-out send: what explain words (`programHoldoutPhrase`). */
 export function programHoldoutDetail(arm: HoldoutArm): { holdout: 'program'; bucket: number; threshold: number } {
   return { holdout: 'program', bucket: arm.bucket, threshold: arm.threshold };

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database';
 import { conflict } from '../errors/app-error';
 import { goalOutcome, type ArmOutcome } from '../outcomes/goal-outcome';
@@ -60,12 +60,7 @@ export async function getJourneyOutcomes(db: Db, registry: JourneyRegistry, jour
   if (journey.goal === undefined && journey.holdout === undefined)
     throw conflict(`Journey '${journeyId}' declares neither a goal nor a holdout, so it has no outcomes (docs/journeys.md, "Goals, holdouts and lift")`);
   const filters = sql.join(
-    [
-      sql`journey_id = ${journeyId}`,
-      ...(query.from === undefined ? [] : [sql`day >= ${utcDay(query.from)}::date`]),
-      ...(query.to === undefined ? [] : [sql`day <= ${utcDay(query.to)}::date`]),
-      ...(query.version === undefined ? [] : [sql`journey_version = ${query.version}`]),
-    ],
+    [sql`journey_id = ${journeyId}`, ...entryDayFilters(query), ...(query.version === undefined ? [] : [sql`journey_version = ${query.version}`])],
     sql` and `,
   );
   const [arms, steps, days] = await Promise.all([
@@ -115,6 +110,14 @@ function dailySeries(rows: readonly { day: string; holdout: boolean; enrolled: n
     byDay.set(row.day, entry);
   }
   return [...byDay.values()];
+}
+
+/** The counters' conditions of `from`/`to`: rows of entry days (UTC) within them, bounds included. */
+export function entryDayFilters(query: Pick<OutcomesQuery, 'from' | 'to'>): RawBuilder<unknown>[] {
+  return [
+    ...(query.from === undefined ? [] : [sql`day >= ${utcDay(query.from)}::date`]),
+    ...(query.to === undefined ? [] : [sql`day <= ${utcDay(query.to)}::date`]),
+  ];
 }
 
 /**

@@ -28,6 +28,12 @@ export interface EnterJourneyInput {
   stateId?: string;
   /** the person's arm, for a journey with a goal or a holdout (absent: nothing is counted; migrations/0190) */
   holdout?: boolean;
+  /**
+   * the person's program-holdout arm for the journey's category (`programHoldoutOfEntry`), decided
+   * by the entry activity from the delivery policy; absent when the policy holds none of it out
+   * (migrations/0280)
+   */
+  programHoldout?: boolean;
 }
 
 export type EntryRejection = 'entry_limit' | 'already_enrolled' | 'no_email' | SendBlockReason;
@@ -72,9 +78,9 @@ export async function enterJourney(db: Db, input: EnterJourneyInput, categories:
  */
 function entryStatement(input: EnterJourneyInput, email: string) {
   const context = JSON.stringify(input.context);
-  const stateColumns = sql`id, journey_id, user_id, user_email, current_node_id, status, workflow_id, workflow_run_id, context, entry_count, journey_version, holdout`;
+  const stateColumns = sql`id, journey_id, user_id, user_email, current_node_id, status, workflow_id, workflow_run_id, context, entry_count, journey_version, holdout, program_holdout`;
   const stateValues = (entryCount: RawBuilder<unknown>) =>
-    sql`coalesce(${input.stateId ?? null}::uuid, gen_random_uuid()), ${input.journeyId}, ${input.userId}, ${email}, 'start', 'active', ${input.workflowId}, ${input.runId}, ${context}::jsonb, ${entryCount}, ${input.journeyVersion ?? null}, ${input.holdout ?? null}::boolean`;
+    sql`coalesce(${input.stateId ?? null}::uuid, gen_random_uuid()), ${input.journeyId}, ${input.userId}, ${email}, 'start', 'active', ${input.workflowId}, ${input.runId}, ${context}::jsonb, ${entryCount}, ${input.journeyVersion ?? null}, ${input.holdout ?? null}::boolean, ${input.programHoldout ?? null}::boolean`;
   const onLiveConflict = sql`on conflict (journey_id, user_id) where status in ${LIVE_STATUS_LIST} do nothing`;
   const logged = sql`logged as (
       insert into journey_logs (journey_state_id, from_node_id, to_node_id, action, detail)

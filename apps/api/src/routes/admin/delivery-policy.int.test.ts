@@ -35,4 +35,15 @@ describe('GET /v1/admin/delivery-policy (journeys/delivery-policy.ts)', () => {
     // read-only: the policy changes with a deploy
     expect((await api.request('PUT', '/v1/admin/delivery-policy', { token: LEGACY, body: {} })).status).toBe(405);
   });
+
+  it("the program holdout's outcomes need the read scope, and answer 404 {error} under a policy that holds nobody out", async () => {
+    const path = '/v1/admin/delivery-policy/holdout/outcomes';
+    expect((await api.request('GET', path)).status).toBe(401);
+    expect((await api.request('GET', path, { token: ingestKey })).status).toBe(403);
+    const none = await api.request('GET', path, { token: readKey });
+    expect(deliveryPolicy.holdout).toBeUndefined();
+    expect(none.status).toBe(404);
+    expect(none.body.error).toMatch(/no program holdout/);
+    expect((await api.request('GET', `${path}?to=not-a-date`, { token: readKey })).status).toBe(400);
+  });
 });

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { deliveryPolicyView } from '@waymark/core/delivery/policy-view';
+import { getProgramHoldoutOutcomes } from '@waymark/core/journeys/program-holdout-outcomes';
 import type { RoutePlugin } from '../../http/type-provider';
 import type { AppDeps } from '../../deps';
-import { bearerErrors } from '../../schemas/common';
+import { bearerErrors, dateRangeQuery, errorBody } from '../../schemas/common';
+import { outcomeArms, outcomeLift } from '../../schemas/outcomes';
 
 const localTime = z.string().describe("24-hour local time of the recipient, 'HH:MM'");
 
@@ -36,6 +38,25 @@ const deliveryPolicy = z
   })
   .meta({ id: 'DeliveryPolicy' });
 
+const programHoldoutOutcomes = z
+  .object({
+    percent: z.number().describe('the share of people the program holds out (0–50)'),
+    categories: z.array(z.string()).describe('the categories they get no email of'),
+    journeys: z
+      .array(
+        z.object({
+          journeyId: z.string(),
+          goal: z.object({ event: z.string(), within: z.string() }),
+          arms: outcomeArms.describe(
+            '`holdout`: people the program held out of the journey’s category (whatever the journey’s own arm); `treatment`: people in neither the program’s nor the journey’s holdout. A person in the journey’s holdout alone is in neither. Never null here',
+          ),
+          lift: outcomeLift.nullable().describe('null until both arms have someone in them'),
+        }),
+      )
+      .describe('each journey with a goal whose category the program holds out, in the order of journeys/index.ts'),
+  })
+  .meta({ id: 'ProgramHoldoutOutcomes' });
+
 /** This installation's delivery policy (journeys/delivery-policy.ts; docs/journeys.md#timing-and-etiquette), read-only. */
 export const deliveryPolicyRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps }) => {
   app.get(
@@ -51,5 +72,21 @@ export const deliveryPolicyRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, 
       },
     },
     async () => ({ policy: deliveryPolicyView(deps.email.delivery.policy) }),
+  );
+
+  app.get(
+    '/v1/admin/delivery-policy/holdout/outcomes',
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags: ['journeys'],
+        summary: 'The program holdout measured: per journey with a goal, conversions of the held-out against the emailed, with the lift',
+        description:
+          'Lifecycle email as a whole (docs/journeys.md, "The program holdout: lifecycle email as a whole"): for each journey with a goal whose category the program holds out, people held out by the program against people who got its emails, with the same always-valid 95 % interval as a journey’s outcomes. People are counted by the UTC day they entered (`from`/`to`), from their arm recorded at entry; read from counters, so the cost does not grow with enrollments. 404 when the policy has no program holdout.',
+        querystring: z.object(dateRangeQuery),
+        response: { 200: programHoldoutOutcomes, 404: errorBody, ...bearerErrors },
+      },
+    },
+    async (request) => getProgramHoldoutOutcomes(deps.db, deps.journeys, deps.email.delivery.policy, request.query),
   );
 };

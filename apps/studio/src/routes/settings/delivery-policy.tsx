@@ -4,6 +4,7 @@ import { DataTable } from '../../components/data-table';
 import { ErrorPanel, Skeleton } from '../../components/feedback';
 import { PageHeader } from '../../components/page';
 import { useDeliveryPolicyQuery } from '../../data/delivery-policy/delivery-policy-query';
+import { ProgramHoldoutOutcomes } from './program-holdout-outcomes';
 
 type Cap = components['schemas']['DeliveryPolicy']['caps'][number];
 
@@ -78,6 +79,7 @@ export default function DeliveryPolicy() {
                 ? 'None: everyone may get every category.'
                 : `${data.holdout.percent} % of people get no ${data.holdout.categories.join(', ')} email from any journey or broadcast, to measure lifecycle email as a whole.`}
             </p>
+            {data.holdout === null ? null : <ProgramHoldoutOutcomes />}
           </section>
         </>
       )}

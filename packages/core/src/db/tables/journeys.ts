@@ -38,6 +38,8 @@ export interface JourneyStatesTable {
   /** numeric: read as a string by the driver */
   conversionValue: ColumnType<string | null, number | null | undefined, number | null>;
   conversionEventId: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 0280: the person's program-holdout arm for the journey's category (null: the policy holds none of it out) */
+  programHoldout: ColumnType<boolean | null, boolean | null | undefined, boolean | null>;
 }
 
 /** 0190: per journey, version, arm, entry day (UTC) and backend shard */
@@ -65,6 +67,17 @@ export interface JourneyStepCountsTable {
   humanOpened: ColumnType<string, number | undefined, number>;
   humanClicked: ColumnType<string, number | undefined, number>;
   converted: ColumnType<string, number | undefined, number>;
+}
+
+/** 0280: per journey, program-holdout arm, entry day (UTC) and backend shard */
+export interface ProgramHoldoutCountsTable {
+  journeyId: string;
+  holdout: boolean;
+  day: ColumnType<Date, string, string>;
+  shard: number;
+  enrolled: ColumnType<string, number | undefined, number>;
+  converted: ColumnType<string, number | undefined, number>;
+  value: ColumnType<string, number | undefined, number>;
 }
 
 export interface JourneyEntriesTable {
