@@ -4,6 +4,7 @@ import { holdoutArm } from '@waymark/journey';
 import firstProject from '@waymark/journeys/first-project';
 import { eventually } from '../../../../../test/eventually';
 import { issueApiKey, startTestApi, type TestApi } from '../../../../../test/test-api';
+import { holdSharedCounters, SHARED_COUNTERS_WAIT_MS } from '../../../../../test/shared-counters-lock';
 
 const LEGACY = `journey-map-legacy-${randomUUID()}`;
 
@@ -18,6 +19,12 @@ interface MapNode {
 }
 
 describe('GET /v1/admin/journeys/{id}/map', () => {
+  // exact deltas of first-project's shared counters: no other such file enrols people meanwhile
+  let releaseCounters: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    releaseCounters = await holdSharedCounters('first-project');
+  }, SHARED_COUNTERS_WAIT_MS);
+  afterAll(async () => releaseCounters?.());
   let api: TestApi;
   let readKey: string;
   let ingestKey: string;

@@ -7,6 +7,7 @@ import { eventually } from '../../../../../test/eventually';
 import { integrationEnv } from '../../../../../test/test-env';
 import { issueApiKey, startTestApi, type TestApi } from '../../../../../test/test-api';
 import type { EmulatorEmail } from '../../../../../test/email-emulator';
+import { holdSharedCounters, SHARED_COUNTERS_WAIT_MS } from '../../../../../test/shared-counters-lock';
 
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
 const PEOPLE = 500;
@@ -25,6 +26,12 @@ async function inBatches<T>(items: readonly T[], width: number, work: (item: T) 
 }
 
 describe('first-project: goals, holdouts and GET /v1/admin/journeys/{id}/outcomes', () => {
+  // exact deltas of first-project's shared counters: no other such file enrols people meanwhile
+  let releaseCounters: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    releaseCounters = await holdSharedCounters('first-project');
+  }, SHARED_COUNTERS_WAIT_MS);
+  afterAll(async () => releaseCounters?.());
   let api: TestApi;
   let ingestKey: string;
   const tag = randomUUID().slice(0, 8);

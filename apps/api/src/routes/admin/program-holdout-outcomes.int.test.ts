@@ -7,6 +7,7 @@ import { eventually } from '../../../../../test/eventually';
 import { startInProcessWorker } from '../../../../../test/in-process-worker';
 import { releaseTaskQueue } from '../../../../../test/task-queue-cleanup';
 import { issueApiKey, startTestApi, type TestApi } from '../../../../../test/test-api';
+import { holdSharedCounters, SHARED_COUNTERS_WAIT_MS } from '../../../../../test/shared-counters-lock';
 
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
 
@@ -18,6 +19,12 @@ const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
  * file's worker records a program arm (every other worker's policy holds nobody out).
  */
 describe('the program holdout measured (real stack)', () => {
+  // exact deltas of first-project's shared counters: no other such file enrols people meanwhile
+  let releaseCounters: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    releaseCounters = await holdSharedCounters('first-project');
+  }, SHARED_COUNTERS_WAIT_MS);
+  afterAll(async () => releaseCounters?.());
   const taskQueue = `program-outcomes-${randomUUID()}`;
   const policy: DeliveryPolicy = { caps: [], exempt: [], holdout: { percent: 30, categories: ['journey'] } };
   let api: TestApi;
