@@ -16972,11 +16972,18 @@ export interface components {
       ci95: number[];
       method: string;
     };
-    JourneyOutcomeDayInput: {
-      /** @description people who entered that day */
+    OutcomeDayArmInput: {
+      /** @description a journey: people who entered that day; a broadcast: recipients exposed that day (their turn came) */
       enrolled: number;
-      /** @description of them, people who converted (whenever they did) */
+      /** @description a journey: of them, people who converted (whenever they did); a broadcast: recipients who converted that day */
       converted: number;
+    };
+    OutcomeDayInput: {
+      /** @description a UTC day, YYYY-MM-DD */
+      day: string;
+      treatment: components['schemas']['OutcomeDayArmInput'];
+      /** @description null: nobody is held out */
+      holdout: components['schemas']['OutcomeDayArmInput'] | null;
     };
     JourneyOutcomesInput: {
       journeyId: string;
@@ -17006,13 +17013,7 @@ export interface components {
         converted: number;
       }[];
       /** @description per UTC day of entry (oldest first, days nobody entered left out): people who entered that day per arm and, of them, those who converted; the studio draws the cumulative conversion rate of each arm from it */
-      daily: {
-        /** @description a UTC day of entry, YYYY-MM-DD */
-        day: string;
-        treatment: components['schemas']['JourneyOutcomeDayInput'];
-        /** @description null: the journey holds nobody out */
-        holdout: components['schemas']['JourneyOutcomeDayInput'] | null;
-      }[];
+      daily: components['schemas']['OutcomeDayInput'][];
     };
     SimulationJobInput: {
       /** Format: uuid */
@@ -17488,6 +17489,8 @@ export interface components {
         };
         /** @description null until both arms have someone in them, or without a holdout */
         lift: components['schemas']['OutcomeLiftInput'] | null;
+        /** @description per UTC day, oldest first (days with no exposure and no conversion left out): the recipients exposed that day per arm (`enrolled`) and the recipients who converted that day, whenever they were exposed; the running sums are each arm's conversion rate so far, the series the studio draws */
+        daily: components['schemas']['OutcomeDayInput'][];
       } | null;
     };
     BroadcastVariantInput: {
@@ -18284,11 +18287,18 @@ export interface components {
       ci95: number[];
       method: string;
     };
-    JourneyOutcomeDay: {
-      /** @description people who entered that day */
+    OutcomeDayArm: {
+      /** @description a journey: people who entered that day; a broadcast: recipients exposed that day (their turn came) */
       enrolled: number;
-      /** @description of them, people who converted (whenever they did) */
+      /** @description a journey: of them, people who converted (whenever they did); a broadcast: recipients who converted that day */
       converted: number;
+    };
+    OutcomeDay: {
+      /** @description a UTC day, YYYY-MM-DD */
+      day: string;
+      treatment: components['schemas']['OutcomeDayArm'];
+      /** @description null: nobody is held out */
+      holdout: components['schemas']['OutcomeDayArm'] | null;
     };
     JourneyOutcomes: {
       journeyId: string;
@@ -18318,13 +18328,7 @@ export interface components {
         converted: number;
       }[];
       /** @description per UTC day of entry (oldest first, days nobody entered left out): people who entered that day per arm and, of them, those who converted; the studio draws the cumulative conversion rate of each arm from it */
-      daily: {
-        /** @description a UTC day of entry, YYYY-MM-DD */
-        day: string;
-        treatment: components['schemas']['JourneyOutcomeDay'];
-        /** @description null: the journey holds nobody out */
-        holdout: components['schemas']['JourneyOutcomeDay'] | null;
-      }[];
+      daily: components['schemas']['OutcomeDay'][];
     };
     SimulationJob: {
       /** Format: uuid */
@@ -18800,6 +18804,8 @@ export interface components {
         };
         /** @description null until both arms have someone in them, or without a holdout */
         lift: components['schemas']['OutcomeLift'] | null;
+        /** @description per UTC day, oldest first (days with no exposure and no conversion left out): the recipients exposed that day per arm (`enrolled`) and the recipients who converted that day, whenever they were exposed; the running sums are each arm's conversion rate so far, the series the studio draws */
+        daily: components['schemas']['OutcomeDay'][];
       } | null;
     };
     BroadcastVariant: {
