@@ -42,6 +42,7 @@ import * as m0240 from './0240_system_email_outbox';
 import * as m0245 from './0245_broadcast_goals';
 import * as m0260 from './0260_warmup_days';
 import * as m0265 from './0265_outbound_event_trace_context';
+import * as m0270 from './0270_broadcast_goal_days';
 import * as m0280 from './0280_program_holdout_outcomes';
 
 /**
@@ -92,5 +93,6 @@ export const migrations: Record<string, Migration> = {
   '0245_broadcast_goals': m0245,
   '0260_warmup_days': m0260,
   '0265_outbound_event_trace_context': m0265,
+  '0270_broadcast_goal_days': m0270,
   '0280_program_holdout_outcomes': m0280,
 };

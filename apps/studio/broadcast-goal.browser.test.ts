@@ -7,8 +7,8 @@ import { checkPage, signIn, startStudio, type Studio } from './test/studio-fixtu
 
 /**
  * A broadcast's goal panel in Chromium against a real api (docs/broadcasts.md, "Goals and
- * holdouts"): the lift in words and both arms, as the journey page's outcomes panel says them,
- * axe-clean. The broadcast and its counters are written here, so its numbers are exact.
+ * holdouts"): the lift in words, both arms and the chart over time with its table, as the journey
+ * page's outcomes panel shows them, axe-clean. The broadcast and its counters are written here, so its numbers are exact.
  * Assertions are Playwright's web-first ones (they retry until the page shows the value).
  */
 describe('Studio broadcast goal in Chromium', () => {
@@ -52,6 +52,18 @@ describe('Studio broadcast goal in Chromium', () => {
       .insertInto('broadcastCounts')
       .values(buckets.map(([bucket, n]) => ({ broadcastId: id, variantId: null, bucket, shard: 0, n })))
       .execute();
+    // and their days (migration 0270): everyone exposed on the first, conversions over two days
+    const first = { broadcastId: id, variantId: null, day: '2026-01-05', shard: 0 };
+    const second = { ...first, day: '2026-01-06' };
+    await db
+      .insertInto('broadcastGoalDays')
+      .values([
+        { ...first, holdout: false, exposed: 7360, converted: 500 },
+        { ...first, holdout: true, exposed: 1840, converted: 100 },
+        { ...second, holdout: false, exposed: 0, converted: 530 },
+        { ...second, holdout: true, exposed: 0, converted: 119 },
+      ])
+      .execute();
     ({ page } = await studio.openTab());
     await signIn(page, await createTestAdmin(studio.api, 'studio-broadcast-goal'));
   });
@@ -60,7 +72,7 @@ describe('Studio broadcast goal in Chromium', () => {
     await studio?.close();
   });
 
-  it('shows the goal: the lift in words and both arms, axe-clean', async () => {
+  it('shows the goal: the lift in words, both arms and the conversion over time, axe-clean', async () => {
     await page.goto(`/studio/broadcasts/${id}`);
     const goal = page.getByRole('region', { name: 'Goal' });
     await expectPage(goal.getByText(/^Goal: subscription\.started within 7 days of each person’s email; 20 % of the audience held out/)).toBeVisible();
@@ -68,6 +80,21 @@ describe('Studio broadcast goal in Chromium', () => {
     const arms = goal.getByRole('table', { name: 'Outcomes per arm' });
     await expectPage(arms.getByRole('row', { name: /^With the email/ }).getByRole('cell')).toHaveText(['7,360', '1,030', '14.0 %', '0']);
     await expectPage(arms.getByRole('row', { name: /^Held out/ }).getByRole('cell')).toHaveText(['1,840', '219', '11.9 %', '0']);
+    // the chart over time, and its numbers as a table: each arm's conversions so far over everyone exposed so far
+    await expectPage(
+      goal.getByRole('img', {
+        name: 'Cumulative conversion rate by day, 2026-01-05 to 2026-01-06: with the email 14.0 %, held out 11.9 %. The table below has every day’s numbers.',
+      }),
+    ).toBeVisible();
+    await expectPage(goal.getByTestId('outcomes-chart').locator('path[data-arm]')).toHaveCount(2);
+    const byDay = goal.getByRole('table', { name: 'Conversion by day', exact: true });
+    await expectPage(byDay.getByRole('columnheader')).toHaveText([
+      'Day',
+      'With the email: exposed, converted, rate so far',
+      'Held out: exposed, converted, rate so far',
+    ]);
+    await expectPage(byDay.getByRole('row', { name: /^2026-01-05/ }).getByRole('cell')).toHaveText(['7,360, 500, 6.8 %', '1,840, 100, 5.4 %']);
+    await expectPage(byDay.getByRole('row', { name: /^2026-01-06/ }).getByRole('cell')).toHaveText(['0, 530, 14.0 %', '0, 119, 11.9 %']);
     await expectPage(page.getByRole('list', { name: 'Skipped by reason' })).toHaveText('held out: 1,840');
     await checkPage(page, 'broadcast-goal', name);
   });

@@ -28,3 +28,19 @@ export const outcomeLift = z
     method: z.string(),
   })
   .meta({ id: 'OutcomeLift' });
+
+const dayArm = z
+  .object({
+    enrolled: count.describe('a journey: people who entered that day; a broadcast: recipients exposed that day (their turn came)'),
+    converted: count.describe('a journey: of them, people who converted (whenever they did); a broadcast: recipients who converted that day'),
+  })
+  .meta({ id: 'OutcomeDayArm' });
+
+/** One UTC day of `daily`, a journey's outcomes' and a broadcast's `stats.goal`'s: the series the studio's chart draws. */
+export const outcomeDay = z
+  .object({
+    day: z.string().describe('a UTC day, YYYY-MM-DD'),
+    treatment: dayArm,
+    holdout: dayArm.nullable().describe('null: nobody is held out'),
+  })
+  .meta({ id: 'OutcomeDay' });

@@ -17097,11 +17097,18 @@ export interface components {
       ci95: number[];
       method: string;
     };
-    JourneyOutcomeDayInput: {
-      /** @description people who entered that day */
+    OutcomeDayArmInput: {
+      /** @description a journey: people who entered that day; a broadcast: recipients exposed that day (their turn came) */
       enrolled: number;
-      /** @description of them, people who converted (whenever they did) */
+      /** @description a journey: of them, people who converted (whenever they did); a broadcast: recipients who converted that day */
       converted: number;
+    };
+    OutcomeDayInput: {
+      /** @description a UTC day, YYYY-MM-DD */
+      day: string;
+      treatment: components['schemas']['OutcomeDayArmInput'];
+      /** @description null: nobody is held out */
+      holdout: components['schemas']['OutcomeDayArmInput'] | null;
     };
     JourneyOutcomesInput: {
       journeyId: string;
@@ -17131,13 +17138,7 @@ export interface components {
         converted: number;
       }[];
       /** @description per UTC day of entry (oldest first, days nobody entered left out): people who entered that day per arm and, of them, those who converted; the studio draws the cumulative conversion rate of each arm from it */
-      daily: {
-        /** @description a UTC day of entry, YYYY-MM-DD */
-        day: string;
-        treatment: components['schemas']['JourneyOutcomeDayInput'];
-        /** @description null: the journey holds nobody out */
-        holdout: components['schemas']['JourneyOutcomeDayInput'] | null;
-      }[];
+      daily: components['schemas']['OutcomeDayInput'][];
     };
     SimulationJobInput: {
       /** Format: uuid */
@@ -17635,6 +17636,8 @@ export interface components {
         };
         /** @description null until both arms have someone in them, or without a holdout */
         lift: components['schemas']['OutcomeLiftInput'] | null;
+        /** @description per UTC day, oldest first (days with no exposure and no conversion left out): the recipients exposed that day per arm (`enrolled`) and the recipients who converted that day, whenever they were exposed; the running sums are each arm's conversion rate so far, the series the studio draws */
+        daily: components['schemas']['OutcomeDayInput'][];
       } | null;
     };
     BroadcastVariantInput: {
@@ -18431,11 +18434,18 @@ export interface components {
       ci95: number[];
       method: string;
     };
-    JourneyOutcomeDay: {
-      /** @description people who entered that day */
+    OutcomeDayArm: {
+      /** @description a journey: people who entered that day; a broadcast: recipients exposed that day (their turn came) */
       enrolled: number;
-      /** @description of them, people who converted (whenever they did) */
+      /** @description a journey: of them, people who converted (whenever they did); a broadcast: recipients who converted that day */
       converted: number;
+    };
+    OutcomeDay: {
+      /** @description a UTC day, YYYY-MM-DD */
+      day: string;
+      treatment: components['schemas']['OutcomeDayArm'];
+      /** @description null: nobody is held out */
+      holdout: components['schemas']['OutcomeDayArm'] | null;
     };
     JourneyOutcomes: {
       journeyId: string;
@@ -18465,13 +18475,7 @@ export interface components {
         converted: number;
       }[];
       /** @description per UTC day of entry (oldest first, days nobody entered left out): people who entered that day per arm and, of them, those who converted; the studio draws the cumulative conversion rate of each arm from it */
-      daily: {
-        /** @description a UTC day of entry, YYYY-MM-DD */
-        day: string;
-        treatment: components['schemas']['JourneyOutcomeDay'];
-        /** @description null: the journey holds nobody out */
-        holdout: components['schemas']['JourneyOutcomeDay'] | null;
-      }[];
+      daily: components['schemas']['OutcomeDay'][];
     };
     SimulationJob: {
       /** Format: uuid */
@@ -18969,6 +18973,8 @@ export interface components {
         };
         /** @description null until both arms have someone in them, or without a holdout */
         lift: components['schemas']['OutcomeLift'] | null;
+        /** @description per UTC day, oldest first (days with no exposure and no conversion left out): the recipients exposed that day per arm (`enrolled`) and the recipients who converted that day, whenever they were exposed; the running sums are each arm's conversion rate so far, the series the studio draws */
+        daily: components['schemas']['OutcomeDay'][];
       } | null;
     };
     BroadcastVariant: {

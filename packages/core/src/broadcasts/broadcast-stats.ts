@@ -1,11 +1,14 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
+import { dailySeries, type DailyOutcome, type DailyRow } from '../outcomes/daily-outcome';
 import { goalOutcome, type ArmTotals, type GoalOutcome } from '../outcomes/goal-outcome';
 import { UNKNOWN_DROPPED, type BroadcastGoal } from './broadcast-schemas';
 
 /** A goal broadcast's result: the same arms and lift as a journey's outcomes (docs/broadcasts.md, "Goals and holdouts"). */
 export interface BroadcastGoalStats extends GoalOutcome {
   goal: { event: string; within: string };
+  /** per UTC day, oldest first: recipients exposed that day and recipients who converted that day, per arm (the studio's chart) */
+  daily: DailyOutcome[];
 }
 
 export interface BroadcastStats {
@@ -31,6 +34,8 @@ export interface BroadcastCounts {
   done: number;
   /** the goal's counters per arm (people exposed, of them converted); `stats.goal` is made from them and the broadcast's goal */
   arms: { treatment: ArmTotals; holdout: ArmTotals };
+  /** the goal's counters per day and arm (exposed as `enrolled`), in day order; `stats.goal.daily` is made from them */
+  days: DailyRow[];
 }
 
 export function emptyStats(): BroadcastStats {
@@ -51,7 +56,12 @@ export function emptyStats(): BroadcastStats {
 
 /** The counters of a broadcast (or variant) before any is read. */
 export function emptyCounts(): BroadcastCounts {
-  return { stats: emptyStats(), done: 0, arms: { treatment: { enrolled: 0, converted: 0, value: 0 }, holdout: { enrolled: 0, converted: 0, value: 0 } } };
+  return {
+    stats: emptyStats(),
+    done: 0,
+    arms: { treatment: { enrolled: 0, converted: 0, value: 0 }, holdout: { enrolled: 0, converted: 0, value: 0 } },
+    days: [],
+  };
 }
 
 /**
@@ -61,7 +71,14 @@ export function emptyCounts(): BroadcastCounts {
 export function withGoal(counts: BroadcastCounts, goal: BroadcastGoal | null, holdoutPercent: number): BroadcastStats {
   if (goal === null) return counts.stats;
   const holdout = holdoutPercent === 0 && counts.arms.holdout.enrolled === 0 ? null : counts.arms.holdout;
-  return { ...counts.stats, goal: { goal: { event: goal.event, within: goal.within }, ...goalOutcome(counts.arms.treatment, holdout, true) } };
+  return {
+    ...counts.stats,
+    goal: {
+      goal: { event: goal.event, within: goal.within },
+      ...goalOutcome(counts.arms.treatment, holdout, true),
+      daily: dailySeries(counts.days, holdout !== null),
+    },
+  };
 }
 
 /** Where each counter bucket (migrations 0135, 0245) goes in the stats; every recipient outcome (not `pending`) is also `done`. */
@@ -182,14 +199,15 @@ async function unsubscribedAfterSend(db: Db, ids: readonly string[]): Promise<Bu
 /**
  * Stats of each broadcast: the whole (`total`) and per variant id. Recipient outcomes and
  * engagement come from the counters triggers keep (migration 0135: a few rows per broadcast and
- * variant, summed over shards); `unsubscribed` from the preferences changed since it started
- * sending. Neither reads the broadcast's recipients or sends one by one, so a read costs the same
- * at any audience size (docs/broadcasts.md, "How stats are counted").
+ * variant, summed over shards), the goal's days from theirs (migration 0270: a few rows per day);
+ * `unsubscribed` from the preferences changed since it started sending. None reads the
+ * broadcast's recipients or sends one by one, so a read costs the same at any audience size
+ * (docs/broadcasts.md, "How stats are counted").
  */
 export async function broadcastStats(db: Db, ids: readonly string[]): Promise<Map<string, { total: BroadcastCounts; variants: Map<string, BroadcastCounts> }>> {
   const result = new Map<string, { total: BroadcastCounts; variants: Map<string, BroadcastCounts> }>();
   if (ids.length === 0) return result;
-  const [counted, unsubscribed] = await Promise.all([
+  const [counted, unsubscribed, days] = await Promise.all([
     db
       .selectFrom('broadcastCounts')
       .select(['broadcastId', 'variantId', 'bucket', (eb) => eb.fn.sum<number | string>('n').as('n')])
@@ -197,18 +215,24 @@ export async function broadcastStats(db: Db, ids: readonly string[]): Promise<Ma
       .groupBy(['broadcastId', 'variantId', 'bucket'])
       .execute(),
     unsubscribedAfterSend(db, ids),
+    // the goal's counters by day (migration 0270): one row per day, variant and arm, so O(days) too
+    sql<DailyRow & { broadcastId: string; variantId: string | null }>`
+      select broadcast_id, variant_id, to_char(day, 'YYYY-MM-DD') as day, holdout, sum(exposed)::float8 as enrolled, sum(converted)::float8 as converted
+      from broadcast_goal_days where broadcast_id = any(${ids}::uuid[])
+      group by broadcast_id, variant_id, day, holdout having sum(exposed) <> 0 or sum(converted) <> 0
+      order by day`.execute(db),
   ]);
-  const blank = emptyCounts;
-  for (const id of ids) result.set(id, { total: blank(), variants: new Map() });
-  for (const row of [...counted, ...unsubscribed]) {
-    const entry = result.get(row.broadcastId)!;
-    const n = Number(row.n);
-    addBucket(entry.total, row.bucket, n);
-    if (row.variantId !== null) {
-      const variant = entry.variants.get(row.variantId) ?? blank();
-      addBucket(variant, row.bucket, n);
-      entry.variants.set(row.variantId, variant);
-    }
-  }
+  // a row counts into its broadcast's whole and, when it has a variant, into that variant's
+  const countInto = (broadcastId: string, variantId: string | null, add: (counts: BroadcastCounts) => void) => {
+    const entry = result.get(broadcastId)!;
+    add(entry.total);
+    if (variantId === null) return;
+    const variant = entry.variants.get(variantId) ?? emptyCounts();
+    add(variant);
+    entry.variants.set(variantId, variant);
+  };
+  for (const id of ids) result.set(id, { total: emptyCounts(), variants: new Map() });
+  for (const row of [...counted, ...unsubscribed]) countInto(row.broadcastId, row.variantId, (counts) => addBucket(counts, row.bucket, Number(row.n)));
+  for (const { broadcastId, variantId, ...day } of days.rows) countInto(broadcastId, variantId, (counts) => counts.days.push(day));
   return result;
 }

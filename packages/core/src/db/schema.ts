@@ -32,7 +32,7 @@ import type {
   SessionsTable,
   UsersTable,
 } from './tables/access';
-import type { BroadcastCountsTable, BroadcastRecipientsTable, BroadcastsTable, SegmentsTable } from './tables/broadcasts';
+import type { BroadcastCountsTable, BroadcastGoalDaysTable, BroadcastRecipientsTable, BroadcastsTable, SegmentsTable } from './tables/broadcasts';
 import type { OutboundEventsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './tables/webhooks';
 import type { AlertHistoryTable, AlertRulesTable, DlqEntriesTable, FilterCountsTable, RowCountsTable } from './tables/operations';
 
@@ -85,6 +85,7 @@ export interface Database {
   broadcasts: BroadcastsTable;
   broadcastRecipients: BroadcastRecipientsTable;
   broadcastCounts: BroadcastCountsTable;
+  broadcastGoalDays: BroadcastGoalDaysTable;
   replayJobs: ReplayJobsTable;
   replayJobEvents: ReplayJobEventsTable;
   lists: ListsTable;

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database';
 import { conflict } from '../errors/app-error';
+import { dailySeries, type DailyOutcome } from '../outcomes/daily-outcome';
 import { goalOutcome, type ArmOutcome } from '../outcomes/goal-outcome';
 import type { Lift } from '../outcomes/lift-interval';
 import type { JourneyRegistry } from './registry';
@@ -15,27 +16,13 @@ export interface StepOutcome {
   converted: number;
 }
 
-/** People who entered on one UTC day and, of them, those who converted (counted on their entry day). */
-export interface DailyArm {
-  enrolled: number;
-  converted: number;
-}
-
-export interface DailyOutcome {
-  /** the UTC day of entry, YYYY-MM-DD */
-  day: string;
-  treatment: DailyArm;
-  /** null when the journey holds nobody out (as `arms.holdout`) */
-  holdout: DailyArm | null;
-}
-
 export interface JourneyOutcomes {
   journeyId: string;
   goal: { event: string; within: string } | null;
   arms: { treatment: ArmOutcome; holdout: ArmOutcome | null };
   lift: Lift | null;
   byStep: StepOutcome[];
-  /** each day someone entered, oldest first: the series the studio's chart draws */
+  /** each day someone entered (by entry day, conversions with them), oldest first: the series the studio's chart draws */
   daily: DailyOutcome[];
 }
 
@@ -91,25 +78,6 @@ export async function getJourneyOutcomes(db: Db, registry: JourneyRegistry, jour
     byStep: steps.rows.map(({ nodeId, ...counts }) => ({ step: nodeId, ...counts })),
     daily: dailySeries(days.rows, outcomeArms.holdout !== null),
   };
-}
-
-/** The rows of (day, arm) as one entry per day, an arm with no row that day counting zero. */
-function dailySeries(rows: readonly { day: string; holdout: boolean; enrolled: number; converted: number }[], hasHoldout: boolean): DailyOutcome[] {
-  const byDay = new Map<string, DailyOutcome>();
-  for (const row of rows) {
-    const entry = byDay.get(row.day) ?? {
-      day: row.day,
-      treatment: { enrolled: 0, converted: 0 },
-      holdout: hasHoldout ? { enrolled: 0, converted: 0 } : null,
-    };
-    const arm = row.holdout ? entry.holdout : entry.treatment;
-    if (arm !== null) {
-      arm.enrolled += row.enrolled;
-      arm.converted += row.converted;
-    }
-    byDay.set(row.day, entry);
-  }
-  return [...byDay.values()];
 }
 
 /** The counters' conditions of `from`/`to`: rows of entry days (UTC) within them, bounds included. */

@@ -4,6 +4,7 @@ import { holdoutArm } from '@waymark/journey';
 import { createEffectDispatcher } from '@waymark/core/events/effect-dispatcher';
 import { ingestEvents } from '@waymark/core/events/ingest-batch';
 import { createLogger } from '@waymark/core/logging/logger';
+import type { Db } from '@waymark/core/db/database';
 import { emailsTo, emailsToAny } from '../../../../../test/email-emulator';
 import { eventually } from '../../../../../test/eventually';
 import { seedList } from '../../../../../test/seed-list';
@@ -21,10 +22,49 @@ interface GoalArm {
   valuePerPerson: number;
 }
 
+interface DayArm {
+  enrolled: number;
+  converted: number;
+}
+
+interface GoalDay {
+  day: string;
+  treatment: DayArm;
+  holdout: DayArm | null;
+}
+
 interface GoalStats {
   goal: { event: string; within: string };
   arms: { treatment: GoalArm; holdout: GoalArm | null };
   lift: { absolute: number; relative: number | null; ci95: [number, number]; method: string } | null;
+  daily: GoalDay[];
+}
+
+const DAY_MS = 86_400_000;
+const utcDay = (at: Date) => at.toISOString().slice(0, 10);
+
+/**
+ * `stats.goal.daily` counted from scratch from the broadcast's recipients: each exposed one on the
+ * UTC day of their exposure and, once converted, on the day of their conversion, in their arm.
+ */
+async function dailyFromScratch(db: Db, broadcastId: string): Promise<GoalDay[]> {
+  const rows = await db
+    .selectFrom('broadcastRecipients')
+    .select(['reason', 'exposedAt', 'convertedAt'])
+    .where('broadcastId', '=', broadcastId)
+    .where('exposedAt', 'is not', null)
+    .execute();
+  const days = new Map<string, { day: string; treatment: DayArm; holdout: DayArm }>();
+  const arm = (at: Date, holdout: boolean) => {
+    const day = days.get(utcDay(at)) ?? { day: utcDay(at), treatment: { enrolled: 0, converted: 0 }, holdout: { enrolled: 0, converted: 0 } };
+    days.set(day.day, day);
+    return holdout ? day.holdout : day.treatment;
+  };
+  for (const row of rows) {
+    arm(row.exposedAt!, row.reason === 'holdout').enrolled += 1;
+    if (row.convertedAt !== null) arm(row.convertedAt, row.reason === 'holdout').converted += 1;
+  }
+  return [...days.values()].sort((a, b) => a.day.localeCompare(b.day));
 }
 
 /**
@@ -161,7 +201,17 @@ describe('broadcast goals and holdouts', () => {
         holdout: { enrolled: heldOut.length, converted: 0, conversionRate: 0, value: 0, valuePerPerson: 0 },
       },
       lift: expect.objectContaining({ absolute: 0 }),
+      // by the day of each exposure (today's, unless the send crossed midnight)
+      daily: await dailyFromScratch(db, id),
     });
+
+    // the days over time (migration 0270): every exposure moved to three days ago in one statement,
+    // which the counters follow (subtracted from the send's day, added to that one)
+    const exposedAt = new Date(Date.now() - 3 * DAY_MS);
+    await db.updateTable('broadcastRecipients').set({ exposedAt }).where('broadcastId', '=', id).execute();
+    expect((await read(id)).stats.goal!.daily).toEqual([
+      { day: utcDay(exposedAt), treatment: { enrolled: treated.length, converted: 0 }, holdout: { enrolled: heldOut.length, converted: 0 } },
+    ]);
 
     // K treatment and J held-out people convert; one of them twice (counted once)
     const K = 12;
@@ -170,9 +220,10 @@ describe('broadcast goals and holdouts', () => {
     await ingest(treated[0]!.userId!, { plan: 'pro' });
     // not conversions: the goal's `where` fails; the window has passed; someone outside the audience
     await ingest(treated[K]!.userId!, { plan: 'free' });
+    const outOfWindow = new Date(Date.now() - 8 * DAY_MS);
     await db
       .updateTable('broadcastRecipients')
-      .set({ exposedAt: new Date(Date.now() - 8 * 86_400_000) })
+      .set({ exposedAt: outOfWindow })
       .where('broadcastId', '=', id)
       .where('contactId', '=', treated[K + 1]!.contactId)
       .execute();
@@ -210,11 +261,41 @@ describe('broadcast goals and holdouts', () => {
     expect(goal.lift!.ci95[1]).toBeGreaterThan(goal.lift!.absolute);
     const converted = await db
       .selectFrom('broadcastRecipients')
-      .select('contactId')
+      .select(['contactId', 'convertedAt'])
       .where('broadcastId', '=', id)
       .where('convertedAt', 'is not', null)
       .execute();
     expect(converted).toHaveLength(treatmentConverted + J);
+
+    // conversions on two days: 4 treatment and 2 held-out conversions moved to yesterday; each day
+    // counts the conversions that happened on it, the exposures stay on theirs (the window's
+    // test moved one exposure eight days back)
+    const yesterday = new Date(Date.now() - DAY_MS);
+    const earlier = [...treated.slice(0, 4), ...heldOut.slice(0, 2)].map((recipient) => recipient.contactId);
+    await db.updateTable('broadcastRecipients').set({ convertedAt: yesterday }).where('broadcastId', '=', id).where('contactId', 'in', earlier).execute();
+    const today = utcDay(converted.find((row) => row.contactId === treated[K + 3]!.contactId)!.convertedAt!);
+    const daily = (await read(id)).stats.goal!.daily;
+    expect(daily).toEqual([
+      { day: utcDay(outOfWindow), treatment: { enrolled: 1, converted: 0 }, holdout: { enrolled: 0, converted: 0 } },
+      { day: utcDay(exposedAt), treatment: { enrolled: treated.length - 1, converted: 0 }, holdout: { enrolled: heldOut.length, converted: 0 } },
+      { day: utcDay(yesterday), treatment: { enrolled: 0, converted: 4 }, holdout: { enrolled: 0, converted: 2 } },
+      { day: today, treatment: { enrolled: 0, converted: treatmentConverted - 4 }, holdout: { enrolled: 0, converted: J - 2 } },
+    ]);
+    expect(daily).toEqual(await dailyFromScratch(db, id));
+
+    // a recipient row deleted takes its exposure and its conversion out of their days; the
+    // broadcast deleted leaves no counter
+    await db.deleteFrom('broadcastRecipients').where('broadcastId', '=', id).where('contactId', '=', heldOut[0]!.contactId).execute();
+    const remaining = (await read(id)).stats.goal!.daily;
+    expect(remaining).toEqual(await dailyFromScratch(db, id));
+    expect(remaining.map((day) => day.holdout)).toEqual([
+      { enrolled: 0, converted: 0 },
+      { enrolled: heldOut.length - 1, converted: 0 },
+      { enrolled: 0, converted: 1 },
+      { enrolled: 0, converted: J - 2 },
+    ]);
+    await db.deleteFrom('broadcasts').where('id', '=', id).execute();
+    expect(await db.selectFrom('broadcastGoalDays').select('day').where('broadcastId', '=', id).execute()).toEqual([]);
   });
 
   it('a broadcast without a goal has stats.goal null, and one with a goal but no holdout has no holdout arm', async () => {
@@ -243,5 +324,8 @@ describe('broadcast goals and holdouts', () => {
     expect(goal.arms.holdout).toBeNull();
     expect(goal.lift).toBeNull();
     expect(goal.arms.treatment.enrolled).toBe(1);
+    // nobody held out: each day's holdout is null, as the arm is
+    const [recipient] = await api.deps.db.selectFrom('broadcastRecipients').select('exposedAt').where('broadcastId', '=', id).execute();
+    expect(goal.daily).toEqual([{ day: utcDay(recipient!.exposedAt!), treatment: { enrolled: 1, converted: 0 }, holdout: null }]);
   });
 });

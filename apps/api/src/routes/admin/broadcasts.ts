@@ -17,7 +17,7 @@ import { createBroadcast, deleteBroadcast, getBroadcast, listBroadcasts, updateB
 import type { AppDeps } from '../../deps';
 import type { RoutePlugin } from '../../http/type-provider';
 import { bearerErrors, errorBody, listEnvelope, nullableTimestamp, page, paginationQuery, timestamp } from '../../schemas/common';
-import { outcomeArms, outcomeLift } from '../../schemas/outcomes';
+import { outcomeArms, outcomeDay, outcomeLift } from '../../schemas/outcomes';
 
 const count = z.number().int();
 const statsSchema = z
@@ -52,6 +52,11 @@ const statsSchema = z
           'treatment: recipients not held out whose turn came (their email sent, or skipped by their preferences); holdout: those held out. converted: the goal event arrived within `within` of that moment',
         ),
         lift: outcomeLift.nullable().describe('null until both arms have someone in them, or without a holdout'),
+        daily: z
+          .array(outcomeDay)
+          .describe(
+            "per UTC day, oldest first (days with no exposure and no conversion left out): the recipients exposed that day per arm (`enrolled`) and the recipients who converted that day, whenever they were exposed; the running sums are each arm's conversion rate so far, the series the studio draws",
+          ),
       })
       .nullable()
       .describe('the goal\'s result, as a journey\'s outcomes; null without a goal (docs/broadcasts.md, "Goals and holdouts")'),

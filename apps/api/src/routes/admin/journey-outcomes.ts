@@ -3,13 +3,9 @@ import { getJourneyOutcomes } from '@waymark/core/journeys/journey-outcomes';
 import type { RoutePlugin } from '../../http/type-provider';
 import type { AppDeps } from '../../deps';
 import { bearerErrors, dateRangeQuery, errorBody } from '../../schemas/common';
-import { outcomeArms, outcomeLift } from '../../schemas/outcomes';
+import { outcomeArms, outcomeDay, outcomeLift } from '../../schemas/outcomes';
 
 const count = z.number().int().nonnegative();
-
-const dailyArm = z
-  .object({ enrolled: count.describe('people who entered that day'), converted: count.describe('of them, people who converted (whenever they did)') })
-  .meta({ id: 'JourneyOutcomeDay' });
 
 const journeyOutcomes = z
   .object({
@@ -30,13 +26,7 @@ const journeyOutcomes = z
       )
       .describe('the treatment arm per node, most reached first'),
     daily: z
-      .array(
-        z.object({
-          day: z.string().describe('a UTC day of entry, YYYY-MM-DD'),
-          treatment: dailyArm,
-          holdout: dailyArm.nullable().describe('null: the journey holds nobody out'),
-        }),
-      )
+      .array(outcomeDay)
       .describe(
         'per UTC day of entry (oldest first, days nobody entered left out): people who entered that day per arm and, of them, those who converted; the studio draws the cumulative conversion rate of each arm from it',
       ),

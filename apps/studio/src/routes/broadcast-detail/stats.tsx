@@ -2,6 +2,7 @@ import { Trophy } from 'lucide-react';
 import type { components } from '../../api/schema';
 import { formatNumber } from '../../components/format';
 import { GoalResult } from '../../components/goal-result';
+import { OutcomesChart } from '../../components/outcomes-chart';
 
 type Broadcast = components['schemas']['Broadcast'];
 type Stats = components['schemas']['BroadcastStats'];
@@ -91,8 +92,9 @@ export function StatsPanel({ stats }: { stats: Stats }) {
 }
 
 /**
- * Did the broadcast change what people do: its goal's conversions per arm and the lift over the
- * holdout in words, as a journey's outcomes panel says it (docs/broadcasts.md, "Goals and holdouts").
+ * Did the broadcast change what people do: its goal's conversions per arm, the lift over the
+ * holdout in words and each arm's conversion over time, as a journey's outcomes panel says them
+ * (docs/broadcasts.md, "Goals and holdouts").
  */
 export function GoalPanel({ broadcast }: { broadcast: Broadcast }) {
   const result = broadcast.stats.goal;
@@ -105,6 +107,7 @@ export function GoalPanel({ broadcast }: { broadcast: Broadcast }) {
         {broadcast.holdoutPercent === 0 ? '.' : `; ${broadcast.holdoutPercent} % of the audience held out, measured from when theirs would have gone.`}
       </p>
       <GoalResult arms={result.arms} lift={result.lift} hasGoal of="broadcast" testId="broadcast-lift" />
+      <OutcomesChart daily={result.daily} of="broadcast" />
     </section>
   );
 }

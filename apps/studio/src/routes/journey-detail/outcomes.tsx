@@ -3,16 +3,16 @@ import type { components } from '../../api/schema';
 import { ErrorPanel, Skeleton } from '../../components/feedback';
 import { formatNumber } from '../../components/format';
 import { GoalResult } from '../../components/goal-result';
+import { OutcomesChart } from '../../components/outcomes-chart';
 import { useJourneyOutcomesQuery } from '../../data/journeys/journey-outcomes-query';
 import { journeyVersions, UNVERSIONED } from './journey-map';
-import { OutcomesChart } from './outcomes-chart';
 
 type JourneyDetailBody = components['schemas']['JourneyDetail'];
 
 /**
  * Does the journey change what people do: the lift of the emails over the holdout in words, both
  * arms' numbers and the treatment arm per step (docs/journeys.md, "Goals, holdouts and lift").
- * Everyone who entered (all versions, or the one chosen), with each arm's conversion over time (outcomes-chart.tsx).
+ * Everyone who entered (all versions, or the one chosen), with each arm's conversion over time (components/outcomes-chart.tsx).
  */
 export function Outcomes({ detail }: { detail: JourneyDetailBody }) {
   const [version, setVersion] = useState<string | undefined>(undefined);
@@ -46,7 +46,7 @@ export function Outcomes({ detail }: { detail: JourneyDetailBody }) {
         </p>
       )}
       <GoalResult arms={arms} lift={lift} hasGoal={goal !== null} of="journey" testId="journey-lift" />
-      {goal === null ? null : <OutcomesChart daily={daily} />}
+      {goal === null ? null : <OutcomesChart daily={daily} of="journey" />}
       {byStep.length === 0 ? null : (
         <table aria-label="Outcomes per step">
           <thead>

@@ -85,3 +85,17 @@ export interface BroadcastCountsTable {
   shard: number;
   n: number;
 }
+
+/**
+ * A goal broadcast's recipients exposed and converted per UTC day (exposure day, conversion day)
+ * and arm, kept by the goal's trigger (migration 0270); a day's count is the sum of its shards.
+ */
+export interface BroadcastGoalDaysTable {
+  broadcastId: string;
+  variantId: string | null;
+  day: ColumnType<Date, string, string>;
+  holdout: boolean;
+  shard: number;
+  exposed: number;
+  converted: number;
+}

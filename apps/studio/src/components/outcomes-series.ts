@@ -1,9 +1,9 @@
-import type { components } from '../../api/schema';
+import type { components } from '../api/schema';
 
-/** One day of the outcomes route's `daily`: people who entered that day per arm and, of them, those who converted. */
-export type DailyOutcome = components['schemas']['JourneyOutcomes']['daily'][number];
+/** One day of `daily` (a journey's outcomes, a broadcast's `stats.goal`): per arm, people counted in that day and conversions counted on it. */
+export type DailyOutcome = components['schemas']['OutcomeDay'];
 
-/** Each arm's conversion rate over everyone who entered up to and including `day` (null while nobody had). */
+/** Each arm's conversion rate over everyone counted up to and including `day` (null while nobody was). */
 export interface CumulativePoint {
   day: string;
   treatment: { enrolled: number; converted: number; rate: number | null };
@@ -13,9 +13,9 @@ export interface CumulativePoint {
 const rateOf = (converted: number, enrolled: number) => (enrolled === 0 ? null : converted / enrolled);
 
 /**
- * The cumulative conversion rate of each arm by day of entry: what the chart draws. Cumulative
- * rather than day by day, because one day's few entries swing its rate more than the emails do;
- * the last point is the rate the arms table shows.
+ * The cumulative conversion rate of each arm by day: what the chart draws. Cumulative rather than
+ * day by day, because one day's few entries swing its rate more than the emails do; the last point
+ * is the rate the arms table shows.
  */
 export function cumulativeSeries(daily: readonly DailyOutcome[]): CumulativePoint[] {
   const treatment = { enrolled: 0, converted: 0 };

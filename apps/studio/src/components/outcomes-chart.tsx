@@ -1,5 +1,5 @@
-import { formatNumber } from '../../components/format';
-import { formatRate } from '../../components/lift-words';
+import { formatNumber } from './format';
+import { formatRate } from './lift-words';
 import { cumulativeSeries, rateAxisTop, type CumulativePoint, type DailyOutcome } from './outcomes-series';
 
 const WIDTH = 640;
@@ -8,10 +8,33 @@ const MARGIN = { top: 12, right: 16, bottom: 28, left: 48 };
 const DAY_MS = 86_400_000;
 
 type ArmKey = 'treatment' | 'holdout';
-const ARMS: { key: ArmKey; label: string; stroke: string; dash?: string }[] = [
-  { key: 'treatment', label: 'With the emails', stroke: 'var(--accent)' },
-  { key: 'holdout', label: 'Held out', stroke: 'var(--muted)', dash: '6 4' },
+type Of = 'journey' | 'broadcast';
+const ARMS: { key: ArmKey; label: Record<Of, string>; stroke: string; dash?: string }[] = [
+  { key: 'treatment', label: { journey: 'With the emails', broadcast: 'With the email' }, stroke: 'var(--accent)' },
+  { key: 'holdout', label: { journey: 'Held out', broadcast: 'Held out' }, stroke: 'var(--muted)', dash: '6 4' },
 ];
+
+/**
+ * What a day is in each: a journey counts people by the day they entered, conversions with them; a
+ * broadcast counts recipients exposed and conversions each on the day it happened (its audience is
+ * exposed nearly at once, so the chart shows the rates climbing through the goal's window).
+ */
+const WORDS: Record<Of, { by: string; who: string; day: string; counts: string; lift: string }> = {
+  journey: {
+    by: 'by day of entry',
+    who: 'everyone who entered up to each day',
+    day: 'Day of entry',
+    counts: 'entered, converted, rate so far',
+    lift: 'the emails’ lift',
+  },
+  broadcast: {
+    by: 'by day',
+    who: 'everyone whose turn had come by each day and, of them, who had converted by then',
+    day: 'Day',
+    counts: 'exposed, converted, rate so far',
+    lift: 'the email’s lift',
+  },
+};
 
 const rateText = (rate: number | null) => (rate === null ? '–' : formatRate(rate));
 
@@ -25,11 +48,12 @@ function armPath(points: readonly CumulativePoint[], arm: ArmKey, x: (day: strin
 }
 
 /**
- * Each arm's conversion rate over time (docs/journeys.md, "Goals, holdouts and lift"): the
- * cumulative rate of everyone who entered up to each day, as an SVG line per arm, with the same
- * numbers in a table for a screen reader and for anyone who wants the figures.
+ * Each arm's conversion rate over time, a journey's outcomes' or a broadcast goal's `daily`
+ * (docs/journeys.md, "Goals, holdouts and lift"; docs/broadcasts.md, "Goals and holdouts"): the
+ * cumulative rate up to each day, as an SVG line per arm, with the same numbers in a table for a
+ * screen reader and for anyone who wants the figures.
  */
-export function OutcomesChart({ daily }: { daily: readonly DailyOutcome[] }) {
+export function OutcomesChart({ daily, of }: { daily: readonly DailyOutcome[]; of: Of }) {
   const points = cumulativeSeries(daily);
   if (points.length === 0) return null;
   const first = Date.parse(points[0]!.day);
@@ -37,16 +61,20 @@ export function OutcomesChart({ daily }: { daily: readonly DailyOutcome[] }) {
   const top = rateAxisTop(points);
   const x = (day: string) => MARGIN.left + ((Date.parse(day) - first) / DAY_MS / span) * (WIDTH - MARGIN.left - MARGIN.right);
   const y = (rate: number) => HEIGHT - MARGIN.bottom - (rate / top) * (HEIGHT - MARGIN.top - MARGIN.bottom);
-  const arms = ARMS.filter((arm) => arm.key === 'treatment' || points.some((point) => point.holdout !== null));
+  const words = WORDS[of];
+  const arms = ARMS.filter((arm) => arm.key === 'treatment' || points.some((point) => point.holdout !== null)).map((arm) => ({ ...arm, label: arm.label[of] }));
   const last = points[points.length - 1]!;
-  const summary = `Cumulative conversion rate by day of entry, ${points[0]!.day} to ${last.day}: ${arms
+  const summary = `Cumulative conversion rate ${words.by}, ${points[0]!.day} to ${last.day}: ${arms
     .map((arm) => `${arm.label.toLowerCase()} ${rateText(last[arm.key]?.rate ?? null)}`)
     .join(', ')}. The table below has every day’s numbers.`;
   const ticks = [0, top / 2, top];
   return (
     <figure className="stack" style={{ margin: 0 }}>
       <figcaption>
-        <strong>Conversion over time</strong> <span className="muted">(everyone who entered up to each day; a gap that stays open is the emails’ lift)</span>
+        <strong>Conversion over time</strong>{' '}
+        <span className="muted">
+          ({words.who}; a gap that stays open is {words.lift})
+        </span>
       </figcaption>
       <svg
         viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
@@ -91,13 +119,13 @@ export function OutcomesChart({ daily }: { daily: readonly DailyOutcome[] }) {
           </span>
         ))}
       </p>
-      <table aria-label="Conversion by day of entry">
+      <table aria-label={`Conversion ${words.by}`}>
         <thead>
           <tr>
-            <th scope="col">Day of entry</th>
+            <th scope="col">{words.day}</th>
             {arms.map((arm) => (
               <th key={arm.key} scope="col">
-                {arm.label}: entered, converted, rate so far
+                {arm.label}: {words.counts}
               </th>
             ))}
           </tr>
