@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { createGroupCommit } from '../concurrency/group-commit';
 import type { EmailSendRow } from '../db/schema';
 import type { EmailDeps } from './email-deps';
+import { claimSends, type SendClaimAnswer } from './send-claim';
 import {
   beforeClaim,
   callProvider,
@@ -50,11 +51,6 @@ interface ClaimRequest {
   urls: readonly string[];
 }
 
-interface ClaimAnswer {
-  claimed: boolean;
-  linkIds: Map<string, string>;
-}
-
 interface SentRecord {
   emailSendId: string;
   messageId: string;
@@ -67,37 +63,12 @@ interface SentRecord {
  * or after it leaves it claimed ("delivery unknown" → DLQ, never a second email).
  */
 export function createBatchSender(deps: EmailDeps): BatchSender {
-  const claims = createGroupCommit<ClaimRequest, ClaimAnswer>(async (requests) => {
-    const links = requests.flatMap((request) => request.urls.map((url) => sql`(${request.row.id}::uuid, ${url})`));
-    const claimValues = sql.join(requests.map((request) => sql`(${request.row.id}::uuid, ${request.subject})`));
-    // links first, as sendEmail stores them before its claim; one link row per send and URL,
-    // and a retry reuses the ids its earlier attempt stored
-    const result = await sql<{ kind: 'link' | 'claim'; id: string; emailSendId: string; originalUrl: string | null }>`
-      with ${
-        links.length === 0
-          ? sql`links as (select null::uuid as id, null::uuid as email_send_id, null::text as original_url where false)`
-          : sql`links as (
-        insert into tracked_links (email_send_id, original_url) values ${sql.join(links)}
-        on conflict (email_send_id, original_url) do update set updated_at = now()
-        returning id, email_send_id, original_url
-      )`
-      },
-      claimed as (
-        update email_sends e set subject = v.subject, status = 'rendered', send_started_at = now(), updated_at = now()
-        from (values ${claimValues}) as v(id, subject)
-        where e.id = v.id and e.send_started_at is null and e.provider_message_id is null and e.status in ('queued', 'rendered')
-        returning e.id
-      )
-      select 'link' as kind, id, email_send_id, original_url from links
-      union all select 'claim', id, id, null from claimed`.execute(deps.db);
-    const answers = new Map(requests.map((request) => [request.row.id, { claimed: false, linkIds: new Map<string, string>() }]));
-    for (const row of result.rows) {
-      const answer = answers.get(row.emailSendId)!;
-      if (row.kind === 'claim') answer.claimed = true;
-      else answer.linkIds.set(row.originalUrl!, row.id);
-    }
-    return requests.map((request) => answers.get(request.row.id)!);
-  });
+  const claims = createGroupCommit<ClaimRequest, SendClaimAnswer>((requests) =>
+    claimSends(
+      deps.db,
+      requests.map((request) => ({ emailSendId: request.row.id, subject: request.subject, urls: request.urls })),
+    ),
+  );
 
   const sent = createGroupCommit<SentRecord, void>(async (records) => {
     const values = sql.join(records.map((record) => sql`(${record.emailSendId}::uuid, ${record.messageId}, ${record.sentAt}::timestamptz)`));

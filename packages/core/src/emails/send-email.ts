@@ -15,6 +15,7 @@ import { reputationHold, sendRateTokens } from '../deliverability/reputation-hol
 import { claimWarmup, nextWarmupDay } from '../deliverability/warmup';
 import type { EmailDeps } from './email-deps';
 import { markEmailFailed } from './email-failures';
+import { claimSends } from './send-claim';
 import { buildEmailLinks, listUnsubscribeHeaders } from './email-links';
 import { findSuppressWindowEnd } from './suppress-window';
 import { settleUnknownDelivery, UNKNOWN_CLAIMED, UNKNOWN_STOPPED } from './unknown-delivery';
@@ -122,23 +123,10 @@ export async function sendEmail(deps: EmailDeps, input: SendEmailInput, options:
   if (settled !== undefined) return settled;
   const prepared = await prepareSend(deps, row, input.data);
   if ('status' in prepared) return prepared;
-  const html = prepared.document.apply({
-    publicUrl: deps.publicUrl,
-    emailSendId: row.id,
-    linkIds: await ensureTrackedLinks(deps.db, row.id, prepared.document.urls),
-  });
-
-  // rendered and claimed in one statement (one round trip less per send): a worker that dies
-  // before it leaves the row queued (the retry renders again), after it leaves it claimed
-  const claimed = await deps.db
-    .updateTable('emailSends')
-    .set({ subject: prepared.subject, status: 'rendered', sendStartedAt: new Date(), updatedAt: new Date() })
-    .where('id', '=', row.id)
-    .where('sendStartedAt', 'is', null)
-    .where('providerMessageId', 'is', null)
-    .where('status', 'in', ['queued', 'rendered'])
-    .executeTakeFirst();
-  if (claimed.numUpdatedRows === 0n) return claimLost(deps, row);
+  // rendered, claimed and its links stored in one statement (send-claim.ts)
+  const [claim] = await claimSends(deps.db, [{ emailSendId: row.id, subject: prepared.subject, urls: prepared.document.urls }]);
+  if (!claim!.claimed) return claimLost(deps, row);
+  const html = prepared.document.apply({ publicUrl: deps.publicUrl, emailSendId: row.id, linkIds: claim!.linkIds });
 
   const accepted = await callProvider(deps, row, prepared, html, input.maxAttempts);
   if (typeof accepted !== 'string') return accepted;
@@ -373,20 +361,6 @@ async function createQueuedSend(deps: EmailDeps, input: SendEmailInput, category
     .executeTakeFirst();
   // a concurrent attempt with the same key created it first: continue with that row
   return inserted ?? (await findByIdempotencyKey(deps.db, input.idempotencyKey))!;
-}
-
-/** One tracked link per unique URL per send; re-running (retries) reuses the same ids. */
-async function ensureTrackedLinks(db: Db, emailSendId: string, urls: string[]): Promise<Map<string, string>> {
-  const ids = new Map<string, string>();
-  if (urls.length === 0) return ids;
-  const rows = await db
-    .insertInto('trackedLinks')
-    .values(urls.map((originalUrl) => ({ emailSendId, originalUrl })))
-    .onConflict((oc) => oc.columns(['emailSendId', 'originalUrl']).doUpdateSet({ updatedAt: new Date() }))
-    .returning(['id', 'originalUrl'])
-    .execute();
-  for (const row of rows) ids.set(row.originalUrl, row.id);
-  return ids;
 }
 
 export async function failForGood(deps: EmailDeps, row: EmailSendRow, reason: string): Promise<SendEmailResult> {

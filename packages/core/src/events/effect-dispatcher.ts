@@ -19,8 +19,13 @@ const MAX_QUEUED = 5_000;
 /** After Temporal was found unreachable, new effects go to the relay for this long (doubling up to the max). */
 const DOWN_MIN_MS = 1_000;
 const DOWN_MAX_MS = 15_000;
-/** Done rows are deleted together: one statement per this many ms, not one per effect. */
-const FLUSH_MS = 5;
+/**
+ * Done rows are deleted together: one statement per this many ms, not one per effect (at 10 events
+ * a second, 5 ms made it one delete per event). A row is only the safety net, leased to this
+ * process for EFFECT_LEASE_SECONDS, so deleting it a moment later changes nothing but the count of
+ * kept effects in that moment; one left behind by a crash is redone by the relay, harmlessly.
+ */
+const FLUSH_MS = 250;
 /** Effect failure a signal or an exit waits out before the relay tries it again. */
 const FAILED_RETRY_SECONDS = 10;
 
