@@ -117,6 +117,13 @@ async function main(): Promise<void> {
     return { base: sums.base / ROUNDS, measured: sums.measured / ROUNDS };
   };
   const plain = await pairs(insert, noop);
+  if (process.env.BENCH_INGEST_ONLY === 'no-journey') {
+    // a quick look at one side: the journey-starting pairs and the schema-change check are left out
+    await Promise.all([worker.stop(), emulator.stop(), app.close()]);
+    await deps.close();
+    writeBenchResults('ingest', [ratioRow('ingest: event, no journey vs bare INSERT', 'req/s', plain.measured, plain.base, 0.6)]);
+    return;
+  }
   const starts = await pairs(start, journeyStart);
   await worker.stop();
   await emulator.stop();

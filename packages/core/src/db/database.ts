@@ -1,5 +1,6 @@
 import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { sendMarkedByName } from './named-statements';
 import type { Database } from './schema';
 import type { ScopedTransactions } from './scoped-transactions';
 import { traceContextDialect } from './trace-context-dialect';
@@ -37,6 +38,8 @@ export function createDatabase(options: DatabaseOptions): Db {
     // turned overload on a busy 2-core box into 503s (docs/scaling.md, outages).
     connectionTimeoutMillis: 5_000,
   });
+  // a statement marked NAMED_STATEMENT goes by name (named-statements.ts)
+  pool.on('connect', sendMarkedByName);
   const onClientError = options.onIdleClientError;
   if (onClientError !== undefined) {
     pool.on('error', onClientError);

@@ -4,6 +4,7 @@ import { externalIdUpsert, upsertContact, upsertContactsByExternalId, type Upser
 import type { IngestDeps } from './ingest-deps';
 import { prepareEvent, type EventInput, type PreparedEvent } from './prepare-event';
 import { effectsColumns, effectsCtes, planEffects, type EffectPlan, type EventEffect } from './effects-statement';
+import { NAMED_STATEMENT } from '../db/named-statements';
 import { LIVE_STATUS_LIST } from '../journeys/live-statuses';
 import { goalCandidatesColumn, goalCandidatesCte, recordBroadcastConversions, type GoalCandidate } from '../broadcasts/broadcast-conversions';
 import { lockExitsOf } from './exit-lock';
@@ -208,7 +209,11 @@ async function storeEvents(
       ? sql``
       : sql`and (s.journey_id = any(${[...new Set(plan.exits.map((exit) => exit.journeyId))]}::text[])
               or s.context ->> 'waitingFor' = any(${[...new Set(routable.map((event) => event.name))]}::text[]))`;
-  const statement = sql<StoreRow>`
+  // one event's statement (a dozen CTEs, in a few shapes) takes longer to plan than to run: it goes
+  // by name, so each connection plans it a few times, not on every event; a batch's plan depends
+  // on its size and its planning is shared by its events
+  const named = events.length === 1 ? NAMED_STATEMENT : sql``;
+  const statement = sql<StoreRow>`${named}
     with input as (
       select * from unnest(
         ${events.map((event) => event.id)}::uuid[], ${events.map((event) => event.userId)}::text[],

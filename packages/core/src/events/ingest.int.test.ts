@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { defineJourney } from '@waymark/journey';
-import type { KyselyPlugin } from 'kysely';
+import { sql, type KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config';
 import { createDatabase, type Db } from '../db/database';
@@ -147,5 +147,24 @@ describe('ingestEvent and ingestEvents with one event', () => {
     // passes an exit rule (its user's exit lock, exit-lock.ts) and for a repeat (its stored id)
     expect(counts.single).toEqual([1, 2, 3]);
     expect(counts.batch).toEqual(counts.single);
+  });
+
+  it("send one event's store statement by name: a connection stops planning it after a few events", async () => {
+    // one connection: the session that prepared the statement is the one asked about it
+    const one = createDatabase({ connectionString: config.databaseUrl, max: 1 });
+    try {
+      const runs = 10;
+      for (let n = 0; n < runs; n += 1)
+        await ingestEvent({ ...deps(), db: one }, { name: `ingest-one-${suffix}.noop`, userId: `named-${suffix}-${n}`, source: 'api' });
+      const prepared = await sql<{ generic: number; custom: number }>`
+        select generic_plans as generic, custom_plans as custom from pg_prepared_statements where statement like '/* named */%'`.execute(one);
+      expect(prepared.rows).toHaveLength(1);
+      const [{ generic, custom }] = prepared.rows as [{ generic: number; custom: number }];
+      expect(generic + custom).toBe(runs);
+      // PostgreSQL plans the first five anew, then keeps its generic plan
+      expect(generic).toBeGreaterThanOrEqual(runs - 5);
+    } finally {
+      await one.destroy();
+    }
   });
 });
