@@ -2,24 +2,24 @@ import { randomUUID } from 'node:crypto';
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import { DEFAULT_EMAIL_CATEGORY } from '@waymark/email/email-template';
 import { primitiveProperties, type PrimitiveProperties } from '@waymark/core/journeys/orchestrator';
-import { programHoldout, programHoldoutDetail } from '@waymark/core/delivery/program-holdout';
+import { definePreferenceCategories } from '@waymark/email/preference-categories';
+import { admitSends, DEFAULT_REPUTATION_RECHECK_MS, type AdmissionPorts } from '@waymark/core/delivery/admit-sends';
+import { cappedSend, type CappedSend } from '@waymark/core/delivery/frequency-caps';
+import { exemptRequiredCategories } from '@waymark/core/delivery/required-categories';
+import { mailboxProviderOf } from '@waymark/core/delivery/mailbox-provider';
+import { breakerKeyOf } from '@waymark/core/deliverability/reputation-counts';
+import { reputationHold } from '@waymark/core/deliverability/reputation-hold';
+import { nextWarmupDay, warmupDayOf } from '@waymark/core/deliverability/warmup';
+import { journeyAdmissionBatch, journeyAdmissionStep } from '@waymark/core/journeys/journey-admission';
+import type { SendJourneyEmailInput, SendJourneyEmailResult } from '@waymark/core/journeys/journey-email';
+import { gateCategory, sendGateResult, type SendBlockReason, type SendGateVerdicts } from '@waymark/core/preferences/send-gate';
 import { categories } from '@waymark/journeys/categories';
 import type * as TemplateRegistry from '@waymark/journeys/templates/registry';
 import { createEnterJourneyWithActivities } from '../activities/enter-journey-with';
 import type { EnterJourneyWithActivities } from '../entry-with-first-step';
 import type { JourneyRunCalls } from '../journey-calls';
 import { z } from 'zod';
-import {
-  capVerdict,
-  describeCap,
-  evaluateConditions,
-  formatLocal,
-  NO_DELIVERY_POLICY,
-  type DeliveryPolicy,
-  type Properties,
-  durationMs,
-  type Duration,
-} from '@waymark/journey';
+import { evaluateConditions, NO_DELIVERY_POLICY, type DeliveryPolicy, type Properties, durationMs, type Duration } from '@waymark/journey';
 
 /** The activities a journey run calls (journey-calls.ts): its calls, and each made with the entry. */
 export type JourneyRunActivities = JourneyRunCalls & EnterJourneyWithActivities;
@@ -52,6 +52,10 @@ export interface JourneyFakes {
   timeZone?: string;
   /** emails that reached the address before the run started (any journey or broadcast): what the policy's frequency caps count */
   sentBefore?: { category: string; ago: Duration }[];
+  /** the reputation breaker has paused marketing mail to the address's mailbox provider, for the whole test (docs/email.md, "Reputation breaker") */
+  reputationPaused?: boolean;
+  /** marketing sends the warm-up allowance of the run's first (UTC) day still lets through (docs/email.md, "Warm-up"); later days are not limited; default: no ramp */
+  warmupLeft?: number;
 }
 
 export interface SentEmail {
@@ -90,13 +94,24 @@ export class FakeWorld {
   /** every email to the address, by any run of this world or before it: what the frequency caps count */
   readonly sends: { at: number; category: string }[] = [];
 
+  /** the delivery policy as the send paths apply it: required categories exempt from every cap */
+  readonly policy: DeliveryPolicy;
+  private warmupLeft: number | undefined;
+  /** the cap room admitted sends hold until they have answered, by idempotency key */
+  private readonly capClaims = new Map<string, { at: number; category: string }>();
+  /** the UTC day `warmupLeft` is of: a later day's allowance is not limited */
+  private readonly warmupDay: string;
+
   constructor(
     readonly fakes: JourneyFakes,
     readonly now: () => Promise<Date>,
     startedAt: Date,
-    /** the delivery policy whose frequency caps the send fake applies (journeys/delivery-policy.ts in the kit) */
-    readonly policy: DeliveryPolicy = NO_DELIVERY_POLICY,
+    /** the delivery policy whose frequency caps and program holdout the send fake applies (journeys/delivery-policy.ts in the kit) */
+    policy: DeliveryPolicy = NO_DELIVERY_POLICY,
   ) {
+    this.policy = exemptRequiredCategories(policy, kitCategories);
+    this.warmupLeft = fakes.warmupLeft;
+    this.warmupDay = warmupDayOf(startedAt);
     for (const send of fakes.sentBefore ?? []) this.sends.push({ at: startedAt.getTime() - durationMs(send.ago), category: send.category });
     for (const event of fakes.events ?? []) {
       const ago = event.ago === undefined ? 1 : durationMs(event.ago);
@@ -116,17 +131,73 @@ export class FakeWorld {
     return event;
   }
 
-  /** The preference gate: the reason a send in `category` is refused, if any. */
-  blocked(category: string): 'suppressed' | 'unsubscribed_all' | 'category_unsubscribed' | undefined {
-    if (this.fakes.suppressed === true) return 'suppressed';
-    if (this.fakes.unsubscribed === 'all') return 'unsubscribed_all';
-    if (this.fakes.unsubscribed?.includes(category) === true) return 'category_unsubscribed';
-    return undefined;
+  /** The sends of `keys` have answered: their cap room is theirs no more (a sent one counts in `sends`). */
+  releaseCapClaims(keys: readonly string[]): void {
+    for (const key of keys) this.capClaims.delete(key);
+  }
+
+  /** The address's preference rows as the send gate aggregates them. */
+  private gateVerdicts(category: string): SendGateVerdicts {
+    const unsubscribed = this.fakes.unsubscribed;
+    return {
+      suppressed: this.fakes.suppressed === true,
+      unsubscribedAll: unsubscribed === 'all',
+      categoryOff: Array.isArray(unsubscribed) && unsubscribed.includes(category),
+    };
+  }
+
+  /** The send gate (core's one rule, required categories included): the reason a send in `category` is refused, if any. */
+  blocked(category: string): SendBlockReason | undefined {
+    return sendGateResult(this.gateVerdicts(category), gateCategory(kitCategories, category)).reason;
+  }
+
+  /**
+   * The world's rows as admitSends asks them (core's delivery/admit-sends.ts): the same order and
+   * rules as the send paths, over memory. Sends are decided one at a time, so a cap claim is the
+   * verdict alone, and the sends list counts a send once it is made.
+   */
+  admission(now: Date): AdmissionPorts {
+    return {
+      now,
+      categories: kitCategories,
+      policy: this.policy,
+      reputationRecheckMs: DEFAULT_REPUTATION_RECHECK_MS,
+      gate: async (addresses, category) => {
+        const key = typeof category === 'string' ? category : category.key;
+        return new Map(addresses.map((address) => [address.toLowerCase(), this.gateVerdicts(key)]));
+      },
+      // core's reputationHold over a snapshot with the address's provider paused (or none)
+      reputationHold: async (address) => {
+        const tripped = new Map<string, 'paused'>();
+        if (this.fakes.reputationPaused === true) tripped.set(breakerKeyOf({ group: 'marketing', provider: mailboxProviderOf(address) }), 'paused');
+        const hold = reputationHold({ tripped }, { required: false, to: address });
+        return hold.held ? hold.provider : undefined;
+      },
+      // as in production, an admitted send holds a claim that counts until it has answered, so runs deciding at once count each other
+      claimCaps: async (sends, category) => {
+        const over = new Map<string, CappedSend>();
+        for (const send of sends) {
+          const verdict = cappedSend(this.policy, category, now, [...this.sends, ...this.capClaims.values()]);
+          if (verdict === undefined) this.capClaims.set(send.key, { at: now.getTime(), category });
+          else over.set(send.key, verdict);
+        }
+        return over;
+      },
+      releaseCaps: async (keys) => this.releaseCapClaims(keys),
+      lastJourneySentAt: async () => this.lastEmailAt,
+      claimWarmup: async (want) => {
+        const until = nextWarmupDay(now);
+        if (this.warmupLeft === undefined || warmupDayOf(now) !== this.warmupDay) return { granted: want, until };
+        const granted = Math.min(want, this.warmupLeft);
+        this.warmupLeft -= granted;
+        return { granted, until };
+      },
+    };
   }
 }
 
-const requiredCategories = new Set(categories.filter((category) => category.required === true).map((category) => category.key));
-const isRequiredCategory = { required: (key: string) => requiredCategories.has(key) };
+/** The kit's categories (journeys/categories.ts), as the runtime defines them. */
+const kitCategories = definePreferenceCategories(categories);
 
 export interface Conversion {
   at: Date;
@@ -179,6 +250,24 @@ export class FakeRun {
   convertBy(event: StoredEvent, value: number | null): void {
     this.converted = { at: event.occurredAt, event: event.name, eventId: event.eventId, value };
     this.logs.push({ action: 'converted', node: this.logs.at(-1)?.node ?? 'start', detail: { event: event.name, value }, at: event.occurredAt });
+  }
+
+  /** The send path past admission: a send outage, a template problem, else the send and its log. */
+  private async deliver(input: SendJourneyEmailInput, now: Date): Promise<SendJourneyEmailResult> {
+    const world = this.world;
+    if (world.fakes.sendOutage !== undefined) throw ApplicationFailure.nonRetryable(world.fakes.sendOutage, 'SendOutage');
+    const problem =
+      world.fakes.failingTemplates?.includes(input.templateKey) === true ? 'failing template (fake)' : await templateProblem(input.templateKey, input.data);
+    if (problem !== undefined) {
+      await this.log('email_failed', input.nodeId, { templateKey: input.templateKey, reason: problem });
+      return { status: 'failed', reason: problem };
+    }
+    const emailSendId = randomUUID();
+    world.lastEmailAt = now;
+    world.sends.push({ at: now.getTime(), category: input.category });
+    this.sent.push({ templateKey: input.templateKey, node: input.nodeId, data: input.data, category: input.category, at: now });
+    await this.log('email_sent', input.nodeId, { templateKey: input.templateKey, emailSendId });
+    return { status: 'sent', emailSendId };
   }
 
   /** The activities of this run, behaving as the Postgres-backed ones do. */
@@ -235,72 +324,33 @@ export class FakeRun {
       recipientTimeZone: async () => world.fakes.timeZone ?? 'UTC',
       sendJourneyEmail: async (input) => {
         if (!this.live) return { status: 'skipped', reason: 'state_not_active' };
-        // as core's deliverJourneyEmail: a held-out person (of the journey, or of the policy's
-        // program holdout, by core's one rule) gets nothing but a required category's emails
-        const journeyHeld = input.holdout === true && !requiredCategories.has(input.category);
-        const programArm = journeyHeld ? undefined : programHoldout(world.policy, isRequiredCategory, input.category, input.userId);
-        if (journeyHeld || programArm !== undefined) {
-          await this.log('email_skipped', input.nodeId, {
-            templateKey: input.templateKey,
-            reason: 'holdout',
-            ...(programArm === undefined ? {} : programHoldoutDetail(programArm)),
-          });
-          return { status: 'skipped', reason: 'holdout' };
-        }
+        // as core's deliverJourneyEmail: admitSends over the world's rows, then the same log
         const now = await world.now();
-        const cap = capVerdict(world.policy, input.category, now.getTime(), world.sends);
-        if (cap.capped) {
-          // as core's applyJourneyFrequencyCap: asked before the send path, logged with the same detail
-          const detail = { templateKey: input.templateKey, reason: 'frequency_cap', cap: describeCap(cap.cap), until: new Date(cap.until).toISOString() };
-          if (cap.onCap === 'skip') {
-            await this.log('email_skipped', input.nodeId, detail);
-            return { status: 'skipped', reason: 'frequency_cap' };
+        const admission = (await admitSends(world.admission(now), journeyAdmissionBatch(input, false)))[0]!;
+        if (admission.verdict !== 'send') {
+          const { outcome, ...step } = journeyAdmissionStep(input.templateKey, admission, world.fakes.timeZone ?? 'UTC');
+          if (outcome.status === 'skipped') {
+            await this.log(step.action, input.nodeId, step.detail);
+            return outcome;
           }
-          const timeZone = world.fakes.timeZone ?? 'UTC';
-          this.deferredUntil = new Date(cap.until);
+          this.deferredUntil = outcome.retryAt;
           this.status = 'waiting';
-          await this.log('held', input.nodeId, { ...detail, localUntil: formatLocal(cap.until, timeZone), timeZone });
+          await this.log(step.action, input.nodeId, step.detail);
+          // the production activity's answer to a deferred send: retried exactly when the wait ends
           throw ApplicationFailure.create({
             type: 'EmailSuppressWindow',
-            message: 'frequency cap',
-            nextRetryDelay: cap.until - now.getTime(),
-            category: ApplicationFailureCategory.BENIGN,
-          });
-        }
-        const blocked = world.blocked(input.category);
-        if (blocked !== undefined) {
-          await this.log('email_skipped', input.nodeId, { templateKey: input.templateKey, reason: blocked });
-          return { status: 'skipped', reason: blocked };
-        }
-        const windowEnd =
-          input.suppressHours === undefined || world.lastEmailAt === undefined ? 0 : world.lastEmailAt.getTime() + input.suppressHours * 3_600_000;
-        if (windowEnd > now.getTime()) {
-          this.deferredUntil = new Date(windowEnd);
-          this.status = 'waiting';
-          await this.log('waiting', input.nodeId, { templateKey: input.templateKey, reason: 'suppress_window', until: this.deferredUntil.toISOString() });
-          // the production activity's answer to a send inside the window: retried exactly when it ends
-          throw ApplicationFailure.create({
-            type: 'EmailSuppressWindow',
-            message: 'journey suppress window',
-            nextRetryDelay: windowEnd - now.getTime(),
+            message: outcome.reason,
+            nextRetryDelay: outcome.retryAt.getTime() - now.getTime(),
             category: ApplicationFailureCategory.BENIGN,
           });
         }
         this.deferredUntil = undefined;
         this.status = 'active';
-        if (world.fakes.sendOutage !== undefined) throw ApplicationFailure.nonRetryable(world.fakes.sendOutage, 'SendOutage');
-        const problem =
-          world.fakes.failingTemplates?.includes(input.templateKey) === true ? 'failing template (fake)' : await templateProblem(input.templateKey, input.data);
-        if (problem !== undefined) {
-          await this.log('email_failed', input.nodeId, { templateKey: input.templateKey, reason: problem });
-          return { status: 'failed', reason: problem };
+        try {
+          return await this.deliver(input, now);
+        } finally {
+          if (admission.capClaim) world.releaseCapClaims([input.idempotencyKey]);
         }
-        const emailSendId = randomUUID();
-        world.lastEmailAt = now;
-        world.sends.push({ at: now.getTime(), category: input.category });
-        this.sent.push({ templateKey: input.templateKey, node: input.nodeId, data: input.data, category: input.category, at: now });
-        await this.log('email_sent', input.nodeId, { templateKey: input.templateKey, emailSendId });
-        return { status: 'sent', emailSendId };
       },
     };
     return { ...calls, ...createEnterJourneyWithActivities(calls) };

@@ -43,9 +43,11 @@ export function worldSettings(options: TestJourneyOptions): { fakes: JourneyFake
   return { fakes, policy: options.policy ?? installationPolicy };
 }
 
-/** A send held by the journey's quiet hours or by a `delay` frequency cap, from the run log. */
+const HOLD_REASONS = ['frequency_cap', 'reputation', 'warmup'] as const;
+
+/** A send held by the journey's quiet hours, a `delay` frequency cap, the reputation breaker or the warm-up, from the run log. */
 export interface Hold {
-  reason: 'quiet_hours' | 'frequency_cap';
+  reason: 'quiet_hours' | (typeof HOLD_REASONS)[number];
   node: string;
   /** the end of the hold on the recipient's clock, with its offset: '2026-12-01T08:00+01:00' */
   until: string;
@@ -152,10 +154,11 @@ export abstract class FakeRunView {
     return this.run.logs
       .filter((log) => log.action === 'held')
       .map((log) => ({
-        reason: log.detail?.reason === 'frequency_cap' ? ('frequency_cap' as const) : ('quiet_hours' as const),
+        reason: HOLD_REASONS.find((reason) => reason === log.detail?.reason) ?? ('quiet_hours' as const),
         node: log.node,
-        until: String(log.detail?.localUntil),
-        timeZone: String(log.detail?.timeZone),
+        // a reputation or warm-up hold ends at an instant (UTC), not on the recipient's clock
+        until: String(log.detail?.localUntil ?? log.detail?.until),
+        timeZone: String(log.detail?.timeZone ?? 'UTC'),
         at: log.at,
         ...(typeof log.detail?.cap === 'string' ? { cap: log.detail.cap } : {}),
       }));

@@ -1,19 +1,20 @@
 import { sql } from 'kysely';
 import { holdoutArm } from '@waymark/journey';
+import { readBreakerSnapshot } from '../deliverability/reputation-hold';
+import { admitSends } from '../delivery/admit-sends';
+import { databaseAdmission } from '../emails/database-admission';
 import { eachLimited } from '../concurrency/each-limited';
 import type { EmailDeps } from '../emails/email-deps';
 import { emailCategory, type SendEmailInput, type SendEmailResult } from '../emails/send-email';
 import { createBatchSender, createQueuedSends } from '../emails/send-email-batch';
 import type { BroadcastPhase, JsonObject } from '../db/schema';
 import { propertiesLocale } from '../contacts/locale';
-import { checkSendGateForAddresses, gateCategory, type SendBlockReason } from '../preferences/send-gate';
+import { gateCategory } from '../preferences/send-gate';
 import { releaseCapClaims } from '../delivery/frequency-caps';
-import { programHoldout } from '../delivery/program-holdout';
-import { contactsOverFrequencyCap } from './broadcast-frequency-cap';
 import { lockForChunk } from './broadcast-transition-lock';
 import { UNKNOWN_DROPPED, type BroadcastSkipReason, type BroadcastVariant } from './broadcast-schemas';
 import { recipientTemplateData } from './broadcast-template-data';
-import { pauseForReputation } from './broadcast-reputation';
+import { pauseForReputation, reputationHoldsAny } from './broadcast-reputation';
 import { claimBroadcastWarmup, deferForWarmup } from './broadcast-warmup';
 
 /** Recipients claimed per chunk: one transaction and lock of the row, one set-based gate query (docs/broadcasts.md, "How fast"). */
@@ -44,7 +45,9 @@ interface Outcome {
   emailSendId: string | null;
 }
 
-function gateReason(reason: SendBlockReason | string | undefined): BroadcastSkipReason {
+/** A recipient's skip as the broadcast counts it: the gate's reasons fold into `suppressed` and `unsubscribed`. */
+function skipReason(reason: string | undefined): BroadcastSkipReason {
+  if (reason === 'holdout' || reason === 'frequency_cap') return reason;
   return reason === 'suppressed' ? 'suppressed' : 'unsubscribed';
 }
 
@@ -57,7 +60,7 @@ function outcomeOf(contactId: string, result: Exclude<SendEmailResult, { status:
       if (result.dropped === true) return { contactId, status: 'skipped', reason: UNKNOWN_DROPPED, emailSendId: result.emailSendId };
       return { contactId, status: 'failed', reason: result.reason.slice(0, 500), emailSendId: result.emailSendId };
     case 'skipped':
-      return { contactId, status: 'skipped', reason: gateReason(result.reason), emailSendId: null };
+      return { contactId, status: 'skipped', reason: skipReason(result.reason), emailSendId: null };
   }
 }
 
@@ -94,69 +97,60 @@ export async function sendBroadcastChunk(deps: BroadcastSendDeps, broadcastId: s
       .limit(BROADCAST_CHUNK_SIZE)
       .execute();
     if (due.length === 0) return 0;
-    // the category as the send path judges it, since its verdicts stand in for the send path's own
+    // the category as the send path judges it, for the chunk's own holds below
     const category = gateCategory(deps.email.categories, row.category);
+    const breakers = await readBreakerSnapshot(trx);
     // marketing mail to a provider whose reputation breaker is paused: the broadcast pauses (docs/email.md, "Reputation breaker")
-    if (await pauseForReputation(trx, row, category, due)) return 0;
+    if (reputationHoldsAny(breakers, category, due)) {
+      await pauseForReputation(trx, row);
+      return 0;
+    }
     // today's warm-up allowance is spent: every recipient due now waits for the next day's (docs/email.md, "Warm-up")
     if (await deferForWarmup(trx, deps.email.delivery.policy, row, category, phases, now)) return 0;
 
-    // the holdout (docs/broadcasts.md, "Goals and holdouts"): the journeys' arm rule, keyed by the
-    // broadcast; decided before the gate, so both arms hold the same kind of people. A required
-    // category (which a broadcast may not be created with, but a category can become one later)
-    // is something people asked for, so it is never held out.
-    const holdout = row.holdoutPercent > 0 && !deps.email.categories.required(row.category) ? { percent: row.holdoutPercent } : undefined;
-    // and the program holdout (journeys/delivery-policy.ts): the same person as in journeys, by user
-    // id (else the address, as explain reads them). Both skip as `holdout`, so the goal's holdout
-    // arm is everyone a hash kept from this email: still a random set, so the lift stays unbiased.
-    const heldOut = new Set(
-      due
-        .filter(
-          (recipient) =>
-            holdoutArm({ id: broadcastId, holdout }, recipient.userId ?? recipient.contactId)?.holdout === true ||
-            programHoldout(deps.email.delivery.policy, deps.email.categories, row.category, recipient.userId ?? recipient.email!) !== undefined,
-        )
-        .map((recipient) => recipient.contactId),
+    // each recipient's answer in the send paths' one order (delivery/admit-sends.ts). The
+    // broadcast's own holdout (docs/broadcasts.md, "Goals and holdouts") is the journeys' arm rule,
+    // keyed by the broadcast; the program holdout hashes the same person as in journeys, by user id
+    // (else the address, as explain reads them). Both skip as `holdout`, so the goal's holdout arm
+    // is everyone a hash kept from this email: still a random set, so the lift stays unbiased.
+    const holdout = row.holdoutPercent > 0 ? { percent: row.holdoutPercent } : undefined;
+    const admissions = await admitSends(
+      databaseAdmission(deps.email, now, {
+        // the snapshot the pause above judged by
+        breakers,
+        // inside the chunk's transaction: undone with it when a send throws; the rest (the least
+        // engaged, last in snapshot order) wait for the next day
+        claimWarmup: (want) => claimBroadcastWarmup(trx, deps.email.delivery.policy, row, category, want, now),
+      }),
+      {
+        kind: 'broadcast',
+        category: row.category,
+        sends: due.map((recipient) => ({
+          key: broadcastEmailKey(broadcastId, recipient.contactId),
+          to: recipient.email!,
+          userId: recipient.userId ?? recipient.email!,
+          heldOut: holdoutArm({ id: broadcastId, holdout }, recipient.userId ?? recipient.contactId)?.holdout === true,
+        })),
+      },
     );
-    const gate = await checkSendGateForAddresses(
-      db,
-      due.filter((recipient) => !heldOut.has(recipient.contactId)).map((recipient) => recipient.email!),
-      category,
-    );
-    const candidates = due.filter((recipient) => !heldOut.has(recipient.contactId) && gate.get(recipient.email!)?.allowed === true);
-    const capped = await contactsOverFrequencyCap(db, deps.email.delivery.policy, {
-      category: row.category,
-      candidates: candidates.map((recipient) => ({
-        contactId: recipient.contactId,
-        email: recipient.email!,
-        idempotencyKey: broadcastEmailKey(broadcastId, recipient.contactId),
-      })),
-      now,
-    });
-    // over a `delay` cap or past the send rate: still pending, due again when there is room
+    // over a `delay` cap, held, or past the send rate: still pending, due again when there is room
     const delayed: { contactId: string; until: Date }[] = [];
     const variants = (row.variants as unknown as BroadcastVariant[] | null) ?? [];
     const outcomes: Outcome[] = [];
     const sends: { contactId: string; input: SendEmailInput }[] = [];
-    for (const recipient of due) {
-      if (heldOut.has(recipient.contactId)) {
-        outcomes.push({ contactId: recipient.contactId, status: 'skipped', reason: 'holdout' satisfies BroadcastSkipReason, emailSendId: null });
-        continue;
+    // the admitted sends' cap claims, released once the sends have answered
+    const claimed: string[] = [];
+    due.forEach((recipient, index) => {
+      const admission = admissions[index]!;
+      if (admission.verdict === 'skip') {
+        outcomes.push({ contactId: recipient.contactId, status: 'skipped', reason: skipReason(admission.reason), emailSendId: null });
+        return;
       }
-      const verdict = gate.get(recipient.email!);
-      if (verdict?.allowed !== true) {
-        outcomes.push({ contactId: recipient.contactId, status: 'skipped', reason: gateReason(verdict?.reason), emailSendId: null });
-        continue;
+      if (admission.verdict === 'defer') {
+        delayed.push({ contactId: recipient.contactId, until: admission.until });
+        return;
       }
-      const cap = capped.get(recipient.contactId);
-      if (cap?.onCap === 'skip') {
-        outcomes.push({ contactId: recipient.contactId, status: 'skipped', reason: 'frequency_cap', emailSendId: null });
-        continue;
-      }
-      if (cap?.onCap === 'delay') {
-        delayed.push({ contactId: recipient.contactId, until: cap.until });
-        continue;
-      }
+      if (admission.capClaim) claimed.push(broadcastEmailKey(broadcastId, recipient.contactId));
       const variant = variants.find((candidate) => candidate.id === recipient.variantId);
       const templateKey = variant?.templateKey ?? row.templateKey;
       const template = deps.email.templates.find(templateKey);
@@ -166,7 +160,7 @@ export async function sendBroadcastChunk(deps: BroadcastSendDeps, broadcastId: s
           : recipientTemplateData(template, { ...row.data, ...(variant?.data as JsonObject | undefined) }, recipient.properties);
       if (data === undefined) {
         outcomes.push({ contactId: recipient.contactId, status: 'skipped', reason: 'missing_data', emailSendId: null });
-        continue;
+        return;
       }
       sends.push({
         contactId: recipient.contactId,
@@ -182,10 +176,7 @@ export async function sendBroadcastChunk(deps: BroadcastSendDeps, broadcastId: s
           locale: propertiesLocale(recipient.properties),
         },
       });
-    }
-    // past today's warm-up allowance: the rest (the least engaged, last in snapshot order) wait for the next day
-    const warmup = await claimBroadcastWarmup(trx, deps.email.delivery.policy, row, category, sends.length, now);
-    for (const held of sends.splice(warmup.granted)) delayed.push({ contactId: held.contactId, until: warmup.until });
+    });
     // every queued row of the chunk in one statement (an earlier attempt's rows are kept as they
     // are); then each send renders, claims and records "sent" in flushes shared with the others
     const sender = createBatchSender(deps.email);
@@ -227,10 +218,7 @@ export async function sendBroadcastChunk(deps: BroadcastSendDeps, broadcastId: s
           where r.broadcast_id = ${broadcastId} and r.contact_id = v.contact_id and r.status = 'pending'`.execute(db);
       }
       // the sends have answered: their email_sends rows count for the caps from now on
-      await releaseCapClaims(
-        db,
-        sends.map((send) => broadcastEmailKey(broadcastId, send.contactId)),
-      );
+      await releaseCapClaims(db, claimed);
     }
     return due.length;
   });

@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema';
-import { readBreakerSnapshot, reputationHold } from '../deliverability/reputation-hold';
+import { reputationHold, type BreakerSnapshot } from '../deliverability/reputation-hold';
 import { isRequired, type GateCategory } from '../preferences/send-gate';
 import { resumeBroadcast, type BroadcastTransitionDeps } from './broadcast-transitions';
 
@@ -8,27 +8,23 @@ import { resumeBroadcast, type BroadcastTransitionDeps } from './broadcast-trans
 export const REPUTATION_PAUSE = 'reputation';
 
 /**
- * Pauses a sending broadcast, inside its chunk's transaction, when the reputation breaker holds
- * any of the recipients the chunk is about to send to (marketing mail to a mailbox provider whose
- * breaker is paused): nothing of it leaves until the breaker resumes, which resumes it. True when
- * it paused.
+ * Whether the reputation breaker holds any of the recipients a chunk is about to send to
+ * (marketing mail to a mailbox provider whose breaker is paused): then the whole broadcast pauses
+ * (`pauseForReputation`) rather than hold them one by one, and nothing of it leaves until the
+ * breaker resumes, which resumes it.
  */
-export async function pauseForReputation(
-  trx: Transaction<Database>,
-  broadcast: { id: string; status: string },
-  category: GateCategory,
-  recipients: readonly { email: string | null }[],
-): Promise<boolean> {
-  const snapshot = await readBreakerSnapshot(trx);
+export function reputationHoldsAny(snapshot: BreakerSnapshot, category: GateCategory, recipients: readonly { email: string | null }[]): boolean {
   const required = isRequired(category);
-  const held = recipients.some((recipient) => recipient.email !== null && reputationHold(snapshot, { required, to: recipient.email }).held);
-  if (!held) return false;
+  return recipients.some((recipient) => recipient.email !== null && reputationHold(snapshot, { required, to: recipient.email }).held);
+}
+
+/** Pauses a sending broadcast for the reputation breaker, inside its chunk's transaction. */
+export async function pauseForReputation(trx: Transaction<Database>, broadcast: { id: string; status: string }): Promise<void> {
   await trx
     .updateTable('broadcasts')
     .set({ status: 'paused', pausedFrom: broadcast.status as 'sending' | 'testing', pausedReason: REPUTATION_PAUSE, updatedAt: new Date() })
     .where('id', '=', broadcast.id)
     .execute();
-  return true;
 }
 
 /** Resumes every broadcast the breaker paused (the breaker was resumed); their ids. */

@@ -72,7 +72,8 @@ async function earlierSends(
   return byEmail;
 }
 
-function cappedSend(policy: DeliveryPolicy, category: string, at: Date, earlier: readonly { at: number; category: string }[]): CappedSend | undefined {
+/** The caps' verdict on one send of `category` at `at`, given the earlier sends they count (the test kit's world asks it too). */
+export function cappedSend(policy: DeliveryPolicy, category: string, at: Date, earlier: readonly { at: number; category: string }[]): CappedSend | undefined {
   const verdict = capVerdict(policy, category, at.getTime(), earlier);
   return verdict.capped ? { onCap: verdict.onCap, cap: verdict.cap, until: new Date(verdict.until) } : undefined;
 }

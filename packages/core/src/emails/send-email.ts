@@ -10,14 +10,14 @@ import type { Db } from '../db/database';
 import type { EmailSendRow, EmailSendsTable, EmailStatus, JsonObject } from '../db/schema';
 import { isUniqueViolation } from '../db/pg-errors';
 import { badRequest } from '../errors/app-error';
-import { checkSendGate, gateCategory, isRequired, type SendGateResult } from '../preferences/send-gate';
-import { reputationHold, sendRateTokens } from '../deliverability/reputation-hold';
-import { claimWarmup, nextWarmupDay } from '../deliverability/warmup';
+import { gateCategory, isRequired } from '../preferences/send-gate';
+import { sendRateTokens } from '../deliverability/reputation-hold';
+import { admitSends } from '../delivery/admit-sends';
+import { databaseAdmission } from './database-admission';
 import type { EmailDeps } from './email-deps';
 import { markEmailFailed } from './email-failures';
 import { claimSends } from './send-claim';
 import { buildEmailLinks, listUnsubscribeHeaders } from './email-links';
-import { findSuppressWindowEnd } from './suppress-window';
 import { settleUnknownDelivery, UNKNOWN_CLAIMED, UNKNOWN_STOPPED } from './unknown-delivery';
 import { inSpan, SpanAttribute } from '../logging/trace-context';
 
@@ -34,7 +34,7 @@ export interface SendEmailInput {
   journeyStateId?: string | undefined;
   /** one email per key, ever: retries with the same key never send twice */
   idempotencyKey: string;
-  /** journey `suppress.hours`; see suppress-window.ts */
+  /** journey `suppress.hours`; see suppress-window.ts and delivery/admit-sends.ts */
   suppressHours?: number | undefined;
   from?: string | undefined;
   /** provider failures allowed before the send fails for good (default 5) */
@@ -63,12 +63,11 @@ export type SendEmailResult =
 
 export interface SendEmailOptions {
   /**
-   * What the caller already read in a statement of its own (the journey step reads the run's
-   * state, this row and the gate in one: deliver-journey-email.ts), so the send does not read it
-   * again. `row` is the send of `idempotencyKey` (undefined: none yet); `gate` is for the address
-   * and the category `emailCategory` gives.
+   * The caller asked admitSends itself (delivery/admit-sends.ts; the journey step, with what it
+   * read in a statement of its own: deliver-journey-email.ts), and it answered `send`: the send
+   * does not ask again. `row` is the send of `idempotencyKey` the caller read (undefined: none yet).
    */
-  known?: { row: EmailSendRow | undefined; gate: SendGateResult };
+  admitted?: { row: EmailSendRow | undefined };
   /**
    * Further common table expressions for the statement that marks the send sent, so what the
    * caller records about the send costs no round trip of its own (the journey's `email_sent`
@@ -96,26 +95,22 @@ const ACCEPTED: readonly EmailStatus[] = ['sent', 'delivered', 'opened', 'clicke
  *   `maxAttempts` failures, after which the send is failed + DLQ and `failed` is returned.
  */
 export async function sendEmail(deps: EmailDeps, input: SendEmailInput, options: SendEmailOptions = {}): Promise<SendEmailResult> {
-  let row = options.known === undefined ? await findByIdempotencyKey(deps.db, input.idempotencyKey) : options.known.row;
+  let row = options.admitted === undefined ? await findByIdempotencyKey(deps.db, input.idempotencyKey) : options.admitted.row;
   if (row === undefined) {
     if (deps.templates.find(input.templateKey) === undefined) throw badRequest(`Unknown email template "${input.templateKey}"`);
     const category = emailCategory(deps, input.templateKey, input.category);
-    const gated = gateCategory(deps.categories, category);
-    const gate = options.known?.gate ?? (await checkSendGate(deps.db, input.to, gated));
-    if (!gate.allowed) return { status: 'skipped', reason: gate.reason ?? 'blocked' };
-    // a caller's own send of marketing mail to a provider the reputation breaker paused waits (the
-    // journey step asked before, and logs its hold: journey-reputation-hold.ts)
-    const required = isRequired(gated);
-    if (options.known === undefined && !required && reputationHold(await deps.breakerStates.read(), { required, to: input.to }).held)
-      return { status: 'deferred', reason: 'reputation', retryAt: new Date(Date.now() + (deps.reputationRecheckMs ?? 300_000)) };
-    if (input.suppressHours !== undefined && input.suppressHours > 0) {
-      const retryAt = await findSuppressWindowEnd(deps.db, { toEmail: input.to, hours: input.suppressHours, excludeIdempotencyKey: input.idempotencyKey });
-      if (retryAt !== undefined) return { status: 'deferred', reason: 'suppress_window', retryAt };
+    if (options.admitted === undefined) {
+      // a caller's own send: the gate, the reputation breaker, the suppress window and the warm-up
+      // (no holdouts nor caps: those are the journeys' and broadcasts'), in admitSends's one order
+      const batch = {
+        kind: 'caller' as const,
+        category,
+        sends: [{ key: input.idempotencyKey, to: input.to, userId: input.userId ?? input.to, suppressHours: input.suppressHours }],
+      };
+      const admission = (await admitSends(databaseAdmission(deps, new Date()), batch))[0]!;
+      if (admission.verdict === 'skip') return { status: 'skipped', reason: admission.reason };
+      if (admission.verdict === 'defer') return { status: 'deferred', reason: admission.reason, retryAt: admission.until };
     }
-    // a caller's own marketing send past today's warm-up allowance waits for the next day's (the
-    // journey step claimed its share before: journey-warmup-hold.ts; docs/email.md, "Warm-up")
-    if (options.known === undefined && !required && (await claimWarmup(deps.db, deps.delivery.policy, 1, new Date())) === 0)
-      return { status: 'deferred', reason: 'warmup', retryAt: nextWarmupDay(new Date()) };
     row = await createQueuedSend(deps, input, category);
   }
 
@@ -319,7 +314,7 @@ async function findByIdempotencyKey(db: Db, idempotencyKey: string): Promise<Ema
   return db.selectFrom('emailSends').selectAll().where('idempotencyKey', '=', idempotencyKey).executeTakeFirst();
 }
 
-/** The existing sends of `idempotencyKeys` in one query, by key: what a caller sending a batch passes as `known.row`. */
+/** The existing sends of `idempotencyKeys` in one query, by key: what a caller sending a batch passes as `admitted.row`. */
 export async function findSendsByIdempotencyKeys(db: Db, idempotencyKeys: readonly string[]): Promise<Map<string, EmailSendRow>> {
   if (idempotencyKeys.length === 0) return new Map();
   const rows = await db

@@ -2,69 +2,61 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import { recordDeadLetter } from '../dlq/dead-letters';
 import { LOCALE_PROPERTY, propertiesLocale } from '../contacts/locale';
+import { contactTimeZone } from '../contacts/time-zone';
 import { isAppError } from '../errors/app-error';
-import { programHoldout, programHoldoutDetail } from '../delivery/program-holdout';
+import { admitSends } from '../delivery/admit-sends';
+import { databaseAdmission } from '../emails/database-admission';
+import { releaseCapClaims } from '../delivery/frequency-caps';
 import type { SendJourneyEmailInput, SendJourneyEmailResult } from './journey-email';
-import { applyJourneyFrequencyCap, releaseJourneyCapClaim } from './journey-frequency-cap';
-import { applyJourneyReputationHold } from './journey-reputation-hold';
-import { applyJourneyWarmupHold } from './journey-warmup-hold';
+import { journeyAdmissionBatch, journeyAdmissionStep } from './journey-admission';
 import { isLiveStatus } from './live-statuses';
 import { journeyStepExpressions, recordJourneyStep } from './run-steps';
 import type { EmailDeps } from '../emails/email-deps';
-import { emailCategory, sendEmail } from '../emails/send-email';
+import { sendEmail } from '../emails/send-email';
 import type { EmailSendRow, JourneyStatus } from '../db/schema';
-import { gateCategory, sendGateResult, sendGateVerdicts, type GateCategory, type SendGateResult } from '../preferences/send-gate';
+import { sendGateVerdicts, type SendGateVerdicts } from '../preferences/send-gate';
 
 export type JourneyEmailOutcome = SendJourneyEmailResult | { status: 'deferred'; retryAt: Date; reason: string };
 
 /**
  * The journey email step (activity `sendJourneyEmail`): the send path plus the journey log.
+ * Whether the send goes now is admitSends's answer (delivery/admit-sends.ts: holdouts, the gate,
+ * the reputation breaker, the frequency caps, `suppress.hours`, the warm-up, in that order), asked
+ * with the gate this step already read in its one statement:
  * - sent → `email_sent` (once per send, even when the activity is retried after the send);
- * - skipped (preferences, suppression) → `email_skipped` with the reason; the journey goes on;
+ * - skipped (holdout, preferences, suppression, a `skip` cap) → `email_skipped` with the reason; the journey goes on;
  * - failed for good (provider errors exhausted, bad template data, delivery unknown) →
  *   `email_failed`; the send is failed + DLQ and the journey goes on (docs/email.md);
- * - deferred (journey `suppress.hours`) → the state is `waiting` until `retryAt`; the activity
- *   turns this into a durable retry at that time;
- * - over a frequency cap of the delivery policy → skipped or held (journey-frequency-cap.ts);
- * - marketing mail to a provider the reputation breaker paused → held (journey-reputation-hold.ts);
- * - marketing mail past today's warm-up allowance → held until the next day (journey-warmup-hold.ts).
+ * - deferred (a hold, the suppress window) → the state is `waiting` until `retryAt`; the activity
+ *   turns this into a durable retry at that time.
  */
 export async function deliverJourneyEmail(deps: EmailDeps, input: SendJourneyEmailInput): Promise<JourneyEmailOutcome> {
-  const category = emailCategory(deps, input.templateKey, input.category);
-  const gate = gateCategory(deps.categories, category);
-  const known = await readSendContext(deps.db, input, gate);
+  const known = await readSendContext(deps.db, input);
   if (known.stateStatus === null || !isLiveStatus(known.stateStatus)) return { status: 'skipped', reason: 'state_not_active' };
-  // a held-out person is exposed to the same timeline without the email; a required category (a
-  // receipt, a password reset) is something they asked for, so it is never held out. The program
-  // holdout (journeys/delivery-policy.ts) holds its categories back from every journey and broadcast.
-  const journeyHeld = input.holdout === true && !deps.categories.required(category);
-  const programArm = journeyHeld ? undefined : programHoldout(deps.delivery.policy, deps.categories, category, input.userId);
-  if (journeyHeld || programArm !== undefined) {
-    await recordJourneyStep(deps.db, {
-      stateId: input.stateId,
-      toNodeId: input.nodeId,
-      action: 'email_skipped',
-      status: 'active',
-      detail: { templateKey: input.templateKey, reason: 'holdout', ...(programArm === undefined ? {} : programHoldoutDetail(programArm)) },
-    });
-    return { status: 'skipped', reason: 'holdout' };
+  const now = new Date();
+  const gate = new Map([[input.userEmail.toLowerCase(), known.gate]]);
+  const admission = (
+    await admitSends(
+      databaseAdmission(deps, now, { gate: async () => gate }),
+      // the send's row, read with the state above, tells a retry of an admitted send
+      journeyAdmissionBatch(input, known.row !== undefined),
+    )
+  )[0]!;
+  if (admission.verdict !== 'send') {
+    // a `delay` cap's end is shown on the recipient's clock too
+    const timeZone =
+      admission.verdict === 'defer' && admission.reason === 'frequency_cap'
+        ? await contactTimeZone(deps.db, input.userId, deps.delivery.defaultTimeZone)
+        : deps.delivery.defaultTimeZone;
+    const { outcome, ...step } = journeyAdmissionStep(input.templateKey, admission, timeZone);
+    await recordJourneyStep(deps.db, { stateId: input.stateId, toNodeId: input.nodeId, ...step });
+    return outcome;
   }
-  // mail the person may leave, to a provider whose marketing breaker is paused, waits (docs/email.md, "Reputation breaker")
-  if (known.gate.allowed) {
-    const held = await applyJourneyReputationHold(deps, input, gate, known.row !== undefined);
-    if (held !== undefined) return held;
-  }
-
-  // the send's row, read with the state above, tells a retry of an admitted send
-  const cap = await applyJourneyFrequencyCap(deps, input, known.row !== undefined);
-  if (cap.status !== 'admitted') return cap;
   try {
-    // past today's warm-up allowance: waits for the next day's (docs/email.md, "Warm-up")
-    const warmup = await applyJourneyWarmupHold(deps, input, gate, known.row !== undefined);
-    if (warmup !== undefined) return warmup;
     return await sendAndRecord(deps, input, known);
   } finally {
-    if (cap.claimed) await releaseJourneyCapClaim(deps, input);
+    // the send path has answered: its email_sends row (if any) counts for the caps from now on
+    if (admission.capClaim) await releaseCapClaims(deps.db, [input.idempotencyKey]);
   }
 }
 
@@ -90,7 +82,7 @@ async function sendAndRecord(deps: EmailDeps, input: SendJourneyEmailInput, know
         locale: known.contactLocale,
       },
       {
-        known,
+        admitted: { row: known.row },
         whenSent: (emailSendId) => {
           loggedWithSend = true;
           return journeyStepExpressions({ ...base, action: 'email_sent', status: 'active', detail: { templateKey: input.templateKey, emailSendId } });
@@ -173,7 +165,8 @@ interface SendContext {
   /** null: the state is gone */
   stateStatus: JourneyStatus | null;
   row: EmailSendRow | undefined;
-  gate: SendGateResult;
+  /** the send gate's aggregates for the address */
+  gate: SendGateVerdicts;
   /** the contact's `locale` property (docs/email.md, "Languages"); undefined: the template's default */
   contactLocale: string | undefined;
 }
@@ -183,7 +176,7 @@ interface SendContext {
  * live?), the send of this idempotency key (a retry continues it), the send gate for the
  * address and the contact's locale. It was three statements per email, each a round trip and a plan.
  */
-async function readSendContext(db: Db, input: SendJourneyEmailInput, category: GateCategory): Promise<SendContext> {
+async function readSendContext(db: Db, input: SendJourneyEmailInput): Promise<SendContext> {
   const { rows } = await sql<
     EmailSendRow & {
       stateStatus: JourneyStatus | null;
@@ -198,7 +191,7 @@ async function readSendContext(db: Db, input: SendJourneyEmailInput, category: G
     left join journey_states st on st.id = ${input.stateId}
     left join email_sends s on s.idempotency_key = ${input.idempotencyKey}
     cross join lateral (
-      select ${sql.join(sendGateVerdicts(category, sql.val(input.userEmail)))} from email_preferences where lower(email) = ${input.userEmail.toLowerCase()}
+      select ${sql.join(sendGateVerdicts(input.category, sql.val(input.userEmail)))} from email_preferences where lower(email) = ${input.userEmail.toLowerCase()}
     ) as gate
     left join lateral (
       -- the enrolled contact: by external id, else the email-only contact its user id is the address of
@@ -210,7 +203,7 @@ async function readSendContext(db: Db, input: SendJourneyEmailInput, category: G
   return {
     stateStatus,
     row: send.id === null ? undefined : send,
-    gate: sendGateResult({ suppressed, unsubscribedAll, categoryOff }, category),
+    gate: { suppressed, unsubscribedAll, categoryOff },
     contactLocale: propertiesLocale({ [LOCALE_PROPERTY]: contactLocale }),
   };
 }

@@ -81,31 +81,31 @@ export function sendGateResult(verdicts: SendGateVerdicts, category: GateCategor
  */
 export async function checkSendGateForAddresses(db: Db, addresses: Iterable<string>, category: GateCategory): Promise<Map<string, SendGateResult>> {
   const given = [...new Set(addresses)];
-  const keys = [...new Set(given.map((address) => address.toLowerCase()))];
-  // one array parameter, however many addresses: a broadcast may ask for many thousands; one
-  // row per address, with or without preference rows (a kept suppression needs none)
-  const rows =
-    keys.length === 0
-      ? []
-      : (
-          await sql<{ address: string } & SendGateVerdicts>`
-            select given.address, gate.*
-            from unnest(${keys}::text[]) as given(address)
-            cross join lateral (
-              select ${sql.join(sendGateVerdicts(category, sql.ref('given.address')))} from email_preferences where lower(email) = given.address
-            ) as gate`.execute(db)
-        ).rows;
-  const blocked = new Map<string, SendBlockReason>();
-  for (const row of rows) {
-    const reason = sendGateResult(row, category).reason;
-    if (reason !== undefined) blocked.set(row.address, reason);
-  }
+  const verdicts = await readSendGateVerdicts(db, given, category);
   return new Map(
     given.map((address) => {
-      const reason = blocked.get(address.toLowerCase());
-      return [address, reason === undefined ? { allowed: true } : { allowed: false, reason }];
+      const row = verdicts.get(address.toLowerCase());
+      return [address, row === undefined ? { allowed: true } : sendGateResult(row, category)];
     }),
   );
+}
+
+/**
+ * The gate's aggregates of each address (keyed lower-cased), in one query for the whole set, for
+ * a caller that asks `sendGateResult` itself (delivery/admit-sends.ts).
+ */
+export async function readSendGateVerdicts(db: Db, addresses: Iterable<string>, category: GateCategory): Promise<Map<string, SendGateVerdicts>> {
+  const keys = [...new Set([...addresses].map((address) => address.toLowerCase()))];
+  if (keys.length === 0) return new Map();
+  // one array parameter, however many addresses: a broadcast may ask for many thousands; one
+  // row per address, with or without preference rows (a kept suppression needs none)
+  const { rows } = await sql<{ address: string } & SendGateVerdicts>`
+    select given.address, gate.*
+    from unnest(${keys}::text[]) as given(address)
+    cross join lateral (
+      select ${sql.join(sendGateVerdicts(category, sql.ref('given.address')))} from email_preferences where lower(email) = given.address
+    ) as gate`.execute(db);
+  return new Map(rows.map(({ address, ...verdicts }) => [address, verdicts]));
 }
 
 /** The send gate for one address (every send, the journey entry guard, a DLQ retry). */
