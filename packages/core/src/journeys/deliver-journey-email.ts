@@ -174,7 +174,8 @@ interface SendContext {
 /**
  * What a journey send reads before it writes, in ONE statement: the run's state (is it still
  * live?), the send of this idempotency key (a retry continues it), the send gate for the
- * address and the contact's locale. It was three statements per email, each a round trip and a plan.
+ * address and the contact's locale. One statement because each of these is a round trip and a plan
+ * on the hottest path there is (every journey email).
  */
 async function readSendContext(db: Db, input: SendJourneyEmailInput): Promise<SendContext> {
   const { rows } = await sql<
