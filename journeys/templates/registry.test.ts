@@ -4,6 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { emailTemplates, listedKeys } from './registry';
 import { createTemplateRegistry } from '@waymark/email/email-template';
 import { renderEmail, templateLanguage, TemplateDataError } from '@waymark/email/render-email';
+import { renderForSend } from '@waymark/email/render-plan';
+import { parseForTracking } from '@waymark/email/link-tracking';
+import { textProps } from '@waymark/email/secret-props';
 import { catalogProblems } from '@waymark/email/message-catalog';
 import { layoutMessages } from './components/layout-messages';
 import { assertTemplateCategories, definePreferenceCategories } from '@waymark/email/preference-categories';
@@ -116,5 +119,46 @@ describe('template registry (journeys/templates)', () => {
     const template = createTemplateRegistry(emailTemplates).find('order-receipt')!;
     await expect(renderEmail(template, { orderId: 'A-1', items: [] }, links)).rejects.toThrow(TemplateDataError);
     await expect(renderEmail(template, { items: [{ name: 'x', quantity: 1, price: 1 }] }, links)).rejects.toThrow(/orderId/);
+  });
+
+  it('sends from a render plan exactly what a full render sends, for every template, locale and text value (render-plan.ts)', async () => {
+    const values = ['Ada', 'Grace Hopper', 'José', 'Zoë-Anne St. Clair', 'X', '<b>Eve</b>', "O'Brien", undefined];
+    let planned = 0;
+    for (const template of emailTemplates) {
+      // the plans are kept per template object: one counted copy for all its sends
+      let components = 0;
+      const counted = { ...template, component: (props: Parameters<typeof template.component>[0]) => (components++, template.component(props)) };
+      for (const locale of [undefined, 'fr-CA']) {
+        for (const [index, value] of [...values, ...values].entries()) {
+          const data = { ...(template.sampleData as Record<string, unknown>), ...Object.fromEntries(textProps(template).map((prop) => [prop, value])) };
+          const tokens = [`eyJhbGciOi.unsub${index}.sig_-`, `eyJhbGciOi.prefs${index}.sig-_`];
+          const perSend = {
+            unsubscribeUrl: `https://mail.example.com/v1/email/unsubscribe?token=${tokens[0]}`,
+            preferencesUrl: `https://mail.example.com/v1/email/preferences?token=${tokens[1]}`,
+          };
+          const before = components;
+          const ours = await renderForSend(counted, data, perSend, { locale, tokens, secrets: [] });
+          if (components === before) planned += 1;
+          const full = await renderEmail(template, data, perSend, locale);
+          const document = parseForTracking(full.html);
+          const options = {
+            publicUrl: 'https://t.example',
+            emailSendId: `send-${index}`,
+            linkIds: new Map(document.urls.map((url, at) => [url, `link-${at}`])),
+          };
+          expect(
+            { subject: ours.subject, text: ours.text, urls: ours.document.urls, html: ours.document.apply(options) },
+            `${template.key} ${locale} ${value}`,
+          ).toEqual({
+            subject: full.subject,
+            text: full.text,
+            urls: document.urls,
+            html: document.apply(options),
+          });
+        }
+      }
+    }
+    // the welcome series and the broadcasts' templates fill plans after their first sends
+    expect(planned).toBeGreaterThan(emailTemplates.length * 2);
   });
 });

@@ -7,7 +7,10 @@ import { z } from 'zod';
 export const optionalText = z
   .string()
   .nullish()
-  .transform((value) => (value === null || value === undefined || value.trim() === '' ? undefined : value.trim()));
+  .transform((value) => (value === null || value === undefined || value.trim() === '' ? undefined : value.trim()))
+  // a text prop (secret-props.ts): the templates only print it (and ask whether it is given), so a
+  // broadcast renders them once for all its recipients (render-plan.ts)
+  .meta({ text: true });
 
 export const productName = z.string().min(1).default('Waymark');
 export const appUrl = (path: string) => z.url().default(`https://app.example.com${path}`);

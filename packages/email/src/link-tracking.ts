@@ -49,7 +49,11 @@ interface TrackingPlaces {
   bodyEnd: number | undefined;
 }
 
-function findPlaces(html: string, secrets: readonly string[] = []): TrackingPlaces {
+/**
+ * `onHref` hears every href a recipient can follow (the first of each clickable element), tracked
+ * or not, with its value as a browser follows it.
+ */
+function findPlaces(html: string, secrets: readonly string[] = [], onHref?: (url: string) => void): TrackingPlaces {
   const hrefs: HrefPlace[] = [];
   let bodyEnd: number | undefined;
   let clickable = false;
@@ -64,6 +68,7 @@ function findPlaces(html: string, secrets: readonly string[] = []): TrackingPlac
         // a browser follows the first href of an element; later duplicates are ignored
         if (!clickable || name !== 'href' || seenHref) return;
         seenHref = true;
+        onHref?.(value);
         if (isTrackableUrl(value) && !secrets.some((secret) => value.includes(secret)))
           hrefs.push({ start: parser.startIndex, end: parser.endIndex, url: value.trim() });
       },
@@ -123,19 +128,90 @@ export function applyTracking(html: string, options: ApplyTrackingOptions): stri
   return rewrite(html, findPlaces(html), options);
 }
 
-function rewrite(html: string, places: TrackingPlaces, options: ApplyTrackingOptions): string {
-  const edits: HtmlEdit[] = places.hrefs.map((place) => {
-    const id = options.linkIds.get(place.url);
-    if (id === undefined) throw new Error(`No tracked link for ${place.url}`);
-    return { start: place.start, end: place.end, text: `href="${escapeHtml(clickUrl(options.publicUrl, id))}"` };
-  });
+/** The tracked form of a link's `href` attribute. */
+function trackedHref(publicUrl: string, trackedLinkId: string): string {
+  return `href="${escapeHtml(clickUrl(publicUrl, trackedLinkId))}"`;
+}
+
+/** What goes before `</body>` (else last): the send's honeypot link and open pixel. */
+function trackingMarkup(options: ApplyTrackingOptions): string {
   // No person can see or reach the honeypot link (hidden, empty, out of the tab order and the
   // accessibility tree), so whoever follows it is a machine: link scanners fetch every href.
   // It carries the send's id, which the click route knows as the honeypot of that send.
   const honeypot = `<a href="${escapeHtml(honeypotUrl(options.publicUrl, options.emailSendId))}" style="display:none" aria-hidden="true" tabindex="-1"></a>`;
   const pixel = `<img src="${escapeHtml(openPixelUrl(options.publicUrl, options.emailSendId))}" width="1" height="1" alt="" style="display:none">`;
+  return honeypot + pixel;
+}
+
+function linkId(options: ApplyTrackingOptions, url: string): string {
+  const id = options.linkIds.get(url);
+  if (id === undefined) throw new Error(`No tracked link for ${url}`);
+  return id;
+}
+
+function rewrite(html: string, places: TrackingPlaces, options: ApplyTrackingOptions): string {
+  const edits: HtmlEdit[] = places.hrefs.map((place) => ({
+    start: place.start,
+    end: place.end,
+    text: trackedHref(options.publicUrl, linkId(options, place.url)),
+  }));
   const insertAt = places.bodyEnd ?? html.length;
   // a link after `</body>` comes after the pixel: applyHtmlEdits puts them in document order
-  edits.push({ start: insertAt, end: insertAt, text: honeypot + pixel });
+  edits.push({ start: insertAt, end: insertAt, text: trackingMarkup(options) });
   return applyHtmlEdits(html, edits);
+}
+
+/**
+ * One piece of an email whose tracking is planned once for many sends (render-plan.ts): the
+ * HTML as it is, a per-recipient value (its index), a tracked link's href, or the honeypot and
+ * pixel.
+ */
+export type TrackedPiece = string | { slot: number } | { href: string } | { pixel: true };
+
+/**
+ * The pieces of an HTML rendered with stand-ins (render-plan.ts: start, end, slot) in the places of
+ * per-recipient values. The tracked links and the pixel's place are those of any value put in,
+ * since no value's character can start or end a tag, an attribute or an entity (render-plan.ts
+ * admits only such values). Undefined when a link a recipient can follow holds a stand-in, so the
+ * value could make it tracked or not, unless an untracked path in its own text keeps it untracked
+ * whatever the value.
+ */
+export function planTracking(
+  html: string,
+  standIns: readonly { start: number; end: number; slot: number }[],
+  holdsStandIn: (url: string) => boolean,
+): { pieces: TrackedPiece[]; urls: string[] } | undefined {
+  let unsure = false;
+  const places = findPlaces(html, [], (url) => {
+    if (holdsStandIn(url) && !UNTRACKED_PATHS.some((path) => url.includes(path))) unsure = true;
+  });
+  if (unsure) return undefined;
+  const insertAt = places.bodyEnd ?? html.length;
+  const cuts: { start: number; end: number; piece: TrackedPiece }[] = [
+    ...standIns.map((standIn) => ({ start: standIn.start, end: standIn.end, piece: { slot: standIn.slot } })),
+    ...places.hrefs.map((place) => ({ start: place.start, end: place.end, piece: { href: place.url } })),
+    { start: insertAt, end: insertAt, piece: { pixel: true } as const },
+  ].sort((a, b) => a.start - b.start || a.end - b.end);
+  const pieces: TrackedPiece[] = [];
+  let at = 0;
+  for (const cut of cuts) {
+    if (cut.start < at) return undefined; // overlapping places: not a plan this module can keep
+    if (cut.start > at) pieces.push(html.slice(at, cut.start));
+    pieces.push(cut.piece);
+    at = cut.end;
+  }
+  if (at < html.length) pieces.push(html.slice(at));
+  return { pieces, urls: [...new Set(places.hrefs.map((place) => place.url))] };
+}
+
+/** The HTML of planned pieces for one send: `values` fill the slots, as applyTracking would have rewritten the filled HTML. */
+export function applyTrackedPieces(pieces: readonly TrackedPiece[], values: readonly string[], options: ApplyTrackingOptions): string {
+  let html = '';
+  for (const piece of pieces) {
+    if (typeof piece === 'string') html += piece;
+    else if ('slot' in piece) html += values[piece.slot]!;
+    else if ('href' in piece) html += trackedHref(options.publicUrl, linkId(options, piece.href));
+    else html += trackingMarkup(options);
+  }
+  return html;
 }

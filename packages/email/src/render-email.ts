@@ -87,13 +87,12 @@ export function templateLanguage(template: EmailTemplate, requested: string | nu
 }
 
 /**
- * Validates the data against the template's schema, then renders subject, HTML and plain text,
- * in the template's locale for `locale` (the recipient's; fallback chain: resolveLocale).
- * A secret prop in `data` that holds the placeholder (kept data: secret-props.ts) is checked as
- * the template's sample value and rendered as the placeholder, so a past send's preview shows
- * where the secret was without failing the prop's schema (a URL, say).
+ * The template's data, validated against its schema (TemplateDataError otherwise). A secret prop
+ * in `data` that holds the placeholder (kept data: secret-props.ts) is checked as the template's
+ * sample value and comes back as the placeholder, so a past send's preview shows where the secret
+ * was without failing the prop's schema (a URL, say).
  */
-export async function renderEmail(template: EmailTemplate, data: unknown, links: EmailLinks, locale?: string | null): Promise<RenderedEmail> {
+export function validTemplateData(template: EmailTemplate, data: unknown): Record<string, unknown> {
   const given = (data ?? {}) as Record<string, unknown>;
   const placeholders = typeof given === 'object' ? redactedProps(template, given) : [];
   const sample = template.sampleData as Record<string, unknown>;
@@ -107,15 +106,35 @@ export async function renderEmail(template: EmailTemplate, data: unknown, links:
     throw new TemplateDataError(template.key, detail);
   }
   if (placeholders.length > 0) Object.assign(parsed.data, Object.fromEntries(placeholders.map((prop) => [prop, REDACTED])));
-  const language = templateLanguage(template, locale);
-  const element = createElement(template.component, { ...parsed.data, links, ...language });
+  return parsed.data;
+}
+
+/** The HTML and plain text of a template for data that validTemplateData returned. */
+export async function renderBody(
+  template: EmailTemplate,
+  data: Record<string, unknown>,
+  links: EmailLinks,
+  language: { locale: string; t: Translate },
+): Promise<{ html: string; text: string }> {
+  const element = createElement(template.component, { ...data, links, ...language });
   // one React render: `render(element, { plainText: true })` renders the same HTML again and then
   // converts it with toPlainText, so converting this render's HTML gives the same text for half
   // the CPU (a render is the largest CPU cost of a send)
   const html = await renderHtml(element);
-  const text = toPlainText(html);
+  return { html, text: toPlainText(html) };
+}
+
+/**
+ * Validates the data against the template's schema (validTemplateData), then renders subject,
+ * HTML and plain text, in the template's locale for `locale` (the recipient's; fallback chain:
+ * resolveLocale).
+ */
+export async function renderEmail(template: EmailTemplate, data: unknown, links: EmailLinks, locale?: string | null): Promise<RenderedEmail> {
+  const valid = validTemplateData(template, data);
+  const language = templateLanguage(template, locale);
+  const { html, text } = await renderBody(template, valid, links, language);
   return {
-    subject: template.subject(parsed.data, language.t),
+    subject: template.subject(valid, language.t),
     category: template.category ?? DEFAULT_EMAIL_CATEGORY,
     html,
     text,

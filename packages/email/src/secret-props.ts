@@ -7,20 +7,25 @@ import type { EmailTemplate } from './email-template';
  */
 export const REDACTED = '[redacted]';
 
-/** How a template marks a prop secret: `resetUrl: z.url().meta({ secret: true })`, beside the prop. */
-interface SecretMeta {
+/**
+ * How a template marks a prop, beside it: secret (`resetUrl: z.url().meta({ secret: true })`), or
+ * text (`firstName: z.string().meta({ text: true })`: the template only puts its value into text or
+ * an attribute as it is, never decides anything by it, render-plan.ts).
+ */
+interface PropMeta {
   secret?: boolean;
+  text?: boolean;
 }
 
 interface Inspectable {
-  meta(): SecretMeta | undefined;
+  meta(): PropMeta | undefined;
   def: { innerType?: unknown; in?: unknown };
 }
 
-/** True when `.meta({ secret: true })` sits on the prop or on a schema it wraps (optional, default, nullable…). */
-function isSecret(schema: unknown): boolean {
+/** True when `.meta({ [flag]: true })` sits on the prop or on a schema it wraps (optional, default, nullable…). */
+function marked(schema: unknown, flag: keyof PropMeta): boolean {
   for (let current = schema as Inspectable | undefined, depth = 0; current !== undefined && depth < 8; depth++) {
-    if (current.meta()?.secret === true) return true;
+    if (current.meta()?.[flag] === true) return true;
     current = (current.def.innerType ?? current.def.in) as Inspectable | undefined;
   }
   return false;
@@ -34,18 +39,27 @@ function objectShape(schema: unknown): Record<string, z.ZodType> {
   return {};
 }
 
-const cache = new WeakMap<EmailTemplate, readonly string[]>();
+const caches = { secret: new WeakMap<EmailTemplate, readonly string[]>(), text: new WeakMap<EmailTemplate, readonly string[]>() };
+
+function markedProps(template: EmailTemplate, flag: keyof PropMeta): readonly string[] {
+  let props = caches[flag].get(template);
+  if (props === undefined) {
+    props = Object.entries(objectShape(template.schema))
+      .filter(([, schema]) => marked(schema, flag))
+      .map(([prop]) => prop);
+    caches[flag].set(template, props);
+  }
+  return props;
+}
 
 /** The top-level props `template` declares secret (its schema's `.meta({ secret: true })`). */
 export function secretProps(template: EmailTemplate): readonly string[] {
-  let props = cache.get(template);
-  if (props === undefined) {
-    props = Object.entries(objectShape(template.schema))
-      .filter(([, schema]) => isSecret(schema))
-      .map(([prop]) => prop);
-    cache.set(template, props);
-  }
-  return props;
+  return markedProps(template, 'secret');
+}
+
+/** The top-level props `template` declares text (its schema's `.meta({ text: true })`). */
+export function textProps(template: EmailTemplate): readonly string[] {
+  return markedProps(template, 'text');
 }
 
 /** `data` as it may be kept: each secret prop it holds becomes REDACTED. */

@@ -9,15 +9,24 @@ export interface Recipient {
 }
 
 /**
- * The footer links and the List-Unsubscribe target of one email. Unsubscribing from an email
- * turns off its category (the preference center offers the global switch).
+ * The footer links and the List-Unsubscribe target of one email, and the tokens in them (what
+ * differs per recipient: render-plan.ts). Unsubscribing from an email turns off its category (the
+ * preference center offers the global switch).
  */
-export async function buildEmailLinks(tokens: EmailTokenSigner, publicUrl: string, recipient: Recipient, category: string): Promise<EmailLinks> {
+export async function buildEmailLinks(
+  tokens: EmailTokenSigner,
+  publicUrl: string,
+  recipient: Recipient,
+  category: string,
+): Promise<{ links: EmailLinks; tokens: string[] }> {
   const [unsubscribe, preferences] = await Promise.all([
     tokens.sign({ ...recipient, action: 'unsubscribe', category }),
     tokens.sign({ ...recipient, action: 'unsubscribe' }),
   ]);
-  return { unsubscribeUrl: unsubscribePageUrl(publicUrl, unsubscribe), preferencesUrl: preferencesPageUrl(publicUrl, preferences) };
+  return {
+    links: { unsubscribeUrl: unsubscribePageUrl(publicUrl, unsubscribe), preferencesUrl: preferencesPageUrl(publicUrl, preferences) },
+    tokens: [unsubscribe, preferences],
+  };
 }
 
 /** RFC 2369 + RFC 8058 headers: mail clients offer a one-click unsubscribe that POSTs to the URL. */

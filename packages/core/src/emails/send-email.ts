@@ -1,6 +1,7 @@
 import { sql, type Insertable, type RawBuilder } from 'kysely';
-import { renderEmail, TemplateDataError } from '@waymark/email/render-email';
-import { parseForTracking, type TrackableDocument } from '@waymark/email/link-tracking';
+import { TemplateDataError } from '@waymark/email/render-email';
+import { renderForSend } from '@waymark/email/render-plan';
+import type { TrackableDocument } from '@waymark/email/link-tracking';
 import { isSesThrottling } from '@waymark/email/ses-throttling';
 import { EMAIL_SEND_ID_TAG } from '@waymark/email/ses-notification';
 import { DEFAULT_EMAIL_CATEGORY, type EmailLinks } from '@waymark/email/email-template';
@@ -179,18 +180,18 @@ export async function prepareSend(deps: EmailDeps, row: EmailSendRow, live?: Jso
   const data = withLiveSecrets(row.data, live);
   const missing = redactedProps(template, data);
   if (missing.length > 0) return failForGood(deps, row, secretsNotKept(row.templateKey, missing));
-  const links = await buildEmailLinks(deps.tokens, deps.publicUrl, { externalId: row.userId ?? '', email: row.toEmail }, row.category);
+  const { links, tokens } = await buildEmailLinks(deps.tokens, deps.publicUrl, { externalId: row.userId ?? '', email: row.toEmail }, row.category);
   let rendered;
   try {
-    rendered = await renderEmail(template, data, links, row.locale);
+    // a secret link is a credential: never copied into tracked_links nor passed through a redirect
+    rendered = await renderForSend(template, data, links, { locale: row.locale, tokens, secrets: secretValues(template, data) });
   } catch (error) {
     // bad data or a template bug: retrying cannot help
     return failForGood(deps, row, error instanceof TemplateDataError ? error.message : `Render failed: ${(error as Error).message}`);
   }
   // a subject given at send time was stored with the row, so a retry sends the same one
   const subject = row.subject === '' ? rendered.subject : row.subject;
-  // a secret link is a credential: never copied into tracked_links nor passed through a redirect
-  return { subject, text: rendered.text, links, document: parseForTracking(rendered.html, secretValues(template, data)) };
+  return { subject, text: rendered.text, links, document: rendered.document };
 }
 
 /** The kept data with each secret prop the caller still holds put back (undefined `live`: the kept data). */
