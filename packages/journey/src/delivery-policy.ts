@@ -204,8 +204,13 @@ const PROGRAM_HOLDOUT_SALT = 'waymark:program-holdout';
  * (outcomes.ts), with the program's salt.
  */
 export function programHoldoutArm(policy: DeliveryPolicy, category: string, userId: string): HoldoutArm | undefined {
-  if (policy.holdout === undefined || !policy.holdout.categories.includes(category)) return undefined;
+  if (policy.holdout === undefined || !programHoldsCategory(policy, category)) return undefined;
   return hashedArm(PROGRAM_HOLDOUT_SALT, userId, policy.holdout.percent);
+}
+
+/** Whether the program holdout holds people out of `category` (what its outcomes measure, journey by journey). */
+export function programHoldsCategory(policy: DeliveryPolicy, category: string): boolean {
+  return policy.holdout?.categories.includes(category) ?? false;
 }
 
 /** The reputation breaker's thresholds under `policy`: its own, else the defaults. */

@@ -37,6 +37,7 @@ export {
   EVERY_CATEGORY,
   NO_DELIVERY_POLICY,
   programHoldoutArm,
+  programHoldsCategory,
   reputationThresholds,
   unknownDeliveryAction,
   withPolicyQuietHours,

@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import type { JourneyGoal } from '@waymark/journey';
 import type { Db } from '../db/database';
 import { conflict } from '../errors/app-error';
 import { dailySeries, type DailyOutcome } from '../outcomes/daily-outcome';
@@ -72,12 +73,17 @@ export async function getJourneyOutcomes(db: Db, registry: JourneyRegistry, jour
   );
   return {
     journeyId,
-    goal: journey.goal === undefined ? null : { event: journey.goal.event, within: String(journey.goal.within) },
+    goal: journey.goal === undefined ? null : goalView(journey.goal),
     arms: outcomeArms,
     lift,
     byStep: steps.rows.map(({ nodeId, ...counts }) => ({ step: nodeId, ...counts })),
     daily: dailySeries(days.rows, outcomeArms.holdout !== null),
   };
+}
+
+/** A goal as outcomes answer it: its event and its window as written. */
+export function goalView(goal: Pick<JourneyGoal, 'event' | 'within'>): { event: string; within: string } {
+  return { event: goal.event, within: String(goal.within) };
 }
 
 /** The counters' conditions of `from`/`to`: rows of entry days (UTC) within them, bounds included. */

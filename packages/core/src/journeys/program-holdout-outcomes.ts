@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import { DEFAULT_EMAIL_CATEGORY } from '@waymark/email/email-template';
-import type { DeliveryPolicy } from '@waymark/journey';
+import { programHoldsCategory, type DeliveryPolicy } from '@waymark/journey';
 import type { Db } from '../db/database';
 import { notFound } from '../errors/app-error';
 import { goalOutcome, type GoalOutcome } from '../outcomes/goal-outcome';
-import { entryDayFilters, type OutcomesQuery } from './journey-outcomes';
+import { entryDayFilters, goalView, type OutcomesQuery } from './journey-outcomes';
 import type { JourneyRegistry } from './registry';
 
 /** One journey's goal measured against the program holdout: the same arms and lift as its own outcomes. */
@@ -43,7 +43,7 @@ export async function getProgramHoldoutOutcomes(
   const measured = registry
     .all()
     .flatMap((journey) =>
-      journey.goal === undefined || !holdout.categories.includes(journey.category ?? DEFAULT_EMAIL_CATEGORY) ? [] : [{ ...journey, goal: journey.goal }],
+      journey.goal === undefined || !programHoldsCategory(policy, journey.category ?? DEFAULT_EMAIL_CATEGORY) ? [] : [{ ...journey, goal: journey.goal }],
     );
   const ids = measured.map((journey) => journey.id);
   const { rows } =
@@ -60,7 +60,7 @@ export async function getProgramHoldoutOutcomes(
     categories: [...holdout.categories],
     journeys: measured.map((journey) => ({
       journeyId: journey.id,
-      goal: { event: journey.goal.event, within: String(journey.goal.within) },
+      goal: goalView(journey.goal),
       // the program holds someone out of every listed journey: its arm is there, zeros until someone enters
       ...goalOutcome(arm(journey.id, false), arm(journey.id, true), true),
     })),

@@ -69,16 +69,8 @@ export interface JourneyStepCountsTable {
   converted: ColumnType<string, number | undefined, number>;
 }
 
-/** 0280: per journey, program-holdout arm, entry day (UTC) and backend shard */
-export interface ProgramHoldoutCountsTable {
-  journeyId: string;
-  holdout: boolean;
-  day: ColumnType<Date, string, string>;
-  shard: number;
-  enrolled: ColumnType<string, number | undefined, number>;
-  converted: ColumnType<string, number | undefined, number>;
-  value: ColumnType<string, number | undefined, number>;
-}
+/** 0280: per journey, program-holdout arm, entry day (UTC) and backend shard: the outcome counters without a version */
+export type ProgramHoldoutCountsTable = Omit<JourneyOutcomeCountsTable, 'journeyVersion'>;
 
 export interface JourneyEntriesTable {
   journeyId: string;
