@@ -1,10 +1,11 @@
 import { defineDeliveryPolicy, programHoldoutArm, type DeliveryPolicy } from '@waymark/journey';
 
 /**
- * One table of journey sends and what becomes of each (delivery/admit-sends.ts), run through the
+ * One table of intended sends and what becomes of each (delivery/admit-sends.ts), run through the
  * journey test kit's world (temporal/simulation/admission-scenarios.test.ts) and through the real
- * database path (packages/core/src/delivery/admit-sends.int.test.ts): both must give the same
- * answers, so the kit cannot drift from production again.
+ * database by both send paths, a journey's email step and a broadcast's chunk
+ * (packages/core/src/delivery/admit-sends.int.test.ts): all must give the same answers, so neither
+ * the kit nor a send path can drift from the one order again.
  */
 export interface AdmissionScenario {
   name: string;
@@ -26,18 +27,25 @@ export interface AdmissionScenario {
   policy?: DeliveryPolicy;
   /** `send`, `skip:<reason>` or `defer:<reason>` */
   expected: string;
+  /** why the scenario means nothing to a broadcast, which then does not run it */
+  journeyOnly?: string;
 }
 
-const skipCap = defineDeliveryPolicy({ caps: [{ category: 'journey', max: 1, per: '1d', onCap: 'skip' }] });
+const oneJourneyEmailADay = { category: 'journey', max: 1, per: '1d', onCap: 'skip' } as const;
+const skipCap = defineDeliveryPolicy({ caps: [oneJourneyEmailADay] });
 const delayCap = defineDeliveryPolicy({ caps: [{ category: '*', max: 1, per: '1d', onCap: 'delay' }] });
 const programHoldout = defineDeliveryPolicy({ holdout: { percent: 50, categories: ['journey'] } });
 /** a ramp whose first day lets one marketing send through */
-const warmup = defineDeliveryPolicy({ warmup: { startPerDay: 1, growth: 2, until: 1_000 } });
+const firstDayOfOne = { startPerDay: 1, growth: 2, until: 1_000 };
+const warmup = defineDeliveryPolicy({ warmup: firstDayOfOne });
+const skipCapAndWarmup = defineDeliveryPolicy({ caps: [oneJourneyEmailADay], warmup: firstDayOfOne });
+/** broadcasts have no suppress window: `suppress.hours` is a journey's own */
+const suppressWindowOnly = 'a broadcast has no suppress window (`suppress.hours` is a journey setting)';
 
-/** The first of user-0, user-1, … that the program holdout holds out of `journey`. */
-export const programHeldOutUser = Array.from({ length: 100 }, (_, index) => `user-${index}`).find(
-  (userId) => programHoldoutArm(programHoldout, 'journey', userId)?.holdout === true,
-)!;
+/** The first of `<prefix>-0`, `<prefix>-1`, … that `heldOut` holds out. */
+export function firstHeldOut(prefix: string, heldOut: (userId: string) => boolean): string {
+  return Array.from({ length: 1_000 }, (_, index) => `${prefix}-${index}`).find(heldOut)!;
+}
 
 export const admissionScenarios: readonly AdmissionScenario[] = [
   { name: 'nothing stands in the way', send: { category: 'journey' }, expected: 'send' },
@@ -61,26 +69,65 @@ export const admissionScenarios: readonly AdmissionScenario[] = [
   { name: 'a required category is never held out', send: { category: 'transactional', holdout: true }, expected: 'send' },
   { name: 'in the program holdout', send: { category: 'journey' }, policy: programHoldout, expected: 'skip:holdout' },
   { name: 'reputation-paused marketing mail', person: { reputationPaused: true }, send: { category: 'journey' }, expected: 'defer:reputation' },
+  {
+    name: 'the holdouts go before the reputation hold',
+    person: { reputationPaused: true },
+    send: { category: 'journey', holdout: true },
+    expected: 'skip:holdout',
+  },
+  {
+    name: 'the gate goes before the reputation hold',
+    person: { unsubscribed: 'all', reputationPaused: true },
+    send: { category: 'journey' },
+    expected: 'skip:unsubscribed_all',
+  },
   { name: 'reputation-paused, a required category', person: { reputationPaused: true }, send: { category: 'transactional' }, expected: 'send' },
   { name: 'the warm-up allowance is spent', person: { warmupSpent: true }, send: { category: 'journey' }, policy: warmup, expected: 'defer:warmup' },
   { name: 'warm-up spent, a required category', person: { warmupSpent: true }, send: { category: 'transactional' }, policy: warmup, expected: 'send' },
+  {
+    name: 'the gate goes before the warm-up',
+    person: { unsubscribed: ['journey'], warmupSpent: true },
+    send: { category: 'journey' },
+    policy: warmup,
+    expected: 'skip:category_unsubscribed',
+  },
+  {
+    name: 'the caps go before the warm-up',
+    person: { sentBefore: ['journey'], warmupSpent: true },
+    send: { category: 'journey' },
+    policy: skipCapAndWarmup,
+    expected: 'skip:frequency_cap',
+  },
   {
     name: 'inside the suppress window',
     person: { lastJourneyEmailHoursAgo: 1 },
     send: { category: 'journey', suppressHours: 2 },
     expected: 'defer:suppress_window',
+    journeyOnly: suppressWindowOnly,
   },
-  { name: 'past the suppress window', person: { lastJourneyEmailHoursAgo: 3 }, send: { category: 'journey', suppressHours: 2 }, expected: 'send' },
+  {
+    name: 'past the suppress window',
+    person: { lastJourneyEmailHoursAgo: 3 },
+    send: { category: 'journey', suppressHours: 2 },
+    expected: 'send',
+    journeyOnly: suppressWindowOnly,
+  },
   {
     name: 'the caps go before the suppress window',
     person: { sentBefore: ['journey'], lastJourneyEmailHoursAgo: 1 },
     send: { category: 'journey', suppressHours: 2 },
     policy: skipCap,
     expected: 'skip:frequency_cap',
+    journeyOnly: suppressWindowOnly,
   },
 ];
 
-/** The user id a scenario's send is for: the program holdout scenario's is held out. */
-export function scenarioUserId(scenario: AdmissionScenario): string {
-  return scenario.policy?.holdout === undefined ? 'user-admitted' : programHeldOutUser;
+/**
+ * The user id a scenario's send is for, among `<prefix>-…`: the program holdout scenario's is held
+ * out of `journey` by it.
+ */
+export function scenarioUserId(scenario: AdmissionScenario, prefix = 'user'): string {
+  const policy = scenario.policy;
+  if (policy?.holdout === undefined) return `${prefix}-admitted`;
+  return firstHeldOut(prefix, (userId) => programHoldoutArm(policy, 'journey', userId)?.holdout === true);
 }

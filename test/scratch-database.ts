@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { createDatabase } from '@waymark/core/db/database';
+import { afterAll, beforeAll } from 'vitest';
+import { createDatabase, type Db } from '@waymark/core/db/database';
 import { migrateToLatest } from '@waymark/core/db/migrator';
 import { integrationEnv } from './test-env';
 
@@ -57,4 +58,22 @@ export async function openScratchDatabase(): Promise<{ url: string; release: () 
       await done;
     },
   };
+}
+
+/**
+ * A scratch database for the describe block it is called in: opened (and connected to) before
+ * its tests, dropped after them. `db()` and `url()` answer once the block's tests run.
+ */
+export function useScratchDatabase(): { db: () => Db; url: () => string } {
+  let scratch: { url: string; release: () => Promise<void> } | undefined;
+  let db: Db | undefined;
+  beforeAll(async () => {
+    scratch = await openScratchDatabase();
+    db = createDatabase({ connectionString: scratch.url, max: 4 });
+  }, 60_000);
+  afterAll(async () => {
+    await db?.destroy();
+    await scratch?.release();
+  });
+  return { db: () => db!, url: () => scratch!.url };
 }

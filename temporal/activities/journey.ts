@@ -1,9 +1,9 @@
 import type { DeliveryPolicy, PropertyCondition } from '@waymark/journey';
-import { DEFAULT_EMAIL_CATEGORY } from '@waymark/email/email-template';
 import type { PreferenceCategories } from '@waymark/email/preference-categories';
 import type { Config } from '@waymark/core/config/config';
 import { contactTimeZone } from '@waymark/core/contacts/time-zone';
 import { programHoldoutOfEntry } from '@waymark/core/delivery/program-holdout';
+import { sendCategoryKey } from '@waymark/core/delivery/send-category';
 import type { Db } from '@waymark/core/db/database';
 import type { JsonObject } from '@waymark/core/db/schema';
 import type { IngestInput, IngestResult } from '@waymark/core/events/ingest';
@@ -45,7 +45,7 @@ export function createJourneyActivities(deps: JourneyActivityDeps) {
      * step's holdout does, and a run's history need not change when the policy does.
      */
     async enterJourney(input: EnterJourneyInput): Promise<EnterJourneyResult> {
-      const programHoldout = programHoldoutOfEntry(deps.deliveryPolicy, deps.categories, input.category ?? DEFAULT_EMAIL_CATEGORY, input.userId);
+      const programHoldout = programHoldoutOfEntry(deps.deliveryPolicy, deps.categories, sendCategoryKey(input.category), input.userId);
       const entry = await enterJourney(deps.db, programHoldout === undefined ? input : { ...input, programHoldout }, deps.categories);
       const trigger = input.context.trigger as { eventId?: unknown } | undefined;
       if (entry.entered && typeof trigger?.eventId === 'string')

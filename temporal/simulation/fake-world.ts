@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
-import { DEFAULT_EMAIL_CATEGORY } from '@waymark/email/email-template';
 import { primitiveProperties, type PrimitiveProperties } from '@waymark/core/journeys/orchestrator';
 import { definePreferenceCategories } from '@waymark/email/preference-categories';
 import { admitSends, DEFAULT_REPUTATION_RECHECK_MS, type AdmissionPorts } from '@waymark/core/delivery/admit-sends';
@@ -12,7 +11,8 @@ import { reputationHold } from '@waymark/core/deliverability/reputation-hold';
 import { nextWarmupDay, warmupDayOf } from '@waymark/core/deliverability/warmup';
 import { journeyAdmissionBatch, journeyAdmissionStep } from '@waymark/core/journeys/journey-admission';
 import type { SendJourneyEmailInput, SendJourneyEmailResult } from '@waymark/core/journeys/journey-email';
-import { gateCategory, sendGateResult, type SendBlockReason, type SendGateVerdicts } from '@waymark/core/preferences/send-gate';
+import { sendCategory, sendCategoryKey } from '@waymark/core/delivery/send-category';
+import { sendGateResult, type SendBlockReason, type SendGateVerdicts } from '@waymark/core/preferences/send-gate';
 import { categories } from '@waymark/journeys/categories';
 import type * as TemplateRegistry from '@waymark/journeys/templates/registry';
 import { createEnterJourneyWithActivities } from '../activities/enter-journey-with';
@@ -148,7 +148,7 @@ export class FakeWorld {
 
   /** The send gate (core's one rule, required categories included): the reason a send in `category` is refused, if any. */
   blocked(category: string): SendBlockReason | undefined {
-    return sendGateResult(this.gateVerdicts(category), gateCategory(kitCategories, category)).reason;
+    return sendGateResult(this.gateVerdicts(category), sendCategory(kitCategories, category)).reason;
   }
 
   /**
@@ -276,7 +276,7 @@ export class FakeRun {
     const calls: JourneyRunCalls = {
       enterJourney: async (input) => {
         if (this.stateId !== undefined) return { entered: true, stateId: this.stateId, userEmail: input.userEmail };
-        const blocked = world.blocked(input.category ?? DEFAULT_EMAIL_CATEGORY);
+        const blocked = world.blocked(sendCategoryKey(input.category));
         if (blocked !== undefined) return { entered: false, reason: blocked };
         if (input.entryLimit === 'once' && world.entered.has(input.journeyId)) return { entered: false, reason: 'entry_limit' };
         if ([...world.runs.values()].some((run) => run !== this && run.journeyId === input.journeyId && run.live))

@@ -104,7 +104,7 @@ export function createJourneyContext(input: RunContextInput): JourneyContext {
           templateKey,
           nodeId,
           data: (options.data ?? {}) as JsonObject,
-          // workflow code may not import the send path's DEFAULT_EMAIL_CATEGORY; the same 'journey'
+          // sendCategoryKey's order (core's delivery/send-category.ts), which workflow code may not import
           category: options.category ?? journey.category ?? 'journey',
           idempotencyKey: `${workflowId}:${nodeId}:${step}`,
           ...(journey.suppress === undefined ? {} : { suppressHours: journey.suppress.hours }),

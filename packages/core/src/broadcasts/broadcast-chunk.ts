@@ -5,17 +5,16 @@ import { admitSends } from '../delivery/admit-sends';
 import { databaseAdmission } from '../emails/database-admission';
 import { eachLimited } from '../concurrency/each-limited';
 import type { EmailDeps } from '../emails/email-deps';
-import { emailCategory, type SendEmailInput, type SendEmailResult } from '../emails/send-email';
+import type { SendEmailInput, SendEmailResult } from '../emails/send-email';
 import { createBatchSender, createQueuedSends } from '../emails/send-email-batch';
 import type { BroadcastPhase, JsonObject } from '../db/schema';
 import { propertiesLocale } from '../contacts/locale';
-import { gateCategory } from '../preferences/send-gate';
 import { releaseCapClaims } from '../delivery/frequency-caps';
 import { lockForChunk } from './broadcast-transition-lock';
 import { UNKNOWN_DROPPED, type BroadcastSkipReason, type BroadcastVariant } from './broadcast-schemas';
 import { recipientTemplateData } from './broadcast-template-data';
-import { pauseForReputation, reputationHoldsAny } from './broadcast-reputation';
-import { claimBroadcastWarmup, deferForWarmup } from './broadcast-warmup';
+import { pauseForReputation } from './broadcast-reputation';
+import { claimBroadcastWarmup, deferRestForWarmup } from './broadcast-warmup';
 
 /** Recipients claimed per chunk: one transaction and lock of the row, one set-based gate query (docs/broadcasts.md, "How fast"). */
 export const BROADCAST_CHUNK_SIZE = 400;
@@ -46,8 +45,8 @@ interface Outcome {
 }
 
 /** A recipient's skip as the broadcast counts it: the gate's reasons fold into `suppressed` and `unsubscribed`. */
-function skipReason(reason: string | undefined): BroadcastSkipReason {
-  if (reason === 'holdout' || reason === 'frequency_cap') return reason;
+export function broadcastSkipReason(reason: string | undefined): BroadcastSkipReason {
+  if (reason === 'holdout' || reason === 'frequency_cap' || reason === 'missing_data') return reason;
   return reason === 'suppressed' ? 'suppressed' : 'unsubscribed';
 }
 
@@ -60,7 +59,7 @@ function outcomeOf(contactId: string, result: Exclude<SendEmailResult, { status:
       if (result.dropped === true) return { contactId, status: 'skipped', reason: UNKNOWN_DROPPED, emailSendId: result.emailSendId };
       return { contactId, status: 'failed', reason: result.reason.slice(0, 500), emailSendId: result.emailSendId };
     case 'skipped':
-      return { contactId, status: 'skipped', reason: skipReason(result.reason), emailSendId: null };
+      return { contactId, status: 'skipped', reason: broadcastSkipReason(result.reason), emailSendId: null };
   }
 }
 
@@ -97,16 +96,30 @@ export async function sendBroadcastChunk(deps: BroadcastSendDeps, broadcastId: s
       .limit(BROADCAST_CHUNK_SIZE)
       .execute();
     if (due.length === 0) return 0;
-    // the category as the send path judges it, for the chunk's own holds below
-    const category = gateCategory(deps.email.categories, row.category);
-    const breakers = await readBreakerSnapshot(trx);
-    // marketing mail to a provider whose reputation breaker is paused: the broadcast pauses (docs/email.md, "Reputation breaker")
-    if (reputationHoldsAny(breakers, category, due)) {
-      await pauseForReputation(trx, row);
-      return 0;
-    }
-    // today's warm-up allowance is spent: every recipient due now waits for the next day's (docs/email.md, "Warm-up")
-    if (await deferForWarmup(trx, deps.email.delivery.policy, row, category, phases, now)) return 0;
+    const variants = (row.variants as unknown as BroadcastVariant[] | null) ?? [];
+    // each recipient's email as it would go; undefined when its template data is missing (a prop
+    // the template requires in neither the broadcast's data nor the contact's properties)
+    const inputs = due.map((recipient): SendEmailInput | undefined => {
+      const variant = variants.find((candidate) => candidate.id === recipient.variantId);
+      const templateKey = variant?.templateKey ?? row.templateKey;
+      const template = deps.email.templates.find(templateKey);
+      const data =
+        template === undefined
+          ? undefined
+          : recipientTemplateData(template, { ...row.data, ...(variant?.data as JsonObject | undefined) }, recipient.properties);
+      if (data === undefined) return undefined;
+      return {
+        templateKey,
+        to: recipient.email!,
+        data,
+        userId: recipient.userId ?? undefined,
+        category: row.category,
+        idempotencyKey: broadcastEmailKey(broadcastId, recipient.contactId),
+        broadcastId,
+        subject: variant?.subject ?? row.subject ?? undefined,
+        locale: propertiesLocale(recipient.properties),
+      };
+    });
 
     // each recipient's answer in the send paths' one order (delivery/admit-sends.ts). The
     // broadcast's own holdout (docs/broadcasts.md, "Goals and holdouts") is the journeys' arm rule,
@@ -116,74 +129,67 @@ export async function sendBroadcastChunk(deps: BroadcastSendDeps, broadcastId: s
     const holdout = row.holdoutPercent > 0 ? { percent: row.holdoutPercent } : undefined;
     const admissions = await admitSends(
       databaseAdmission(deps.email, now, {
-        // the snapshot the pause above judged by
-        breakers,
+        // the breakers as they are now, not the process's snapshot of up to 5 s ago
+        breakers: await readBreakerSnapshot(trx),
         // inside the chunk's transaction: undone with it when a send throws; the rest (the least
         // engaged, last in snapshot order) wait for the next day
-        claimWarmup: (want) => claimBroadcastWarmup(trx, deps.email.delivery.policy, row, category, want, now),
+        claimWarmup: (want) => claimBroadcastWarmup(trx, deps.email.delivery.policy, row, want, now),
       }),
       {
         kind: 'broadcast',
         category: row.category,
-        sends: due.map((recipient) => ({
+        sends: due.map((recipient, index) => ({
           key: broadcastEmailKey(broadcastId, recipient.contactId),
           to: recipient.email!,
           userId: recipient.userId ?? recipient.email!,
           heldOut: holdoutArm({ id: broadcastId, holdout }, recipient.userId ?? recipient.contactId)?.holdout === true,
+          missingData: inputs[index] === undefined,
         })),
       },
     );
-    // over a `delay` cap, held, or past the send rate: still pending, due again when there is room
+    // over a `delay` cap or past the warm-up allowance: still pending, due again when there is room
     const delayed: { contactId: string; until: Date }[] = [];
-    const variants = (row.variants as unknown as BroadcastVariant[] | null) ?? [];
     const outcomes: Outcome[] = [];
     const sends: { contactId: string; input: SendEmailInput }[] = [];
     // the admitted sends' cap claims, released once the sends have answered
     const claimed: string[] = [];
+    let heldByBreaker = false;
+    let warmupSpentUntil: Date | undefined;
     due.forEach((recipient, index) => {
       const admission = admissions[index]!;
-      if (admission.verdict === 'skip') {
-        outcomes.push({ contactId: recipient.contactId, status: 'skipped', reason: skipReason(admission.reason), emailSendId: null });
-        return;
-      }
-      if (admission.verdict === 'defer') {
+      const input = inputs[index];
+      if (admission.verdict === 'skip')
+        outcomes.push({ contactId: recipient.contactId, status: 'skipped', reason: broadcastSkipReason(admission.reason), emailSendId: null });
+      else if (admission.verdict === 'send') {
+        if (admission.capClaim) claimed.push(input!.idempotencyKey);
+        sends.push({ contactId: recipient.contactId, input: input! });
+      } else if (admission.reason === 'reputation') {
+        // pending as it is: it goes once the breaker resumes the broadcast
+        heldByBreaker = true;
+      } else {
+        if (admission.reason === 'warmup') warmupSpentUntil = admission.until;
         delayed.push({ contactId: recipient.contactId, until: admission.until });
-        return;
       }
-      if (admission.capClaim) claimed.push(broadcastEmailKey(broadcastId, recipient.contactId));
-      const variant = variants.find((candidate) => candidate.id === recipient.variantId);
-      const templateKey = variant?.templateKey ?? row.templateKey;
-      const template = deps.email.templates.find(templateKey);
-      const data =
-        template === undefined
-          ? undefined
-          : recipientTemplateData(template, { ...row.data, ...(variant?.data as JsonObject | undefined) }, recipient.properties);
-      if (data === undefined) {
-        outcomes.push({ contactId: recipient.contactId, status: 'skipped', reason: 'missing_data', emailSendId: null });
-        return;
-      }
-      sends.push({
-        contactId: recipient.contactId,
-        input: {
-          templateKey,
-          to: recipient.email!,
-          data,
-          userId: recipient.userId ?? undefined,
-          category: row.category,
-          idempotencyKey: broadcastEmailKey(broadcastId, recipient.contactId),
-          broadcastId,
-          subject: variant?.subject ?? row.subject ?? undefined,
-          locale: propertiesLocale(recipient.properties),
-        },
-      });
     });
+    // marketing mail to a provider whose reputation breaker is paused: the broadcast pauses
+    // (docs/email.md, "Reputation breaker"); the chunk's sends the breaker does not hold go on
+    if (heldByBreaker) await pauseForReputation(trx, row);
+    // today's warm-up allowance is spent: the broadcast's other due recipients wait for the next
+    // day too (docs/email.md, "Warm-up"), in one UPDATE rather than a chunk at a time
+    if (warmupSpentUntil !== undefined)
+      await deferRestForWarmup(
+        trx,
+        { broadcastId, phases, now, until: warmupSpentUntil },
+        due.map((recipient) => recipient.contactId),
+      );
+
     // every queued row of the chunk in one statement (an earlier attempt's rows are kept as they
     // are); then each send renders, claims and records "sent" in flushes shared with the others
     const sender = createBatchSender(deps.email);
     try {
       const rows = await createQueuedSends(
         deps.email,
-        sends.map((send) => ({ input: send.input, category: emailCategory(deps.email, send.input.templateKey, send.input.category) })),
+        sends.map((send) => ({ input: send.input, category: row.category })),
       );
       await eachLimited(sends, BROADCAST_SEND_CONCURRENCY, async (send) => {
         const result = await sender.send(rows.get(send.input.idempotencyKey)!);

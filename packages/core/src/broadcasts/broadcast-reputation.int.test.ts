@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { definePreferenceCategories } from '@waymark/email/preference-categories';
 import { categories } from '@waymark/journeys/categories';
 import { emailTemplates } from '@waymark/journeys/templates/registry';
 import { loadConfig } from '../config/config';
-import { createDatabase, type Db } from '../db/database';
 import { createEmailDeps } from '../emails/create-email-deps';
 import type { BackgroundJobs } from '../jobs/background-jobs';
 import { emailsTo } from '../../../../test/email-emulator';
-import { openScratchDatabase } from '../../../../test/scratch-database';
+import { useScratchDatabase } from '../../../../test/scratch-database';
 import { seedList } from '../../../../test/seed-list';
 import { integrationEnv } from '../../../../test/test-env';
 import { resumeReputationPausedBroadcasts } from './broadcast-reputation';
@@ -29,19 +28,11 @@ const noJobs: BackgroundJobs = {
  * scratch database: a paused breaker holds marketing mail to every address of its provider.
  */
 describe('a broadcast under a paused reputation breaker', () => {
-  let scratch: { url: string; release: () => Promise<void> };
-  let db: Db;
-  beforeAll(async () => {
-    scratch = await openScratchDatabase();
-    db = createDatabase({ connectionString: scratch.url, max: 4 });
-  }, 60_000);
-  afterAll(async () => {
-    await db?.destroy();
-    await scratch?.release();
-  });
+  const scratch = useScratchDatabase();
 
   it('pauses with reason reputation, sends nothing, and goes on when the breaker resumes', async () => {
-    const config = loadConfig({ ...integrationEnv(), DATABASE_URL: scratch.url });
+    const db = scratch.db();
+    const config = loadConfig({ ...integrationEnv(), DATABASE_URL: scratch.url() });
     const preferenceCategories = definePreferenceCategories(categories);
     const email = createEmailDeps(config, { db, templates: emailTemplates, categories: preferenceCategories });
     const run = randomUUID().slice(0, 8);

@@ -6,7 +6,7 @@ import { sendBroadcastChunk, type BroadcastSendDeps } from './broadcast-chunk';
 import type { AbTest } from './broadcast-schemas';
 import { findBroadcastRow } from './broadcasts';
 import { rankByEngagement } from './broadcast-warmup';
-import { gateCategory } from '../preferences/send-gate';
+import { sendCategory } from '../delivery/send-category';
 
 /**
  * What the broadcast's workflow does next: stop, wait (until an instant, or until notified), or
@@ -136,7 +136,7 @@ export async function runBroadcastStep(deps: BroadcastRunDeps, id: string, now: 
     case 'sending':
     case 'testing': {
       if (row.startedAt === null) {
-        const engagedFirst = await rankByEngagement(db, deps.email.delivery.policy, gateCategory(deps.email.categories, row.category), now);
+        const engagedFirst = await rankByEngagement(db, deps.email.delivery.policy, sendCategory(deps.email.categories, row.category), now);
         const taken = await takeAudienceSnapshot(db, row, now, deps.defaultTimeZone, engagedFirst);
         return taken ? NEXT : finish(db, id, 'failed', 'The audience segment was deleted before sending started');
       }

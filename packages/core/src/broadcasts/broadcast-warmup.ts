@@ -13,42 +13,36 @@ import { isRequired, type GateCategory } from '../preferences/send-gate';
  */
 
 /**
- * When today's allowance is spent: every pending recipient of `phases` due at `now` waits for the
- * next day (one UPDATE, not a chunk at a time), and the broadcast says so. True when it deferred.
+ * Today's allowance is spent (a chunk's claim got less than it asked): every other pending
+ * recipient of `phases` due at `now` waits until `until` too, in one UPDATE rather than a chunk at
+ * a time. `asked`: the chunk's own recipients, which admission answered one by one.
  */
-export async function deferForWarmup(
+export async function deferRestForWarmup(
   trx: Db,
-  policy: DeliveryPolicy,
-  row: BroadcastRow,
-  category: GateCategory,
-  phases: readonly BroadcastPhase[],
-  now: Date,
-): Promise<boolean> {
-  if (policy.warmup === undefined || isRequired(category)) return false;
-  const { today } = await readWarmup(trx, policy, now);
-  if (today.allowance === undefined || today.used < today.allowance) return false;
-  const until = nextWarmupDay(now);
+  spent: { broadcastId: string; phases: readonly BroadcastPhase[]; now: Date; until: Date },
+  asked: readonly string[],
+): Promise<void> {
   await sql`
-    update broadcast_recipients set send_at = ${until}, updated_at = now()
-    where broadcast_id = ${row.id} and status = 'pending' and phase = any(${phases}::text[]) and (send_at is null or send_at <= ${now})`.execute(trx);
-  await trx.updateTable('broadcasts').set({ warmupUntil: until, updatedAt: new Date() }).where('id', '=', row.id).execute();
-  return true;
+    update broadcast_recipients set send_at = ${spent.until}, updated_at = now()
+    where broadcast_id = ${spent.broadcastId} and status = 'pending' and phase = any(${spent.phases}::text[])
+      and (send_at is null or send_at <= ${spent.now}) and contact_id <> all(${asked}::uuid[])`.execute(trx);
 }
 
 /**
- * Claims today's allowance for `want` sends of a chunk: the first `granted` go (the chunk's
- * recipients come in snapshot order, most engaged first), the rest wait until `until`.
+ * Claims today's allowance for `want` marketing sends of a chunk (admitSends asks only for sends
+ * of a category that is not required): the first `granted` go (the chunk's recipients come in
+ * snapshot order, most engaged first), the rest wait until `until`, which the broadcast shows as
+ * its `warmupUntil`.
  */
 export async function claimBroadcastWarmup(
   trx: Db,
   policy: DeliveryPolicy,
   row: BroadcastRow,
-  category: GateCategory,
   want: number,
   now: Date,
 ): Promise<{ granted: number; until: Date }> {
   const until = nextWarmupDay(now);
-  if (policy.warmup === undefined || isRequired(category)) return { granted: want, until };
+  if (policy.warmup === undefined) return { granted: want, until };
   const granted = await claimWarmup(trx, policy, want, now);
   const warmupUntil = granted < want ? until : null;
   if ((warmupUntil?.getTime() ?? null) !== (row.warmupUntil?.getTime() ?? null))

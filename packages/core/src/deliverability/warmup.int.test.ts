@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { defineDeliveryPolicy } from '@waymark/journey';
 import { createDatabase, type Db } from '../db/database';
-import { openScratchDatabase } from '../../../../test/scratch-database';
+import { useScratchDatabase } from '../../../../test/scratch-database';
 import { countReputationEvent } from './reputation-counts';
 import { claimWarmup, nextWarmupDay, readWarmup, warmupReport } from './warmup';
 
@@ -19,17 +19,10 @@ const start = Date.UTC(2030, 0, 7, 9);
  * database: the ramp's days are the installation's.
  */
 describe('the warm-up ramp, day by day', () => {
-  let scratch: { url: string; release: () => Promise<void> };
+  const scratch = useScratchDatabase();
   let db: Db;
-  beforeAll(async () => {
-    scratch = await openScratchDatabase();
-    db = createDatabase({ connectionString: scratch.url, max: 4 });
-  }, 60_000);
-  afterAll(async () => {
-    await db?.destroy();
-    await scratch?.release();
-  });
   beforeEach(async () => {
+    db = scratch.db();
     await sql`delete from warmup_days; delete from reputation_counts`.execute(db);
   });
 
@@ -76,7 +69,7 @@ describe('the warm-up ramp, day by day', () => {
       expect(Math.abs(used - planned) / planned, `day ${day + 1}: ${used} sent, ${planned.toFixed(1)} planned`).toBeLessThanOrEqual(0.02);
     });
     // the count is in PostgreSQL: a restarted worker (a new pool) finds the last day's use, and no more room
-    const restarted = createDatabase({ connectionString: scratch.url, max: 1 });
+    const restarted = createDatabase({ connectionString: scratch.url(), max: 1 });
     try {
       const last = new Date(start + 9 * DAY + 12 * 3_600_000);
       expect((await readWarmup(restarted, policy, last)).today).toEqual({ day: '2030-01-16', allowance: Math.round(50 * 1.5 ** 9), used: sent[9] });

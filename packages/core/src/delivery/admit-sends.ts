@@ -1,8 +1,9 @@
 import { capsFor, type DeliveryPolicy, type HoldoutArm } from '@waymark/journey';
 import type { PreferenceCategories } from '@waymark/email/preference-categories';
-import { gateCategory, isRequired, sendGateResult, type GateCategory, type SendBlockReason, type SendGateVerdicts } from '../preferences/send-gate';
+import { isRequired, sendGateResult, type GateCategory, type SendBlockReason, type SendGateVerdicts } from '../preferences/send-gate';
 import type { CappedSend } from './frequency-caps';
 import { programHoldout } from './program-holdout';
+import { sendCategory } from './send-category';
 import { suppressWindowEnd } from './suppress-window';
 
 /**
@@ -18,6 +19,9 @@ import { suppressWindowEnd } from './suppress-window';
  *    alike); a required category is never held out. A caller's own send has no holdout.
  * 2. the send gate (suppressed, unsubscribed from all, the category off): what the person said
  *    wins over everything that would only delay; a required category passes all but suppression.
+ *    Then a send that cannot be built (a broadcast recipient missing the template's data) is
+ *    skipped: after the holdouts, so a holdout arm stays everyone its hash keeps out, and before
+ *    every rule that claims, so it takes nobody's cap room nor warm-up allowance.
  * 3. the reputation hold: marketing mail to a provider whose breaker is paused waits; asked before
  *    any claim, so a held send takes no cap room nor warm-up allowance.
  * 4. the frequency caps (journeys and broadcasts; never a required category): a claim of cap
@@ -29,9 +33,10 @@ import { suppressWindowEnd } from './suppress-window';
  *    every other rule uses a share of the day.
  *
  * A send whose email_sends row exists was admitted by an earlier attempt: past the holdouts (a
- * pure function of who it is) it goes on, never claimed twice. A broadcast chunk answers steps 3
- * and 6 for the whole chunk before it asks (broadcast-chunk.ts): a paused breaker pauses the
- * broadcast, a spent warm-up day moves every due recipient to the next one.
+ * pure function of who it is) it goes on, never claimed twice. A skip at any step leaves the later
+ * steps' room and allowance to the sends that go. A broadcast chunk acts on the whole broadcast
+ * only after it has asked (broadcast-chunk.ts): a send the breaker holds pauses the broadcast, a
+ * spent warm-up day moves its other due recipients to the next one.
  */
 
 /** Who decides the send: journeys and broadcasts have holdouts and caps; a caller's own send (the API, a test send) has neither. */
@@ -49,6 +54,8 @@ export interface IntendedSend {
   suppressHours?: number | undefined;
   /** its email_sends row exists: an earlier attempt was admitted */
   admittedBefore?: boolean;
+  /** its template's required data is missing (a broadcast recipient's): it cannot be sent */
+  missingData?: boolean;
 }
 
 /** Intended sends of one category, decided together (a journey's send is a batch of one). */
@@ -62,6 +69,7 @@ export interface AdmissionBatch {
 export type AdmissionSkip =
   | { verdict: 'skip'; reason: 'holdout'; arm?: HoldoutArm }
   | { verdict: 'skip'; reason: SendBlockReason }
+  | { verdict: 'skip'; reason: 'missing_data' }
   | { verdict: 'skip'; reason: 'frequency_cap'; cap: CappedSend };
 
 export type AdmissionDefer =
@@ -112,8 +120,8 @@ function holdoutSkip(policy: DeliveryPolicy, category: string, required: boolean
 
 /** Answers each send of `batch`, in order, by the rules in the order above. */
 export async function admitSends(ports: AdmissionPorts, batch: AdmissionBatch): Promise<Admission[]> {
-  // the one category resolution: a declared category (its `required`), else a bare key
-  const category = gateCategory(ports.categories, batch.category);
+  // the one category resolution (send-category.ts): a declared category (its `required`), else a bare key
+  const category = sendCategory(ports.categories, batch.category);
   const required = isRequired(category);
   const answers: (Admission | undefined)[] = batch.sends.map(() => undefined);
   const open = () => batch.sends.flatMap((send, index) => (answers[index] === undefined ? [{ send, index }] : []));
@@ -136,6 +144,8 @@ export async function admitSends(ports: AdmissionPorts, batch: AdmissionBatch): 
       if (!gate.allowed) answers[index] = { verdict: 'skip', reason: gate.reason ?? 'suppressed' };
     }
   }
+
+  for (const { send, index } of open()) if (send.missingData === true) answers[index] = { verdict: 'skip', reason: 'missing_data' };
 
   if (!required) {
     for (const { send, index } of open()) {

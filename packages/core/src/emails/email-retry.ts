@@ -6,7 +6,8 @@ import type { Db } from '../db/database';
 import type { JsonObject } from '../db/schema';
 import { parseDeadLetterPayload, type DeadLetterRetryHandlers } from '../dlq/retry-handlers';
 import { conflict } from '../errors/app-error';
-import { checkSendGate, gateCategory } from '../preferences/send-gate';
+import { checkSendGate } from '../preferences/send-gate';
+import { sendCategory } from '../delivery/send-category';
 import { requeueFailedEmail } from './email-failures';
 import { secretsNotKept, type SendEmailInput, type SendEmailResult } from './send-email';
 
@@ -40,7 +41,7 @@ export interface EmailRetryDeps {
 export function registerEmailRetryHandler(handlers: DeadLetterRetryHandlers, deps: EmailRetryDeps): void {
   handlers.register('email', async (entry) => {
     const payload = parseDeadLetterPayload(emailPayload, entry.payload, 'email');
-    const gate = await checkSendGate(deps.db, payload.to, gateCategory(deps.categories, payload.category));
+    const gate = await checkSendGate(deps.db, payload.to, sendCategory(deps.categories, payload.category));
     if (!gate.allowed) throw conflict(`The recipient is blocked (${gate.reason ?? 'blocked'}); discard the entry instead`);
     const template = deps.templates.find(payload.templateKey);
     const missing = template === undefined ? [] : redactedProps(template, payload.data);

@@ -4,16 +4,17 @@ import { renderForSend } from '@waymark/email/render-plan';
 import type { TrackableDocument } from '@waymark/email/link-tracking';
 import { isSesThrottling } from '@waymark/email/ses-throttling';
 import { EMAIL_SEND_ID_TAG } from '@waymark/email/ses-notification';
-import { DEFAULT_EMAIL_CATEGORY, type EmailLinks } from '@waymark/email/email-template';
+import type { EmailLinks } from '@waymark/email/email-template';
 import { REDACTED, redactedProps, redactSecrets, secretValues } from '@waymark/email/secret-props';
 import { resolveLocale } from '@waymark/email/message-catalog';
 import type { Db } from '../db/database';
 import type { EmailSendRow, EmailSendsTable, EmailStatus, JsonObject } from '../db/schema';
 import { isUniqueViolation } from '../db/pg-errors';
 import { badRequest } from '../errors/app-error';
-import { gateCategory, isRequired } from '../preferences/send-gate';
+import { isRequired } from '../preferences/send-gate';
 import { sendRateTokens } from '../deliverability/reputation-hold';
 import { admitSends } from '../delivery/admit-sends';
+import { sendCategory, sendCategoryKey } from '../delivery/send-category';
 import { databaseAdmission } from './database-admission';
 import type { EmailDeps } from './email-deps';
 import { markEmailFailed } from './email-failures';
@@ -69,17 +70,6 @@ export interface SendEmailOptions {
    * does not ask again. `row` is the send of `idempotencyKey` the caller read (undefined: none yet).
    */
   admitted?: { row: EmailSendRow | undefined };
-  /**
-   * Further common table expressions for the statement that marks the send sent, so what the
-   * caller records about the send costs no round trip of its own (the journey's `email_sent`
-   * step). Called only when that statement runs; `sent` (the updated row's id) may be referenced.
-   */
-  whenSent?: (emailSendId: string) => RawBuilder<unknown>;
-}
-
-/** The category a send is gated and unsubscribed by: the caller's, else the template's, else `journey`. */
-export function emailCategory(deps: Pick<EmailDeps, 'templates'>, templateKey: string, category: string | undefined): string {
-  return category ?? deps.templates.find(templateKey)?.category ?? DEFAULT_EMAIL_CATEGORY;
 }
 
 /** Statuses that mean the provider accepted the message: never send such a row again. */
@@ -96,10 +86,29 @@ const ACCEPTED: readonly EmailStatus[] = ['sent', 'delivered', 'opened', 'clicke
  *   `maxAttempts` failures, after which the send is failed + DLQ and `failed` is returned.
  */
 export async function sendEmail(deps: EmailDeps, input: SendEmailInput, options: SendEmailOptions = {}): Promise<SendEmailResult> {
+  const attempt = await attemptSend(deps, input, options);
+  return attempt.status === 'accepted' ? recordSent(deps, attempt.row, attempt.messageId) : attempt;
+}
+
+/** A send the provider accepted, not yet recorded as sent: the caller records it (`recordSent`). */
+export interface AcceptedSend {
+  status: 'accepted';
+  row: EmailSendRow;
+  messageId: string;
+}
+
+/**
+ * sendEmail up to the provider's answer: an accepted send is left for the caller to record with
+ * `recordSent`, for a caller whose own record of the send goes in the same statement (the journey
+ * step's `email_sent`: deliver-journey-email.ts), so it costs no round trip of its own.
+ */
+export async function attemptSend(deps: EmailDeps, input: SendEmailInput, options: SendEmailOptions = {}): Promise<SendEmailResult | AcceptedSend> {
   let row = options.admitted === undefined ? await findByIdempotencyKey(deps.db, input.idempotencyKey) : options.admitted.row;
   if (row === undefined) {
-    if (deps.templates.find(input.templateKey) === undefined) throw badRequest(`Unknown email template "${input.templateKey}"`);
-    const category = emailCategory(deps, input.templateKey, input.category);
+    const template = deps.templates.find(input.templateKey);
+    if (template === undefined) throw badRequest(`Unknown email template "${input.templateKey}"`);
+    // the caller's, else the template's
+    const category = sendCategoryKey(input.category, template.category);
     if (options.admitted === undefined) {
       // a caller's own send: the gate, the reputation breaker, the suppress window and the warm-up
       // (no holdouts nor caps: those are the journeys' and broadcasts'), in admitSends's one order
@@ -126,7 +135,7 @@ export async function sendEmail(deps: EmailDeps, input: SendEmailInput, options:
 
   const accepted = await callProvider(deps, row, prepared, html, input.maxAttempts);
   if (typeof accepted !== 'string') return accepted;
-  return recordSent(deps, row, accepted, options.whenSent);
+  return { status: 'accepted', row, messageId: accepted };
 }
 
 /** The answer of a send that has ended (accepted, failed, or dropped as unknown); undefined while it has not. */
@@ -154,7 +163,7 @@ export async function beforeClaim(deps: EmailDeps, row: EmailSendRow): Promise<S
   // before the claim: a worker that dies while it waits leaves the row queued, not "delivery unknown"
   if (deps.sendRate === undefined) return undefined;
   // a send the reputation breaker slows is worth two tokens (deliverability/reputation-hold.ts)
-  const tokens = sendRateTokens(await deps.breakerStates.read(), { required: isRequired(gateCategory(deps.categories, row.category)), to: row.toEmail });
+  const tokens = sendRateTokens(await deps.breakerStates.read(), { required: isRequired(sendCategory(deps.categories, row.category)), to: row.toEmail });
   const slot = await deps.sendRate.acquire(row.idempotencyKey ?? row.id, tokens);
   if (slot !== undefined) return { status: 'deferred', reason: 'send_rate', retryAt: slot };
   return undefined;
@@ -272,19 +281,15 @@ export async function callProvider(
 }
 
 /**
- * Records one accepted send. A provider message id that another send already holds (the unique
+ * Records one accepted send; `also`: further common table expressions for the same statement,
+ * which may reference `sent` (the updated row's id). A provider message id that another send already holds (the unique
  * index; SES never repeats one, the SES emulator's random 9-digit ids do about once per 100,000)
  * cannot be stored: the message did leave, so the send ends "delivery unknown" in the DLQ at once
  * instead of throwing, which would fail the caller's whole step (a broadcast's chunks) into retries.
  */
-export async function recordSent(
-  deps: EmailDeps,
-  row: EmailSendRow,
-  messageId: string,
-  whenSent?: (emailSendId: string) => RawBuilder<unknown>,
-): Promise<SendEmailResult> {
+export async function recordSent(deps: EmailDeps, row: EmailSendRow, messageId: string, also?: RawBuilder<unknown>): Promise<SendEmailResult> {
   try {
-    await markSent(deps.db, row.id, messageId, whenSent);
+    await markSent(deps.db, row.id, messageId, also);
     return { status: 'sent', emailSendId: row.id };
   } catch (error) {
     if (!isUniqueViolation(error, 'email_sends_provider_message_idx')) throw error;
@@ -299,15 +304,15 @@ export async function recordSent(
  */
 export const SENT_STATUS = sql`case when status in ('queued', 'rendered', 'failed', 'unknown_dropped') then 'sent' else status end`;
 
-/** Records one accepted send (`whenSent`: see SendEmailOptions). */
-export async function markSent(db: Db, emailSendId: string, messageId: string, whenSent?: (emailSendId: string) => RawBuilder<unknown>): Promise<void> {
+/** Marks one accepted send sent, with `also` (see recordSent) in the same statement. */
+export async function markSent(db: Db, emailSendId: string, messageId: string, also?: RawBuilder<unknown>): Promise<void> {
   const sentAt = new Date();
   await sql`
     with sent as (
       update email_sends set status = ${SENT_STATUS}, provider_message_id = ${messageId}, sent_at = coalesce(sent_at, ${sentAt}), error_message = null, updated_at = ${sentAt}
       where id = ${emailSendId}
       returning id
-    )${whenSent === undefined ? sql`` : sql`, ${whenSent(emailSendId)}`}
+    )${also === undefined ? sql`` : sql`, ${also}`}
     select id from sent`.execute(db);
 }
 

@@ -12,7 +12,7 @@ import { journeyAdmissionBatch, journeyAdmissionStep } from './journey-admission
 import { isLiveStatus } from './live-statuses';
 import { journeyStepExpressions, recordJourneyStep } from './run-steps';
 import type { EmailDeps } from '../emails/email-deps';
-import { sendEmail } from '../emails/send-email';
+import { attemptSend, recordSent, type SendEmailResult } from '../emails/send-email';
 import type { EmailSendRow, JourneyStatus } from '../db/schema';
 import { sendGateVerdicts, type SendGateVerdicts } from '../preferences/send-gate';
 
@@ -65,10 +65,9 @@ async function sendAndRecord(deps: EmailDeps, input: SendJourneyEmailInput, know
   const base = { stateId: input.stateId, toNodeId: input.nodeId };
   // the email_sent step goes in the statement that marks the send sent (one round trip); only a
   // retry that finds the send already accepted writes it on its own, once
-  let loggedWithSend = false;
-  let result;
+  let result: SendEmailResult;
   try {
-    result = await sendEmail(
+    const attempt = await attemptSend(
       deps,
       {
         templateKey: input.templateKey,
@@ -81,14 +80,15 @@ async function sendAndRecord(deps: EmailDeps, input: SendJourneyEmailInput, know
         suppressHours: input.suppressHours,
         locale: known.contactLocale,
       },
-      {
-        admitted: { row: known.row },
-        whenSent: (emailSendId) => {
-          loggedWithSend = true;
-          return journeyStepExpressions({ ...base, action: 'email_sent', status: 'active', detail: { templateKey: input.templateKey, emailSendId } });
-        },
-      },
+      { admitted: { row: known.row } },
     );
+    if (attempt.status !== 'accepted') result = attempt;
+    else {
+      const detail = { templateKey: input.templateKey, emailSendId: attempt.row.id };
+      result = await recordSent(deps, attempt.row, attempt.messageId, journeyStepExpressions({ ...base, action: 'email_sent', status: 'active', detail }));
+      // logged with the send; recording it may also end it otherwise (delivery unknown), logged below
+      if (result.status === 'sent') return { status: 'sent', emailSendId: result.emailSendId };
+    }
   } catch (error) {
     // a journey naming a template this deployment does not have: retrying cannot help
     if (!isAppError(error) || error.code !== 'validation') throw error;
@@ -110,9 +110,15 @@ async function sendAndRecord(deps: EmailDeps, input: SendJourneyEmailInput, know
     await recordJourneyStep(deps.db, { ...base, action: 'email_failed', status: 'active', detail: { templateKey: input.templateKey, reason } });
     return { status: 'failed', reason };
   }
+  return recordOutcome(deps, input, result);
+}
+
+/** The journey log of the send path's answer (a send accepted by an earlier attempt: its `email_sent`, unless already written). */
+async function recordOutcome(deps: EmailDeps, input: SendJourneyEmailInput, result: SendEmailResult): Promise<JourneyEmailOutcome> {
+  const base = { stateId: input.stateId, toNodeId: input.nodeId };
   switch (result.status) {
     case 'sent':
-      if (!loggedWithSend && !(await hasLogFor(deps.db, input.stateId, 'email_sent', result.emailSendId))) {
+      if (!(await hasLogFor(deps.db, input.stateId, 'email_sent', result.emailSendId))) {
         await recordJourneyStep(deps.db, {
           ...base,
           action: 'email_sent',

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_EMAIL_CATEGORY } from '@waymark/email/email-template';
 import type { PreferenceCategories } from '@waymark/email/preference-categories';
 import { evaluateConditions } from '@waymark/journey';
 import type { Db } from '../db/database';
 import type { BackgroundJobs } from '../jobs/background-jobs';
-import { checkSendGateForAddresses, gateCategory } from '../preferences/send-gate';
+import { checkSendGateForAddresses } from '../preferences/send-gate';
+import { sendCategory } from '../delivery/send-category';
 import { effectiveEnabled, loadOverrides } from './effective-enabled';
 import type { EnrollEvent, EnrollUser } from './enroll-dispatch';
 import { primitiveProperties } from './orchestrator';
@@ -63,7 +63,7 @@ export async function batchEnroll(
     checkSendGateForAddresses(
       deps.db,
       users.map((user) => user.userEmail),
-      gateCategory(deps.categories, journey.category ?? DEFAULT_EMAIL_CATEGORY),
+      sendCategory(deps.categories, journey.category),
     ),
   ]);
   const enabled = effectiveEnabled(deps.journeys, journeyId, overrides.get(journeyId)?.enabled);

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import { DEFAULT_EMAIL_CATEGORY } from '@waymark/email/email-template';
 import { programHoldsCategory, type DeliveryPolicy } from '@waymark/journey';
 import type { Db } from '../db/database';
+import { sendCategoryKey } from '../delivery/send-category';
 import { notFound } from '../errors/app-error';
 import { goalOutcome, type GoalOutcome } from '../outcomes/goal-outcome';
 import { entryDayFilters, goalView, type OutcomesQuery } from './journey-outcomes';
@@ -43,7 +43,7 @@ export async function getProgramHoldoutOutcomes(
   const measured = registry
     .all()
     .flatMap((journey) =>
-      journey.goal === undefined || !programHoldsCategory(policy, journey.category ?? DEFAULT_EMAIL_CATEGORY) ? [] : [{ ...journey, goal: journey.goal }],
+      journey.goal === undefined || !programHoldsCategory(policy, sendCategoryKey(journey.category)) ? [] : [{ ...journey, goal: journey.goal }],
     );
   const ids = measured.map((journey) => journey.id);
   const { rows } =

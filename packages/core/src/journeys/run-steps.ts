@@ -1,10 +1,10 @@
 import { sql, type RawBuilder } from 'kysely';
-import { DEFAULT_EMAIL_CATEGORY } from '@waymark/email/email-template';
 import type { PreferenceCategories } from '@waymark/email/preference-categories';
 import type { EntryLimit } from '@waymark/journey';
 import type { Db } from '../db/database';
 import type { JourneyStatus, JsonObject } from '../db/schema';
-import { gateCategory, sendGateResult, sendGateVerdicts, type GateCategory, type SendBlockReason, type SendGateResult } from '../preferences/send-gate';
+import { sendCategory } from '../delivery/send-category';
+import { sendGateResult, sendGateVerdicts, type GateCategory, type SendBlockReason, type SendGateResult } from '../preferences/send-gate';
 import { LIVE_STATUS_LIST } from './live-statuses';
 
 /**
@@ -48,7 +48,7 @@ export type EnterJourneyResult = { entered: true; stateId: string; userEmail: st
  * entry leaves nothing behind: see `entryStatement`.
  */
 export async function enterJourney(db: Db, input: EnterJourneyInput, categories: Pick<PreferenceCategories, 'find'>): Promise<EnterJourneyResult> {
-  const category = gateCategory(categories, input.category ?? DEFAULT_EMAIL_CATEGORY);
+  const category = sendCategory(categories, input.category);
   const known = await readEntryContext(db, input, category);
   // an activity retry after a commit finds its own state
   if (known.stateId !== null) return { entered: true, stateId: known.stateId, userEmail: known.stateEmail! };

@@ -1,5 +1,5 @@
 import { sql, type Expression } from 'kysely';
-import type { PreferenceCategories, PreferenceCategory } from '@waymark/email/preference-categories';
+import type { PreferenceCategory } from '@waymark/email/preference-categories';
 import type { Db } from '../db/database';
 import { addressKept, SUPPRESSING_REASONS } from '../contacts/address-suppressions';
 
@@ -15,11 +15,6 @@ export interface SendGateResult {
  * bare key (gated as a category a person may leave: a broadcast's, a test's).
  */
 export type GateCategory = string | Pick<PreferenceCategory, 'key' | 'required'>;
-
-/** The deployment's category of `key` for the gate (a key no longer declared is gated as one a person may leave). */
-export function gateCategory(categories: Pick<PreferenceCategories, 'find'>, key: string): GateCategory {
-  return categories.find(key) ?? key;
-}
 
 const keyOf = (category: GateCategory) => (typeof category === 'string' ? category : category.key);
 /** A required category (receipts, resets) is sent whatever the person's preferences say. */

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import type { EmailLinks, EmailTemplate, TemplateRegistry } from '@waymark/email/email-template';
 import { DEFAULT_LOCALE } from '@waymark/email/message-catalog';
-import { DEFAULT_EMAIL_CATEGORY } from '@waymark/email/email-template';
 import { renderEmail, TemplateDataError, type RenderedEmail } from '@waymark/email/render-email';
+import { sendCategoryKey } from '../delivery/send-category';
 import { badRequest, notFound } from '../errors/app-error';
 
 export interface TemplateSummary {
@@ -30,7 +30,7 @@ export function listTemplates(templates: TemplateRegistry): TemplateSummary[] {
     return {
       key,
       description: template.description ?? null,
-      category: template.category ?? DEFAULT_EMAIL_CATEGORY,
+      category: sendCategoryKey(template.category),
       sampleData: template.sampleData as Record<string, unknown>,
       dataSchema: inputJsonSchema(template.schema),
       locales: templateLocales(template),
