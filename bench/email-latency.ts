@@ -240,7 +240,9 @@ async function main(): Promise<void> {
   const cpuPhase = await runPhase(db, `cpu-${run}`, CPU_EVENTS, CPU_RATE, 300_000);
   const after = { ...(await cpuSnapshot(db, subjects)), backends: await tracker.snapshot() };
   await tracker.stop();
-  const statements = (await worker.statements()) - statementsBefore;
+  const statementsAfter = await worker.statements();
+  const statements = statementsAfter.all - statementsBefore.all;
+  const named = statementsAfter.named - statementsBefore.named;
   const spent = cpuBetween(before, after);
   const sent = cpuPhase.rows.length;
   const perEvent = (name: string) => (spent.get(name) ?? 0) / Math.max(1, sent);
@@ -261,8 +263,10 @@ async function main(): Promise<void> {
   }
   rows.push(limitRow(`CPU per event (${label}): total`, 'ms', total, 45));
   rows.push(infoRow(`worker SQL statements per event (${label}), BEGIN/COMMIT included`, 'count', statements / Math.max(1, sent)));
+  // by name: parsed and planned a few times per connection, not on every event (packages/core/src/db/named-statements.ts)
+  rows.push(infoRow(`worker SQL statements per event sent unnamed (${label})`, 'count', (statements - named) / Math.max(1, sent)));
   console.log(
-    `  ${sent} emails, ${(statements / Math.max(1, sent)).toFixed(1)} worker statements each, in ${((after.at - before.at) / 1000).toFixed(1)} s; CPU ms per event: ${shares
+    `  ${sent} emails, ${(statements / Math.max(1, sent)).toFixed(1)} worker statements each (${((statements - named) / Math.max(1, sent)).toFixed(1)} unnamed), in ${((after.at - before.at) / 1000).toFixed(1)} s; CPU ms per event: ${shares
       .filter(([key]) => spent.has(key))
       .map(([key, name]) => `${name} ${perEvent(key).toFixed(1)}`)
       .join(' · ')} · total ${total.toFixed(1)}; load average ${loadAverage()}`,

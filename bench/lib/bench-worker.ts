@@ -15,8 +15,8 @@ export interface BenchWorker {
   pid: number;
   /** ping runs completed so far (0 without a ping queue) */
   pings(): Promise<number>;
-  /** SQL statements the worker has sent so far (BEGIN and COMMIT included) */
-  statements(): Promise<number>;
+  /** SQL statements the worker has sent so far (BEGIN and COMMIT included), and of them those sent by name (prepared) */
+  statements(): Promise<{ all: number; named: number }>;
   stop(): Promise<void>;
 }
 
@@ -53,8 +53,8 @@ export async function startBenchWorker(env: Record<string, string>, logName: str
         child.send('pings');
       }),
     statements: () =>
-      new Promise<number>((resolve) => {
-        child.once('message', (message) => resolve((message as { statements: number }).statements));
+      new Promise<{ all: number; named: number }>((resolve) => {
+        child.once('message', (message) => resolve((message as { statements: { all: number; named: number } }).statements));
         child.send('statements');
       }),
     async stop() {

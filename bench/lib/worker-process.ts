@@ -5,7 +5,7 @@
  * and, when BENCH_PING_TASK_QUEUE is set, the trivial ping workflow (a test fixture) on that queue,
  * so a "bare workflow start" baseline has a worker draining it too. Configuration comes from the
  * environment like the worker's. IPC: 'ready' once polling; answers 'pings' with the number of
- * ping runs done and 'statements' with the number of SQL statements sent so far. SIGTERM drains and exits (Worker.run handles it).
+ * ping runs done and 'statements' with the number of SQL statements sent so far (and of them by name). SIGTERM drains and exits (Worker.run handles it).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,12 +24,15 @@ const pingWorkflowsPath = path.resolve(path.dirname(fileURLToPath(import.meta.ur
 /**
  * Every statement the worker sends to PostgreSQL (BEGIN and COMMIT included), counted at the
  * driver: benches divide it by the events they posted (statements per send). Counting here keeps
- * the product's modules free of bench code.
+ * the product's modules free of bench code. Those sent by name (a prepared statement, parsed and
+ * planned once per connection: packages/core/src/db/named-statements.ts) are counted apart.
  */
-let statements = 0;
+const statements = { all: 0, named: 0 };
 const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
 pg.Client.prototype.query = function countedQuery(this: pg.Client, ...args: unknown[]) {
-  statements += 1;
+  statements.all += 1;
+  const [config] = args;
+  if (typeof config === 'object' && config !== null && typeof (config as { name?: unknown }).name === 'string') statements.named += 1;
   return query.apply(this, args);
 } as typeof pg.Client.prototype.query;
 

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
+import { NAMED_STATEMENT } from '../db/named-statements';
 
 /** A rendered send about to call its provider: its row, the subject it renders with, the URLs its links track. */
 export interface SendClaim {
@@ -24,21 +25,19 @@ export interface SendClaimAnswer {
  */
 export async function claimSends(db: Db, claims: readonly SendClaim[]): Promise<SendClaimAnswer[]> {
   if (claims.length === 0) return [];
-  const links = claims.flatMap((claim) => claim.urls.map((url) => sql`(${claim.emailSendId}::uuid, ${url})`));
-  const claimValues = sql.join(claims.map((claim) => sql`(${claim.emailSendId}::uuid, ${claim.subject})`));
-  const result = await sql<{ kind: 'link' | 'claim'; id: string; emailSendId: string; originalUrl: string | null }>`
-    with ${
-      links.length === 0
-        ? sql`links as (select null::uuid as id, null::uuid as email_send_id, null::text as original_url where false)`
-        : sql`links as (
-      insert into tracked_links (email_send_id, original_url) values ${sql.join(links)}
+  const links = claims.flatMap((claim) => claim.urls.map((url) => ({ emailSendId: claim.emailSendId, url })));
+  // arrays, not a list of values: one text for any number of sends and links, so it goes by name
+  // (each connection plans it a few times, not on every send: named-statements.ts)
+  const result = await sql<{ kind: 'link' | 'claim'; id: string; emailSendId: string; originalUrl: string | null }>`${NAMED_STATEMENT}
+    with links as (
+      insert into tracked_links (email_send_id, original_url)
+      select * from unnest(${links.map((link) => link.emailSendId)}::uuid[], ${links.map((link) => link.url)}::text[])
       on conflict (email_send_id, original_url) do update set updated_at = now()
       returning id, email_send_id, original_url
-    )`
-    },
+    ),
     claimed as (
       update email_sends e set subject = v.subject, status = 'rendered', send_started_at = now(), updated_at = now()
-      from (values ${claimValues}) as v(id, subject)
+      from unnest(${claims.map((claim) => claim.emailSendId)}::uuid[], ${claims.map((claim) => claim.subject)}::text[]) as v(id, subject)
       where e.id = v.id and e.send_started_at is null and e.provider_message_id is null and e.status in ('queued', 'rendered')
       returning e.id
     )

@@ -8,6 +8,7 @@ import type { EmailLinks } from '@waymark/email/email-template';
 import { REDACTED, redactedProps, redactSecrets, secretValues } from '@waymark/email/secret-props';
 import { resolveLocale } from '@waymark/email/message-catalog';
 import type { Db } from '../db/database';
+import { NAMED_STATEMENT, runNamed } from '../db/named-statements';
 import type { EmailSendRow, EmailSendsTable, EmailStatus, JsonObject } from '../db/schema';
 import { isUniqueViolation } from '../db/pg-errors';
 import { badRequest } from '../errors/app-error';
@@ -71,6 +72,41 @@ export interface SendEmailOptions {
    */
   admitted?: { row: EmailSendRow | undefined };
 }
+
+/**
+ * Every column of a send's row, by name: what the send path's statements sent by name read and
+ * return instead of `*` (named-statements.ts). A record, so the compiler refuses a column missing.
+ */
+const emailSendColumnSet: Record<keyof EmailSendRow, true> = {
+  id: true,
+  journeyStateId: true,
+  userId: true,
+  templateKey: true,
+  providerMessageId: true,
+  fromEmail: true,
+  toEmail: true,
+  subject: true,
+  category: true,
+  status: true,
+  idempotencyKey: true,
+  data: true,
+  errorMessage: true,
+  sentAt: true,
+  deliveredAt: true,
+  openedAt: true,
+  clickedAt: true,
+  humanOpenedAt: true,
+  humanClickedAt: true,
+  bouncedAt: true,
+  complainedAt: true,
+  sendStartedAt: true,
+  sendAttempts: true,
+  broadcastId: true,
+  locale: true,
+  createdAt: true,
+  updatedAt: true,
+};
+export const EMAIL_SEND_COLUMNS = Object.keys(emailSendColumnSet) as (keyof EmailSendRow)[];
 
 /** Statuses that mean the provider accepted the message: never send such a row again. */
 const ACCEPTED: readonly EmailStatus[] = ['sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained'];
@@ -307,7 +343,7 @@ export const SENT_STATUS = sql`case when status in ('queued', 'rendered', 'faile
 /** Marks one accepted send sent, with `also` (see recordSent) in the same statement. */
 export async function markSent(db: Db, emailSendId: string, messageId: string, also?: RawBuilder<unknown>): Promise<void> {
   const sentAt = new Date();
-  await sql`
+  await sql`${NAMED_STATEMENT}
     with sent as (
       update email_sends set status = ${SENT_STATUS}, provider_message_id = ${messageId}, sent_at = coalesce(sent_at, ${sentAt}), error_message = null, updated_at = ${sentAt}
       where id = ${emailSendId}
@@ -354,12 +390,15 @@ export function queuedSendValues(deps: Pick<EmailDeps, 'from' | 'templates'>, in
 }
 
 async function createQueuedSend(deps: EmailDeps, input: SendEmailInput, category: string): Promise<EmailSendRow> {
-  const inserted = await deps.db
-    .insertInto('emailSends')
-    .values(queuedSendValues(deps, input, category))
-    .onConflict((oc) => oc.column('idempotencyKey').doNothing())
-    .returningAll()
-    .executeTakeFirst();
+  // by name: every journey email writes one (a shape with a subject given, one without)
+  const [inserted] = await runNamed(
+    deps.db,
+    deps.db
+      .insertInto('emailSends')
+      .values(queuedSendValues(deps, input, category))
+      .onConflict((oc) => oc.column('idempotencyKey').doNothing())
+      .returning(EMAIL_SEND_COLUMNS),
+  );
   // a concurrent attempt with the same key created it first: continue with that row
   return inserted ?? (await findByIdempotencyKey(deps.db, input.idempotencyKey))!;
 }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { startRelayLoop, type RelayLoop } from '../concurrency/relay-loop';
 import type { Db } from '../db/database';
+import { NAMED_STATEMENT } from '../db/named-statements';
 import type { AppLogger } from '../logging/logger';
 import { deferSystemEmail, type SystemEmailStart } from './system-emails';
 
@@ -34,7 +35,8 @@ export interface SystemEmailRelayPass {
  * the loop's backoff.
  */
 export async function relaySystemEmails(deps: SystemEmailRelayDeps, limit = BATCH): Promise<SystemEmailRelayPass> {
-  const { rows } = await sql<{ idempotencyKey: string; sealed: string; expired: boolean }>`
+  // by name, as the event effects' claim: every worker reads it every 2 s, found empty nearly always
+  const { rows } = await sql<{ idempotencyKey: string; sealed: string; expired: boolean }>`${NAMED_STATEMENT}
     update system_email_outbox set next_attempt_at = now() + ${`${LEASE_MS} milliseconds`}::interval
     where idempotency_key in (
       select idempotency_key from system_email_outbox where next_attempt_at <= now()

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { NAMED_STATEMENT } from '../db/named-statements';
 import { startRelayLoop, type RelayLoop } from '../concurrency/relay-loop';
 import type { AppLogger } from '../logging/logger';
 import { settleStoredEffects, storedEffect, storedEffectColumns, type EffectDeps, type StoredEffectRow } from './event-effects';
@@ -45,7 +46,8 @@ export interface RelayPass {
 export async function relayEventEffects(deps: EffectRelayDeps, options: RelayPassOptions = {}): Promise<RelayPass> {
   const limit = options.limit ?? BATCH;
   const leaseMs = options.leaseMs ?? 120_000;
-  const claimed = await sql<StoredEffectRow>`
+  // by name (named-statements.ts): every worker reads it every 2 s, found empty nearly always
+  const claimed = await sql<StoredEffectRow>`${NAMED_STATEMENT}
     with claimed as (
       update event_effects set next_attempt_at = now() + ${`${leaseMs} milliseconds`}::interval
       where (event_id, seq) in (

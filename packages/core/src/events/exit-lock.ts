@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
+import { NAMED_STATEMENT } from '../db/named-statements';
 
 /*
  * The per-person lock that orders an exit event's store and a run's entry, so neither misses the
@@ -27,5 +28,6 @@ export async function lockExitsOf(trx: Db, userIds: readonly string[]): Promise<
 
 /** Waits until no store holds `userId`'s exit lock: outside a transaction the lock is let go as its statement ends. */
 export async function awaitExitsInFlight(db: Db, userId: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtext('waymark:user-exits'), hashtext(${userId}))`.execute(db);
+  // by name, as every statement of a journey entry (named-statements.ts)
+  await sql`${NAMED_STATEMENT}select pg_advisory_xact_lock(hashtext('waymark:user-exits'), hashtext(${userId}))`.execute(db);
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
+import { NAMED_STATEMENT } from '../db/named-statements';
 import { matchesExitRule } from './exit-rule';
 import { markStatesExited } from '../journeys/exit-states';
 import type { JourneyRegistry } from '../journeys/registry';
@@ -36,7 +37,7 @@ export async function exitIfLeftBeforeEntry(
   if (names.length === 0 || triggerId === undefined) return undefined;
   // an exit being stored for this person right now is committed before the read below (exit-lock.ts)
   await awaitExitsInFlight(deps.db, run.userId);
-  const { rows } = await sql<{ id: string; event: string; properties: Record<string, unknown> }>`
+  const { rows } = await sql<{ id: string; event: string; properties: Record<string, unknown> }>`${NAMED_STATEMENT}
     select e.id, e.event, e.properties
     from events t
     join events e on e.user_id = t.user_id and e.id <> t.id

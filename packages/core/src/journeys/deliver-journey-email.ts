@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
+import { NAMED_STATEMENT } from '../db/named-statements';
 import { recordDeadLetter } from '../dlq/dead-letters';
 import { LOCALE_PROPERTY, propertiesLocale } from '../contacts/locale';
 import { contactTimeZone } from '../contacts/time-zone';
@@ -12,7 +13,7 @@ import { journeyAdmissionBatch, journeyAdmissionStep } from './journey-admission
 import { isLiveStatus } from './live-statuses';
 import { journeyStepExpressions, recordJourneyStep } from './run-steps';
 import type { EmailDeps } from '../emails/email-deps';
-import { attemptSend, recordSent, type SendEmailResult } from '../emails/send-email';
+import { attemptSend, EMAIL_SEND_COLUMNS, recordSent, type SendEmailResult } from '../emails/send-email';
 import type { EmailSendRow, JourneyStatus } from '../db/schema';
 import { sendGateVerdicts, type SendGateVerdicts } from '../preferences/send-gate';
 
@@ -181,7 +182,7 @@ interface SendContext {
  * What a journey send reads before it writes, in ONE statement: the run's state (is it still
  * live?), the send of this idempotency key (a retry continues it), the send gate for the
  * address and the contact's locale. One statement because each of these is a round trip and a plan
- * on the hottest path there is (every journey email).
+ * on the hottest path there is (every journey email); by name, so it is not planned every time either.
  */
 async function readSendContext(db: Db, input: SendJourneyEmailInput): Promise<SendContext> {
   const { rows } = await sql<
@@ -192,8 +193,8 @@ async function readSendContext(db: Db, input: SendJourneyEmailInput): Promise<Se
       categoryOff: boolean | null;
       contactLocale: string | null;
     }
-  >`
-    select s.*, st.status as state_status, gate.*, person.contact_locale
+  >`${NAMED_STATEMENT}
+    select ${sql.join(EMAIL_SEND_COLUMNS.map((column) => sql.ref(`s.${column}`)))}, st.status as state_status, gate.*, person.contact_locale
     from (select 1) as one
     left join journey_states st on st.id = ${input.stateId}
     left join email_sends s on s.idempotency_key = ${input.idempotencyKey}

@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { PreferenceCategories } from '@waymark/email/preference-categories';
 import type { EntryLimit } from '@waymark/journey';
 import type { Db } from '../db/database';
+import { NAMED_STATEMENT } from '../db/named-statements';
 import type { JourneyStatus, JsonObject } from '../db/schema';
 import { sendCategory } from '../delivery/send-category';
 import { sendGateResult, sendGateVerdicts, type GateCategory, type SendBlockReason, type SendGateResult } from '../preferences/send-gate';
@@ -87,7 +88,7 @@ function entryStatement(input: EnterJourneyInput, email: string) {
       select id, null, 'start', 'entered', ${context}::jsonb from state
     )`;
   if (input.entryLimit === 'once')
-    return sql<{ stateId: string | null; ledgerTaken: boolean }>`
+    return sql<{ stateId: string | null; ledgerTaken: boolean }>`${NAMED_STATEMENT}
       with entry as (
         insert into journey_entries (journey_id, user_id) values (${input.journeyId}, ${input.userId})
         on conflict (journey_id, user_id) do nothing
@@ -98,7 +99,7 @@ function entryStatement(input: EnterJourneyInput, email: string) {
         returning id
       ), ${logged}
       select (select id from state) as "stateId", exists (select 1 from entry) as "ledgerTaken"`;
-  return sql<{ stateId: string | null; ledgerTaken: boolean }>`
+  return sql<{ stateId: string | null; ledgerTaken: boolean }>`${NAMED_STATEMENT}
     with state as (
       insert into journey_states (${stateColumns})
       values (${stateValues(sql`coalesce((select entry_count from journey_entries where journey_id = ${input.journeyId} and user_id = ${input.userId}), 0) + 1`)})
@@ -129,7 +130,7 @@ async function readEntryContext(
     suppressed: boolean | null;
     unsubscribedAll: boolean | null;
     categoryOff: boolean | null;
-  }>`
+  }>`${NAMED_STATEMENT}
     select own.id as "stateId", own.user_email as "stateEmail", contact.email as "contactEmail", gate.*
     from (select 1) as one
     left join journey_states own on own.workflow_id = ${input.workflowId}
@@ -163,7 +164,7 @@ export interface JourneyStepInput {
  * is no longer live (exited by an exit rule or an admin), so the run can stop sending.
  */
 export async function recordJourneyStep(db: Db, input: JourneyStepInput): Promise<boolean> {
-  const result = await sql<{ id: string }>`with ${journeyStepExpressions(input)} select id from step_logged`.execute(db);
+  const result = await sql<{ id: string }>`${NAMED_STATEMENT} with ${journeyStepExpressions(input)} select id from step_logged`.execute(db);
   return result.rows.length > 0;
 }
 
@@ -214,7 +215,7 @@ export interface FinishedState {
 /** Ends the state (completed/failed/exited + timestamps) and logs it; idempotent. */
 export async function finishJourneyRun(db: Db, input: FinishRunInput): Promise<FinishedState> {
   const detail = JSON.stringify({ ...(input.detail ?? {}), ...(input.errorMessage === undefined ? {} : { error: input.errorMessage }) });
-  const result = await sql<FinishedState>`
+  const result = await sql<FinishedState>`${NAMED_STATEMENT}
     with finished as (
       update journey_states set
         status = ${input.status},
