@@ -24,7 +24,9 @@ export async function startBenchWorker(env: Record<string, string>, logName: str
   const log = openResultsLog(logName);
   // BENCH_WORKER_CPU_PROF=<dir>: the worker writes a V8 CPU profile there when it stops (node --cpu-prof)
   const profile = process.env.BENCH_WORKER_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_WORKER_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry], {
+  // BENCH_WORKER_NODE_FLAGS: more node flags for the worker alone, e.g. `--trace-gc` (which NODE_OPTIONS refuses)
+  const flags = (process.env.BENCH_WORKER_NODE_FLAGS ?? '').split(' ').filter((flag) => flag !== '');
+  const child = spawn(process.execPath, [...profile, ...flags, '--import', 'tsx', entry], {
     // React (and so React Email) picks its development or production build from NODE_ENV when it
     // is first loaded; production deployments set NODE_ENV=production (Dockerfile, docs/deploy.md),
     // and the development build costs several times the CPU per render. The worker reads NODE_ENV

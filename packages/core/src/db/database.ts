@@ -37,6 +37,12 @@ export function createDatabase(options: DatabaseOptions): Db {
     // unreachable host and for the wait for a free client under overload. 1.5 s was tried and
     // turned overload on a busy 2-core box into 503s (docs/scaling.md, outages).
     connectionTimeoutMillis: 5_000,
+    // pg's default closes a connection after 10 s idle, so each burst (a stall on a busy box, a
+    // broadcast chunk) opened up to a dozen anew: a backend forked, SCRAM on both sides, its
+    // catalog caches and named statements (named-statements.ts) built again. At 10 journey emails
+    // a second that was ~26 worker and ~10 api connections per 300 events (bench/HISTORY.md,
+    // "Worker CPU per journey email"); a minute keeps a burst's connections for the next one.
+    idleTimeoutMillis: 60_000,
   });
   // a statement marked NAMED_STATEMENT goes by name (named-statements.ts)
   pool.on('connect', sendMarkedByName);
