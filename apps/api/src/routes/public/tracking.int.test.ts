@@ -153,6 +153,49 @@ describe('GET /v1/t/c/{id} and /v1/t/o/{id}', () => {
     expect(Buffer.from(await response.arrayBuffer()).length).toBe(42);
   });
 
+  const headersOf = (headers: Headers) => {
+    const named: Record<string, string> = {};
+    headers.forEach((value, name) => (named[name] = value));
+    return named;
+  };
+
+  it('a click and a pixel carry the security headers and the request id every api answer carries', async () => {
+    const email = await sentEmail();
+    const secure = {
+      'content-security-policy': expect.stringContaining("default-src 'self'"),
+      'cross-origin-opener-policy': 'same-origin',
+      'origin-agent-cluster': '?1',
+      'referrer-policy': 'no-referrer',
+      'strict-transport-security': 'max-age=31536000; includeSubDomains',
+      'x-content-type-options': 'nosniff',
+      'x-dns-prefetch-control': 'off',
+      'x-download-options': 'noopen',
+      'x-frame-options': 'SAMEORIGIN',
+      'x-permitted-cross-domain-policies': 'none',
+      'x-xss-protection': '0',
+    };
+    const click = await api.request('GET', `/v1/t/c/${email.links[0]!.id}`, { headers: { 'x-request-id': 'click-1' } });
+    expect(click.status).toBe(302);
+    expect(headersOf(click.headers)).toMatchObject({
+      ...secure,
+      'cross-origin-resource-policy': 'same-origin',
+      'cache-control': 'no-store',
+      location: email.links[0]!.originalUrl,
+      'x-request-id': 'click-1',
+    });
+    const pixel = await fetch(`${api.url}/v1/t/o/${email.id}`, { headers: { 'x-request-id': 'pixel-1' } });
+    expect(pixel.status).toBe(200);
+    expect(headersOf(pixel.headers)).toMatchObject({
+      ...secure,
+      'cross-origin-resource-policy': 'cross-origin',
+      'cache-control': 'no-store, no-cache, must-revalidate',
+      'x-request-id': 'pixel-1',
+    });
+    // recipients are never limited, so their answers carry no budget
+    expect(click.headers.get('x-ratelimit-limit')).toBeNull();
+    expect(pixel.headers.get('x-ratelimit-limit')).toBeNull();
+  });
+
   it('an open after a click does not move the status back', async () => {
     const email = await sentEmail();
     await api.request('GET', `/v1/t/c/${email.links[0]!.id}`);
