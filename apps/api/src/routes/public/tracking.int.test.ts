@@ -196,6 +196,21 @@ describe('GET /v1/t/c/{id} and /v1/t/o/{id}', () => {
     expect(pixel.headers.get('x-ratelimit-limit')).toBeNull();
   });
 
+  it('queues a click before its ceiling verdict is back: its batch waits for it, records it when within, past the ceiling only reads where the link points', async () => {
+    const email = await sentEmail();
+    const [within, past] = email.links as [(typeof email.links)[0], (typeof email.links)[0]];
+    const hit = { method: 'GET', userAgent: 'Mail/1.0', clientAddress: '203.0.113.9', ipAddress: '203.0.113.9' };
+    let answer: (recordable: boolean) => void = () => undefined;
+    const late = new Promise<boolean>((resolve) => (answer = resolve));
+    const clicks = [api.deps.tracking.followLink(within.id, hit, late), api.deps.tracking.followLink(past.id, hit, Promise.resolve(false))];
+    setTimeout(() => answer(true), 100);
+    expect(await Promise.all(clicks)).toEqual([within.originalUrl, past.originalUrl]);
+    const counts = await api.deps.db.selectFrom('trackedLinks').select(['id', 'clickCount']).where('emailSendId', '=', email.id).execute();
+    expect(Object.fromEntries(counts.map((link) => [link.id, link.clickCount]))).toEqual({ [within.id]: 1, [past.id]: 0 });
+    // a verdict that fails is that click's failure alone
+    await expect(api.deps.tracking.followLink(within.id, hit, Promise.reject(new Error('no verdict')))).rejects.toThrow('no verdict');
+  });
+
   it('an open after a click does not move the status back', async () => {
     const email = await sentEmail();
     await api.request('GET', `/v1/t/c/${email.links[0]!.id}`);
