@@ -3,7 +3,6 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { badRequest } from '@waymark/core/errors/app-error';
 import type { AppLogger } from '@waymark/core/logging/logger';
@@ -17,6 +16,7 @@ import { registerMethodNotAllowed } from './plugins/method-not-allowed';
 import { registerSharedErrorResponses } from './plugins/shared-error-responses';
 import { registerOpenApi } from './plugins/openapi';
 import { registerRateLimit } from './plugins/rate-limit';
+import { registerSecureHeaders } from './plugins/secure-headers';
 import { registerStudio } from './plugins/studio';
 import { registerTracing } from './plugins/tracing';
 // Route files live in one folder per plane (docs/contributing.md): routes/public (no credential),
@@ -147,7 +147,7 @@ export async function buildApp({ deps, logger }: BuildAppOptions): Promise<Fasti
   // first, so every route and hook added after it is covered (docs/operations.md, "Tracing"); nothing with tracing off
   await registerTracing(app, config.tracing.enabled);
   // Order: secure headers, CORS, compression, request id, request logging, error handler.
-  await app.register(helmet, { global: true });
+  registerSecureHeaders(app);
   await app.register(cors, { origin: true });
   await app.register(compress, { global: true, threshold: 1024 });
   await app.register(cookie);

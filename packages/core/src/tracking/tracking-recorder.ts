@@ -26,6 +26,20 @@ export function clientIp(headers: Record<string, string | string[] | undefined>)
   return real?.trim() ? real.trim().slice(0, 100) : null;
 }
 
+/**
+ * A click in the queue for its batch, with its ceiling verdict (true: within) still on its way;
+ * settled as it comes, so a failed verdict is the click's own failure, never an unhandled one.
+ */
+type QueuedClick = ClickInput & { verdict: Promise<PromiseSettledResult<boolean>> };
+type ClickOutcome = { recorded: RecordedClick | undefined } | { overCeiling: true } | { failed: unknown };
+
+const settledVerdict = (recordable: Promise<boolean>): QueuedClick['verdict'] =>
+  recordable.then(
+    (value) => ({ status: 'fulfilled', value }),
+    (reason: unknown) => ({ status: 'rejected', reason }),
+  );
+const isWithin = (verdict: PromiseSettledResult<boolean> | undefined) => verdict?.status === 'fulfilled' && verdict.value;
+
 /** One hit on a tracking route, as the route hands it over. */
 export interface TrackingHit extends TrackingRequest {
   /** the address stored with the hit (first x-forwarded-for, else x-real-ip: `clientIp`) */
@@ -33,10 +47,12 @@ export interface TrackingHit extends TrackingRequest {
 }
 
 export interface TrackingRecorder {
-  /** Records a click (steps 1–3, written before it resolves) and pushes `email.link_clicked`. Resolves the URL to redirect to, or undefined. */
-  followLink(linkId: string, hit: TrackingHit): Promise<string | undefined>;
-  /** Where a tracked link points, without recording a click (a hit past the tracking ceiling), or undefined. */
-  destination(linkId: string): Promise<string | undefined>;
+  /**
+   * Records a click (steps 1–3, written before it resolves) and pushes `email.link_clicked` when
+   * `recordable` resolves true (the per-address ceiling, docs/operations.md "Rate limits"); past it,
+   * only reads where the link points. Resolves the URL to redirect to, or undefined.
+   */
+  followLink(linkId: string, hit: TrackingHit, recordable: Promise<boolean>): Promise<string | undefined>;
   /** Records an open; the first open by a person, and the first by a machine, push `email.opened`. */
   recordOpen(emailSendId: string, hit: TrackingHit): Promise<void>;
   /** Resolves when every pending click is settled (shutdown, tests). */
@@ -71,7 +87,23 @@ export function createTrackingRecorder(options: {
   logger: { warn(object: object, message: string): void };
 }): TrackingRecorder {
   const window = { machineClickWindowMs: options.machineClickWindowMs };
-  const writeClick = createGroupCommit<ClickInput, RecordedClick | undefined>({ write: (inputs) => recordClicks(options.statements, inputs, window) });
+  // A click joins the queue for its batch as it arrives, with its ceiling verdict still on its way
+  // from Redis; the batch waits for its clicks' verdicts (back by then, unless Redis is slower than
+  // the batch ahead) and writes only those within it. So the Redis round trip overlaps the wait for
+  // the batch ahead, and a click whose verdict is back as a batch leaves is in it, not in the next.
+  const writeClick = createGroupCommit<QueuedClick, ClickOutcome>({
+    async write(clicks) {
+      const verdicts = await Promise.all(clicks.map((click) => click.verdict));
+      const within = clicks.filter((_click, index) => isWithin(verdicts[index]));
+      const recorded = await recordClicks(options.statements, within, window).catch((error: unknown) => error as Error);
+      let next = 0;
+      return verdicts.map((verdict): ClickOutcome => {
+        if (verdict.status === 'rejected') return { failed: verdict.reason };
+        if (!verdict.value) return { overCeiling: true };
+        return recorded instanceof Error ? { failed: recorded } : { recorded: recorded[next++] };
+      });
+    },
+  });
   const writeOpen = createGroupCommit<OpenInput, RecordedOpen | undefined>({ write: (inputs) => recordOpens(options.statements, inputs) });
   const readDestination = createGroupCommit<string, string | undefined>({ write: (linkIds) => linkDestinations(options.statements, linkIds) });
   const settleClick = createGroupCommit<string, { machineReason: MachineReason | null } | undefined>({
@@ -122,27 +154,41 @@ export function createTrackingRecorder(options: {
   sweeper.unref();
   track(sweep());
 
-  const click = async (linkId: string, hit: TrackingHit) =>
-    writeClick({ linkId, ipAddress: hit.ipAddress, userAgent: hit.userAgent?.slice(0, 1000) ?? null, machineReason: machineReasonOf('click', hit) });
+  const click = async (linkId: string, hit: TrackingHit, recordable: Promise<boolean>) => {
+    const outcome = await writeClick({
+      linkId,
+      ipAddress: hit.ipAddress,
+      userAgent: hit.userAgent?.slice(0, 1000) ?? null,
+      machineReason: machineReasonOf('click', hit),
+      verdict: settledVerdict(recordable),
+    });
+    if ('failed' in outcome) throw outcome.failed;
+    return outcome;
+  };
+  // the honeypot's tracked link has no destination
+  const destinationOf = (url: string | undefined) => (url === '' ? undefined : url);
 
   return {
-    async followLink(rawLinkId, hit) {
-      if (!isUuid(rawLinkId)) return undefined;
+    async followLink(rawLinkId, hit, recordable) {
+      if (!isUuid(rawLinkId)) {
+        await recordable;
+        return undefined;
+      }
       const linkId = rawLinkId.toLowerCase();
-      let recorded = await click(linkId, hit);
-      // the invisible link carries the send's id: its tracked link appears on its first click
-      if (recorded === undefined && (await ensureHoneypotLink(options.statements, linkId))) recorded = await click(linkId, hit);
+      const outcome = await click(linkId, hit, recordable);
+      // past the ceiling: where the link points, nothing recorded
+      if ('overCeiling' in outcome) return destinationOf(await readDestination(linkId));
+      let recorded = outcome.recorded;
+      // the invisible link carries the send's id: its tracked link appears on its first click (the
+      // hit is already counted within the ceiling)
+      if (recorded === undefined && (await ensureHoneypotLink(options.statements, linkId))) {
+        const again = await click(linkId, hit, Promise.resolve(true));
+        if ('recorded' in again) recorded = again.recorded;
+      }
       if (recorded === undefined) return undefined;
       if (recorded.pending) settleLater(recorded);
       else publishClick(recorded);
-      return recorded.originalUrl === '' ? undefined : recorded.originalUrl;
-    },
-
-    async destination(rawLinkId) {
-      if (!isUuid(rawLinkId)) return undefined;
-      const url = await readDestination(rawLinkId.toLowerCase());
-      // the honeypot's tracked link has no destination
-      return url === '' ? undefined : url;
+      return destinationOf(recorded.originalUrl);
     },
 
     async recordOpen(emailSendId, hit) {

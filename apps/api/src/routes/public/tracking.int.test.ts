@@ -153,6 +153,64 @@ describe('GET /v1/t/c/{id} and /v1/t/o/{id}', () => {
     expect(Buffer.from(await response.arrayBuffer()).length).toBe(42);
   });
 
+  const headersOf = (headers: Headers) => {
+    const named: Record<string, string> = {};
+    headers.forEach((value, name) => (named[name] = value));
+    return named;
+  };
+
+  it('a click and a pixel carry the security headers and the request id every api answer carries', async () => {
+    const email = await sentEmail();
+    const secure = {
+      'content-security-policy': expect.stringContaining("default-src 'self'"),
+      'cross-origin-opener-policy': 'same-origin',
+      'origin-agent-cluster': '?1',
+      'referrer-policy': 'no-referrer',
+      'strict-transport-security': 'max-age=31536000; includeSubDomains',
+      'x-content-type-options': 'nosniff',
+      'x-dns-prefetch-control': 'off',
+      'x-download-options': 'noopen',
+      'x-frame-options': 'SAMEORIGIN',
+      'x-permitted-cross-domain-policies': 'none',
+      'x-xss-protection': '0',
+    };
+    const click = await api.request('GET', `/v1/t/c/${email.links[0]!.id}`, { headers: { 'x-request-id': 'click-1' } });
+    expect(click.status).toBe(302);
+    expect(headersOf(click.headers)).toMatchObject({
+      ...secure,
+      'cross-origin-resource-policy': 'same-origin',
+      'cache-control': 'no-store',
+      location: email.links[0]!.originalUrl,
+      'x-request-id': 'click-1',
+    });
+    const pixel = await fetch(`${api.url}/v1/t/o/${email.id}`, { headers: { 'x-request-id': 'pixel-1' } });
+    expect(pixel.status).toBe(200);
+    expect(headersOf(pixel.headers)).toMatchObject({
+      ...secure,
+      'cross-origin-resource-policy': 'cross-origin',
+      'cache-control': 'no-store, no-cache, must-revalidate',
+      'x-request-id': 'pixel-1',
+    });
+    // recipients are never limited, so their answers carry no budget
+    expect(click.headers.get('x-ratelimit-limit')).toBeNull();
+    expect(pixel.headers.get('x-ratelimit-limit')).toBeNull();
+  });
+
+  it('queues a click before its ceiling verdict is back: its batch waits for it, records it when within, past the ceiling only reads where the link points', async () => {
+    const email = await sentEmail();
+    const [within, past] = email.links as [(typeof email.links)[0], (typeof email.links)[0]];
+    const hit = { method: 'GET', userAgent: 'Mail/1.0', clientAddress: '203.0.113.9', ipAddress: '203.0.113.9' };
+    let answer: (recordable: boolean) => void = () => undefined;
+    const late = new Promise<boolean>((resolve) => (answer = resolve));
+    const clicks = [api.deps.tracking.followLink(within.id, hit, late), api.deps.tracking.followLink(past.id, hit, Promise.resolve(false))];
+    setTimeout(() => answer(true), 100);
+    expect(await Promise.all(clicks)).toEqual([within.originalUrl, past.originalUrl]);
+    const counts = await api.deps.db.selectFrom('trackedLinks').select(['id', 'clickCount']).where('emailSendId', '=', email.id).execute();
+    expect(Object.fromEntries(counts.map((link) => [link.id, link.clickCount]))).toEqual({ [within.id]: 1, [past.id]: 0 });
+    // a verdict that fails is that click's failure alone
+    await expect(api.deps.tracking.followLink(within.id, hit, Promise.reject(new Error('no verdict')))).rejects.toThrow('no verdict');
+  });
+
   it('an open after a click does not move the status back', async () => {
     const email = await sentEmail();
     await api.request('GET', `/v1/t/c/${email.links[0]!.id}`);
