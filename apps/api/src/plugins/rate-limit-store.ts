@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis, Result } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
-import { createGroupCommit } from '@waymark/core/tracking/group-commit';
+import { createGroupCommit } from '@waymark/core/concurrency/group-commit';
 import { InMemorySlidingWindow, SLIDING_WINDOW_LUA } from './sliding-window';
 
 declare module 'ioredis' {
@@ -32,22 +32,21 @@ export function createSlidingWindowStore(deps: StoreDeps) {
   // hits that arrive while a write to Redis is out share the next one (one pipeline, one socket
   // write and read): a round trip per hit was a fifth of a tracked click's CPU under load. Each
   // hit is still its own EVALSHA, judged in arrival order.
-  const hitRedis = createGroupCommit<Parameters<Redis['waymarkSlidingWindow']>, [number, number] | Error>({
-    async write(hits) {
-      const pipeline = deps.redis.pipeline();
-      for (const hit of hits) pipeline.waymarkSlidingWindow(...hit);
-      const results = (await pipeline.exec()) ?? [];
-      return hits.map((_hit, index) => {
-        const [error, raw] = results[index] ?? [new Error('rate limiter: no reply from Redis'), undefined];
-        return error ?? (raw as [number, number]);
-      });
-    },
+  const hitRedis = createGroupCommit<Parameters<Redis['waymarkSlidingWindow']>, [number, number] | Error>(async (hits) => {
+    const pipeline = deps.redis.pipeline();
+    for (const hit of hits) pipeline.waymarkSlidingWindow(...hit);
+    const results = (await pipeline.exec()) ?? [];
+    return hits.map((_hit, index) => {
+      const [error, raw] = results[index] ?? [new Error('rate limiter: no reply from Redis'), undefined];
+      return error ?? (raw as [number, number]);
+    });
   });
 
   class SlidingWindowStore {
     incr(key: string, callback: Callback, windowMs: number, max: number): void {
       const at = now();
-      hitRedis([`waymark:rl:${key}`, at, windowMs, max, `${at}:${randomUUID()}`])
+      hitRedis
+        .add([`waymark:rl:${key}`, at, windowMs, max, `${at}:${randomUUID()}`])
         .then((raw) => {
           if (raw instanceof Error) throw raw;
           if (degraded) deps.logger.info('rate limiter: Redis reachable again, using the shared window');

@@ -43,4 +43,19 @@ describe('createGroupCommit', () => {
     const batcher = createGroupCommit<number, number>(async () => []);
     await expect(batcher.add(1)).rejects.toThrow('answered 0 results for 1 items');
   });
+
+  it('caps a flush at maxBatch: the items beyond it go in the next flush, and only a failed flush rejects its items', async () => {
+    const batches: number[][] = [];
+    const batcher = createGroupCommit<number, number>(
+      async (items) => {
+        batches.push([...items]);
+        if (items.includes(3)) throw new Error('boom');
+        return [...items];
+      },
+      { maxBatch: 2 },
+    );
+    const results = await Promise.allSettled([1, 2, 3, 4, 5].map((n) => batcher.add(n)));
+    expect(batches).toEqual([[1, 2], [3, 4], [5]]);
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'rejected', 'fulfilled']);
+  });
 });

@@ -6,6 +6,8 @@
  *
  * `flush` answers one result per item, in order. A flush that throws rejects every item of it
  * with that error (never swallowed); the next flush still runs for the items that came later.
+ * `maxBatch` (default 200) bounds one flush, so one statement's arrays stay a size PostgreSQL
+ * plans and runs quickly; the items beyond it go in the next flush.
  */
 export interface GroupCommit<T, R> {
   /** resolves with the item's result once the flush holding it has finished */
@@ -18,14 +20,15 @@ interface Waiting<T, R> {
   reject: (error: unknown) => void;
 }
 
-export function createGroupCommit<T, R>(flush: (items: readonly T[]) => Promise<readonly R[]>): GroupCommit<T, R> {
+export function createGroupCommit<T, R>(flush: (items: readonly T[]) => Promise<readonly R[]>, options: { maxBatch?: number } = {}): GroupCommit<T, R> {
+  const maxBatch = options.maxBatch ?? 200;
   let waiting: Waiting<T, R>[] = [];
   let flushing = false;
 
   const run = async (): Promise<void> => {
     while (waiting.length > 0) {
-      const batch = waiting;
-      waiting = [];
+      const batch = waiting.slice(0, maxBatch);
+      waiting = waiting.slice(batch.length);
       try {
         const results = await flush(batch.map((entry) => entry.item));
         if (results.length !== batch.length) throw new Error(`group commit: flush answered ${results.length} results for ${batch.length} items`);

@@ -1,6 +1,6 @@
 import type { PreparedStatementPool } from '../db/prepared-statements';
 import { isUuid } from '../db/ids';
-import { createGroupCommit } from './group-commit';
+import { createGroupCommit } from '../concurrency/group-commit';
 import { linkDestinations } from './link-destination';
 import type { MachineReason } from '../db/schema';
 import { machineReasonOf, type TrackingRequest } from './machine-hits';
@@ -91,24 +91,20 @@ export function createTrackingRecorder(options: {
   // from Redis; the batch waits for its clicks' verdicts (back by then, unless Redis is slower than
   // the batch ahead) and writes only those within it. So the Redis round trip overlaps the wait for
   // the batch ahead, and a click whose verdict is back as a batch leaves is in it, not in the next.
-  const writeClick = createGroupCommit<QueuedClick, ClickOutcome>({
-    async write(clicks) {
-      const verdicts = await Promise.all(clicks.map((click) => click.verdict));
-      const within = clicks.filter((_click, index) => isWithin(verdicts[index]));
-      const recorded = await recordClicks(options.statements, within, window).catch((error: unknown) => error as Error);
-      let next = 0;
-      return verdicts.map((verdict): ClickOutcome => {
-        if (verdict.status === 'rejected') return { failed: verdict.reason };
-        if (!verdict.value) return { overCeiling: true };
-        return recorded instanceof Error ? { failed: recorded } : { recorded: recorded[next++] };
-      });
-    },
+  const writeClick = createGroupCommit<QueuedClick, ClickOutcome>(async (clicks) => {
+    const verdicts = await Promise.all(clicks.map((click) => click.verdict));
+    const within = clicks.filter((_click, index) => isWithin(verdicts[index]));
+    const recorded = await recordClicks(options.statements, within, window).catch((error: unknown) => error as Error);
+    let next = 0;
+    return verdicts.map((verdict): ClickOutcome => {
+      if (verdict.status === 'rejected') return { failed: verdict.reason };
+      if (!verdict.value) return { overCeiling: true };
+      return recorded instanceof Error ? { failed: recorded } : { recorded: recorded[next++] };
+    });
   });
-  const writeOpen = createGroupCommit<OpenInput, RecordedOpen | undefined>({ write: (inputs) => recordOpens(options.statements, inputs) });
-  const readDestination = createGroupCommit<string, string | undefined>({ write: (linkIds) => linkDestinations(options.statements, linkIds) });
-  const settleClick = createGroupCommit<string, { machineReason: MachineReason | null } | undefined>({
-    write: (clickIds) => settleClicks(options.statements, clickIds),
-  });
+  const writeOpen = createGroupCommit<OpenInput, RecordedOpen | undefined>((inputs) => recordOpens(options.statements, inputs));
+  const readDestination = createGroupCommit<string, string | undefined>((linkIds) => linkDestinations(options.statements, linkIds));
+  const settleClick = createGroupCommit<string, { machineReason: MachineReason | null } | undefined>((clickIds) => settleClicks(options.statements, clickIds));
   const pending = new Set<Promise<void>>();
 
   const publishClick = (click: RecordedClick) =>
@@ -132,7 +128,7 @@ export function createTrackingRecorder(options: {
   // a pending click's event leaves once its verdict is known; its row stays `pending` until then,
   // so a stop within that second leaves it to the next sweep (of this api or another) to settle
   const settleNow = async (click: Omit<RecordedClick, 'machineReason' | 'pending'>) => {
-    const settled = await settleClick(click.clickId);
+    const settled = await settleClick.add(click.clickId);
     // another api's sweep (or this api's timer) settled it first and published its event
     if (settled !== undefined) publishClick({ ...click, machineReason: settled.machineReason, pending: false });
   };
@@ -155,7 +151,7 @@ export function createTrackingRecorder(options: {
   track(sweep());
 
   const click = async (linkId: string, hit: TrackingHit, recordable: Promise<boolean>) => {
-    const outcome = await writeClick({
+    const outcome = await writeClick.add({
       linkId,
       ipAddress: hit.ipAddress,
       userAgent: hit.userAgent?.slice(0, 1000) ?? null,
@@ -177,7 +173,7 @@ export function createTrackingRecorder(options: {
       const linkId = rawLinkId.toLowerCase();
       const outcome = await click(linkId, hit, recordable);
       // past the ceiling: where the link points, nothing recorded
-      if ('overCeiling' in outcome) return destinationOf(await readDestination(linkId));
+      if ('overCeiling' in outcome) return destinationOf(await readDestination.add(linkId));
       let recorded = outcome.recorded;
       // the invisible link carries the send's id: its tracked link appears on its first click (the
       // hit is already counted within the ceiling)
@@ -193,7 +189,7 @@ export function createTrackingRecorder(options: {
 
     async recordOpen(emailSendId, hit) {
       if (!isUuid(emailSendId)) return;
-      const open = await writeOpen({
+      const open = await writeOpen.add({
         emailSendId: emailSendId.toLowerCase(),
         ipAddress: hit.ipAddress,
         userAgent: hit.userAgent?.slice(0, 1000) ?? null,
