@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { emailTemplates } from '@waymark/journeys/templates/registry';
 import { deploymentCategories } from '../../../../test/deployment-categories';
-import { openScratchDatabase } from '../../../../test/scratch-database';
+import { useScratchDatabase } from '../../../../test/scratch-database';
 import { integrationEnv } from '../../../../test/test-env';
 import { createRedis } from '../cache/redis';
 import { loadConfig } from '../config/config';
-import { createDatabase, type Db } from '../db/database';
 import { createSendRateGovernor } from '../send-rate/send-rate-governor';
 import { createEmailDeps } from './create-email-deps';
 import { sendEmail } from './send-email';
@@ -20,16 +19,7 @@ import { sendEmail } from './send-email';
  */
 describe('a slowed reputation breaker on the send rate', () => {
   const env = integrationEnv();
-  let scratch: { url: string; release: () => Promise<void> };
-  let db: Db;
-  beforeAll(async () => {
-    scratch = await openScratchDatabase();
-    db = createDatabase({ connectionString: scratch.url, max: 2 });
-  }, 60_000);
-  afterAll(async () => {
-    await db?.destroy();
-    await scratch?.release();
-  });
+  const scratch = useScratchDatabase();
 
   /** Five sends in `category` to provider `other` through a budget of their own: the gaps between the slots of the four deferred. */
   async function slotGaps(category: string): Promise<number[]> {
@@ -42,8 +32,8 @@ describe('a slowed reputation breaker on the send rate', () => {
       maxWaitMs: 0,
       prefix: `test-send-rate:${randomUUID()}`,
     });
-    const config = loadConfig({ ...env, DATABASE_URL: scratch.url });
-    const email = createEmailDeps(config, { db, templates: emailTemplates, categories: deploymentCategories, sendRate });
+    const config = loadConfig({ ...env, DATABASE_URL: scratch.url() });
+    const email = createEmailDeps(config, { db: scratch.db(), templates: emailTemplates, categories: deploymentCategories, sendRate });
     try {
       const run = randomUUID().slice(0, 8);
       const results = [];
@@ -71,7 +61,7 @@ describe('a slowed reputation breaker on the send rate', () => {
   }
 
   it('marketing sends to a slowed group and provider each take two slots of the budget; transactional ones to the same provider take one', async () => {
-    await db.insertInto('reputationBreakers').values({ sendGroup: 'marketing', provider: 'other', state: 'slowed', since: new Date() }).execute();
+    await scratch.db().insertInto('reputationBreakers').values({ sendGroup: 'marketing', provider: 'other', state: 'slowed', since: new Date() }).execute();
     // 1 per second: a marketing send holds the next one back two seconds, a transactional one a second
     const marketing = await slotGaps('product-updates');
     const transactional = await slotGaps('transactional');
