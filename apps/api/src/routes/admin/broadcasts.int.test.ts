@@ -223,6 +223,20 @@ describe('/v1/admin/broadcasts', () => {
     expect(readOnly.status).toBe(403);
   });
 
+  it('reading broadcasts (their stats and goal chart included) needs the read scope: 401 without a key, 403 for an ingest key', async () => {
+    const { listKey } = await listOf(1);
+    const draft = await api.request('POST', '/v1/admin/broadcasts', { token: adminKey, body: newsletter(listKey) });
+    expect(draft.status).toBe(201);
+    const ingestKey = (await api.request('POST', '/v1/admin/api-keys', { token: LEGACY, body: { name: 'broadcasts-ingest', scopes: ['ingest'] } })).body.key;
+    for (const path of ['/v1/admin/broadcasts', `/v1/admin/broadcasts/${draft.body.broadcast.id}`]) {
+      const anonymous = await api.request('GET', path);
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.body.error).toEqual(expect.any(String));
+      expect((await api.request('GET', path, { token: ingestKey })).status).toBe(403);
+      expect((await api.request('GET', path, { token: readKey })).status).toBe(200);
+    }
+  });
+
   it('a scheduled broadcast sends nothing before its time; 409 on every transition that does not exist', async () => {
     const { listKey, addresses } = await listOf(3);
     const segment = await api.request('POST', '/v1/admin/segments', {
