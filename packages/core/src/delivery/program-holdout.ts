@@ -14,8 +14,7 @@ export function programHoldout(
   category: string,
   userId: string,
 ): HoldoutArm | undefined {
-  if (categories.required(category)) return undefined;
-  const arm = programHoldoutArm(policy, category, userId);
+  const arm = programArmOf(policy, categories, category, userId);
   return arm?.holdout === true ? arm : undefined;
 }
 
@@ -32,8 +31,12 @@ export function programHoldoutOfEntry(
   category: string,
   userId: string,
 ): boolean | undefined {
-  if (categories.required(category)) return undefined;
-  return programHoldoutArm(policy, category, userId)?.holdout;
+  return programArmOf(policy, categories, category, userId)?.holdout;
+}
+
+/** The person's program arm for `category`; none for a required category, which is never held out. */
+function programArmOf(policy: DeliveryPolicy, categories: Pick<PreferenceCategories, 'required'>, category: string, userId: string): HoldoutArm | undefined {
+  return categories.required(category) ? undefined : programHoldoutArm(policy, category, userId);
 }
 
 /** The skip's log detail of a program-held-out send: what explain words (`programHoldoutPhrase`). */
