@@ -35,7 +35,7 @@ const sesPayload = z
   })
   .loose();
 
-/** The message tag every send carries (packages/core/src/emails/send-email.ts): the id of its send row. */
+/** The message tag every send carries (packages/core/src/emails/send-provider.ts): the id of its send row. */
 export const EMAIL_SEND_ID_TAG = 'waymark_email_send_id';
 
 export type SesEvent = (

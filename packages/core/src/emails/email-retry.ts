@@ -9,7 +9,8 @@ import { conflict } from '../errors/app-error';
 import { checkSendGate } from '../preferences/send-gate';
 import { sendCategory } from '../delivery/send-category';
 import { requeueFailedEmail } from './email-failures';
-import { secretsNotKept, type SendEmailInput, type SendEmailResult } from './send-email';
+import type { SendEmailInput, SendEmailResult } from './send-email-types';
+import { secretsNotKept } from './send-render';
 
 /** What emailRetryPayload (email-failures.ts) writes. */
 const emailPayload = z.object({

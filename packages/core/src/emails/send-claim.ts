@@ -1,6 +1,38 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import { NAMED_STATEMENT } from '../db/named-statements';
+import type { EmailSendRow } from '../db/schema';
+import { isRequired } from '../preferences/send-gate';
+import { sendRateTokens } from '../deliverability/reputation-hold';
+import { sendCategory } from '../delivery/send-category';
+import type { EmailDeps } from './email-deps';
+import type { SendEmailResult } from './send-email-types';
+import { endedAnswer, failForGood } from './send-outcome';
+import { settleUnknownDelivery, UNKNOWN_CLAIMED, UNKNOWN_STOPPED } from './unknown-delivery';
+
+// The claim of a send, as both senders take it: what stands before it (beforeClaim), the claim with
+// its tracked links (claimSends), and what a lost claim answers (claimLost).
+
+/**
+ * What a row's state already answers (accepted, failed, or claimed by an attempt that stopped
+ * during its provider call), else waits for the send rate: undefined means render and claim now.
+ */
+export async function beforeClaim(deps: EmailDeps, row: EmailSendRow): Promise<SendEmailResult | undefined> {
+  const ended = endedAnswer(row);
+  if (ended !== undefined) return ended;
+  if (row.sendStartedAt !== null) {
+    const settled = await settleUnknownDelivery(deps, row, UNKNOWN_STOPPED);
+    if (settled === 'ask') return failForGood(deps, row, `Delivery unknown: ${UNKNOWN_STOPPED}; not resent to avoid a duplicate`);
+    if (settled !== 'resend') return settled;
+  }
+  // before the claim: a worker that dies while it waits leaves the row queued, not "delivery unknown"
+  if (deps.sendRate === undefined) return undefined;
+  // a send the reputation breaker slows is worth two tokens (deliverability/reputation-hold.ts)
+  const tokens = sendRateTokens(await deps.breakerStates.read(), { required: isRequired(sendCategory(deps.categories, row.category)), to: row.toEmail });
+  const slot = await deps.sendRate.acquire(row.idempotencyKey ?? row.id, tokens);
+  if (slot !== undefined) return { status: 'deferred', reason: 'send_rate', retryAt: slot };
+  return undefined;
+}
 
 /** A rendered send about to call its provider: its row, the subject it renders with, the URLs its links track. */
 export interface SendClaim {
@@ -50,4 +82,15 @@ export async function claimSends(db: Db, claims: readonly SendClaim[]): Promise<
     else answer.linkIds.set(row.originalUrl!, row.id);
   }
   return claims.map((claim) => answers.get(claim.emailSendId)!);
+}
+
+/** Another attempt holds the claim (or has finished): sent if it was accepted, else a delivery unknown (unknown-delivery.ts). */
+export async function claimLost(deps: EmailDeps, row: EmailSendRow): Promise<SendEmailResult> {
+  const current = await deps.db.selectFrom('emailSends').selectAll().where('id', '=', row.id).executeTakeFirst();
+  const ended = current === undefined ? undefined : endedAnswer(current);
+  if (ended !== undefined) return ended;
+  const settled = current === undefined ? 'ask' : await settleUnknownDelivery(deps, current, UNKNOWN_CLAIMED);
+  if (settled === 'ask') return failForGood(deps, current ?? row, `Delivery unknown: ${UNKNOWN_CLAIMED}; not resent to avoid a duplicate`);
+  // released: this attempt renders and claims it again at its caller's next try
+  return settled === 'resend' ? { status: 'deferred', reason: 'delivery_unknown', retryAt: new Date() } : settled;
 }

@@ -1,20 +1,12 @@
-import { sql } from 'kysely';
 import { createGroupCommit } from '../concurrency/group-commit';
 import type { EmailSendRow } from '../db/schema';
 import type { EmailDeps } from './email-deps';
-import { claimSends, type SendClaimAnswer } from './send-claim';
-import {
-  beforeClaim,
-  callProvider,
-  claimLost,
-  findSendsByIdempotencyKeys,
-  prepareSend,
-  recordSent,
-  queuedSendValues,
-  SENT_STATUS,
-  type SendEmailInput,
-  type SendEmailResult,
-} from './send-email';
+import { beforeClaim, claimLost, claimSends, type SendClaimAnswer } from './send-claim';
+import type { SendEmailInput, SendEmailResult } from './send-email-types';
+import { findSendsByIdempotencyKeys, queuedSendValues } from './send-ledger';
+import { markAllSent, recordSent, type SentRecord } from './send-outcome';
+import { callProvider } from './send-provider';
+import { prepareSend } from './send-render';
 
 /**
  * The queued rows of many sends in one statement (a broadcast chunk's): each key's row, created
@@ -51,12 +43,6 @@ interface ClaimRequest {
   urls: readonly string[];
 }
 
-interface SentRecord {
-  emailSendId: string;
-  messageId: string;
-  sentAt: Date;
-}
-
 /**
  * A row is claimed (`send_started_at`) in the flush right before its own provider call, never
  * earlier: a worker killed before the call leaves it queued (sent by the retry), one killed during
@@ -71,11 +57,7 @@ export function createBatchSender(deps: EmailDeps): BatchSender {
   );
 
   const sent = createGroupCommit<SentRecord, void>(async (records) => {
-    const values = sql.join(records.map((record) => sql`(${record.emailSendId}::uuid, ${record.messageId}, ${record.sentAt}::timestamptz)`));
-    await sql`
-      update email_sends e set status = ${SENT_STATUS}, provider_message_id = v.message_id, sent_at = coalesce(e.sent_at, v.sent_at), error_message = null, updated_at = v.sent_at
-      from (values ${values}) as v(id, message_id, sent_at)
-      where e.id = v.id`.execute(deps.db);
+    await markAllSent(deps.db, records);
     return records.map(() => undefined);
   });
 

@@ -13,7 +13,9 @@ import { journeyAdmissionBatch, journeyAdmissionStep } from './journey-admission
 import { isLiveStatus } from './live-statuses';
 import { journeyStepExpressions, recordJourneyStep } from './run-steps';
 import type { EmailDeps } from '../emails/email-deps';
-import { attemptSend, EMAIL_SEND_COLUMNS, recordSent, type SendEmailResult } from '../emails/send-email';
+import { attemptSend, type SendEmailResult } from '../emails/send-email';
+import { EMAIL_SEND_COLUMNS } from '../emails/send-ledger';
+import { recordSent } from '../emails/send-outcome';
 import type { EmailSendRow, JourneyStatus } from '../db/schema';
 import { sendGateVerdicts, type SendGateVerdicts } from '../preferences/send-gate';
 
