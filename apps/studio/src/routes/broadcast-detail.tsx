@@ -17,6 +17,7 @@ import { audienceLabel } from './broadcast-detail/audience-label';
 import { Composer } from './broadcast-detail/composer';
 import { Recipients } from './broadcast-detail/recipients';
 import { GoalPanel, Progress, StatsPanel, VariantResults } from './broadcast-detail/stats';
+import { WarmupNotice } from './broadcast-detail/warmup-notice';
 
 type Broadcast = components['schemas']['Broadcast'];
 
@@ -113,6 +114,7 @@ function Watch({ broadcast }: { broadcast: Broadcast }) {
           {broadcast.error}
         </div>
       )}
+      <WarmupNotice broadcast={broadcast} />
       <Progress broadcast={broadcast} />
       <StatsPanel stats={broadcast.stats} />
       <GoalPanel broadcast={broadcast} />

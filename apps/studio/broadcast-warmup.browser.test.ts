@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, it, expect as check } from 'vitest';
+import { createTestAdmin } from '../../test/auth-client';
+import { expectPage } from '../../test/browser';
+import { checkPage, signIn, startStudio, type Studio } from './test/studio-fixture';
+
+/**
+ * A broadcast slowed by the sending domain's warm-up (docs/email.md, "Warm-up") in Chromium
+ * against a real api: the page says until when its next recipients wait, in the reader's time,
+ * and stops saying it once the broadcast is no longer sending. The broadcast row is written here,
+ * as a chunk that found today's allowance spent leaves it.
+ */
+describe('Studio broadcast warm-up deferral in Chromium', () => {
+  let studio: Studio;
+  let page: Page;
+  let id: string;
+  const name = `Warm-up ${randomUUID().slice(0, 8)}`;
+  const warmupUntil = new Date('2026-12-01T00:00:00Z');
+
+  beforeAll(async () => {
+    studio = await startStudio();
+    const broadcast = await studio.api.deps.db
+      .insertInto('broadcasts')
+      .values({
+        name,
+        templateKey: 'reengage-we-miss-you',
+        category: 'newsletter',
+        audience: JSON.stringify({ all: true }),
+        data: JSON.stringify({ productName: 'Atlas' }),
+        status: 'sending',
+        audienceSize: 0,
+        startedAt: new Date(),
+        warmupUntil,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    id = broadcast.id;
+    ({ page } = await studio.openTab());
+    await signIn(page, await createTestAdmin(studio.api, 'studio-broadcast-warmup'));
+  });
+
+  afterAll(async () => {
+    await studio?.close();
+  });
+
+  it('says the warm-up holds the next recipients until the next allowance, in the reader’s time, axe-clean', async () => {
+    await page.goto(`/studio/broadcasts/${id}`);
+    // the time as this browser writes it (its locale and time zone), as the page does
+    const local = await page.evaluate(
+      (iso) => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso)),
+      warmupUntil.toISOString(),
+    );
+    const notice = page.getByTestId('broadcast-warmup');
+    await expectPage(notice).toHaveText(
+      `Slowed by the sending domain’s warm-up: today’s allowance is used, so the next recipients go out at ${local} (your time). The ramp is in Settings → Deliverability (docs/email.md, “Warm-up”).`,
+    );
+    await expectPage(notice.getByRole('link', { name: 'Settings → Deliverability' })).toHaveAttribute('href', '/studio/settings/deliverability');
+    await checkPage(page, 'broadcast-warmup', name);
+  });
+
+  it('says nothing of the warm-up once the broadcast is no longer sending', async () => {
+    await studio.api.deps.db.updateTable('broadcasts').set({ status: 'paused' }).where('id', '=', id).execute();
+    await page.goto(`/studio/broadcasts/${id}`);
+    await expectPage(page.locator('.page-header .badge')).toHaveText('paused');
+    await expectPage(page.getByTestId('broadcast-warmup')).toHaveCount(0);
+  });
+
+  it('saw no console error and no failed request', () => {
+    check(studio.problems).toEqual([]);
+  });
+});
