@@ -8,10 +8,12 @@ import { checkPage, signIn, startStudio, type Studio } from './test/studio-fixtu
 /**
  * A broadcast slowed by the sending domain's warm-up (docs/email.md, "Warm-up") in Chromium
  * against a real api: the page says until when its next recipients wait, in the reader's time,
- * and stops saying it once the broadcast is no longer sending. The broadcast row is written here,
- * as a chunk that found today's allowance spent leaves it.
+ * and stops saying it once the broadcast is no longer sending. Then why it is paused: by an admin,
+ * or by the reputation breaker (docs/email.md, "Reputation breaker"), which resumes it itself. The
+ * broadcast row is written here, as a chunk that found today's allowance spent (or the breaker
+ * holding a recipient) leaves it.
  */
-describe('Studio broadcast warm-up deferral in Chromium', () => {
+describe('Studio broadcast warm-up deferral and pause reason in Chromium', () => {
   let studio: Studio;
   let page: Page;
   let id: string;
@@ -64,6 +66,26 @@ describe('Studio broadcast warm-up deferral in Chromium', () => {
     await page.goto(`/studio/broadcasts/${id}`);
     await expectPage(page.locator('.page-header .badge')).toHaveText('paused');
     await expectPage(page.getByTestId('broadcast-warmup')).toHaveCount(0);
+    await expectPage(page.getByTestId('broadcast-paused')).toHaveText('Paused by an admin: nothing more is sent until it is resumed.');
+  });
+
+  it('says the reputation breaker paused it and that it resumes with the breaker, axe-clean', async () => {
+    await studio.api.deps.db.updateTable('broadcasts').set({ pausedFrom: 'sending', pausedReason: 'reputation' }).where('id', '=', id).execute();
+    await page.goto(`/studio/broadcasts/${id}`);
+    const notice = page.getByTestId('broadcast-paused');
+    await expectPage(notice).toHaveText(
+      'Paused by Waymark: the bounce or complaint rate of marketing mail to a mailbox provider some of its recipients use crossed the reputation breaker’s pause threshold. ' +
+        'It resumes by itself when the breaker does: once the rates have stayed under the slow thresholds for the cooldown (6 hours by default), or when an admin resumes the breaker. ' +
+        'Resume before then pauses it again at the next held recipient. The breaker is in Settings → Deliverability (docs/email.md, “Reputation breaker”).',
+    );
+    await expectPage(notice.getByRole('link', { name: 'Settings → Deliverability' })).toHaveAttribute('href', '/studio/settings/deliverability');
+    await checkPage(page, 'broadcast-paused-reputation', name);
+  });
+
+  it('shows any other pause reason as it is', async () => {
+    await studio.api.deps.db.updateTable('broadcasts').set({ pausedReason: 'maintenance' }).where('id', '=', id).execute();
+    await page.goto(`/studio/broadcasts/${id}`);
+    await expectPage(page.getByTestId('broadcast-paused')).toHaveText('Paused (reason “maintenance”): nothing more is sent until it is resumed.');
   });
 
   it('saw no console error and no failed request', () => {

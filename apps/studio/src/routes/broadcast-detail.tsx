@@ -15,6 +15,7 @@ import { useSegmentsQuery } from '../data/segments/segments-query';
 import { useTemplatesQuery } from '../data/templates/templates-query';
 import { audienceLabel } from './broadcast-detail/audience-label';
 import { Composer } from './broadcast-detail/composer';
+import { PausedNotice } from './broadcast-detail/paused-notice';
 import { Recipients } from './broadcast-detail/recipients';
 import { GoalPanel, Progress, StatsPanel, VariantResults } from './broadcast-detail/stats';
 import { WarmupNotice } from './broadcast-detail/warmup-notice';
@@ -114,6 +115,7 @@ function Watch({ broadcast }: { broadcast: Broadcast }) {
           {broadcast.error}
         </div>
       )}
+      <PausedNotice broadcast={broadcast} />
       <WarmupNotice broadcast={broadcast} />
       <Progress broadcast={broadcast} />
       <StatsPanel stats={broadcast.stats} />
