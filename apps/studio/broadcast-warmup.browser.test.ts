@@ -75,7 +75,7 @@ describe('Studio broadcast warm-up deferral and pause reason in Chromium', () =>
     const notice = page.getByTestId('broadcast-paused');
     await expectPage(notice).toHaveText(
       'Paused by Waymark: the bounce or complaint rate of marketing mail to a mailbox provider some of its recipients use crossed the reputation breaker’s pause threshold. ' +
-        'It resumes by itself when the breaker does: once the rates have stayed under the slow thresholds for the cooldown (6 hours by default), or when an admin resumes the breaker. ' +
+        'It resumes by itself when the breaker does: once the rates have stayed under the slow thresholds for the breaker’s cooldown (REPUTATION_COOLDOWN_HOURS), or when an admin resumes the breaker. ' +
         'Resume before then pauses it again at the next held recipient. The breaker is in Settings → Deliverability (docs/email.md, “Reputation breaker”).',
     );
     await expectPage(notice.getByRole('link', { name: 'Settings → Deliverability' })).toHaveAttribute('href', '/studio/settings/deliverability');

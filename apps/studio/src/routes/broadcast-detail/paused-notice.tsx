@@ -18,8 +18,8 @@ export function PausedNotice({ broadcast }: { broadcast: Broadcast }) {
     return (
       <p className="notice" role="status" data-testid="broadcast-paused">
         Paused by Waymark: the bounce or complaint rate of marketing mail to a mailbox provider some of its recipients use crossed the reputation breaker’s
-        pause threshold. It resumes by itself when the breaker does: once the rates have stayed under the slow thresholds for the cooldown (6 hours by default),
-        or when an admin resumes the breaker. Resume before then pauses it again at the next held recipient. The breaker is in{' '}
+        pause threshold. It resumes by itself when the breaker does: once the rates have stayed under the slow thresholds for the breaker’s cooldown
+        (REPUTATION_COOLDOWN_HOURS), or when an admin resumes the breaker. Resume before then pauses it again at the next held recipient. The breaker is in{' '}
         <Link to="/studio/settings/deliverability">Settings → Deliverability</Link> (docs/email.md, “Reputation breaker”).
       </p>
     );
