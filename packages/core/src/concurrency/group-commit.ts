@@ -22,13 +22,12 @@ interface Waiting<T, R> {
 
 export function createGroupCommit<T, R>(flush: (items: readonly T[]) => Promise<readonly R[]>, options: { maxBatch?: number } = {}): GroupCommit<T, R> {
   const maxBatch = options.maxBatch ?? 200;
-  let waiting: Waiting<T, R>[] = [];
+  const waiting: Waiting<T, R>[] = [];
   let flushing = false;
 
   const run = async (): Promise<void> => {
     while (waiting.length > 0) {
-      const batch = waiting.slice(0, maxBatch);
-      waiting = waiting.slice(batch.length);
+      const batch = waiting.splice(0, maxBatch);
       try {
         const results = await flush(batch.map((entry) => entry.item));
         if (results.length !== batch.length) throw new Error(`group commit: flush answered ${results.length} results for ${batch.length} items`);

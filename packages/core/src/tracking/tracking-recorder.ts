@@ -26,20 +26,6 @@ export function clientIp(headers: Record<string, string | string[] | undefined>)
   return real?.trim() ? real.trim().slice(0, 100) : null;
 }
 
-/**
- * A click in the queue for its batch, with its ceiling verdict (true: within) still on its way;
- * settled as it comes, so a failed verdict is the click's own failure, never an unhandled one.
- */
-type QueuedClick = ClickInput & { verdict: Promise<PromiseSettledResult<boolean>> };
-type ClickOutcome = { recorded: RecordedClick | undefined } | { overCeiling: true } | { failed: unknown };
-
-const settledVerdict = (recordable: Promise<boolean>): QueuedClick['verdict'] =>
-  recordable.then(
-    (value) => ({ status: 'fulfilled', value }),
-    (reason: unknown) => ({ status: 'rejected', reason }),
-  );
-const isWithin = (verdict: PromiseSettledResult<boolean> | undefined) => verdict?.status === 'fulfilled' && verdict.value;
-
 /** One hit on a tracking route, as the route hands it over. */
 export interface TrackingHit extends TrackingRequest {
   /** the address stored with the hit (first x-forwarded-for, else x-real-ip: `clientIp`) */
@@ -87,21 +73,7 @@ export function createTrackingRecorder(options: {
   logger: { warn(object: object, message: string): void };
 }): TrackingRecorder {
   const window = { machineClickWindowMs: options.machineClickWindowMs };
-  // A click joins the queue for its batch as it arrives, with its ceiling verdict still on its way
-  // from Redis; the batch waits for its clicks' verdicts (back by then, unless Redis is slower than
-  // the batch ahead) and writes only those within it. So the Redis round trip overlaps the wait for
-  // the batch ahead, and a click whose verdict is back as a batch leaves is in it, not in the next.
-  const writeClick = createGroupCommit<QueuedClick, ClickOutcome>(async (clicks) => {
-    const verdicts = await Promise.all(clicks.map((click) => click.verdict));
-    const within = clicks.filter((_click, index) => isWithin(verdicts[index]));
-    const recorded = await recordClicks(options.statements, within, window).catch((error: unknown) => error as Error);
-    let next = 0;
-    return verdicts.map((verdict): ClickOutcome => {
-      if (verdict.status === 'rejected') return { failed: verdict.reason };
-      if (!verdict.value) return { overCeiling: true };
-      return recorded instanceof Error ? { failed: recorded } : { recorded: recorded[next++] };
-    });
-  });
+  const writeClick = createGroupCommit<ClickInput, RecordedClick | undefined>((inputs) => recordClicks(options.statements, inputs, window));
   const writeOpen = createGroupCommit<OpenInput, RecordedOpen | undefined>((inputs) => recordOpens(options.statements, inputs));
   const readDestination = createGroupCommit<string, string | undefined>((linkIds) => linkDestinations(options.statements, linkIds));
   const settleClick = createGroupCommit<string, { machineReason: MachineReason | null } | undefined>((clickIds) => settleClicks(options.statements, clickIds));
@@ -150,37 +122,22 @@ export function createTrackingRecorder(options: {
   sweeper.unref();
   track(sweep());
 
-  const click = async (linkId: string, hit: TrackingHit, recordable: Promise<boolean>) => {
-    const outcome = await writeClick.add({
-      linkId,
-      ipAddress: hit.ipAddress,
-      userAgent: hit.userAgent?.slice(0, 1000) ?? null,
-      machineReason: machineReasonOf('click', hit),
-      verdict: settledVerdict(recordable),
-    });
-    if ('failed' in outcome) throw outcome.failed;
-    return outcome;
-  };
+  const click = (linkId: string, hit: TrackingHit) =>
+    writeClick.add({ linkId, ipAddress: hit.ipAddress, userAgent: hit.userAgent?.slice(0, 1000) ?? null, machineReason: machineReasonOf('click', hit) });
   // the honeypot's tracked link has no destination
   const destinationOf = (url: string | undefined) => (url === '' ? undefined : url);
 
   return {
     async followLink(rawLinkId, hit, recordable) {
-      if (!isUuid(rawLinkId)) {
-        await recordable;
-        return undefined;
-      }
+      const within = await recordable;
+      if (!isUuid(rawLinkId)) return undefined;
       const linkId = rawLinkId.toLowerCase();
-      const outcome = await click(linkId, hit, recordable);
       // past the ceiling: where the link points, nothing recorded
-      if ('overCeiling' in outcome) return destinationOf(await readDestination.add(linkId));
-      let recorded = outcome.recorded;
+      if (!within) return destinationOf(await readDestination.add(linkId));
+      let recorded = await click(linkId, hit);
       // the invisible link carries the send's id: its tracked link appears on its first click (the
       // hit is already counted within the ceiling)
-      if (recorded === undefined && (await ensureHoneypotLink(options.statements, linkId))) {
-        const again = await click(linkId, hit, Promise.resolve(true));
-        if ('recorded' in again) recorded = again.recorded;
-      }
+      if (recorded === undefined && (await ensureHoneypotLink(options.statements, linkId))) recorded = await click(linkId, hit);
       if (recorded === undefined) return undefined;
       if (recorded.pending) settleLater(recorded);
       else publishClick(recorded);

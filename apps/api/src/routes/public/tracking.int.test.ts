@@ -196,7 +196,7 @@ describe('GET /v1/t/c/{id} and /v1/t/o/{id}', () => {
     expect(pixel.headers.get('x-ratelimit-limit')).toBeNull();
   });
 
-  it('queues a click before its ceiling verdict is back: its batch waits for it, records it when within, past the ceiling only reads where the link points', async () => {
+  it('a click waits for its ceiling verdict: records it when within, past the ceiling only reads where the link points', async () => {
     const email = await sentEmail();
     const [within, past] = email.links as [(typeof email.links)[0], (typeof email.links)[0]];
     const hit = { method: 'GET', userAgent: 'Mail/1.0', clientAddress: '203.0.113.9', ipAddress: '203.0.113.9' };

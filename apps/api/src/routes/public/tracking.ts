@@ -63,8 +63,7 @@ export const trackingRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps
     async (request, reply) => {
       let location = deps.config.apiPublicUrl;
       try {
-        // the recorder queues the click at once and its batch waits for the ceiling's verdict, so
-        // the Redis round trip overlaps the wait for the batch ahead
+        // within the ceiling the click is recorded; past it the recorder only reads where the link points
         location = (await deps.tracking.followLink(request.params.id, trackingHit(request), recordable(request, 'click'))) ?? location;
       } catch (error) {
         // the recipient still reaches a page; the click is lost and logged
