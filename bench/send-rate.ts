@@ -13,7 +13,7 @@
  * two collide on its unique provider-id index (a send the bench would count in the DLQ that real SES,
  * whose ids are unique, never causes).
  * Rate = (sends − 1) / (last sent_at − first sent_at). Duplicates and deliveries are counted in the
- * store of an emulator of the bench's own (lib/ses-emulator-process.ts), per recipient. CACHE_URL
+ * store of an emulator of the bench's own (lib/ses-emulator-process.ts), per recipient. BENCH_CACHE_URL
  * picks the Redis (and its db) the budget lives in; SES_MAX_SEND_RATE the budget (default 50).
  */
 import { randomUUID } from 'node:crypto';

@@ -35,7 +35,7 @@ import { DEPLOYMENT_JOURNEYS_DIR } from '../runtime/runtime';
 import { freePort } from '../test/free-port';
 import { waitForPort } from '../test/throwaway-services';
 import { exited } from '../test/worker-process';
-import { prepareBenchDatabase } from './lib/bench-server';
+import { BENCH_CACHE_URL, prepareBenchDatabase } from './lib/bench-server';
 import { limitRow, writeBenchResults } from './lib/results';
 import { deleteAlertSchedule, terminateRunsOnQueue } from '../test/task-queue-cleanup';
 
@@ -82,7 +82,7 @@ async function main(): Promise<void> {
     NODE_ENV: 'development',
     LOG_LEVEL: 'warn',
     DATABASE_URL: databaseUrl,
-    CACHE_URL: config.cacheUrl,
+    CACHE_URL: BENCH_CACHE_URL,
     AUTH_SECRET: 'bench-auth-secret-at-least-32-characters',
     EMAIL_PROVIDER_API_KEY: 'bench:bench',
     ADMIN_API_KEY: adminKey,

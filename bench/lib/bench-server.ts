@@ -66,6 +66,12 @@ export async function prepareBenchDatabase(databaseUrl: string, without: readonl
  * The environment a bench's api (and its worker child process, bench-worker.ts) is configured
  * from: the caller's, the bench database, development mode, a rate limit no bench reaches, `env` last.
  */
+/**
+ * A Redis db of the benches' own: a run's rate-limit counters (70,000 clicks from 127.0.0.1 in a
+ * minute) must not trip the ceilings of a dev stack or a test run on the same Redis.
+ */
+export const BENCH_CACHE_URL = process.env.BENCH_CACHE_URL ?? 'redis://127.0.0.1:6379/15';
+
 export function benchEnv(databaseUrl: string, env: Record<string, string>): Record<string, string> {
   return {
     ...(process.env as Record<string, string>),
@@ -74,6 +80,7 @@ export function benchEnv(databaseUrl: string, env: Record<string, string>): Reco
     DATABASE_URL: databaseUrl,
     AUTH_SECRET: process.env.AUTH_SECRET ?? 'bench-auth-secret-at-least-32-characters',
     EMAIL_PROVIDER_API_KEY: process.env.EMAIL_PROVIDER_API_KEY ?? 'bench:bench',
+    CACHE_URL: BENCH_CACHE_URL,
     RATE_LIMIT_MAX: '100000000',
     // one client address stands for many readers: past the tracking ceiling a click takes the over-ceiling path
     TRACKING_RATE_LIMIT_MAX: '100000000',
