@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, it, expect as check } from 'vitest';
 import { createTestAdmin } from '../../test/auth-client';
 import { expectPage } from '../../test/browser';
@@ -21,7 +21,8 @@ describe('Studio broadcast warm-up deferral and pause reason in Chromium', () =>
   const warmupUntil = new Date('2026-12-01T00:00:00Z');
 
   beforeAll(async () => {
-    studio = await startStudio();
+    // a cooldown away from its default (6), so the notice can only have it from the api
+    studio = await startStudio({ REPUTATION_COOLDOWN_HOURS: '9' });
     const broadcast = await studio.api.deps.db
       .insertInto('broadcasts')
       .values({
@@ -69,17 +70,34 @@ describe('Studio broadcast warm-up deferral and pause reason in Chromium', () =>
     await expectPage(page.getByTestId('broadcast-paused')).toHaveText('Paused by an admin: nothing more is sent until it is resumed.');
   });
 
-  it('says the reputation breaker paused it and that it resumes with the breaker, axe-clean', async () => {
+  it('says the reputation breaker paused it and that it resumes with the breaker after its configured cooldown, axe-clean', async () => {
     await studio.api.deps.db.updateTable('broadcasts').set({ pausedFrom: 'sending', pausedReason: 'reputation' }).where('id', '=', id).execute();
     await page.goto(`/studio/broadcasts/${id}`);
     const notice = page.getByTestId('broadcast-paused');
     await expectPage(notice).toHaveText(
       'Paused by Waymark: the bounce or complaint rate of marketing mail to a mailbox provider some of its recipients use crossed the reputation breaker’s pause threshold. ' +
-        'It resumes by itself when the breaker does: once the rates have stayed under the slow thresholds for the breaker’s cooldown (REPUTATION_COOLDOWN_HOURS), or when an admin resumes the breaker. ' +
+        'It resumes by itself when the breaker does: once the rates have stayed under the slow thresholds for the breaker’s cooldown (9 hours), or when an admin resumes the breaker. ' +
         'Resume before then pauses it again at the next held recipient. The breaker is in Settings → Deliverability (docs/email.md, “Reputation breaker”).',
     );
     await expectPage(notice.getByRole('link', { name: 'Settings → Deliverability' })).toHaveAttribute('href', '/studio/settings/deliverability');
     await checkPage(page, 'broadcast-paused-reputation', name);
+  });
+
+  it('names the cooldown setting while its value loads, and when it cannot be read', async () => {
+    const deliverability = '**/v1/admin/deliverability';
+    const held: Route[] = [];
+    let failing = false;
+    await page.route(deliverability, (route) => (failing ? route.abort('aborted') : void held.push(route)));
+    await page.goto(`/studio/broadcasts/${id}`);
+    const notice = page.getByTestId('broadcast-paused');
+    await expectPage(notice).toContainText('for the breaker’s cooldown (REPUTATION_COOLDOWN_HOURS), or when an admin resumes the breaker.');
+    // the read fails (a cut connection, which the problems list leaves out as it does a navigation's)
+    failing = true;
+    const failed = page.waitForEvent('requestfailed', (request) => request.url().endsWith('/v1/admin/deliverability'));
+    for (const route of held) await route.abort('aborted');
+    await failed;
+    await expectPage(notice).toContainText('for the breaker’s cooldown (REPUTATION_COOLDOWN_HOURS), or when an admin resumes the breaker.');
+    await page.unroute(deliverability);
   });
 
   it('shows any other pause reason as it is', async () => {

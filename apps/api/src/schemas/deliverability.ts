@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { breakerStateSchema } from './reputation-breaker';
+import { breakerSettingsSchema, breakerStateSchema } from './reputation-breaker';
 import { warmupSchema } from './warmup';
 
 export const doctorCheckSchema = z
@@ -17,6 +17,7 @@ export const deliverabilitySchema = z
   .object({
     checks: z.array(doctorCheckSchema).describe('the same list `waymark doctor` prints (docs/email.md, "Deliverability")'),
     breaker: z.array(breakerStateSchema).describe('the reputation breaker per group and mailbox provider'),
+    breakerSettings: breakerSettingsSchema.describe('the reputation breaker\'s settings in force (docs/email.md, "Reputation breaker")'),
     warmup: warmupSchema.nullable().describe("the delivery policy's warm-up ramp of marketing mail, with today's use (null: the policy sets none)"),
   })
   .meta({ id: 'Deliverability' });

@@ -18,3 +18,26 @@ export const breakerStateSchema = z
     since: nullableTimestamp.describe('when the state began (null: never changed)'),
   })
   .meta({ id: 'ReputationBreakerState' });
+
+const rate = (what: string) => z.number().describe(`${what} (0–1)`);
+
+/**
+ * The breaker's settings in force, so a reader of its states (the studio's Settings →
+ * Deliverability and a paused broadcast's notice) can say when it acts and when it resumes
+ * without knowing this installation's environment.
+ */
+export const breakerSettingsSchema = z
+  .object({
+    cooldownHours: z.number().describe('REPUTATION_COOLDOWN_HOURS: hours under the slow thresholds before a tripped breaker resumes by itself'),
+    windowHours: z.number().int().describe("REPUTATION_WINDOW_HOURS: the rates' rolling window"),
+    minSends: z.number().int().describe('REPUTATION_MIN_SENDS: sends a group and provider need in the window before the breaker judges them'),
+    thresholds: z
+      .object({
+        slowComplaintRate: rate('complaints per send from which a breaker is slowed'),
+        slowBounceRate: rate('bounces per send from which a breaker is slowed'),
+        pauseComplaintRate: rate('complaints per send from which a breaker is paused'),
+        pauseBounceRate: rate('bounces per send from which a breaker is paused'),
+      })
+      .describe("the delivery policy's `reputation` thresholds, its unset ones at their defaults"),
+  })
+  .meta({ id: 'ReputationBreakerSettings' });

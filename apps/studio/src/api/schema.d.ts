@@ -5474,7 +5474,7 @@ export interface paths {
     };
     /**
      * The deliverability doctor's checks and the reputation breaker
-     * @description Reads EMAIL_FROM's SPF, DKIM and DMARC (through DNS_RESOLVER), the SES account (GetAccount, ListRecommendations, GetEmailIdentity), what Waymark sends, and the last 24 h's bounce and complaint rates per category group and mailbox provider; each check is pass, warn or fail with its fix; then the reputation breaker's state per category group and mailbox provider, and the warm-up ramp's days with today's use. A source that cannot be read is a warning, never an error of the request.
+     * @description Reads EMAIL_FROM's SPF, DKIM and DMARC (through DNS_RESOLVER), the SES account (GetAccount, ListRecommendations, GetEmailIdentity), what Waymark sends, and the last 24 h's bounce and complaint rates per category group and mailbox provider; each check is pass, warn or fail with its fix; then the reputation breaker's state per category group and mailbox provider with its settings in force (cooldown, window, minimum sends, thresholds), and the warm-up ramp's days with today's use. A source that cannot be read is a warning, never an error of the request.
      *
      *     Requires a bearer key with scope `read` or a session cookie whose organization role grants it.
      */
@@ -17521,6 +17521,25 @@ export interface components {
       /** @description when the state began (null: never changed) */
       since: string | null;
     };
+    ReputationBreakerSettingsInput: {
+      /** @description REPUTATION_COOLDOWN_HOURS: hours under the slow thresholds before a tripped breaker resumes by itself */
+      cooldownHours: number;
+      /** @description REPUTATION_WINDOW_HOURS: the rates' rolling window */
+      windowHours: number;
+      /** @description REPUTATION_MIN_SENDS: sends a group and provider need in the window before the breaker judges them */
+      minSends: number;
+      /** @description the delivery policy's `reputation` thresholds, its unset ones at their defaults */
+      thresholds: {
+        /** @description complaints per send from which a breaker is slowed (0–1) */
+        slowComplaintRate: number;
+        /** @description bounces per send from which a breaker is slowed (0–1) */
+        slowBounceRate: number;
+        /** @description complaints per send from which a breaker is paused (0–1) */
+        pauseComplaintRate: number;
+        /** @description bounces per send from which a breaker is paused (0–1) */
+        pauseBounceRate: number;
+      };
+    };
     WarmupInput: {
       /** @description the ramp's first day: marketing sends allowed */
       startPerDay: number;
@@ -17575,6 +17594,8 @@ export interface components {
       checks: components['schemas']['DeliverabilityCheckInput'][];
       /** @description the reputation breaker per group and mailbox provider */
       breaker: components['schemas']['ReputationBreakerStateInput'][];
+      /** @description the reputation breaker's settings in force (docs/email.md, "Reputation breaker") */
+      breakerSettings: components['schemas']['ReputationBreakerSettingsInput'];
       /** @description the delivery policy's warm-up ramp of marketing mail, with today's use (null: the policy sets none) */
       warmup: components['schemas']['WarmupInput'] | null;
     };
@@ -18858,6 +18879,25 @@ export interface components {
       /** @description when the state began (null: never changed) */
       since: string | null;
     };
+    ReputationBreakerSettings: {
+      /** @description REPUTATION_COOLDOWN_HOURS: hours under the slow thresholds before a tripped breaker resumes by itself */
+      cooldownHours: number;
+      /** @description REPUTATION_WINDOW_HOURS: the rates' rolling window */
+      windowHours: number;
+      /** @description REPUTATION_MIN_SENDS: sends a group and provider need in the window before the breaker judges them */
+      minSends: number;
+      /** @description the delivery policy's `reputation` thresholds, its unset ones at their defaults */
+      thresholds: {
+        /** @description complaints per send from which a breaker is slowed (0–1) */
+        slowComplaintRate: number;
+        /** @description bounces per send from which a breaker is slowed (0–1) */
+        slowBounceRate: number;
+        /** @description complaints per send from which a breaker is paused (0–1) */
+        pauseComplaintRate: number;
+        /** @description bounces per send from which a breaker is paused (0–1) */
+        pauseBounceRate: number;
+      };
+    };
     Warmup: {
       /** @description the ramp's first day: marketing sends allowed */
       startPerDay: number;
@@ -18912,6 +18952,8 @@ export interface components {
       checks: components['schemas']['DeliverabilityCheck'][];
       /** @description the reputation breaker per group and mailbox provider */
       breaker: components['schemas']['ReputationBreakerState'][];
+      /** @description the reputation breaker's settings in force (docs/email.md, "Reputation breaker") */
+      breakerSettings: components['schemas']['ReputationBreakerSettings'];
       /** @description the delivery policy's warm-up ramp of marketing mail, with today's use (null: the policy sets none) */
       warmup: components['schemas']['Warmup'] | null;
     };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliveryPolicy } from '@waymark/journeys/delivery-policy';
 import { startFixtureDns } from '../../../../../test/fixture-dns';
 import { openScratchDatabase } from '../../../../../test/scratch-database';
 import { issueApiKey, startTestApi, type TestApi } from '../../../../../test/test-api';
@@ -20,7 +21,11 @@ describe('GET /v1/admin/deliverability', () => {
     scratch = await openScratchDatabase();
     // a zone without the sender's records: SPF and DMARC fail; SES is the shared emulator, which lacks GetAccount
     dns = await startFixtureDns({ 'waymark.local': { txt: ['some-verification=1'] } });
-    api = await startTestApi({ ADMIN_API_KEY: LEGACY, DNS_RESOLVER: dns.address, DATABASE_URL: scratch.url });
+    // breaker settings away from their defaults, so the answer can only have them from this api's config and policy
+    api = await startTestApi(
+      { ADMIN_API_KEY: LEGACY, DNS_RESOLVER: dns.address, DATABASE_URL: scratch.url, REPUTATION_COOLDOWN_HOURS: '7.5', REPUTATION_WINDOW_HOURS: '36' },
+      { deliveryPolicy: { ...deliveryPolicy, reputation: { pauseComplaintRate: 0.004 } } },
+    );
     readKey = await issueApiKey(api, LEGACY, 'deliverability-reader', ['read']);
     ingestKey = await issueApiKey(api, LEGACY, 'deliverability-producer', ['ingest']);
     const run = randomUUID().slice(0, 8);
@@ -81,6 +86,17 @@ describe('GET /v1/admin/deliverability', () => {
     });
     expect(check('rates.provider.other')).toMatchObject({ status: 'pass', detail: expect.stringContaining('mail to other: 22 sent in 24 h') });
     for (const item of answer.body.checks as { status: string; fix: string | null }[]) expect(item.fix === null).toBe(item.status === 'pass');
+  });
+
+  it("says the breaker's settings in force: REPUTATION_* of the config and the policy's thresholds over the defaults", async () => {
+    const answer = await api.request('GET', '/v1/admin/deliverability', { token: readKey });
+    expect(answer.status).toBe(200);
+    expect(answer.body.breakerSettings).toEqual({
+      cooldownHours: 7.5,
+      windowHours: 36,
+      minSends: 500,
+      thresholds: { slowComplaintRate: 0.001, slowBounceRate: 0.04, pauseComplaintRate: 0.004, pauseBounceRate: 0.08 },
+    });
   });
 
   it('needs the read scope', async () => {

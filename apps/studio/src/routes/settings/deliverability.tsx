@@ -2,12 +2,12 @@ import type { ColumnDef } from '@tanstack/react-table';
 import type { components } from '../../api/schema';
 import { DataTable } from '../../components/data-table';
 import { Badge } from '../../components/feedback';
-import { formatDate, formatNumber } from '../../components/format';
+import { formatNumber } from '../../components/format';
 import { PageHeader } from '../../components/page';
 import { useDeliverabilityQuery } from '../../data/deliverability/deliverability-query';
+import { BreakerSection } from './deliverability/breaker-section';
 
 type Check = components['schemas']['DeliverabilityCheck'];
-type BreakerState = components['schemas']['ReputationBreakerState'];
 type Warmup = components['schemas']['Warmup'];
 type WarmupDay = Warmup['days'][number];
 
@@ -16,18 +16,6 @@ const checkColumns: ColumnDef<Check, unknown>[] = [
   { header: 'Check', cell: ({ row }) => <code>{row.original.id}</code> },
   { header: 'Found', cell: ({ row }) => row.original.detail },
   { header: 'Fix', cell: ({ row }) => row.original.fix ?? '—' },
-];
-
-const percent = (rate: number) => `${(rate * 100).toFixed(2)} %`;
-
-const breakerColumns: ColumnDef<BreakerState, unknown>[] = [
-  { header: 'Group', cell: ({ row }) => row.original.group },
-  { header: 'Provider', cell: ({ row }) => row.original.provider },
-  { header: 'State', cell: ({ row }) => <Badge value={row.original.state} /> },
-  { header: 'Sends', cell: ({ row }) => formatNumber(row.original.sends) },
-  { header: 'Bounces', cell: ({ row }) => percent(row.original.bounceRate) },
-  { header: 'Complaints', cell: ({ row }) => percent(row.original.complaintRate) },
-  { header: 'Since', cell: ({ row }) => formatDate(row.original.since) },
 ];
 
 const allowanceText = (allowance: number | null) => (allowance === null ? 'no cap: the ramp is over' : formatNumber(allowance));
@@ -77,7 +65,7 @@ function WarmupSection({ warmup, isLoading }: { warmup: Warmup | null | undefine
   );
 }
 
-/** /studio/settings/deliverability: the doctor's checks (what `waymark doctor` prints), the reputation breaker and the warm-up ramp. */
+/** /studio/settings/deliverability: the doctor's checks (what `waymark doctor` prints), the reputation breaker (resumed here by a full-admin) and the warm-up ramp. */
 export default function Deliverability() {
   const doctor = useDeliverabilityQuery();
   const checks = doctor.data?.checks;
@@ -107,17 +95,7 @@ export default function Deliverability() {
         )}
         <DataTable label="Deliverability checks" columns={checkColumns} rows={checks} isLoading={doctor.isLoading} error={doctor.error} empty="No checks." />
       </section>
-      <section aria-labelledby="breaker">
-        <h2 id="breaker">Reputation breaker</h2>
-        <DataTable
-          label="Reputation breaker"
-          columns={breakerColumns}
-          rows={doctor.data?.breaker}
-          isLoading={doctor.isLoading}
-          error={null}
-          empty="Every group sends at its full rate."
-        />
-      </section>
+      <BreakerSection rows={doctor.data?.breaker} isLoading={doctor.isLoading} />
       <WarmupSection warmup={doctor.data?.warmup} isLoading={doctor.isLoading} />
     </div>
   );
