@@ -24,9 +24,10 @@ describe('Studio deliverability in Chromium', () => {
       'amazonses.com': { txt: ['v=spf1 ip4:199.255.192.0/22 -all'] },
       '_dmarc.waymark.local': { txt: ['v=DMARC1; p=none'] },
     });
+    // breaker settings away from their defaults, so the page can only say them from this api's config and policy
     studio = await startStudio(
-      { DNS_RESOLVER: dns.address },
-      { deliveryPolicy: defineDeliveryPolicy({ warmup: { startPerDay: 50, growth: 2, until: 1_000 } }) },
+      { DNS_RESOLVER: dns.address, REPUTATION_COOLDOWN_HOURS: '9', REPUTATION_WINDOW_HOURS: '36', REPUTATION_MIN_SENDS: '1200' },
+      { deliveryPolicy: defineDeliveryPolicy({ warmup: { startPerDay: 50, growth: 2, until: 1_000 }, reputation: { pauseComplaintRate: 0.004 } }) },
     );
     const owner = await createTestAdmin(studio.api, 'deliverability');
     ({ page } = await studio.openTab());
@@ -56,6 +57,11 @@ describe('Studio deliverability in Chromium', () => {
     const count = (status: string) => checks.filter((check) => check.status === status).length;
     await expectPage(page.getByRole('status')).toHaveText(
       `${count('fail')} failing, ${count('warn')} warning${count('warn') === 1 ? '' : 's'}, ${count('pass')} passing`,
+    );
+    // when the breaker acts, in this api's settings (the defaults where neither sets one)
+    await expectPage(page.getByTestId('breaker-settings')).toHaveText(
+      'Per category group and mailbox provider, over the last 36 hours and once it has 1,200 sends: slowed from 4 % bounces or 0.1 % complaints, ' +
+        'paused from 8 % or 0.4 %; back to ok by itself after 9 hours under the slow thresholds.',
     );
     // the breaker's rows are the shared database's (other files send mail, so more may come): each one shown, or the empty text
     const breakerTable = page.getByRole('table', { name: 'Reputation breaker' });

@@ -95,7 +95,7 @@ export default function Deliverability() {
         )}
         <DataTable label="Deliverability checks" columns={checkColumns} rows={checks} isLoading={doctor.isLoading} error={doctor.error} empty="No checks." />
       </section>
-      <BreakerSection rows={doctor.data?.breaker} isLoading={doctor.isLoading} />
+      <BreakerSection rows={doctor.data?.breaker} settings={doctor.data?.breakerSettings} isLoading={doctor.isLoading} />
       <WarmupSection warmup={doctor.data?.warmup} isLoading={doctor.isLoading} />
     </div>
   );

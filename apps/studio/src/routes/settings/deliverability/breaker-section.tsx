@@ -8,6 +8,7 @@ import { formatDate, formatNumber } from '../../../components/format';
 import { useBreakerResumeMutation, type BreakerResume, type BreakerResumed } from '../../../data/deliverability/breaker-resume-mutation';
 
 type BreakerState = components['schemas']['ReputationBreakerState'];
+type BreakerSettings = components['schemas']['ReputationBreakerSettings'];
 
 const percent = (rate: number) => `${(rate * 100).toFixed(2)} %`;
 
@@ -20,6 +21,20 @@ const stateColumns: ColumnDef<BreakerState, unknown>[] = [
   { header: 'Complaints', cell: ({ row }) => percent(row.original.complaintRate) },
   { header: 'Since', cell: ({ row }) => formatDate(row.original.since) },
 ];
+
+// a threshold as it was set: 0.001 is "0.1 %", not "0.10 %"
+const rateText = (rate: number) => `${formatNumber(Number((rate * 100).toFixed(3)))} %`;
+const hoursText = (hours: number) => (hours === 1 ? '1 hour' : `${formatNumber(hours)} hours`);
+
+/** When the breaker acts and lets go, in this installation's settings, so its states read without the docs. */
+function settingsText({ cooldownHours, windowHours, minSends, thresholds }: BreakerSettings): string {
+  return (
+    `Per category group and mailbox provider, over the last ${hoursText(windowHours)} and once it has ${formatNumber(minSends)} sends: ` +
+    `slowed from ${rateText(thresholds.slowBounceRate)} bounces or ${rateText(thresholds.slowComplaintRate)} complaints, ` +
+    `paused from ${rateText(thresholds.pauseBounceRate)} or ${rateText(thresholds.pauseComplaintRate)}; ` +
+    `back to ok by itself after ${hoursText(cooldownHours)} under the slow thresholds.`
+  );
+}
 
 const WHAT_RESUMING_DOES =
   'Held journey emails go out at their next look and the broadcasts the breaker paused resume. The bounces and complaints counted so far are set ' +
@@ -41,7 +56,7 @@ function resumedText({ resumed, broadcasts }: BreakerResumed): string {
  * any is tripped, its manual resume: every breaker or one row, each asked first, since a resume
  * sends again mail the breaker judged risky.
  */
-export function BreakerSection({ rows, isLoading }: { rows: BreakerState[] | undefined; isLoading: boolean }) {
+export function BreakerSection({ rows, settings, isLoading }: { rows: BreakerState[] | undefined; settings: BreakerSettings | undefined; isLoading: boolean }) {
   const { can } = useSession();
   const resume = useBreakerResumeMutation();
   const tripped = (rows ?? []).some((row) => row.state !== 'ok');
@@ -69,6 +84,7 @@ export function BreakerSection({ rows, isLoading }: { rows: BreakerState[] | und
   return (
     <section aria-labelledby="breaker">
       <h2 id="breaker">Reputation breaker</h2>
+      {settings === undefined ? null : <p data-testid="breaker-settings">{settingsText(settings)}</p>}
       {tripped && can.administer ? (
         <div className="row">
           <ConfirmButton title="Resume every tripped breaker?" label="Resume all" confirmLabel="Resume all breakers" onConfirm={() => resume.mutateAsync({})}>
