@@ -201,8 +201,8 @@ describe('Waymark Studio in Chromium', () => {
     const name = `studio-key-${run}`;
     await page.getByLabel('Name').fill(name);
     await page.getByRole('button', { name: 'Create key' }).click();
+    await expectPage(page.getByTestId('new-api-key')).toHaveText(/^wm_/);
     const raw = await page.getByTestId('new-api-key').textContent();
-    expect(raw).toMatch(/^wm_/);
     expect((await api.request('GET', '/v1/admin/journeys', { token: raw ?? '' })).status).toBe(403); // ingest only
     await page.getByRole('row').filter({ hasText: name }).getByRole('button', { name: 'Revoke' }).click();
     await page.getByRole('button', { name: 'Revoke key' }).click();

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAdmin } from '../../test/auth-client';
+import { expectPage } from '../../test/browser';
 import { checkPage, poll, signIn, startStudio, type Studio } from './test/studio-fixture';
 
 /**
@@ -27,7 +28,7 @@ describe('Template languages in Chromium', () => {
     const subject = page.locator('strong:text-is("Subject:") + span');
     const frame = page.frameLocator('iframe[title^="Preview of welcome"]');
     await poll(() => subject.textContent()).toBe('Welcome to Waymark, Ada!');
-    expect(await subject.getAttribute('lang')).toBe('en');
+    await expectPage(subject).toHaveAttribute('lang', 'en');
     await poll(() => frame.getByText('Go to your dashboard').count()).toBe(1);
     await checkPage(page, 'template-languages-en', 'Templates');
 
@@ -35,10 +36,10 @@ describe('Template languages in Chromium', () => {
     await poll(() => language.locator('option').allTextContents()).toEqual(['English (en)', 'French (fr)']);
     await language.selectOption('fr');
     await poll(() => subject.textContent()).toBe('Bienvenue sur Waymark, Ada !');
-    expect(await subject.getAttribute('lang')).toBe('fr');
+    await expectPage(subject).toHaveAttribute('lang', 'fr');
     await poll(() => frame.getByText('Accéder à votre tableau de bord').count()).toBe(1);
     await poll(() => page.locator('iframe[title="Preview of welcome (French (fr))"]').count()).toBe(1);
-    expect(new URL(page.url()).searchParams.get('locale')).toBe('fr');
+    await expectPage(page).toHaveURL((url) => url.searchParams.get('locale') === 'fr');
     await checkPage(page, 'template-languages-fr', 'Templates');
 
     // a template with one language offers no choice, and the preview stays in its default

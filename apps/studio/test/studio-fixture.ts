@@ -114,7 +114,7 @@ export async function checkPage(page: Page, name: string, heading: string | RegE
   await expectPage(page.getByRole('heading', { level: 1 })).toHaveText(heading);
   // loading skeletons gone
   await expectPage(page.locator('[aria-busy="true"]')).toHaveCount(0);
-  expect(await page.title()).toMatch(/· Waymark Studio$/);
+  await expectPage(page).toHaveTitle(/· Waymark Studio$/);
   // email HTML in the sandboxed iframes is the templates' business (and refuses axe's script)
   const axe = await new AxeBuilder({ page }).exclude('iframe').analyze();
   const serious = axe.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
