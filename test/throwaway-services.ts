@@ -7,6 +7,7 @@ import { chmodSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, 
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { createConnection } from 'node:net';
+import { Connection } from '@temporalio/client';
 
 function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
@@ -37,6 +38,31 @@ export async function waitForPort(port: number, timeoutMs = 60_000): Promise<voi
     if (open) return;
     if (Date.now() > deadline) throw new Error(`nothing listens on port ${port} after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * Resolves once the Temporal frontend at `address` answers GetSystemInfo. Its port accepts
+ * connections before the frontend is ready, and a worker connecting in that gap fails with
+ * "Frontend is not healthy yet".
+ */
+async function waitForTemporalHealthy(address: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    // no SDK retry interceptor: each probe answers within its own deadline
+    const probe = await Connection.connect({ address, interceptors: [], connectTimeout: 2_000 }).catch(() => undefined);
+    const healthy =
+      probe !== undefined &&
+      (await probe
+        .withDeadline(Date.now() + 2_000, () => probe.workflowService.getSystemInfo({}))
+        .then(
+          () => true,
+          () => false,
+        ));
+    await probe?.close();
+    if (healthy) return;
+    if (Date.now() > deadline) throw new Error(`the Temporal server at ${address} is not healthy after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
 
@@ -153,7 +179,7 @@ export function throwawayPostgres(port: number): ThrowawayPostgres {
 
 export interface ThrowawayTemporal {
   address: string;
-  /** refuses a port something else already listens on (say a server an interrupted run left behind) */
+  /** resolves once the frontend answers; refuses a port something else already listens on (say a server an interrupted run left behind) */
   start(): Promise<void>;
   /** SIGKILL: the server vanishes mid-call, as in a crash; its SQLite file keeps every run */
   kill(): Promise<void>;
@@ -217,7 +243,7 @@ export function throwawayTemporal(port: number): ThrowawayTemporal {
         if (starting) throw new Error(`the Temporal server on ${port} exited at start (${String(started.exitCode ?? started.signalCode)}): ${logTail()}`);
       });
       try {
-        await Promise.race([waitForPort(port), exitedAtStart]);
+        await Promise.race([waitForPort(port).then(() => waitForTemporalHealthy(`127.0.0.1:${port}`)), exitedAtStart]);
       } finally {
         starting = false;
       }

@@ -11,6 +11,7 @@ import { writeWorkflowBundle } from '../../worker/src/workflow-bundle';
 import { eventually } from '../../../test/eventually';
 import { startTestApi, type TestApi } from '../../../test/test-api';
 import { integrationEnv } from '../../../test/test-env';
+import { openScratchDatabase } from '../../../test/scratch-database';
 import { throwawayTemporal, type ThrowawayTemporal } from '../../../test/throwaway-services';
 import { exited, startWorkerProcess } from '../../../test/worker-process';
 
@@ -35,12 +36,19 @@ describe('journey starts across a Temporal outage', () => {
   const workers: ChildProcess[] = [];
   const bundleDir = mkdtempSync(path.join(tmpdir(), 'waymark-outage-'));
 
+  // a database of this file's own: its workers' relays would otherwise carry out (against this
+  // file's Temporal) the kept effects of another file's outage running at the same time, and that
+  // file's relays this one's
+  let scratch: { url: string; release: () => Promise<void> } | undefined;
+
   beforeAll(async () => {
+    scratch = await openScratchDatabase();
     temporal = throwawayTemporal(TEMPORAL_PORT);
     const bundle = path.join(bundleDir, 'workflow-bundle.js');
     await Promise.all([temporal.start(), writeWorkflowBundle(bundle)]);
     const env = {
       ...integrationEnv(),
+      DATABASE_URL: scratch.url,
       ADMIN_API_KEY: ADMIN,
       TEMPORAL_ADDRESS: temporal.address,
       TEMPORAL_TASK_QUEUE: `outage-${randomUUID().slice(0, 8)}`,
@@ -81,6 +89,7 @@ describe('journey starts across a Temporal outage', () => {
       await db?.destroy();
     } finally {
       await temporal?.destroy();
+      await scratch?.release();
       rmSync(bundleDir, { recursive: true, force: true });
     }
   }, 60_000);

@@ -14,13 +14,16 @@ import { releaseTaskQueue } from '../../../../../test/task-queue-cleanup';
 import { startTestApi, type TestApi } from '../../../../../test/test-api';
 import { integrationEnv } from '../../../../../test/test-env';
 import { throwawayTemporal } from '../../../../../test/throwaway-services';
+import { openScratchDatabase } from '../../../../../test/scratch-database';
 
 describe('reset and invitation emails are workflow runs: an api restart before the send loses nothing', () => {
   // a queue no worker polls until the first api is gone, so the send cannot happen before the restart
   const queue = `system-email-${randomUUID()}`;
   const apis: TestApi[] = [];
+  let scratch: { url: string; release: () => Promise<void> } | undefined;
   afterAll(async () => {
     for (const api of apis) await api.close().catch(() => undefined);
+    await scratch?.release();
     await releaseTaskQueue(integrationEnv().TEMPORAL_ADDRESS ?? '127.0.0.1:7233', queue);
   });
 
@@ -75,7 +78,10 @@ describe('reset and invitation emails are workflow runs: an api restart before t
   it('a reset and an invitation asked for while Temporal is down, the api restarted: each arrives once after Temporal returns', async () => {
     // this test's own Temporal, down (not started yet) while the emails are asked for
     const temporal = throwawayTemporal(await freePort());
-    const env = { TEMPORAL_ADDRESS: temporal.address, TEMPORAL_TASK_QUEUE: `${queue}-outage` };
+    // a database of this test's own: its worker relays kept effects and system emails, which on the
+    // shared database would include (and carry out against this test's Temporal) another file's
+    scratch = await openScratchDatabase();
+    const env = { TEMPORAL_ADDRESS: temporal.address, TEMPORAL_TASK_QUEUE: `${queue}-outage`, DATABASE_URL: scratch.url };
     const first = await startTestApi(env);
     apis.push(first);
     const admin = await createTestAdmin(first, 'reset-no-temporal');
