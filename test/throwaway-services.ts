@@ -7,7 +7,9 @@ import { chmodSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, 
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { createConnection } from 'node:net';
-import { Connection } from '@temporalio/client';
+import { loadConfig } from '@waymark/core/config/config';
+import { createTemporalGateway } from '../runtime/client';
+import { integrationEnv } from './test-env';
 
 function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
@@ -42,27 +44,27 @@ export async function waitForPort(port: number, timeoutMs = 60_000): Promise<voi
 }
 
 /**
- * Resolves once the Temporal frontend at `address` answers GetSystemInfo. Its port accepts
- * connections before the frontend is ready, and a worker connecting in that gap fails with
- * "Frontend is not healthy yet".
+ * Resolves once the Temporal frontend at `address` answers the api's own health probe
+ * (`createTemporalGateway().ping`: GetSystemInfo within a deadline). Its port accepts connections
+ * before the frontend is ready, and a worker connecting in that gap fails with "Frontend is not
+ * healthy yet".
  */
 async function waitForTemporalHealthy(address: string, timeoutMs = 60_000): Promise<void> {
+  const config = loadConfig({ ...integrationEnv(), TEMPORAL_ADDRESS: address });
+  const gateway = createTemporalGateway(config.temporal, config.tracing);
   const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    // no SDK retry interceptor: each probe answers within its own deadline
-    const probe = await Connection.connect({ address, interceptors: [], connectTimeout: 2_000 }).catch(() => undefined);
-    const healthy =
-      probe !== undefined &&
-      (await probe
-        .withDeadline(Date.now() + 2_000, () => probe.workflowService.getSystemInfo({}))
-        .then(
-          () => true,
-          () => false,
-        ));
-    await probe?.close();
-    if (healthy) return;
-    if (Date.now() > deadline) throw new Error(`the Temporal server at ${address} is not healthy after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
+  try {
+    while (
+      !(await gateway.ping(2_000).then(
+        () => true,
+        () => false,
+      ))
+    ) {
+      if (Date.now() > deadline) throw new Error(`the Temporal server at ${address} is not healthy after ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  } finally {
+    await gateway.close();
   }
 }
 

@@ -121,7 +121,9 @@ describe('template registry (journeys/templates)', () => {
     await expect(renderEmail(template, { items: [{ name: 'x', quantity: 1, price: 1 }] }, links)).rejects.toThrow(/orderId/);
   });
 
-  it('sends from a render plan exactly what a full render sends, for every template, locale and text value (render-plan.ts)', async () => {
+  // every template × locale × value rendered twice: ~2 s alone, past the default 5 s when `npm run check`
+  // runs it beside the unit project and a typecheck on two cores
+  it('sends from a render plan exactly what a full render sends, for every template, locale and text value (render-plan.ts)', { timeout: 30_000 }, async () => {
     const values = ['Ada', 'Grace Hopper', 'José', 'Zoë-Anne St. Clair', 'X', '<b>Eve</b>', "O'Brien", undefined];
     let planned = 0;
     for (const template of emailTemplates) {

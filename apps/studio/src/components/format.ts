@@ -1,5 +1,6 @@
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+const hours = new Intl.NumberFormat(undefined, { style: 'unit', unit: 'hour', unitDisplay: 'long' });
 
 /** "Nov 23, 2026, 1:45 PM", or an em dash for a missing timestamp. */
 export function formatDate(value: string | null | undefined): string {
@@ -17,6 +18,11 @@ export function formatAgo(value: string | null | undefined): string {
   ];
   for (const [unit, size] of units) if (Math.abs(seconds) >= size) return relative.format(Math.round(seconds / size), unit);
   return relative.format(Math.round(seconds), 'second');
+}
+
+/** "1 hour", "7.5 hours": a duration set in hours (a setting such as REPUTATION_COOLDOWN_HOURS). */
+export function formatHours(value: number): string {
+  return hours.format(value);
 }
 
 export function formatNumber(value: number | null | undefined): string {

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import type { components } from '../../api/schema';
-import { formatNumber } from '../../components/format';
+import { formatHours } from '../../components/format';
 import { useDeliverabilityQuery } from '../../data/deliverability/deliverability-query';
 
 type Broadcast = components['schemas']['Broadcast'];
@@ -15,7 +15,7 @@ const REPUTATION = 'reputation';
 function Cooldown() {
   const hours = useDeliverabilityQuery().data?.breakerSettings.cooldownHours;
   if (hours === undefined) return <>(REPUTATION_COOLDOWN_HOURS)</>;
-  return <>({hours === 1 ? '1 hour' : `${formatNumber(hours)} hours`})</>;
+  return <>({formatHours(hours)})</>;
 }
 
 /**

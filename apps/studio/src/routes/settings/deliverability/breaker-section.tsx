@@ -4,7 +4,7 @@ import { useSession } from '../../../api/session';
 import { ConfirmButton } from '../../../components/confirm-button';
 import { DataTable } from '../../../components/data-table';
 import { Badge } from '../../../components/feedback';
-import { formatDate, formatNumber } from '../../../components/format';
+import { formatDate, formatHours, formatNumber } from '../../../components/format';
 import { useBreakerResumeMutation, type BreakerResume, type BreakerResumed } from '../../../data/deliverability/breaker-resume-mutation';
 
 type BreakerState = components['schemas']['ReputationBreakerState'];
@@ -24,15 +24,14 @@ const stateColumns: ColumnDef<BreakerState, unknown>[] = [
 
 // a threshold as it was set: 0.001 is "0.1 %", not "0.10 %"
 const rateText = (rate: number) => `${formatNumber(Number((rate * 100).toFixed(3)))} %`;
-const hoursText = (hours: number) => (hours === 1 ? '1 hour' : `${formatNumber(hours)} hours`);
 
 /** When the breaker acts and lets go, in this installation's settings, so its states read without the docs. */
 function settingsText({ cooldownHours, windowHours, minSends, thresholds }: BreakerSettings): string {
   return (
-    `Per category group and mailbox provider, over the last ${hoursText(windowHours)} and once it has ${formatNumber(minSends)} sends: ` +
+    `Per category group and mailbox provider, over the last ${formatHours(windowHours)} and once it has ${formatNumber(minSends)} sends: ` +
     `slowed from ${rateText(thresholds.slowBounceRate)} bounces or ${rateText(thresholds.slowComplaintRate)} complaints, ` +
     `paused from ${rateText(thresholds.pauseBounceRate)} or ${rateText(thresholds.pauseComplaintRate)}; ` +
-    `back to ok by itself after ${hoursText(cooldownHours)} under the slow thresholds.`
+    `back to ok by itself after ${formatHours(cooldownHours)} under the slow thresholds.`
   );
 }
 
