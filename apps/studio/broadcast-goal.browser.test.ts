@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it, expect as check } from 'vitest';
-import { createTestAdmin } from '../../test/auth-client';
 import { expectPage } from '../../test/browser';
-import { checkPage, signIn, startStudio, type Studio } from './test/studio-fixture';
+import { checkPage, startStudio, type Studio } from './test/studio-fixture';
 
 /**
  * A broadcast's goal panel in Chromium against a real api (docs/broadcasts.md, "Goals and
@@ -64,8 +63,7 @@ describe('Studio broadcast goal in Chromium', () => {
         { ...second, holdout: true, exposed: 0, converted: 119 },
       ])
       .execute();
-    ({ page } = await studio.openTab());
-    await signIn(page, await createTestAdmin(studio.api, 'studio-broadcast-goal'));
+    ({ page } = await studio.openAdminTab('studio-broadcast-goal'));
   });
 
   afterAll(async () => {

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, it, expect as check } from 'vitest';
-import { createTestAdmin } from '../../test/auth-client';
 import { expectPage } from '../../test/browser';
-import { checkPage, signIn, startStudio, type Studio } from './test/studio-fixture';
+import { checkPage, startStudio, type Studio } from './test/studio-fixture';
 
 /**
  * A broadcast slowed by the sending domain's warm-up (docs/email.md, "Warm-up") in Chromium
@@ -39,8 +38,7 @@ describe('Studio broadcast warm-up deferral and pause reason in Chromium', () =>
       .returning('id')
       .executeTakeFirstOrThrow();
     id = broadcast.id;
-    ({ page } = await studio.openTab());
-    await signIn(page, await createTestAdmin(studio.api, 'studio-broadcast-warmup'));
+    ({ page } = await studio.openAdminTab('studio-broadcast-warmup'));
   });
 
   afterAll(async () => {

@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember } from '@waymark/core/organizations/organizations';
 import { hashPassword } from '@waymark/core/users/passwords';
 import { insertUser } from '@waymark/core/users/users';
-import { createTestAdmin } from '../../test/auth-client';
 import { emailsTo, waitFor } from '../../test/email-emulator';
 import type { TestApi } from '../../test/test-api';
 import { checkPage as checkStudioPage, poll, signIn, startStudio, type Studio } from './test/studio-fixture';
@@ -46,8 +45,7 @@ describe('Waymark Studio broadcasts in Chromium', () => {
       });
       expect(sent.status).toBe(202);
     }
-    ({ page } = await studio.openTab());
-    await signIn(page, await createTestAdmin(api, 'studio-broadcasts'));
+    ({ page } = await studio.openAdminTab('studio-broadcasts'));
   });
 
   afterAll(async () => {

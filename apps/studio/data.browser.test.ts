@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { expectPage } from '../../test/browser';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestAdmin } from '../../test/auth-client';
 import { eventually } from '../../test/eventually';
 import type { TestApi } from '../../test/test-api';
-import { checkPage as checkStudioPage, poll, signIn, startStudio, type Studio } from './test/studio-fixture';
+import { checkPage as checkStudioPage, poll, startStudio, type Studio } from './test/studio-fixture';
 
 /**
  * The studio's data views in Chromium against a real api and worker: a contact's list
@@ -45,8 +44,7 @@ describe('Waymark Studio data views in Chromium', () => {
       { what: 'the welcome series started and waiting for the seeded user', timeoutMs: 60_000 },
     );
 
-    ({ page } = await studio.openTab());
-    await signIn(page, await createTestAdmin(api, 'studio-data'));
+    ({ page } = await studio.openAdminTab('studio-data'));
   });
 
   afterAll(async () => {

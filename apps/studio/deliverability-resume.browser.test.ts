@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember } from '@waymark/core/organizations/organizations';
 import { hashPassword } from '@waymark/core/users/passwords';
 import { insertUser } from '@waymark/core/users/users';
-import { createTestAdmin } from '../../test/auth-client';
 import { expectPage } from '../../test/browser';
 import { startFixtureDns } from '../../test/fixture-dns';
 import { openScratchDatabase } from '../../test/scratch-database';
@@ -40,9 +39,7 @@ describe('Studio reputation breaker resume in Chromium', () => {
         { sendGroup: 'marketing', provider: 'yahoo', state: 'slowed', since },
       ])
       .execute();
-    const owner = await createTestAdmin(studio.api, 'breaker-resume');
-    ({ page } = await studio.openTab());
-    await signIn(page, owner);
+    ({ page } = await studio.openAdminTab('breaker-resume'));
   });
 
   afterAll(async () => {

@@ -2,10 +2,9 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimWarmup } from '@waymark/core/deliverability/warmup';
 import { defineDeliveryPolicy } from '@waymark/journey';
-import { createTestAdmin } from '../../test/auth-client';
 import { expectPage } from '../../test/browser';
 import { startFixtureDns } from '../../test/fixture-dns';
-import { checkPage, signIn, startStudio, type Studio } from './test/studio-fixture';
+import { checkPage, startStudio, type Studio } from './test/studio-fixture';
 
 /**
  * Settings → Deliverability in Chromium against a real api: the doctor's checks, read from a
@@ -29,9 +28,7 @@ describe('Studio deliverability in Chromium', () => {
       { DNS_RESOLVER: dns.address, REPUTATION_COOLDOWN_HOURS: '9', REPUTATION_WINDOW_HOURS: '36', REPUTATION_MIN_SENDS: '1200' },
       { deliveryPolicy: defineDeliveryPolicy({ warmup: { startPerDay: 50, growth: 2, until: 1_000 }, reputation: { pauseComplaintRate: 0.004 } }) },
     );
-    const owner = await createTestAdmin(studio.api, 'deliverability');
-    ({ page } = await studio.openTab());
-    await signIn(page, owner);
+    ({ page } = await studio.openAdminTab('deliverability'));
   });
 
   afterAll(async () => {

@@ -1,8 +1,7 @@
 import type { Page } from 'playwright-core';
 import { expectPage } from '../../test/browser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestAdmin } from '../../test/auth-client';
-import { checkPage, poll, signIn, startStudio, type Studio } from './test/studio-fixture';
+import { checkPage, poll, startStudio, type Studio } from './test/studio-fixture';
 
 /**
  * The delivery policy page in Chromium against a real api: the installation's policy
@@ -15,9 +14,7 @@ describe('Studio delivery policy in Chromium', () => {
 
   beforeAll(async () => {
     studio = await startStudio();
-    const owner = await createTestAdmin(studio.api, 'delivery-policy');
-    ({ page } = await studio.openTab());
-    await signIn(page, owner);
+    ({ page } = await studio.openAdminTab('delivery-policy'));
   });
 
   afterAll(() => studio?.close());

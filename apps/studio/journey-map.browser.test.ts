@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { expect } from '@playwright/test';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it, expect as check } from 'vitest';
-import { createTestAdmin } from '../../test/auth-client';
 import { expectPage } from '../../test/browser';
-import { checkPage, signIn, startStudio, type Studio } from './test/studio-fixture';
+import { checkPage, startStudio, type Studio } from './test/studio-fixture';
 
 /** A version of welcome-series of this file's own, so its numbers are exact whatever else ran here. */
 const VERSION = 'mapb001';
@@ -85,9 +84,7 @@ describe('Studio journey map in Chromium', () => {
       .insertInto('journeyStepCounts')
       .values({ ...counted, holdout: false, nodeId: 'first-project-tips', reached: 7360, sent: 7290, humanOpened: 3100, humanClicked: 610, converted: 1030 })
       .execute();
-    const owner = await createTestAdmin(studio.api, 'journey-map');
-    ({ page } = await studio.openTab());
-    await signIn(page, owner);
+    ({ page } = await studio.openAdminTab('journey-map'));
   });
 
   afterAll(() => studio?.close());

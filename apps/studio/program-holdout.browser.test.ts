@@ -2,9 +2,8 @@ import { sql } from 'kysely';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryPolicy } from '@waymark/journey';
-import { createTestAdmin } from '../../test/auth-client';
 import { expectPage } from '../../test/browser';
-import { checkPage, signIn, startStudio, type Studio } from './test/studio-fixture';
+import { checkPage, startStudio, type Studio } from './test/studio-fixture';
 
 /**
  * The Delivery policy page under a policy with a program holdout (30 % of everyone out of
@@ -30,9 +29,7 @@ describe('Studio delivery policy: the program holdout measured, in Chromium', ()
         set enrolled = program_holdout_counts.enrolled + excluded.enrolled, converted = program_holdout_counts.converted + excluded.converted`.execute(
       studio.api.deps.db,
     );
-    const owner = await createTestAdmin(studio.api, 'program-holdout');
-    ({ page } = await studio.openTab());
-    await signIn(page, owner);
+    ({ page } = await studio.openAdminTab('program-holdout'));
   });
 
   afterAll(() => studio?.close());

@@ -3,8 +3,7 @@ import { expectPage } from '../../test/browser';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestAdmin } from '../../test/auth-client';
-import { poll, SCREENSHOTS, signIn, startStudio, type Studio } from './test/studio-fixture';
+import { poll, SCREENSHOTS, startStudio, type Studio } from './test/studio-fixture';
 
 /** The contract's per-key budget (100 a minute), instead of the integration environment's 100000. */
 const CONTRACT_LIMITS = { RATE_LIMIT_MAX: '100', RATE_LIMIT_WINDOW_MS: '60000' };
@@ -46,8 +45,7 @@ describe('the studio and the rate limit, in Chromium', () => {
       expect(sent.status).toBe(202);
       seeded.emailId = sent.body.emailSendId;
       seeded.contactId = (await api.request('GET', `/v1/admin/contacts/${userId}`, { token: legacyKey })).body.contact.id;
-      ({ page } = await studio.openTab());
-      await signIn(page, await createTestAdmin(api, 'rl-studio'));
+      ({ page } = await studio.openAdminTab('rl-studio'));
     });
     afterAll(() => studio?.close());
 
@@ -84,8 +82,7 @@ describe('the studio and the rate limit, in Chromium', () => {
     afterAll(() => studio?.close());
 
     it('shows its own slow-down panel, never a raw error page or the router’s default screen', async () => {
-      const { page } = await studio.openTab();
-      await signIn(page, await createTestAdmin(studio.api, 'rl-slow'));
+      const { page } = await studio.openAdminTab('rl-slow');
       const panel = page.getByRole('alert').filter({ hasText: 'Slow down a little' });
       // the overview's own calls go past the budget: panels inside the studio's frame, navigation kept
       await poll(() => panel.count()).toBeGreaterThan(0);

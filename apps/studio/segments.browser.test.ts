@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { expectPage } from '../../test/browser';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestAdmin } from '../../test/auth-client';
 import type { TestApi } from '../../test/test-api';
-import { checkPage as checkStudioPage, poll, signIn, startStudio, type Studio } from './test/studio-fixture';
+import { checkPage as checkStudioPage, poll, startStudio, type Studio } from './test/studio-fixture';
 
 /**
  * Building a segment in Chromium against a real api: pick leaves, watch the live count follow,
@@ -46,8 +45,7 @@ describe('Waymark Studio segments in Chromium', () => {
       });
       expect(sent.status).toBe(202);
     }
-    ({ page } = await studio.openTab());
-    await signIn(page, await createTestAdmin(api, 'studio-segments'));
+    ({ page } = await studio.openAdminTab('studio-segments'));
   });
 
   afterAll(async () => {

@@ -1,8 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestAdmin } from '../../test/auth-client';
 import { expectPage } from '../../test/browser';
-import { checkPage, poll, signIn, startStudio, type Studio } from './test/studio-fixture';
+import { checkPage, poll, startStudio, type Studio } from './test/studio-fixture';
 
 /**
  * The template preview in each language of the template's catalog (docs/email.md, "Languages"):
@@ -15,9 +14,7 @@ describe('Template languages in Chromium', () => {
 
   beforeAll(async () => {
     studio = await startStudio();
-    const owner = await createTestAdmin(studio.api, 'template-languages');
-    ({ page } = await studio.openTab());
-    await signIn(page, owner);
+    ({ page } = await studio.openAdminTab('template-languages'));
   });
 
   afterAll(() => studio?.close());

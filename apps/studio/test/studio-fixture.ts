@@ -6,6 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { buildStudioIfStale } from '../../../scripts/studio-build';
 import { launchChromium, expectPage } from '../../../test/browser';
+import { createTestAdmin } from '../../../test/auth-client';
 import { freePort } from '../../../test/free-port';
 import { startTestApi, type TestApi } from '../../../test/test-api';
 
@@ -47,6 +48,8 @@ export interface Studio {
   problems: string[];
   /** a new tab (own cookies) at the desktop size, guarded like every other */
   openTab(): Promise<StudioTab>;
+  /** a new tab signed in, through the sign-in form, as a new full-admin named after `name` */
+  openAdminTab(name: string): Promise<StudioTab>;
   close(): Promise<void>;
 }
 
@@ -94,12 +97,20 @@ export async function startStudio(env: Record<string, string> = {}, apiOptions: 
     return { context, page };
   }
 
+  async function openAdminTab(name: string): Promise<StudioTab> {
+    const admin = await createTestAdmin(api, name);
+    const tab = await openTab();
+    await signIn(tab.page, admin);
+    return tab;
+  }
+
   return {
     api,
     legacyKey,
     browser,
     problems,
     openTab,
+    openAdminTab,
     async close() {
       for (const context of contexts) await context.close();
       await browser.close();
