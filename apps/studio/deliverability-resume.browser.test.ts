@@ -16,7 +16,7 @@ import { checkPage, signIn, startStudio, type Studio } from './test/studio-fixtu
  * rest, each after a confirmation, and reads what was resumed. The api runs on a scratch database
  * of its own, since Resume all resumes every tripped breaker and every broadcast the breaker
  * paused in the database. Fails on any console error, failed request, or serious/critical axe
- * violation; screenshots: test-results/studio/.
+ * violation (the confirmation dialog open included); screenshots: test-results/studio/.
  */
 describe('Studio reputation breaker resume in Chromium', () => {
   let studio: Studio;
@@ -82,6 +82,9 @@ describe('Studio reputation breaker resume in Chromium', () => {
   it('resumes one breaker after asking, and says what was resumed', async () => {
     await breakerRow(page, 'yahoo').getByRole('button', { name: 'Resume marketing/yahoo' }).click();
     const dialog = page.getByRole('dialog', { name: 'Resume marketing mail to yahoo?' });
+    await expectPage(dialog).toBeVisible();
+    // the page with its question open passes axe too (and its screenshots show the question)
+    await checkPage(page, 'deliverability-resume-confirm', 'Deliverability');
     await expectPage(dialog).toBeVisible();
     // asked, not done: cancelling leaves it slowed
     await dialog.getByRole('button', { name: 'Cancel' }).click();
