@@ -35,11 +35,17 @@ export async function withScratchDatabase<T>(use: (databaseUrl: string) => Promi
   }
 }
 
+export interface ScratchDatabase {
+  url: string;
+  /** drops the database once its connections are gone */
+  release(): Promise<void>;
+}
+
 /**
  * A scratch database that outlives one callback, e.g. for a whole test file (`beforeAll` opens
  * it, `afterAll` calls `release`, which drops it).
  */
-export async function openScratchDatabase(): Promise<{ url: string; release: () => Promise<void> }> {
+export async function openScratchDatabase(): Promise<ScratchDatabase> {
   let finish: (() => void) | undefined;
   let done: Promise<void> | undefined;
   const url = await new Promise<string>((resolveUrl, reject) => {
@@ -65,7 +71,7 @@ export async function openScratchDatabase(): Promise<{ url: string; release: () 
  * its tests, dropped after them. `db()` and `url()` answer once the block's tests run.
  */
 export function useScratchDatabase(): { db: () => Db; url: () => string } {
-  let scratch: { url: string; release: () => Promise<void> } | undefined;
+  let scratch: ScratchDatabase | undefined;
   let db: Db | undefined;
   beforeAll(async () => {
     scratch = await openScratchDatabase();

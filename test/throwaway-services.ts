@@ -9,6 +9,7 @@ import path from 'node:path';
 import { createConnection } from 'node:net';
 import { loadConfig } from '@waymark/core/config/config';
 import { createTemporalGateway } from '../runtime/client';
+import { eventually } from './eventually';
 import { integrationEnv } from './test-env';
 
 function exited(child: ChildProcess): Promise<void> {
@@ -52,17 +53,16 @@ export async function waitForPort(port: number, timeoutMs = 60_000): Promise<voi
 async function waitForTemporalHealthy(address: string, timeoutMs = 60_000): Promise<void> {
   const config = loadConfig({ ...integrationEnv(), TEMPORAL_ADDRESS: address });
   const gateway = createTemporalGateway(config.temporal, config.tracing);
-  const deadline = Date.now() + timeoutMs;
   try {
-    while (
-      !(await gateway.ping(2_000).then(
-        () => true,
-        () => false,
-      ))
-    ) {
-      if (Date.now() > deadline) throw new Error(`the Temporal server at ${address} is not healthy after ${timeoutMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    await eventually(
+      () =>
+        gateway.ping(2_000).then(
+          () => true,
+          () => false,
+        ),
+      (healthy) => healthy,
+      { timeoutMs, intervalMs: 250, what: `the Temporal server at ${address} to answer its health probe` },
+    );
   } finally {
     await gateway.close();
   }

@@ -6,7 +6,7 @@ import { hashPassword } from '@waymark/core/users/passwords';
 import { insertUser } from '@waymark/core/users/users';
 import { expectPage } from '../../test/browser';
 import { startFixtureDns } from '../../test/fixture-dns';
-import { openScratchDatabase } from '../../test/scratch-database';
+import { openScratchDatabase, type ScratchDatabase } from '../../test/scratch-database';
 import { checkPage, signIn, startStudio, type Studio } from './test/studio-fixture';
 
 /**
@@ -22,7 +22,7 @@ describe('Studio reputation breaker resume in Chromium', () => {
   let studio: Studio;
   let page: Page;
   let dns: Awaited<ReturnType<typeof startFixtureDns>>;
-  let scratch: { url: string; release: () => Promise<void> };
+  let scratch: ScratchDatabase;
 
   const breakerRow = (on: Page, provider: string) => on.getByRole('table', { name: 'Reputation breaker' }).getByRole('row').filter({ hasText: provider });
   const stateOf = (on: Page, provider: string) => breakerRow(on, provider).getByRole('cell').nth(2);

@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember } from '@waymark/core/organizations/organizations';
 import { hashPassword } from '@waymark/core/users/passwords';
 import { insertUser } from '@waymark/core/users/users';
-import { createTestAdmin } from '../../test/auth-client';
 import type { TestApi } from '../../test/test-api';
 import { checkPage, poll, signIn, startStudio, type Studio } from './test/studio-fixture';
 
@@ -37,13 +36,12 @@ describe('Studio settings in Chromium', () => {
   beforeAll(async () => {
     studio = await startStudio();
     api = studio.api;
-    const owner = await createTestAdmin(api, 'settings');
+    const owner = await studio.openAdminTab('settings');
+    ({ page } = owner);
+    ownerEmail = owner.admin.email;
     await seedMember(viewer.email, viewer.password, 'viewer');
     await seedMember(leaver, `pw-${randomUUID()}`, 'editor');
     await seedMember(adminPerson.email, adminPerson.password, 'admin');
-    ownerEmail = owner.email;
-    ({ page } = await studio.openTab());
-    await signIn(page, owner);
   });
 
   afterAll(() => studio?.close());

@@ -10,7 +10,7 @@ import { writeWorkflowBundle } from '../../worker/src/workflow-bundle';
 import { eventually } from '../../../test/eventually';
 import { startTestApi, type TestApi } from '../../../test/test-api';
 import { integrationEnv } from '../../../test/test-env';
-import { openScratchDatabase } from '../../../test/scratch-database';
+import { openScratchDatabase, type ScratchDatabase } from '../../../test/scratch-database';
 import { throwawayTemporal, type ThrowawayTemporal } from '../../../test/throwaway-services';
 import { exited, startWorkerProcess } from '../../../test/worker-process';
 
@@ -38,7 +38,7 @@ describe('signals and exits across a Temporal outage', () => {
   // a database of this file's own: its workers' relays would otherwise carry out (against this
   // file's Temporal) the kept effects of another file's outage running at the same time, and that
   // file's relays this one's
-  let scratch: { url: string; release: () => Promise<void> } | undefined;
+  let scratch: ScratchDatabase | undefined;
 
   beforeAll(async () => {
     scratch = await openScratchDatabase();

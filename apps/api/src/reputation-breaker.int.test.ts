@@ -7,7 +7,7 @@ import { deliverJourneyEmail } from '@waymark/core/journeys/deliver-journey-emai
 import { startSesEventPublisher, type SesEventPublisher } from '../../../scripts/ses-events/publisher';
 import { emailsTo, waitFor } from '../../../test/email-emulator';
 import { welcomeJourneyEmail } from '../../../test/journey-states';
-import { openScratchDatabase } from '../../../test/scratch-database';
+import { openScratchDatabase, type ScratchDatabase } from '../../../test/scratch-database';
 import { seedList } from '../../../test/seed-list';
 import { integrationEnv } from '../../../test/test-env';
 import { issueApiKey, startTestApi, type TestApi } from '../../../test/test-api';
@@ -25,7 +25,7 @@ const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
 describe('the reputation breaker on the local stack', () => {
   let publisher: SesEventPublisher;
   let api: TestApi;
-  let scratch: { url: string; release: () => Promise<void> };
+  let scratch: ScratchDatabase;
   let adminKey: string;
   let readKey: string;
   let ingestKey: string;

@@ -6,7 +6,7 @@ import { nextWarmupDay } from '@waymark/core/deliverability/warmup';
 import { deliverJourneyEmail } from '@waymark/core/journeys/deliver-journey-email';
 import { defineDeliveryPolicy } from '@waymark/journey';
 import { seedJourneyEmailStep } from '../../../test/journey-states';
-import { openScratchDatabase } from '../../../test/scratch-database';
+import { openScratchDatabase, type ScratchDatabase } from '../../../test/scratch-database';
 import { seedList } from '../../../test/seed-list';
 import { issueApiKey, startTestApi, type TestApi } from '../../../test/test-api';
 
@@ -24,7 +24,7 @@ const PEOPLE = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'clicker', 'opener', 'once'];
  */
 describe('the warm-up ramp on broadcasts and journeys', () => {
   let api: TestApi;
-  let scratch: { url: string; release: () => Promise<void> };
+  let scratch: ScratchDatabase;
   let readKey: string;
   let ingestKey: string;
   const run = randomUUID().slice(0, 8);

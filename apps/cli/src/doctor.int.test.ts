@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DoctorCheck } from '@waymark/core/doctor/doctor-check';
 import { startFixtureDns, type FixtureRecords } from '../../../test/fixture-dns';
 import { runEntry } from '../../../test/run-entry';
-import { openScratchDatabase } from '../../../test/scratch-database';
+import { openScratchDatabase, type ScratchDatabase } from '../../../test/scratch-database';
 import { startSesDoctorFixture, type IdentityAnswer, type SesDoctorFixture } from '../../../test/ses-doctor-fixture';
 
 const CLI = 'apps/cli/src/main.ts';
@@ -45,7 +45,7 @@ const zone: Record<string, FixtureRecords> = {
 
 let dns: Awaited<ReturnType<typeof startFixtureDns>>;
 let ses: SesDoctorFixture;
-let database: Awaited<ReturnType<typeof openScratchDatabase>>;
+let database: ScratchDatabase;
 
 beforeAll(async () => {
   [dns, ses, database] = await Promise.all([

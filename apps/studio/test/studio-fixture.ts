@@ -48,8 +48,8 @@ export interface Studio {
   problems: string[];
   /** a new tab (own cookies) at the desktop size, guarded like every other */
   openTab(): Promise<StudioTab>;
-  /** a new tab signed in, through the sign-in form, as a new full-admin named after `name` */
-  openAdminTab(name: string): Promise<StudioTab>;
+  /** a new tab signed in, through the sign-in form, as a new full-admin named after `name` (its account in `admin`) */
+  openAdminTab(name: string): Promise<StudioTab & { admin: { email: string; password: string } }>;
   close(): Promise<void>;
 }
 
@@ -97,11 +97,11 @@ export async function startStudio(env: Record<string, string> = {}, apiOptions: 
     return { context, page };
   }
 
-  async function openAdminTab(name: string): Promise<StudioTab> {
+  async function openAdminTab(name: string) {
     const admin = await createTestAdmin(api, name);
     const tab = await openTab();
     await signIn(tab.page, admin);
-    return tab;
+    return { ...tab, admin };
   }
 
   return {

@@ -11,7 +11,7 @@ import { DEPLOYMENT_JOURNEYS_DIR } from '@waymark/runtime/runtime';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
 import { eventually } from '../../../../test/eventually';
-import { openScratchDatabase } from '../../../../test/scratch-database';
+import { openScratchDatabase, type ScratchDatabase } from '../../../../test/scratch-database';
 import { releaseTaskQueue } from '../../../../test/task-queue-cleanup';
 import { integrationEnv } from '../../../../test/test-env';
 import { startTestApi, type TestApi } from '../../../../test/test-api';
@@ -43,7 +43,7 @@ function decodedPayloads(json: string): string {
 describe('waymark journeys check', () => {
   let api: TestApi;
   let worker: ChildProcess | undefined;
-  let scratch: { url: string; release: () => Promise<void> };
+  let scratch: ScratchDatabase;
   const dirs: string[] = [];
   const prefix = `check-${randomUUID().slice(0, 8)}`;
   const queue = `journeys-check-${randomUUID().slice(0, 8)}`;

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveryPolicy } from '@waymark/journeys/delivery-policy';
 import { startFixtureDns } from '../../../../../test/fixture-dns';
-import { openScratchDatabase } from '../../../../../test/scratch-database';
+import { openScratchDatabase, type ScratchDatabase } from '../../../../../test/scratch-database';
 import { issueApiKey, startTestApi, type TestApi } from '../../../../../test/test-api';
 
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
@@ -15,7 +15,7 @@ describe('GET /v1/admin/deliverability', () => {
   let readKey: string;
   let ingestKey: string;
   // the 24 h rates count every send in the database: a scratch one, so other files' sends do not count
-  let scratch: { url: string; release: () => Promise<void> };
+  let scratch: ScratchDatabase;
 
   beforeAll(async () => {
     scratch = await openScratchDatabase();

@@ -5,7 +5,7 @@ import { createDatabase, type Db } from '@waymark/core/db/database';
 import trialConversion from '@waymark/journeys/trial-conversion';
 import { runSimulation } from '../../../../cli/src/simulate';
 import { expectedSimulationMonth, seedSimulationMonth } from '../../../../../test/fixtures/simulation-month';
-import { openScratchDatabase } from '../../../../../test/scratch-database';
+import { openScratchDatabase, type ScratchDatabase } from '../../../../../test/scratch-database';
 import { issueApiKey, startTestApi, type TestApi } from '../../../../../test/test-api';
 import { integrationEnv } from '../../../../../test/test-env';
 import { exited, startWorkerProcess } from '../../../../../test/worker-process';
@@ -20,7 +20,7 @@ describe('journey simulation jobs (full-admin)', () => {
   let api: TestApi;
   let db: Db;
   let worker: ChildProcess | undefined;
-  let scratch: Awaited<ReturnType<typeof openScratchDatabase>> | undefined;
+  let scratch: ScratchDatabase | undefined;
 
   beforeAll(async () => {
     scratch = await openScratchDatabase();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAdmin, invitationTokenFor, SessionClient } from '../../../../../test/auth-client';
-import { openScratchDatabase } from '../../../../../test/scratch-database';
+import { openScratchDatabase, type ScratchDatabase } from '../../../../../test/scratch-database';
 import { startTestApi, type TestApi } from '../../../../../test/test-api';
 
 /**
@@ -11,7 +11,7 @@ import { startTestApi, type TestApi } from '../../../../../test/test-api';
  */
 describe('roles are granted from above', () => {
   let api: TestApi;
-  let scratch: Awaited<ReturnType<typeof openScratchDatabase>>;
+  let scratch: ScratchDatabase;
   let owner: SessionClient;
   let ownerId: string;
   let orgId: string;

@@ -14,13 +14,13 @@ import { releaseTaskQueue } from '../../../../../test/task-queue-cleanup';
 import { startTestApi, type TestApi } from '../../../../../test/test-api';
 import { integrationEnv } from '../../../../../test/test-env';
 import { throwawayTemporal } from '../../../../../test/throwaway-services';
-import { openScratchDatabase } from '../../../../../test/scratch-database';
+import { openScratchDatabase, type ScratchDatabase } from '../../../../../test/scratch-database';
 
 describe('reset and invitation emails are workflow runs: an api restart before the send loses nothing', () => {
   // a queue no worker polls until the first api is gone, so the send cannot happen before the restart
   const queue = `system-email-${randomUUID()}`;
   const apis: TestApi[] = [];
-  let scratch: { url: string; release: () => Promise<void> } | undefined;
+  let scratch: ScratchDatabase | undefined;
   afterAll(async () => {
     for (const api of apis) await api.close().catch(() => undefined);
     await scratch?.release();
