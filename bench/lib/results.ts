@@ -57,17 +57,18 @@ export function infoRow(name: string, unit: string, value: number): BenchRow {
   return { name, unit, value: round(value), baseline: round(value), ratio: 1, goal: 0, pass: true };
 }
 
+/**
+ * The ratio as the table prints it: two decimals, or three where two would round a miss up to its
+ * goal (0.997 against ≥ 1 read "1.00 FAIL").
+ */
+export function shownRatio(row: Pick<BenchRow, 'ratio' | 'goal' | 'pass'>): string {
+  const short = row.ratio.toFixed(2);
+  return !row.pass && Number(short) >= row.goal ? row.ratio.toFixed(3) : short;
+}
+
 export function formatRows(rows: readonly BenchRow[]): string {
   const header = ['name', 'unit', 'value', 'baseline', 'ratio', 'goal', 'pass'];
-  const cells = rows.map((row) => [
-    row.name,
-    row.unit,
-    String(row.value),
-    String(row.baseline),
-    row.ratio.toFixed(2),
-    `≥ ${row.goal}`,
-    row.pass ? 'PASS' : 'FAIL',
-  ]);
+  const cells = rows.map((row) => [row.name, row.unit, String(row.value), String(row.baseline), shownRatio(row), `≥ ${row.goal}`, row.pass ? 'PASS' : 'FAIL']);
   const widths = header.map((title, i) => Math.max(title.length, ...cells.map((line) => line[i]!.length)));
   const line = (values: string[]) => values.map((value, i) => value.padEnd(widths[i]!)).join('  ');
   return [line(header), line(widths.map((width) => '-'.repeat(width))), ...cells.map(line)].join('\n');
