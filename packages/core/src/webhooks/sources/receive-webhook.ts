@@ -76,6 +76,33 @@ function eventKey(sourceId: string, deliveryId: string | undefined): string | un
   return key.length <= 255 ? key : `${sourceId}:sha256:${createHash('sha256').update(deliveryId).digest('hex')}`;
 }
 
+// an anonymous visitor is still somebody: their anonymous id stands in for a user id
+const webhookUserId = (event: IngestEvent) => event.userId ?? (event.userEmail === undefined ? event.anonymousId : undefined);
+
+/**
+ * What the ingest pipeline receives for a source's event: an anonymous visitor's anonymous id
+ * stands in for a user id (and is kept in the event's properties); the delivery id becomes
+ * the idempotency key, namespaced by source. `email` is the event's address, or the one the
+ * person property cache remembered.
+ */
+export function webhookIngestInput(sourceId: string, event: IngestEvent, email: string | undefined): IngestInput & { source: 'webhook' } {
+  const userId = webhookUserId(event);
+  const eventProperties =
+    event.anonymousId === undefined || 'anonymousId' in event.eventProperties
+      ? event.eventProperties
+      : { ...event.eventProperties, anonymousId: event.anonymousId };
+  const idempotencyKey = eventKey(sourceId, event.idempotencyKey);
+  return {
+    name: event.event,
+    ...(userId === undefined ? {} : { userId }),
+    ...(email === undefined ? {} : { email }),
+    eventProperties,
+    ...(event.contactProperties === undefined ? {} : { contactProperties: event.contactProperties }),
+    ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+    source: 'webhook',
+  };
+}
+
 /**
  * POST /v1/webhooks/{sourceId} (docs/sources.md), in the contract's order: unknown source 404 →
  * authentication 401 → the source's rate limit 429 → payload schema 400 → transform (nothing: skipped) → the same ingest
@@ -130,9 +157,8 @@ export async function receiveWebhook(deps: ReceiveWebhookDeps, delivery: Webhook
   }
   const event = checked.data;
 
-  // an anonymous visitor is still somebody: their anonymous id stands in for a user id
-  const userId = event.userId ?? (event.userEmail === undefined ? event.anonymousId : undefined);
   let email = event.userEmail;
+  const userId = webhookUserId(event);
   if (source.propertyCache && userId !== undefined) {
     try {
       const remembered = await deps.personCache.rememberAndRecall(sourceId, userId, event.contactProperties);
@@ -141,24 +167,11 @@ export async function receiveWebhook(deps: ReceiveWebhookDeps, delivery: Webhook
       deps.logger.warn({ sourceId, err: error }, 'webhook source: person property cache unavailable; event processed without it');
     }
   }
-  if (userId === undefined && email === undefined) {
+  const input = webhookIngestInput(sourceId, event, email);
+  if (input.userId === undefined && input.email === undefined) {
     return reject(badRequest(`Source ${sourceId} produced an event that names nobody`), 'transform output names nobody');
   }
-
-  const eventProperties =
-    event.anonymousId === undefined || 'anonymousId' in event.eventProperties
-      ? event.eventProperties
-      : { ...event.eventProperties, anonymousId: event.anonymousId };
-  const idempotencyKey = eventKey(sourceId, event.idempotencyKey);
-  const result = await deps.ingest({
-    name: event.event,
-    ...(userId === undefined ? {} : { userId }),
-    ...(email === undefined ? {} : { email }),
-    eventProperties,
-    ...(event.contactProperties === undefined ? {} : { contactProperties: event.contactProperties }),
-    ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
-    source: 'webhook',
-  });
+  const result = await deps.ingest(input);
   return {
     ok: true,
     event: event.event,
