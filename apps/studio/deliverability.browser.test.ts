@@ -4,7 +4,7 @@ import { claimWarmup } from '@waymark/core/deliverability/warmup';
 import { defineDeliveryPolicy } from '@waymark/journey';
 import { expectPage } from '../../test/browser';
 import { startFixtureDns } from '../../test/fixture-dns';
-import { checkPage, startStudio, type Studio } from './test/studio-fixture';
+import { checkPage, poll, startStudio, viewports, type Studio } from './test/studio-fixture';
 
 /**
  * Settings → Deliverability in Chromium against a real api: the doctor's checks, read from a
@@ -84,6 +84,30 @@ describe('Studio deliverability in Chromium', () => {
     await expectPage(plan.getByRole('row').filter({ hasText: '800' })).toBeVisible();
     await expectPage(plan.getByRole('row').last()).toContainText('no cap: the ramp is over');
     await checkPage(page, 'deliverability-warmup', 'Deliverability');
+  });
+
+  it('on a phone, shows each check as a card of labelled lines instead of a table that scrolls sideways', async () => {
+    await page.setViewportSize(viewports.phone);
+    try {
+      const frame = page.getByRole('region', { name: 'Deliverability checks' });
+      const table = page.getByRole('table', { name: 'Deliverability checks' });
+      await poll(() => frame.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(1);
+      // still a table to assistive technology: the header row and one row per check
+      const rows = await table.getByRole('row').count();
+      expect(rows).toBeGreaterThan(1);
+      await expectPage(table.getByRole('columnheader')).toHaveText(['Status', 'Check', 'Found', 'Fix']);
+      // each value is drawn beside its column's name
+      const spf = table.getByRole('row').filter({ has: page.getByText('dns.spf', { exact: true }) });
+      const label = (column: number) =>
+        spf
+          .getByRole('cell')
+          .nth(column)
+          .evaluate((cell) => getComputedStyle(cell, '::before').content);
+      expect(await label(1)).toContain('"Check"');
+      expect(await label(2)).toContain('"Found"');
+    } finally {
+      await page.setViewportSize(viewports.desktop);
+    }
   });
 
   it('checks again on request', async () => {

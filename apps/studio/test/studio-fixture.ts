@@ -119,7 +119,19 @@ export async function startStudio(env: Record<string, string> = {}, apiOptions: 
   };
 }
 
-/** One h1 naming the page, a document title, no serious axe violation, and both screenshots. */
+/** The studio's lists (DataTable) whose content is wider than their frame, by accessible name. */
+function listsWiderThanTheirFrame(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    Array.from(document.querySelectorAll<HTMLElement>('.table-wrap.stacks'))
+      .filter((frame) => frame.scrollWidth > frame.clientWidth + 1)
+      .map((frame) => `${frame.getAttribute('aria-label') ?? '?'}: ${frame.scrollWidth} px in ${frame.clientWidth}`),
+  );
+}
+
+/**
+ * One h1 naming the page, a document title, no serious axe violation, no list scrolling sideways on a
+ * phone, and both screenshots.
+ */
 export async function checkPage(page: Page, name: string, heading: string | RegExp): Promise<void> {
   await expectPage(page.getByRole('heading', { level: 1 })).toHaveCount(1);
   await expectPage(page.getByRole('heading', { level: 1 })).toHaveText(heading);
@@ -132,6 +144,8 @@ export async function checkPage(page: Page, name: string, heading: string | RegE
   expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
   for (const [size, viewport] of Object.entries(viewports)) {
     await page.setViewportSize(viewport);
+    // on a phone a list stacks its rows into cards instead of scrolling sideways
+    if (size === 'phone') await poll(() => listsWiderThanTheirFrame(page)).toEqual([]);
     await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${size}.png`), fullPage: size === 'desktop' });
   }
   await page.setViewportSize(viewports.desktop);

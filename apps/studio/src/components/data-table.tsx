@@ -12,15 +12,21 @@ interface DataTableProps<Row> {
   empty: ReactNode;
 }
 
+/** A column's header as the label of its cells in a stacked row; a header drawn by a function has none. */
+function columnLabel(header: unknown): string | undefined {
+  return typeof header === 'string' && header !== '' ? header : undefined;
+}
+
 /** Every list of the studio: skeleton while loading, the API error, an empty state, or the rows. */
 export function DataTable<Row>({ label, columns, rows, isLoading, error, empty }: DataTableProps<Row>) {
   const table = useReactTable({ data: rows ?? [], columns, getCoreRowModel: getCoreRowModel() });
   if (error !== null && error !== undefined) return <ErrorPanel error={error} />;
   if (isLoading) return <Skeleton />;
   if ((rows ?? []).length === 0) return <Empty>{empty}</Empty>;
-  // a table wider than the screen scrolls sideways: the wrapper takes focus so keyboard users can scroll it
+  // on a narrow screen each row stacks into a card of "column: value" lines (styles.css, `.stacks`);
+  // a wider table scrolls sideways, and the wrapper takes focus so keyboard users can scroll it
   return (
-    <div className="table-wrap" tabIndex={0} role="region" aria-label={label}>
+    <div className="table-wrap stacks" tabIndex={0} role="region" aria-label={label}>
       <table aria-label={label}>
         <thead>
           {table.getHeaderGroups().map((group) => (
@@ -37,7 +43,9 @@ export function DataTable<Row>({ label, columns, rows, isLoading, error, empty }
           {table.getRowModel().rows.map((row) => (
             <tr key={row.id}>
               {row.getVisibleCells().map((cell) => (
-                <td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>
+                <td key={cell.id} data-label={columnLabel(cell.column.columnDef.header)}>
+                  {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                </td>
               ))}
             </tr>
           ))}
