@@ -42,11 +42,16 @@ export function DataTable<Row>({ label, columns, rows, isLoading, error, empty }
         <tbody>
           {table.getRowModel().rows.map((row) => (
             <tr key={row.id}>
-              {row.getVisibleCells().map((cell) => (
-                <td key={cell.id} data-label={columnLabel(cell.column.columnDef.header)}>
-                  {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                </td>
-              ))}
+              {row.getVisibleCells().map((cell) => {
+                const label = columnLabel(cell.column.columnDef.header);
+                const value = flexRender(cell.column.columnDef.cell, cell.getContext());
+                // one box for the value, so a stacked row's label and value are the two columns of one line
+                return (
+                  <td key={cell.id} data-label={label}>
+                    {label === undefined ? value : <div className="cell-value">{value}</div>}
+                  </td>
+                );
+              })}
             </tr>
           ))}
         </tbody>
