@@ -17,8 +17,8 @@ export function ratioInterval(ratios: readonly number[], level = 0.95): RatioInt
   if (ratios.length < 2) throw new Error(`ratioInterval: needs at least two rounds, got ${ratios.length}`);
   if (ratios.some((ratio) => !(ratio > 0))) throw new Error(`ratioInterval: every ratio must be positive, got ${ratios.join(', ')}`);
   const logs = ratios.map(Math.log);
-  const mean = logs.reduce((sum, value) => sum + value, 0) / logs.length;
-  const variance = logs.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (logs.length - 1);
+  const mean = jStat.mean(logs);
+  const variance = jStat.variance(logs, true);
   const half = jStat.studentt.inv((1 + level) / 2, logs.length - 1) * Math.sqrt(variance / logs.length);
   return { mean: Math.exp(mean), low: Math.exp(mean - half), high: Math.exp(mean + half) };
 }
