@@ -64,10 +64,20 @@ describe('SNS signature verification', () => {
     });
     const source = createSnsCertificateSource({ fetch: fetchStub });
     const message = signedSnsMessage({ Message: 'x' });
-    expect(await verifySnsMessage(message, source)).toMatchObject({ ok: false });
+    expect(await verifySnsMessage(message, source)).toMatchObject({ ok: false, unavailable: true });
     expect(await verifySnsMessage(message, source)).toMatchObject({ ok: true });
     expect(await verifySnsMessage(signedSnsMessage({ Message: 'y' }), source)).toMatchObject({ ok: true });
     expect(fetchStub).toHaveBeenCalledTimes(2);
+  });
+
+  it('a download with no answer is unavailable (SNS should retry); a certificate its host does not have (4xx) is a refusal', async () => {
+    const message = signedSnsMessage({ Message: 'x' });
+    const noAnswer = createSnsCertificateSource({ fetch: async () => Promise.reject(new TypeError('fetch failed')) });
+    expect(await verifySnsMessage(message, noAnswer)).toMatchObject({ ok: false, unavailable: true });
+    const missing = createSnsCertificateSource({ fetch: async () => new Response('no such key', { status: 404 }) });
+    const refused = await verifySnsMessage(message, missing);
+    expect(refused).toMatchObject({ ok: false, reason: expect.stringContaining('HTTP 404') });
+    expect(refused).not.toHaveProperty('unavailable');
   });
 
   it.each([['not json'], [42], [null], [{ Type: 'Notification' }], [{}]])('rejects a body that is not an SNS message: %o', async (body) => {

@@ -84,6 +84,8 @@ export interface SnsCertificateSourceOptions {
   timeoutMs?: number;
 }
 
+class CertificateRefusedError extends Error {}
+
 /** Downloads signing certificates once per URL and keeps them (they are immutable per URL). */
 export function createSnsCertificateSource(options: SnsCertificateSourceOptions = {}): SnsCertificateSource {
   const doFetch = options.fetch ?? fetch;
@@ -96,6 +98,8 @@ export function createSnsCertificateSource(options: SnsCertificateSourceOptions 
       if (entry === undefined) {
         entry = (async () => {
           const response = await doFetch(url, { signal: AbortSignal.timeout(options.timeoutMs ?? 5_000), redirect: 'error' });
+          // SNS's host says there is no such certificate: the message can never be verified
+          if (response.status >= 400 && response.status < 500) throw new CertificateRefusedError(`SNS certificate download refused: HTTP ${response.status}`);
           if (!response.ok) throw new Error(`SNS certificate download failed: HTTP ${response.status}`);
           return createPublicKey(await response.text());
         })();
@@ -108,7 +112,12 @@ export function createSnsCertificateSource(options: SnsCertificateSourceOptions 
   };
 }
 
-export type SnsVerification = { ok: true; message: SnsMessage } | { ok: false; reason: string };
+/**
+ * `unavailable`: the signing certificate could not be downloaded (no answer, a timeout, a 5xx), so
+ * the message is neither verified nor refused; the caller answers so that SNS tries again (a 4xx
+ * would drop the message). A certificate SNS's host says it does not have (a 4xx) is a refusal.
+ */
+export type SnsVerification = { ok: true; message: SnsMessage } | { ok: false; reason: string; unavailable?: true };
 
 /** How far a message's Timestamp may be from now: SNS stops retrying a delivery well within it, so an older one is a replay. */
 export const SNS_MAX_MESSAGE_AGE_MS = 3_600_000;
@@ -151,7 +160,8 @@ export async function verifySnsMessage(body: unknown, certificates: SnsCertifica
   try {
     key = await certificates.get(message.SigningCertURL);
   } catch (error) {
-    return { ok: false, reason: `signing certificate unavailable: ${(error as Error).message}` };
+    const reason = `signing certificate unavailable: ${(error as Error).message}`;
+    return error instanceof CertificateRefusedError ? { ok: false, reason } : { ok: false, reason, unavailable: true };
   }
   const verifier = createVerify(message.SignatureVersion === '1' ? 'RSA-SHA1' : 'RSA-SHA256');
   verifier.update(snsStringToSign(message), 'utf8');

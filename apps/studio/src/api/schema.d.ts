@@ -501,7 +501,7 @@ export interface paths {
     put?: never;
     /**
      * Amazon SES delivery notifications via SNS (Basic auth + SNS signature)
-     * @description Basic auth and the SNS signature are checked first (401). Verified messages then spend the route’s own budget, per SNS topic (EMAIL_PROVIDER_WEBHOOK_RATE_LIMIT_MAX a window); past it the answer is 503 with Retry-After, which SNS retries, never 429.
+     * @description Basic auth and the SNS signature are checked first (401). A signing certificate that cannot be downloaded is a 503 with Retry-After (SNS retries it; a 4xx would drop the message). Verified messages then spend the route’s own budget, per SNS topic (EMAIL_PROVIDER_WEBHOOK_RATE_LIMIT_MAX a window); past it the answer is 503 with Retry-After, which SNS retries, never 429.
      */
     post: {
       parameters: {

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SnsMessage } from '@waymark/email/sns-message';
 import { signedSnsMessage, TEST_SNS_CERT_PEM } from '../../../../../test/sns-signer';
@@ -53,5 +55,50 @@ describe('security: the SES notification webhook trusts only SNS, its topics and
     expect(await post(signedSnsMessage({ Message: '{}', TopicArn: TOPIC, Timestamp: at(2 * HOUR_MS) }))).toMatchObject(refused);
     expect(await post(signedSnsMessage({ Message: '{}', TopicArn: TOPIC, Timestamp: 'yesterday' }))).toMatchObject(refused);
     expect(await post(signedSnsMessage({ Message: '{}', TopicArn: TOPIC, Timestamp: at(-HOUR_MS / 2) }))).toMatchObject({ status: 200 });
+  });
+});
+
+/**
+ * SNS drops a message answered with a 4xx and retries a 5xx (docs/email.md, "Provider webhooks"):
+ * a signing certificate the api could not download says nothing about the message, so it is a
+ * 503 that SNS retries, not the 401 of a forgery, which would lose a Send event that settles an
+ * unknown delivery, or a bounce.
+ */
+describe('the SES notification webhook when the signing certificate cannot be downloaded', () => {
+  let api: TestApi;
+  let serving = false;
+  let certificates: Server;
+  let prefix = '';
+  beforeAll(async () => {
+    certificates = createServer((_request, response) => {
+      if (!serving) response.writeHead(500).end('unavailable');
+      else response.writeHead(200, { 'content-type': 'application/x-pem-file' }).end(TEST_SNS_CERT_PEM);
+    });
+    await new Promise<void>((resolve) => certificates.listen(0, '127.0.0.1', resolve));
+    prefix = `http://127.0.0.1:${(certificates.address() as AddressInfo).port}/`;
+    api = await startTestApi({ EMAIL_PROVIDER_WEBHOOK_SECRET: SECRET, EMAIL_PROVIDER_SNS_DEV_CERT_URL: prefix });
+  });
+  afterAll(async () => {
+    await api?.close();
+    await new Promise((resolve) => certificates?.close(resolve));
+  });
+
+  it('answers 503 with Retry-After and records nothing; the retry, once the certificate downloads, is recorded', async () => {
+    const message = signedSnsMessage({ Message: '{}', SigningCertURL: `${prefix}signing.pem` });
+    const post = () =>
+      api.request('POST', '/v1/webhooks/email-provider', {
+        body: JSON.stringify(message),
+        headers: { 'content-type': 'text/plain; charset=UTF-8', authorization: `Basic ${Buffer.from(`sns:${SECRET}`).toString('base64')}` },
+      });
+    const recorded = () => api.deps.db.selectFrom('emailProviderNotifications').select('messageId').where('messageId', '=', message.MessageId).execute();
+
+    const unavailable = await post();
+    expect(unavailable).toMatchObject({ status: 503, body: { error: 'Signing certificate unavailable; retry later' } });
+    expect(Number(unavailable.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await recorded()).toEqual([]);
+
+    serving = true;
+    expect(await post()).toMatchObject({ status: 200, body: { ok: true } });
+    expect(await recorded()).toEqual([{ messageId: message.MessageId }]);
   });
 });

@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { confirmSnsSubscription } from '@waymark/core/webhooks/email-provider/confirm-subscription';
 import { processSesNotification } from '@waymark/core/webhooks/email-provider/process-notification';
-import { verifyEmailProviderWebhook } from '@waymark/core/webhooks/email-provider/verify-webhook';
+import { SIGNING_CERTIFICATE_UNAVAILABLE, verifyEmailProviderWebhook } from '@waymark/core/webhooks/email-provider/verify-webhook';
 import type { RoutePlugin } from '../../http/type-provider';
 import type { AppDeps } from '../../deps';
 import { routeBudget } from '../../plugins/rate-limit';
 import { errorBody } from '../../schemas/common';
+
+/** what a 503 for a certificate that could not be downloaded asks SNS to wait */
+const CERTIFICATE_RETRY_AFTER_SECONDS = 5;
 
 /**
  * POST /v1/webhooks/email-provider: SES notifications delivered by Amazon SNS.
@@ -28,7 +31,8 @@ export const emailProviderWebhookRoutes: RoutePlugin<{ deps: AppDeps }> = async 
         summary: 'Amazon SES delivery notifications via SNS (Basic auth + SNS signature)',
         body: z.unknown(),
         description:
-          'Basic auth and the SNS signature are checked first (401). Verified messages then spend the route’s own budget, per SNS topic ' +
+          'Basic auth and the SNS signature are checked first (401). A signing certificate that cannot be downloaded is a 503 with ' +
+          'Retry-After (SNS retries it; a 4xx would drop the message). Verified messages then spend the route’s own budget, per SNS topic ' +
           '(EMAIL_PROVIDER_WEBHOOK_RATE_LIMIT_MAX a window); past it the answer is 503 with Retry-After, which SNS retries, never 429.',
         response: { 200: z.object({ ok: z.literal(true) }), 401: errorBody, 503: errorBody },
       },
@@ -42,6 +46,11 @@ export const emailProviderWebhookRoutes: RoutePlugin<{ deps: AppDeps }> = async 
           trust: { topicArns: deps.config.email.snsTopicArns, devCertificateUrl: deps.config.email.snsDevCertificateUrl },
         },
       );
+      if (!verification.ok && verification.error === SIGNING_CERTIFICATE_UNAVAILABLE) {
+        // SNS drops a message answered 4xx: a certificate it could not fetch is ours to retry
+        request.log.warn({ reason: verification.reason }, 'email-provider webhook: signing certificate unavailable; answered 503 so SNS retries');
+        return reply.status(503).header('retry-after', CERTIFICATE_RETRY_AFTER_SECONDS).send({ error: verification.error });
+      }
       if (!verification.ok) {
         request.log.warn({ reason: verification.reason }, 'email-provider webhook rejected');
         return reply.status(401).send({ error: verification.error });

@@ -3,15 +3,18 @@ import { verifySnsMessage, type SnsCertificateSource, type SnsMessage, type SnsT
 
 export const EMAIL_SERVICE_NOT_CONFIGURED = 'Email service not configured';
 export const WEBHOOK_VERIFICATION_FAILED = 'Webhook verification failed';
+export const SIGNING_CERTIFICATE_UNAVAILABLE = 'Signing certificate unavailable; retry later';
 
 export type WebhookVerification =
-  { ok: true; message: SnsMessage } | { ok: false; error: typeof EMAIL_SERVICE_NOT_CONFIGURED | typeof WEBHOOK_VERIFICATION_FAILED; reason: string };
+  | { ok: true; message: SnsMessage }
+  | { ok: false; error: typeof EMAIL_SERVICE_NOT_CONFIGURED | typeof WEBHOOK_VERIFICATION_FAILED | typeof SIGNING_CERTIFICATE_UNAVAILABLE; reason: string };
 
 /**
  * Two independent checks (docs/email.md): the Basic password must equal
  * EMAIL_PROVIDER_WEBHOOK_SECRET, and the SNS signature must verify against a certificate from
  * sns.<region>.amazonaws.com, on a message of a trusted topic sent within the hour (`trust`).
- * Without a secret the endpoint is closed.
+ * Without a secret the endpoint is closed. A certificate that cannot be downloaded is
+ * SIGNING_CERTIFICATE_UNAVAILABLE, which the route answers with a 503 that SNS retries.
  */
 export async function verifyEmailProviderWebhook(
   input: { authorization: string | undefined; body: unknown },
@@ -22,6 +25,7 @@ export async function verifyEmailProviderWebhook(
   if (password === undefined || !sameSecret(password, options.secret))
     return { ok: false, error: WEBHOOK_VERIFICATION_FAILED, reason: 'basic auth password mismatch' };
   const verified = await verifySnsMessage(input.body, options.certificates, options.trust);
-  if (!verified.ok) return { ok: false, error: WEBHOOK_VERIFICATION_FAILED, reason: verified.reason };
+  // a certificate that could not be downloaded says nothing about the message: not a refusal
+  if (!verified.ok) return { ok: false, error: verified.unavailable ? SIGNING_CERTIFICATE_UNAVAILABLE : WEBHOOK_VERIFICATION_FAILED, reason: verified.reason };
   return { ok: true, message: verified.message };
 }
