@@ -45,6 +45,7 @@ import * as m0265 from './0265_outbound_event_trace_context';
 import * as m0270 from './0270_broadcast_goal_days';
 import * as m0280 from './0280_program_holdout_outcomes';
 import * as m0295 from './0295_broadcast_counts_of_deleted';
+import * as m0296 from './0296_event_stream_position';
 
 /**
  * Every migration, in order. A static list (rather than reading the folder at run time) works
@@ -97,4 +98,5 @@ export const migrations: Record<string, Migration> = {
   '0270_broadcast_goal_days': m0270,
   '0280_program_holdout_outcomes': m0280,
   '0295_broadcast_counts_of_deleted': m0295,
+  '0296_event_stream_position': m0296,
 };

@@ -13,6 +13,8 @@ const sesPayload = z
     mail: z
       .object({
         messageId: z.string().min(1),
+        // when SES accepted the message (every event of it carries the same)
+        timestamp: z.string().optional(),
         destination: z.array(z.string()).optional(),
         // event publishing only: the message tags, each a list of values
         tags: z.record(z.string(), z.array(z.string())).optional(),
@@ -52,6 +54,8 @@ export type SesEvent = (
   emailSendId?: string | undefined;
   /** SES's own type: `Send`, `Bounce`, … (event publishing) or the notification type */
   sesType: string;
+  /** when SES accepted the message (`mail.timestamp`), when the payload says */
+  acceptedAt?: Date | undefined;
 };
 
 function when(value: string | undefined): Date {
@@ -73,7 +77,13 @@ export function parseSesNotification(text: string): SesEvent | undefined {
   const sesType = ses.eventType ?? ses.notificationType ?? '';
   const emailSendId = ses.mail.tags?.[EMAIL_SEND_ID_TAG]?.[0];
   const event = sesEventOf(ses, sesType.toLowerCase());
-  return { ...event, sesType, ...(emailSendId === undefined ? {} : { emailSendId }) };
+  const acceptedAt = ses.mail.timestamp === undefined ? undefined : new Date(ses.mail.timestamp);
+  return {
+    ...event,
+    sesType,
+    ...(emailSendId === undefined ? {} : { emailSendId }),
+    ...(acceptedAt === undefined || Number.isNaN(acceptedAt.getTime()) ? {} : { acceptedAt }),
+  };
 }
 
 type SesEventKind = SesEvent extends infer E ? (E extends SesEvent ? Omit<E, 'sesType' | 'emailSendId'> : never) : never;
@@ -83,7 +93,7 @@ function sesEventOf(ses: z.infer<typeof sesPayload>, type: string): SesEventKind
   switch (type) {
     // event publishing: SES accepted the message (the first event of every send)
     case 'send':
-      return { kind: 'sent', messageId, at: when((ses.mail as { timestamp?: string }).timestamp) };
+      return { kind: 'sent', messageId, at: when(ses.mail.timestamp) };
     case 'delivery':
       return { kind: 'delivered', messageId, at: when(ses.delivery?.timestamp) };
     case 'bounce': {

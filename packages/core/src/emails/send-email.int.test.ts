@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config';
 import { createDatabase, type Db } from '../db/database';
 import type { EmailTransport } from '@waymark/email/ses-transport';
+import { ProviderOutcomeUnknownError } from '@waymark/email/provider-outcome';
 import { emailTemplates } from '@waymark/journeys/templates/registry';
 import { integrationEnv } from '../../../../test/test-env';
 import { emailsTo, header, uniqueAddress } from '../../../../test/email-emulator';
@@ -135,6 +136,22 @@ describe('sendEmail (exactly once, failures, DLQ, suppress window)', () => {
       expect(await sendRow(key)).toMatchObject({ id: retry.emailSendId, status: 'sent', providerMessageId: stored!.messageId });
     });
 
+    it('a provider call that broke without an answer after SES accepted it: the claim stays, so the retry is a delivery unknown (dropped), never a second email', async () => {
+      const to = uniqueAddress('no-answer');
+      const key = randomUUID();
+      const broken = withTransport({
+        send: async (message) => {
+          await email.transport.send(message);
+          throw new ProviderOutcomeUnknownError('SES call broke without an answer: socket hang up');
+        },
+      });
+      await expect(sendEmail(broken, { templateKey: 'welcome', to, idempotencyKey: key })).rejects.toBeInstanceOf(ProviderOutcomeUnknownError);
+      expect(await sendRow(key)).toMatchObject({ status: 'rendered', providerMessageId: null, sendStartedAt: expect.any(Date), sendAttempts: 0 });
+      const retry = await sendEmail(email, { templateKey: 'welcome', to, idempotencyKey: key });
+      expect(retry).toMatchObject({ status: 'failed', dropped: true });
+      expect(await emailsTo(to)).toHaveLength(1);
+    });
+
     it("event publishing on: SES's later Send event (found by the send id tag) marks it sent with its message id; the retry sends nothing", async () => {
       const to = uniqueAddress('settled');
       const key = randomUUID();
@@ -157,37 +174,6 @@ describe('sendEmail (exactly once, failures, DLQ, suppress window)', () => {
       });
       expect(await sendRow(key)).toMatchObject({ id: claimed.id, status: 'sent', providerMessageId: stored!.messageId });
       expect(await sendEmail(publishing, { templateKey: 'welcome', to, idempotencyKey: key })).toEqual({ status: 'sent', emailSendId: claimed.id });
-      expect(await emailsTo(to)).toHaveLength(1);
-    });
-
-    it('event publishing on, no event within the settle window: SES never accepted it, so it is sent once more under the same row', async () => {
-      const to = uniqueAddress('unsettled');
-      const key = randomUUID();
-      const publishing: EmailDeps = { ...email, unknownDeliveries: { settleMs: 1_000 } };
-      await dieDuringProviderCall({ templateKey: 'welcome', to, idempotencyKey: key }, false, publishing);
-      const claimed = await sendRow(key);
-      expect(await emailsTo(to)).toHaveLength(0);
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, claimed.sendStartedAt!.getTime() + 1_000 - Date.now())));
-      const retry = await sendEmail(publishing, { templateKey: 'welcome', to, idempotencyKey: key });
-      expect(retry).toEqual({ status: 'sent', emailSendId: claimed.id });
-      const stored = await emailsTo(to);
-      expect(stored).toHaveLength(1);
-      expect(await sendRow(key)).toMatchObject({ id: claimed.id, status: 'sent', providerMessageId: stored[0]!.messageId });
-      // asked again: nothing more
-      expect(await sendEmail(publishing, { templateKey: 'welcome', to, idempotencyKey: key })).toEqual({ status: 'sent', emailSendId: claimed.id });
-      expect(await emailsTo(to)).toHaveLength(1);
-    });
-    it("event publishing on, a claim of the batch sender (PostgreSQL's now(), in microseconds) unsettled past the window: sent once more, not deferred for good", async () => {
-      const to = uniqueAddress('unsettled-batch');
-      const key = randomUUID();
-      const publishing: EmailDeps = { ...email, unknownDeliveries: { settleMs: 1_000 } };
-      await dieDuringProviderCall({ templateKey: 'welcome', to, idempotencyKey: key }, false, publishing);
-      // as send-email-batch.ts claims: `send_started_at = now()`, finer than a Date keeps
-      await sql`update email_sends set send_started_at = date_trunc('second', now()) - interval '5 seconds' + interval '123456 microseconds'
-        where idempotency_key = ${key}`.execute(db);
-      const claimed = await sendRow(key);
-      const retry = await sendEmail(publishing, { templateKey: 'welcome', to, idempotencyKey: key });
-      expect(retry).toEqual({ status: 'sent', emailSendId: claimed.id });
       expect(await emailsTo(to)).toHaveLength(1);
     });
   });

@@ -1,7 +1,9 @@
 import { sql } from 'kysely';
 import { unknownDeliveryAction } from '@waymark/journey';
 import type { EmailSendRow } from '../db/schema';
+import { SNS_MAX_MESSAGE_AGE_MS } from '@waymark/email/sns-message';
 import type { EmailDeps } from './email-deps';
+import { eventStreamSince } from './ses-event-stream';
 
 /** The longest a retry waits before it looks at an unknown send again (its event may settle it sooner). */
 const LOOK_AGAIN_MS = 60_000;
@@ -24,9 +26,13 @@ export const UNKNOWN_CLAIMED = 'another attempt claimed this send';
  *
  * - With SES event publishing (`unknownDeliveries.settleMs`), SES says so itself: its Send event
  *   (or any later one) carries the send id tag and marks the send sent
- *   (webhooks/email-provider/process-notification.ts). Until the settle window after the claim
- *   has passed, the retry waits and looks again; past it with no event, SES never accepted the
- *   message, and it is sent again under the same row.
+ *   (webhooks/email-provider/process-notification.ts). The retry waits and looks again until the
+ *   settle window after the claim has passed AND the event stream has come past the claim for that
+ *   long (ses-event-stream.ts): events of messages SES accepted later have been arriving for a
+ *   whole window, or SES accepted nothing since. Then SES never accepted this one, and it is sent
+ *   again under the same row. A webhook that is down or behind holds the resend back, since the
+ *   Send event may still come; once no event of the message can come any more (SNS retries for at
+ *   most an hour and the webhook refuses an older message), the delivery policy decides as below.
  * - Without it, the delivery policy decides per category (`unknown`): `drop` (the default, at most
  *   once: `unknown_dropped`), `resend` (at least once), or `ask` (the DLQ; the default of a
  *   required category).
@@ -34,11 +40,30 @@ export const UNKNOWN_CLAIMED = 'another attempt claimed this send';
 export async function settleUnknownDelivery(deps: EmailDeps, row: EmailSendRow, what: string): Promise<UnknownDeliveryStep> {
   const settleMs = deps.unknownDeliveries?.settleMs;
   if (settleMs !== undefined) {
-    const deadline = (row.sendStartedAt ?? new Date()).getTime() + settleMs;
+    const claimedAt = row.sendStartedAt ?? new Date();
     const now = Date.now();
-    if (now < deadline) return { status: 'deferred', reason: 'delivery_unknown', retryAt: new Date(Math.min(deadline, now + LOOK_AGAIN_MS)) };
-    deps.logger?.warn({ emailSendId: row.id, settleMs }, 'delivery unknown: no SES event within the settle window, so SES never accepted it; sending again');
-    return release(deps, row);
+    const deadline = claimedAt.getTime() + settleMs;
+    if (now < deadline) return lookAgain(Math.min(deadline, now + LOOK_AGAIN_MS));
+    const stream = await eventStreamSince(deps.db, claimedAt, new Date(now - settleMs));
+    if (stream !== 'late') {
+      deps.logger?.warn(
+        { emailSendId: row.id, settleMs, stream },
+        'delivery unknown: no SES event within the settle window while the event stream came past the claim, so SES never accepted it; sending again',
+      );
+      return release(deps, row);
+    }
+    // SNS gives up on a delivery within an hour, and the webhook refuses a message older than that
+    if (now < claimedAt.getTime() + Math.max(settleMs, SNS_MAX_MESSAGE_AGE_MS) + LOOK_AGAIN_MS) {
+      deps.logger?.warn(
+        { emailSendId: row.id, settleMs },
+        'delivery unknown: SES events of later sends have not arrived either; waiting for them before sending again',
+      );
+      return lookAgain(now + LOOK_AGAIN_MS);
+    }
+    deps.logger?.error(
+      { emailSendId: row.id, category: row.category },
+      'delivery unknown: SES events stopped coming through for over an hour (check the configuration set event destination and the SNS subscription); the delivery policy decides',
+    );
   }
   const category = row.category;
   switch (unknownDeliveryAction(deps.delivery.policy, category, deps.categories.required(category))) {
@@ -50,6 +75,10 @@ export async function settleUnknownDelivery(deps: EmailDeps, row: EmailSendRow, 
     case 'drop':
       return drop(deps, row, `Delivery unknown: ${what}; dropped, not resent (the delivery policy keeps category "${category}" at most once)`);
   }
+}
+
+function lookAgain(at: number): UnknownDeliveryStep {
+  return { status: 'deferred', reason: 'delivery_unknown', retryAt: new Date(at) };
 }
 
 /** Releases the stopped attempt's claim so this one can claim the row again; another attempt that got there first is waited for. */

@@ -61,6 +61,8 @@ export interface EmailProviderNotificationsTable {
   emailSendId: ColumnType<string | null, string | null | undefined, string | null>;
   /** 0156: SES's own event or notification type (`Send`, `Bounce`, …) */
   eventType: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 0296: when SES accepted the message of an event carrying the send id tag (its mail.timestamp): how far the event stream has come */
+  acceptedAt: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 /** 0205: the reputation breaker's groups (docs/email.md, "Reputation breaker") */

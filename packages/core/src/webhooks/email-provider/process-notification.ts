@@ -76,7 +76,14 @@ export async function processSesNotification(db: Db, message: SnsMessage, option
   return db.transaction().execute(async (trx) => {
     const fresh = await trx
       .insertInto('emailProviderNotifications')
-      .values({ messageId: message.MessageId, notificationType: event?.kind ?? 'unparsed', eventType: event?.sesType ?? null })
+      .values({
+        messageId: message.MessageId,
+        notificationType: event?.kind ?? 'unparsed',
+        eventType: event?.sesType ?? null,
+        // only an event of Waymark's own configuration set (it carries the send id tag) tells how
+        // far that stream has come (emails/unknown-delivery.ts)
+        acceptedAt: event?.emailSendId === undefined ? null : (event.acceptedAt ?? null),
+      })
       .onConflict((oc) => oc.column('messageId').doNothing())
       .returning('messageId')
       .executeTakeFirst();

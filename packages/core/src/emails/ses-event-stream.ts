@@ -1,0 +1,27 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database';
+
+/**
+ * What SES's event stream says about the time since a claim (docs/email.md, "Exactly once"):
+ *
+ * - `flowed`: an event of a message SES accepted after the claim was received by `receivedBy`, so
+ *   events have been coming through past the claim since then;
+ * - `quiet`: SES has accepted no send since the claim (the ledger), so there is nothing whose
+ *   events could have come through;
+ * - `late`: sends were accepted since the claim, but no event of any of them arrived by then: the
+ *   webhook is down, refusing, or behind, and a Send event of the claimed message may still come.
+ *
+ * Only events carrying the send id tag count (`accepted_at`, migration 0296): those come from
+ * Waymark's own configuration set, whose events are the ones that settle a send.
+ */
+export type EventStreamSince = 'flowed' | 'quiet' | 'late';
+
+export async function eventStreamSince(db: Db, claimedAt: Date, receivedBy: Date): Promise<EventStreamSince> {
+  const { rows } = await sql<{ flowed: boolean; acceptedSince: boolean }>`
+    select
+      exists (select 1 from email_provider_notifications where accepted_at > ${claimedAt} and received_at <= ${receivedBy}) as flowed,
+      exists (select 1 from email_sends where sent_at > ${claimedAt}) as "acceptedSince"`.execute(db);
+  const { flowed, acceptedSince } = rows[0]!;
+  if (flowed) return 'flowed';
+  return acceptedSince ? 'late' : 'quiet';
+}
