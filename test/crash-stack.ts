@@ -70,7 +70,7 @@ export async function openCrashStack(adminKey: string, name: string): Promise<Cr
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const webhookSecret = `whsec-${randomUUID()}`;
   const configurationSet = `${name}-${randomUUID().slice(0, 8)}`;
-  const publisher: SesEventPublisher = await startSesEventPublisher({ emulatorUrl: integrationEnv().SES_ENDPOINT });
+  const publisher: SesEventPublisher = await startSesEventPublisher({ emulatorUrl: integrationEnv().SES_ENDPOINT, log: (line) => console.warn(line) });
   publisher.subscribe(configurationSet, `http://sns:${webhookSecret}@127.0.0.1:${apiPort}/v1/webhooks/email-provider`);
   const base = {
     ...integrationEnv(),
@@ -105,14 +105,15 @@ export async function openCrashStack(adminKey: string, name: string): Promise<Cr
     const api = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
       cwd: repoRoot,
       env: { ...process.env, ...env },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      // its warnings (a webhook refused, a send resent) stay in the output: a failure in CI is read from them
+      stdio: ['ignore', 'inherit', 'inherit'],
     });
     children.push(api);
     await waitForPort(apiPort, 180_000);
     return api;
   };
   const startWorker = () => {
-    const worker = startWorkerProcess(env);
+    const worker = startWorkerProcess(env, 'inherit');
     children.push(worker);
     return worker;
   };

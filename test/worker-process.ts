@@ -9,11 +9,11 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
  * Node itself with the tsx loader, not the tsx CLI: the CLI runs the script in a child process,
  * and killing the CLI would leave that worker running (and finishing the work).
  */
-export function startWorkerProcess(env: Record<string, string>, stdout: 'ignore' | 'pipe' = 'ignore'): ChildProcess {
+export function startWorkerProcess(env: Record<string, string>, stdout: 'ignore' | 'pipe' | 'inherit' = 'ignore'): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', 'apps/worker/src/main.ts'], {
     cwd: repoRoot,
     env: { ...process.env, ...env },
-    // 'pipe' for a test that waits on the worker's log lines
+    // 'pipe' for a test that waits on the worker's log lines, 'inherit' to keep them in the test's output
     stdio: ['ignore', stdout, 'inherit'],
   });
 }

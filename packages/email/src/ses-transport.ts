@@ -1,5 +1,4 @@
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
-import { outcomeUnknown, ProviderOutcomeUnknownError } from './provider-outcome';
 
 export interface OutgoingEmail {
   from: string;
@@ -52,28 +51,23 @@ export function createSesTransport(options: SesTransportOptions): EmailTransport
   const client = createSesClient(options);
   return {
     async send(email) {
-      const result = await client.send(command(email)).catch((error: unknown) => {
-        if (outcomeUnknown(error)) throw new ProviderOutcomeUnknownError(`SES call broke without an answer: ${(error as Error).message}`, { cause: error });
-        throw error;
-      });
+      const result = await client.send(
+        new SendEmailCommand({
+          FromEmailAddress: email.from,
+          Destination: { ToAddresses: [email.to] },
+          ...(options.configurationSet === undefined ? {} : { ConfigurationSetName: options.configurationSet }),
+          ...(email.tags === undefined || email.tags.length === 0 ? {} : { EmailTags: email.tags.map((tag) => ({ Name: tag.name, Value: tag.value })) }),
+          Content: {
+            Simple: {
+              Subject: { Data: email.subject, Charset: 'UTF-8' },
+              Body: { Html: { Data: email.html, Charset: 'UTF-8' }, Text: { Data: email.text, Charset: 'UTF-8' } },
+              Headers: email.headers.map((header) => ({ Name: header.name, Value: header.value })),
+            },
+          },
+        }),
+      );
       if (result.MessageId === undefined) throw new Error('SES returned no MessageId');
       return { messageId: result.MessageId };
     },
   };
-
-  function command(email: OutgoingEmail): SendEmailCommand {
-    return new SendEmailCommand({
-      FromEmailAddress: email.from,
-      Destination: { ToAddresses: [email.to] },
-      ...(options.configurationSet === undefined ? {} : { ConfigurationSetName: options.configurationSet }),
-      ...(email.tags === undefined || email.tags.length === 0 ? {} : { EmailTags: email.tags.map((tag) => ({ Name: tag.name, Value: tag.value })) }),
-      Content: {
-        Simple: {
-          Subject: { Data: email.subject, Charset: 'UTF-8' },
-          Body: { Html: { Data: email.html, Charset: 'UTF-8' }, Text: { Data: email.text, Charset: 'UTF-8' } },
-          Headers: email.headers.map((header) => ({ Name: header.name, Value: header.value })),
-        },
-      },
-    });
-  }
 }

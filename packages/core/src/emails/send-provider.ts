@@ -1,6 +1,5 @@
 import { isSesThrottling } from '@waymark/email/ses-throttling';
 import { EMAIL_SEND_ID_TAG } from '@waymark/email/ses-notification';
-import { ProviderOutcomeUnknownError } from '@waymark/email/provider-outcome';
 import type { EmailSendRow } from '../db/schema';
 import { inSpan, SpanAttribute } from '../logging/trace-context';
 import type { EmailDeps } from './email-deps';
@@ -15,7 +14,7 @@ const DEFAULT_MAX_SEND_ATTEMPTS = 5;
 /**
  * The provider call of a claimed row: the provider's message id, or the send's end (failed for
  * good after `maxAttempts` provider errors). Any other provider error releases the claim and is
- * rethrown for the caller's retry, except a call that broke without an answer, which keeps it.
+ * rethrown for the caller's retry.
  */
 export async function callProvider(
   deps: EmailDeps,
@@ -43,13 +42,6 @@ export async function callProvider(
     );
     return messageId;
   } catch (error) {
-    // No answer on a connection that broke after it opened: the provider may have accepted the
-    // message, so the claim stays and the retry finds a delivery unknown (unknown-delivery.ts),
-    // exactly as if this attempt had stopped during the call
-    if (error instanceof ProviderOutcomeUnknownError) {
-      deps.logger?.warn({ emailSendId: row.id, err: error }, 'provider call broke without an answer: delivery unknown');
-      throw error;
-    }
     // The provider answered (with an error), so it did not accept the message: safe to retry.
     // Throttling refuses the rate, not the message: retried without counting (docs/email.md, "Send rate").
     const throttled = isSesThrottling(error);
