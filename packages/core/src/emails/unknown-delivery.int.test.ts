@@ -100,8 +100,16 @@ describe('an unknown delivery with SES event publishing: sent again only when th
     const later = await laterSend();
     expect(await sendEvent(later.emailSendId, later.messageId, later.to, new Date())).toMatchObject({ processed: true });
 
-    // the stream has come past the claim, but not yet for a whole window
-    expect(await sendEmail(publishing, welcome(to, key))).toMatchObject({ status: 'deferred', reason: 'delivery_unknown' });
+    // the stream has come past the claim, but not yet for a whole window: it looks again when it has
+    const early = await sendEmail(publishing, welcome(to, key));
+    expect(early).toMatchObject({ status: 'deferred', reason: 'delivery_unknown' });
+    const event = await scratch
+      .db()
+      .selectFrom('emailProviderNotifications')
+      .select('receivedAt')
+      .where('emailSendId', '=', later.emailSendId)
+      .executeTakeFirstOrThrow();
+    expect(early.status === 'deferred' && early.retryAt.getTime()).toBeLessThanOrEqual(Math.max(event.receivedAt.getTime() + SETTLE_MS, Date.now() + 1_000));
     expect(await emailsTo(to)).toHaveLength(0);
 
     await sleep(SETTLE_MS + 100);

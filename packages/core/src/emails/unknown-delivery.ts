@@ -7,6 +7,8 @@ import { eventStreamSince } from './ses-event-stream';
 
 /** The longest a retry waits before it looks at an unknown send again (its event may settle it sooner). */
 const LOOK_AGAIN_MS = 60_000;
+/** ... and the shortest, so a clock a little apart from the database's never makes it look again at once */
+const MIN_LOOK_AGAIN_MS = 1_000;
 
 /**
  * What the retry of a send whose outcome is unknown does next: an answer, `resend` (the claim is
@@ -45,9 +47,9 @@ export async function settleUnknownDelivery(deps: EmailDeps, row: EmailSendRow, 
     const deadline = claimedAt.getTime() + settleMs;
     if (now < deadline) return lookAgain(Math.min(deadline, now + LOOK_AGAIN_MS));
     const stream = await eventStreamSince(deps.db, claimedAt, new Date(now - settleMs));
-    if (stream !== 'late') {
+    if (stream.state !== 'late') {
       deps.logger?.warn(
-        { emailSendId: row.id, settleMs, stream },
+        { emailSendId: row.id, settleMs, stream: stream.state },
         'delivery unknown: no SES event within the settle window while the event stream came past the claim, so SES never accepted it; sending again',
       );
       return release(deps, row);
@@ -58,7 +60,9 @@ export async function settleUnknownDelivery(deps: EmailDeps, row: EmailSendRow, 
         { emailSendId: row.id, settleMs },
         'delivery unknown: SES events of later sends have not arrived either; waiting for them before sending again',
       );
-      return lookAgain(now + LOOK_AGAIN_MS);
+      // once an event past the claim has come, the stream has been past it for a window at that event + the window
+      const caughtUp = stream.firstEventAt === undefined ? Infinity : stream.firstEventAt.getTime() + settleMs;
+      return lookAgain(Math.max(now + MIN_LOOK_AGAIN_MS, Math.min(now + LOOK_AGAIN_MS, caughtUp)));
     }
     deps.logger?.error(
       { emailSendId: row.id, category: row.category },
