@@ -58,9 +58,14 @@ export type SesEvent = (
   acceptedAt?: Date | undefined;
 };
 
+/** A payload's timestamp, when it is one */
+function dateOf(value: string | undefined): Date | undefined {
+  const date = value === undefined ? undefined : new Date(value);
+  return date === undefined || Number.isNaN(date.getTime()) ? undefined : date;
+}
+
 function when(value: string | undefined): Date {
-  const date = value === undefined ? new Date() : new Date(value);
-  return Number.isNaN(date.getTime()) ? new Date() : date;
+  return dateOf(value) ?? new Date();
 }
 
 /** Maps an SES notification to one domain event; undefined when the text is not an SES message. */
@@ -77,13 +82,8 @@ export function parseSesNotification(text: string): SesEvent | undefined {
   const sesType = ses.eventType ?? ses.notificationType ?? '';
   const emailSendId = ses.mail.tags?.[EMAIL_SEND_ID_TAG]?.[0];
   const event = sesEventOf(ses, sesType.toLowerCase());
-  const acceptedAt = ses.mail.timestamp === undefined ? undefined : new Date(ses.mail.timestamp);
-  return {
-    ...event,
-    sesType,
-    ...(emailSendId === undefined ? {} : { emailSendId }),
-    ...(acceptedAt === undefined || Number.isNaN(acceptedAt.getTime()) ? {} : { acceptedAt }),
-  };
+  const acceptedAt = dateOf(ses.mail.timestamp);
+  return { ...event, sesType, ...(emailSendId === undefined ? {} : { emailSendId }), ...(acceptedAt === undefined ? {} : { acceptedAt }) };
 }
 
 type SesEventKind = SesEvent extends infer E ? (E extends SesEvent ? Omit<E, 'sesType' | 'emailSendId'> : never) : never;

@@ -13,6 +13,7 @@ import { sendEmail, type SendEmailInput } from './send-email';
 import { createBatchSender, createQueuedSends } from './send-email-batch';
 import { deliverJourneyEmail } from '../journeys/deliver-journey-email';
 import { deploymentCategories } from '../../../../test/deployment-categories';
+import { dieDuringProviderCall } from '../../../../test/dying-send';
 import { signedSnsMessage } from '../../../../test/sns-signer';
 import { EMAIL_SEND_ID_TAG } from '@waymark/email/ses-notification';
 import { processSesNotification } from '../webhooks/email-provider/process-notification';
@@ -80,27 +81,13 @@ describe('sendEmail (exactly once, failures, DLQ, suppress window)', () => {
     expect(await db.selectFrom('emailSends').select('id').where('idempotencyKey', '=', key).execute()).toHaveLength(1);
   });
 
-  /** An attempt that dies during its provider call: after the provider accepted it (`accepted`), or before the request reached it. */
-  function dyingAttempt(accepted: boolean): EmailDeps {
-    const dying: EmailTransport = {
-      send: async (message) => {
-        if (accepted) await email.transport.send(message);
-        return new Promise<never>(() => undefined);
-      },
-    };
-    return withTransport(dying);
-  }
-  async function dieDuringProviderCall(input: SendEmailInput, accepted: boolean, deps: EmailDeps = email): Promise<void> {
-    const first = sendEmail({ ...dyingAttempt(accepted), ...(deps.unknownDeliveries ? { unknownDeliveries: deps.unknownDeliveries } : {}) }, input);
-    await expect(Promise.race([first, new Promise((resolve) => setTimeout(() => resolve('timeout'), 1_500))])).resolves.toBe('timeout');
-  }
   const sendRow = (key: string) => db.selectFrom('emailSends').selectAll().where('idempotencyKey', '=', key).executeTakeFirstOrThrow();
 
   describe('a delivery unknown (an attempt died DURING the provider call)', () => {
     it('required category, event publishing off: never sent twice, failed + DLQ (the policy asks)', async () => {
       const to = uniqueAddress('died');
       const key = randomUUID();
-      await dieDuringProviderCall({ templateKey: 'welcome', to, idempotencyKey: key, category: 'transactional' }, true);
+      await dieDuringProviderCall(email, { templateKey: 'welcome', to, idempotencyKey: key, category: 'transactional' }, true);
       const retry = await sendEmail(email, { templateKey: 'welcome', to, idempotencyKey: key, category: 'transactional' });
       expect(retry).toMatchObject({ status: 'failed' });
       expect(retry).not.toHaveProperty('dropped');
@@ -113,7 +100,7 @@ describe('sendEmail (exactly once, failures, DLQ, suppress window)', () => {
     it('other categories, event publishing off: dropped at most once, `unknown_dropped` with the reason, no DLQ entry', async () => {
       const to = uniqueAddress('dropped');
       const key = randomUUID();
-      await dieDuringProviderCall({ templateKey: 'welcome', to, idempotencyKey: key }, true);
+      await dieDuringProviderCall(email, { templateKey: 'welcome', to, idempotencyKey: key }, true);
       const retry = await sendEmail(email, { templateKey: 'welcome', to, idempotencyKey: key });
       expect(retry).toMatchObject({ status: 'failed', dropped: true });
       expect(retry).toMatchObject({ reason: expect.stringContaining('dropped, not resent') });
@@ -128,7 +115,7 @@ describe('sendEmail (exactly once, failures, DLQ, suppress window)', () => {
       const to = uniqueAddress('resend');
       const key = randomUUID();
       const resending: EmailDeps = { ...email, delivery: { ...email.delivery, policy: { caps: [], exempt: [], unknown: { journey: 'resend' } } } };
-      await dieDuringProviderCall({ templateKey: 'welcome', to, idempotencyKey: key }, false);
+      await dieDuringProviderCall(email, { templateKey: 'welcome', to, idempotencyKey: key }, false);
       const retry = await sendEmail(resending, { templateKey: 'welcome', to, idempotencyKey: key });
       expect(retry).toMatchObject({ status: 'sent' });
       const [stored] = await emailsTo(to);
@@ -139,7 +126,7 @@ describe('sendEmail (exactly once, failures, DLQ, suppress window)', () => {
       const to = uniqueAddress('settled');
       const key = randomUUID();
       const publishing: EmailDeps = { ...email, unknownDeliveries: { settleMs: 60_000 } };
-      await dieDuringProviderCall({ templateKey: 'welcome', to, idempotencyKey: key }, true, publishing);
+      await dieDuringProviderCall(publishing, { templateKey: 'welcome', to, idempotencyKey: key }, true);
       const claimed = await sendRow(key);
       // before the event: the retry waits for it (the window has not passed), it does not send
       const early = await sendEmail(publishing, { templateKey: 'welcome', to, idempotencyKey: key });

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { EMAIL_SEND_ID_TAG } from '@waymark/email/ses-notification';
-import type { EmailTransport } from '@waymark/email/ses-transport';
 import { emailTemplates } from '@waymark/journeys/templates/registry';
 import { deploymentCategories } from '../../../../test/deployment-categories';
 import { emailsTo, uniqueAddress } from '../../../../test/email-emulator';
 import { useScratchDatabase } from '../../../../test/scratch-database';
 import { signedSnsMessage } from '../../../../test/sns-signer';
 import { integrationEnv } from '../../../../test/test-env';
+import { dieDuringProviderCall } from '../../../../test/dying-send';
 import { loadConfig } from '../config/config';
 import { processSesNotification } from '../webhooks/email-provider/process-notification';
 import { createEmailDeps } from './create-email-deps';
@@ -40,18 +40,6 @@ describe('an unknown delivery with SES event publishing: sent again only when th
   const sendRow = (key: string) => scratch.db().selectFrom('emailSends').selectAll().where('idempotencyKey', '=', key).executeTakeFirstOrThrow();
   const welcome = (to: string, key: string): SendEmailInput => ({ templateKey: 'welcome', to, idempotencyKey: key });
 
-  /** An attempt that dies during its provider call: after SES accepted the message (`accepted`), or before the request reached it. */
-  async function dieDuringProviderCall(input: SendEmailInput, accepted: boolean): Promise<void> {
-    const dying: EmailTransport = {
-      send: async (message) => {
-        if (accepted) await email.transport.send(message);
-        return new Promise<never>(() => undefined);
-      },
-    };
-    const first = sendEmail({ ...publishing, transport: dying }, input);
-    await expect(Promise.race([first, new Promise((resolve) => setTimeout(() => resolve('timeout'), 1_500))])).resolves.toBe('timeout');
-  }
-
   /** SES's Send event of a send, as the webhook receives it (tagged with the send id) */
   async function sendEvent(emailSendId: string, messageId: string, to: string, acceptedAt: Date) {
     const event = JSON.stringify({
@@ -76,7 +64,7 @@ describe('an unknown delivery with SES event publishing: sent again only when th
   it('events late: SES accepted later sends but none of their events has arrived, so the retry waits; the late Send event then settles it, one email', async () => {
     const to = uniqueAddress('late');
     const key = randomUUID();
-    await dieDuringProviderCall(welcome(to, key), true);
+    await dieDuringProviderCall(publishing, welcome(to, key), true);
     await laterSend();
     const claimed = await sendRow(key);
     expect(Date.now()).toBeGreaterThan(claimed.sendStartedAt!.getTime() + SETTLE_MS);
@@ -96,7 +84,7 @@ describe('an unknown delivery with SES event publishing: sent again only when th
   it("events flowing: later sends' events have arrived for a whole window without this one's, so SES never accepted it: sent again once", async () => {
     const to = uniqueAddress('flowed');
     const key = randomUUID();
-    await dieDuringProviderCall(welcome(to, key), false);
+    await dieDuringProviderCall(publishing, welcome(to, key), false);
     const later = await laterSend();
     expect(await sendEvent(later.emailSendId, later.messageId, later.to, new Date())).toMatchObject({ processed: true });
 
@@ -125,7 +113,7 @@ describe('an unknown delivery with SES event publishing: sent again only when th
   it('quiet: SES accepted nothing since the claim, so no event could have come; past the window it is sent again under the same row', async () => {
     const to = uniqueAddress('quiet');
     const key = randomUUID();
-    await dieDuringProviderCall(welcome(to, key), false);
+    await dieDuringProviderCall(publishing, welcome(to, key), false);
     const claimed = await sendRow(key);
     expect(await emailsTo(to)).toHaveLength(0);
     const retry = await sendEmail(publishing, welcome(to, key));
@@ -138,7 +126,7 @@ describe('an unknown delivery with SES event publishing: sent again only when th
   it("quiet, a claim of the batch sender (PostgreSQL's now(), in microseconds): sent again, not deferred for good", async () => {
     const to = uniqueAddress('quiet-batch');
     const key = randomUUID();
-    await dieDuringProviderCall(welcome(to, key), false);
+    await dieDuringProviderCall(publishing, welcome(to, key), false);
     // as send-email-batch.ts claims: `send_started_at = now()`, finer than a Date keeps
     await sql`update email_sends set send_started_at = date_trunc('second', now()) - interval '5 seconds' + interval '123456 microseconds'
       where idempotency_key = ${key}`.execute(scratch.db());
@@ -150,7 +138,7 @@ describe('an unknown delivery with SES event publishing: sent again only when th
   it('no event of any later send for over an hour: no event can settle it any more, so the delivery policy decides (dropped, at most once)', async () => {
     const to = uniqueAddress('stalled');
     const key = randomUUID();
-    await dieDuringProviderCall(welcome(to, key), false);
+    await dieDuringProviderCall(publishing, welcome(to, key), false);
     await laterSend();
     const claimedAgo = (ms: number) =>
       sql`update email_sends set send_started_at = now() - ${`${ms} milliseconds`}::interval where idempotency_key = ${key}`.execute(scratch.db());
