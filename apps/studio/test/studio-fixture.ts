@@ -119,17 +119,39 @@ export async function startStudio(env: Record<string, string> = {}, apiOptions: 
   };
 }
 
-/** The studio's lists (DataTable) whose content is wider than their frame, by accessible name. */
-function listsWiderThanTheirFrame(page: Page): Promise<string[]> {
-  return page.evaluate(() =>
-    Array.from(document.querySelectorAll<HTMLElement>('.table-wrap.stacks'))
+/**
+ * What is wider than its frame on the page: every table region (DataTable's lists and the hand-made
+ * tables alike) by accessible name, and the page itself, which would scroll sideways as a whole.
+ */
+function widerThanTheirFrame(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const wide = Array.from(document.querySelectorAll<HTMLElement>('.table-wrap'))
       .filter((frame) => frame.scrollWidth > frame.clientWidth + 1)
-      .map((frame) => `${frame.getAttribute('aria-label') ?? '?'}: ${frame.scrollWidth} px in ${frame.clientWidth}`),
-  );
+      .map((frame) => `${frame.getAttribute('aria-label') ?? '?'}: ${frame.scrollWidth} px in ${frame.clientWidth}`);
+    // a table outside a region is as wide as its content: it must fit what holds it
+    for (const table of Array.from(document.querySelectorAll<HTMLElement>('table'))) {
+      const holder = table.parentElement;
+      if (table.closest('.table-wrap') === null && holder !== null && table.offsetWidth > holder.clientWidth + 1)
+        wide.push(`${table.getAttribute('aria-label') ?? '?'}: ${table.offsetWidth} px in ${holder.clientWidth}`);
+    }
+    const root = document.documentElement;
+    if (root.scrollWidth > root.clientWidth + 1) {
+      // named by the innermost elements that reach past the right edge, so a failure says what to fix
+      const past = Array.from(document.body.querySelectorAll<HTMLElement>('*')).filter(
+        (element) => element.getBoundingClientRect().right > root.clientWidth + 1,
+      );
+      const innermost = past.filter((element) => !past.some((other) => other !== element && element.contains(other)));
+      const names = innermost
+        .slice(0, 3)
+        .map((element) => `${element.tagName.toLowerCase()}${element.className === '' ? '' : `.${String(element.className).split(' ').join('.')}`}`);
+      wide.push(`the page: ${root.scrollWidth} px in ${root.clientWidth} (${names.join(', ')})`);
+    }
+    return wide;
+  });
 }
 
 /**
- * One h1 naming the page, a document title, no serious axe violation, no list scrolling sideways on a
+ * One h1 naming the page, a document title, no serious axe violation, nothing scrolling sideways on a
  * phone, and both screenshots.
  */
 export async function checkPage(page: Page, name: string, heading: string | RegExp): Promise<void> {
@@ -144,9 +166,9 @@ export async function checkPage(page: Page, name: string, heading: string | RegE
   expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
   for (const [size, viewport] of Object.entries(viewports)) {
     await page.setViewportSize(viewport);
-    // on a phone a list stacks its rows into cards instead of scrolling sideways
-    if (size === 'phone') await poll(() => listsWiderThanTheirFrame(page)).toEqual([]);
-    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${size}.png`), fullPage: size === 'desktop' });
+    // on a phone a table stacks its rows into cards instead of scrolling sideways, and nothing widens the page
+    if (size === 'phone') await poll(() => widerThanTheirFrame(page)).toEqual([]);
+    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${size}.png`), fullPage: true });
   }
   await page.setViewportSize(viewports.desktop);
   // Headless Chromium once stopped rendering frames right after this check (a clean-clone run,

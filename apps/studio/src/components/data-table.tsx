@@ -1,6 +1,7 @@
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from '@tanstack/react-table';
 import type { ReactNode } from 'react';
 import { Empty, ErrorPanel, Skeleton } from './feedback';
+import { Cell, TableRegion } from './table-region';
 
 interface DataTableProps<Row> {
   /** accessible name of the table */
@@ -23,39 +24,30 @@ export function DataTable<Row>({ label, columns, rows, isLoading, error, empty }
   if (error !== null && error !== undefined) return <ErrorPanel error={error} />;
   if (isLoading) return <Skeleton />;
   if ((rows ?? []).length === 0) return <Empty>{empty}</Empty>;
-  // on a narrow screen each row stacks into a card of "column: value" lines (styles.css, `.stacks`);
-  // a wider table scrolls sideways, and the wrapper takes focus so keyboard users can scroll it
   return (
-    <div className="table-wrap stacks" tabIndex={0} role="region" aria-label={label}>
-      <table aria-label={label}>
-        <thead>
-          {table.getHeaderGroups().map((group) => (
-            <tr key={group.id}>
-              {group.headers.map((header) => (
-                <th key={header.id} scope="col">
-                  {header.isPlaceholder ? null : flexRender(header.column.columnDef.header, header.getContext())}
-                </th>
-              ))}
-            </tr>
-          ))}
-        </thead>
-        <tbody>
-          {table.getRowModel().rows.map((row) => (
-            <tr key={row.id}>
-              {row.getVisibleCells().map((cell) => {
-                const label = columnLabel(cell.column.columnDef.header);
-                const value = flexRender(cell.column.columnDef.cell, cell.getContext());
-                // one box for the value, so a stacked row's label and value are the two columns of one line
-                return (
-                  <td key={cell.id} data-label={label}>
-                    {label === undefined ? value : <div className="cell-value">{value}</div>}
-                  </td>
-                );
-              })}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <TableRegion label={label}>
+      <thead>
+        {table.getHeaderGroups().map((group) => (
+          <tr key={group.id}>
+            {group.headers.map((header) => (
+              <th key={header.id} scope="col">
+                {header.isPlaceholder ? null : flexRender(header.column.columnDef.header, header.getContext())}
+              </th>
+            ))}
+          </tr>
+        ))}
+      </thead>
+      <tbody>
+        {table.getRowModel().rows.map((row) => (
+          <tr key={row.id}>
+            {row.getVisibleCells().map((cell) => (
+              <Cell key={cell.id} label={columnLabel(cell.column.columnDef.header)}>
+                {flexRender(cell.column.columnDef.cell, cell.getContext())}
+              </Cell>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </TableRegion>
   );
 }

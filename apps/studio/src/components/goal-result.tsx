@@ -1,6 +1,7 @@
 import type { components } from '../api/schema';
 import { formatNumber } from './format';
 import { formatRate, liftInWords } from './lift-words';
+import { Cell, TableRegion } from './table-region';
 
 type Arm = components['schemas']['OutcomeArm'];
 
@@ -10,10 +11,10 @@ function ArmRow({ label, arm }: { label: string; arm: Arm }) {
   return (
     <tr>
       <th scope="row">{label}</th>
-      <td>{formatNumber(arm.enrolled)}</td>
-      <td>{formatNumber(arm.converted)}</td>
-      <td>{formatRate(arm.conversionRate)}</td>
-      <td>{money(arm.valuePerPerson)}</td>
+      <Cell label="Enrolled">{formatNumber(arm.enrolled)}</Cell>
+      <Cell label="Converted">{formatNumber(arm.converted)}</Cell>
+      <Cell label="Rate">{formatRate(arm.conversionRate)}</Cell>
+      <Cell label="Value per person">{money(arm.valuePerPerson)}</Cell>
     </tr>
   );
 }
@@ -41,7 +42,7 @@ export function GoalResult({
       <p data-testid={testId}>
         <strong>{liftInWords({ arms, lift, hasGoal, of })}</strong>
       </p>
-      <table aria-label="Outcomes per arm">
+      <TableRegion label="Outcomes per arm">
         <thead>
           <tr>
             <th scope="col">Arm</th>
@@ -55,7 +56,7 @@ export function GoalResult({
           <ArmRow label={of === 'journey' ? 'With the emails' : 'With the email'} arm={arms.treatment} />
           {arms.holdout === null ? null : <ArmRow label="Held out" arm={arms.holdout} />}
         </tbody>
-      </table>
+      </TableRegion>
       {lift === null ? null : (
         <p className="muted">
           Interval: {lift.method}, valid however often it is read while the {of} runs.

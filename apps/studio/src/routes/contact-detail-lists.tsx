@@ -4,6 +4,7 @@ import { formatDate } from '../components/format';
 import { useContactListAddMutation, useContactListRemoveMutation } from '../data/contacts/contact-list-mutations';
 import { useContactListsQuery } from '../data/contacts/contact-lists-query';
 import { useListsQuery } from '../data/lists/lists-query';
+import { Cell, TableRegion } from '../components/table-region';
 
 // what the API accepts for a new list key (PUT /v1/admin/contacts/{id}/lists/{listKey})
 const LIST_KEY = /^[\w.:-]{1,200}$/;
@@ -31,38 +32,36 @@ export function ContactLists({ contactId, editable }: { contactId: string; edita
       ) : memberships.data.lists.length === 0 ? (
         <Empty>Not on any list.{editable ? ' Add one below, or send a lists field with an event.' : ''}</Empty>
       ) : (
-        <div className="table-wrap" tabIndex={0} role="region" aria-label="List memberships">
-          <table aria-label="List memberships">
-            <thead>
-              <tr>
-                <th scope="col">List</th>
-                <th scope="col">Membership</th>
-                {editable ? <th scope="col">Remove</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {memberships.data.lists.map((list) => (
-                <tr key={list.key}>
-                  <td>
-                    {list.name} {list.name === list.key ? null : <code>{list.key}</code>}
-                    <div className="muted">since {formatDate(list.updatedAt)}</div>
-                  </td>
-                  <td>
-                    <Badge value={list.subscribed ? 'subscribed' : 'opted out'} />
-                  </td>
+        <TableRegion label="List memberships">
+          <thead>
+            <tr>
+              <th scope="col">List</th>
+              <th scope="col">Membership</th>
+              {editable ? <th scope="col">Remove</th> : null}
+            </tr>
+          </thead>
+          <tbody>
+            {memberships.data.lists.map((list) => (
+              <tr key={list.key}>
+                <Cell label="List">
+                  {list.name} {list.name === list.key ? null : <code>{list.key}</code>}
+                  <div className="muted">since {formatDate(list.updatedAt)}</div>
+                </Cell>
+                <Cell label="Membership">
+                  <Badge value={list.subscribed ? 'subscribed' : 'opted out'} />
+                </Cell>
 
-                  {editable ? (
-                    <td>
-                      <button type="button" disabled={remove.isPending} aria-label={`Remove from ${list.name}`} onClick={() => remove.mutate(list.key)}>
-                        Remove
-                      </button>
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                {editable ? (
+                  <td>
+                    <button type="button" disabled={remove.isPending} aria-label={`Remove from ${list.name}`} onClick={() => remove.mutate(list.key)}>
+                      Remove
+                    </button>
+                  </td>
+                ) : null}
+              </tr>
+            ))}
+          </tbody>
+        </TableRegion>
       )}
       {remove.isError ? <ErrorPanel error={remove.error} /> : null}
       {editable ? (

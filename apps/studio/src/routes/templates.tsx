@@ -70,7 +70,7 @@ function Preview({ template }: { template: Template }) {
   }, [text]);
   const rendered = useTemplateRenderQuery(template.key, parseObject(debounced).data, locale);
   return (
-    <div className="grid" style={{ gridTemplateColumns: 'minmax(260px, 1fr) 2fr' }}>
+    <div className="grid preview-grid">
       <section className="card stack" aria-labelledby="sample">
         <h2 id="sample">Sample data</h2>
         <textarea aria-labelledby="sample" value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} style={{ minHeight: 240 }} />

@@ -60,12 +60,18 @@ describe('an unknown delivery with SES event publishing: sent again only when th
   }
 
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  /** the settle window since the send's claim has passed */
+  const windowPassed = async (key: string) => {
+    const claimed = await sendRow(key);
+    await sleep(Math.max(0, claimed.sendStartedAt!.getTime() + SETTLE_MS + 50 - Date.now()));
+  };
 
   it('events late: SES accepted later sends but none of their events has arrived, so the retry waits; the late Send event then settles it, one email', async () => {
     const to = uniqueAddress('late');
     const key = randomUUID();
     await dieDuringProviderCall(publishing, welcome(to, key), true);
     await laterSend();
+    await windowPassed(key);
     const claimed = await sendRow(key);
     expect(Date.now()).toBeGreaterThan(claimed.sendStartedAt!.getTime() + SETTLE_MS);
 
@@ -85,6 +91,7 @@ describe('an unknown delivery with SES event publishing: sent again only when th
     const to = uniqueAddress('flowed');
     const key = randomUUID();
     await dieDuringProviderCall(publishing, welcome(to, key), false);
+    await windowPassed(key);
     const later = await laterSend();
     expect(await sendEvent(later.emailSendId, later.messageId, later.to, new Date())).toMatchObject({ processed: true });
 
@@ -114,6 +121,7 @@ describe('an unknown delivery with SES event publishing: sent again only when th
     const to = uniqueAddress('quiet');
     const key = randomUUID();
     await dieDuringProviderCall(publishing, welcome(to, key), false);
+    await windowPassed(key);
     const claimed = await sendRow(key);
     expect(await emailsTo(to)).toHaveLength(0);
     const retry = await sendEmail(publishing, welcome(to, key));

@@ -3,6 +3,7 @@ import type { components } from '../../api/schema';
 import { formatNumber } from '../../components/format';
 import { GoalResult } from '../../components/goal-result';
 import { OutcomesChart } from '../../components/outcomes-chart';
+import { Cell, TableRegion } from '../../components/table-region';
 
 type Broadcast = components['schemas']['Broadcast'];
 type Stats = components['schemas']['BroadcastStats'];
@@ -129,41 +130,39 @@ export function VariantResults({ broadcast }: { broadcast: Broadcast }) {
           {broadcast.winnerVariantId === null ? 'No winner yet.' : `Winner: ${broadcast.winnerVariantId}.`}
         </p>
       )}
-      <div className="table-wrap" tabIndex={0} role="region" aria-label="Variant results">
-        <table aria-label="Variant results">
-          <thead>
-            <tr>
-              <th scope="col">Variant</th>
-              <th scope="col">Subject</th>
-              <th scope="col">Sent</th>
-              <th scope="col">Opened (people)</th>
-              <th scope="col">Clicked (people)</th>
+      <TableRegion label="Variant results">
+        <thead>
+          <tr>
+            <th scope="col">Variant</th>
+            <th scope="col">Subject</th>
+            <th scope="col">Sent</th>
+            <th scope="col">Opened (people)</th>
+            <th scope="col">Clicked (people)</th>
+          </tr>
+        </thead>
+        <tbody>
+          {variants.map((variant) => (
+            <tr key={variant.id}>
+              <Cell label="Variant">
+                {variant.id}
+                {variant.winner ? (
+                  <span className="badge ok" style={{ marginLeft: 6 }}>
+                    <Trophy size={12} aria-hidden /> winner
+                  </span>
+                ) : null}
+              </Cell>
+              <Cell label="Subject">{variant.subject ?? broadcast.subject ?? '(the template’s)'}</Cell>
+              <Cell label="Sent">{formatNumber(variant.stats.sent)}</Cell>
+              <Cell label="Opened (people)">
+                {formatNumber(variant.stats.opens.human)} ({rate(variant.stats.opens.human, variant.stats.sent)})
+              </Cell>
+              <Cell label="Clicked (people)">
+                {formatNumber(variant.stats.clicks.human)} ({rate(variant.stats.clicks.human, variant.stats.sent)})
+              </Cell>
             </tr>
-          </thead>
-          <tbody>
-            {variants.map((variant) => (
-              <tr key={variant.id}>
-                <td>
-                  {variant.id}
-                  {variant.winner ? (
-                    <span className="badge ok" style={{ marginLeft: 6 }}>
-                      <Trophy size={12} aria-hidden /> winner
-                    </span>
-                  ) : null}
-                </td>
-                <td>{variant.subject ?? broadcast.subject ?? '(the template’s)'}</td>
-                <td>{formatNumber(variant.stats.sent)}</td>
-                <td>
-                  {formatNumber(variant.stats.opens.human)} ({rate(variant.stats.opens.human, variant.stats.sent)})
-                </td>
-                <td>
-                  {formatNumber(variant.stats.clicks.human)} ({rate(variant.stats.clicks.human, variant.stats.sent)})
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+          ))}
+        </tbody>
+      </TableRegion>
     </section>
   );
 }

@@ -4,6 +4,7 @@ import { ErrorPanel, Skeleton } from '../../components/feedback';
 import { formatNumber } from '../../components/format';
 import { useJourneyMapQuery } from '../../data/journeys/journey-map-query';
 import { layoutMap, NODE_HEIGHT, NODE_WIDTH, type Placed } from './map-layout';
+import { Cell, TableRegion } from '../../components/table-region';
 
 type JourneyDetailBody = components['schemas']['JourneyDetail'];
 type MapNode = components['schemas']['JourneyMapNode'];
@@ -187,7 +188,7 @@ function Drawing({ name, body }: { name: string; body: components['schemas']['Jo
           })}
         </svg>
       </div>
-      <table aria-label="Journey map numbers">
+      <TableRegion label="Journey map numbers">
         <thead>
           <tr>
             <th scope="col">Node</th>
@@ -203,16 +204,16 @@ function Drawing({ name, body }: { name: string; body: components['schemas']['Jo
           {body.nodes.map((node, index) => (
             <tr key={node.id} id={rowId(index)} tabIndex={-1}>
               <th scope="row">{node.label}</th>
-              <td>{kindNames[node.kind]}</td>
-              <td>{formatNumber(node.waiting)}</td>
-              <td>{formatNumber(node.sent)}</td>
-              <td>{formatNumber(node.humanOpened)}</td>
-              <td>{formatNumber(node.humanClicked)}</td>
-              <td>{formatNumber(node.converted)}</td>
+              <Cell label="Kind">{kindNames[node.kind]}</Cell>
+              <Cell label="Waiting">{formatNumber(node.waiting)}</Cell>
+              <Cell label="Sent">{formatNumber(node.sent)}</Cell>
+              <Cell label="Opened by people">{formatNumber(node.humanOpened)}</Cell>
+              <Cell label="Clicked by people">{formatNumber(node.humanClicked)}</Cell>
+              <Cell label="Converted after">{formatNumber(node.converted)}</Cell>
             </tr>
           ))}
         </tbody>
-      </table>
+      </TableRegion>
       {body.elsewhere.length === 0 ? null : (
         <p className="muted">
           Runs of this version are also at steps the current code does not have:{' '}

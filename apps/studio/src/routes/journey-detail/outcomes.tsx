@@ -6,6 +6,7 @@ import { GoalResult } from '../../components/goal-result';
 import { OutcomesChart } from '../../components/outcomes-chart';
 import { useJourneyOutcomesQuery } from '../../data/journeys/journey-outcomes-query';
 import { journeyVersions, UNVERSIONED } from './journey-map';
+import { Cell, TableRegion } from '../../components/table-region';
 
 type JourneyDetailBody = components['schemas']['JourneyDetail'];
 
@@ -48,7 +49,7 @@ export function Outcomes({ detail }: { detail: JourneyDetailBody }) {
       <GoalResult arms={arms} lift={lift} hasGoal={goal !== null} of="journey" testId="journey-lift" />
       {goal === null ? null : <OutcomesChart daily={daily} of="journey" />}
       {byStep.length === 0 ? null : (
-        <table aria-label="Outcomes per step">
+        <TableRegion label="Outcomes per step">
           <thead>
             <tr>
               <th scope="col">Step</th>
@@ -65,15 +66,15 @@ export function Outcomes({ detail }: { detail: JourneyDetailBody }) {
                 <th scope="row">
                   <code>{step.step}</code>
                 </th>
-                <td>{formatNumber(step.reached)}</td>
-                <td>{formatNumber(step.sent)}</td>
-                <td>{formatNumber(step.humanOpened)}</td>
-                <td>{formatNumber(step.humanClicked)}</td>
-                <td>{formatNumber(step.converted)}</td>
+                <Cell label="Reached">{formatNumber(step.reached)}</Cell>
+                <Cell label="Sent">{formatNumber(step.sent)}</Cell>
+                <Cell label="Opened">{formatNumber(step.humanOpened)}</Cell>
+                <Cell label="Clicked">{formatNumber(step.humanClicked)}</Cell>
+                <Cell label="Converted after">{formatNumber(step.converted)}</Cell>
               </tr>
             ))}
           </tbody>
-        </table>
+        </TableRegion>
       )}
     </div>
   );
