@@ -231,7 +231,7 @@ up_ses() {
     bin=$(ses_bin)
     # message ids that never repeat, as SES's (scripts/ses-emulator-ids.mjs)
     start_bg "ses emulator" "$DATA_DIR/ses.pid" "$LOG_DIR/ses.log" \
-      env SES_EMULATOR_DIST="$(dirname "$(readlink -f "$bin")")" node --import "$REPO/scripts/ses-emulator-ids.mjs" "$bin" --host 127.0.0.1 --port "$SES_PORT"
+      node --import "$REPO/scripts/ses-emulator-ids.mjs" "$bin" --host 127.0.0.1 --port "$SES_PORT"
     wait_until "ses emulator" 30 "$LOG_DIR/ses.log" "$DATA_DIR/ses.pid" -- ses_ready
   fi
   step_ok "ses emulator" "$SES_URL" "$t0"

@@ -15,16 +15,13 @@ const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 export async function startSesEmulator(logName: string): Promise<{ url: string; stop: () => Promise<void> }> {
   const port = await freePort();
-  const dist = path.join(path.dirname(createRequire(import.meta.url).resolve('aws-ses-v2-local/package.json')), 'dist');
+  const cli = path.join(path.dirname(createRequire(import.meta.url).resolve('aws-ses-v2-local/package.json')), 'dist/cli.js');
   const log = openResultsLog(logName);
   // with message ids that never repeat, as the stack's emulator (scripts/ses-emulator-ids.mjs): a
   // bench's thousands of sends otherwise meet a repeated id now and then, and that send stops
   // as "delivery unknown" (a 30 events/s run of 2026-11-30 counted it as an email never sent)
   const ids = path.join(REPO, 'scripts/ses-emulator-ids.mjs');
-  const child = spawn(process.execPath, ['--import', ids, path.join(dist, 'cli.js'), '--host', '127.0.0.1', '--port', String(port)], {
-    stdio: ['ignore', log, log],
-    env: { ...process.env, SES_EMULATOR_DIST: dist },
-  });
+  const child = spawn(process.execPath, ['--import', ids, cli, '--host', '127.0.0.1', '--port', String(port)], { stdio: ['ignore', log, log] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
   await eventually(

@@ -1,7 +1,7 @@
 import type { components } from '../api/schema';
 import { formatNumber } from './format';
 import { formatRate, liftInWords } from './lift-words';
-import { Cell, TableRegion } from './table-region';
+import { Cell, ColumnHeaders, TableRegion } from './table-region';
 
 type Arm = components['schemas']['OutcomeArm'];
 
@@ -43,15 +43,7 @@ export function GoalResult({
         <strong>{liftInWords({ arms, lift, hasGoal, of })}</strong>
       </p>
       <TableRegion label="Outcomes per arm">
-        <thead>
-          <tr>
-            <th scope="col">Arm</th>
-            <th scope="col">Enrolled</th>
-            <th scope="col">Converted</th>
-            <th scope="col">Rate</th>
-            <th scope="col">Value per person</th>
-          </tr>
-        </thead>
+        <ColumnHeaders names={['Arm', 'Enrolled', 'Converted', 'Rate', 'Value per person']} />
         <tbody>
           <ArmRow label={of === 'journey' ? 'With the emails' : 'With the email'} arm={arms.treatment} />
           {arms.holdout === null ? null : <ArmRow label="Held out" arm={arms.holdout} />}

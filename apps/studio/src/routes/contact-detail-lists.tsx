@@ -4,7 +4,7 @@ import { formatDate } from '../components/format';
 import { useContactListAddMutation, useContactListRemoveMutation } from '../data/contacts/contact-list-mutations';
 import { useContactListsQuery } from '../data/contacts/contact-lists-query';
 import { useListsQuery } from '../data/lists/lists-query';
-import { Cell, TableRegion } from '../components/table-region';
+import { Cell, ColumnHeaders, TableRegion } from '../components/table-region';
 
 // what the API accepts for a new list key (PUT /v1/admin/contacts/{id}/lists/{listKey})
 const LIST_KEY = /^[\w.:-]{1,200}$/;
@@ -33,13 +33,7 @@ export function ContactLists({ contactId, editable }: { contactId: string; edita
         <Empty>Not on any list.{editable ? ' Add one below, or send a lists field with an event.' : ''}</Empty>
       ) : (
         <TableRegion label="List memberships">
-          <thead>
-            <tr>
-              <th scope="col">List</th>
-              <th scope="col">Membership</th>
-              {editable ? <th scope="col">Remove</th> : null}
-            </tr>
-          </thead>
+          <ColumnHeaders names={editable ? ['List', 'Membership', 'Remove'] : ['List', 'Membership']} />
           <tbody>
             {memberships.data.lists.map((list) => (
               <tr key={list.key}>

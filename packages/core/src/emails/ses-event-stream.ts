@@ -10,7 +10,9 @@ import type { Db } from '../db/database';
  *   events could have come;
  * - `late`: sends were accepted since the claim, but no event of any of them arrived by then: the
  *   webhook is down, refusing, or behind, and a Send event of the claimed message may still come.
- *   `firstEventAt`: when the first event past the claim arrived, if one has (after `receivedBy`).
+ *   `firstEventAt`: when the event of the first message SES accepted past the claim arrived, if it
+ *   has (after `receivedBy`): by then + the window the stream has surely been past the claim that
+ *   long (an event of a message accepted later may have arrived sooner, which only makes it sooner).
  *
  * Only events carrying the send id tag count (`accepted_at`, migration 0296): those come from
  * Waymark's own configuration set, whose events are the ones that settle a send.

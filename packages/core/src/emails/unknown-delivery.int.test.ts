@@ -60,10 +60,11 @@ describe('an unknown delivery with SES event publishing: sent again only when th
   }
 
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-  /** the settle window since the send's claim has passed */
+  /** waits until the settle window since the send's claim has passed; resolves the claimed row */
   const windowPassed = async (key: string) => {
     const claimed = await sendRow(key);
     await sleep(Math.max(0, claimed.sendStartedAt!.getTime() + SETTLE_MS + 50 - Date.now()));
+    return claimed;
   };
 
   it('events late: SES accepted later sends but none of their events has arrived, so the retry waits; the late Send event then settles it, one email', async () => {
@@ -71,8 +72,7 @@ describe('an unknown delivery with SES event publishing: sent again only when th
     const key = randomUUID();
     await dieDuringProviderCall(publishing, welcome(to, key), true);
     await laterSend();
-    await windowPassed(key);
-    const claimed = await sendRow(key);
+    const claimed = await windowPassed(key);
     expect(Date.now()).toBeGreaterThan(claimed.sendStartedAt!.getTime() + SETTLE_MS);
 
     // past the window, but the webhook is behind (or down): the Send event may still come
@@ -121,8 +121,7 @@ describe('an unknown delivery with SES event publishing: sent again only when th
     const to = uniqueAddress('quiet');
     const key = randomUUID();
     await dieDuringProviderCall(publishing, welcome(to, key), false);
-    await windowPassed(key);
-    const claimed = await sendRow(key);
+    const claimed = await windowPassed(key);
     expect(await emailsTo(to)).toHaveLength(0);
     const retry = await sendEmail(publishing, welcome(to, key));
     expect(retry).toEqual({ status: 'sent', emailSendId: claimed.id });

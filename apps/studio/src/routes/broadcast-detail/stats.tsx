@@ -3,7 +3,7 @@ import type { components } from '../../api/schema';
 import { formatNumber } from '../../components/format';
 import { GoalResult } from '../../components/goal-result';
 import { OutcomesChart } from '../../components/outcomes-chart';
-import { Cell, TableRegion } from '../../components/table-region';
+import { Cell, ColumnHeaders, TableRegion } from '../../components/table-region';
 
 type Broadcast = components['schemas']['Broadcast'];
 type Stats = components['schemas']['BroadcastStats'];
@@ -131,15 +131,7 @@ export function VariantResults({ broadcast }: { broadcast: Broadcast }) {
         </p>
       )}
       <TableRegion label="Variant results">
-        <thead>
-          <tr>
-            <th scope="col">Variant</th>
-            <th scope="col">Subject</th>
-            <th scope="col">Sent</th>
-            <th scope="col">Opened (people)</th>
-            <th scope="col">Clicked (people)</th>
-          </tr>
-        </thead>
+        <ColumnHeaders names={['Variant', 'Subject', 'Sent', 'Opened (people)', 'Clicked (people)']} />
         <tbody>
           {variants.map((variant) => (
             <tr key={variant.id}>

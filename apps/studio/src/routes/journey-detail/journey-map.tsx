@@ -4,7 +4,7 @@ import { ErrorPanel, Skeleton } from '../../components/feedback';
 import { formatNumber } from '../../components/format';
 import { useJourneyMapQuery } from '../../data/journeys/journey-map-query';
 import { layoutMap, NODE_HEIGHT, NODE_WIDTH, type Placed } from './map-layout';
-import { Cell, TableRegion } from '../../components/table-region';
+import { Cell, ColumnHeaders, TableRegion } from '../../components/table-region';
 
 type JourneyDetailBody = components['schemas']['JourneyDetail'];
 type MapNode = components['schemas']['JourneyMapNode'];
@@ -189,17 +189,7 @@ function Drawing({ name, body }: { name: string; body: components['schemas']['Jo
         </svg>
       </div>
       <TableRegion label="Journey map numbers">
-        <thead>
-          <tr>
-            <th scope="col">Node</th>
-            <th scope="col">Kind</th>
-            <th scope="col">Waiting</th>
-            <th scope="col">Sent</th>
-            <th scope="col">Opened by people</th>
-            <th scope="col">Clicked by people</th>
-            <th scope="col">Converted after</th>
-          </tr>
-        </thead>
+        <ColumnHeaders names={['Node', 'Kind', 'Waiting', 'Sent', 'Opened by people', 'Clicked by people', 'Converted after']} />
         <tbody>
           {body.nodes.map((node, index) => (
             <tr key={node.id} id={rowId(index)} tabIndex={-1}>

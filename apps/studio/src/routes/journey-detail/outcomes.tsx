@@ -6,7 +6,7 @@ import { GoalResult } from '../../components/goal-result';
 import { OutcomesChart } from '../../components/outcomes-chart';
 import { useJourneyOutcomesQuery } from '../../data/journeys/journey-outcomes-query';
 import { journeyVersions, UNVERSIONED } from './journey-map';
-import { Cell, TableRegion } from '../../components/table-region';
+import { Cell, ColumnHeaders, TableRegion } from '../../components/table-region';
 
 type JourneyDetailBody = components['schemas']['JourneyDetail'];
 
@@ -50,16 +50,7 @@ export function Outcomes({ detail }: { detail: JourneyDetailBody }) {
       {goal === null ? null : <OutcomesChart daily={daily} of="journey" />}
       {byStep.length === 0 ? null : (
         <TableRegion label="Outcomes per step">
-          <thead>
-            <tr>
-              <th scope="col">Step</th>
-              <th scope="col">Reached</th>
-              <th scope="col">Sent</th>
-              <th scope="col">Opened</th>
-              <th scope="col">Clicked</th>
-              <th scope="col">Converted after</th>
-            </tr>
-          </thead>
+          <ColumnHeaders names={['Step', 'Reached', 'Sent', 'Opened', 'Clicked', 'Converted after']} />
           <tbody>
             {byStep.map((step) => (
               <tr key={step.step}>
