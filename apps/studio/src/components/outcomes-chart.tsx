@@ -1,5 +1,6 @@
 import { formatNumber } from './format';
 import { formatRate } from './lift-words';
+import { Cell, ColumnHeaders, TableRegion } from './table-region';
 import { cumulativeSeries, rateAxisTop, type CumulativePoint, type DailyOutcome } from './outcomes-series';
 
 const WIDTH = 640;
@@ -119,17 +120,8 @@ export function OutcomesChart({ daily, of }: { daily: readonly DailyOutcome[]; o
           </span>
         ))}
       </p>
-      <table aria-label={`Conversion ${words.by}`}>
-        <thead>
-          <tr>
-            <th scope="col">{words.day}</th>
-            {arms.map((arm) => (
-              <th key={arm.key} scope="col">
-                {arm.label}: {words.counts}
-              </th>
-            ))}
-          </tr>
-        </thead>
+      <TableRegion label={`Conversion ${words.by}`}>
+        <ColumnHeaders names={[words.day, ...arms.map((arm) => `${arm.label}: ${words.counts}`)]} />
         <tbody>
           {points.map((point, index) => (
             <tr key={point.day}>
@@ -137,15 +129,15 @@ export function OutcomesChart({ daily, of }: { daily: readonly DailyOutcome[]; o
               {arms.map((arm) => {
                 const day = daily[index]![arm.key];
                 return (
-                  <td key={arm.key}>
+                  <Cell key={arm.key} label={`${arm.label}: ${words.counts}`}>
                     {formatNumber(day?.enrolled ?? 0)}, {formatNumber(day?.converted ?? 0)}, {rateText(point[arm.key]?.rate ?? null)}
-                  </td>
+                  </Cell>
                 );
               })}
             </tr>
           ))}
         </tbody>
-      </table>
+      </TableRegion>
     </figure>
   );
 }

@@ -2,6 +2,7 @@ import { Link, useParams } from 'react-router';
 import { Badge, ErrorPanel, Skeleton } from '../components/feedback';
 import { formatDate } from '../components/format';
 import { HitBy } from '../components/machine-hit';
+import { Cell, ColumnHeaders, TableRegion } from '../components/table-region';
 import { PageHeader } from '../components/page';
 import { useEmailQuery } from '../data/emails/email-query';
 import { useEmailRenderedQuery } from '../data/emails/email-rendered-query';
@@ -123,29 +124,25 @@ export default function EmailDetail() {
         {trackedLinks.length === 0 ? (
           <p className="muted">This email has no tracked links.</p>
         ) : (
-          <table aria-label="Tracked links">
-            <thead>
-              <tr>
-                <th scope="col">URL</th>
-                <th scope="col">Clicks</th>
-                <th scope="col">Last click</th>
-              </tr>
-            </thead>
+          <TableRegion label="Tracked links">
+            <ColumnHeaders names={['URL', 'Clicks', 'Last click']} />
             <tbody>
               {trackedLinks.map((link) => {
                 const people = link.clicks.filter((click) => !click.machine).length;
                 return (
                   <tr key={link.id} className={link.honeypot ? 'muted' : undefined}>
-                    <td style={{ wordBreak: 'break-all' }}>{link.honeypot ? 'Invisible link (only machines follow it)' : link.originalUrl}</td>
-                    <td>
+                    <Cell label="URL">
+                      <span style={{ wordBreak: 'break-all' }}>{link.honeypot ? 'Invisible link (only machines follow it)' : link.originalUrl}</span>
+                    </Cell>
+                    <Cell label="Clicks">
                       {people} by people <span className="muted">· {link.clickCount - people} by machines</span>
-                    </td>
-                    <td>{formatDate(link.clicks[0]?.clickedAt)}</td>
+                    </Cell>
+                    <Cell label="Last click">{formatDate(link.clicks[0]?.clickedAt)}</Cell>
                   </tr>
                 );
               })}
             </tbody>
-          </table>
+          </TableRegion>
         )}
       </section>
       <section className="card" aria-labelledby="hits">
@@ -153,30 +150,26 @@ export default function EmailDetail() {
         {hits.length === 0 ? (
           <p className="muted">Nobody has opened this email or clicked its links yet.</p>
         ) : (
-          <table aria-label="Opens and clicks">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">What</th>
-                <th scope="col">By</th>
-                <th scope="col">Address</th>
-                <th scope="col">User agent</th>
-              </tr>
-            </thead>
+          <TableRegion label="Opens and clicks">
+            <ColumnHeaders names={['When', 'What', 'By', 'Address', 'User agent']} />
             <tbody>
               {hits.map((hit) => (
                 <tr key={hit.id} className={hit.machine ? 'muted' : undefined}>
-                  <td>{formatDate(hit.at)}</td>
-                  <td style={{ wordBreak: 'break-all' }}>{hit.what}</td>
-                  <td>
+                  <Cell label="When">{formatDate(hit.at)}</Cell>
+                  <Cell label="What">
+                    <span style={{ wordBreak: 'break-all' }}>{hit.what}</span>
+                  </Cell>
+                  <Cell label="By">
                     <HitBy machine={hit.machine} machineReason={hit.machineReason} />
-                  </td>
-                  <td>{hit.ipAddress ?? '—'}</td>
-                  <td style={{ wordBreak: 'break-all' }}>{hit.userAgent ?? '—'}</td>
+                  </Cell>
+                  <Cell label="Address">{hit.ipAddress ?? '—'}</Cell>
+                  <Cell label="User agent">
+                    <span style={{ wordBreak: 'break-all' }}>{hit.userAgent ?? '—'}</span>
+                  </Cell>
                 </tr>
               ))}
             </tbody>
-          </table>
+          </TableRegion>
         )}
       </section>
       <section className="card stack" aria-labelledby="content">

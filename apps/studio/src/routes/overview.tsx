@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { useSession } from '../api/session';
 import { ErrorPanel, Skeleton } from '../components/feedback';
 import { formatAgo, formatNumber } from '../components/format';
+import { Cell, ColumnHeaders, TableRegion } from '../components/table-region';
 import { PageHeader } from '../components/page';
 import { useAlertHistoryQuery } from '../data/alerts/alert-history-query';
 import { useJourneysQuery } from '../data/journeys/journeys-query';
@@ -142,30 +143,24 @@ export default function Overview() {
         ) : journeys.isError ? (
           <ErrorPanel error={journeys.error} />
         ) : (
-          <table aria-label="Active and waiting enrollments per journey">
-            <thead>
-              <tr>
-                <th scope="col">Journey</th>
-                <th scope="col">Active</th>
-                <th scope="col">Waiting</th>
-              </tr>
-            </thead>
+          <TableRegion label="Active and waiting enrollments per journey">
+            <ColumnHeaders names={['Journey', 'Active', 'Waiting']} />
             <tbody>
               {journeys.data.journeys.map((journey) => (
                 <tr key={journey.id}>
-                  <td>
+                  <Cell label="Journey">
                     <Link to={`/studio/journeys/${encodeURIComponent(journey.id)}`}>{journey.name}</Link>
-                  </td>
-                  <td>
+                  </Cell>
+                  <Cell label="Active">
                     <Link to={`/studio/journeys/${encodeURIComponent(journey.id)}?status=active`}>{formatNumber(journey.counts.active)}</Link>
-                  </td>
-                  <td>
+                  </Cell>
+                  <Cell label="Waiting">
                     <Link to={`/studio/journeys/${encodeURIComponent(journey.id)}?status=waiting`}>{formatNumber(journey.counts.waiting)}</Link>
-                  </td>
+                  </Cell>
                 </tr>
               ))}
             </tbody>
-          </table>
+          </TableRegion>
         )}
       </section>
     </div>

@@ -1,4 +1,5 @@
 import { ErrorPanel, Skeleton } from '../../components/feedback';
+import { Cell, ColumnHeaders, TableRegion } from '../../components/table-region';
 import { useJourneyFunnelQuery } from '../../data/journeys/journey-funnel-query';
 
 /** How many enrollments reached each step, as bars against the busiest step. */
@@ -10,22 +11,16 @@ export function Funnel({ journeyId }: { journeyId: string }) {
   if (steps.length === 0) return <p className="muted">Nobody has entered this journey yet. Enroll someone below or send its trigger event.</p>;
   const top = Math.max(...steps.map((step) => step.enrollments), 1);
   return (
-    <table aria-label="Funnel">
-      <thead>
-        <tr>
-          <th scope="col">Step</th>
-          <th scope="col">Action</th>
-          <th scope="col">Enrollments</th>
-        </tr>
-      </thead>
+    <TableRegion label="Funnel">
+      <ColumnHeaders names={['Step', 'Action', 'Enrollments']} />
       <tbody>
         {steps.map((step) => (
           <tr key={`${step.nodeId}:${step.action}`}>
-            <td>
+            <th scope="row">
               <code>{step.nodeId}</code>
-            </td>
-            <td>{step.action}</td>
-            <td style={{ width: '50%' }}>
+            </th>
+            <Cell label="Action">{step.action}</Cell>
+            <Cell label="Enrollments">
               <div className="row">
                 <div
                   aria-hidden
@@ -33,10 +28,10 @@ export function Funnel({ journeyId }: { journeyId: string }) {
                 />
                 {step.enrollments}
               </div>
-            </td>
+            </Cell>
           </tr>
         ))}
       </tbody>
-    </table>
+    </TableRegion>
   );
 }

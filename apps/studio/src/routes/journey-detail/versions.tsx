@@ -1,4 +1,5 @@
 import type { components } from '../../api/schema';
+import { Cell, ColumnHeaders, TableRegion } from '../../components/table-region';
 
 type JourneyDetailBody = components['schemas']['JourneyDetail'];
 
@@ -12,33 +13,27 @@ export function Versions({ detail }: { detail: JourneyDetailBody }) {
       {detail.runningVersions.length === 0 ? (
         <p className="muted">No enrollment is running.</p>
       ) : (
-        <table aria-label="Running versions">
-          <thead>
-            <tr>
-              <th scope="col">Version</th>
-              <th scope="col">Running</th>
-              <th scope="col">Where</th>
-            </tr>
-          </thead>
+        <TableRegion label="Running versions">
+          <ColumnHeaders names={['Version', 'Running', 'Where']} />
           <tbody>
             {detail.runningVersions.map((entry) => (
               <tr key={entry.version ?? 'unknown'}>
-                <td>
+                <th scope="row">
                   <code>{entry.version === null ? 'unknown (started before versions)' : `v${entry.version}`}</code>
                   {entry.version !== null && entry.version === detail.version ? ' (this deployment)' : null}
-                </td>
-                <td>{entry.running.toLocaleString('en-US')}</td>
-                <td>
+                </th>
+                <Cell label="Running">{entry.running.toLocaleString('en-US')}</Cell>
+                <Cell label="Where">
                   {entry.steps.map((step) => (
                     <div key={`${step.nodeId}:${step.status}`}>
                       {step.count.toLocaleString('en-US')} {step.status} at <code>{step.nodeId}</code>
                     </div>
                   ))}
-                </td>
+                </Cell>
               </tr>
             ))}
           </tbody>
-        </table>
+        </TableRegion>
       )}
     </div>
   );
