@@ -5,17 +5,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config';
 import { createDatabase, type Db } from '../db/database';
 import { createJourneyRegistry } from '../journeys/registry';
-import { enterJourney } from '../journeys/run-steps';
+import { recordJourneyStep } from '../journeys/run-steps';
 import { createLogger } from '../logging/logger';
 import { integrationEnv } from '../../../../test/test-env';
-import { deploymentCategories } from '../../../../test/deployment-categories';
+import { enterByHand } from '../../../../test/journey-states';
 import { eventually } from '../../../../test/eventually';
+import { transactionRaces } from '../../../../test/transaction-races';
 import type { EffectDispatcher } from './effect-dispatcher';
+import type { EventEffect } from './effects-statement';
 import { lockExitsOf } from './exit-lock';
 import { exitIfLeftBeforeEntry } from './exit-on-entry';
 import { ingestEvent } from './ingest';
+import { findUserEventsSince } from './user-history';
 
-/** The entry's look-back for exit events stored between the trigger and the entry, against real PostgreSQL. */
+/** The entry's look-back for exit events stored between the trigger and the entry, and a wait's for the event it waits for, against real PostgreSQL. */
 describe('exitIfLeftBeforeEntry', () => {
   const config = loadConfig(integrationEnv());
   const journey = defineJourney({
@@ -43,21 +46,8 @@ describe('exitIfLeftBeforeEntry', () => {
         .executeTakeFirstOrThrow()
     ).id;
   const enter = async (userId: string, triggerEventId: string) => {
-    const entry = await enterJourney(
-      db,
-      {
-        journeyId: journey.id,
-        userId,
-        userEmail: `${userId}@example.com`,
-        workflowId: `journey:${journey.id}:${randomUUID()}`,
-        runId: randomUUID(),
-        entryLimit: 'once',
-        context: { trigger: { event: 'exit-entry.started', eventId: triggerEventId } },
-      },
-      deploymentCategories,
-    );
-    if (!entry.entered) throw new Error(`not entered: ${entry.reason}`);
-    return { journeyId: journey.id, userId, triggerEventId, stateId: entry.stateId };
+    const { stateId, workflowId } = await enterByHand(db, { journeyId: journey.id, userId, trigger: { event: 'exit-entry.started', eventId: triggerEventId } });
+    return { journeyId: journey.id, userId, triggerEventId, stateId, workflowId };
   };
   const state = (id: string) => db.selectFrom('journeyStates').select(['status']).where('id', '=', id).executeTakeFirstOrThrow();
 
@@ -131,49 +121,23 @@ describe('exitIfLeftBeforeEntry', () => {
    * the first order left the run going: the store read the live states before the entry's state was
    * committed, the look-back read the events before the exit was committed.
    */
-  // the runs are entered by hand here, so the kept effects are not carried out
-  const effects: EffectDispatcher = { dispatch: () => undefined, finish: async () => undefined, close: async () => undefined };
+  // the runs are entered by hand here: the kept effects are recorded, not carried out
+  const dispatched: { eventId: string; effects: EventEffect[] }[] = [];
+  const effects: EffectDispatcher = {
+    dispatch: (event, kept) => void dispatched.push({ eventId: event.id, effects: [...kept] }),
+    finish: async () => undefined,
+    close: async () => undefined,
+  };
   const logger = createLogger({ level: 'error', name: 'exit-entry-test', format: 'json' });
   const ingest = (input: Parameters<typeof ingestEvent>[1]) => ingestEvent({ db, logger, journeys, effects, catalogMode: 'quarantine' }, input);
   const storeTrigger = async (userId: string) => (await ingest({ name: 'exit-entry.started', userId, email: `${userId}@example.com`, source: 'api' })).eventId;
   const storeExit = (userId: string, idempotencyKey?: string) =>
     ingest({ name: 'exit-entry.left', userId, eventProperties: { reason: 'closed' }, idempotencyKey, source: 'api' });
-  /** `call` started, with whether it has settled yet */
-  const started = <T>(call: () => Promise<T>) => {
-    const flight = { settled: false, done: call() };
-    const settle = () => {
-      flight.settled = true;
-    };
-    void flight.done.then(settle, settle);
-    return flight;
-  };
-  const pidOf = async (trx: Db) => (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]!.pid;
-  /** the backends `pid` blocks */
-  const blockedBy = async (pid: number) =>
-    (await sql<{ pid: number }>`select pid from pg_stat_activity where ${pid} = any(pg_blocking_pids(pid)) order by pid`.execute(db)).rows.map(
-      (row) => row.pid,
-    );
-  /** waits until `flight` has settled or a backend more than `before` waits on `pid` */
-  const waitsOn = (pid: number, flight: { settled: boolean }, what: string, before: readonly number[] = []) =>
-    eventually(
-      async () => (flight.settled ? 'settled' : (await blockedBy(pid)).find((blocked) => !before.includes(blocked))),
-      (found) => found !== undefined,
-      { intervalMs: 20, what },
-    );
+  const { started, waitsOn, holding, blockedBy, storeHeldOnKey } = transactionRaces(() => db);
   const outcome = async (stateId: string) => ({
     status: (await db.selectFrom('journeyStates').select('status').where('id', '=', stateId).executeTakeFirstOrThrow()).status,
     exits: await db.selectFrom('journeyLogs').select('detail').where('journeyStateId', '=', stateId).where('action', '=', 'exited').execute(),
   });
-
-  /** `body` with a transaction left open, rolled back at its end whatever happens */
-  const holding = async <T>(body: (hold: Db, holder: number) => Promise<T>): Promise<T> => {
-    const hold = await db.startTransaction().execute();
-    try {
-      return await body(hold, await pidOf(hold));
-    } finally {
-      await hold.rollback().execute();
-    }
-  };
 
   it('exit first: an exit that read before the state was committed and commits after the entry looks back is waited for, and exits the run', async () => {
     const userId = `exit-entry-first-${randomUUID().slice(0, 8)}`;
@@ -181,20 +145,15 @@ describe('exitIfLeftBeforeEntry', () => {
     const triggerEventId = await storeTrigger(userId);
     const key = `exit-entry-${randomUUID()}`;
     const { storing, lookBack, stateId } = await holding(async (hold, holder) => {
-      // the exit's Idempotency-Key taken by the open transaction: the exit's store statement takes
-      // its snapshot (after its user's exit lock) and waits on the key
-      await hold
-        .insertInto('events')
-        .values({ userId: `${userId}-holder`, event: 'exit-entry.holder', properties: '{}', idempotencyKey: key, occurredAt: new Date() })
-        .execute();
-      const storing = started(() => storeExit(userId, key));
-      const store = await waitsOn(holder, storing, 'the exit to wait on its Idempotency-Key');
-      if (store === 'settled') throw new Error('the exit was stored without waiting on its key');
+      // the exit's store statement takes its snapshot (after its user's exit lock) and waits on its key
+      const storing = await storeHeldOnKey(hold, holder, key, () => storeExit(userId, key));
+      const [storePid] = await blockedBy(holder);
+      if (storePid === undefined) throw new Error('no store waits on the key');
       // the run enters now, its state committed after the exit's read, and looks back: with the
       // lock it waits for the exit's commit; without it, it finds nothing and returns
       const run = await enter(userId, triggerEventId);
       const lookBack = started(() => exitIfLeftBeforeEntry({ db, journeys }, run));
-      await waitsOn(store, lookBack, 'the look-back to wait for the exit or to return');
+      await waitsOn(storePid, lookBack, 'the look-back to wait for the exit or to return');
       return { storing, lookBack, stateId: run.stateId };
     });
     const stored = await storing.done;
@@ -228,5 +187,59 @@ describe('exitIfLeftBeforeEntry', () => {
       status: 'exited',
       exits: [{ detail: { reason: 'exit_rule', event: 'exit-entry.left', eventId: stored.eventId } }],
     });
+  });
+
+  /*
+   * A run starts waiting for an event (its state says `waitingFor`, then it looks back for the
+   * event) while a request stores that event: either the store reads the waiting state and signals
+   * the run, or the look-back finds the event. Forced here into the order that used to lose it: the
+   * event's store statement took its snapshot before the wait was committed, and committed only
+   * after the look-back had read.
+   */
+  /** journey steps (recordJourneyStep's statement) waiting on a lock */
+  const movesWaiting = async () =>
+    (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%step_moved as (%'`.execute(db))
+      .rows[0]!.n;
+
+  it('the event stored while the run starts waiting reaches the run: signalled, or found by its look-back', async () => {
+    const userId = `exit-entry-wait-${randomUUID().slice(0, 8)}`;
+    const { stateId, workflowId } = await enter(userId, await storeTrigger(userId));
+    const since = new Date();
+    const key = `exit-entry-wait-${randomUUID()}`;
+
+    const { storing, moved, lookedBack } = await holding(async (hold, holder) => {
+      // the event's store statement takes its snapshot, then waits on its key, uncommitted until the holder lets go
+      const storing = await storeHeldOnKey(hold, holder, key, () => ingest({ name: 'exit-entry.viewed', userId, idempotencyKey: key, source: 'api' }));
+      // the run starts waiting, as the workflow's waitForEvent does: its state first, then the look-back
+      const moving = started(() =>
+        recordJourneyStep(db, {
+          stateId,
+          toNodeId: 'wait-pricing',
+          action: 'waiting',
+          status: 'waiting',
+          context: { waitingFor: 'exit-entry.viewed' },
+        }),
+      );
+      // a move held back by the store (it read the state first) commits after the event: its
+      // look-back then finds it, so there is nothing to race; a move that went through looks back now
+      const move = await eventually(
+        async () => (moving.settled ? 'committed' : (await movesWaiting()) > 0 ? 'held back' : undefined),
+        (found) => found !== undefined,
+        { intervalMs: 20, what: 'the move to commit or to wait on the store' },
+      );
+      if (move === 'held back') return { storing, moved: moving, lookedBack: undefined };
+      const lookedBack = await findUserEventsSince(db, { userId, name: 'exit-entry.viewed', since });
+      return { storing, moved: moving, lookedBack };
+    });
+    const stored = await storing.done;
+    expect(stored.stored).toBe(true);
+    expect(await moved.done).toBe(true);
+    const found = lookedBack ?? (await findUserEventsSince(db, { userId, name: 'exit-entry.viewed', since }));
+    const signals = dispatched
+      .filter((entry) => entry.eventId === stored.eventId)
+      .flatMap((entry) => entry.effects)
+      .filter((effect) => effect.kind === 'signal' && effect.workflowId === workflowId);
+    // told once at least: the store's signal or the look-back's find (the run dedupes by event id)
+    expect({ signalled: signals.length > 0, found: found.some((event) => event.eventId === stored.eventId) }).not.toEqual({ signalled: false, found: false });
   });
 });

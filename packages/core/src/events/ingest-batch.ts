@@ -207,8 +207,8 @@ async function storeEvents(
   const live =
     options.liveStates === 'all'
       ? sql``
-      : sql`and (s.journey_id = any(${[...new Set(plan.exits.map((exit) => exit.journeyId))]}::text[])
-              or s.context ->> 'waitingFor' = any(${[...new Set(routable.map((event) => event.name))]}::text[]))`;
+      : sql`where journey_id = any(${[...new Set(plan.exits.map((exit) => exit.journeyId))]}::text[])
+              or waiting_for = any(${[...new Set(routable.map((event) => event.name))]}::text[])`;
   // one event's statement (a dozen CTEs, in a few shapes) takes longer to plan than to run: it goes
   // by name, so each connection plans it a few times, not on every event; a batch's plan depends
   // on its size and its planning is shared by its events
@@ -231,12 +231,17 @@ async function storeEvents(
     ), fresh as (
       select i.id, i.ord::int as ord, i.user_id, i.event, i.catalog_violations is null as routable from input i join inserted using (id)
     ), contact as (${contactPart}),
-    live as (
+    live_locked as (
+      -- locked, so the statement reads each state as last committed, not as of its snapshot: a run
+      -- that starts waiting for this event while the statement runs is either seen waiting (and
+      -- signalled), or waits for this commit before it looks back for the event (journey-context.ts)
       select s.id, s.user_id, s.journey_id, s.workflow_id, s.context ->> 'waitingFor' as waiting_for
       from journey_states s
       where s.user_id = any(${userIds}::text[]) and s.status in ${LIVE_STATUS_LIST}
-        ${live}
-    ), ${effectsCtes(plan)}, ${goalCandidatesCte}
+      order by s.id
+      for no key update
+    ), live as (select * from live_locked ${live}),
+    ${effectsCtes(plan)}, ${goalCandidatesCte}
     select
       coalesce((select json_agg(id) from inserted), '[]'::json) as inserted,
       ${goalCandidatesColumn},
