@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { definePreferenceCategories } from '@waymark/email/preference-categories';
 import { defineDeliveryPolicy, NO_DELIVERY_POLICY, type DeliveryPolicy } from '@waymark/journey';
 import { admitSends, type AdmissionPorts, type IntendedSend } from './admit-sends';
+import type { SendGateVerdicts } from '../preferences/send-gate';
 import type { CappedSend } from './frequency-caps';
 
 const categories = definePreferenceCategories([
@@ -11,17 +12,20 @@ const categories = definePreferenceCategories([
 const now = new Date('2026-12-01T12:00:00Z');
 
 /** Ports over memory that record what was claimed and released. */
-function ports(policy: DeliveryPolicy, options: { warmupLeft?: number; over?: ReadonlyMap<string, 'skip' | 'delay'> } = {}) {
-  const calls = { caps: [] as string[][], released: [] as string[][], warmup: [] as number[], gate: 0 };
+function ports(
+  policy: DeliveryPolicy,
+  options: { warmupLeft?: number; over?: ReadonlyMap<string, 'skip' | 'delay'>; gate?: ReadonlyMap<string, SendGateVerdicts> } = {},
+) {
+  const calls = { caps: [] as string[][], released: [] as string[][], warmup: [] as number[], gate: [] as string[][] };
   let left = options.warmupLeft;
   const answered: AdmissionPorts = {
     now,
     categories,
     policy,
     reputationRecheckMs: 60_000,
-    gate: async () => {
-      calls.gate++;
-      return new Map();
+    gate: async (addresses) => {
+      calls.gate.push([...addresses]);
+      return options.gate ?? new Map();
     },
     reputationHold: async () => undefined,
     claimCaps: async (sends) => {
@@ -73,18 +77,35 @@ describe('admitSends', () => {
     expect(calls.released).toEqual([['c']]);
   });
 
-  it('asks nothing but the holdouts again of a send admitted before', async () => {
-    const { ports: answered, calls } = ports(capped, { warmupLeft: 0 });
+  it('asks a send admitted before the holdouts and the gate again, but claims nothing again', async () => {
+    const gate = new Map<string, SendGateVerdicts>([
+      ['c@example.com', { suppressed: true, unsubscribedAll: null, categoryOff: null }],
+      ['d@example.com', { suppressed: false, unsubscribedAll: true, categoryOff: null }],
+    ]);
+    const { ports: answered, calls } = ports(capped, { warmupLeft: 0, gate });
     const answers = await admitSends(answered, {
       kind: 'journey',
       category: 'journey',
-      sends: [send('a', { admittedBefore: true }), send('b', { admittedBefore: true, heldOut: true })],
+      sends: ['a', 'b', 'c', 'd'].map((key) => send(key, { admittedBefore: true, heldOut: key === 'b' })),
     });
     expect(answers).toEqual([
       { verdict: 'send', capClaim: false },
       { verdict: 'skip', reason: 'holdout' },
+      { verdict: 'skip', reason: 'suppressed' },
+      { verdict: 'skip', reason: 'unsubscribed_all' },
     ]);
-    expect(calls).toMatchObject({ gate: 0, caps: [], warmup: [] });
+    expect(calls).toMatchObject({ gate: [['a@example.com', 'c@example.com', 'd@example.com']], caps: [], warmup: [] });
+
+    // a required category: the gate's own rule, so only the suppression refuses it
+    const required = await admitSends(ports(capped, { warmupLeft: 0, gate }).ports, {
+      kind: 'caller',
+      category: 'receipts',
+      sends: ['c', 'd'].map((key) => send(key, { admittedBefore: true })),
+    });
+    expect(required).toEqual([
+      { verdict: 'skip', reason: 'suppressed' },
+      { verdict: 'send', capClaim: false },
+    ]);
   });
 
   it('holds out and caps no caller’s own send', async () => {

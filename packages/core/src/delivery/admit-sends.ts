@@ -32,8 +32,12 @@ import { suppressWindowEnd } from './suppress-window';
  * 6. the warm-up allowance: last, since its claim is spent for good; only a send that passed
  *    every other rule uses a share of the day.
  *
- * A send whose email_sends row exists was admitted by an earlier attempt: past the holdouts (a
- * pure function of who it is) it goes on, never claimed twice. A skip at any step leaves the later
+ * A send whose email_sends row exists was admitted by an earlier attempt that did not send it (a
+ * provider error, a send-rate wait, a delivery unknown sent again): it is asked the holdouts (a pure
+ * function of who it is) and the send gate again, since the person may have been suppressed or
+ * have unsubscribed in between and nothing has reached them yet; past the gate it goes on, its cap
+ * room and warm-up allowance never claimed twice, nor held by what would only delay it again (the
+ * send path asks it right before its claim: emails/send-email.ts). A skip at any step leaves the later
  * steps' room and allowance to the sends that go. A broadcast chunk acts on the whole broadcast
  * only after it has asked (broadcast-chunk.ts): a send the breaker holds pauses the broadcast, a
  * spent warm-up day moves its other due recipients to the next one.
@@ -52,7 +56,7 @@ export interface IntendedSend {
   heldOut?: boolean;
   /** the journey's `suppress.hours` */
   suppressHours?: number | undefined;
-  /** its email_sends row exists: an earlier attempt was admitted */
+  /** its email_sends row exists: an earlier attempt was admitted (asked the holdouts and the gate again, no claim) */
   admittedBefore?: boolean;
   /** its template's required data is missing (a broadcast recipient's): it cannot be sent */
   missingData?: boolean;
@@ -127,11 +131,7 @@ export async function admitSends(ports: AdmissionPorts, batch: AdmissionBatch): 
   const open = () => batch.sends.flatMap((send, index) => (answers[index] === undefined ? [{ send, index }] : []));
   const lifecycle = batch.kind !== 'caller';
 
-  for (const { send, index } of open()) {
-    if (lifecycle) answers[index] = holdoutSkip(ports.policy, batch.category, required, send);
-    // past the holdouts (a pure function of who it is), a send admitted before goes on
-    if (answers[index] === undefined && send.admittedBefore === true) answers[index] = { verdict: 'send', capClaim: false };
-  }
+  if (lifecycle) for (const { send, index } of open()) answers[index] = holdoutSkip(ports.policy, batch.category, required, send);
 
   const gated = open();
   if (gated.length > 0) {
@@ -142,6 +142,8 @@ export async function admitSends(ports: AdmissionPorts, batch: AdmissionBatch): 
     for (const { send, index } of gated) {
       const gate = sendGateResult(verdicts.get(send.to.toLowerCase()) ?? NO_PREFERENCES, category);
       if (!gate.allowed) answers[index] = { verdict: 'skip', reason: gate.reason ?? 'suppressed' };
+      // past the gate, a send admitted before goes on: it already took its claims
+      else if (send.admittedBefore === true) answers[index] = { verdict: 'send', capClaim: false };
     }
   }
 

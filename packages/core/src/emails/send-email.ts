@@ -1,13 +1,13 @@
 import type { EmailSendRow } from '../db/schema';
 import { badRequest } from '../errors/app-error';
-import { admitSends } from '../delivery/admit-sends';
+import { admitSends, type AdmissionBatch, type AdmissionDefer, type AdmissionPorts, type AdmissionSkip } from '../delivery/admit-sends';
 import { sendCategoryKey } from '../delivery/send-category';
 import { databaseAdmission } from './database-admission';
 import type { EmailDeps } from './email-deps';
 import { beforeClaim, claimLost, claimSends } from './send-claim';
 import type { SendEmailInput, SendEmailResult } from './send-email-types';
 import { createQueuedSend, findByIdempotencyKey } from './send-ledger';
-import { recordSent } from './send-outcome';
+import { endRefused, recordSent } from './send-outcome';
 import { callProvider } from './send-provider';
 import { prepareSend } from './send-render';
 
@@ -19,11 +19,12 @@ export type { SendEmailInput, SendEmailResult } from './send-email-types';
 
 export interface SendEmailOptions {
   /**
-   * The caller asked admitSends itself (delivery/admit-sends.ts; the journey step, with what it
-   * read in a statement of its own: deliver-journey-email.ts), and it answered `send`: the send
-   * does not ask again. `row` is the send of `idempotencyKey` the caller read (undefined: none yet).
+   * The caller read the send of `idempotencyKey` itself (`row`; undefined: none yet) and asked
+   * admitSends of a new send itself, with `ports` (delivery/admit-sends.ts; the journey step, with
+   * the gate it read in its one statement: deliver-journey-email.ts): the send does not ask again.
+   * A send admitted before is asked again with `ports` and `again` (its sends `admittedBefore`).
    */
-  admitted?: { row: EmailSendRow | undefined };
+  admitted?: { row: EmailSendRow | undefined; ports: AdmissionPorts; again: AdmissionBatch };
 }
 
 /**
@@ -34,11 +35,33 @@ export interface SendEmailOptions {
  *   worker died mid-call): SES's own events settle it, else the delivery policy decides
  *   (unknown-delivery.ts);
  * - a provider error releases the claim and is rethrown for the caller's retry, until
- *   `maxAttempts` failures, after which the send is failed + DLQ and `failed` is returned.
+ *   `maxAttempts` failures, after which the send is failed + DLQ and `failed` is returned;
+ * - a retry of a send not yet accepted asks the send gate again before it claims, and one the
+ *   person has since been suppressed or unsubscribed from ends `cancelled`, answered `skipped`.
  */
 export async function sendEmail(deps: EmailDeps, input: SendEmailInput, options: SendEmailOptions = {}): Promise<SendEmailResult> {
   const attempt = await attemptSend(deps, input, options);
-  return attempt.status === 'accepted' ? recordSent(deps, attempt.row, attempt.messageId) : attempt;
+  if (attempt.status === 'accepted') return recordSent(deps, attempt.row, attempt.messageId);
+  return attempt.status === 'refused' ? admissionAnswer(attempt.admission) : attempt;
+}
+
+/** What a send admitSends does not let through answers: skipped (nothing sent), or deferred until the rule lets it. */
+function admissionAnswer(admission: AdmissionSkip | AdmissionDefer): SendEmailResult {
+  return admission.verdict === 'skip'
+    ? { status: 'skipped', reason: admission.reason }
+    : { status: 'deferred', reason: admission.reason, retryAt: admission.until };
+}
+
+/**
+ * A caller's own send as admitSends asks it: the gate, the reputation breaker, the suppress window
+ * and the warm-up (no holdouts nor caps: those are the journeys' and broadcasts').
+ */
+function callerBatch(input: SendEmailInput, to: string, category: string, admittedBefore: boolean): AdmissionBatch {
+  return {
+    kind: 'caller',
+    category,
+    sends: [{ key: input.idempotencyKey, to, userId: input.userId ?? to, suppressHours: input.suppressHours, admittedBefore }],
+  };
 }
 
 /** A send the provider accepted, not yet recorded as sent: the caller records it (`recordSent`). */
@@ -49,34 +72,51 @@ interface AcceptedSend {
 }
 
 /**
+ * A send admitted before that admitSends, asked again, does not let through now; a skip has ended
+ * its row (`endRefused`). The caller records it as it records a first attempt's answer.
+ */
+interface RefusedSend {
+  status: 'refused';
+  admission: AdmissionSkip | AdmissionDefer;
+}
+
+/**
  * sendEmail up to the provider's answer: an accepted send is left for the caller to record with
  * `recordSent`, for a caller whose own record of the send goes in the same statement (the journey
  * step's `email_sent`: deliver-journey-email.ts), so it costs no round trip of its own.
  */
-export async function attemptSend(deps: EmailDeps, input: SendEmailInput, options: SendEmailOptions = {}): Promise<SendEmailResult | AcceptedSend> {
+export async function attemptSend(
+  deps: EmailDeps,
+  input: SendEmailInput,
+  options: SendEmailOptions = {},
+): Promise<SendEmailResult | AcceptedSend | RefusedSend> {
   let row = options.admitted === undefined ? await findByIdempotencyKey(deps.db, input.idempotencyKey) : options.admitted.row;
+  const admittedBefore = row !== undefined;
   if (row === undefined) {
     const template = deps.templates.find(input.templateKey);
     if (template === undefined) throw badRequest(`Unknown email template "${input.templateKey}"`);
     // the caller's, else the template's
     const category = sendCategoryKey(input.category, template.category);
     if (options.admitted === undefined) {
-      // a caller's own send: the gate, the reputation breaker, the suppress window and the warm-up
-      // (no holdouts nor caps: those are the journeys' and broadcasts'), in admitSends's one order
-      const batch = {
-        kind: 'caller' as const,
-        category,
-        sends: [{ key: input.idempotencyKey, to: input.to, userId: input.userId ?? input.to, suppressHours: input.suppressHours }],
-      };
-      const admission = (await admitSends(databaseAdmission(deps, new Date()), batch))[0]!;
-      if (admission.verdict === 'skip') return { status: 'skipped', reason: admission.reason };
-      if (admission.verdict === 'defer') return { status: 'deferred', reason: admission.reason, retryAt: admission.until };
+      const admission = (await admitSends(databaseAdmission(deps, new Date()), callerBatch(input, input.to, category, false)))[0]!;
+      if (admission.verdict !== 'send') return admissionAnswer(admission);
     }
     row = await createQueuedSend(deps, input, category);
   }
 
   const settled = await beforeClaim(deps, row);
   if (settled !== undefined) return settled;
+  if (admittedBefore) {
+    // Asked again right before the claim: an earlier attempt was admitted but sent nothing (a
+    // provider error, a send-rate wait, a delivery unknown now sent again), and the person may have
+    // been suppressed or have unsubscribed since. Not earlier: a send the provider accepted answers
+    // `sent` whatever happened after, and a delivery unknown must settle first.
+    const ports = options.admitted?.ports ?? databaseAdmission(deps, new Date());
+    const again = options.admitted?.again ?? callerBatch(input, row.toEmail, row.category, true);
+    const admission = (await admitSends(ports, again))[0]!;
+    if (admission.verdict === 'skip' && !(await endRefused(deps.db, row, admission.reason))) return claimLost(deps, row);
+    if (admission.verdict !== 'send') return { status: 'refused', admission };
+  }
   const prepared = await prepareSend(deps, row, input.data);
   if ('status' in prepared) return prepared;
   // rendered, claimed and its links stored in one statement (send-claim.ts)

@@ -15,8 +15,9 @@ export function endedAnswer(row: EmailSendRow): SendEmailResult | undefined {
   if (ACCEPTED.includes(row.status)) return { status: 'sent', emailSendId: row.id };
   if (row.status === 'failed') return { status: 'failed', emailSendId: row.id, reason: row.errorMessage ?? 'failed' };
   if (row.status === 'unknown_dropped') return { status: 'failed', emailSendId: row.id, reason: row.errorMessage ?? 'unknown_dropped', dropped: true };
-  // its broadcast was cancelled while the send rate held it back: never sent, never to be
-  if (row.status === 'cancelled') return { status: 'skipped', reason: 'cancelled' };
+  // never sent, never to be: its broadcast was cancelled while the send rate held it back, or a
+  // retry was refused (endRefused), whose reason every later call with its key answers again
+  if (row.status === 'cancelled') return { status: 'skipped', reason: row.errorMessage ?? 'cancelled' };
   return undefined;
 }
 
@@ -73,6 +74,24 @@ export async function markAllSent(db: Db, records: readonly SentRecord[]): Promi
       update email_sends e set status = ${SENT_STATUS}, provider_message_id = v.message_id, sent_at = coalesce(e.sent_at, v.sent_at), error_message = null, updated_at = v.sent_at
       from (values ${values}) as v(id, message_id, sent_at)
       where e.id = v.id`.execute(db);
+}
+
+/**
+ * Ends a send an earlier attempt admitted but did not send, which admitSends now refuses (the
+ * address suppressed since, …: attemptSend in send-email.ts): `cancelled` with the refusal's
+ * reason, so no later retry of its key sends it. Only a row nobody holds the claim of and the
+ * provider never accepted: false when another attempt claimed or ended it meanwhile.
+ */
+export async function endRefused(db: Db, row: EmailSendRow, reason: string): Promise<boolean> {
+  const ended = await db
+    .updateTable('emailSends')
+    .set({ status: 'cancelled', errorMessage: reason, updatedAt: new Date() })
+    .where('id', '=', row.id)
+    .where('status', 'in', ['queued', 'rendered'])
+    .where('sendStartedAt', 'is', null)
+    .where('providerMessageId', 'is', null)
+    .executeTakeFirst();
+  return ended.numUpdatedRows === 1n;
 }
 
 export async function failForGood(deps: EmailDeps, row: EmailSendRow, reason: string): Promise<SendEmailResult> {

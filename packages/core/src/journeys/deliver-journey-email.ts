@@ -5,7 +5,7 @@ import { recordDeadLetter } from '../dlq/dead-letters';
 import { LOCALE_PROPERTY, propertiesLocale } from '../contacts/locale';
 import { contactTimeZone } from '../contacts/time-zone';
 import { isAppError } from '../errors/app-error';
-import { admitSends } from '../delivery/admit-sends';
+import { admitSends, type AdmissionDefer, type AdmissionPorts, type AdmissionSkip } from '../delivery/admit-sends';
 import { databaseAdmission } from '../emails/database-admission';
 import { releaseCapClaims } from '../delivery/frequency-caps';
 import type { SendJourneyEmailInput, SendJourneyEmailResult } from './journey-email';
@@ -25,7 +25,8 @@ export type JourneyEmailOutcome = SendJourneyEmailResult | { status: 'deferred';
  * The journey email step (activity `sendJourneyEmail`): the send path plus the journey log.
  * Whether the send goes now is admitSends's answer (delivery/admit-sends.ts: holdouts, the gate,
  * the reputation breaker, the frequency caps, `suppress.hours`, the warm-up, in that order), asked
- * with the gate this step already read in its one statement:
+ * with the gate this step already read in its one statement (on a retry of a send not yet
+ * accepted, the send path asks the holdouts and that gate again, and the log is the same):
  * - sent → `email_sent` (once per send, even when the activity is retried after the send);
  * - skipped (holdout, preferences, suppression, a `skip` cap) → `email_skipped` with the reason; the journey goes on;
  * - failed for good (provider errors exhausted, bad template data, delivery unknown) →
@@ -36,35 +37,35 @@ export type JourneyEmailOutcome = SendJourneyEmailResult | { status: 'deferred';
 export async function deliverJourneyEmail(deps: EmailDeps, input: SendJourneyEmailInput): Promise<JourneyEmailOutcome> {
   const known = await readSendContext(deps.db, input);
   if (known.stateStatus === null || !isLiveStatus(known.stateStatus)) return { status: 'skipped', reason: 'state_not_active' };
-  const now = new Date();
   const gate = new Map([[input.userEmail.toLowerCase(), known.gate]]);
-  const admission = (
-    await admitSends(
-      databaseAdmission(deps, now, { gate: async () => gate }),
-      // the send's row, read with the state above, tells a retry of an admitted send
-      journeyAdmissionBatch(input, known.row !== undefined),
-    )
-  )[0]!;
-  if (admission.verdict !== 'send') {
-    // a `delay` cap's end is shown on the recipient's clock too
-    const timeZone =
-      admission.verdict === 'defer' && admission.reason === 'frequency_cap'
-        ? await contactTimeZone(deps.db, input.userId, deps.delivery.defaultTimeZone)
-        : deps.delivery.defaultTimeZone;
-    const { outcome, ...step } = journeyAdmissionStep(input.templateKey, admission, timeZone);
-    await recordJourneyStep(deps.db, { stateId: input.stateId, toNodeId: input.nodeId, ...step });
-    return outcome;
-  }
+  // the gate read above, on every attempt: a retry's send (its row, read with the state) is asked
+  // it again by the send path, right before its claim (emails/send-email.ts)
+  const ports = databaseAdmission(deps, new Date(), { gate: async () => gate });
+  if (known.row !== undefined) return sendAndRecord(deps, input, known, ports);
+  const admission = (await admitSends(ports, journeyAdmissionBatch(input, false)))[0]!;
+  if (admission.verdict !== 'send') return recordAdmission(deps, input, admission);
   try {
-    return await sendAndRecord(deps, input, known);
+    return await sendAndRecord(deps, input, known, ports);
   } finally {
     // the send path has answered: its email_sends row (if any) counts for the caps from now on
     if (admission.capClaim) await releaseCapClaims(deps.db, [input.idempotencyKey]);
   }
 }
 
+/** The journey log of a send admitSends did not let through, on a first attempt or asked again on a retry. */
+async function recordAdmission(deps: EmailDeps, input: SendJourneyEmailInput, admission: AdmissionSkip | AdmissionDefer): Promise<JourneyEmailOutcome> {
+  // a `delay` cap's end is shown on the recipient's clock too
+  const timeZone =
+    admission.verdict === 'defer' && admission.reason === 'frequency_cap'
+      ? await contactTimeZone(deps.db, input.userId, deps.delivery.defaultTimeZone)
+      : deps.delivery.defaultTimeZone;
+  const { outcome, ...step } = journeyAdmissionStep(input.templateKey, admission, timeZone);
+  await recordJourneyStep(deps.db, { stateId: input.stateId, toNodeId: input.nodeId, ...step });
+  return outcome;
+}
+
 /** The send path, then the journey log of its answer. */
-async function sendAndRecord(deps: EmailDeps, input: SendJourneyEmailInput, known: SendContext): Promise<JourneyEmailOutcome> {
+async function sendAndRecord(deps: EmailDeps, input: SendJourneyEmailInput, known: SendContext, ports: AdmissionPorts): Promise<JourneyEmailOutcome> {
   const base = { stateId: input.stateId, toNodeId: input.nodeId };
   // the email_sent step goes in the statement that marks the send sent (one round trip); only a
   // retry that finds the send already accepted writes it on its own, once
@@ -83,8 +84,9 @@ async function sendAndRecord(deps: EmailDeps, input: SendJourneyEmailInput, know
         suppressHours: input.suppressHours,
         locale: known.contactLocale,
       },
-      { admitted: { row: known.row } },
+      { admitted: { row: known.row, ports, again: journeyAdmissionBatch(input, true) } },
     );
+    if (attempt.status === 'refused') return await recordAdmission(deps, input, attempt.admission);
     if (attempt.status !== 'accepted') result = attempt;
     else {
       const detail = { templateKey: input.templateKey, emailSendId: attempt.row.id };

@@ -3,6 +3,8 @@ import { load } from 'cheerio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailsTo, header, uniqueAddress } from '../../../../../test/email-emulator';
 import { issueApiKey, startTestApi, type TestApi } from '../../../../../test/test-api';
+import { integrationEnv } from '../../../../../test/test-env';
+import { startThrottlingSesProxy, type ThrottlingSesProxy } from '../../../../../test/throttling-ses-proxy';
 
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
 
@@ -158,5 +160,47 @@ describe('POST /v1/emails (transactional send)', () => {
     expect(response.body.error).toMatch(/^Unknown email template "no-such-template-/);
     expect(await api.deps.db.selectFrom('emailSends').select('id').where('toEmail', '=', to).execute()).toHaveLength(0);
     expect(await emailsTo(to)).toHaveLength(0);
+  });
+});
+
+/**
+ * The retry the 503 asks for (same Idempotency-Key) asks the send gate again: an address
+ * suppressed since the failed attempt is refused as on a first attempt (docs/email.md, "Exactly
+ * once"). SES, through a proxy in front of the emulator, refuses the first call.
+ */
+describe('POST /v1/emails retried after a provider error', () => {
+  let proxy: ThrottlingSesProxy;
+  let api: TestApi;
+  let ingestKey: string;
+  beforeAll(async () => {
+    proxy = await startThrottlingSesProxy({ target: integrationEnv().SES_ENDPOINT });
+    api = await startTestApi({ ADMIN_API_KEY: LEGACY, SES_ENDPOINT: proxy.url });
+    ingestKey = await issueApiKey(api, LEGACY, 'data-emails-retry', ['ingest']);
+  });
+  afterAll(async () => {
+    await api?.close();
+    await proxy?.close();
+  });
+
+  it('an address suppressed between the attempts → 202 skipped as on a first attempt, the send ends cancelled, nothing reaches SES', async () => {
+    const to = uniqueAddress('tx-retry');
+    const body = { templateKey: 'order-receipt', to, data: { orderId: 'R-1', items: [{ name: 'Seat', quantity: 1, price: 5 }], currency: 'USD' } };
+    const headers = { 'idempotency-key': `order-${randomUUID()}` };
+    proxy.throttleNext(1);
+    const first = await api.request('POST', '/v1/emails', { token: ingestKey, body, headers });
+    expect(first.status).toBe(503);
+    expect(first.body.error).toMatch(/retry with the same Idempotency-Key/);
+
+    // a complaint about another email suppresses the address (the receipt's category is required: only suppression stops it)
+    const imported = await api.request('POST', '/v1/admin/suppressions/import', { token: LEGACY, body: { rows: [{ email: to, reason: 'complained' }] } });
+    expect(imported).toMatchObject({ status: 200, body: { applied: 1 } });
+    const sendsBefore = proxy.counts().sends;
+
+    const retry = await api.request('POST', '/v1/emails', { token: ingestKey, body, headers });
+    expect(retry).toMatchObject({ status: 202, body: { emailSendId: null, status: 'skipped', reason: 'suppressed' } });
+    expect(proxy.counts().sends).toBe(sendsBefore);
+    expect(await emailsTo(to)).toHaveLength(0);
+    const rows = await api.deps.db.selectFrom('emailSends').select(['status', 'errorMessage']).where('toEmail', '=', to).execute();
+    expect(rows).toEqual([{ status: 'cancelled', errorMessage: 'suppressed' }]);
   });
 });
