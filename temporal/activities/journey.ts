@@ -38,9 +38,9 @@ export interface JourneyActivityDeps {
 export function createJourneyActivities(deps: JourneyActivityDeps) {
   return {
     /**
-     * The entry guards, then the exit rules over the events stored since the trigger (an exit that
-     * came before the run entered, e.g. while its start waited out a Temporal outage): such a state
-     * is exited at once, and the run's first step finds it ended. A retry repeats both, harmlessly.
+     * The entry guards, then the exit rules and the goal over the events stored since the trigger
+     * (an exit or goal that came before the run entered, e.g. while its start waited out a Temporal
+     * outage): such a state is converted or exited at once, and the run's first step finds it ended. A retry repeats both, harmlessly.
      * The program arm is decided here, not in the run: it follows the worker's policy, as the send
      * step's holdout does, and a run's history need not change when the policy does.
      */

@@ -8,13 +8,14 @@ import { NAMED_STATEMENT } from '../db/named-statements';
  * person's run entered went unapplied when the store statement read the live states before the
  * entry's state was committed and the entry's look-back for exit events (exit-on-entry.ts) read
  * the events before the exit was committed: each reads a snapshot taken at its statement's start.
- * - A store whose batch has an event passing an exit rule holds its users' locks from before its
- *   statement to its commit (`lockExitsOf`), so its snapshot comes after whatever held them.
+ * - A store whose batch has an event passing an exit rule or meeting a journey's goal (which exits
+ *   or converts) holds its users' locks from before its statement to its commit (`lockExitsOf`),
+ *   so its snapshot comes after whatever held them.
  * - An entry, its state committed, waits for the holder, if any, before its look-back reads
  *   (`awaitExitsInFlight`): an exit that held the lock is committed by then and the look-back sees
  *   it; one that takes the lock after the wait reads the state and exits it itself.
- * Only these pay: an event that passes no exit rule takes nothing, and a journey without exit
- * rules has no look-back. Keys: two int4s, the lock's name and the user id, hashed (a collision
+ * Only these pay: an event that passes no exit rule and meets no goal takes nothing, and a journey
+ * without exit rules or a goal has no look-back. Keys: two int4s, the lock's name and the user id, hashed (a collision
  * only makes two people wait for each other).
  */
 

@@ -29,7 +29,25 @@ describe('exitIfLeftBeforeEntry', () => {
     exitOn: [{ event: 'exit-entry.left', where: [{ type: 'property', property: 'reason', operator: 'eq', value: 'closed' }] }],
     run: async () => undefined,
   });
-  const journeys = createJourneyRegistry([journey], { enabledJourneys: '*' });
+  // a goal journey, exiting on its goal (the default) or not
+  const goalJourney = (exitOnGoal: boolean) =>
+    defineJourney({
+      id: `exit-entry-goal-${exitOnGoal ? 'exits' : 'stays'}-${randomUUID().slice(0, 8)}`,
+      name: 'goal at entry',
+      description: 'converts when the project is published',
+      trigger: { event: 'exit-entry.started' },
+      goal: {
+        event: 'exit-entry.published',
+        within: '1 day',
+        where: [{ type: 'property', property: 'public', operator: 'eq', value: 'yes' }],
+        value: 'amount',
+      },
+      ...(exitOnGoal ? {} : { exitOnGoal: false }),
+      run: async () => undefined,
+    });
+  const exitingOnGoal = goalJourney(true);
+  const stayingOnGoal = goalJourney(false);
+  const journeys = createJourneyRegistry([journey, exitingOnGoal, stayingOnGoal], { enabledJourneys: '*' });
   let db: Db;
   beforeAll(() => {
     // the races below: an open transaction, the exit's store, the entry, its look-back and the test's reads at once
@@ -37,17 +55,17 @@ describe('exitIfLeftBeforeEntry', () => {
   });
   afterAll(() => db.destroy());
 
-  const store = async (userId: string, event: string, properties: Record<string, string> = {}) =>
+  const store = async (userId: string, event: string, properties: Record<string, string> = {}, createdAt = new Date()) =>
     (
       await db
         .insertInto('events')
-        .values({ userId, event, properties: JSON.stringify(properties), occurredAt: new Date() })
+        .values({ userId, event, properties: JSON.stringify(properties), occurredAt: createdAt, createdAt })
         .returning('id')
         .executeTakeFirstOrThrow()
     ).id;
-  const enter = async (userId: string, triggerEventId: string) => {
-    const { stateId, workflowId } = await enterByHand(db, { journeyId: journey.id, userId, trigger: { event: 'exit-entry.started', eventId: triggerEventId } });
-    return { journeyId: journey.id, userId, triggerEventId, stateId, workflowId };
+  const enter = async (userId: string, triggerEventId: string, journeyId = journey.id) => {
+    const { stateId, workflowId } = await enterByHand(db, { journeyId, userId, trigger: { event: 'exit-entry.started', eventId: triggerEventId } });
+    return { journeyId, userId, triggerEventId, stateId, workflowId };
   };
   const state = (id: string) => db.selectFrom('journeyStates').select(['status']).where('id', '=', id).executeTakeFirstOrThrow();
 
@@ -78,6 +96,59 @@ describe('exitIfLeftBeforeEntry', () => {
     expect(await exitIfLeftBeforeEntry({ db, journeys }, run)).toBeUndefined();
     expect(await state(run.stateId)).toEqual({ status: 'active' });
   });
+  /*
+   * The goal's event stored between the trigger and the entry (the start waited in the outbox): the
+   * store found no state to convert, so the entry's look-back converts it, as simulate's run
+   * started with its trigger would have been, and exits it unless the journey says otherwise.
+   */
+  const conversionOf = async (stateId: string) => ({
+    ...(await db.selectFrom('journeyStates').select(['status', 'conversionEventId', 'conversionValue']).where('id', '=', stateId).executeTakeFirstOrThrow()),
+    logs: (await db.selectFrom('journeyLogs').select(['action', 'detail']).where('journeyStateId', '=', stateId).orderBy('createdAt').execute()).slice(1),
+  });
+
+  it('a goal met before the entry converts the enrollment and exits the run, logged as the store would', async () => {
+    const userId = `exit-entry-goal-${randomUUID().slice(0, 8)}`;
+    const trigger = await store(userId, 'exit-entry.started');
+    await store(userId, 'exit-entry.published', { public: 'no', amount: '5' });
+    const goal = await store(userId, 'exit-entry.published', { public: 'yes', amount: '40' });
+    const run = await enter(userId, trigger, exitingOnGoal.id);
+    expect(await exitIfLeftBeforeEntry({ db, journeys }, run)).toEqual({ eventId: goal, name: 'exit-entry.published' });
+    expect(await conversionOf(run.stateId)).toEqual({
+      status: 'exited',
+      conversionEventId: goal,
+      conversionValue: 40,
+      logs: [
+        { action: 'converted', detail: { event: 'exit-entry.published', eventId: goal, value: 40 } },
+        { action: 'exited', detail: { reason: 'goal', event: 'exit-entry.published', eventId: goal } },
+      ],
+    });
+    // a retried entry converts and exits nothing twice
+    expect(await exitIfLeftBeforeEntry({ db, journeys }, run)).toBeUndefined();
+    expect((await conversionOf(run.stateId)).logs).toHaveLength(2);
+  });
+
+  it('with exitOnGoal false the goal converts and the run goes on; a goal past its window does neither', async () => {
+    const userId = `exit-entry-goal-${randomUUID().slice(0, 8)}`;
+    const trigger = await store(userId, 'exit-entry.started');
+    const goal = await store(userId, 'exit-entry.published', { public: 'yes' });
+    const staying = await enter(userId, trigger, stayingOnGoal.id);
+    expect(await exitIfLeftBeforeEntry({ db, journeys }, staying)).toBeUndefined();
+    expect(await conversionOf(staying.stateId)).toEqual({
+      status: 'active',
+      conversionEventId: goal,
+      conversionValue: null,
+      logs: [{ action: 'converted', detail: { event: 'exit-entry.published', eventId: goal, value: null } }],
+    });
+
+    const late = `exit-entry-goal-late-${randomUUID().slice(0, 8)}`;
+    const dayAgo = new Date(Date.now() - 25 * 3600_000);
+    const lateTrigger = await store(late, 'exit-entry.started', {}, dayAgo);
+    await store(late, 'exit-entry.published', { public: 'yes' });
+    const run = await enter(late, lateTrigger, exitingOnGoal.id);
+    expect(await exitIfLeftBeforeEntry({ db, journeys }, run)).toBeUndefined();
+    expect(await conversionOf(run.stateId)).toEqual({ status: 'active', conversionEventId: null, conversionValue: null, logs: [] });
+  });
+
   it('an exit and a trigger with the same timestamps resolve the same way whichever is stored first: the exit counts', async () => {
     const at = new Date();
     for (const order of [
@@ -139,32 +210,40 @@ describe('exitIfLeftBeforeEntry', () => {
     exits: await db.selectFrom('journeyLogs').select('detail').where('journeyStateId', '=', stateId).where('action', '=', 'exited').execute(),
   });
 
-  it('exit first: an exit that read before the state was committed and commits after the entry looks back is waited for, and exits the run', async () => {
-    const userId = `exit-entry-first-${randomUUID().slice(0, 8)}`;
-    // the trigger is stored before the exit's request comes: the exit counts against the run
-    const triggerEventId = await storeTrigger(userId);
-    const key = `exit-entry-${randomUUID()}`;
-    const { storing, lookBack, stateId } = await holding(async (hold, holder) => {
-      // the exit's store statement takes its snapshot (after its user's exit lock) and waits on its key
-      const storing = await storeHeldOnKey(hold, holder, key, () => storeExit(userId, key));
-      const [storePid] = await blockedBy(holder);
-      if (storePid === undefined) throw new Error('no store waits on the key');
-      // the run enters now, its state committed after the exit's read, and looks back: with the
-      // lock it waits for the exit's commit; without it, it finds nothing and returns
-      const run = await enter(userId, triggerEventId);
-      const lookBack = started(() => exitIfLeftBeforeEntry({ db, journeys }, run));
-      await waitsOn(storePid, lookBack, 'the look-back to wait for the exit or to return');
-      return { storing, lookBack, stateId: run.stateId };
-    });
-    const stored = await storing.done;
-    // the store read no live state: the look-back exits the run with it
-    expect(stored).toMatchObject({ stored: true, exits: [] });
-    expect(await lookBack.done).toEqual({ eventId: stored.eventId, name: 'exit-entry.left' });
-    expect(await outcome(stateId)).toEqual({
-      status: 'exited',
-      exits: [{ detail: { reason: 'exit_rule', event: 'exit-entry.left', eventId: stored.eventId } }],
-    });
-  });
+  const storeGoal = (userId: string, idempotencyKey?: string) =>
+    ingest({ name: 'exit-entry.published', userId, eventProperties: { public: 'yes' }, idempotencyKey, source: 'api' });
+  it.each([
+    { what: 'an exit rule', journeyId: () => journey.id, store: storeExit, name: 'exit-entry.left', reason: 'exit_rule' },
+    { what: 'a goal', journeyId: () => exitingOnGoal.id, store: storeGoal, name: 'exit-entry.published', reason: 'goal' },
+  ])(
+    'exit first ($what): an exit that read before the state was committed and commits after the entry looks back is waited for, and exits the run',
+    async (exit) => {
+      const userId = `exit-entry-first-${randomUUID().slice(0, 8)}`;
+      // the trigger is stored before the exit's request comes: the exit counts against the run
+      const triggerEventId = await storeTrigger(userId);
+      const key = `exit-entry-${randomUUID()}`;
+      const { storing, lookBack, stateId } = await holding(async (hold, holder) => {
+        // the exit's store statement takes its snapshot (after its user's exit lock) and waits on its key
+        const storing = await storeHeldOnKey(hold, holder, key, () => exit.store(userId, key));
+        const [storePid] = await blockedBy(holder);
+        if (storePid === undefined) throw new Error('no store waits on the key');
+        // the run enters now, its state committed after the exit's read, and looks back: with the
+        // lock it waits for the exit's commit; without it, it finds nothing and returns
+        const run = await enter(userId, triggerEventId, exit.journeyId());
+        const lookBack = started(() => exitIfLeftBeforeEntry({ db, journeys }, run));
+        await waitsOn(storePid, lookBack, 'the look-back to wait for the exit or to return');
+        return { storing, lookBack, stateId: run.stateId };
+      });
+      const stored = await storing.done;
+      // the store read no live state: the look-back exits the run with it
+      expect(stored).toMatchObject({ stored: true, exits: [] });
+      expect(await lookBack.done).toEqual({ eventId: stored.eventId, name: exit.name });
+      expect(await outcome(stateId)).toEqual({
+        status: 'exited',
+        exits: [{ detail: { reason: exit.reason, event: exit.name, eventId: stored.eventId } }],
+      });
+    },
+  );
 
   it('entry first: an exit that comes while the entry looks back reads the entered state and exits the run, once', async () => {
     const userId = `exit-entry-second-${randomUUID().slice(0, 8)}`;

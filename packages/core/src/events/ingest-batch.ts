@@ -89,7 +89,8 @@ export async function ingestEvents(deps: IngestDeps, inputs: readonly BatchInges
  *   events it stored, so an acknowledged event has every effect kept and an event that triggers
  *   nothing for a user with no live state costs one round trip. A state matched by several events
  *   of the batch exits once, on the first of them. A batch with an event that passes an exit rule
- *   runs it after its users' exit locks, so a run entering meanwhile cannot miss it (exit-lock.ts).
+ *   or meets a journey's goal runs it after its users' exit locks, so a run entering meanwhile
+ *   cannot miss it (exit-lock.ts).
  * - Route: after the commit, off the caller's path: `deps.effects` carries the effects out in this
  *   process at once, and the worker's relay whatever this process could not (docs/operations.md,
  *   "Temporal outage").
@@ -249,9 +250,9 @@ async function storeEvents(
       coalesce((select json_agg(json_build_object('id', id, 'eventId', event_id)) from exited), '[]'::json) as exits,
       ${options.liveStates === 'all' ? sql`coalesce((select json_agg(json_build_object('id', id, 'journeyId', journey_id, 'userId', user_id)) from live), '[]'::json)` : sql`null::json`} as live_states,
       coalesce((select json_agg(json_build_object('id', id, 'email', email)) from contact), '[]'::json) as contacts`;
-  // an event that may exit a run: its users' exit locks first, so the statement reads after an
-  // entry in flight and the entry's look-back waits for its commit (exit-lock.ts)
-  const exiting = [...new Set(plan.exits.map((exit) => events[exit.ord - 1]!.userId))];
+  // an event that may exit or convert a run: its users' exit locks first, so the statement reads
+  // after an entry in flight and the entry's look-back waits for its commit (exit-lock.ts)
+  const exiting = [...new Set([...plan.exits, ...plan.goals].map((effect) => events[effect.ord - 1]!.userId))];
   const stored =
     exiting.length === 0
       ? await statement.execute(deps.db)

@@ -11,6 +11,26 @@ export interface ExitDeps {
 }
 
 /**
+ * A conversion made outside the store statement (the entry's look-back: exit-on-entry.ts): the
+ * state gets `converted_at`, the value and the event, and a `converted` log row, as the store
+ * statement's conversion writes them (effects-statement.ts); a state already converted is left alone.
+ */
+export async function markStateConverted(db: Db, stateId: string, conversion: { event: string; eventId: string; value: number | null }): Promise<boolean> {
+  const result = await sql<{ id: string }>`
+    with converted as (
+      update journey_states set converted_at = now(), conversion_value = ${conversion.value}, conversion_event_id = ${conversion.eventId}::uuid, updated_at = now()
+      where id = ${stateId}::uuid and converted_at is null
+      returning id, current_node_id
+    ), logged as (
+      insert into journey_logs (journey_state_id, from_node_id, to_node_id, action, detail)
+      select id, current_node_id, current_node_id, 'converted', ${JSON.stringify({ event: conversion.event, eventId: conversion.eventId, value: conversion.value })}::jsonb
+      from converted
+    )
+    select id from converted`.execute(db);
+  return result.rows.length > 0;
+}
+
+/**
  * The one exit statement: live states among `ids` become `exited` (with exitedAt) and each gets
  * an `exited` log row, atomically. Returns the states this call moved, so a state that finished
  * or exited concurrently is left alone and reported by its absence.
