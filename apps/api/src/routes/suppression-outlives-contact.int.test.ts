@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordComplaint, recordHardBounce } from '@waymark/core/preferences/suppression';
 import { checkSendGate } from '@waymark/core/preferences/send-gate';
 import { journeyWorkflowId } from '@waymark/temporal/journey-workflow-id';
 import { eventually } from '../../../../test/eventually';
-import { emailsTo, uniqueAddress } from '../../../../test/email-emulator';
+import { emailsTo, header, uniqueAddress, waitFor } from '../../../../test/email-emulator';
 import { issueApiKey, startTestApi, type TestApi } from '../../../../test/test-api';
 
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
@@ -115,6 +116,110 @@ describe('suppression outlives the contact', () => {
     // an operator who lifts the re-created contact's suppression lifts the kept one too
     expect((await api.request('PUT', `/v1/admin/contacts/${again.id}/preferences`, { token: adminKey, body: { suppressed: false } })).status).toBe(200);
     expect(await checkSendGate(api.deps.db, email, 'journey')).toEqual({ allowed: true });
+  });
+
+  /** The preference rows of an address, as (user id, what they say); the rows of every contact of it. */
+  const rowsOf = (address: string) =>
+    api.deps.db
+      .selectFrom('emailPreferences')
+      .select(['userId', 'suppressed', 'categories'])
+      .where(sql`lower(email)`, '=', address.toLowerCase())
+      .orderBy('userId')
+      .execute();
+  const emailOnlyContactOf = (address: string) =>
+    api.deps.db
+      .selectFrom('contacts')
+      .selectAll()
+      .where('externalId', 'is', null)
+      .where(sql`lower(email)`, '=', address.toLowerCase())
+      .executeTakeFirstOrThrow();
+
+  /** Both ways a contact goes: the data plane's erasure and the admin delete. */
+  const removals: [path: string, token: () => string][] = [
+    ['/v1/contacts', () => ingestKey],
+    ['/v1/admin/contacts', () => adminKey],
+  ];
+
+  it.each(removals)(
+    'DELETE %s/{id} of an email-only contact: its rows keyed by the address as user id go too, a send to the address is still refused, another contact of it keeps its row',
+    async (path, token) => {
+      const email = uniqueAddress('Kept-Email-Only');
+      const address = email.toLowerCase();
+      const event = await api.request('POST', '/v1/events', {
+        token: ingestKey,
+        body: { name: 'user.signed_up', email, eventProperties: { firstName: 'Ada' } },
+      });
+      expect(event.status, event.text).toBe(202);
+      const [message] = await waitFor(
+        async () => {
+          const found = await emailsTo(email);
+          return found.length > 0 ? found : undefined;
+        },
+        { timeoutMs: 45_000, what: 'the welcome email in the SES emulator' },
+      );
+      // an email-only event's user id is the lower-cased address, and so is its send's (and its unsubscribe token's)
+      const send = await api.deps.db.selectFrom('emailSends').selectAll().where('providerMessageId', '=', message!.messageId).executeTakeFirstOrThrow();
+      expect(send.userId).toBe(address);
+      // the recipient's one-click unsubscribe, then bounces: both land on the row of the send's user id
+      const oneClick = await fetch(`${api.url}${header(message!, 'List-Unsubscribe')!.slice(1, -1).replace(api.config.apiPublicUrl, '')}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'List-Unsubscribe=One-Click',
+      });
+      expect(oneClick.status).toBe(200);
+      for (let bounce = 0; bounce < api.config.email.bounceThreshold; bounce++) {
+        await recordHardBounce(api.deps.db, { email: send.toEmail, userId: send.userId, threshold: api.config.email.bounceThreshold });
+      }
+      // another contact of the same address, with an external id: its row is its own
+      const otherId = `u-${randomUUID()}`;
+      const other = await api.request('POST', '/v1/admin/contacts', { token: adminKey, body: { externalId: otherId, email } });
+      expect(other.status, other.text).toBe(201);
+      const otherPreferences = await api.request('PUT', `/v1/admin/contacts/${other.body.contact.id}/preferences`, {
+        token: adminKey,
+        body: { categories: { newsletter: false } },
+      });
+      expect(otherPreferences.status, otherPreferences.text).toBe(200);
+      expect(await rowsOf(email)).toEqual([
+        { userId: address, suppressed: true, categories: { journey: false } },
+        { userId: otherId, suppressed: false, categories: { newsletter: false } },
+      ]);
+
+      const contact = await emailOnlyContactOf(email);
+      const erased = await api.request('DELETE', `${path}/${contact.id}`, { token: token() });
+      expect(erased.status, erased.text).toBe(200);
+      // no row keyed by the erased contact's address is left; the other contact's row is untouched
+      expect(await rowsOf(email)).toEqual([{ userId: otherId, suppressed: false, categories: { newsletter: false } }]);
+      const kept = await api.deps.db.selectFrom('addressSuppressions').selectAll().execute();
+      expect(kept.filter((row) => JSON.stringify(row).toLowerCase().includes(address))).toEqual([]);
+
+      // the bounce is kept as the address's hash: the next send to it is refused
+      expect(await checkSendGate(api.deps.db, email, 'journey')).toEqual({ allowed: false, reason: 'suppressed' });
+      const again = await api.request('POST', '/v1/emails', {
+        token: ingestKey,
+        body: { templateKey: 'welcome', to: email, data: { firstName: 'Ada' } },
+        headers: { 'idempotency-key': randomUUID() },
+      });
+      expect(again.status, again.text).toBe(202);
+      expect(again.body).toMatchObject({ status: 'skipped', reason: 'suppressed' });
+      expect(await emailsTo(email)).toHaveLength(1);
+    },
+  );
+
+  it('deleting an email-only contact leaves the rows of a contact whose external id is that address', async () => {
+    const email = uniqueAddress('kept-literal-id');
+    const emailOnly = await api.request('POST', '/v1/contacts', { token: ingestKey, body: { email } });
+    expect(emailOnly.status, emailOnly.text).toBe(200);
+    const literal = await api.request('POST', '/v1/contacts', { token: ingestKey, body: { userId: email, email } });
+    expect(literal.status, literal.text).toBe(200);
+    expect(literal.body.contact.id).not.toBe(emailOnly.body.contact.id);
+    const unsubscribed = await api.request('PUT', `/v1/admin/contacts/${literal.body.contact.id}/preferences`, {
+      token: adminKey,
+      body: { categories: { newsletter: false } },
+    });
+    expect(unsubscribed.status, unsubscribed.text).toBe(200);
+
+    expect((await api.request('DELETE', `/v1/admin/contacts/${emailOnly.body.contact.id}`, { token: adminKey })).status).toBe(200);
+    expect(await rowsOf(email)).toEqual([{ userId: email, suppressed: false, categories: { newsletter: false } }]);
   });
 
   it('admin delete keeps a complaint and a global unsubscribe; a required category still reaches an unsubscribed address; the preference center shows it and a resubscribe lifts it', async () => {

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import type { ContactRow, JsonObject } from '../db/schema';
 import { conflict, notFound } from '../errors/app-error';
-import { CONTACT_NOT_FOUND, getContact, toContact, type Contact } from './contact';
+import { CONTACT_NOT_FOUND, emailOnlyUserId, getContact, toContact, type Contact } from './contact';
 import { deepMergeProperties } from './deep-merge';
 import { checkContactProperties } from './time-zone';
 import { paginate } from '../db/paginate';
@@ -86,7 +86,7 @@ async function deletePreferencesOf(db: Db, contact: ContactRow): Promise<void> {
   if (contact.externalId !== null) {
     await deletePreferencesKeepingSuppression(db, { userId: contact.externalId });
   } else if (contact.email !== null) {
-    await deletePreferencesKeepingSuppression(db, { addressOnly: contact.email });
+    await deletePreferencesKeepingSuppression(db, { emailOnly: emailOnlyUserId(contact.email) });
   }
 }
 
@@ -111,7 +111,7 @@ export async function eraseContact(db: Db, idOrExternalId: string): Promise<{ co
     const contact = await getContact(trx, idOrExternalId);
     await deletePreferencesOf(trx, contact);
     // an email-only contact's events carry the address as their user id
-    const userId = contact.externalId ?? contact.email?.toLowerCase() ?? '';
+    const userId = contact.externalId ?? (contact.email === null ? '' : emailOnlyUserId(contact.email));
     const events = await trx.deleteFrom('events').where('userId', '=', userId).executeTakeFirst();
     await trx.deleteFrom('contacts').where('id', '=', contact.id).execute();
     return { contact, eventsDeleted: Number(events.numDeletedRows) };

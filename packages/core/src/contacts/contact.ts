@@ -29,6 +29,11 @@ export interface ContactPreferences {
 
 export const CONTACT_NOT_FOUND = 'Contact not found';
 
+/** The user id of an email-only event: its lower-cased address, so its contact's sends and preference rows carry it too. */
+export function emailOnlyUserId(email: string): string {
+  return email.trim().toLowerCase();
+}
+
 export function toContact(row: ContactRow): Contact {
   return {
     id: row.id,

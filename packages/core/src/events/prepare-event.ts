@@ -1,4 +1,5 @@
 import type { CatalogViolation } from '@waymark/journey';
+import { emailOnlyUserId } from '../contacts/contact';
 import { checkContactProperties } from '../contacts/time-zone';
 import { CONTACT_KEY_REQUIRED } from '../contacts/upsert-contact';
 import { newRowId } from '../db/ids';
@@ -59,7 +60,7 @@ export function checkEventTime(time: Date, now = Date.now()): void {
 /** Events keyed by email alone use the lowercased address as their user id. */
 export function ingestUserId(input: Pick<EventInput, 'userId' | 'email'>): string {
   if (input.userId !== undefined && input.userId !== '') return input.userId;
-  if (input.email !== undefined && input.email !== '') return input.email.trim().toLowerCase();
+  if (input.email !== undefined && input.email !== '') return emailOnlyUserId(input.email);
   throw badRequest(CONTACT_KEY_REQUIRED);
 }
 
