@@ -11,7 +11,7 @@ import { AppError, unavailable } from '../errors/app-error';
 import type { JourneyEventSignal, JourneyRunRequest } from '../journeys/orchestrator';
 import { currentTraceparent } from '../logging/trace-context';
 import { relayEventEffects } from './effect-relay';
-import { eventEffectStats } from './event-effects';
+import { eventEffectStats, parkStart } from './event-effects';
 
 const logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -238,6 +238,21 @@ describe('kept journey effects: the relay pass', () => {
         context.disable();
         propagation.disable();
       }
+    });
+  }, 60_000);
+});
+
+describe('parking a refused start', () => {
+  it('two executors parking the same effect at once (a retried request and a dispatcher past its lease) leave one DLQ entry', async () => {
+    await withDb(async (db) => {
+      const refused = await keep(db, 'twice');
+      const effect = { eventId: refused.eventId, seq: 1 };
+      const error = '3 INVALID_ARGUMENT: search attribute not registered';
+      await Promise.all([parkStart(db, refused.request, effect, error, 0), parkStart(db, refused.request, effect, error, 0)]);
+      // and one that comes after the row is gone parks nothing either
+      await parkStart(db, refused.request, effect, error, 0);
+      expect(await dlqJourneyStarts(db)).toEqual([{ sourceId: refused.eventId, retryCount: 0, error, kind: 'journey-start' }]);
+      expect((await eventEffectStats(db)).pending).toBe(0);
     });
   }, 60_000);
 });

@@ -20,7 +20,8 @@ import type { EventEffect } from './effects-statement';
  * - a signal carries the event's id, and a run ignores an event id it has already received
  *   (temporal/workflows/journey-run.ts, `deliver`);
  * - an exit's state is already `exited` (the store statement did it); its effect is the run's
- *   cancellation, which a finished run ignores.
+ *   cancellation, which a finished run ignores;
+ * - a refused start is parked in the DLQ only by the executor that removes its row (`parkStart`).
  */
 
 /** The stored event an effect comes from, as routing needs it. */
@@ -111,7 +112,12 @@ async function attemptEffect(deps: EffectDeps, event: RoutableEvent, effect: Eve
   }
 }
 
-/** DLQ entry and row removal in one transaction: a start is either kept or parked, never both or neither. */
+/**
+ * Row removal and DLQ entry in one transaction: a start is either kept or parked, never both or
+ * neither. Only the executor whose delete removed the row parks it: two can carry out one effect
+ * at once (a retried request takes no claim, a dispatcher can outlive its lease), and the other's
+ * delete waits on the row's lock, then finds it gone.
+ */
 export async function parkStart(
   db: Db,
   request: JourneyRunRequest,
@@ -120,6 +126,13 @@ export async function parkStart(
   attempts: number,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
+    const removed = await trx
+      .deleteFrom('eventEffects')
+      .where('eventId', '=', effect.eventId)
+      .where('seq', '=', effect.seq)
+      .returning('seq')
+      .executeTakeFirst();
+    if (removed === undefined) return;
     await recordDeadLetter(trx, {
       source: 'journey',
       sourceId: request.trigger.eventId,
@@ -127,7 +140,6 @@ export async function parkStart(
       error,
       retryCount: attempts,
     });
-    await trx.deleteFrom('eventEffects').where('eventId', '=', effect.eventId).where('seq', '=', effect.seq).execute();
   });
 }
 
