@@ -101,4 +101,35 @@ describe('an api killed after an event commit: the retried request routes it', (
     const events = await api.deps.db.selectFrom('events').select('event').where('userId', '=', userId).orderBy('occurredAt').execute();
     expect(events).toEqual([{ event: 'user.signed_up' }, { event: 'user.deleted' }]);
   }, 180_000);
+
+  it('an email-only event with lists, committed by an api that died before writing its contact: the retry writes the contact and its lists', async () => {
+    const email = `crash-${randomUUID().slice(0, 8)}@Example.com`;
+    const listKey = `crash-list-${randomUUID().slice(0, 8)}`;
+    const joined = { name: 'newsletter.joined', email, lists: { [listKey]: true } };
+    const key = `${KILL_AFTER_COMMIT}${randomUUID()}`;
+    const contactOf = () =>
+      api.deps.db
+        .selectFrom('contacts')
+        .select(['id', 'externalId'])
+        .where(sql<string>`lower(email)`, '=', email.toLowerCase())
+        .executeTakeFirst();
+
+    // the event is committed; the contact, written after the commit, never was
+    await postToDyingApi(joined, key);
+    await eventByKey(key);
+    expect(await contactOf()).toBeUndefined();
+
+    const retried = await retry(joined, key);
+    expect(retried.status).toBe(202);
+    expect(retried.body).toEqual({ stored: false, exits: [] });
+    const contact = await contactOf();
+    expect(contact).toMatchObject({ externalId: null });
+    const memberships = await api.deps.db
+      .selectFrom('listMemberships')
+      .innerJoin('lists', 'lists.id', 'listMemberships.listId')
+      .select(['lists.key', 'listMemberships.subscribed'])
+      .where('listMemberships.contactId', '=', contact!.id)
+      .execute();
+    expect(memberships).toEqual([{ key: listKey, subscribed: true }]);
+  }, 120_000);
 });

@@ -50,6 +50,29 @@ export async function upsertContact(db: Db, input: ContactUpsertInput): Promise<
   return result.rows[0]!;
 }
 
+/**
+ * An email-only contact created when no contact has the address (`created`); one that has it is
+ * left as it is (a repeated event's contact: ingest-batch.ts). Undefined only when a concurrent
+ * request created it in the same instant, invisible to this statement.
+ */
+export async function ensureContactByEmail(
+  db: Db,
+  input: { email: string; properties?: Record<string, unknown> | undefined },
+): Promise<(UpsertedContact & { created: boolean }) | undefined> {
+  const email = input.email.trim();
+  const { rows } = await sql<UpsertedContact & { created: boolean }>`
+    with target as (
+      select id, email from contacts where lower(email) = lower(${email}) order by last_seen_at desc limit 1
+    ), inserted as (
+      insert into contacts (external_id, email, properties)
+      select null, ${email}, ${JSON.stringify(input.properties ?? {})}::jsonb where not exists (select 1 from target)
+      on conflict (lower(email)) where external_id is null do nothing
+      returning id, email
+    )
+    select id, email, false as created from target union all select id, email, true as created from inserted`.execute(db);
+  return rows[0];
+}
+
 export interface ExternalIdContact {
   externalId: string;
   /** null keeps the stored address */

@@ -1,9 +1,10 @@
 import { sql, type RawBuilder } from 'kysely';
 import pg from 'pg';
-import { externalIdUpsert, upsertContact, upsertContactsByExternalId, type UpsertedContact } from '../contacts/upsert-contact';
+import { ensureContactByEmail, externalIdUpsert, upsertContact, upsertContactsByExternalId, type UpsertedContact } from '../contacts/upsert-contact';
 import type { IngestDeps } from './ingest-deps';
 import { prepareEvent, type EventInput, type PreparedEvent } from './prepare-event';
 import { effectsColumns, effectsCtes, planEffects, type EffectPlan, type EventEffect } from './effects-statement';
+import type { Db } from '../db/database';
 import { NAMED_STATEMENT } from '../db/named-statements';
 import { LIVE_STATUS_LIST } from '../journeys/live-statuses';
 import { goalCandidatesColumn, goalCandidatesCte, recordBroadcastConversions, type GoalCandidate } from '../broadcasts/broadcast-conversions';
@@ -121,23 +122,14 @@ export async function ingestBatch(deps: IngestDeps, inputs: readonly EventInput[
   // a repeated key (stored earlier, by a concurrent request, or earlier in this batch): its stored
   // id, read after the statement has committed, so every one of those is visible. Rare, so the
   // common batch pays no lookup. Whatever of those events' effects is still kept (the first request
-  // died after its commit, or Temporal was down) is carried out now, before the answer, so a
-  // producer's retry finishes what its first attempt began.
+  // died after its commit, or Temporal was down) is carried out now, before the answer, and what
+  // the first request did after its commit is done again (its contact, its broadcast conversions;
+  // its lists, ingest.ts): each is a write of the same data, so a producer's retry finishes what its
+  // first attempt began.
   const repeats = events.filter((event) => !inserted.has(event.id));
-  const existing = new Map<string, string>();
-  if (repeats.length > 0) {
-    const rows = await deps.db
-      .selectFrom('events')
-      .select(['id', 'idempotencyKey'])
-      .where(
-        'idempotencyKey',
-        'in',
-        repeats.map((event) => event.idempotencyKey ?? ''),
-      )
-      .execute();
-    for (const stored of rows) if (stored.idempotencyKey !== null) existing.set(stored.idempotencyKey, stored.id);
-    await Promise.all([...new Set(existing.values())].map((eventId) => deps.effects.finish(eventId)));
-  }
+  const repeated = repeats.length === 0 ? undefined : await storedRepeats(deps.db, repeats);
+  const existing = repeated?.ids ?? new Map<string, string>();
+  await Promise.all([...new Set(existing.values())].map((eventId) => deps.effects.finish(eventId)));
   const fresh = events.filter((event) => inserted.has(event.id));
   if (fresh.length > 0) await deps.faults?.afterCommit?.(fresh);
 
@@ -145,6 +137,7 @@ export async function ingestBatch(deps: IngestDeps, inputs: readonly EventInput[
   const effectsByEvent = groupBy(row.effects, (effect) => effect.eventId);
   for (const event of fresh) deps.effects.dispatch(event, effectsByEvent.get(event.id) ?? []);
   await convertBroadcastRecipients(deps, row.goalCandidates, fresh);
+  if (repeated !== undefined) await convertBroadcastRecipients(deps, repeated.goalCandidates, repeatsByStoredId(repeats, existing));
 
   // the contacts the statement did not write; a failure is logged and the events still count
   const written = inStatement ? writtenInStatement(events, inserted) : new Set<string>();
@@ -156,6 +149,10 @@ export async function ingestBatch(deps: IngestDeps, inputs: readonly EventInput[
     );
     return undefined;
   });
+  // a repeated email-only event's contact, written after its first request's commit, which may have
+  // died first: created when missing (and answered, for its lists); one that exists is left as it
+  // is, as a repeated key leaves it
+  const ensured = await ensureRepeatedContacts(deps, repeats);
   const oneContact = contacts.length === 1 ? (inStatement && written.size === 1 ? row.contacts[0] : resolved?.byExternalId) : undefined;
 
   // the exit check ran in the store statement: each live state exited on the first event of the batch that matches a rule
@@ -163,7 +160,14 @@ export async function ingestBatch(deps: IngestDeps, inputs: readonly EventInput[
   const liveByUser = groupBy(row.liveStates ?? [], (state) => state.userId);
   return events.map((event): IngestOutcome => {
     if (!inserted.has(event.id))
-      return { event, stored: false, eventId: storedIdOf(existing, event.idempotencyKey), exitedStateIds: [], liveStates: [], contact: undefined };
+      return {
+        event,
+        stored: false,
+        eventId: storedIdOf(existing, event.idempotencyKey),
+        exitedStateIds: [],
+        liveStates: [],
+        contact: event.externalId === undefined ? ensured.get(event.userId) : undefined,
+      };
     const routable = event.catalogViolations === undefined;
     return {
       event,
@@ -303,6 +307,47 @@ async function convertBroadcastRecipients(
   const byId = new Map(events.map((event) => [event.id, { name: event.name, properties: event.eventProperties }]));
   await recordBroadcastConversions(deps.db, candidates, byId).catch((error: unknown) => {
     deps.logger.warn({ err: error, count: candidates.length }, 'broadcast goal conversions not recorded');
+  });
+}
+
+/**
+ * The stored ids of the repeated events' keys and, in the same round trip, the goal broadcasts'
+ * recipients those stored events may convert (the store statement's own CTE over them): their first
+ * request may have died before it recorded the conversions, and a recipient converted already is no
+ * candidate, so a plain repeat converts nothing again.
+ */
+async function storedRepeats(db: Db, repeats: readonly PreparedEvent[]): Promise<{ ids: Map<string, string>; goalCandidates: GoalCandidate[] }> {
+  const keys = [...new Set(repeats.flatMap((event) => (event.idempotencyKey === undefined ? [] : [event.idempotencyKey])))];
+  const { rows } = await sql<{ stored: { id: string; key: string }[]; goalCandidates: GoalCandidate[] }>`
+    with fresh as (
+      select e.id, i.ord::int as ord, e.user_id, e.event, e.catalog_violations is null as routable, e.idempotency_key
+      from unnest(${keys}::text[]) with ordinality as i(key, ord) join events e on e.idempotency_key = i.key
+    ), ${goalCandidatesCte}
+    select coalesce((select json_agg(json_build_object('id', id, 'key', idempotency_key)) from fresh), '[]'::json) as stored,
+      ${goalCandidatesColumn}`.execute(db);
+  const row = rows[0]!;
+  return { ids: new Map(row.stored.map((stored) => [stored.key, stored.id])), goalCandidates: row.goalCandidates };
+}
+
+/** The email-only contacts repeated events created, by user id (their lower-cased address): only those missing are; a failure is logged. */
+async function ensureRepeatedContacts(deps: IngestDeps, repeats: readonly PreparedEvent[]): Promise<Map<string, UpsertedContact>> {
+  const ensured = new Map<string, UpsertedContact>();
+  for (const event of repeats) {
+    if (event.externalId !== undefined || event.email === undefined || ensured.has(event.userId)) continue;
+    const contact = await ensureContactByEmail(deps.db, { email: event.email, properties: event.contactProperties }).catch((error: unknown) => {
+      deps.logger.warn({ err: error, userId: event.userId }, 'contact of a repeated event not resolved');
+      return undefined;
+    });
+    if (contact?.created === true) ensured.set(event.userId, { id: contact.id, email: contact.email });
+  }
+  return ensured;
+}
+
+/** Each repeated event under the id its key was stored with: a stored event's conversions are judged on it (the same payload). */
+function repeatsByStoredId(repeats: readonly PreparedEvent[], existing: ReadonlyMap<string, string>): PreparedEvent[] {
+  return repeats.flatMap((event) => {
+    const storedId = event.idempotencyKey === undefined ? undefined : existing.get(event.idempotencyKey);
+    return storedId === undefined ? [] : [{ ...event, id: storedId }];
   });
 }
 

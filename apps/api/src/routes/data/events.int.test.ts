@@ -82,6 +82,30 @@ describe('POST /v1/events (ingest pipeline)', () => {
     expect(contact.properties).toEqual({ plan: 'free' });
   });
 
+  it('a repeated Idempotency-Key leaves list membership as it is: a later unsubscribe from the list stays', async () => {
+    const email = `lists-${randomUUID().slice(0, 8)}@example.com`;
+    const listKey = `l-${randomUUID().slice(0, 8)}`;
+    const key = `idem-${randomUUID()}`;
+    const joined = () =>
+      api.request('POST', '/v1/events', {
+        token: ingestKey,
+        body: { name: 'newsletter.joined', email, lists: { [listKey]: true } },
+        headers: { 'idempotency-key': key },
+      });
+    expect((await joined()).body).toEqual({ stored: true, exits: [] });
+    const left = await api.request('POST', '/v1/events', { token: ingestKey, body: { name: 'newsletter.left', email, lists: { [listKey]: false } } });
+    expect(left.body).toEqual({ stored: true, exits: [] });
+    expect((await joined()).body).toEqual({ stored: false, exits: [] });
+    const memberships = await api.deps.db
+      .selectFrom('listMemberships')
+      .innerJoin('lists', 'lists.id', 'listMemberships.listId')
+      .innerJoin('contacts', 'contacts.id', 'listMemberships.contactId')
+      .select(['listMemberships.subscribed'])
+      .where('lists.key', '=', listKey)
+      .execute();
+    expect(memberships).toEqual([{ subscribed: false }]);
+  });
+
   it('a contact PostgreSQL refuses is logged and the event still stored (202, listsError for its lists)', async () => {
     const userId = `refused-${randomUUID()}`;
     // a constraint only this user's contact breaks: the contact write fails, the event's must not
