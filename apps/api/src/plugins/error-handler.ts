@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { isDatabaseUnavailable } from '@waymark/core/db/database-unavailable';
+import { isTransientConflict } from '@waymark/core/db/pg-errors';
 import { isAppError } from '@waymark/core/errors/app-error';
 
 interface ValidationIssue {
@@ -46,6 +47,11 @@ export function registerErrorHandler(app: FastifyInstance, options: { production
       // a known outage, not a bug: one line; the client retries (the pool reconnects by itself)
       request.log.warn(`database unavailable: ${error.message}`);
       return reply.status(503).header('retry-after', '1').send({ error: 'Service unavailable: the database cannot be reached; try again shortly' });
+    }
+    if (isTransientConflict(error)) {
+      // rolled back whole by PostgreSQL (a lock cycle with a concurrent writer): the same request succeeds again
+      request.log.warn(`transient database conflict: ${error.message}`);
+      return reply.status(503).header('retry-after', '1').send({ error: 'Service busy: a concurrent change conflicted with this request; try again' });
     }
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error, issues: error.cause?.issues }, 'response did not match its schema');
