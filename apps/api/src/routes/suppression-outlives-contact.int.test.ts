@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordComplaint, recordHardBounce } from '@waymark/core/preferences/suppression';
 import { checkSendGate } from '@waymark/core/preferences/send-gate';
 import { journeyWorkflowId } from '@waymark/temporal/journey-workflow-id';
 import { eventually } from '../../../../test/eventually';
-import { emailsTo, header, uniqueAddress, waitFor } from '../../../../test/email-emulator';
+import { emailsTo, uniqueAddress } from '../../../../test/email-emulator';
+import { emailOnlyContactOf, firstEmailTo, oneClickUnsubscribe, preferenceRowsOf } from '../../../../test/email-only-contact';
 import { issueApiKey, startTestApi, type TestApi } from '../../../../test/test-api';
 
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
@@ -119,20 +119,7 @@ describe('suppression outlives the contact', () => {
   });
 
   /** The preference rows of an address, as (user id, what they say); the rows of every contact of it. */
-  const rowsOf = (address: string) =>
-    api.deps.db
-      .selectFrom('emailPreferences')
-      .select(['userId', 'suppressed', 'categories'])
-      .where(sql`lower(email)`, '=', address.toLowerCase())
-      .orderBy('userId')
-      .execute();
-  const emailOnlyContactOf = (address: string) =>
-    api.deps.db
-      .selectFrom('contacts')
-      .selectAll()
-      .where('externalId', 'is', null)
-      .where(sql`lower(email)`, '=', address.toLowerCase())
-      .executeTakeFirstOrThrow();
+  const rowsOf = (address: string) => preferenceRowsOf(api.deps.db, address).select(['userId', 'suppressed', 'categories']).execute();
 
   /** Both ways a contact goes: the data plane's erasure and the admin delete. */
   const removals: [path: string, token: () => string][] = [
@@ -150,23 +137,12 @@ describe('suppression outlives the contact', () => {
         body: { name: 'user.signed_up', email, eventProperties: { firstName: 'Ada' } },
       });
       expect(event.status, event.text).toBe(202);
-      const [message] = await waitFor(
-        async () => {
-          const found = await emailsTo(email);
-          return found.length > 0 ? found : undefined;
-        },
-        { timeoutMs: 45_000, what: 'the welcome email in the SES emulator' },
-      );
+      const message = await firstEmailTo(email, 'the welcome email in the SES emulator');
       // an email-only event's user id is the lower-cased address, and so is its send's (and its unsubscribe token's)
-      const send = await api.deps.db.selectFrom('emailSends').selectAll().where('providerMessageId', '=', message!.messageId).executeTakeFirstOrThrow();
+      const send = await api.deps.db.selectFrom('emailSends').selectAll().where('providerMessageId', '=', message.messageId).executeTakeFirstOrThrow();
       expect(send.userId).toBe(address);
       // the recipient's one-click unsubscribe, then bounces: both land on the row of the send's user id
-      const oneClick = await fetch(`${api.url}${header(message!, 'List-Unsubscribe')!.slice(1, -1).replace(api.config.apiPublicUrl, '')}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: 'List-Unsubscribe=One-Click',
-      });
-      expect(oneClick.status).toBe(200);
+      expect(await oneClickUnsubscribe(api, message)).toBe(200);
       for (let bounce = 0; bounce < api.config.email.bounceThreshold; bounce++) {
         await recordHardBounce(api.deps.db, { email: send.toEmail, userId: send.userId, threshold: api.config.email.bounceThreshold });
       }
@@ -184,7 +160,7 @@ describe('suppression outlives the contact', () => {
         { userId: otherId, suppressed: false, categories: { newsletter: false } },
       ]);
 
-      const contact = await emailOnlyContactOf(email);
+      const contact = await emailOnlyContactOf(api.deps.db, email);
       const erased = await api.request('DELETE', `${path}/${contact.id}`, { token: token() });
       expect(erased.status, erased.text).toBe(200);
       // no row keyed by the erased contact's address is left; the other contact's row is untouched

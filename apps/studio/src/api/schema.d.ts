@@ -4857,7 +4857,7 @@ export interface paths {
     };
     /**
      * A contact's email preferences
-     * @description 404 `Contact not found` for an unknown contact, and 404 `Preferences not found` for a contact with no stored preferences yet (its `GET /v1/admin/contacts/{id}` shows `preferences: null` then). Such a contact gets the defaults at every send: subscribed to every category, not unsubscribed from all, not suppressed. Clients show those defaults on this 404.
+     * @description 404 `Contact not found` for an unknown contact, and 404 `Preferences not found` for a contact with no stored preferences yet (its `GET /v1/admin/contacts/{id}` shows `preferences: null` then). Such a contact gets the defaults at every send: subscribed to every category, not unsubscribed from all, not suppressed. Clients show those defaults on this 404. An email-only contact's preferences are its address's row with no user id and the row keyed by its lower-cased address (the user id of its events, so of its sends' unsubscribes and bounces); when both exist they are shown as the send gate reads them: unsubscribed or suppressed if either row says so, a category off if either turned it off.
      *
      *     Requires a bearer key with scope `read` or a session cookie whose organization role grants it.
      */
@@ -4968,7 +4968,7 @@ export interface paths {
     };
     /**
      * Upsert a contact's email preferences (categories are merged)
-     * @description Preferences are kept per address: a contact without an email answers 400 `Contact has no email`. `categories` may name only the declared categories (`GET /v1/admin/categories`); another key answers 400 naming it, and so does turning off a `required` one (emails the person asked for).
+     * @description Preferences are kept per address: a contact without an email answers 400 `Contact has no email`. Sets every row the `GET` shows alike; a contact with none gets the row its sends write to (an email-only contact's: keyed by its lower-cased address). `categories` may name only the declared categories (`GET /v1/admin/categories`); another key answers 400 naming it, and so does turning off a `required` one (emails the person asked for).
      *
      *     Requires a bearer key with scope `journey-admin` or a session cookie whose organization role grants it.
      */

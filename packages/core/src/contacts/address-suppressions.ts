@@ -1,6 +1,7 @@
 import { sql, type Expression } from 'kysely';
 import type { Db } from '../db/database';
 import type { AddressSuppressionsTable } from '../db/schema';
+import { ownPreferenceRows, type PreferenceOwner } from './contact';
 
 export type AddressSuppressionReason = AddressSuppressionsTable['reason'];
 
@@ -27,21 +28,14 @@ export function addressKept(address: Expression<string>, reasons: readonly Addre
  * Deletes the preference rows a contact's delete or erasure removes, keeping what they said about
  * the address (a bounce or complaint suppression, a global unsubscribe) as address-level entries,
  * in one statement: honouring an objection is the reason to keep it, and the hash keeps no
- * personal data. `where` selects the rows of the caller's contact: a contact with an external id
- * has those keyed by it; an email-only contact (`emailOnly`: the user id its events carry, its
- * lower-cased address) has the address's rows with no user id and those with that user id, which
- * its sends, their unsubscribe tokens and their bounces wrote. The latter belong instead to a
- * contact whose external id is that very string, when one exists: a user id names it first
- * (deliver-journey-email.ts), so its rows stay.
+ * personal data. `owner` names the caller's contact, whose own rows (ownPreferenceRows, the rule its
+ * admin view and edits use too) go: for an email-only contact, also those its sends, their unsubscribe
+ * tokens and their bounces wrote under its address as user id.
  */
-export async function deletePreferencesKeepingSuppression(db: Db, where: { userId: string } | { emailOnly: string }): Promise<void> {
-  const condition =
-    'userId' in where
-      ? sql`user_id = ${where.userId}`
-      : sql`lower(email) = ${where.emailOnly} and (user_id is null or (user_id = ${where.emailOnly} and not exists (select 1 from contacts where external_id = ${where.emailOnly})))`;
+export async function deletePreferencesKeepingSuppression(db: Db, owner: PreferenceOwner): Promise<void> {
   await sql`
     with gone as (
-      delete from email_preferences where ${condition}
+      delete from email_preferences where ${ownPreferenceRows(owner)}
       returning email, suppressed, suppression_reason, suppressed_at, unsubscribed_all, updated_at
     )
     insert into address_suppressions (address_hash, reason, suppressed_at)

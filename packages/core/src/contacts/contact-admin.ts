@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import type { ContactRow, JsonObject } from '../db/schema';
 import { conflict, notFound } from '../errors/app-error';
-import { CONTACT_NOT_FOUND, emailOnlyUserId, getContact, toContact, type Contact } from './contact';
+import { CONTACT_NOT_FOUND, emailOnlyUserId, getContact, preferenceOwnerOf, toContact, type Contact } from './contact';
 import { deepMergeProperties } from './deep-merge';
 import { checkContactProperties } from './time-zone';
 import { paginate } from '../db/paginate';
@@ -83,11 +83,8 @@ export async function updateContact(db: Db, idOrExternalId: string, input: Updat
 
 /** The contact's preference rows go (the API contract); what they said about the address stays (address-suppressions.ts). */
 async function deletePreferencesOf(db: Db, contact: ContactRow): Promise<void> {
-  if (contact.externalId !== null) {
-    await deletePreferencesKeepingSuppression(db, { userId: contact.externalId });
-  } else if (contact.email !== null) {
-    await deletePreferencesKeepingSuppression(db, { emailOnly: emailOnlyUserId(contact.email) });
-  }
+  const owner = preferenceOwnerOf(contact);
+  if (owner !== undefined) await deletePreferencesKeepingSuppression(db, owner);
 }
 
 /** Admin DELETE: the contact and its preferences (its suppression is kept by address); list memberships cascade. */

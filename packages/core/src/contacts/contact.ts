@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { isUuid } from '../db/ids';
 import type { Db } from '../db/database';
-import type { ContactRow, EmailPreferencesRow, JsonObject } from '../db/schema';
+import type { ContactRow, JsonObject } from '../db/schema';
 import { notFound } from '../errors/app-error';
 
 export interface Contact {
@@ -13,18 +13,6 @@ export interface Contact {
   lastSeenAt: Date;
   createdAt: Date;
   updatedAt: Date;
-}
-
-export interface ContactPreferences {
-  id: string;
-  userId: string | null;
-  email: string;
-  unsubscribedAll: boolean;
-  suppressed: boolean;
-  bounceCount: number;
-  categories: Record<string, boolean>;
-  suppressedAt: Date | null;
-  lastBounceAt: Date | null;
 }
 
 export const CONTACT_NOT_FOUND = 'Contact not found';
@@ -44,20 +32,6 @@ export function toContact(row: ContactRow): Contact {
     lastSeenAt: row.lastSeenAt,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
-  };
-}
-
-export function toContactPreferences(row: EmailPreferencesRow): ContactPreferences {
-  return {
-    id: row.id,
-    userId: row.userId,
-    email: row.email,
-    unsubscribedAll: row.unsubscribedAll,
-    suppressed: row.suppressed,
-    bounceCount: row.bounceCount,
-    categories: row.categories,
-    suppressedAt: row.suppressedAt,
-    lastBounceAt: row.lastBounceAt,
   };
 }
 
@@ -81,23 +55,40 @@ export async function getContact(db: Db, idOrExternalId: string): Promise<Contac
 }
 
 /**
- * The contact's own preference row: keyed by its externalId, or by address for an email-only
- * contact. Rows under other user ids for the same address are not this contact's.
+ * Whose preference rows: a contact with an external id (`userId`), or an email-only contact
+ * (`emailOnly`: the user id its events carry, its lower-cased address).
  */
-export async function findContactPreferences(db: Db, contact: ContactRow): Promise<EmailPreferencesRow | undefined> {
-  let query = db.selectFrom('emailPreferences').selectAll();
-  if (contact.externalId !== null) {
-    query = query.where('userId', '=', contact.externalId);
-  } else if (contact.email !== null) {
-    query = query.where('userId', 'is', null).where(sql`lower(email)`, '=', contact.email.toLowerCase());
-  } else {
-    return undefined;
-  }
-  return query.orderBy('updatedAt', 'desc').limit(1).executeTakeFirst();
+export type PreferenceOwner = { userId: string } | { emailOnly: string };
+
+export function preferenceOwnerOf(contact: Pick<ContactRow, 'externalId' | 'email'>): PreferenceOwner | undefined {
+  if (contact.externalId !== null) return { userId: contact.externalId };
+  if (contact.email !== null && contact.email.trim() !== '') return { emailOnly: emailOnlyUserId(contact.email) };
+  return undefined;
 }
 
-export async function getContactDetail(db: Db, idOrExternalId: string): Promise<{ contact: Contact; preferences: ContactPreferences | null }> {
-  const row = await getContact(db, idOrExternalId);
-  const preferences = await findContactPreferences(db, row);
-  return { contact: toContact(row), preferences: preferences === undefined ? null : toContactPreferences(preferences) };
+/**
+ * The user id an email-only contact's rows are keyed by: its address, which is the user id of its
+ * events, so of its sends, their unsubscribe tokens and their bounces. Null when a contact's external
+ * id is that very string: a user id names that contact first (deliver-journey-email.ts), so such
+ * rows are its own, and the email-only contact is left the address's row with no user id.
+ */
+function emailOnlyRowUserId(emailOnly: string) {
+  return sql<string | null>`(select ${emailOnly}::text where not exists (select 1 from contacts where external_id = ${emailOnly}))`;
+}
+
+/**
+ * The one rule for which email_preferences rows are a contact's own (its admin view and edits, its
+ * delete and erasure): those keyed by its external id; for an email-only contact, the address's
+ * row with no user id and the row keyed by its user id (emailOnlyRowUserId). Rows under other user
+ * ids for the same address are other contacts' (the send gate still counts them all).
+ */
+export function ownPreferenceRows(owner: PreferenceOwner) {
+  return 'userId' in owner
+    ? sql<boolean>`user_id = ${owner.userId}`
+    : sql<boolean>`(lower(email) = ${owner.emailOnly} and (user_id is null or user_id = ${emailOnlyRowUserId(owner.emailOnly)}))`;
+}
+
+/** The user id of the row created for a contact that has none yet: the one its sends write to, so they share it. */
+export function newPreferenceRowUserId(owner: PreferenceOwner) {
+  return 'userId' in owner ? sql<string | null>`${owner.userId}::text` : emailOnlyRowUserId(owner.emailOnly);
 }

@@ -1,25 +1,97 @@
 import { sql } from 'kysely';
 import type { PreferenceCategories } from '@waymark/email/preference-categories';
-import { findContactPreferences, getContact, toContactPreferences, type ContactPreferences } from '../contacts/contact';
+import { getContact, newPreferenceRowUserId, ownPreferenceRows, preferenceOwnerOf, toContact, type Contact } from '../contacts/contact';
+import type { ContactRow, EmailPreferencesRow } from '../db/schema';
 import type { Db } from '../db/database';
 import { liftAddressSuppressions, SUPPRESSING_REASONS } from '../contacts/address-suppressions';
 import { badRequest, notFound } from '../errors/app-error';
-import { ensurePreferenceRow } from './preference-rows';
 import { recordContactUnsubscribed } from './outbound-events';
+import { aggregatePreferences } from './preference-rows';
 
 export const PREFERENCES_NOT_FOUND = 'Preferences not found';
 export const CONTACT_WITHOUT_EMAIL = 'Contact has no email';
 
+export interface ContactPreferences {
+  id: string;
+  userId: string | null;
+  email: string;
+  unsubscribedAll: boolean;
+  suppressed: boolean;
+  bounceCount: number;
+  categories: Record<string, boolean>;
+  suppressedAt: Date | null;
+  lastBounceAt: Date | null;
+}
+
+export function toContactPreferences(row: EmailPreferencesRow): ContactPreferences {
+  return {
+    id: row.id,
+    userId: row.userId,
+    email: row.email,
+    unsubscribedAll: row.unsubscribedAll,
+    suppressed: row.suppressed,
+    bounceCount: row.bounceCount,
+    categories: row.categories,
+    suppressedAt: row.suppressedAt,
+    lastBounceAt: row.lastBounceAt,
+  };
+}
+
 /**
- * GET /v1/admin/contacts/{contactId}/preferences: the contact's stored row; 404 when the contact or
- * its row is missing (the API contract). A contact with no row yet gets the defaults at every send
+ * The contact's own preference rows (ownPreferenceRows) of one address, the latest updated first:
+ * the address of its latest row, as a contact whose address changed may still own a row of its
+ * old one, which the send gate no longer reads for it.
+ */
+async function listContactPreferenceRows(db: Db, contact: ContactRow): Promise<EmailPreferencesRow[]> {
+  const owner = preferenceOwnerOf(contact);
+  if (owner === undefined) return [];
+  const rows = await db.selectFrom('emailPreferences').selectAll().where(ownPreferenceRows(owner)).orderBy('updatedAt', 'desc').orderBy('id').execute();
+  const address = rows[0]?.email.toLowerCase();
+  return rows.filter((row) => row.email.toLowerCase() === address);
+}
+
+/**
+ * The contact's preferences as one answer. Normally one row; an email-only contact may have two:
+ * the one its events' sends wrote and its address's row with no user id (from a send without a user
+ * id, a suppression import, an admin edit made before the rows were keyed alike). They are shown
+ * as the send gate reads them, the strictest winning, so the admin plane never shows a person as
+ * subscribed whom a row of theirs still blocks.
+ */
+function mergeContactPreferences(rows: readonly EmailPreferencesRow[]): ContactPreferences | undefined {
+  const [latest, ...others] = rows;
+  if (latest === undefined) return undefined;
+  if (others.length === 0) return toContactPreferences(latest);
+  const suppressedAt = rows.flatMap((row) => (row.suppressed && row.suppressedAt !== null ? [row.suppressedAt.getTime()] : []));
+  const lastBounceAt = rows.flatMap((row) => (row.lastBounceAt === null ? [] : [row.lastBounceAt.getTime()]));
+  return {
+    ...toContactPreferences(latest),
+    ...aggregatePreferences(rows),
+    bounceCount: Math.max(...rows.map((row) => row.bounceCount)),
+    suppressedAt: suppressedAt.length === 0 ? null : new Date(Math.min(...suppressedAt)),
+    lastBounceAt: lastBounceAt.length === 0 ? null : new Date(Math.max(...lastBounceAt)),
+  };
+}
+
+async function findContactPreferences(db: Db, contact: ContactRow): Promise<ContactPreferences | undefined> {
+  return mergeContactPreferences(await listContactPreferenceRows(db, contact));
+}
+
+export async function getContactDetail(db: Db, idOrExternalId: string): Promise<{ contact: Contact; preferences: ContactPreferences | null }> {
+  const row = await getContact(db, idOrExternalId);
+  const preferences = await findContactPreferences(db, row);
+  return { contact: toContact(row), preferences: preferences ?? null };
+}
+
+/**
+ * GET /v1/admin/contacts/{contactId}/preferences: the contact's own rows (findContactPreferences);
+ * 404 when the contact or its rows are missing (the API contract). A contact with no row yet gets the defaults at every send
  * (subscribed to everything, not suppressed): readers such as the studio show those on a 404.
  */
 export async function getContactPreferences(db: Db, contactId: string): Promise<ContactPreferences> {
   const contact = await getContact(db, contactId);
-  const row = await findContactPreferences(db, contact);
-  if (row === undefined) throw notFound(PREFERENCES_NOT_FOUND);
-  return toContactPreferences(row);
+  const preferences = await findContactPreferences(db, contact);
+  if (preferences === undefined) throw notFound(PREFERENCES_NOT_FOUND);
+  return preferences;
 }
 
 export interface PreferencesUpdate {
@@ -51,7 +123,12 @@ function assertNotTurningOffRequired(categories: PreferenceCategories, update: P
     throw badRequest(`Required preference category cannot be turned off: ${required.join(', ')} (emails the person asked for, sent whatever their opt-outs)`);
 }
 
-/** PUT …/preferences: upsert of the contact's own row; 400 when the contact has no email, names an unknown category or turns off a required one. */
+/**
+ * PUT …/preferences: upsert of the contact's own rows (ownPreferenceRows, the rows its GET shows);
+ * 400 when the contact has no email, names an unknown category or turns off a required one. Every
+ * own row of the address is set alike, so none of them still blocks a send the operator allowed
+ * (the send gate counts them all); a contact with none gets the row its sends would write.
+ */
 export async function updateContactPreferences(
   db: Db,
   categories: PreferenceCategories,
@@ -61,10 +138,20 @@ export async function updateContactPreferences(
   assertKnownCategories(categories, Object.keys(update.categories ?? {}));
   assertNotTurningOffRequired(categories, update);
   const contact = await getContact(db, contactId);
-  if (contact.email === null || contact.email.trim() === '') throw badRequest(CONTACT_WITHOUT_EMAIL);
+  const owner = preferenceOwnerOf(contact);
+  if (contact.email === null || contact.email.trim() === '' || owner === undefined) throw badRequest(CONTACT_WITHOUT_EMAIL);
   const email = contact.email;
   return db.transaction().execute(async (trx) => {
-    const existing = (await findContactPreferences(trx, contact)) ?? (await ensurePreferenceRow(trx, { email, userId: contact.externalId }));
+    let rows = await listContactPreferenceRows(trx, contact);
+    if (rows.length === 0) {
+      // race-free against a concurrent unsubscribe or bounce of the same key: both land on one row
+      await sql`
+        insert into email_preferences (email, user_id) values (${email.trim()}, ${newPreferenceRowUserId(owner)})
+        on conflict (lower(email), user_id) do nothing
+      `.execute(trx);
+      rows = await listContactPreferenceRows(trx, contact);
+    }
+    const existing = mergeContactPreferences(rows)!;
     const now = new Date();
     const updated = await trx
       .updateTable('emailPreferences')
@@ -82,9 +169,13 @@ export async function updateContactPreferences(
             : { suppressed: false, suppressedAt: null, suppressionReason: null }),
         ...(update.categories === undefined ? {} : { categories: sql<Record<string, boolean>>`categories || ${JSON.stringify(update.categories)}::jsonb` }),
       })
-      .where('id', '=', existing.id)
+      .where(
+        'id',
+        'in',
+        rows.map((row) => row.id),
+      )
       .returningAll()
-      .executeTakeFirstOrThrow();
+      .execute();
     // an operator lifting it lifts what was kept of an earlier contact of this address too
     if (update.unsubscribedAll === false) await liftAddressSuppressions(trx, email, ['unsubscribed']);
     if (update.suppressed === false) await liftAddressSuppressions(trx, email, SUPPRESSING_REASONS);
@@ -95,6 +186,8 @@ export async function updateContactPreferences(
     for (const [name] of newlyOff) {
       await recordContactUnsubscribed(trx, { externalId: contact.externalId, email, category: name, source: 'admin' });
     }
-    return toContactPreferences(updated);
+    // in the order read, so the answer names the same row as the GET before it
+    const byId = new Map(updated.map((row) => [row.id, row]));
+    return mergeContactPreferences(rows.flatMap((row) => byId.get(row.id) ?? []))!;
   });
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { getContactDetail } from '@waymark/core/contacts/contact';
+import { getContactDetail } from '@waymark/core/preferences/contact-preferences';
 import { createContact, deleteContact, listContacts, updateContact } from '@waymark/core/contacts/contact-admin';
 import type { AppDeps } from '../../deps';
 import type { RoutePlugin } from '../../http/type-provider';
