@@ -175,6 +175,8 @@ describe('Waymark Studio in Chromium', () => {
     await visit('/studio/emails', 'emails', 'Emails');
     await visit(`/studio/emails/${seed.emailId}`, 'email-detail', /Welcome/);
     await expectPage(page.locator('iframe[title="Email HTML"]')).toHaveAttribute('sandbox', '');
+    // the email itself shows in its frame, under the studio's content security policy
+    await expectPage(page.frameLocator('iframe[title="Email HTML"]').getByRole('heading', { name: 'Welcome to Waymark' })).toBeVisible();
     const hits = page.getByRole('table', { name: 'Opens and clicks' });
     const machine = hits.getByRole('row').filter({ hasText: 'Machine: link check (HEAD request)' });
     await expectPage(machine).toHaveCount(1);
