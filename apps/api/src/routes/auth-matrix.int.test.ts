@@ -154,4 +154,16 @@ describe('bearer auth matrix', () => {
       }
     });
   });
+
+  // contact preferences, a contact's detail and the data plane's send: no key is 401, a key without the route's scope 403
+  it.each([
+    { method: 'GET', path: `/v1/admin/contacts/${randomUUID()}/preferences`, refused: ['ingest'] },
+    { method: 'PUT', path: `/v1/admin/contacts/${randomUUID()}/preferences`, refused: ['read', 'ingest'] },
+    { method: 'GET', path: `/v1/admin/contacts/${randomUUID()}`, refused: ['ingest'] },
+    { method: 'POST', path: '/v1/emails', refused: ['read', 'journeyAdmin'] },
+  ] as const)('$method $path refuses a caller without its scope', async ({ method, path, refused }) => {
+    const body = method === 'GET' ? undefined : {};
+    expect((await api.request(method, path, { body })).status).toBe(401);
+    for (const name of refused) expect({ name, status: (await api.request(method, path, { token: keys[name], body })).status }).toEqual({ name, status: 403 });
+  });
 });
