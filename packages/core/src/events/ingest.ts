@@ -43,15 +43,14 @@ export async function ingestEvent(deps: IngestDeps, input: IngestInput): Promise
   // a repeated key writes its lists only to a contact it created (its first request died before
   // writing either); a contact that exists is left as it is, so a later unsubscribe from a list stays
   if (input.lists !== undefined && Object.keys(input.lists).length > 0 && (stored || contact !== undefined)) {
-    const listed = contact;
-    if (listed === undefined) {
+    if (contact === undefined) {
       result.listsError = 'Contact could not be resolved; list membership not written';
     } else {
       try {
-        await setMemberships(deps.db, listed.id, input.lists);
+        await setMemberships(deps.db, contact.id, input.lists);
       } catch (error) {
         // the driver's text stays in the log: a response never carries database internals
-        deps.logger.warn({ err: error, contactId: listed.id }, 'list membership write failed');
+        deps.logger.warn({ err: error, contactId: contact.id }, 'list membership write failed');
         result.listsError = 'List membership not written';
       }
     }
