@@ -102,34 +102,71 @@ describe('an api killed after an event commit: the retried request routes it', (
     expect(events).toEqual([{ event: 'user.signed_up' }, { event: 'user.deleted' }]);
   }, 180_000);
 
-  it('an email-only event with lists, committed by an api that died before writing its contact: the retry writes the contact and its lists', async () => {
+  const contactByAddress = (email: string) =>
+    api.deps.db
+      .selectFrom('contacts')
+      .select(['id', 'externalId'])
+      .where(sql<string>`lower(email)`, '=', email.toLowerCase())
+      .executeTakeFirst();
+  /** The contact's list memberships, by list key. */
+  const membershipsOf = (contactId: string) =>
+    api.deps.db
+      .selectFrom('listMemberships')
+      .innerJoin('lists', 'lists.id', 'listMemberships.listId')
+      .select(['lists.key', 'listMemberships.subscribed'])
+      .where('listMemberships.contactId', '=', contactId)
+      .execute();
+
+  it('an event with lists, keyed by user id, committed by an api that died after the commit: its lists were committed with it', async () => {
+    const userId = `crash-${randomUUID()}`;
+    const listKey = `crash-list-${randomUUID().slice(0, 8)}`;
+    const joined = { name: 'newsletter.joined', userId, email: `${userId}@example.com`, lists: { [listKey]: true } };
+    const key = `${KILL_AFTER_COMMIT}${randomUUID()}`;
+
+    await postToDyingApi(joined, key);
+    await eventByKey(key);
+    const contact = await api.deps.db.selectFrom('contacts').select('id').where('externalId', '=', userId).executeTakeFirstOrThrow();
+    expect(await membershipsOf(contact.id)).toEqual([{ key: listKey, subscribed: true }]);
+
+    // a later unsubscribe from the list stays when the producer retries: the retry writes nothing
+    await api.deps.db.updateTable('listMemberships').set({ subscribed: false }).where('contactId', '=', contact.id).execute();
+    const retried = await retry(joined, key);
+    expect(retried.status).toBe(202);
+    expect(retried.body).toEqual({ stored: false, exits: [] });
+    expect(await membershipsOf(contact.id)).toEqual([{ key: listKey, subscribed: false }]);
+  }, 120_000);
+
+  it('an email-only event with lists, committed by an api that died after the commit: its contact and lists were committed with it', async () => {
     const email = `crash-${randomUUID().slice(0, 8)}@Example.com`;
     const listKey = `crash-list-${randomUUID().slice(0, 8)}`;
     const joined = { name: 'newsletter.joined', email, lists: { [listKey]: true } };
     const key = `${KILL_AFTER_COMMIT}${randomUUID()}`;
-    const contactOf = () =>
-      api.deps.db
-        .selectFrom('contacts')
-        .select(['id', 'externalId'])
-        .where(sql<string>`lower(email)`, '=', email.toLowerCase())
-        .executeTakeFirst();
+    const contactOf = () => contactByAddress(email);
 
-    // the event is committed; the contact, written after the commit, never was
     await postToDyingApi(joined, key);
     await eventByKey(key);
-    expect(await contactOf()).toBeUndefined();
+    const contact = await contactOf();
+    expect(contact).toMatchObject({ externalId: null });
+    expect(await membershipsOf(contact!.id)).toEqual([{ key: listKey, subscribed: true }]);
 
     const retried = await retry(joined, key);
     expect(retried.status).toBe(202);
     expect(retried.body).toEqual({ stored: false, exits: [] });
-    const contact = await contactOf();
-    expect(contact).toMatchObject({ externalId: null });
-    const memberships = await api.deps.db
-      .selectFrom('listMemberships')
-      .innerJoin('lists', 'lists.id', 'listMemberships.listId')
-      .select(['lists.key', 'listMemberships.subscribed'])
-      .where('listMemberships.contactId', '=', contact!.id)
-      .execute();
-    expect(memberships).toEqual([{ key: listKey, subscribed: true }]);
+    expect(await contactOf()).toEqual(contact);
+    expect(await membershipsOf(contact!.id)).toEqual([{ key: listKey, subscribed: true }]);
+  }, 120_000);
+
+  it('an email-only event without lists, committed by an api that died before writing its contact: the retry writes the contact', async () => {
+    const email = `crash-${randomUUID().slice(0, 8)}@Example.com`;
+    const key = `${KILL_AFTER_COMMIT}${randomUUID()}`;
+    const contactOf = () => contactByAddress(email);
+
+    await postToDyingApi({ name: 'newsletter.joined', email }, key);
+    await eventByKey(key);
+    expect(await contactOf()).toBeUndefined();
+
+    const retried = await retry({ name: 'newsletter.joined', email }, key);
+    expect(retried.body).toEqual({ stored: false, exits: [] });
+    expect(await contactOf()).toMatchObject({ externalId: null });
   }, 120_000);
 });

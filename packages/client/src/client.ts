@@ -31,6 +31,7 @@ export interface TrackResult {
   /** false when the idempotency key was seen before: nothing stored or routed again */
   stored: boolean;
   exits: { journeyId: string; stateId: string; exited: boolean }[];
+  /** the event's lists could not be written: it is stored without them */
   listsError?: string;
   /** the event catalog quarantined the event: stored, no journey moved */
   quarantined?: true;

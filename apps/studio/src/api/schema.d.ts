@@ -16626,6 +16626,7 @@ export interface components {
         stateId: string;
         exited: boolean;
       }[];
+      /** @description present when the event's lists could not be written; the event is stored without them. Lists commit with the event, so a retry of its Idempotency-Key writes none */
       listsError?: string;
       /**
        * @description present only when the event catalog quarantined the event (EVENT_CATALOG_MODE=quarantine): stored, contact upserted, no journey moved
@@ -17984,6 +17985,7 @@ export interface components {
         stateId: string;
         exited: boolean;
       }[];
+      /** @description present when the event's lists could not be written; the event is stored without them. Lists commit with the event, so a retry of its Idempotency-Key writes none */
       listsError?: string;
       /**
        * @description present only when the event catalog quarantined the event (EVENT_CATALOG_MODE=quarantine): stored, contact upserted, no journey moved

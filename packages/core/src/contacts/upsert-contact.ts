@@ -51,26 +51,16 @@ export async function upsertContact(db: Db, input: ContactUpsertInput): Promise<
 }
 
 /**
- * An email-only contact created when no contact has the address (`created`); one that has it is
- * left as it is (a repeated event's contact: ingest-batch.ts). Undefined only when a concurrent
- * request created it in the same instant, invisible to this statement.
+ * Creates an email-only contact when no contact has the address; one that has it is left as it is
+ * (a repeated event's contact: ingest-batch.ts). A concurrent creation wins the conflict.
  */
-export async function ensureContactByEmail(
-  db: Db,
-  input: { email: string; properties?: Record<string, unknown> | undefined },
-): Promise<(UpsertedContact & { created: boolean }) | undefined> {
+export async function ensureContactByEmail(db: Db, input: { email: string; properties?: Record<string, unknown> | undefined }): Promise<void> {
   const email = input.email.trim();
-  const { rows } = await sql<UpsertedContact & { created: boolean }>`
-    with target as (
-      select id, email from contacts where lower(email) = lower(${email}) order by last_seen_at desc limit 1
-    ), inserted as (
-      insert into contacts (external_id, email, properties)
-      select null, ${email}, ${JSON.stringify(input.properties ?? {})}::jsonb where not exists (select 1 from target)
-      on conflict (lower(email)) where external_id is null do nothing
-      returning id, email
-    )
-    select id, email, false as created from target union all select id, email, true as created from inserted`.execute(db);
-  return rows[0];
+  await sql`
+    insert into contacts (external_id, email, properties)
+    select null, ${email}, ${JSON.stringify(input.properties ?? {})}::jsonb
+    where not exists (select 1 from contacts where lower(email) = lower(${email}))
+    on conflict (lower(email)) where external_id is null do nothing`.execute(db);
 }
 
 export interface ExternalIdContact {

@@ -9,6 +9,7 @@ import { NAMED_STATEMENT } from '../db/named-statements';
 import { LIVE_STATUS_LIST } from '../journeys/live-statuses';
 import { goalCandidatesColumn, goalCandidatesCte, recordBroadcastConversions, type GoalCandidate } from '../broadcasts/broadcast-conversions';
 import { lockExitsOf } from './exit-lock';
+import { setMemberships } from '../lists/set-memberships';
 
 /** One event of a batch: an ingest input without list membership (a per-contact write). */
 export type BatchIngestInput = EventInput;
@@ -37,8 +38,8 @@ export interface IngestOutcome {
   exitedStateIds: string[];
   /** every live state of the event's user (with `liveStates: 'all'` and a routable event stored), else [] */
   liveStates: LiveState[];
-  /** the event's contact, when stored and resolved and the batch names one contact (as a single event does) */
-  contact: UpsertedContact | undefined;
+  /** why the `lists` option's membership was not written with the stored event */
+  listsError?: string;
 }
 
 export interface IngestOptions {
@@ -47,6 +48,19 @@ export interface IngestOptions {
    * event's `exits`); `relevant`: only the states one of the events can exit or signal, all a batch needs.
    */
   liveStates: 'all' | 'relevant';
+  /**
+   * List membership of a batch of one (true = subscribed), written in the event's own transaction
+   * with its contact, so a stored event has its lists whatever happens after the commit, and a
+   * retry of its key writes none (a later unsubscribe from a list stays). One that cannot be
+   * written rolls back alone and is answered as `listsError`; the event still counts.
+   */
+  lists?: Record<string, boolean>;
+}
+
+/** What the store step wrote for the `lists` option: the contact that holds them, or why it wrote none. */
+interface ListsWrite {
+  contact?: UpsertedContact;
+  error?: string;
 }
 
 interface StoreRow {
@@ -105,8 +119,9 @@ export async function ingestBatch(deps: IngestDeps, inputs: readonly EventInput[
   const plan = planEffects(deps, events);
   const contacts = batchContacts(events);
 
+  if (options.lists !== undefined && inputs.length !== 1) throw new Error('list membership is written for a batch of one');
   let inStatement = contacts.length > 0;
-  const row = await storeEvents(deps, events, plan, options, contacts).catch(async (error: unknown) => {
+  const { row, lists } = await storeEvents(deps, events, plan, options, contacts).catch(async (error: unknown) => {
     // PostgreSQL refused the statement, so nothing of it was written: the contact part may be what
     // it refused, and a contact that cannot be resolved is logged while the events still count
     if (!inStatement || !refusedByServer(error)) throw error;
@@ -123,9 +138,8 @@ export async function ingestBatch(deps: IngestDeps, inputs: readonly EventInput[
   // id, read after the statement has committed, so every one of those is visible. Rare, so the
   // common batch pays no lookup. Whatever of those events' effects is still kept (the first request
   // died after its commit, or Temporal was down) is carried out now, before the answer, and what
-  // the first request did after its commit is done again (its contact, its broadcast conversions;
-  // its lists, ingest.ts): each is a write of the same data, so a producer's retry finishes what its
-  // first attempt began.
+  // the first request did after its commit is done again (its contact, its broadcast conversions):
+  // each is a write of the same data, so a producer's retry finishes what its first attempt began.
   const repeats = events.filter((event) => !inserted.has(event.id));
   const repeated = repeats.length === 0 ? undefined : await storedRepeats(deps.db, repeats);
   const existing = repeated?.ids ?? new Map<string, string>();
@@ -139,10 +153,10 @@ export async function ingestBatch(deps: IngestDeps, inputs: readonly EventInput[
   await convertBroadcastRecipients(deps, row.goalCandidates, fresh);
   if (repeated !== undefined) await convertBroadcastRecipients(deps, repeated.goalCandidates, repeatsByStoredId(repeats, existing));
 
-  // the contacts the statement did not write; a failure is logged and the events still count
+  // the contacts the store step did not write; a failure is logged and the events still count
   const written = inStatement ? writtenInStatement(events, inserted) : new Set<string>();
-  const rest = fresh.filter((event) => event.externalId === undefined || !written.has(event.externalId));
-  const resolved = await upsertContacts(deps, rest).catch((error: unknown) => {
+  const rest = lists?.contact !== undefined ? [] : fresh.filter((event) => event.externalId === undefined || !written.has(event.externalId));
+  await upsertContacts(deps, rest).catch((error: unknown) => {
     deps.logger.warn(
       { err: error, count: rest.length, userIds: [...new Set(rest.map((event) => event.userId))] },
       'contact resolution failed; events processed without it',
@@ -150,10 +164,8 @@ export async function ingestBatch(deps: IngestDeps, inputs: readonly EventInput[
     return undefined;
   });
   // a repeated email-only event's contact, written after its first request's commit, which may have
-  // died first: created when missing (and answered, for its lists); one that exists is left as it
-  // is, as a repeated key leaves it
-  const ensured = await ensureRepeatedContacts(deps, repeats);
-  const oneContact = contacts.length === 1 ? (inStatement && written.size === 1 ? row.contacts[0] : resolved?.byExternalId) : undefined;
+  // died first: created when missing; one that exists is left as it is, as a repeated key leaves it
+  await ensureRepeatedContacts(deps, repeats);
 
   // the exit check ran in the store statement: each live state exited on the first event of the batch that matches a rule
   const exited = groupBy(row.exits, (exit) => exit.eventId);
@@ -166,7 +178,6 @@ export async function ingestBatch(deps: IngestDeps, inputs: readonly EventInput[
         eventId: storedIdOf(existing, event.idempotencyKey),
         exitedStateIds: [],
         liveStates: [],
-        contact: event.externalId === undefined ? ensured.get(event.userId) : undefined,
       };
     const routable = event.catalogViolations === undefined;
     return {
@@ -175,7 +186,7 @@ export async function ingestBatch(deps: IngestDeps, inputs: readonly EventInput[
       eventId: event.id,
       exitedStateIds: (exited.get(event.id) ?? []).map((exit) => exit.id),
       liveStates: routable ? (liveByUser.get(event.userId) ?? []).map(({ id, journeyId }) => ({ id, journeyId })) : [],
-      contact: event.externalId === undefined ? resolved?.byEmail.get(event.userId) : oneContact,
+      ...(lists?.error === undefined ? {} : { listsError: lists.error }),
     };
   });
 }
@@ -195,7 +206,7 @@ async function storeEvents(
   plan: EffectPlan,
   options: IngestOptions,
   contacts: readonly BatchContact[],
-): Promise<StoreRow> {
+): Promise<{ row: StoreRow; lists?: ListsWrite }> {
   const routable = events.filter((event) => event.catalogViolations === undefined);
   const userIds = [...new Set(routable.map((event) => event.userId))];
   const contactOrd = new Map(contacts.map((contact, index) => [contact.externalId, index + 1]));
@@ -257,14 +268,48 @@ async function storeEvents(
   // an event that may exit or convert a run: its users' exit locks first, so the statement reads
   // after an entry in flight and the entry's look-back waits for its commit (exit-lock.ts)
   const exiting = [...new Set([...plan.exits, ...plan.goals].map((effect) => events[effect.ord - 1]!.userId))];
-  const stored =
-    exiting.length === 0
-      ? await statement.execute(deps.db)
-      : await deps.db.transaction().execute(async (trx) => {
-          await lockExitsOf(trx, exiting);
-          return statement.execute(trx);
-        });
-  return stored.rows[0]!;
+  const lists = options.lists !== undefined && Object.keys(options.lists).length > 0 ? options.lists : undefined;
+  if (exiting.length === 0 && lists === undefined) return { row: (await statement.execute(deps.db)).rows[0]! };
+  return deps.db.transaction().execute(async (trx) => {
+    if (exiting.length > 0) await lockExitsOf(trx, exiting);
+    const row = (await statement.execute(trx)).rows[0]!;
+    if (lists === undefined || row.inserted.length === 0) return { row };
+    return { row, lists: await writeLists(deps, trx, events[0]!, row.contacts[0], lists) };
+  });
+}
+
+/**
+ * The `lists` option's write, in the store's transaction under a savepoint: the event's contact (the
+ * statement's, else upserted here: an email-only event, or a statement refused with its contact)
+ * and its memberships. When either fails, what it wrote is rolled back to the savepoint, logged and
+ * answered, and the event commits.
+ */
+async function writeLists(
+  deps: IngestDeps,
+  trx: Db,
+  event: PreparedEvent,
+  stored: UpsertedContact | undefined,
+  lists: Record<string, boolean>,
+): Promise<ListsWrite> {
+  await sql`savepoint lists`.execute(trx);
+  let contact: UpsertedContact;
+  try {
+    contact = stored ?? (await upsertContact(trx, { userId: event.externalId, email: event.email, properties: event.contactProperties }));
+  } catch (error) {
+    await sql`rollback to savepoint lists`.execute(trx);
+    deps.logger.warn({ err: error, userId: event.userId }, 'contact of an event with lists not resolved');
+    return { error: 'Contact could not be resolved; list membership not written' };
+  }
+  try {
+    await setMemberships(trx, contact.id, lists);
+  } catch (error) {
+    await sql`rollback to savepoint lists`.execute(trx);
+    // the driver's text stays in the log: a response never carries database internals
+    deps.logger.warn({ err: error, contactId: contact.id }, 'list membership write failed');
+    return { ...(stored === undefined ? {} : { contact: stored }), error: 'List membership not written' };
+  }
+  await sql`release savepoint lists`.execute(trx);
+  return { contact };
 }
 
 /**
@@ -329,18 +374,16 @@ async function storedRepeats(db: Db, repeats: readonly PreparedEvent[]): Promise
   return { ids: new Map(row.stored.map((stored) => [stored.key, stored.id])), goalCandidates: row.goalCandidates };
 }
 
-/** The email-only contacts repeated events created, by user id (their lower-cased address): only those missing are; a failure is logged. */
-async function ensureRepeatedContacts(deps: IngestDeps, repeats: readonly PreparedEvent[]): Promise<Map<string, UpsertedContact>> {
-  const ensured = new Map<string, UpsertedContact>();
+/** The email-only contacts of repeated events, created when missing (one that exists is left as it is); a failure is logged. */
+async function ensureRepeatedContacts(deps: IngestDeps, repeats: readonly PreparedEvent[]): Promise<void> {
+  const ensured = new Set<string>();
   for (const event of repeats) {
     if (event.externalId !== undefined || event.email === undefined || ensured.has(event.userId)) continue;
-    const contact = await ensureContactByEmail(deps.db, { email: event.email, properties: event.contactProperties }).catch((error: unknown) => {
+    ensured.add(event.userId);
+    await ensureContactByEmail(deps.db, { email: event.email, properties: event.contactProperties }).catch((error: unknown) => {
       deps.logger.warn({ err: error, userId: event.userId }, 'contact of a repeated event not resolved');
-      return undefined;
     });
-    if (contact?.created === true) ensured.set(event.userId, { id: contact.id, email: contact.email });
   }
-  return ensured;
 }
 
 /** Each repeated event under the id its key was stored with: a stored event's conversions are judged on it (the same payload). */
@@ -373,15 +416,11 @@ function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string
 }
 
 /**
- * The contacts of `events` the store statement did not write: every one keyed by external id in
- * ONE statement (sorted, as in the store statement); email-only events, rare in a batch, through
- * the single-contact upsert. Per contact the outcome equals the events applied in order. Answers
- * the contacts by lowercased address, and the one keyed by external id when there is one.
+ * The contacts of `events` the store step did not write: every one keyed by external id in ONE
+ * statement (sorted, as in the store statement); email-only events, rare in a batch, through the
+ * single-contact upsert. Per contact the outcome equals the events applied in order.
  */
-async function upsertContacts(
-  deps: IngestDeps,
-  events: readonly PreparedEvent[],
-): Promise<{ byEmail: Map<string, UpsertedContact>; byExternalId: UpsertedContact | undefined }> {
+async function upsertContacts(deps: IngestDeps, events: readonly PreparedEvent[]): Promise<void> {
   const byEmail = new Map<string, { email: string; properties: Record<string, unknown> }>();
   for (const event of events) {
     if (event.externalId !== undefined || event.email === undefined) continue;
@@ -389,10 +428,7 @@ async function upsertContacts(
     const contact = byEmail.get(key) ?? { email: event.email, properties: {} };
     byEmail.set(key, { email: contact.email, properties: { ...contact.properties, ...event.contactProperties } });
   }
-  const keyedWrite = upsertContactsByExternalId(deps.db, batchContacts(events));
-  const emailWrites = [...byEmail].map(async ([key, contact]) => [key, await upsertContact(deps.db, contact)] as const);
-  const failure = (await Promise.allSettled([keyedWrite, ...emailWrites])).find((result) => result.status === 'rejected');
+  const writes = [upsertContactsByExternalId(deps.db, batchContacts(events)), ...[...byEmail.values()].map((contact) => upsertContact(deps.db, contact))];
+  const failure = (await Promise.allSettled(writes)).find((result) => result.status === 'rejected');
   if (failure !== undefined) throw failure.reason;
-  const keyed = await keyedWrite;
-  return { byEmail: new Map(await Promise.all(emailWrites)), byExternalId: keyed.length === 1 ? keyed[0] : undefined };
 }

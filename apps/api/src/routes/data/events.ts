@@ -30,7 +30,12 @@ const ingestResponse = z
   .object({
     stored: z.boolean(),
     exits: z.array(z.object({ journeyId: z.string(), stateId: z.uuid(), exited: z.boolean() })),
-    listsError: z.string().optional(),
+    listsError: z
+      .string()
+      .optional()
+      .describe(
+        "present when the event's lists could not be written; the event is stored without them. Lists commit with the event, so a retry of its Idempotency-Key writes none",
+      ),
     quarantined: z
       .literal(true)
       .optional()
