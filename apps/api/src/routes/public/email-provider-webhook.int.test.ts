@@ -132,6 +132,26 @@ describe('POST /v1/webhooks/email-provider (SES via SNS)', () => {
     expect((await row(send.id)).status).toBe('sent');
   });
 
+  it('a bounce or complaint of a known send is recorded for the address it was sent to, not the final recipient of its DSN', async () => {
+    // an address that forwards: SES reports the Final-Recipient of the DSN, an address never mailed
+    const bounced = await sent(uniqueAddress('forwarding'));
+    const forwardedTo = uniqueAddress('forwarded');
+    const bounce = sesEventMessage('Bounce', bounced.providerMessageId!, bounced.toEmail, {
+      bounce: { bounceType: 'Permanent', bounceSubType: 'General', bouncedRecipients: [{ emailAddress: forwardedTo }] },
+    });
+    expect(await post(signedSnsMessage({ Message: bounce }))).toMatchObject({ status: 200 });
+    expect((await prefs(bounced.toEmail))[0]).toMatchObject({ bounceCount: 1 });
+    expect(await prefs(forwardedTo)).toHaveLength(0);
+
+    const complained = await sent(uniqueAddress('forwarding-complaint'));
+    const complaint = sesEventMessage('Complaint', complained.providerMessageId!, complained.toEmail, {
+      complaint: { complainedRecipients: [{ emailAddress: forwardedTo }] },
+    });
+    expect(await post(signedSnsMessage({ Message: complaint }))).toMatchObject({ status: 200 });
+    expect((await prefs(complained.toEmail))[0]).toMatchObject({ suppressed: true, suppressionReason: 'complained' });
+    expect(await prefs(forwardedTo)).toHaveLength(0);
+  });
+
   it('suppresses at once on a complaint', async () => {
     const send = await sent(uniqueAddress('complaint'));
     expect(await post(signedSnsMessage({ Message: sesEventMessage('Complaint', send.providerMessageId!, send.toEmail), SignatureVersion: '1' }))).toMatchObject(

@@ -157,8 +157,13 @@ export async function processSesNotification(db: Db, message: SnsMessage, option
   });
 }
 
+/**
+ * The addresses a bounce or complaint counts against: a known send's own address (each send has
+ * one), else the ones SES reports. SES reports a DSN's Final-Recipient, which for an address that
+ * forwards is one never mailed (perhaps another contact's), while the address mailed bounces on.
+ */
 function recipientsOf(recipients: string[], send: EmailSendRow | undefined): string[] {
-  const list = recipients.length > 0 ? recipients : send ? [send.toEmail] : [];
+  const list = send ? [send.toEmail] : recipients;
   return [...new Set(list.map((email) => email.trim()).filter((email) => email !== ''))];
 }
 
