@@ -100,6 +100,7 @@ export function createEffectDispatcher(deps: EffectDeps): EffectDispatcher {
         downMs = 0;
         return;
       case 'parked':
+      case 'gone':
         return;
       case 'unavailable': {
         // Temporal is down: this and everything queued wait in the outbox for the relay

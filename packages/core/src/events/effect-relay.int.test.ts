@@ -248,9 +248,10 @@ describe('parking a refused start', () => {
       const refused = await keep(db, 'twice');
       const effect = { eventId: refused.eventId, seq: 1 };
       const error = '3 INVALID_ARGUMENT: search attribute not registered';
-      await Promise.all([parkStart(db, refused.request, effect, error, 0), parkStart(db, refused.request, effect, error, 0)]);
+      const parked = await Promise.all([parkStart(db, refused.request, effect, error, 0), parkStart(db, refused.request, effect, error, 0)]);
+      expect(parked.sort()).toEqual([false, true]);
       // and one that comes after the row is gone parks nothing either
-      await parkStart(db, refused.request, effect, error, 0);
+      expect(await parkStart(db, refused.request, effect, error, 0)).toBe(false);
       expect(await dlqJourneyStarts(db)).toEqual([{ sourceId: refused.eventId, retryCount: 0, error, kind: 'journey-start' }]);
       expect((await eventEffectStats(db)).pending).toBe(0);
     });

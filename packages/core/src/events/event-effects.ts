@@ -43,10 +43,12 @@ export interface EffectDeps {
 /**
  * - done: carried out (or nothing left to do); the row can go
  * - parked: Temporal refused a start; it is in the DLQ and the row is gone
+ * - gone: Temporal refused a start whose row another executor removed first (and parked or finished)
  * - unavailable: Temporal was unreachable or timed out; the row waits
  * - failed: any other failure of a signal or an exit; the row is tried again later
  */
-export type EffectOutcome = { outcome: 'done' } | { outcome: 'parked' } | { outcome: 'unavailable'; error: string } | { outcome: 'failed'; error: string };
+export type EffectOutcome =
+  { outcome: 'done' } | { outcome: 'parked' } | { outcome: 'gone' } | { outcome: 'unavailable'; error: string } | { outcome: 'failed'; error: string };
 
 /** True for the orchestrator's "engine unreachable or timed out" failure, the one an effect waits out. */
 export function isEngineUnavailable(error: unknown): boolean {
@@ -106,8 +108,8 @@ async function attemptEffect(deps: EffectDeps, event: RoutableEvent, effect: Eve
       return { outcome: 'failed', error: message };
     }
     // Temporal refused the start: waiting will not fix it, so an operator gets it in the DLQ
+    if (!(await parkStart(deps.db, startRequest(event, effect.journeyId), effect, message, attempts))) return { outcome: 'gone' };
     deps.logger.error({ err: error, journeyId: effect.journeyId, userId: event.userId }, 'could not start journey run; parked in the DLQ');
-    await parkStart(deps.db, startRequest(event, effect.journeyId), effect, message, attempts);
     return { outcome: 'parked' };
   }
 }
@@ -116,7 +118,7 @@ async function attemptEffect(deps: EffectDeps, event: RoutableEvent, effect: Eve
  * Row removal and DLQ entry in one transaction: a start is either kept or parked, never both or
  * neither. Only the executor whose delete removed the row parks it: two can carry out one effect
  * at once (a retried request takes no claim, a dispatcher can outlive its lease), and the other's
- * delete waits on the row's lock, then finds it gone.
+ * delete waits on the row's lock, then finds it gone. True when this call parked it.
  */
 export async function parkStart(
   db: Db,
@@ -124,15 +126,15 @@ export async function parkStart(
   effect: Pick<EventEffect, 'eventId' | 'seq'>,
   error: string,
   attempts: number,
-): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
     const removed = await trx
       .deleteFrom('eventEffects')
       .where('eventId', '=', effect.eventId)
       .where('seq', '=', effect.seq)
       .returning('seq')
       .executeTakeFirst();
-    if (removed === undefined) return;
+    if (removed === undefined) return false;
     await recordDeadLetter(trx, {
       source: 'journey',
       sourceId: request.trigger.eventId,
@@ -140,6 +142,7 @@ export async function parkStart(
       error,
       retryCount: attempts,
     });
+    return true;
   });
 }
 
@@ -258,12 +261,13 @@ export async function settleStoredEffects(deps: EffectDeps, effects: readonly St
       finished.push(effect);
     } else if (expiresBefore !== undefined && effect.createdAt.getTime() <= expiresBefore) {
       const reason = `not carried out within JOURNEY_START_RETRY_HOURS (${options.retryHours} h, ${effect.attempts} attempts): ${effect.lastError ?? ''}`;
-      if (effect.kind === 'start') await parkStart(deps.db, startRequest(effect.event, effect.journeyId), effect, reason, effect.attempts);
-      else {
+      if (effect.kind === 'start') {
+        if (await parkStart(deps.db, startRequest(effect.event, effect.journeyId), effect, reason, effect.attempts)) pass.parked += 1;
+      } else {
         deps.logger.error({ eventId: effect.eventId, workflowId: effect.workflowId, kind: effect.kind }, `journey ${effect.kind} given up: ${reason}`);
         finished.push(effect);
+        pass.parked += 1;
       }
-      pass.parked += 1;
     } else live.push({ effect, event: effect.event });
   }
 
@@ -277,7 +281,7 @@ export async function settleStoredEffects(deps: EffectDeps, effects: readonly St
         finished.push(effect);
         pass.done += 1;
       } else if (result.outcome === 'parked') pass.parked += 1;
-      else {
+      else if (result.outcome !== 'gone') {
         if (result.outcome === 'unavailable') pass.unavailable = true;
         failed.push({ effect, error: result.error, delaySeconds: result.outcome === 'unavailable' ? 0 : failedDelaySeconds(effect.attempts) });
       }
