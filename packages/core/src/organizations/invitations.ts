@@ -5,8 +5,8 @@ import { badRequest } from '../errors/app-error';
 import { invalidCredentials } from '../users/credentials';
 import { checkNewPassword, hashPassword, verifyPassword } from '../users/passwords';
 import { findUserByEmail, insertUser, normalizeEmail, toUser, type User } from '../users/users';
-import { addMemberWithin, assertManager, assertRoomForMember } from './organizations';
-import type { MemberRole } from './roles';
+import { addMemberWithin, assertManager, assertRoomForMember, findMemberRole } from './organizations';
+import { managesOrganization, type MemberRole } from './roles';
 
 /** Invitations work once and for 7 days (docs/auth.md). */
 export const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
@@ -50,7 +50,7 @@ export async function inviteMember(
   input: { organizationId: string; inviter: { id: string; email: string }; email: string; role: MemberRole; ipAddress: string },
 ): Promise<{ invitation: Invitation; sending: Promise<unknown> }> {
   const inviterRole = await assertManager(deps.db, input.organizationId, input.inviter.id);
-  if (input.role === 'owner' && inviterRole !== 'owner') throw badRequest('Only an owner can invite another owner');
+  if (!mayGrant(inviterRole, input.role)) throw badRequest('Only an owner can invite another owner');
   await assertRoomForMember(deps.db, input.organizationId);
   const organization = await deps.db.selectFrom('organizations').select('name').where('id', '=', input.organizationId).executeTakeFirstOrThrow();
   const token = generateToken();
@@ -102,6 +102,21 @@ export async function inviteMember(
  * account gets the invitation's role; an existing one keeps its own: a person's role is theirs,
  * not the team's, so joining a team never changes it (docs/auth.md).
  */
+/** What an inviter may grant: a team's owners and admins invite, and only an owner invites an owner. */
+function mayGrant(inviterRole: MemberRole | undefined, role: MemberRole): boolean {
+  return inviterRole !== undefined && managesOrganization(inviterRole) && (role !== 'owner' || inviterRole === 'owner');
+}
+
+/**
+ * An invitation is worth what its inviter may grant when it is accepted, not when it was sent: one
+ * whose inviter has since left the team, lost the role that grants it, or was deleted, is spent
+ * as an invalid token (docs/auth.md).
+ */
+async function inviterMayStillGrant(tx: Db, invitation: { organizationId: string; invitedBy: string | null; role: MemberRole }): Promise<boolean> {
+  if (invitation.invitedBy === null) return false;
+  return mayGrant(await findMemberRole(tx, invitation.organizationId, invitation.invitedBy), invitation.role);
+}
+
 export async function acceptInvitation(
   deps: InvitationDeps,
   input: { token: string; password: string; name?: string | undefined; ipAddress: string },
@@ -114,9 +129,9 @@ export async function acceptInvitation(
       .where('tokenHash', '=', hashToken(input.token))
       .where('acceptedAt', 'is', null)
       .where('expiresAt', '>', now)
-      .returning(['id', 'organizationId', 'email', 'role'])
+      .returning(['id', 'organizationId', 'email', 'role', 'invitedBy'])
       .executeTakeFirst();
-    if (invitation === undefined) throw badRequest('Invalid or expired token').withReason('INVALID_TOKEN');
+    if (invitation === undefined || !(await inviterMayStillGrant(tx, invitation))) throw badRequest('Invalid or expired token').withReason('INVALID_TOKEN');
     let account = await findUserByEmail(tx, invitation.email);
     if (account === undefined) {
       const password = checkNewPassword(input.password);

@@ -19,11 +19,15 @@ interface Caller {
 
 /**
  * Only owners create organizations (up to the installation limit): the creator joins it, and
- * their role, which is the person's and not the team's, does not change.
+ * their role, which is the person's and not the team's, does not change. An owner removed from
+ * every team creates none: the role is still theirs, but a team of their own would give them back
+ * the data that no other owner could then take from them.
  */
 export async function createOrganizationAs(db: Db, caller: Caller, input: { name: string; slug?: string | undefined }): Promise<OrganizationRow> {
   const user = await findUserById(db, caller.id);
   if (user?.accessRole !== 'owner') throw forbidden('Only an owner can create organizations');
+  const membership = await db.selectFrom('organizationMembers').select('organizationId').where('userId', '=', caller.id).executeTakeFirst();
+  if (membership === undefined) throw forbidden('Only an owner who belongs to an organization can create one');
   return db.transaction().execute(async (tx) => {
     const organization = await createOrganizationWithin(tx, { ...input, ownerId: caller.id });
     await recordAudit(
@@ -58,11 +62,14 @@ export async function changeRoleAs(db: Db, caller: Caller, input: { organization
   });
 }
 
-/** Removes a person from one team; only an owner removes an owner. */
-export async function removeMemberAs(db: Db, caller: Caller, input: { organizationId: string; userId: string }): Promise<void> {
-  await db.transaction().execute(async (tx) => {
+/**
+ * Removes a person from one team; only an owner removes an owner. Answers whether it was their last
+ * team: the caller then ends their sessions (docs/auth.md), since they may do nothing any more.
+ */
+export async function removeMemberAs(db: Db, caller: Caller, input: { organizationId: string; userId: string }): Promise<{ lastTeam: boolean }> {
+  return db.transaction().execute(async (tx) => {
     await assertMayChange(tx, caller, input, undefined);
-    await removeMemberWithin(tx, input);
+    const { organizationsLeft } = await removeMemberWithin(tx, input);
     await recordAudit(
       tx,
       userAudit(caller, {
@@ -73,6 +80,7 @@ export async function removeMemberAs(db: Db, caller: Caller, input: { organizati
         detail: { organizationId: input.organizationId },
       }),
     );
+    return { lastTeam: organizationsLeft === 0 };
   });
 }
 

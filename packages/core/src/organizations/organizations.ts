@@ -201,11 +201,15 @@ export async function changeMemberRoleWithin(tx: Db, input: { organizationId: st
   return current.role;
 }
 
-/** Removes a member from one organization, inside the caller's transaction; the last owner of it cannot be removed (409). */
-export async function removeMemberWithin(tx: Db, input: { organizationId: string; userId: string }): Promise<void> {
+/**
+ * Removes a member from one organization, inside the caller's transaction; the last owner of it
+ * cannot be removed (409). Answers how many organizations the person still belongs to.
+ */
+export async function removeMemberWithin(tx: Db, input: { organizationId: string; userId: string }): Promise<{ organizationsLeft: number }> {
   const current = await lockedMember(tx, input);
   if (current.role === 'owner' && (await organizationsOwnedOnlyBy(tx, input.userId, [input.organizationId])).length > 0) {
     throw conflict('The last owner of an organization cannot be removed; make another member owner first');
   }
   await tx.deleteFrom('organizationMembers').where('organizationId', '=', input.organizationId).where('userId', '=', input.userId).execute();
+  return { organizationsLeft: current.organizationIds.length - 1 };
 }

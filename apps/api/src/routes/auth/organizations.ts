@@ -138,7 +138,8 @@ export const authOrganizationRoutes: RoutePlugin<AuthRouteOptions> = async (app,
     },
     async (request, reply) => {
       const caller = await signedInCaller(deps, origins, request, reply);
-      await removeMemberAs(deps.db, caller, { organizationId: request.params.orgId, userId: request.params.userId });
+      const { lastTeam } = await removeMemberAs(deps.db, caller, { organizationId: request.params.orgId, userId: request.params.userId });
+      if (lastTeam) await deps.sessions.invalidateUser(request.params.userId);
       deps.sessionPrincipals.forget(request.params.userId);
       return { ok: true as const };
     },

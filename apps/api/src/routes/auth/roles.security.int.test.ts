@@ -91,6 +91,37 @@ describe('roles are granted from above', () => {
     });
   });
 
+  it('takes everything from a person removed from their last team: no session, no team of their own making', async () => {
+    const removed = await person('owner');
+    expect((await removed.client.request('GET', '/v1/admin/api-keys')).status).toBe(200);
+    expect((await owner.request('DELETE', member(removed.userId))).status).toBe(200);
+
+    // the session is gone: a comeback through a team of their own cannot start
+    expect((await removed.client.request('GET', '/v1/admin/api-keys')).status).toBe(401);
+    expect((await removed.client.request('POST', '/api/auth/organization/create', { body: { name: `Comeback ${randomUUID().slice(0, 6)}` } })).status).toBe(
+      401,
+    );
+    // signed in again with their password, they belong nowhere and create nothing
+    const again = new SessionClient(api);
+    await again.signIn(removed.email, removed.password);
+    expect(await again.request('POST', '/api/auth/organization/create', { body: { name: `Comeback ${randomUUID().slice(0, 6)}` } })).toMatchObject({
+      status: 403,
+      body: { error: 'Only an owner who belongs to an organization can create one' },
+    });
+    expect((await again.request('GET', '/v1/admin/api-keys')).status).toBe(403);
+  });
+
+  it('spends an invitation only while its inviter may still grant it', async () => {
+    const admin = await person('admin');
+    const email = `late-${randomUUID().slice(0, 8)}@waymark-test.example`;
+    expect((await invite(admin.client, orgId, email, 'admin')).status).toBe(201);
+    const token = await invitationTokenFor(email);
+    // the inviter is demoted before the invitation is accepted: what they granted goes with their role
+    expect((await owner.request('PATCH', member(admin.userId), { body: { role: 'viewer' } })).status).toBe(200);
+    const accepted = await new SessionClient(api).request('POST', '/api/auth/accept-invitation', { body: { token, password: `pw-${randomUUID()}` } });
+    expect(accepted).toMatchObject({ status: 400, body: { error: 'Invalid or expired token' } });
+  });
+
   it('never raises what a person can do to the data by joining another team, whatever X-Waymark-Org names', async () => {
     const viewer = await person('viewer');
     const second = await owner.request('POST', '/api/auth/organization/create', { body: { name: `Second ${randomUUID().slice(0, 6)}` } });
