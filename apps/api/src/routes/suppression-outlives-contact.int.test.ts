@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordComplaint, recordHardBounce } from '@waymark/core/preferences/suppression';
 import { checkSendGate } from '@waymark/core/preferences/send-gate';
@@ -121,11 +122,43 @@ describe('suppression outlives the contact', () => {
   /** The preference rows of an address, as (user id, what they say); the rows of every contact of it. */
   const rowsOf = (address: string) => preferenceRowsOf(api.deps.db, address).select(['userId', 'suppressed', 'categories']).execute();
 
-  /** Both ways a contact goes: the data plane's erasure and the admin delete. */
-  const removals: [path: string, token: () => string][] = [
-    ['/v1/contacts', () => ingestKey],
-    ['/v1/admin/contacts', () => adminKey],
+  /** Both ways a contact goes: the data plane's erasure (which also removes its events) and the admin delete. */
+  const removals: [path: string, token: () => string, removesEvents: boolean][] = [
+    ['/v1/contacts', () => ingestKey, true],
+    ['/v1/admin/contacts', () => adminKey, false],
   ];
+  const eventsOf = (userIds: string[]) =>
+    api.deps.db.selectFrom('events').select(['userId', 'event']).where('userId', 'in', userIds).orderBy('event').execute();
+
+  /**
+   * The welcome email an email-only event sent to `email`: its send's user id is the lower-cased
+   * address (an email-only event's, so its unsubscribe token's too), and the recipient's one-click
+   * unsubscribe, then bounces up to the threshold, land on the row of that user id.
+   */
+  async function unsubscribeAndBounceWelcome(email: string): Promise<void> {
+    const message = await firstEmailTo(email, 'the welcome email in the SES emulator');
+    const send = await api.deps.db.selectFrom('emailSends').selectAll().where('providerMessageId', '=', message.messageId).executeTakeFirstOrThrow();
+    expect(send.userId).toBe(email.toLowerCase());
+    expect(await oneClickUnsubscribe(api, message)).toBe(200);
+    for (let bounce = 0; bounce < api.config.email.bounceThreshold; bounce++) {
+      await recordHardBounce(api.deps.db, { email: send.toEmail, userId: send.userId, threshold: api.config.email.bounceThreshold });
+    }
+  }
+
+  /** After the contact went: the bounce is kept only as the address's hash, and the next send to it is refused. */
+  async function expectBounceKeptAsHash(email: string): Promise<void> {
+    const kept = await api.deps.db.selectFrom('addressSuppressions').selectAll().execute();
+    expect(kept.filter((row) => JSON.stringify(row).toLowerCase().includes(email.toLowerCase()))).toEqual([]);
+    expect(await checkSendGate(api.deps.db, email, 'journey')).toEqual({ allowed: false, reason: 'suppressed' });
+    const again = await api.request('POST', '/v1/emails', {
+      token: ingestKey,
+      body: { templateKey: 'welcome', to: email, data: { firstName: 'Ada' } },
+      headers: { 'idempotency-key': randomUUID() },
+    });
+    expect(again.status, again.text).toBe(202);
+    expect(again.body).toMatchObject({ status: 'skipped', reason: 'suppressed' });
+    expect(await emailsTo(email)).toHaveLength(1);
+  }
 
   it.each(removals)(
     'DELETE %s/{id} of an email-only contact: its rows keyed by the address as user id go too, a send to the address is still refused, another contact of it keeps its row',
@@ -137,15 +170,7 @@ describe('suppression outlives the contact', () => {
         body: { name: 'user.signed_up', email, eventProperties: { firstName: 'Ada' } },
       });
       expect(event.status, event.text).toBe(202);
-      const message = await firstEmailTo(email, 'the welcome email in the SES emulator');
-      // an email-only event's user id is the lower-cased address, and so is its send's (and its unsubscribe token's)
-      const send = await api.deps.db.selectFrom('emailSends').selectAll().where('providerMessageId', '=', message.messageId).executeTakeFirstOrThrow();
-      expect(send.userId).toBe(address);
-      // the recipient's one-click unsubscribe, then bounces: both land on the row of the send's user id
-      expect(await oneClickUnsubscribe(api, message)).toBe(200);
-      for (let bounce = 0; bounce < api.config.email.bounceThreshold; bounce++) {
-        await recordHardBounce(api.deps.db, { email: send.toEmail, userId: send.userId, threshold: api.config.email.bounceThreshold });
-      }
+      await unsubscribeAndBounceWelcome(email);
       // another contact of the same address, with an external id: its row is its own
       const otherId = `u-${randomUUID()}`;
       const other = await api.request('POST', '/v1/admin/contacts', { token: adminKey, body: { externalId: otherId, email } });
@@ -165,19 +190,82 @@ describe('suppression outlives the contact', () => {
       expect(erased.status, erased.text).toBe(200);
       // no row keyed by the erased contact's address is left; the other contact's row is untouched
       expect(await rowsOf(email)).toEqual([{ userId: otherId, suppressed: false, categories: { newsletter: false } }]);
-      const kept = await api.deps.db.selectFrom('addressSuppressions').selectAll().execute();
-      expect(kept.filter((row) => JSON.stringify(row).toLowerCase().includes(address))).toEqual([]);
+      await expectBounceKeptAsHash(email);
+    },
+  );
 
-      // the bounce is kept as the address's hash: the next send to it is refused
-      expect(await checkSendGate(api.deps.db, email, 'journey')).toEqual({ allowed: false, reason: 'suppressed' });
-      const again = await api.request('POST', '/v1/emails', {
+  it.each(removals)(
+    'DELETE %s/{id} of a contact with an external id and an address: the rows of its email-only events, keyed by the address as user id, go too; a send to the address is still refused',
+    async (path, token, removesEvents) => {
+      const email = uniqueAddress('Kept-Both-Keys');
+      const address = email.toLowerCase();
+      const userId = `u-${randomUUID()}`;
+      const keyed = await api.request('POST', '/v1/events', { token: ingestKey, body: { name: 'session.started', userId, email } });
+      expect(keyed.status, keyed.text).toBe(202);
+      // an email-only event of the address: its user id is the address, and its upsert takes the contact above
+      const emailOnly = await api.request('POST', '/v1/events', {
         token: ingestKey,
-        body: { templateKey: 'welcome', to: email, data: { firstName: 'Ada' } },
-        headers: { 'idempotency-key': randomUUID() },
+        body: { name: 'user.signed_up', email, eventProperties: { firstName: 'Ada' } },
       });
-      expect(again.status, again.text).toBe(202);
-      expect(again.body).toMatchObject({ status: 'skipped', reason: 'suppressed' });
-      expect(await emailsTo(email)).toHaveLength(1);
+      expect(emailOnly.status, emailOnly.text).toBe(202);
+      await unsubscribeAndBounceWelcome(email);
+      const contacts = await api.deps.db
+        .selectFrom('contacts')
+        .select(['id', 'externalId'])
+        .where(sql`lower(email)`, '=', address)
+        .execute();
+      expect(contacts).toEqual([{ id: expect.any(String), externalId: userId }]);
+      expect(await eventsOf([userId, address])).toEqual([
+        { userId, event: 'session.started' },
+        { userId: address, event: 'user.signed_up' },
+      ]);
+      expect(await rowsOf(email)).toEqual([{ userId: address, suppressed: true, categories: { journey: false } }]);
+
+      const erased = await api.request('DELETE', `${path}/${contacts[0]!.id}`, { token: token() });
+      expect(erased.status, erased.text).toBe(200);
+      // an erasure removed the events under both keys, and no preference row keyed by the address is left
+      expect(erased.body).toEqual(removesEvents ? { deleted: true, eventsDeleted: 2 } : { deleted: true });
+      expect(await eventsOf([userId, address])).toHaveLength(removesEvents ? 0 : 2);
+      expect(await rowsOf(email)).toEqual([]);
+      await expectBounceKeptAsHash(email);
+    },
+  );
+
+  it.each(removals)(
+    "DELETE %s/{id} of a contact with an external id and an address another contact still holds: the rows keyed by the address are that one's, and stay until it goes",
+    async (path, token, removesEvents) => {
+      const email = uniqueAddress('Shared-Both-Keys');
+      const address = email.toLowerCase();
+      const userId = `u-${randomUUID()}`;
+      // the address's email-only contact first, then a contact with an external id and the same address
+      const holder = await api.request('POST', '/v1/contacts', { token: ingestKey, body: { email } });
+      expect(holder.status, holder.text).toBe(200);
+      expect((await api.request('POST', '/v1/events', { token: ingestKey, body: { name: 'session.started', userId, email } })).status).toBe(202);
+      expect((await api.request('POST', '/v1/events', { token: ingestKey, body: { name: 'pricing.viewed', email } })).status).toBe(202);
+      const contact = (await contactOf(userId))!;
+      // each contact's own preference row: the holder's keyed by the address, the other's by its external id
+      for (const id of [holder.body.contact.id as string, contact.id]) {
+        const edited = await api.request('PUT', `/v1/admin/contacts/${id}/preferences`, { token: adminKey, body: { categories: { newsletter: false } } });
+        expect(edited.status, edited.text).toBe(200);
+      }
+      expect(await rowsOf(email)).toEqual([
+        { userId: address, suppressed: false, categories: { newsletter: false } },
+        { userId, suppressed: false, categories: { newsletter: false } },
+      ]);
+
+      const erased = await api.request('DELETE', `${path}/${contact.id}`, { token: token() });
+      expect(erased.status, erased.text).toBe(200);
+      expect(erased.body).toEqual(removesEvents ? { deleted: true, eventsDeleted: 1 } : { deleted: true });
+      expect(await rowsOf(email)).toEqual([{ userId: address, suppressed: false, categories: { newsletter: false } }]);
+      expect(await eventsOf([userId, address])).toEqual([
+        { userId: address, event: 'pricing.viewed' },
+        ...(removesEvents ? [] : [{ userId, event: 'session.started' }]),
+      ]);
+
+      // the holder goes too: now the address's rows go with it
+      expect((await api.request('DELETE', `${path}/${holder.body.contact.id}`, { token: token() })).status).toBe(200);
+      expect(await rowsOf(email)).toEqual([]);
+      expect(await eventsOf([address])).toHaveLength(removesEvents ? 0 : 1);
     },
   );
 

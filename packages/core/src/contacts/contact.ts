@@ -77,10 +77,11 @@ function emailOnlyRowUserId(emailOnly: string) {
 }
 
 /**
- * The one rule for which email_preferences rows are a contact's own (its admin view and edits, its
- * delete and erasure): those keyed by its external id; for an email-only contact, the address's
- * row with no user id and the row keyed by its user id (emailOnlyRowUserId). Rows under other user
- * ids for the same address are other contacts' (the send gate still counts them all).
+ * The one rule for which email_preferences rows are a contact's own (its admin view and edits; its
+ * delete and erasure remove these and those of ownUserIds): those keyed by its external id; for an
+ * email-only contact, the address's row with no user id and the row keyed by its user id
+ * (emailOnlyRowUserId). Rows under other user ids for the same address are other contacts' (the
+ * send gate still counts them all).
  */
 export function ownPreferenceRows(owner: PreferenceOwner) {
   return 'userId' in owner
@@ -91,4 +92,27 @@ export function ownPreferenceRows(owner: PreferenceOwner) {
 /** The user id of the row created for a contact that has none yet: the one its sends write to, so they share it. */
 export function newPreferenceRowUserId(owner: PreferenceOwner) {
   return 'userId' in owner ? sql<string | null>`${owner.userId}::text` : emailOnlyRowUserId(owner.emailOnly);
+}
+
+/** The address as user id while no contact but `contactId` holds it, as its address or its external id. */
+function addressHeldOnlyBy(contactId: string, address: string) {
+  return sql<string | null>`(select ${address}::text
+    where not exists (select 1 from contacts where id <> ${contactId} and (lower(email) = ${address} or external_id = ${address})))`;
+}
+
+/**
+ * The one rule for which user ids a contact's rows are keyed by, those its delete and erasure remove
+ * the rows of (preference rows; events too for an erasure), as a text[] for `user_id = any(…)`: its
+ * external id, and its lower-cased address (emailOnlyUserId), the user id of the email-only events
+ * its upsert took (upsert-contact.ts: the most recently seen contact of the address takes them,
+ * whether or not it has an external id), so of their sends, unsubscribe tokens and bounces. An
+ * email-only contact is keyed by that user id, so owns it unless a contact's external id is that
+ * very string (emailOnlyRowUserId); a contact with an external id owns it only while no other
+ * contact holds the address (addressHeldOnlyBy): the rows are then that other's.
+ */
+export function ownUserIds(contact: Pick<ContactRow, 'id' | 'externalId' | 'email'>) {
+  const address = contact.email === null || contact.email.trim() === '' ? undefined : emailOnlyUserId(contact.email);
+  const addressUserId =
+    address === undefined ? sql<null>`null` : contact.externalId === null ? emailOnlyRowUserId(address) : addressHeldOnlyBy(contact.id, address);
+  return sql<string[]>`array_remove(array[${contact.externalId}::text, ${addressUserId}], null)`;
 }

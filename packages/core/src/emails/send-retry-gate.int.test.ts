@@ -4,7 +4,6 @@ import type { EmailTransport } from '@waymark/email/ses-transport';
 import { emailTemplates } from '@waymark/journeys/templates/registry';
 import { loadConfig } from '../config/config';
 import { deletePreferencesKeepingSuppression } from '../contacts/address-suppressions';
-import { emailOnlyUserId } from '../contacts/contact';
 import { createDatabase, type Db } from '../db/database';
 import { deliverJourneyEmail } from '../journeys/deliver-journey-email';
 import { deploymentCategories } from '../../../../test/deployment-categories';
@@ -66,7 +65,7 @@ describe('a retried send asks the send gate again', () => {
     const input = { templateKey: 'welcome', to, idempotencyKey: randomUUID(), category: 'transactional' };
     await failOnce(input);
     await suppress(to);
-    await deletePreferencesKeepingSuppression(db, { emailOnly: emailOnlyUserId(to) });
+    await deletePreferencesKeepingSuppression(db, { id: randomUUID(), externalId: null, email: to });
 
     expect(await sendEmail(email, input)).toEqual({ status: 'skipped', reason: 'suppressed' });
     expect(await emailsTo(to)).toHaveLength(0);
