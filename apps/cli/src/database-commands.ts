@@ -4,6 +4,7 @@ import type { Db } from '@waymark/core/db/database';
 import { migrateToLatest } from '@waymark/core/db/migrator';
 import { explainJourney } from '@waymark/core/journeys/explain';
 import type { JourneyRegistry } from '@waymark/core/journeys/registry';
+import type { PreferenceCategories } from '@waymark/email/preference-categories';
 import { isAppError } from '@waymark/core/errors/app-error';
 import { journeys } from '@waymark/journeys';
 import { z } from 'zod';
@@ -73,14 +74,19 @@ export async function simulate(db: Db, values: { journey?: string; since: string
 }
 
 /** `explain`: reads the database only; a live run's pending timer shows as its last `waiting` log step. */
-export async function explain(db: Db, registry: JourneyRegistry, values: { user?: string; journey?: string; template?: string }): Promise<number> {
+export async function explain(
+  db: Db,
+  registry: JourneyRegistry,
+  categories: Pick<PreferenceCategories, 'find'>,
+  values: { user?: string; journey?: string; template?: string },
+): Promise<number> {
   if (values.user === undefined || values.journey === undefined) {
     console.error('usage: waymark explain --user ID --journey ID [--template KEY]');
     return 2;
   }
   try {
     const explanation = await explainJourney(
-      { db, journeys: registry, orchestrator: {} },
+      { db, journeys: registry, orchestrator: {}, categories },
       { contactId: values.user, journeyId: values.journey, ...(values.template === undefined ? {} : { templateKey: values.template }) },
     );
     console.log(formatExplanation(explanation));

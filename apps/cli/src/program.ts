@@ -137,8 +137,8 @@ export function buildProgram(act: Act): Command {
     .action(
       act((values: { user: string; journey: string; template?: string }) =>
         withDatabase(async (db, config) => {
-          const [{ explain }, { createDeploymentJourneys }] = await Promise.all([commands(), import('@waymark/runtime/runtime')]);
-          return explain(db, createDeploymentJourneys(config), values);
+          const [{ explain }, { createDeploymentJourneys, deploymentCategories }] = await Promise.all([commands(), import('@waymark/runtime/runtime')]);
+          return explain(db, createDeploymentJourneys(config), deploymentCategories(), values);
         }),
       ),
     );

@@ -4,6 +4,9 @@ import type { JsonObject } from '../db/schema';
 import { getContact } from '../contacts/contact';
 import { listAddressSuppressions, type AddressSuppressionReason } from '../contacts/address-suppressions';
 import { programHoldoutPhrase } from '../delivery/program-holdout';
+import { sendCategory } from '../delivery/send-category';
+import { isRequired } from '../preferences/send-gate';
+import type { PreferenceCategories } from '@waymark/email/preference-categories';
 import { effectiveEnabled, loadOverrides } from './effective-enabled';
 import type { JourneyOrchestrator } from './orchestrator';
 import type { JourneyRegistry } from './registry';
@@ -12,6 +15,8 @@ export interface ExplainDeps {
   db: Db;
   journeys: JourneyRegistry;
   orchestrator: Pick<JourneyOrchestrator, 'runProgress'>;
+  /** the deployment's categories: a kept unsubscribe refuses no entry into a journey of a required one */
+  categories: Pick<PreferenceCategories, 'find'>;
 }
 
 /** One step of an enrollment: what happened at a node, in words (docs/journeys.md#explain). */
@@ -135,13 +140,14 @@ export async function explainJourney(deps: ExplainDeps, input: { contactId: stri
   // BOUNCE_THRESHOLD) reads as bounce-suppressed and a manual suppression of a bouncing address does not
   const bounced = preferences.some((row) => row.suppressed && row.suppressionReason === 'bounced');
   // what an earlier, deleted contact of this address said, which the send gate still honours
-  const keptPhrase = (reasons: readonly AddressSuppressionReason[]): string | undefined => {
-    const found = kept.find((suppression) => reasons.includes(suppression.reason));
+  const keptPhrase = (reasons: readonly AddressSuppressionReason[], before?: Date): string | undefined => {
+    const found = kept.find((suppression) => reasons.includes(suppression.reason) && (before === undefined || suppression.suppressedAt <= before));
     return found === undefined
       ? undefined
       : `${KEPT_WORDS[found.reason]} on ${found.suppressedAt.toISOString()}, kept after a contact with this address was deleted`;
   };
   const keptSuppression = keptPhrase(['bounced', 'complained', 'manual']);
+  const entryCategoryRequired = isRequired(sendCategory(deps.categories, journey.category));
   const keptUnsubscribe = keptPhrase(['unsubscribed']);
   const skipPhrase = (reason: string): string => {
     switch (reason) {
@@ -248,12 +254,16 @@ export async function explainJourney(deps: ExplainDeps, input: { contactId: stri
     if (journey.entryLimit === 'once' && entry !== undefined && entry.firstEnteredAt < event.occurredAt) {
       return { eventId: event.id, at: event.occurredAt, outcome: `entry limit once already used on ${entry.firstEnteredAt.toISOString()}` };
     }
+    // a kept entry is the reason only if the entry gate would have refused on it: kept before the
+    // trigger, and for an unsubscribe, a journey whose category a person may leave
+    const suppressedThen = keptPhrase(['bounced', 'complained', 'manual'], event.occurredAt);
+    const unsubscribedThen = entryCategoryRequired ? undefined : keptPhrase(['unsubscribed'], event.occurredAt);
     const refused =
-      keptSuppression !== undefined
-        ? `not entered: the address is suppressed (${keptSuppression})`
-        : keptUnsubscribe === undefined
+      suppressedThen !== undefined
+        ? `not entered: the address is suppressed (${suppressedThen})`
+        : unsubscribedThen === undefined
           ? undefined
-          : `not entered: the address is unsubscribed (${keptUnsubscribe})`;
+          : `not entered: the address is unsubscribed (${unsubscribedThen})`;
     return { eventId: event.id, at: event.occurredAt, outcome: unavailable ?? refused ?? 'not entered (already enrolled, or unsubscribed at the time)' };
   });
 

@@ -59,7 +59,7 @@ export const contactExplainRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, 
     },
     async (request) => ({
       explanation: await explainJourney(
-        { db: deps.db, journeys: deps.journeys, orchestrator: deps.temporal.orchestrator },
+        { db: deps.db, journeys: deps.journeys, orchestrator: deps.temporal.orchestrator, categories: deps.categories },
         {
           contactId: request.params.id,
           journeyId: request.query.journeyId,
