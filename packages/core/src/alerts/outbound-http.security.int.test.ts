@@ -31,3 +31,25 @@ describe('security: outbound webhooks refuse special-purpose IPv6 spellings of i
     expect(receiver.received.filter((request) => request.path === path)).toHaveLength(0);
   });
 });
+
+/**
+ * A connection kept alive by a call that may reach private targets (ALERT_ALLOW_PRIVATE_TARGETS)
+ * is never reused by one that may not (WEBHOOK_ALLOW_PRIVATE_TARGETS off): the reused socket would
+ * skip the address check, which runs only when a connection is made.
+ */
+describe('security: a connection opened for a private-target call is not reused by a guarded one', () => {
+  let receiver: WebhookReceiver;
+  let port: string;
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+    port = new URL(receiver.url).port;
+  });
+  afterAll(() => receiver?.close());
+
+  it('refuses the guarded call to the same host and port after an allowed one', async () => {
+    const target = `http://localhost:${port}/pooled-${Math.random().toString(36).slice(2)}`;
+    expect((await postJsonBody(target, '{}', {}, { timeoutMs: 2_000, allowPrivateTargets: true })).status).toBe(200);
+    await expect(postJsonBody(target, '{}', {}, { timeoutMs: 2_000, allowPrivateTargets: false })).rejects.toBeInstanceOf(OutboundRefusedError);
+    expect(receiver.received.filter((request) => request.path === new URL(target).pathname)).toHaveLength(1);
+  });
+});

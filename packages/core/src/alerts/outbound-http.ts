@@ -39,6 +39,17 @@ function guardedLookup(): LookupFunction {
   };
 }
 
+/**
+ * Kept-alive connections, pooled apart by whether the address check ran when they were made: a
+ * socket opened for a call that may reach private targets (ALERT_ALLOW_PRIVATE_TARGETS) would
+ * otherwise carry a later call to the same host and port that may not (outbound webhooks), past a
+ * check that runs only on connect (docs/security.md).
+ */
+const POOLS = {
+  guarded: { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) },
+  open: { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) },
+} as const;
+
 export interface OutboundResponse {
   status: number;
   /** the first RESPONSE_BODY_LIMIT bytes of the answer (UTF-8), for operators' diagnostics */
@@ -77,6 +88,7 @@ export async function postJsonBody(target: string, body: string, headers: Record
       {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'content-length': String(payload.length), ...headers },
+        agent: POOLS[options.allowPrivateTargets ? 'open' : 'guarded'][url.protocol === 'https:' ? 'https:' : 'http:'],
         ...(options.allowPrivateTargets ? {} : { lookup: guardedLookup() }),
       },
       (response) => {
