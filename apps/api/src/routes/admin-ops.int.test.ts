@@ -300,8 +300,10 @@ describe('alerts, DLQ, metrics and the contacts/emails/lists data plane', () => 
       expect(await api.request('GET', `/v1/contacts/${userId}`, { token: keys.ingest })).toMatchObject({ status: 404, body: { error: 'Contact not found' } });
       expect((await api.request('DELETE', `/v1/contacts/${userId}`, { token: keys.ingest })).status).toBe(404);
       const audit = await api.request('GET', '/v1/admin/audit-logs?resource=contact&action=delete&limit=100', { token: LEGACY });
-      expect(audit.body.logs.find((log: { resourceId: string }) => log.resourceId === created.body.contact.id)).toMatchObject({
-        detail: { erasure: true, eventsDeleted: 2 },
+      // the audit row says what was done, not to whom: the erased person's address and id are not kept
+      expect(audit.body.logs.find((log: { resourceId: string }) => log.resourceId === created.body.contact.id).detail).toEqual({
+        erasure: true,
+        eventsDeleted: 2,
       });
     });
 

@@ -125,6 +125,23 @@ describe('outbound webhooks: endpoints, signed delivery, retries, a killed worke
       expect(actions.sort()).toEqual(['create', 'delete', 'rotate', 'update']);
     });
 
+    it("keeps an endpoint URL's credentials and path out of the audit log, which a read key can open", async () => {
+      const secretUrl = new URL(`${receiver.url}/in?token=abc-${randomUUID()}`);
+      secretUrl.username = 'svc';
+      secretUrl.password = `S3cret-${randomUUID()}`;
+      const created = await api.request('POST', '/v1/admin/webhook-endpoints', { token: LEGACY, body: { url: secretUrl.href, events: ['contact.created'] } });
+      expect(created.status, created.text).toBe(201);
+      endpointIds.push(created.body.id);
+
+      const reader = await api.request('POST', '/v1/admin/api-keys', { token: LEGACY, body: { name: 'audit-reader', scopes: ['read'] } });
+      const audit = await api.request('GET', '/v1/admin/audit-logs?resource=webhook-endpoint&limit=100', { token: reader.body.key });
+      expect(audit.status).toBe(200);
+      const row = audit.body.logs.find((log: { resourceId: string; action: string }) => log.resourceId === created.body.id && log.action === 'create');
+      expect(row.detail).toEqual({ host: secretUrl.host, events: ['contact.created'] });
+      expect(audit.text).not.toContain(secretUrl.password);
+      expect(audit.text).not.toContain(secretUrl.searchParams.get('token'));
+    });
+
     it('answers 400 for bad bodies, 404 for unknown ids, 403 for a read key', async () => {
       for (const body of [
         { url: 'ftp://example.com/hook', events: ['contact.created'] },

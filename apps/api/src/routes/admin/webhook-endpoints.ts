@@ -81,7 +81,9 @@ export const webhookEndpointRoutes: RoutePlugin<{ deps: AppDeps }> = async (app,
     },
     async (request, reply) => {
       const endpoint = await createWebhookEndpoint(deps.db, request.body);
-      request.auditRecord = { resourceId: endpoint.id, detail: { url: endpoint.url, events: endpoint.events } };
+      // the host only: a URL's credentials, path and query often are the receiver's secret, and a
+      // read key opens the audit log
+      request.auditRecord = { resourceId: endpoint.id, detail: { host: new URL(endpoint.url).host, events: endpoint.events } };
       return reply.status(201).send(endpoint);
     },
   );

@@ -73,7 +73,8 @@ export const dataContactRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { d
     },
     async (request) => {
       const { contact, eventsDeleted } = await eraseContact(deps.db, request.params.id);
-      request.auditRecord = { resourceId: contact.id, detail: { erasure: true, externalId: contact.externalId, email: contact.email, eventsDeleted } };
+      // what was done, not to whom: an erasure keeps neither the person's address nor their id
+      request.auditRecord = { resourceId: contact.id, detail: { erasure: true, eventsDeleted } };
       return { deleted: true as const, eventsDeleted };
     },
   );
