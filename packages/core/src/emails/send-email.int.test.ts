@@ -261,6 +261,37 @@ describe('sendEmail (exactly once, failures, DLQ, suppress window)', () => {
     expect(live.status).toBe('active');
   });
 
+  it('a journey step whose data its template refuses is parked with the secret props redacted', async () => {
+    const to = uniqueAddress('refused-data');
+    const state = await db
+      .insertInto('journeyStates')
+      .values({ journeyId: 'test-journey', userId: `u-${randomUUID()}`, userEmail: to, workflowId: `wf-${randomUUID()}`, context: '{}' })
+      .returning(['id', 'userId'])
+      .executeTakeFirstOrThrow();
+    const key = `wf:${randomUUID()}:refused:1`;
+    const resetUrl = `https://app.example/reset?token=${randomUUID()}`;
+    const result = await deliverJourneyEmail(email, {
+      stateId: state.id,
+      journeyId: 'test-journey',
+      userId: state.userId,
+      userEmail: to,
+      templateKey: 'auth-password-reset',
+      nodeId: 'refused',
+      data: { resetUrl, expiresInMinutes: 'soon' },
+      category: 'journey',
+      idempotencyKey: key,
+    });
+    expect(result.status).toBe('failed');
+    const dlq = await db
+      .selectFrom('dlqEntries')
+      .selectAll()
+      .where('source', '=', 'email')
+      .where(sql<string>`payload ->> 'idempotencyKey'`, '=', key)
+      .executeTakeFirstOrThrow();
+    expect(dlq.payload).toMatchObject({ templateKey: 'auth-password-reset', data: { resetUrl: '[redacted]', expiresInMinutes: 'soon' } });
+    expect(JSON.stringify(dlq.payload)).not.toContain(resetUrl);
+  });
+
   /**
    * The batched send path of broadcast chunks: the claims and the "sent" records of sends in
    * flight together go in shared statements (group commit).
