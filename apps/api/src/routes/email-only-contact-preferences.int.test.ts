@@ -67,6 +67,26 @@ describe('email-only contact preferences', () => {
     expect((await preferencesOf(contact.id)).body.preferences).toMatchObject({ userId: address, unsubscribedAll: true });
   });
 
+  it("a contact keyed by userId shows and edits the rows its address's email-only events wrote, while no other contact holds the address", async () => {
+    const email = uniqueAddress('Both-Keys-Unsub');
+    const address = email.toLowerCase();
+    const userId = `u-${randomUUID()}`;
+    const created = await api.request('POST', '/v1/contacts', { token: ingestKey, body: { userId, email } });
+    expect(created.status, created.text).toBe(200);
+    // the email-only sign-up takes this contact (the latest seen of the address); its send and unsubscribe are keyed by the address
+    await signUpAndUnsubscribe(email);
+    expect(await rowsOf(email)).toEqual([{ userId: address, unsubscribedAll: false, categories: { journey: false } }]);
+    expect(await checkSendGate(api.deps.db, email, 'journey')).toEqual({ allowed: false, reason: 'category_unsubscribed' });
+
+    const read = await preferencesOf(created.body.contact.id);
+    expect(read.status, read.text).toBe(200);
+    expect(read.body.preferences).toMatchObject({ userId: address, categories: { journey: false } });
+    const resubscribed = await putPreferences(created.body.contact.id, { categories: { journey: true } });
+    expect(resubscribed.status, resubscribed.text).toBe(200);
+    expect(await rowsOf(email)).toEqual([{ userId: address, unsubscribedAll: false, categories: { journey: true } }]);
+    expect(await checkSendGate(api.deps.db, email, 'journey')).toEqual({ allowed: true });
+  });
+
   it('an admin PUT before the first send keys the row as the sends do: the later unsubscribe lands on it', async () => {
     const email = uniqueAddress('Only-Email-Early');
     const address = email.toLowerCase();

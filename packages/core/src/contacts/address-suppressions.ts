@@ -1,7 +1,7 @@
 import { sql, type Expression } from 'kysely';
 import type { Db } from '../db/database';
 import type { AddressSuppressionsTable, ContactRow } from '../db/schema';
-import { ownPreferenceRows, ownUserIds, preferenceOwnerOf } from './contact';
+import { contactPreferenceRows } from './contact';
 
 export type AddressSuppressionReason = AddressSuppressionsTable['reason'];
 
@@ -28,16 +28,14 @@ export function addressKept(address: Expression<string>, reasons: readonly Addre
  * Deletes the preference rows a contact's delete or erasure removes, keeping what they said about
  * the address (a bounce or complaint suppression, a global unsubscribe) as address-level entries,
  * in one statement: honouring an objection is the reason to keep it, and the hash keeps no
- * personal data. The contact's own rows go (ownPreferenceRows, the rule its admin view and edits use
- * too) and every row keyed by a user id it owns (ownUserIds): its address as user id too, under
- * which the sends of its email-only events, their unsubscribe tokens and their bounces wrote, unless
- * another contact holds that address.
+ * personal data. The rows that go are the contact's (contactPreferenceRows, the rule its admin view
+ * and edits use too): its address as user id too, under which the sends of its email-only events,
+ * their unsubscribe tokens and their bounces wrote, unless another contact holds that address.
  */
 export async function deletePreferencesKeepingSuppression(db: Db, contact: Pick<ContactRow, 'id' | 'externalId' | 'email'>): Promise<void> {
-  const owner = preferenceOwnerOf(contact);
   await sql`
     with gone as (
-      delete from email_preferences where ${owner === undefined ? sql`false` : ownPreferenceRows(owner)} or user_id = any(${ownUserIds(contact)})
+      delete from email_preferences where ${contactPreferenceRows(contact)}
       returning email, suppressed, suppression_reason, suppressed_at, unsubscribed_all, updated_at
     )
     insert into address_suppressions (address_hash, reason, suppressed_at)

@@ -77,8 +77,7 @@ function emailOnlyRowUserId(emailOnly: string) {
 }
 
 /**
- * The one rule for which email_preferences rows are a contact's own (its admin view and edits; its
- * delete and erasure remove these and those of ownUserIds): those keyed by its external id; for an
+ * The rows a contact's keys name (contactPreferenceRows adds those of the user ids it owns): those keyed by its external id; for an
  * email-only contact, the address's row with no user id and the row keyed by its user id
  * (emailOnlyRowUserId). Rows under other user ids for the same address are other contacts' (the
  * send gate still counts them all).
@@ -115,4 +114,15 @@ export function ownUserIds(contact: Pick<ContactRow, 'id' | 'externalId' | 'emai
   const addressUserId =
     address === undefined ? sql<null>`null` : contact.externalId === null ? emailOnlyRowUserId(address) : addressHeldOnlyBy(contact.id, address);
   return sql<string[]>`array_remove(array[${contact.externalId}::text, ${addressUserId}], null)`;
+}
+
+/**
+ * The one rule for a contact's preference rows, as its admin view and edits and its delete and
+ * erasure all take them: its own rows (ownPreferenceRows) and every row keyed by a user id it owns
+ * (ownUserIds: for a contact with an external id, its address while no other contact holds it,
+ * under which its address's email-only events' sends, unsubscribes and bounces wrote).
+ */
+export function contactPreferenceRows(contact: Pick<ContactRow, 'id' | 'externalId' | 'email'>) {
+  const owner = preferenceOwnerOf(contact);
+  return sql<boolean>`(${owner === undefined ? sql`false` : ownPreferenceRows(owner)} or user_id = any(${ownUserIds(contact)}))`;
 }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { PreferenceCategories } from '@waymark/email/preference-categories';
-import { getContact, newPreferenceRowUserId, ownPreferenceRows, preferenceOwnerOf, toContact, type Contact } from '../contacts/contact';
+import { contactPreferenceRows, getContact, newPreferenceRowUserId, preferenceOwnerOf, toContact, type Contact } from '../contacts/contact';
 import type { ContactRow, EmailPreferencesRow } from '../db/schema';
 import type { Db } from '../db/database';
 import { liftAddressSuppressions, SUPPRESSING_REASONS } from '../contacts/address-suppressions';
@@ -38,14 +38,12 @@ export function toContactPreferences(row: EmailPreferencesRow): ContactPreferenc
 }
 
 /**
- * The contact's own preference rows (ownPreferenceRows) of one address, the latest updated first:
+ * The contact's preference rows (contactPreferenceRows) of one address, the latest updated first:
  * the address of its latest row, as a contact whose address changed may still own a row of its
  * old one, which the send gate no longer reads for it.
  */
 async function listContactPreferenceRows(db: Db, contact: ContactRow): Promise<EmailPreferencesRow[]> {
-  const owner = preferenceOwnerOf(contact);
-  if (owner === undefined) return [];
-  const rows = await db.selectFrom('emailPreferences').selectAll().where(ownPreferenceRows(owner)).orderBy('updatedAt', 'desc').orderBy('id').execute();
+  const rows = await db.selectFrom('emailPreferences').selectAll().where(contactPreferenceRows(contact)).orderBy('updatedAt', 'desc').orderBy('id').execute();
   const address = rows[0]?.email.toLowerCase();
   return rows.filter((row) => row.email.toLowerCase() === address);
 }
@@ -124,7 +122,7 @@ function assertNotTurningOffRequired(categories: PreferenceCategories, update: P
 }
 
 /**
- * PUT …/preferences: upsert of the contact's own rows (ownPreferenceRows, the rows its GET shows);
+ * PUT …/preferences: upsert of the contact's rows (contactPreferenceRows, the rows its GET shows);
  * 400 when the contact has no email, names an unknown category or turns off a required one. Every
  * own row of the address is set alike, so none of them still blocks a send the operator allowed
  * (the send gate counts them all); a contact with none gets the row its sends would write.
