@@ -37,6 +37,7 @@ import { sources as ownSources } from '@waymark/journeys/sources/index';
 import { MemorySessionAdapter } from '@waymark/core/auth/sessions/memory-session-adapter';
 import { RedisSessionAdapter } from '@waymark/core/auth/sessions/redis-session-adapter';
 import { memoryResetTokens, redisResetTokens } from '@waymark/core/auth/sessions/reset-token-store';
+import { memorySignInFailures, redisSignInFailures, type SignInFailures } from '@waymark/core/users/sign-in-failures';
 import { SessionManager } from '@waymark/core/auth/sessions/session-manager';
 import { SessionPrincipals } from '@waymark/core/organizations/session-principals';
 import type { InvitationDeps } from '@waymark/core/organizations/invitations';
@@ -85,6 +86,8 @@ export interface AppDeps {
   /** web sessions (lucia, stored in Redis; in memory for a development API that found no Redis at boot) and what a session's user may do on the admin plane */
   sessions: SessionManager;
   sessionPrincipals: SessionPrincipals;
+  /** failed sign-ins per account (Redis, or memory beside in-memory sessions) */
+  signInFailures: SignInFailures;
   passwordReset: PasswordResetDeps;
   /** reset and invitation emails as workflow runs; close waits for the starts in flight */
   systemEmails: SystemEmails;
@@ -203,8 +206,8 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
   // chosen once, at boot: a Redis that goes down later makes sign-in fail closed (503) rather than
   // splitting sessions between Redis and this process
   const authStores = redisReady
-    ? { sessions: new RedisSessionAdapter({ redis, db }), resetTokens: redisResetTokens(redis) }
-    : { sessions: new MemorySessionAdapter({ db }), resetTokens: memoryResetTokens() };
+    ? { sessions: new RedisSessionAdapter({ redis, db }), resetTokens: redisResetTokens(redis), signInFailures: redisSignInFailures(redis) }
+    : { sessions: new MemorySessionAdapter({ db }), resetTokens: memoryResetTokens(), signInFailures: memorySignInFailures() };
   const sessions = new SessionManager({ adapter: authStores.sessions, secureCookie: config.isProduction, now: options.now });
   // reset links and invitations are workflow runs of their own, their input sealed and kept in the
   // system-email outbox until started; with Temporal unreachable the worker's relay starts them
@@ -219,6 +222,7 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
   const passwordReset: PasswordResetDeps = {
     db,
     resetTokens: authStores.resetTokens,
+    signInFailures: authStores.signInFailures,
     sessions,
     publicUrl: config.apiPublicUrl,
     keepEmail,
@@ -265,6 +269,7 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
     processMetrics,
     sessions,
     sessionPrincipals: new SessionPrincipals({ db }),
+    signInFailures: authStores.signInFailures,
     passwordReset,
     invitations,
     systemEmails,

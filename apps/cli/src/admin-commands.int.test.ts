@@ -7,6 +7,7 @@ import { createDatabase } from '@waymark/core/db/database';
 import { generateToken, hashToken } from '@waymark/core/tokens/tokens';
 import { verifyCredentials } from '@waymark/core/users/credentials';
 import { resetPassword, RESET_TOKEN_LIFETIME_MS } from '@waymark/core/users/password-reset';
+import { redisSignInFailures } from '@waymark/core/users/sign-in-failures';
 import { runEntry } from '../../../test/run-entry';
 import { withScratchDatabase } from '../../../test/scratch-database';
 import { integrationEnv } from '../../../test/test-env';
@@ -62,7 +63,14 @@ describe('waymark admin (no API running, database access only)', () => {
         expect(reset.code, reset.output).toBe(0);
         const newPassword = printedPassword(reset.output);
         expect(await sessions.validate(session.id)).toBeUndefined();
-        const resetDeps = { db, resetTokens, sessions, publicUrl: 'http://localhost', keepEmail: () => Promise.reject(new Error('no email in this test')) };
+        const resetDeps = {
+          db,
+          resetTokens,
+          sessions,
+          signInFailures: redisSignInFailures(redis),
+          publicUrl: 'http://localhost',
+          keepEmail: () => Promise.reject(new Error('no email in this test')),
+        };
         await expect(resetPassword(resetDeps, { token: resetToken, newPassword: 'taken over by an old link', ipAddress: '127.0.0.1' })).rejects.toThrow(
           'Invalid or expired token',
         );

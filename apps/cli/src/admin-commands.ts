@@ -1,5 +1,6 @@
 import { RedisSessionAdapter } from '@waymark/core/auth/sessions/redis-session-adapter';
 import { redisResetTokens } from '@waymark/core/auth/sessions/reset-token-store';
+import { redisSignInFailures } from '@waymark/core/users/sign-in-failures';
 import { SessionManager } from '@waymark/core/auth/sessions/session-manager';
 import { connectRedis, createRedis } from '@waymark/core/cache/redis';
 import type { Db } from '@waymark/core/db/database';
@@ -62,7 +63,7 @@ async function resetPassword(db: Db, values: AccountOptions, env: { cacheUrl: st
     }
     // what any new password ends, as the api's password change and reset do (the cookie settings do not matter here)
     const sessions = new SessionManager({ adapter: new RedisSessionAdapter({ redis, db }), secureCookie: true });
-    await revokeForNewPassword({ sessions, resetTokens: redisResetTokens(redis) }, reset.user.id);
+    await revokeForNewPassword({ sessions, resetTokens: redisResetTokens(redis), signInFailures: redisSignInFailures(redis) }, reset.user);
     console.log('Every session and outstanding reset link of this user was revoked.');
     return 0;
   } finally {

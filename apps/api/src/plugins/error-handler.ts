@@ -35,6 +35,7 @@ export function registerErrorHandler(app: FastifyInstance, options: { production
       // a 503 is a known condition (e.g. no key configured): one line, no stack
       if (error.status === 500) request.log.error({ err: error }, error.message);
       else if (error.status > 500) request.log.warn(error.message);
+      if (error.retryAfterSeconds !== undefined) void reply.header('retry-after', String(error.retryAfterSeconds));
       return reply.status(error.status).send(error.reason === undefined ? { error: error.message } : { error: error.message, code: error.reason });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

@@ -834,7 +834,7 @@ export interface paths {
     put?: never;
     /**
      * Sign in with email and password
-     * @description Sets the `waymark_session` cookie (HttpOnly, SameSite=Lax, Path=/; Secure in production). A wrong email and a wrong password get the same 401. At most 10 attempts per 60 seconds per client.
+     * @description Sets the `waymark_session` cookie (HttpOnly, SameSite=Lax, Path=/; Secure in production). A wrong email and a wrong password get the same 401. At most 10 attempts per 60 seconds per client; after 10 failed ones within 15 minutes an account answers 429 until those 15 minutes end or its password is reset (docs/auth.md, "Limits").
      */
     post: {
       parameters: {

@@ -23,6 +23,8 @@ export class AppError extends Error {
   readonly details: Record<string, unknown> | undefined;
   /** machine-readable reason sent beside `error` (e.g. `INVALID_TOKEN`), for clients that branch on it */
   reason: string | undefined;
+  /** sent as `Retry-After` (a 429 or 503 that knows when to come back) */
+  retryAfterSeconds: number | undefined;
 
   constructor(code: ErrorCode, message: string, details?: Record<string, unknown>) {
     super(message);
@@ -34,6 +36,11 @@ export class AppError extends Error {
 
   withReason(reason: string): this {
     this.reason = reason;
+    return this;
+  }
+
+  withRetryAfter(seconds: number): this {
+    this.retryAfterSeconds = Math.max(1, Math.ceil(seconds));
     return this;
   }
 }

@@ -24,5 +24,5 @@ export async function changePassword(
     await updatePasswordHash(tx, user.id, passwordHash);
     await recordAudit(tx, userAudit(user, { action: 'change-password', resource: 'user', resourceId: user.id, ipAddress: input.ipAddress }));
   });
-  await revokeForNewPassword(deps, user.id, input.sessionId);
+  await revokeForNewPassword(deps, user, input.sessionId);
 }

@@ -7,6 +7,7 @@ import { badRequest } from '../errors/app-error';
 import { revokeForNewPassword } from './new-password-revocation';
 import { checkNewPassword, hashPassword } from './passwords';
 import { findUserByEmail, updatePasswordHash } from './users';
+import type { SignInFailures } from './sign-in-failures';
 
 /** Reset tokens work once and for 15 minutes (docs/auth.md). */
 export const RESET_TOKEN_LIFETIME_MS = 15 * 60 * 1000;
@@ -17,6 +18,7 @@ export const invalidToken = () => badRequest('Invalid or expired token').withRea
 export interface PasswordResetDeps {
   db: Db;
   resetTokens: ResetTokenStore;
+  signInFailures: SignInFailures;
   sessions: SessionManager;
   /** `${API_PUBLIC_URL}` without a trailing slash: the link goes to the studio's reset page */
   publicUrl: string;
@@ -79,11 +81,12 @@ export async function resetPassword(deps: PasswordResetDeps, input: { token: str
   if (stored === undefined) throw invalidToken();
   if (stored.expiresAt <= (deps.now ?? Date.now)()) throw invalidToken();
   const passwordHash = await hashPassword(password);
-  await deps.db.transaction().execute(async (tx) => {
-    const user = await tx.selectFrom('users').select(['id', 'email']).where('id', '=', stored.userId).executeTakeFirst();
-    if (user === undefined) throw invalidToken();
-    await updatePasswordHash(tx, user.id, passwordHash);
-    await recordAudit(tx, userAudit(user, { action: 'reset-password', resource: 'user', resourceId: user.id, ipAddress: input.ipAddress }));
+  const user = await deps.db.transaction().execute(async (tx) => {
+    const row = await tx.selectFrom('users').select(['id', 'email']).where('id', '=', stored.userId).executeTakeFirst();
+    if (row === undefined) throw invalidToken();
+    await updatePasswordHash(tx, row.id, passwordHash);
+    await recordAudit(tx, userAudit(row, { action: 'reset-password', resource: 'user', resourceId: row.id, ipAddress: input.ipAddress }));
+    return row;
   });
-  await revokeForNewPassword(deps, stored.userId);
+  await revokeForNewPassword(deps, user);
 }

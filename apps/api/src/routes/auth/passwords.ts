@@ -79,7 +79,7 @@ export const authPasswordRoutes: RoutePlugin<AuthRouteOptions> = async (app, { d
       const session = await requireSession(deps.sessions, request, reply);
       assertSameOrigin(request, origins);
       await changePassword(
-        { db: deps.db, sessions: deps.sessions, resetTokens: deps.passwordReset.resetTokens },
+        { db: deps.db, sessions: deps.sessions, resetTokens: deps.passwordReset.resetTokens, signInFailures: deps.signInFailures },
         {
           userId: session.userId,
           sessionId: session.id,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '@waymark/core/tokens/tokens';
-import { createTestAdmin, SessionClient } from '../../../../../test/auth-client';
+import { createTestAdmin, resetTokenFor, SessionClient } from '../../../../../test/auth-client';
 import { startTestApi, type TestApi } from '../../../../../test/test-api';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -72,13 +72,39 @@ describe('/api/auth sign-in, get-session, sign-out', () => {
   it('limits sign-in to 10 attempts per 60 seconds per client', async () => {
     const admin = await createTestAdmin(api);
     const attacker = new SessionClient(api);
-    for (let attempt = 1; attempt <= 10; attempt++) expect((await attacker.signIn(admin.email, 'wrong password')).status).toBe(401);
+    // ten attempts on accounts of their own, so the account's own failure count stays clear
+    for (let attempt = 1; attempt <= 10; attempt++) expect((await attacker.signIn(`nobody-${attempt}@example.com`, 'wrong password')).status).toBe(401);
     const limited = await attacker.signIn(admin.email, admin.password);
     expect(limited.status).toBe(429);
     expect(limited.body).toEqual({ error: 'Rate limit exceeded' });
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     // another client is not affected
     expect((await new SessionClient(api).signIn(admin.email, admin.password)).status).toBe(200);
+  });
+
+  it("closes an account's sign-in for 15 minutes after 10 failed ones from any addresses; a new password opens it", async () => {
+    const admin = await createTestAdmin(api);
+    // guesses spread over ten addresses, each well under its own limit
+    for (let attempt = 1; attempt <= 10; attempt++) expect((await new SessionClient(api).signIn(admin.email, `wrong password ${attempt}`)).status).toBe(401);
+    const closed = await new SessionClient(api).signIn(admin.email.toUpperCase(), admin.password);
+    expect(closed).toMatchObject({
+      status: 429,
+      body: { error: 'Too many failed sign-ins for this account; try again in 15 minutes, or reset the password' },
+    });
+    const retryAfter = Number(closed.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(14 * 60);
+    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+    // an unknown account is counted alike: the answer says nothing of which accounts exist
+    const unknown = `nobody-${Date.now()}@example.com`;
+    for (let attempt = 1; attempt <= 10; attempt++) expect((await new SessionClient(api).signIn(unknown, 'wrong password')).status).toBe(401);
+    expect((await new SessionClient(api).signIn(unknown, 'wrong password')).status).toBe(429);
+
+    // the reset link reopens it: the person proved the mailbox
+    const requested = await new SessionClient(api).request('POST', '/api/auth/request-password-reset', { body: { email: admin.email } });
+    expect(requested.status).toBe(200);
+    const token = await resetTokenFor(admin.email);
+    expect((await api.request('POST', '/api/auth/reset-password', { body: { token, newPassword: 'a fresh password after the lock' } })).status).toBe(200);
+    expect((await new SessionClient(api).signIn(admin.email, 'a fresh password after the lock')).status).toBe(200);
   });
 
   it('refreshes a session older than a day and drops it after 7 days', async () => {

@@ -24,7 +24,8 @@ export const authSessionRoutes: RoutePlugin<AuthRouteOptions> = async (app, { de
         summary: 'Sign in with email and password',
         description:
           'Sets the `waymark_session` cookie (HttpOnly, SameSite=Lax, Path=/; Secure in production). ' +
-          'A wrong email and a wrong password get the same 401. At most 10 attempts per 60 seconds per client.',
+          'A wrong email and a wrong password get the same 401. At most 10 attempts per 60 seconds per client; after 10 failed ones ' +
+          'within 15 minutes an account answers 429 until those 15 minutes end or its password is reset (docs/auth.md, "Limits").',
         body: z.strictObject({ email: emailField, password: passwordField, rememberMe: z.boolean().optional() }),
         response: { 200: signedIn, 400: authErrorBody, 401: authErrorBody, 403: authErrorBody, 429: authErrorBody },
       },
