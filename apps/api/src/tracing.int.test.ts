@@ -215,4 +215,22 @@ describe('tracing: one event, one trace (real stack)', () => {
         expect(JSON.stringify(attribute.value)).not.toContain(webhooks.url);
       }
   });
+
+  it('a request span keeps the path of a link, never its token: reset, invitation and preference pages', async () => {
+    const token = `tok-${randomUUID()}`;
+    const traceId = randomBytes(16).toString('hex');
+    const traceparent = `00-${traceId}-${randomBytes(8).toString('hex')}-01`;
+    for (const path of [`/studio/reset-password?token=${token}`, `/studio/accept-invite?token=${token}`, `/v1/email/preferences?token=${token}`]) {
+      await api.request('GET', path, { headers: { traceparent } });
+    }
+    const spans = await eventually(
+      () => Promise.resolve(receiver.spans.filter((span) => span.traceId === traceId)),
+      (found) => found.length >= 3,
+      { what: 'the three request spans exported', timeoutMs: 20_000, intervalMs: 200 },
+    );
+    // the request spans (their handlers' spans carry no URL)
+    const paths = spans.flatMap((span) => (attributeOf(span, 'url.path') === undefined ? [] : [attributeOf(span, 'url.path')]));
+    expect(paths.sort()).toEqual(['/studio/accept-invite', '/studio/reset-password', '/v1/email/preferences']);
+    expect(JSON.stringify(spans)).not.toContain(token);
+  });
 });

@@ -13,7 +13,12 @@ export async function registerTracing(app: FastifyInstance, enabled: boolean): P
   const { FastifyOtelInstrumentation } = await import('@fastify/otel');
   const instrumentation = new FastifyOtelInstrumentation({
     instrumentHooks: false,
-    requestHook: (span, request) => span.updateName(`${request.method} ${request.routeOptions.url ?? 'unmatched route'}`),
+    requestHook: (span, request) => {
+      span.updateName(`${request.method} ${request.routeOptions.url ?? 'unmatched route'}`);
+      // the plugin records the whole URL; a link's query is its token (reset, invitation,
+      // unsubscribe and preference pages), and span attributes never carry one (docs/security.md)
+      span.setAttribute('url.path', request.url.split('?')[0]!);
+    },
   });
   await app.register(instrumentation.plugin());
 }
