@@ -81,3 +81,8 @@ export function secretValues(template: EmailTemplate, data: Record<string, unkno
     return typeof value === 'string' && value !== REDACTED && value !== '' ? [value] : [];
   });
 }
+
+/** `text` (a subject) as it may be kept: every live secret value of `data` in it becomes REDACTED. */
+export function redactSecretText(template: EmailTemplate, data: Record<string, unknown>, text: string): string {
+  return secretValues(template, data).reduce((kept, value) => kept.split(value).join(REDACTED), text);
+}

@@ -67,7 +67,7 @@ export function createBatchSender(deps: EmailDeps): BatchSender {
       if (settled !== undefined) return settled;
       const prepared = await prepareSend(deps, row);
       if ('status' in prepared) return prepared;
-      const claim = await claims.add({ row, subject: prepared.subject, urls: prepared.document.urls });
+      const claim = await claims.add({ row, subject: prepared.keptSubject, urls: prepared.document.urls });
       if (!claim.claimed) return claimLost(deps, row);
       const html = prepared.document.apply({ publicUrl: deps.publicUrl, emailSendId: row.id, linkIds: claim.linkIds });
       const accepted = await callProvider(deps, row, prepared, html, maxAttempts);

@@ -1,4 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { createElement } from 'react';
+import { z } from 'zod';
+import type { EmailTemplate } from '@waymark/email/email-template';
+import { REDACTED } from '@waymark/email/secret-props';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config';
@@ -390,5 +394,45 @@ describe('sendEmail (exactly once, failures, DLQ, suppress window)', () => {
       expect(await createBatchSender(email).send(stuck)).toMatchObject({ status: 'failed', emailSendId: stuck.id });
       expect(await emailsTo(stuck.toEmail)).toHaveLength(1);
     });
+  });
+});
+
+/**
+ * docs/email.md, "Secret props": a secret a template puts in its subject (a one-time code) is
+ * mailed, and kept as the placeholder wherever the send is kept: the row's subject included, which
+ * the admin plane shows to a read key.
+ */
+describe('sendEmail: a secret in the subject', () => {
+  const config = loadConfig(integrationEnv());
+  const codeSchema = z.object({ code: z.string().meta({ secret: true }), firstName: z.string() });
+  const signInCode: EmailTemplate<typeof codeSchema> = {
+    key: 'sign-in-code',
+    schema: codeSchema,
+    subject: ({ code }) => `Your sign-in code is ${code}`,
+    component: ({ firstName }) => createElement('p', null, `Hi ${firstName}, the code is in the subject.`),
+    sampleData: { code: '000000', firstName: 'Ada' },
+  };
+  let db: Db;
+  let email: EmailDeps;
+  beforeAll(() => {
+    db = createDatabase({ connectionString: config.databaseUrl, max: 2 });
+    email = createEmailDeps(config, { db, templates: [...emailTemplates, signInCode as unknown as EmailTemplate], categories: deploymentCategories });
+  });
+  afterAll(() => db.destroy());
+
+  it('mails the code in the subject and keeps the subject with the placeholder; a retry of the send mails the code again', async () => {
+    const to = uniqueAddress('code-subject');
+    const code = `C-${randomUUID().slice(0, 8)}`;
+    const input = { templateKey: 'sign-in-code', to, data: { code, firstName: 'Ada' }, idempotencyKey: randomUUID() };
+    // the first attempt fails at the provider after its claim: the retry renders from the kept row
+    const failing: EmailTransport = { send: () => Promise.reject(Object.assign(new Error('throttled'), { name: 'Throttling', retryable: true })) };
+    await sendEmail({ ...email, transport: failing }, { ...input, maxAttempts: 1 }).catch(() => undefined);
+    const sent = await sendEmail(email, input);
+    expect(sent.status).toBe('sent');
+    const [message] = await emailsTo(to);
+    expect(message?.subject).toBe(`Your sign-in code is ${code}`);
+    const row = await db.selectFrom('emailSends').select(['subject', 'data']).where('toEmail', '=', to).executeTakeFirstOrThrow();
+    expect(row.subject).toBe(`Your sign-in code is ${REDACTED}`);
+    expect(JSON.stringify(row)).not.toContain(code);
   });
 });

@@ -117,10 +117,10 @@ export async function attemptSend(
     if (admission.verdict === 'skip' && !(await endRefused(deps.db, row, admission.reason))) return claimLost(deps, row);
     if (admission.verdict !== 'send') return { status: 'refused', admission };
   }
-  const prepared = await prepareSend(deps, row, input.data);
+  const prepared = await prepareSend(deps, row, input.data, input.subject);
   if ('status' in prepared) return prepared;
   // rendered, claimed and its links stored in one statement (send-claim.ts)
-  const [claim] = await claimSends(deps.db, [{ emailSendId: row.id, subject: prepared.subject, urls: prepared.document.urls }]);
+  const [claim] = await claimSends(deps.db, [{ emailSendId: row.id, subject: prepared.keptSubject, urls: prepared.document.urls }]);
   if (!claim!.claimed) return claimLost(deps, row);
   const html = prepared.document.apply({ publicUrl: deps.publicUrl, emailSendId: row.id, linkIds: claim!.linkIds });
 

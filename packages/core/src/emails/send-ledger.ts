@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import { resolveLocale } from '@waymark/email/message-catalog';
-import { redactSecrets } from '@waymark/email/secret-props';
+import { redactSecrets, redactSecretText } from '@waymark/email/secret-props';
 import type { Db } from '../db/database';
 import { runNamed } from '../db/named-statements';
 import type { EmailSendRow, EmailSendsTable } from '../db/schema';
@@ -69,7 +69,7 @@ export function queuedSendValues(deps: Pick<EmailDeps, 'from' | 'templates'>, in
     userId: input.userId ?? null,
     journeyStateId: input.journeyStateId ?? null,
     broadcastId: input.broadcastId ?? null,
-    ...(input.subject === undefined ? {} : { subject: input.subject }),
+    ...(input.subject === undefined ? {} : { subject: template === undefined ? input.subject : redactSecretText(template, data, input.subject) }),
     category,
     // chosen once, with the row: every attempt renders the same language, and the studio shows it
     locale: template === undefined ? null : resolveLocale(template.messages, input.locale),

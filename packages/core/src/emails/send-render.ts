@@ -2,7 +2,7 @@ import { TemplateDataError } from '@waymark/email/render-email';
 import { renderForSend } from '@waymark/email/render-plan';
 import type { TrackableDocument } from '@waymark/email/link-tracking';
 import type { EmailLinks } from '@waymark/email/email-template';
-import { REDACTED, redactedProps, secretValues } from '@waymark/email/secret-props';
+import { REDACTED, redactedProps, redactSecretText, secretValues } from '@waymark/email/secret-props';
 import type { EmailSendRow, JsonObject } from '../db/schema';
 import type { EmailDeps } from './email-deps';
 import { buildEmailLinks } from './email-links';
@@ -12,6 +12,8 @@ import { failForGood } from './send-outcome';
 /** A send rendered for its provider call: all but the tracked links, whose ids the caller stores. */
 export interface PreparedSend {
   subject: string;
+  /** the subject as the row keeps it: a secret it carries (a one-time code) as the placeholder */
+  keptSubject: string;
   text: string;
   links: EmailLinks;
   document: TrackableDocument;
@@ -23,7 +25,7 @@ export interface PreparedSend {
  * `live` is the caller's own data, whose values they take. A row whose secrets nobody holds any
  * more (a resend from kept data) fails for good rather than mail the placeholder.
  */
-export async function prepareSend(deps: EmailDeps, row: EmailSendRow, live?: JsonObject): Promise<PreparedSend | SendEmailResult> {
+export async function prepareSend(deps: EmailDeps, row: EmailSendRow, live?: JsonObject, liveSubject?: string): Promise<PreparedSend | SendEmailResult> {
   const template = deps.templates.find(row.templateKey);
   if (template === undefined) return failForGood(deps, row, `Unknown email template "${row.templateKey}"`);
   const data = withLiveSecrets(row.data, live);
@@ -38,9 +40,10 @@ export async function prepareSend(deps: EmailDeps, row: EmailSendRow, live?: Jso
     // bad data or a template bug: retrying cannot help
     return failForGood(deps, row, error instanceof TemplateDataError ? error.message : `Render failed: ${(error as Error).message}`);
   }
-  // a subject given at send time was stored with the row, so a retry sends the same one
-  const subject = row.subject === '' ? rendered.subject : row.subject;
-  return { subject, text: rendered.text, links, document: rendered.document };
+  // a subject given at send time, or rendered by an earlier attempt, was stored with the row, so a
+  // retry sends the same one; one kept with a secret's placeholder is the live one again
+  const subject = row.subject === '' ? rendered.subject : row.subject.includes(REDACTED) ? (liveSubject ?? rendered.subject) : row.subject;
+  return { subject, keptSubject: redactSecretText(template, data, subject), text: rendered.text, links, document: rendered.document };
 }
 
 /** The kept data with each secret prop the caller still holds put back (undefined `live`: the kept data). */
