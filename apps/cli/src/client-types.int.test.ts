@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runEntry } from '../../../test/run-entry';
 import { issueApiKey, startTestApi, type TestApi } from '../../../test/test-api';
+import { integrationEnv } from '../../../test/test-env';
 import { clientTypes, instanceCatalog, workingTreeCatalog } from './client-types';
 
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
@@ -26,6 +31,18 @@ describe('waymark client generate --from a running instance', () => {
       templates: [...catalog.templates].sort((a, b) => a.key.localeCompare(b.key)),
     });
     expect(await clientTypes(sorted(fromInstance), 'x')).toBe(await clientTypes(sorted(fromTree), 'x'));
+  });
+
+  it('takes the key from WAYMARK_API_KEY, so it stays off the command line', async () => {
+    const readKey = await issueApiKey(api, LEGACY, 'client-generate-env', ['read']);
+    const out = join(await mkdtemp(join(tmpdir(), 'waymark-client-')), 'waymark.d.ts');
+    const generated = await runEntry(
+      'apps/cli/src/main.ts',
+      { ...integrationEnv(), WAYMARK_API_KEY: readKey },
+      { args: ['client', 'generate', '--from', api.url, '--out', out] },
+    );
+    expect(generated.code, generated.output).toBe(0);
+    expect(await readFile(out, 'utf8')).toContain('trial.started');
   });
 
   it('a key the instance refuses is an error naming the status', async () => {

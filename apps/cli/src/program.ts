@@ -1,4 +1,4 @@
-import { Command, CommanderError, type ErrorOptions } from 'commander';
+import { Command, CommanderError, Option, type ErrorOptions } from 'commander';
 import { loadCommandConfig, type CommandConfig } from '@waymark/core/config/config';
 import { unsafeSettings } from '@waymark/core/config/unsafe-settings';
 import type { Db } from '@waymark/core/db/database';
@@ -171,10 +171,14 @@ export function buildProgram(act: Act): Command {
     .description("write a .d.ts that types @waymark/client's track and sendEmail from the event catalog and the templates' props")
     .requiredOption('--out <file>', 'the declaration file to write (include it in your tsconfig)')
     .option('--from <url>', "a running instance's API instead of the working tree's journeys/")
-    .option('--key <key>', 'an API key with the read scope, with --from')
+    // from the environment too: a key on the command line stays in the shell's history and in `ps`
+    .addOption(new Option('--key <key>', 'an API key with the read scope, with --from').env('WAYMARK_API_KEY'))
     .addHelpText(
       'after',
-      example('waymark client generate --out src/waymark.d.ts', 'waymark client generate --from https://waymark.example.com --key wm_… --out src/waymark.d.ts'),
+      example(
+        'waymark client generate --out src/waymark.d.ts',
+        'WAYMARK_API_KEY=wm_… waymark client generate --from https://waymark.example.com --out src/waymark.d.ts',
+      ),
     )
     .action(act((values: { out: string; from?: string; key?: string }) => generateClient(values)));
 
@@ -208,7 +212,7 @@ export function buildProgram(act: Act): Command {
 
 async function generateClient(values: { out: string; from?: string; key?: string }): Promise<number> {
   if (values.from !== undefined && values.key === undefined) {
-    console.error('client generate: --from needs --key (an API key with the read scope)');
+    console.error('client generate: --from needs an API key with the read scope (WAYMARK_API_KEY, or --key)');
     return 2;
   }
   const [{ clientTypes, instanceCatalog, workingTreeCatalog }, { mkdir, writeFile }, path] = await Promise.all([
