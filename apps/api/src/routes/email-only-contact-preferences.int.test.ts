@@ -87,6 +87,24 @@ describe('email-only contact preferences', () => {
     expect(await checkSendGate(api.deps.db, email, 'journey')).toEqual({ allowed: true });
   });
 
+  it('a contact whose address changed: the admin plane reads and writes the rows of its current address, which the send gate reads', async () => {
+    const userId = `u-${randomUUID()}`;
+    const before = uniqueAddress('Moved-From');
+    const after = uniqueAddress('Moved-To');
+    const created = await api.request('POST', '/v1/contacts', { token: ingestKey, body: { userId, email: before } });
+    expect((await putPreferences(created.body.contact.id, { unsubscribedAll: true })).status).toBe(200);
+    // the product tells Waymark the person's new address
+    expect((await api.request('POST', '/v1/events', { token: ingestKey, body: { name: 'profile.updated', userId, email: after } })).status).toBe(202);
+
+    // the old address's row is not what the gate reads for the contact now
+    expect(await checkSendGate(api.deps.db, after, 'journey')).toEqual({ allowed: true });
+    expect((await preferencesOf(created.body.contact.id)).status).toBe(404);
+    const unsubscribed = await putPreferences(created.body.contact.id, { unsubscribedAll: true });
+    expect(unsubscribed.status, unsubscribed.text).toBe(200);
+    expect(unsubscribed.body).toMatchObject({ email: after, unsubscribedAll: true });
+    expect(await checkSendGate(api.deps.db, after, 'journey')).toEqual({ allowed: false, reason: 'unsubscribed_all' });
+  });
+
   it('an admin PUT before the first send keys the row as the sends do: the later unsubscribe lands on it', async () => {
     const email = uniqueAddress('Only-Email-Early');
     const address = email.toLowerCase();

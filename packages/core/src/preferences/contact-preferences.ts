@@ -38,14 +38,21 @@ export function toContactPreferences(row: EmailPreferencesRow): ContactPreferenc
 }
 
 /**
- * The contact's preference rows (contactPreferenceRows) of one address, the latest updated first:
- * the address of its latest row, as a contact whose address changed may still own a row of its
- * old one, which the send gate no longer reads for it.
+ * The contact's preference rows (contactPreferenceRows) of its current address, the latest updated
+ * first: those the send gate reads for its sends. A contact whose address changed may still own a
+ * row of its old one, which no send of it reads any more.
  */
 async function listContactPreferenceRows(db: Db, contact: ContactRow): Promise<EmailPreferencesRow[]> {
-  const rows = await db.selectFrom('emailPreferences').selectAll().where(contactPreferenceRows(contact)).orderBy('updatedAt', 'desc').orderBy('id').execute();
-  const address = rows[0]?.email.toLowerCase();
-  return rows.filter((row) => row.email.toLowerCase() === address);
+  const address = contact.email?.trim().toLowerCase();
+  if (address === undefined || address === '') return [];
+  return db
+    .selectFrom('emailPreferences')
+    .selectAll()
+    .where(contactPreferenceRows(contact))
+    .where(sql<string>`lower(email)`, '=', address)
+    .orderBy('updatedAt', 'desc')
+    .orderBy('id')
+    .execute();
 }
 
 /**
