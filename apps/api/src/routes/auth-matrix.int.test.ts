@@ -161,9 +161,23 @@ describe('bearer auth matrix', () => {
     { method: 'PUT', path: `/v1/admin/contacts/${randomUUID()}/preferences`, refused: ['read', 'ingest'] },
     { method: 'GET', path: `/v1/admin/contacts/${randomUUID()}`, refused: ['ingest'] },
     { method: 'POST', path: '/v1/emails', refused: ['read', 'journeyAdmin'] },
+    { method: 'GET', path: `/v1/admin/contacts/${randomUUID()}/explain?journeyId=welcome-series`, refused: ['ingest'] },
+    { method: 'POST', path: '/v1/admin/webhook-endpoints', refused: ['read', 'journeyAdmin', 'ingest'] },
+    { method: 'DELETE', path: `/v1/contacts/${randomUUID()}`, refused: ['read', 'journeyAdmin'] },
+    { method: 'POST', path: '/v1/events', refused: ['read', 'journeyAdmin'] },
   ] as const)('$method $path refuses a caller without its scope', async ({ method, path, refused }) => {
     const body = method === 'GET' ? undefined : {};
     expect((await api.request(method, path, { body })).status).toBe(401);
     for (const name of refused) expect({ name, status: (await api.request(method, path, { token: keys[name], body })).status }).toEqual({ name, status: 403 });
+  });
+
+  // the session routes whose answers changed: no session is 401 (a valid body, so only the session is missing)
+  it.each([
+    { method: 'POST', path: '/api/auth/organization/create', body: { name: 'No session' } },
+    { method: 'DELETE', path: `/api/auth/organization/${randomUUID()}/members/${randomUUID()}`, body: undefined },
+    { method: 'POST', path: '/api/auth/change-password', body: { currentPassword: 'an old password', newPassword: 'a new password here' } },
+  ] as const)('$method $path refuses a caller without a session', async ({ method, path, body }) => {
+    const response = await api.request(method, path, { body, headers: { origin: api.config.apiPublicUrl } });
+    expect(response.status, response.text).toBe(401);
   });
 });
