@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { readBearerToken } from '@waymark/core/auth/api-key-secret';
 import type { Authenticator } from '@waymark/core/auth/authenticator';
@@ -131,10 +131,9 @@ export function routeBudget(app: FastifyInstance, options: { name: string; max: 
  */
 export function addressCeiling(app: FastifyInstance, options: { name: string; max: number }) {
   const budget = routeBudget(app, { ...options, key: (request) => request.ip });
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+  return async (request: FastifyRequest): Promise<void> => {
     const spent = await budget.spend(request);
     if (spent.within) return;
-    void reply.header('retry-after', spent.retryAfterSeconds);
-    throw new AppError('rate_limited', 'Rate limit exceeded');
+    throw new AppError('rate_limited', 'Rate limit exceeded').withRetryAfter(spent.retryAfterSeconds);
   };
 }

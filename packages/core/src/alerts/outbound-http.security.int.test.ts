@@ -2,20 +2,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../../test/webhook-receiver';
 import { OutboundRefusedError, postJsonBody } from './outbound-http';
 
+let receiver: WebhookReceiver;
+let port: string;
+beforeAll(async () => {
+  receiver = await startWebhookReceiver();
+  port = new URL(receiver.url).port;
+});
+afterAll(() => receiver?.close());
+
 /**
  * SSRF: every outbound call to an operator-given URL (outbound webhook endpoints,
  * deliver-webhook.ts; alert webhooks) goes through postJsonBody. An IPv6 literal that carries a
  * loopback IPv4 address, however spelled, is refused before any connection, like 127.0.0.1.
  */
 describe('security: outbound webhooks refuse special-purpose IPv6 spellings of internal addresses', () => {
-  let receiver: WebhookReceiver;
-  let port: string;
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-    port = new URL(receiver.url).port;
-  });
-  afterAll(() => receiver?.close());
-
   it.each([
     ['IPv4-mapped', '[::ffff:127.0.0.1]'],
     ['NAT64 (64:ff9b::/96)', '[64:ff9b::7f00:1]'],
@@ -38,14 +38,6 @@ describe('security: outbound webhooks refuse special-purpose IPv6 spellings of i
  * skip the address check, which runs only when a connection is made.
  */
 describe('security: a connection opened for a private-target call is not reused by a guarded one', () => {
-  let receiver: WebhookReceiver;
-  let port: string;
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-    port = new URL(receiver.url).port;
-  });
-  afterAll(() => receiver?.close());
-
   it('refuses the guarded call to the same host and port after an allowed one', async () => {
     const target = `http://localhost:${port}/pooled-${Math.random().toString(36).slice(2)}`;
     expect((await postJsonBody(target, '{}', {}, { timeoutMs: 2_000, allowPrivateTargets: true })).status).toBe(200);

@@ -82,7 +82,7 @@ function emailOnlyRowUserId(emailOnly: string) {
  * (emailOnlyRowUserId). Rows under other user ids for the same address are other contacts' (the
  * send gate still counts them all).
  */
-export function ownPreferenceRows(owner: PreferenceOwner) {
+function ownPreferenceRows(owner: PreferenceOwner) {
   return 'userId' in owner
     ? sql<boolean>`user_id = ${owner.userId}`
     : sql<boolean>`(lower(email) = ${owner.emailOnly} and (user_id is null or user_id = ${emailOnlyRowUserId(owner.emailOnly)}))`;

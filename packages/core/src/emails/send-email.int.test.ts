@@ -16,6 +16,7 @@ import type { EmailDeps } from './email-deps';
 import { sendEmail, type SendEmailInput } from './send-email';
 import { createBatchSender, createQueuedSends } from './send-email-batch';
 import { deliverJourneyEmail } from '../journeys/deliver-journey-email';
+import type { SendJourneyEmailInput } from '../journeys/journey-email';
 import { deploymentCategories } from '../../../../test/deployment-categories';
 import { dieDuringProviderCall } from '../../../../test/dying-send';
 import { signedSnsMessage } from '../../../../test/sns-signer';
@@ -232,25 +233,31 @@ describe('sendEmail (exactly once, failures, DLQ, suppress window)', () => {
     expect(await emailsTo(to)).toHaveLength(2);
   });
 
-  it('a journey step naming an unknown template fails for good: email_failed log, DLQ entry, the journey goes on', async () => {
-    const to = uniqueAddress('unknown-template');
+  /** A journey step of a live state of its own sending `templateKey` to `to`: the state, the step's idempotency key and its outcome. */
+  async function journeyStep(to: string, templateKey: string, data: SendJourneyEmailInput['data']) {
     const state = await db
       .insertInto('journeyStates')
       .values({ journeyId: 'test-journey', userId: `u-${randomUUID()}`, userEmail: to, workflowId: `wf-${randomUUID()}`, context: '{}' })
       .returning(['id', 'userId'])
       .executeTakeFirstOrThrow();
-    const key = `wf:${randomUUID()}:missing:1`;
-    const result = await deliverJourneyEmail(email, {
+    const key = `wf:${randomUUID()}:${templateKey}:1`;
+    const input = {
       stateId: state.id,
       journeyId: 'test-journey',
       userId: state.userId,
       userEmail: to,
-      templateKey: 'missing-template',
-      nodeId: 'missing',
-      data: {},
+      templateKey,
+      nodeId: templateKey,
+      data,
       category: 'journey',
       idempotencyKey: key,
-    });
+    };
+    return { state, key, result: await deliverJourneyEmail(email, input) };
+  }
+
+  it('a journey step naming an unknown template fails for good: email_failed log, DLQ entry, the journey goes on', async () => {
+    const to = uniqueAddress('unknown-template');
+    const { state, key, result } = await journeyStep(to, 'missing-template', {});
     expect(result).toMatchObject({ status: 'failed', reason: 'Unknown email template "missing-template"' });
     const logs = await db.selectFrom('journeyLogs').select(['action', 'detail']).where('journeyStateId', '=', state.id).execute();
     expect(logs).toEqual([{ action: 'email_failed', detail: { templateKey: 'missing-template', reason: 'Unknown email template "missing-template"' } }]);
@@ -267,24 +274,8 @@ describe('sendEmail (exactly once, failures, DLQ, suppress window)', () => {
 
   it('a journey step whose data its template refuses is parked with the secret props redacted', async () => {
     const to = uniqueAddress('refused-data');
-    const state = await db
-      .insertInto('journeyStates')
-      .values({ journeyId: 'test-journey', userId: `u-${randomUUID()}`, userEmail: to, workflowId: `wf-${randomUUID()}`, context: '{}' })
-      .returning(['id', 'userId'])
-      .executeTakeFirstOrThrow();
-    const key = `wf:${randomUUID()}:refused:1`;
     const resetUrl = `https://app.example/reset?token=${randomUUID()}`;
-    const result = await deliverJourneyEmail(email, {
-      stateId: state.id,
-      journeyId: 'test-journey',
-      userId: state.userId,
-      userEmail: to,
-      templateKey: 'auth-password-reset',
-      nodeId: 'refused',
-      data: { resetUrl, expiresInMinutes: 'soon' },
-      category: 'journey',
-      idempotencyKey: key,
-    });
+    const { key, result } = await journeyStep(to, 'auth-password-reset', { resetUrl, expiresInMinutes: 'soon' });
     expect(result.status).toBe('failed');
     const dlq = await db
       .selectFrom('dlqEntries')

@@ -6,7 +6,7 @@ import { invalidCredentials } from '../users/credentials';
 import { checkNewPassword, hashPassword, verifyPassword } from '../users/passwords';
 import { findUserByEmail, insertUser, normalizeEmail, toUser, type User } from '../users/users';
 import { addMemberWithin, assertManager, assertRoomForMember, findMemberRole } from './organizations';
-import { managesOrganization, type MemberRole } from './roles';
+import { roleChangeRefusal, type MemberRole } from './roles';
 
 /** Invitations work once and for 7 days (docs/auth.md). */
 export const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
@@ -102,9 +102,9 @@ export async function inviteMember(
  * account gets the invitation's role; an existing one keeps its own: a person's role is theirs,
  * not the team's, so joining a team never changes it (docs/auth.md).
  */
-/** What an inviter may grant: a team's owners and admins invite, and only an owner invites an owner. */
+/** What an inviter may grant: what they may give a member (roleChangeRefusal): managers invite, only an owner an owner. */
 function mayGrant(inviterRole: MemberRole | undefined, role: MemberRole): boolean {
-  return inviterRole !== undefined && managesOrganization(inviterRole) && (role !== 'owner' || inviterRole === 'owner');
+  return inviterRole !== undefined && roleChangeRefusal(inviterRole, role, role) === undefined;
 }
 
 /**

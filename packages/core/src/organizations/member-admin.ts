@@ -3,7 +3,7 @@ import type { Db } from '../db/database';
 import type { OrganizationRow } from '../db/schema';
 import { forbidden } from '../errors/app-error';
 import { findUserById } from '../users/users';
-import { assertManager, changeMemberRoleWithin, createOrganizationWithin, findMemberRole, removeMemberWithin } from './organizations';
+import { assertManager, changeMemberRoleWithin, createOrganizationWithin, findMemberRole, listMemberships, removeMemberWithin } from './organizations';
 import { roleChangeRefusal, type MemberRole } from './roles';
 
 interface Caller {
@@ -26,8 +26,7 @@ interface Caller {
 export async function createOrganizationAs(db: Db, caller: Caller, input: { name: string; slug?: string | undefined }): Promise<OrganizationRow> {
   const user = await findUserById(db, caller.id);
   if (user?.accessRole !== 'owner') throw forbidden('Only an owner can create organizations');
-  const membership = await db.selectFrom('organizationMembers').select('organizationId').where('userId', '=', caller.id).executeTakeFirst();
-  if (membership === undefined) throw forbidden('Only an owner who belongs to an organization can create one');
+  if ((await listMemberships(db, caller.id)).length === 0) throw forbidden('Only an owner who belongs to an organization can create one');
   return db.transaction().execute(async (tx) => {
     const organization = await createOrganizationWithin(tx, { ...input, ownerId: caller.id });
     await recordAudit(
