@@ -25,7 +25,8 @@ import type { EmulatorEmail } from '../test/email-emulator';
 import { freePort } from '../test/free-port';
 import { terminateRunsOnQueue } from '../test/task-queue-cleanup';
 import { waitForPort } from '../test/throwaway-services';
-import { Client, Connection } from '@temporalio/client';
+import { Connection } from '@temporalio/client';
+import { temporalClient } from '@waymark/runtime/client';
 import { temporalConnectionOptions } from '../temporal/connection';
 import { startApiProcess, type ApiProcess } from './lib/api-process';
 import { benchEnv, prepareBenchDatabase } from './lib/bench-server';
@@ -103,7 +104,7 @@ async function main(): Promise<void> {
   const ses = spawn(path.join(repoRoot, 'node_modules/.bin/aws-ses-v2-local'), ['--host', '127.0.0.1', '--port', String(sesPort)], { stdio: 'ignore' });
   const db = createDatabase({ connectionString: databaseUrl, max: 2 });
   const connection = await Connection.connect(temporalConnectionOptions(config.temporal));
-  const client = new Client({ connection, namespace: config.temporal.namespace });
+  const client = temporalClient(connection, config.temporal, false);
   let processes: [ApiProcess, BenchWorker] | undefined;
   try {
     await Promise.all([prepareBenchDatabase(databaseUrl), waitForPort(sesPort)]);

@@ -35,7 +35,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
-import { Client, Connection } from '@temporalio/client';
+import { Connection } from '@temporalio/client';
+import { temporalClient } from '@waymark/runtime/client';
 import { createApiKey } from '@waymark/core/auth/api-keys';
 import { loadConfig } from '@waymark/core/config/config';
 import { createDatabase, type Db } from '@waymark/core/db/database';
@@ -283,7 +284,7 @@ async function main(): Promise<void> {
   }
   // the welcome-series runs sleep for two days: end them
   const connection = await Connection.connect(temporalConnectionOptions(config.temporal));
-  const client = new Client({ connection, namespace: config.temporal.namespace });
+  const client = temporalClient(connection, config.temporal, false);
   await terminateRunsOnQueue(client, taskQueue);
   await connection.close();
   await db.destroy();

@@ -25,12 +25,14 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { Client, Connection } from '@temporalio/client';
+import { Connection } from '@temporalio/client';
+import { temporalClient } from '@waymark/runtime/client';
 import { sql } from 'kysely';
 import { loadConfig } from '@waymark/core/config/config';
 import { createDatabase } from '@waymark/core/db/database';
 import { writeWorkflowBundle } from '../apps/worker/src/workflow-bundle';
 import { checkJourneys } from '../apps/cli/src/journeys-check/check-journeys';
+import type { JourneysCheckDeps } from '../apps/cli/src/journeys-check/fetch-history';
 import { DEPLOYMENT_JOURNEYS_DIR } from '../runtime/runtime';
 import { freePort } from '../test/free-port';
 import { waitForPort } from '../test/throwaway-services';
@@ -102,7 +104,7 @@ async function main(): Promise<void> {
     return child;
   };
   const connection = await Connection.connect({ address: config.temporal.address });
-  const client = new Client({ connection, namespace: config.temporal.namespace });
+  const client = temporalClient(connection, config.temporal, false);
   const db = createDatabase({ connectionString: databaseUrl, max: 2 });
   try {
     await Promise.all([prepareBenchDatabase(databaseUrl), writeWorkflowBundle(bundle)]);
@@ -195,7 +197,7 @@ async function main(): Promise<void> {
     const detailP99 = await timeAdmin(`/v1/admin/journeys/${JOURNEY}`);
     const statesP99 = await timeAdmin(`/v1/admin/journeys/${JOURNEY}/states?status=waiting&limit=50`);
 
-    const check = await timeJourneysCheck(db, client, asleep, CHECK_RUNS);
+    const check = await timeJourneysCheck({ db, client, encryptionKeys: config.temporal.encryptionKeys }, asleep, CHECK_RUNS);
 
     const third = Math.floor(workerRss.length / 3);
     const middle = mean(workerRss.slice(third, 2 * third));
@@ -252,12 +254,7 @@ async function main(): Promise<void> {
  * against a copy of journeys/ whose grace period is 6 days: first replay only (the sample), then as
  * the command runs by default (replay + forward diff).
  */
-async function timeJourneysCheck(
-  db: ReturnType<typeof createDatabase>,
-  client: Client,
-  asleep: number,
-  runs: number,
-): Promise<{ seconds: number; runs: number }> {
+async function timeJourneysCheck(deps: JourneysCheckDeps, asleep: number, runs: number): Promise<{ seconds: number; runs: number }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'waymark-bench-check-'));
   const copies = Math.max(0, runs - asleep);
   try {
@@ -267,17 +264,17 @@ async function timeJourneysCheck(
              s.context, s.entry_count, s.journey_version, now(), now()
       from generate_series(1, ${copies}) n
       join lateral (select * from journey_states where journey_id = ${JOURNEY} and status = 'waiting' order by id offset (n - 1) % ${Math.max(1, asleep)} limit 1) s on true`.execute(
-      db,
+      deps.db,
     );
     cpSync(DEPLOYMENT_JOURNEYS_DIR, dir, { recursive: true });
     const file = path.join(dir, `${JOURNEY}.ts`);
     writeFileSync(file, readFileSync(file, 'utf8').replace("ctx.sleep('7 days'", "ctx.sleep('6 days'"));
     const options = { journeysDir: dir, journeyId: JOURNEY, sample: 200, base: DEPLOYMENT_JOURNEYS_DIR };
     let started = performance.now();
-    const replay = await checkJourneys({ db, client }, { ...options, forward: false });
+    const replay = await checkJourneys(deps, { ...options, forward: false });
     const replaySeconds = (performance.now() - started) / 1000;
     started = performance.now();
-    const report = await checkJourneys({ db, client }, options);
+    const report = await checkJourneys(deps, options);
     const seconds = (performance.now() - started) / 1000;
     const differences = report.journeys.flatMap((journey) => journey.forward.flatMap((diff) => ('differences' in diff ? diff.differences : [])));
     console.log(
@@ -290,7 +287,7 @@ async function timeJourneysCheck(
     return { seconds, runs: asleep + copies };
   } finally {
     rmSync(dir, { recursive: true, force: true });
-    await sql`delete from journey_states where journey_id = ${JOURNEY} and user_id like 'copy-%'`.execute(db);
+    await sql`delete from journey_states where journey_id = ${JOURNEY} and user_id like 'copy-%'`.execute(deps.db);
   }
 }
 

@@ -25,7 +25,8 @@ import { createServer, type AddressInfo, type Socket } from 'node:net';
 import path from 'node:path';
 import { mkdirSync, rmSync } from 'node:fs';
 import { sql } from 'kysely';
-import { Client, Connection } from '@temporalio/client';
+import { Connection } from '@temporalio/client';
+import { temporalClient } from '@waymark/runtime/client';
 import { loadConfig } from '@waymark/core/config/config';
 import { createDatabase } from '@waymark/core/db/database';
 import { outboundEventTypes } from '@waymark/core/outbox/event-types';
@@ -221,7 +222,7 @@ async function main(): Promise<void> {
   const config = loadConfig(env);
   const connection = await Connection.connect(temporalConnectionOptions(config.temporal));
   // the welcome-series runs sleep for two days, and the worker left its alert schedule: end both
-  await releaseTaskQueue(new Client({ connection, namespace: config.temporal.namespace }), taskQueue);
+  await releaseTaskQueue(temporalClient(connection, config.temporal, false), taskQueue);
   await connection.close();
   for (const socket of held) socket.destroy();
   await new Promise((resolve) => silent.close(resolve));

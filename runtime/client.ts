@@ -9,6 +9,7 @@ import { createTemporalOrchestrator } from '@waymark/temporal/journey-orchestrat
 import { systemEmailStarter } from '@waymark/temporal/system-email';
 import { deploymentJourneyVersions } from './runtime';
 import { tracingClientInterceptors } from '@waymark/temporal/tracing';
+import { dataConverterFor } from '@waymark/temporal/payload-codec';
 
 /**
  * What a process starts runs through: one client on the configured task queue and the starters
@@ -37,9 +38,13 @@ export function temporalStarters(client: Client, taskQueue: string): TemporalSta
   };
 }
 
-/** A client whose interceptors carry a start's or signal's trace to the run when tracing is on (docs/operations.md, "Tracing"). */
-export function temporalClient(connection: ConnectionLike, namespace: string, tracing: boolean): Client {
-  return new Client({ connection, namespace, ...tracingClientInterceptors(tracing) });
+/**
+ * A client whose interceptors carry a start's or signal's trace to the run when tracing is on
+ * (docs/operations.md, "Tracing"), and whose payloads are sealed when TEMPORAL_ENCRYPTION_KEYS is
+ * set (docs/security.md, "What is kept secret, and where").
+ */
+export function temporalClient(connection: ConnectionLike, config: Pick<Config['temporal'], 'namespace' | 'encryptionKeys'>, tracing: boolean): Client {
+  return new Client({ connection, namespace: config.namespace, ...dataConverterFor(config.encryptionKeys), ...tracingClientInterceptors(tracing) });
 }
 
 export interface TemporalGateway extends TemporalStarters {
@@ -58,7 +63,7 @@ export function createTemporalGateway(config: Config['temporal'], tracing: Confi
   // within its deadline, and retries scheduled past it would outlive the connection on close.
   const probe = Connection.lazy({ ...temporalConnectionOptions(config), interceptors: [] });
   return {
-    ...temporalStarters(temporalClient(connection, config.namespace, tracing.enabled), config.taskQueue),
+    ...temporalStarters(temporalClient(connection, config, tracing.enabled), config.taskQueue),
     async ping(timeoutMs = 1_500) {
       await probe.withDeadline(Date.now() + timeoutMs, () => probe.workflowService.getSystemInfo({}));
     },
@@ -74,8 +79,8 @@ export function createTemporalGateway(config: Config['temporal'], tracing: Confi
  * live runs' histories through it and starts nothing, so it carries no starters.
  */
 export async function connectTemporalClient(
-  config: Pick<Config['temporal'], 'address' | 'tls' | 'apiKey' | 'namespace'>,
+  config: Pick<Config['temporal'], 'address' | 'tls' | 'apiKey' | 'namespace' | 'encryptionKeys'>,
 ): Promise<{ client: Client; close: () => Promise<void> }> {
   const connection = await Connection.connect(temporalConnectionOptions(config));
-  return { client: new Client({ connection, namespace: config.namespace }), close: () => connection.close() };
+  return { client: temporalClient(connection, config, false), close: () => connection.close() };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
+import { dataConverterFor } from '@waymark/temporal/payload-codec';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@waymark/core/config/config';
@@ -41,7 +42,7 @@ describe('a quiet-hours hold survives a worker restart', () => {
     db = createDatabase({ connectionString: config.databaseUrl, max: 4 });
     connection = await NativeConnection.connect({ address: config.temporal.address });
     clientConnection = await Connection.connect({ address: config.temporal.address });
-    client = new Client({ connection: clientConnection, namespace: config.temporal.namespace });
+    client = new Client({ connection: clientConnection, namespace: config.temporal.namespace, ...dataConverterFor(config.temporal.encryptionKeys) });
     // bundled once for both workers
     ({ code } = await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') }));
   }, 120_000);
@@ -62,6 +63,7 @@ describe('a quiet-hours hold survives a worker restart', () => {
       namespace: config.temporal.namespace,
       taskQueue,
       workflowBundle: { code },
+      ...dataConverterFor(config.temporal.encryptionKeys),
       activities: {
         ...createJourneyActivities({
           db,

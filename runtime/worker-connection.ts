@@ -19,7 +19,7 @@ export interface WorkerTemporal extends TemporalStarters {
 export async function connectWorkerTemporal(config: Config['temporal'], tracing: boolean): Promise<WorkerTemporal> {
   const connection = await NativeConnection.connect(temporalConnectionOptions(config));
   return {
-    ...temporalStarters(temporalClient(connection, config.namespace, tracing), config.taskQueue),
+    ...temporalStarters(temporalClient(connection, config, tracing), config.taskQueue),
     connection,
     close: () => connection.close(),
   };

@@ -19,5 +19,7 @@ export function integrationEnv() {
     // a queue per test run, so a stale worker from another run never picks up these tasks
     TEMPORAL_TASK_QUEUE: env.WAYMARK_TEST_TASK_QUEUE ?? 'waymark-test',
     RATE_LIMIT_MAX: '100000',
+    // every run's payloads sealed, as production requires (docs/security.md): the whole suite runs the codec
+    TEMPORAL_ENCRYPTION_KEYS: `test-1:${'5e'.repeat(32)}`,
   };
 }

@@ -18,6 +18,7 @@ import { startTracing } from '@waymark/core/logging/tracing';
 import { temporalConnectionOptions } from '../../temporal/connection';
 import { createWorker } from '../../apps/worker/src/worker';
 import { createPingActivities } from '../../temporal/test/ping-activities';
+import { dataConverterFor } from '@waymark/temporal/payload-codec';
 
 const pingWorkflowsPath = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../temporal/test/ping-workflow.ts');
 
@@ -58,6 +59,7 @@ async function main(): Promise<void> {
         namespace: config.temporal.namespace,
         taskQueue: pingQueue,
         workflowsPath: pingWorkflowsPath,
+        ...dataConverterFor(config.temporal.encryptionKeys),
         activities: {
           async ping(name: string) {
             pings += 1;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
+import { dataConverterFor } from '@waymark/temporal/payload-codec';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { Context } from '@temporalio/activity';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,7 +33,7 @@ describe('sendJourneyEmail activity under Temporal retries', () => {
     db = createDatabase({ connectionString: config.databaseUrl, max: 4 });
     connection = await NativeConnection.connect({ address: config.temporal.address });
     clientConnection = await Connection.connect({ address: config.temporal.address });
-    client = new Client({ connection: clientConnection, namespace: config.temporal.namespace });
+    client = new Client({ connection: clientConnection, namespace: config.temporal.namespace, ...dataConverterFor(config.temporal.encryptionKeys) });
   });
   afterAll(async () => {
     await connection?.close();
@@ -55,6 +56,7 @@ describe('sendJourneyEmail activity under Temporal retries', () => {
       namespace: config.temporal.namespace,
       taskQueue,
       workflowsPath,
+      ...dataConverterFor(config.temporal.encryptionKeys),
       activities: { sendJourneyEmail: activity },
     });
     return worker.runUntil(client.workflow.execute('sendJourneyEmailWorkflow', { taskQueue, workflowId: `send-email-test-${randomUUID()}`, args: [inputs] }));

@@ -7,6 +7,7 @@ import { startTestApi, type TestApi } from '../../test/test-api';
 import { temporalConnectionOptions } from '../connection';
 import { createPingActivities } from './ping-activities';
 import { pingWorkflow } from './ping-workflow';
+import { dataConverterFor } from '@waymark/temporal/payload-codec';
 
 const workflowsPath = path.join(path.dirname(fileURLToPath(import.meta.url)), 'ping-workflow.ts');
 
@@ -30,6 +31,7 @@ describe('api → Temporal → worker loop', () => {
       namespace: api.deps.config.temporal.namespace,
       taskQueue,
       workflowsPath,
+      ...dataConverterFor(api.deps.config.temporal.encryptionKeys),
       activities: createPingActivities({ workerId: 'ping-test-worker' }),
     });
     const result = await worker.runUntil(

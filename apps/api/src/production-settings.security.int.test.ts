@@ -25,6 +25,7 @@ describe('a production start with unsafe settings', () => {
     ['the analytics source open', { ANALYTICS_WEBHOOK_OPEN: 'true' }, 'webhook source "analytics" is open'],
     ['the placeholder AUTH_SECRET of docker-compose.yml', { AUTH_SECRET: 'change-me-to-a-long-random-secret' }, 'AUTH_SECRET is a published placeholder'],
     ['TRUST_PROXY=true', { TRUST_PROXY: 'true' }, 'TRUST_PROXY=true trusts every X-Forwarded-For hop'],
+    ['Temporal payloads in clear', { TEMPORAL_ENCRYPTION_KEYS: '' }, "TEMPORAL_ENCRYPTION_KEYS is unset, so Temporal's history"],
   ])('refuses %s alone (the check the api runs at start, over the sources of this deployment)', (_what, unsafe, named) => {
     expect(unsafeApiSettings(loadConfig(production))).toEqual([]);
     expect(unsafeApiSettings(loadConfig({ ...production, ...unsafe }))).toEqual([expect.stringContaining(named)]);
@@ -32,18 +33,32 @@ describe('a production start with unsafe settings', () => {
 
   // one start of each process: a start here takes tens of seconds on a loaded machine
   it('exits non-zero listing every unsafe setting at once, in the api and in the worker', { timeout: 300_000 }, async () => {
-    const all = { ...production, ANALYTICS_WEBHOOK_OPEN: 'true', AUTH_SECRET: 'short-but-16-chars', TRUST_PROXY: 'true', EMAIL_PROVIDER_WEBHOOK_SECRET: '' };
+    const all = {
+      ...production,
+      ANALYTICS_WEBHOOK_OPEN: 'true',
+      AUTH_SECRET: 'short-but-16-chars',
+      TRUST_PROXY: 'true',
+      EMAIL_PROVIDER_WEBHOOK_SECRET: '',
+      TEMPORAL_ENCRYPTION_KEYS: '',
+    };
     const [api, worker] = await Promise.all([runEntry('apps/api/src/server.ts', all), runEntry('apps/worker/src/main.ts', all)]);
     expect(api.code).toBe(1);
     expect(api.output).toContain('waymark api: Unsafe settings for production');
     expect(api.output).not.toContain('Waymark API listening');
-    for (const named of ['"analytics" is open', 'AUTH_SECRET is shorter than 32 bytes', 'TRUST_PROXY=true', 'EMAIL_PROVIDER_WEBHOOK_SECRET is unset']) {
+    for (const named of [
+      '"analytics" is open',
+      'AUTH_SECRET is shorter than 32 bytes',
+      'TRUST_PROXY=true',
+      'EMAIL_PROVIDER_WEBHOOK_SECRET is unset',
+      'TEMPORAL_ENCRYPTION_KEYS is unset',
+    ]) {
       expect(api.output).toContain(named);
     }
     // the worker serves no webhook source; it refuses the rest
     expect(worker.code).toBe(1);
     expect(worker.output).toContain('waymark worker: Unsafe settings for production');
     expect(worker.output).toContain('TRUST_PROXY=true');
+    expect(worker.output).toContain('TEMPORAL_ENCRYPTION_KEYS is unset');
   });
 });
 
@@ -72,10 +87,10 @@ describe('in development', () => {
  * the start with the message when it is unset), never from a default published here.
  */
 describe('docker-compose.yml', () => {
-  it('has no default AUTH_SECRET: it requires one', async () => {
+  it.each(['AUTH_SECRET', 'TEMPORAL_ENCRYPTION_KEYS'])('has no default %s: it requires one', async (name) => {
     const compose = parse(await readFile(new URL('../../../docker-compose.yml', import.meta.url), 'utf8')) as Record<string, Record<string, unknown>>;
-    const value = String(compose['x-waymark-env']?.AUTH_SECRET);
-    expect(value).toMatch(/^\$\{AUTH_SECRET:\?[^}]+\}$/);
+    const value = String(compose['x-waymark-env']?.[name]);
+    expect(value).toMatch(new RegExp(`^\\$\\{${name}:\\?[^}$]+\\}$`));
     expect(value).not.toContain(':-');
   });
 });

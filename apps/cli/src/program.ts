@@ -64,7 +64,13 @@ function optionArgs(command: Command): string[] {
  */
 function commandConfig(): CommandConfig {
   const config = loadCommandConfig();
-  const unsafe = unsafeSettings({ authSecret: config.authSecret, trustProxy: config.trustProxy, emailWebhookSecret: null, openSources: [] });
+  const unsafe = unsafeSettings({
+    authSecret: config.authSecret,
+    trustProxy: config.trustProxy,
+    emailWebhookSecret: null,
+    temporalEncrypted: null,
+    openSources: [],
+  });
   for (const warning of unsafe) console.error(`waymark: warning: unsafe setting: ${warning}`);
   for (const warning of config.settingWarnings) console.error(`waymark: warning: ${warning}`);
   return config;

@@ -19,6 +19,7 @@ import { createRuntime, type RuntimeDeps } from '@waymark/runtime/runtime';
 import { connectWorkerTemporal } from '@waymark/runtime/worker-connection';
 import type { Tracing } from '@waymark/core/logging/tracing';
 import { workerTracing } from '@waymark/temporal/tracing';
+import { dataConverterFor } from '@waymark/temporal/payload-codec';
 import { workflowCode } from './workflow-bundle';
 
 export interface WorkerDeps {
@@ -74,6 +75,8 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
     namespace: deps.config.temporal.namespace,
     taskQueue: deps.config.temporal.taskQueue,
     ...code,
+    // the same codec as every client's: runs read what the api sealed (docs/security.md)
+    ...dataConverterFor(deps.config.temporal.encryptionKeys),
     // tracing on: Temporal's interceptors carry the trace through each run and activity, and the
     // runs' spans leave through a sink (docs/operations.md, "Tracing"); off, nothing is registered
     ...(await workerTracing(deps.tracing, { bundling: code.workflowsPath !== undefined })),

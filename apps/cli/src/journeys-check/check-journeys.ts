@@ -1,12 +1,11 @@
 import { existsSync } from 'node:fs';
-import type { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
-import type { Db } from '@waymark/core/db/database';
 import { liveRunSubjects, type LiveRunSubject } from '@waymark/core/journeys/live-run-subjects';
 import { journeysWithLiveRuns, liveRunsOtherThan, type LiveRun } from '@waymark/core/journeys/running-versions';
 import { journeyVersions } from '@waymark/runtime/journey-versions';
 import { locateDivergence, type DivergencePoint } from './divergence-location';
+import { fetchOpenHistory, type JourneysCheckDeps } from './fetch-history';
 import { isHistoryNotFound } from './history-not-found';
 import { diffForward, type ForwardDiff } from './forward-diff';
 import { journeysAtRef, loadJourneysFrom, type LoadedJourneys } from './load-journeys';
@@ -111,7 +110,7 @@ const FETCH_AHEAD = 8;
  * tree's, replays those runs' histories against the working tree's workflow bundle with the SDK's
  * history replayer. A run whose replay fails would be stuck after the deploy (non-determinism).
  */
-export async function checkJourneys(deps: { db: Db; client: Client }, options: JourneyCheckOptions): Promise<JourneyCheckReport> {
+export async function checkJourneys(deps: JourneysCheckDeps, options: JourneyCheckOptions): Promise<JourneyCheckReport> {
   const at = new Date();
   const until = new Date(at.getTime() + (options.horizonMs ?? DEFAULT_HORIZON_MS));
   const journeyIds = options.journeyId === undefined ? await journeysWithLiveRuns(deps.db) : [options.journeyId];
@@ -125,7 +124,7 @@ export async function checkJourneys(deps: { db: Db; client: Client }, options: J
   const { failures, missing, patches } =
     allRuns.length === 0
       ? { failures: new Map<string, string>(), missing: new Set<string>(), patches: new Map<string | null, Set<string>>() }
-      : await replayRuns(deps.client, allRuns, options.journeysDir);
+      : await replayRuns(deps, allRuns, options.journeysDir);
 
   const sources = new JourneySources(options);
   try {
@@ -181,7 +180,7 @@ export async function checkJourneys(deps: { db: Db; client: Client }, options: J
 }
 
 interface JourneyContext {
-  deps: { db: Db; client: Client };
+  deps: JourneysCheckDeps;
   sources: JourneySources;
   journeyId: string;
   subjects: LiveRunSubject[];
@@ -255,7 +254,7 @@ async function locateDivergences(context: JourneyContext, runs: readonly Incompa
     const subject = context.subjects.find((candidate) => candidate.workflowId === group.example.workflowId);
     const run = runs.find((candidate) => candidate.workflowId === group.example.workflowId);
     if (journey === undefined || subject === undefined || run === undefined) continue;
-    const history = await context.deps.client.workflow.getHandle(run.workflowId, run.runId === '' ? undefined : run.runId).fetchHistory();
+    const history = await fetchOpenHistory(context.deps, run);
     const point = await locateDivergence(loaded, journey, subject, history, {
       cutoff: context.at,
       recorded: new Set(recordedPatches(history)),
@@ -334,7 +333,7 @@ const runKey = (run: { workflowId: string }) => run.workflowId;
  * run started on another cluster), and one such run must not stop the check of the others.
  */
 async function replayRuns(
-  client: Client,
+  deps: JourneysCheckDeps,
   runs: readonly LiveRun[],
   journeysDir: string,
 ): Promise<{ failures: Map<string, string>; missing: Set<string>; patches: Map<string | null, Set<string>> }> {
@@ -348,29 +347,26 @@ async function replayRuns(
     for (const id of recordedPatches(history)) ids.add(id);
     patches.set(run.version, ids);
   };
-  const results = Worker.runReplayHistories({ workflowBundle, replayName: `journeys-check-${process.pid}` }, fetchHistories(client, runs, missing, seen));
+  const results = Worker.runReplayHistories({ workflowBundle, replayName: `journeys-check-${process.pid}` }, fetchHistories(deps, runs, missing, seen));
   for await (const result of results) {
     if (result.error !== undefined) failures.set(runKey(result), divergenceOf(result.error.message));
   }
   return { failures, missing, patches };
 }
 
-async function* fetchHistories(client: Client, runs: readonly LiveRun[], missing: Set<string>, seen: (run: LiveRun, history: History) => void) {
+async function* fetchHistories(deps: JourneysCheckDeps, runs: readonly LiveRun[], missing: Set<string>, seen: (run: LiveRun, history: History) => void) {
   const fetch = (run: LiveRun) => {
-    const fetched = client.workflow
-      .getHandle(run.workflowId, run.runId === '' ? undefined : run.runId)
-      .fetchHistory()
-      .then(
-        (history) => {
-          seen(run, history);
-          return { workflowId: run.workflowId, history };
-        },
-        (error: unknown) => {
-          if (!isHistoryNotFound(error)) throw error;
-          missing.add(runKey(run));
-          return undefined;
-        },
-      );
+    const fetched = fetchOpenHistory(deps, run).then(
+      (history) => {
+        seen(run, history);
+        return { workflowId: run.workflowId, history };
+      },
+      (error: unknown) => {
+        if (!isHistoryNotFound(error)) throw error;
+        missing.add(runKey(run));
+        return undefined;
+      },
+    );
     // a failure surfaces when its turn comes (the await below), not as an unhandled rejection before
     fetched.catch(() => undefined);
     return fetched;

@@ -7,6 +7,7 @@ import { exportHistories } from './export-histories';
 import { connectTemporalClient } from '@waymark/runtime/client';
 import { DEPLOYMENT_JOURNEYS_DIR } from '@waymark/runtime/runtime';
 import { parseDuration } from '@waymark/journey';
+import { secretProps } from '@waymark/email/secret-props';
 
 /**
  * Runs replayed per running version unless --sample says otherwise ('all' replays every run): a
@@ -60,14 +61,17 @@ export async function journeysCommand(sub: string | undefined, args: string[], c
   try {
     if (sub === 'export-histories' && values.journey !== undefined) {
       const outDir = values.out ?? path.join(DEPLOYMENT_JOURNEYS_DIR, '__histories__', values.journey);
-      const { files, skipped } = await exportHistories({ db, client: temporal.client }, { journeyId: values.journey, limit, outDir });
+      const { files, skipped } = await exportHistories(
+        { db, client: temporal.client, encryptionKeys: config.temporal.encryptionKeys },
+        { journeyId: values.journey, limit, outDir, secretKeys: await deploymentSecretProps() },
+      );
       console.log(`journeys export-histories: ${files.length} histories of live '${values.journey}' runs → ${outDir} (personal data replaced)`);
       if (skipped.length > 0)
         console.log(`  skipped ${skipped.length} run${skipped.length === 1 ? '' : 's'} whose history Temporal no longer has: ${skipped.join(', ')}`);
       return 0;
     }
     const report = await checkJourneys(
-      { db, client: temporal.client },
+      { db, client: temporal.client, encryptionKeys: config.temporal.encryptionKeys },
       {
         journeysDir: values['journeys-dir'],
         ...(sample === undefined ? {} : { sample }),
@@ -82,6 +86,12 @@ export async function journeysCommand(sub: string | undefined, args: string[], c
   } finally {
     await Promise.all([db.destroy(), temporal.close()]);
   }
+}
+
+/** The props this deployment's templates declare secret (docs/email.md, "Secret props"): an export replaces their values. */
+async function deploymentSecretProps(): Promise<Set<string>> {
+  const { emailTemplates } = await import('@waymark/journeys/templates/registry');
+  return new Set(emailTemplates.flatMap((template) => secretProps(template)));
 }
 
 const version = (value: string | null) => (value === null ? 'unknown' : `v${value}`);

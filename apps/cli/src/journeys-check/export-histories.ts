@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Client } from '@temporalio/client';
-import type { Db } from '@waymark/core/db/database';
+import { REDACTED } from '@waymark/email/secret-props';
 import { liveRunsOtherThan } from '@waymark/core/journeys/running-versions';
+import { fetchOpenHistory, type JourneysCheckDeps } from './fetch-history';
 import { isHistoryNotFound } from './history-not-found';
 
 /**
@@ -16,14 +16,16 @@ const PERSONAL_KEYS = new Set(['userId', 'userEmail', 'email', 'firstName', 'las
 
 /**
  * `waymark journeys export-histories`: writes the histories of up to `limit` live runs of a journey
- * to `<outDir>/<n>.json` (oldest runs first), personal data replaced, so
- * `journeys/replay.wf.test.ts` replays each change against real production runs in CI. A live run
+ * to `<outDir>/<n>.json` (oldest runs first), their payloads opened (TEMPORAL_ENCRYPTION_KEYS), the
+ * personal data replaced and the value of every prop a template declares secret (`secretKeys`)
+ * replaced by the redaction placeholder, so `journeys/replay.wf.test.ts` replays each change
+ * against real production runs in CI without the keys and without a live sign-in link. A live run
  * whose history Temporal no longer has (retention, another cluster) is skipped and named in
  * `skipped` (workflow ids); the next run takes its place.
  */
 export async function exportHistories(
-  deps: { db: Db; client: Client },
-  options: { journeyId: string; limit: number; outDir: string },
+  deps: JourneysCheckDeps,
+  options: { journeyId: string; limit: number; outDir: string; secretKeys: ReadonlySet<string> },
 ): Promise<{ files: string[]; skipped: string[] }> {
   const runs = await liveRunsOtherThan(deps.db, options.journeyId, undefined);
   mkdirSync(options.outDir, { recursive: true });
@@ -31,20 +33,17 @@ export async function exportHistories(
   const skipped: string[] = [];
   for (const run of runs) {
     if (files.length >= options.limit) break;
-    const history = await deps.client.workflow
-      .getHandle(run.workflowId, run.runId === '' ? undefined : run.runId)
-      .fetchHistory()
-      .catch((error: unknown) => {
-        if (!isHistoryNotFound(error)) throw error;
-        skipped.push(run.workflowId);
-        return undefined;
-      });
+    const history = await fetchOpenHistory(deps, run).catch((error: unknown) => {
+      if (!isHistoryNotFound(error)) throw error;
+      skipped.push(run.workflowId);
+      return undefined;
+    });
     if (history === undefined) continue;
     // the client hands back protobufjs messages: toJSON() is toObject with enums, longs and bytes as
     // strings, the form the replay test reads back with History.fromObject (journeys/replay.wf.test.ts)
     const plain = (history as typeof history & { toJSON(): unknown }).toJSON();
     const file = path.join(options.outDir, `${String(files.length + 1).padStart(3, '0')}.json`);
-    writeFileSync(file, `${JSON.stringify(scrub(plain, new Placeholders()))}\n`);
+    writeFileSync(file, `${JSON.stringify(scrubHistory(plain, options.secretKeys))}\n`);
     files.push(file);
   }
   return { files, skipped };
@@ -53,6 +52,7 @@ export async function exportHistories(
 /** The same value gets the same placeholder within one history (a user id in the input and in a signal). */
 class Placeholders {
   private readonly seen = new Map<string, string>();
+  constructor(readonly secretKeys: ReadonlySet<string>) {}
   for(key: string, value: string): string {
     const known = this.seen.get(value);
     if (known !== undefined) return known;
@@ -64,6 +64,11 @@ class Placeholders {
 }
 
 const JSON_ENCODING = Buffer.from('json/plain').toString('base64');
+
+/** A history (as JSON) with its personal values and secret props' values replaced in every JSON payload. */
+export function scrubHistory(history: unknown, secretKeys: ReadonlySet<string>): unknown {
+  return scrub(history, new Placeholders(secretKeys));
+}
 
 /** Walks the history; each JSON payload met is decoded, its personal values replaced, and encoded again. */
 function scrub(value: unknown, placeholders: Placeholders, key = ''): unknown {
@@ -78,7 +83,10 @@ function scrub(value: unknown, placeholders: Placeholders, key = ''): unknown {
 }
 
 function replacePersonal(value: unknown, placeholders: Placeholders, key: string): unknown {
-  if (typeof value === 'string') return PERSONAL_KEYS.has(key) && value !== '' ? placeholders.for(key, value) : value;
+  if (typeof value === 'string') {
+    if (placeholders.secretKeys.has(key) && value !== '') return REDACTED;
+    return PERSONAL_KEYS.has(key) && value !== '' ? placeholders.for(key, value) : value;
+  }
   if (Array.isArray(value)) return value.map((item) => replacePersonal(item, placeholders, key));
   if (typeof value !== 'object' || value === null) return value;
   return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, replacePersonal(item, placeholders, name)]));

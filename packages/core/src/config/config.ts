@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isTimeZone } from '@waymark/journey';
+import { parseEncryptionKeys } from './encryption-keys';
 import { parseTrustProxy } from './trust-proxy';
 import type { MatchSourceSetting, SettingsUnderCheck } from './unsafe-settings';
 
@@ -23,15 +24,22 @@ const boolFlag = (fallback: boolean) =>
 
 const url = (fallback: string) => z.string().url().default(fallback);
 
-const trustProxy = z
-  .string()
-  .optional()
-  .transform((value, ctx) => {
-    const parsed = parseTrustProxy(value);
-    if (parsed.ok) return parsed.value;
-    ctx.addIssue({ code: 'custom', message: parsed.error });
-    return z.NEVER;
-  });
+/** A setting read by a parser of its own, whose refusal becomes the setting's config error. */
+const parsedBy = <T>(parse: (value: string | undefined) => { ok: true; value: T } | { ok: false; error: string }) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const parsed = parse(value);
+      if (parsed.ok) return parsed.value;
+      ctx.addIssue({ code: 'custom', message: parsed.error });
+      return z.NEVER;
+    });
+
+const trustProxy = parsedBy(parseTrustProxy);
+// Temporal's payload codec (docs/security.md, "What is kept secret, and where"): every process that
+// starts, runs or replays a run needs the same keys, the CLI's journeys check included
+const encryptionKeys = parsedBy(parseEncryptionKeys);
 
 // the settings the CLI reads too (commandConfigSchema below)
 const databaseUrl = z.string({ error: 'is required' }).min(1, 'is required');
@@ -144,6 +152,7 @@ export const configSchema = z
     TEMPORAL_NAMESPACE: z.string().default('default'),
     TEMPORAL_TASK_QUEUE: z.string().default(DEFAULT_TASK_QUEUE),
     TEMPORAL_TLS: z.enum(['true', 'false']).optional(),
+    TEMPORAL_ENCRYPTION_KEYS: encryptionKeys,
     /** where the studio links each journey run (the Temporal Web UI of this namespace) */
     TEMPORAL_UI_URL: url('http://localhost:8233'),
     /** a workflow bundle built ahead (npm run build:workflows): the worker starts without bundling */
@@ -290,6 +299,7 @@ export const configSchema = z
       tls: env.TEMPORAL_TLS === undefined ? env.ORCHESTRATOR_CLIENT_TOKEN !== undefined : env.TEMPORAL_TLS === 'true',
       uiUrl: env.TEMPORAL_UI_URL.replace(/\/+$/, ''),
       workflowBundle: env.TEMPORAL_WORKFLOW_BUNDLE,
+      encryptionKeys: env.TEMPORAL_ENCRYPTION_KEYS,
       maxCachedWorkflows: env.WORKER_MAX_CACHED_WORKFLOWS,
       // starts kept while Temporal was unreachable are retried by the worker's relay this long, then parked
       journeyStartRetryHours: env.JOURNEY_START_RETRY_HOURS,
@@ -390,6 +400,7 @@ export function settingsUnderCheck(config: Config, sources: readonly SourceAuthS
     authSecret: config.authSecret,
     trustProxy: config.trustProxy,
     emailWebhookSecret: config.email.webhookSecret,
+    temporalEncrypted: config.temporal.encryptionKeys !== undefined,
     openSources: openMatchSources(sources, config.webhookSources),
   };
 }
@@ -430,6 +441,7 @@ const commandConfigSchema = z
     TEMPORAL_ADDRESS: z.string().default('127.0.0.1:7233'),
     TEMPORAL_NAMESPACE: z.string().default('default'),
     TEMPORAL_TLS: z.enum(['true', 'false']).optional(),
+    TEMPORAL_ENCRYPTION_KEYS: encryptionKeys,
     ORCHESTRATOR_CLIENT_TOKEN: optionalString,
     // read only for the start-up check (unsafeSettings), which the CLI prints as warnings
     AUTH_SECRET: optionalString,
@@ -458,6 +470,7 @@ const commandConfigSchema = z
       namespace: env.TEMPORAL_NAMESPACE,
       apiKey: env.ORCHESTRATOR_CLIENT_TOKEN,
       tls: env.TEMPORAL_TLS === undefined ? env.ORCHESTRATOR_CLIENT_TOKEN !== undefined : env.TEMPORAL_TLS === 'true',
+      encryptionKeys: env.TEMPORAL_ENCRYPTION_KEYS,
     },
     tracing: tracing(env),
     deliverability: doctorSettings(env),

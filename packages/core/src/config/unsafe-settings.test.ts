@@ -7,8 +7,10 @@ const safe = {
   authSecret: 'a'.repeat(64),
   trustProxy: false as const,
   emailWebhookSecret: 'sns-password',
+  temporalEncrypted: true,
   openSources: [],
 };
+const KEY = 'a1'.repeat(32);
 
 describe('unsafeSettings', () => {
   it('finds nothing in a safe configuration', () => {
@@ -17,34 +19,71 @@ describe('unsafeSettings', () => {
     expect(unsafeSettings({ ...safe, trustProxy: ['10.0.0.0/8'] })).toEqual([]);
   });
 
-  it('names each unsafe setting once: an open match source, a short or placeholder AUTH_SECRET, TRUST_PROXY=true, no SES webhook secret', () => {
+  it('names each unsafe setting once: an open match source, a short or placeholder AUTH_SECRET, TRUST_PROXY=true, no SES webhook secret, no Temporal payload keys', () => {
     const problems = unsafeSettings({
       authSecret: 'change-me-to-a-long-random-secret',
       trustProxy: true,
       emailWebhookSecret: undefined,
+      temporalEncrypted: false,
       openSources: [{ id: 'analytics', secretVariable: 'ANALYTICS_WEBHOOK_SECRET' }],
     });
-    expect(problems).toHaveLength(4);
+    expect(problems).toHaveLength(5);
     expect(problems[0]).toContain('webhook source "analytics" is open: ANALYTICS_WEBHOOK_SECRET is unset and ANALYTICS_WEBHOOK_OPEN=true');
     expect(problems[1]).toContain('AUTH_SECRET is a published placeholder');
     expect(problems[2]).toContain('TRUST_PROXY=true');
     expect(problems[3]).toContain('EMAIL_PROVIDER_WEBHOOK_SECRET is unset');
+    expect(problems[4]).toContain("TEMPORAL_ENCRYPTION_KEYS is unset, so Temporal's history");
     expect(unsafeSettings({ ...safe, authSecret: 'sixteen-chars-ok-but-short' })).toEqual([expect.stringContaining('AUTH_SECRET is shorter than 32 bytes')]);
-    expect(unsafeSettingsMessage(problems).split('\n')).toHaveLength(5);
+    expect(unsafeSettingsMessage(problems).split('\n')).toHaveLength(6);
   });
 
-  it('skips what a process does not read (the CLI: no AUTH_SECRET given, no SES webhook)', () => {
-    expect(unsafeSettings({ ...safe, authSecret: undefined, emailWebhookSecret: null })).toEqual([]);
+  it('skips what a process does not read (the CLI: no AUTH_SECRET given, no SES webhook, starts no run)', () => {
+    expect(unsafeSettings({ ...safe, authSecret: undefined, emailWebhookSecret: null, temporalEncrypted: null })).toEqual([]);
   });
 
   it('sees an analytics source opened by ANALYTICS_WEBHOOK_OPEN=true without its secret, and not one with its secret', () => {
-    const env = { DATABASE_URL: 'postgres://x', AUTH_SECRET: 'a'.repeat(40), EMAIL_PROVIDER_API_KEY: 'k', EMAIL_PROVIDER_WEBHOOK_SECRET: 's' };
+    const env = {
+      DATABASE_URL: 'postgres://x',
+      AUTH_SECRET: 'a'.repeat(40),
+      EMAIL_PROVIDER_API_KEY: 'k',
+      EMAIL_PROVIDER_WEBHOOK_SECRET: 's',
+      TEMPORAL_ENCRYPTION_KEYS: `k1:${KEY}`,
+    };
     const analytics = [{ id: 'analytics', auth: { type: 'match' as const, secret: 'ANALYTICS_WEBHOOK_SECRET' } }];
     expect(unsafeSettings(settingsUnderCheck(loadConfig(env), analytics))).toEqual([]);
     expect(unsafeSettings(settingsUnderCheck(loadConfig({ ...env, ANALYTICS_WEBHOOK_OPEN: 'true' }), analytics))).toEqual([
       expect.stringContaining('"analytics" is open'),
     ]);
     expect(unsafeSettings(settingsUnderCheck(loadConfig({ ...env, ANALYTICS_WEBHOOK_OPEN: 'true', ANALYTICS_WEBHOOK_SECRET: 'x' }), analytics))).toEqual([]);
+  });
+});
+
+describe('TEMPORAL_ENCRYPTION_KEYS', () => {
+  const env = { DATABASE_URL: 'x', AUTH_SECRET: 'a'.repeat(40), EMAIL_PROVIDER_API_KEY: 'k' };
+
+  it('reads id:hex entries, newest first, and leaves the codec off when unset or empty', () => {
+    const keys = loadConfig({ ...env, TEMPORAL_ENCRYPTION_KEYS: ` 2026-11:${KEY} , old.1:${'0f'.repeat(32)}` }).temporal.encryptionKeys;
+    expect(keys?.map((key) => key.id)).toEqual(['2026-11', 'old.1']);
+    expect(Buffer.from(keys?.[0]?.key ?? []).toString('hex')).toBe(KEY);
+    expect(loadConfig({ ...env, TEMPORAL_ENCRYPTION_KEYS: '' }).temporal.encryptionKeys).toBeUndefined();
+    expect(loadConfig(env).temporal.encryptionKeys).toBeUndefined();
+  });
+
+  it('refuses a malformed entry or a repeated id, naming the entry but never the key', () => {
+    const short = `k1:${KEY},k2:abc`;
+    expect(() => loadConfig({ ...env, TEMPORAL_ENCRYPTION_KEYS: short })).toThrow(/TEMPORAL_ENCRYPTION_KEYS must be <id>:<64 hex characters>.*entry 2 is not/);
+    expect(() => loadConfig({ ...env, TEMPORAL_ENCRYPTION_KEYS: KEY })).toThrow(/entry 1 is not/);
+    expect(() => loadConfig({ ...env, TEMPORAL_ENCRYPTION_KEYS: `k1:${KEY},k1:${KEY}` })).toThrow(/names the key id "k1" twice/);
+    const refusal = (() => {
+      try {
+        loadConfig({ ...env, TEMPORAL_ENCRYPTION_KEYS: `k1:${KEY}x` });
+        return 'accepted';
+      } catch (error) {
+        return String(error);
+      }
+    })();
+    expect(refusal).toMatch(/entry 1 is not/);
+    expect(refusal).not.toContain(KEY);
   });
 });
 

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { scrubHistory } from './export-histories';
+
+const json = (value: unknown) => ({
+  metadata: { encoding: Buffer.from('json/plain').toString('base64') },
+  data: Buffer.from(JSON.stringify(value)).toString('base64'),
+});
+const read = (payload: unknown) => JSON.parse(Buffer.from((payload as { data: string }).data, 'base64').toString('utf8')) as unknown;
+
+describe('scrubHistory', () => {
+  it("replaces personal values with stable placeholders and secret props' values with the redaction placeholder; the rest stays", () => {
+    const history = {
+      events: [
+        { workflowExecutionStartedEventAttributes: { input: { payloads: [json({ userId: 'u-1', userEmail: 'ada@example.com', plan: 'pro' })] } } },
+        {
+          activityTaskScheduledEventAttributes: {
+            activityType: { name: 'sendJourneyEmail' },
+            input: { payloads: [json({ userId: 'u-1', template: 'magic-link', data: { signInUrl: 'https://app.example.com/m?t=s3cret', firstName: 'Ada' } })] },
+          },
+        },
+      ],
+    };
+    const scrubbed = scrubHistory(history, new Set(['signInUrl'])) as typeof history;
+    const started = read(scrubbed.events[0]!.workflowExecutionStartedEventAttributes!.input.payloads[0]);
+    const scheduled = read(scrubbed.events[1]!.activityTaskScheduledEventAttributes!.input.payloads[0]);
+    expect(started).toEqual({ userId: 'person-1', userEmail: 'person-2@example.invalid', plan: 'pro' });
+    // the same user id gets the same placeholder across the history
+    expect(scheduled).toEqual({ userId: 'person-1', template: 'magic-link', data: { signInUrl: '[redacted]', firstName: 'person-3' } });
+  });
+});

@@ -1,0 +1,92 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type { DataConverter, Payload, PayloadCodec } from '@temporalio/common';
+// a CommonJS module whose named exports Node's ESM loader cannot see: take its default export
+import proto from '@temporalio/proto';
+import type { EncryptionKey } from '@waymark/core/config/encryption-keys';
+
+const ENCODING = 'binary/encrypted';
+const KEY_ID = 'encryption-key-id';
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+const { Payload: PayloadMessage } = proto.temporal.api.common.v1;
+const text = new TextEncoder();
+const read = new TextDecoder();
+
+/**
+ * Seals every payload a run's history holds (its input, activity inputs and results, signals,
+ * queries, memos) with AES-256-GCM under the first of TEMPORAL_ENCRYPTION_KEYS, and opens them with
+ * whichever key their `encryption-key-id` names (docs/security.md, "What is kept secret,
+ * and where"). A payload written before the keys were set carries no such encoding and passes through,
+ * so turning the codec on for an installation with runs under way needs no migration.
+ */
+export class EncryptionCodec implements PayloadCodec {
+  private readonly sealing: EncryptionKey;
+  private readonly byId: ReadonlyMap<string, Uint8Array>;
+
+  constructor(keys: readonly [EncryptionKey, ...EncryptionKey[]]) {
+    this.sealing = keys[0];
+    this.byId = new Map(keys.map((key) => [key.id, key.key]));
+  }
+
+  // async so that a payload that cannot be opened rejects, as the SDK expects, rather than throws
+  async encode(payloads: Payload[]): Promise<Payload[]> {
+    return payloads.map((payload) => this.seal(payload));
+  }
+
+  async decode(payloads: Payload[]): Promise<Payload[]> {
+    return payloads.map((payload) => this.open(payload));
+  }
+
+  private seal(payload: Payload): Payload {
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.sealing.key, iv);
+    const plain = PayloadMessage.encode(payload).finish();
+    const sealed = Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
+    return { metadata: { encoding: text.encode(ENCODING), [KEY_ID]: text.encode(this.sealing.id) }, data: new Uint8Array(sealed) };
+  }
+
+  /** `payload` as its converter reads it: opened when sealed, as it is otherwise. */
+  open(payload: Payload): Payload {
+    const encoding = payload.metadata?.encoding;
+    if (encoding === undefined || encoding === null || read.decode(encoding) !== ENCODING) return payload;
+    const idBytes = payload.metadata?.[KEY_ID];
+    const id = idBytes === undefined || idBytes === null ? '' : read.decode(idBytes);
+    const key = this.byId.get(id);
+    // a key taken out of the list while runs sealed under it still live: name it, so it can be put back
+    if (key === undefined) throw new Error(`a Temporal payload is sealed under key "${id}", which TEMPORAL_ENCRYPTION_KEYS does not hold`);
+    const data = payload.data ?? new Uint8Array();
+    const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, IV_BYTES));
+    decipher.setAuthTag(data.subarray(data.length - TAG_BYTES));
+    const plain = Buffer.concat([decipher.update(data.subarray(IV_BYTES, data.length - TAG_BYTES)), decipher.final()]);
+    return PayloadMessage.decode(plain);
+  }
+}
+
+/** The data converter of every client, worker and replay of this installation: the codec when keys are set, Temporal's default otherwise. */
+export function dataConverterFor(keys: readonly EncryptionKey[] | undefined): { dataConverter?: DataConverter } {
+  if (keys === undefined || keys.length === 0) return {};
+  return { dataConverter: { payloadCodecs: [new EncryptionCodec(keys as [EncryptionKey, ...EncryptionKey[]])] } };
+}
+
+type Node = Record<string, unknown>;
+const isPayload = (value: unknown): value is Payload =>
+  typeof value === 'object' && value !== null && !ArrayBuffer.isView(value) && typeof (value as Node).metadata === 'object' && 'data' in (value as Node);
+
+/**
+ * Opens, in place, every sealed payload of a history fetched from Temporal (fetchHistory hands
+ * back what the server stores): the journeys check reads inputs and markers from it, replays it
+ * and exports it, all as plain JSON payloads. Without keys the history is left as it is.
+ */
+export function openHistory<T extends object>(history: T, keys: readonly EncryptionKey[] | undefined): T {
+  if (keys === undefined || keys.length === 0) return history;
+  const codec = new EncryptionCodec(keys as [EncryptionKey, ...EncryptionKey[]]);
+  const walk = (node: Node | unknown[]): void => {
+    for (const [field, value] of Object.entries(node)) {
+      if (typeof value !== 'object' || value === null || ArrayBuffer.isView(value)) continue;
+      if (isPayload(value)) (node as Node)[field] = codec.open(value);
+      else walk(value as Node);
+    }
+  };
+  walk(history as Node);
+  return history;
+}
