@@ -104,7 +104,7 @@ async function main(): Promise<void> {
   const ses = spawn(path.join(repoRoot, 'node_modules/.bin/aws-ses-v2-local'), ['--host', '127.0.0.1', '--port', String(sesPort)], { stdio: 'ignore' });
   const db = createDatabase({ connectionString: databaseUrl, max: 2 });
   const connection = await Connection.connect(temporalConnectionOptions(config.temporal));
-  const client = temporalClient(connection, config.temporal, false);
+  const client = temporalClient(connection, config.temporal.namespace, config.encryptionKeys, false);
   let processes: [ApiProcess, BenchWorker] | undefined;
   try {
     await Promise.all([prepareBenchDatabase(databaseUrl), waitForPort(sesPort)]);

@@ -284,7 +284,7 @@ async function main(): Promise<void> {
   }
   // the welcome-series runs sleep for two days: end them
   const connection = await Connection.connect(temporalConnectionOptions(config.temporal));
-  const client = temporalClient(connection, config.temporal, false);
+  const client = temporalClient(connection, config.temporal.namespace, config.encryptionKeys, false);
   await terminateRunsOnQueue(client, taskQueue);
   await connection.close();
   await db.destroy();

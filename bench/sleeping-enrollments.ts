@@ -104,7 +104,7 @@ async function main(): Promise<void> {
     return child;
   };
   const connection = await Connection.connect({ address: config.temporal.address });
-  const client = temporalClient(connection, config.temporal, false);
+  const client = temporalClient(connection, config.temporal.namespace, config.encryptionKeys, false);
   const db = createDatabase({ connectionString: databaseUrl, max: 2 });
   try {
     await Promise.all([prepareBenchDatabase(databaseUrl), writeWorkflowBundle(bundle)]);
@@ -197,7 +197,7 @@ async function main(): Promise<void> {
     const detailP99 = await timeAdmin(`/v1/admin/journeys/${JOURNEY}`);
     const statesP99 = await timeAdmin(`/v1/admin/journeys/${JOURNEY}/states?status=waiting&limit=50`);
 
-    const check = await timeJourneysCheck({ db, client, encryptionKeys: config.temporal.encryptionKeys }, asleep, CHECK_RUNS);
+    const check = await timeJourneysCheck({ db, client, encryptionKeys: config.encryptionKeys }, asleep, CHECK_RUNS);
 
     const third = Math.floor(workerRss.length / 3);
     const middle = mean(workerRss.slice(third, 2 * third));

@@ -222,7 +222,7 @@ async function main(): Promise<void> {
   const config = loadConfig(env);
   const connection = await Connection.connect(temporalConnectionOptions(config.temporal));
   // the welcome-series runs sleep for two days, and the worker left its alert schedule: end both
-  await releaseTaskQueue(temporalClient(connection, config.temporal, false), taskQueue);
+  await releaseTaskQueue(temporalClient(connection, config.temporal.namespace, config.encryptionKeys, false), taskQueue);
   await connection.close();
   for (const socket of held) socket.destroy();
   await new Promise((resolve) => silent.close(resolve));

@@ -40,11 +40,11 @@ export function temporalStarters(client: Client, taskQueue: string): TemporalSta
 
 /**
  * A client whose interceptors carry a start's or signal's trace to the run when tracing is on
- * (docs/operations.md, "Tracing"), and whose payloads are sealed when TEMPORAL_ENCRYPTION_KEYS is
+ * (docs/operations.md, "Tracing"), and whose payloads are sealed when ENCRYPTION_KEYS is
  * set (docs/security.md, "What is kept secret, and where").
  */
-export function temporalClient(connection: ConnectionLike, config: Pick<Config['temporal'], 'namespace' | 'encryptionKeys'>, tracing: boolean): Client {
-  return new Client({ connection, namespace: config.namespace, ...dataConverterFor(config.encryptionKeys), ...tracingClientInterceptors(tracing) });
+export function temporalClient(connection: ConnectionLike, namespace: string, encryptionKeys: Config['encryptionKeys'], tracing: boolean): Client {
+  return new Client({ connection, namespace, ...dataConverterFor(encryptionKeys), ...tracingClientInterceptors(tracing) });
 }
 
 export interface TemporalGateway extends TemporalStarters {
@@ -57,13 +57,13 @@ export interface TemporalGateway extends TemporalStarters {
  * The api's handle on Temporal. The connection is lazy so the api starts (and reports
  * `degraded`) while Temporal is still coming up, instead of refusing to boot.
  */
-export function createTemporalGateway(config: Config['temporal'], tracing: Config['tracing']): TemporalGateway {
+export function createTemporalGateway(config: Config['temporal'], encryptionKeys: Config['encryptionKeys'], tracing: Config['tracing']): TemporalGateway {
   const connection = Connection.lazy(temporalConnectionOptions(config));
   // Health probes get their own channel without the SDK's retry interceptor: a probe must answer
   // within its deadline, and retries scheduled past it would outlive the connection on close.
   const probe = Connection.lazy({ ...temporalConnectionOptions(config), interceptors: [] });
   return {
-    ...temporalStarters(temporalClient(connection, config, tracing.enabled), config.taskQueue),
+    ...temporalStarters(temporalClient(connection, config.namespace, encryptionKeys, tracing.enabled), config.taskQueue),
     async ping(timeoutMs = 1_500) {
       await probe.withDeadline(Date.now() + timeoutMs, () => probe.workflowService.getSystemInfo({}));
     },
@@ -79,8 +79,9 @@ export function createTemporalGateway(config: Config['temporal'], tracing: Confi
  * live runs' histories through it and starts nothing, so it carries no starters.
  */
 export async function connectTemporalClient(
-  config: Pick<Config['temporal'], 'address' | 'tls' | 'apiKey' | 'namespace' | 'encryptionKeys'>,
+  config: Pick<Config['temporal'], 'address' | 'tls' | 'apiKey' | 'namespace'>,
+  encryptionKeys: Config['encryptionKeys'],
 ): Promise<{ client: Client; close: () => Promise<void> }> {
   const connection = await Connection.connect(temporalConnectionOptions(config));
-  return { client: temporalClient(connection, config, false), close: () => connection.close() };
+  return { client: temporalClient(connection, config.namespace, encryptionKeys, false), close: () => connection.close() };
 }

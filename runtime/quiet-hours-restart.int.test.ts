@@ -42,7 +42,7 @@ describe('a quiet-hours hold survives a worker restart', () => {
     db = createDatabase({ connectionString: config.databaseUrl, max: 4 });
     connection = await NativeConnection.connect({ address: config.temporal.address });
     clientConnection = await Connection.connect({ address: config.temporal.address });
-    client = new Client({ connection: clientConnection, namespace: config.temporal.namespace, ...dataConverterFor(config.temporal.encryptionKeys) });
+    client = new Client({ connection: clientConnection, namespace: config.temporal.namespace, ...dataConverterFor(config.encryptionKeys) });
     // bundled once for both workers
     ({ code } = await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') }));
   }, 120_000);
@@ -63,7 +63,7 @@ describe('a quiet-hours hold survives a worker restart', () => {
       namespace: config.temporal.namespace,
       taskQueue,
       workflowBundle: { code },
-      ...dataConverterFor(config.temporal.encryptionKeys),
+      ...dataConverterFor(config.encryptionKeys),
       activities: {
         ...createJourneyActivities({
           db,

@@ -16,10 +16,10 @@ export interface WorkerTemporal extends TemporalStarters {
  * reach Temporal has nothing to do, so it fails its start with the reason. Apart from
  * runtime/client.ts because it loads the worker SDK, which the api never needs.
  */
-export async function connectWorkerTemporal(config: Config['temporal'], tracing: boolean): Promise<WorkerTemporal> {
+export async function connectWorkerTemporal(config: Config['temporal'], encryptionKeys: Config['encryptionKeys'], tracing: boolean): Promise<WorkerTemporal> {
   const connection = await NativeConnection.connect(temporalConnectionOptions(config));
   return {
-    ...temporalStarters(temporalClient(connection, config, tracing), config.taskQueue),
+    ...temporalStarters(temporalClient(connection, config.namespace, encryptionKeys, tracing), config.taskQueue),
     connection,
     close: () => connection.close(),
   };

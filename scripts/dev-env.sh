@@ -23,7 +23,7 @@ fi
 : "${DATABASE_URL:=postgres://waymark:waymark@127.0.0.1:5432/waymark}"
 : "${CACHE_URL:=redis://127.0.0.1:6379/0}"
 : "${AUTH_SECRET:=$(cat "$REPO/.data/auth-secret")}"
-: "${TEMPORAL_ENCRYPTION_KEYS:=$(cat "$REPO/.data/temporal-encryption-key")}"
+: "${ENCRYPTION_KEYS:=$(cat "$REPO/.data/temporal-encryption-key")}"
 : "${EMAIL_PROVIDER_API_KEY:=local:local}"
 : "${SES_EVENTS_PORT:=8006}"
 # SES through the event publisher in front of the emulator (scripts/ses-events.ts, started by

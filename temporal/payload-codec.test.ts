@@ -44,7 +44,7 @@ describe('EncryptionCodec', () => {
 
   it('refuses a payload whose key it no longer holds, naming the key id, and one altered on the way', async () => {
     const [sealed] = await new EncryptionCodec([OLD]).encode([defaultPayloadConverter.toPayload(input)]);
-    await expect(new EncryptionCodec([NEW]).decode([sealed!])).rejects.toThrow('sealed under key "2026-01", which TEMPORAL_ENCRYPTION_KEYS does not hold');
+    await expect(new EncryptionCodec([NEW]).decode([sealed!])).rejects.toThrow('sealed under key "2026-01", which ENCRYPTION_KEYS does not hold');
     const altered = Buffer.from(sealed!.data!);
     altered[20] = (altered[20] ?? 0) ^ 1;
     await expect(new EncryptionCodec([OLD]).decode([{ ...sealed!, data: new Uint8Array(altered) }])).rejects.toThrow();

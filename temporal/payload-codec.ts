@@ -14,7 +14,7 @@ const read = new TextDecoder();
 
 /**
  * Seals every payload a run's history holds (its input, activity inputs and results, signals,
- * queries, memos) with AES-256-GCM under the first of TEMPORAL_ENCRYPTION_KEYS, and opens them with
+ * queries, memos) with AES-256-GCM under the first of ENCRYPTION_KEYS, and opens them with
  * whichever key their `encryption-key-id` names (docs/security.md, "What is kept secret,
  * and where"). A payload written before the keys were set carries no such encoding and passes through,
  * so turning the codec on for an installation with runs under way needs no migration.
@@ -53,7 +53,7 @@ export class EncryptionCodec implements PayloadCodec {
     const id = idBytes === undefined || idBytes === null ? '' : read.decode(idBytes);
     const key = this.byId.get(id);
     // a key taken out of the list while runs sealed under it still live: name it, so it can be put back
-    if (key === undefined) throw new Error(`a Temporal payload is sealed under key "${id}", which TEMPORAL_ENCRYPTION_KEYS does not hold`);
+    if (key === undefined) throw new Error(`a Temporal payload is sealed under key "${id}", which ENCRYPTION_KEYS does not hold`);
     const data = payload.data ?? new Uint8Array();
     const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, IV_BYTES));
     decipher.setAuthTag(data.subarray(data.length - TAG_BYTES));

@@ -20,6 +20,6 @@ export function integrationEnv() {
     TEMPORAL_TASK_QUEUE: env.WAYMARK_TEST_TASK_QUEUE ?? 'waymark-test',
     RATE_LIMIT_MAX: '100000',
     // every run's payloads sealed, as production requires (docs/security.md): the whole suite runs the codec
-    TEMPORAL_ENCRYPTION_KEYS: `test-1:${'5e'.repeat(32)}`,
+    ENCRYPTION_KEYS: `test-1:${'5e'.repeat(32)}`,
   };
 }

@@ -52,7 +52,7 @@ export async function waitForPort(port: number, timeoutMs = 60_000): Promise<voi
  */
 async function waitForTemporalHealthy(address: string, timeoutMs = 60_000): Promise<void> {
   const config = loadConfig({ ...integrationEnv(), TEMPORAL_ADDRESS: address });
-  const gateway = createTemporalGateway(config.temporal, config.tracing);
+  const gateway = createTemporalGateway(config.temporal, config.encryptionKeys, config.tracing);
   try {
     await eventually(
       () =>

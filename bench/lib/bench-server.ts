@@ -81,7 +81,7 @@ export function benchEnv(databaseUrl: string, env: Record<string, string>): Reco
     AUTH_SECRET: process.env.AUTH_SECRET ?? 'bench-auth-secret-at-least-32-characters',
     EMAIL_PROVIDER_API_KEY: process.env.EMAIL_PROVIDER_API_KEY ?? 'bench:bench',
     // production seals every Temporal payload (docs/security.md): the benches pay for the codec too
-    TEMPORAL_ENCRYPTION_KEYS: process.env.TEMPORAL_ENCRYPTION_KEYS ?? `bench-1:${'b3'.repeat(32)}`,
+    ENCRYPTION_KEYS: process.env.ENCRYPTION_KEYS ?? `bench-1:${'b3'.repeat(32)}`,
     CACHE_URL: BENCH_CACHE_URL,
     RATE_LIMIT_MAX: '100000000',
     // one client address stands for many readers: past the tracking ceiling a click takes the over-ceiling path

@@ -59,7 +59,7 @@ async function main(): Promise<void> {
         namespace: config.temporal.namespace,
         taskQueue: pingQueue,
         workflowsPath: pingWorkflowsPath,
-        ...dataConverterFor(config.temporal.encryptionKeys),
+        ...dataConverterFor(config.encryptionKeys),
         activities: {
           async ping(name: string) {
             pings += 1;

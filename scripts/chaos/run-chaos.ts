@@ -147,7 +147,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     EMAIL_FROM: 'Waymark Chaos <chaos@waymark.local>',
     AUTH_SECRET: 'chaos-auth-secret-at-least-32-characters-long',
     // sealed Temporal payloads, as production requires: the kills and the outage go through the codec
-    TEMPORAL_ENCRYPTION_KEYS: `chaos-1:${'c4'.repeat(32)}`,
+    ENCRYPTION_KEYS: `chaos-1:${'c4'.repeat(32)}`,
     ADMIN_API_KEY: adminKey,
     RATE_LIMIT_MAX: '100000000',
     // built once below: a restarted worker polls in seconds instead of re-running webpack first

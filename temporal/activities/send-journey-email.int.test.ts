@@ -33,7 +33,7 @@ describe('sendJourneyEmail activity under Temporal retries', () => {
     db = createDatabase({ connectionString: config.databaseUrl, max: 4 });
     connection = await NativeConnection.connect({ address: config.temporal.address });
     clientConnection = await Connection.connect({ address: config.temporal.address });
-    client = new Client({ connection: clientConnection, namespace: config.temporal.namespace, ...dataConverterFor(config.temporal.encryptionKeys) });
+    client = new Client({ connection: clientConnection, namespace: config.temporal.namespace, ...dataConverterFor(config.encryptionKeys) });
   });
   afterAll(async () => {
     await connection?.close();
@@ -56,7 +56,7 @@ describe('sendJourneyEmail activity under Temporal retries', () => {
       namespace: config.temporal.namespace,
       taskQueue,
       workflowsPath,
-      ...dataConverterFor(config.temporal.encryptionKeys),
+      ...dataConverterFor(config.encryptionKeys),
       activities: { sendJourneyEmail: activity },
     });
     return worker.runUntil(client.workflow.execute('sendJourneyEmailWorkflow', { taskQueue, workflowId: `send-email-test-${randomUUID()}`, args: [inputs] }));

@@ -31,7 +31,7 @@ describe('api → Temporal → worker loop', () => {
       namespace: api.deps.config.temporal.namespace,
       taskQueue,
       workflowsPath,
-      ...dataConverterFor(api.deps.config.temporal.encryptionKeys),
+      ...dataConverterFor(api.deps.config.encryptionKeys),
       activities: createPingActivities({ workerId: 'ping-test-worker' }),
     });
     const result = await worker.runUntil(

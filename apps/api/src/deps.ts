@@ -175,7 +175,7 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
     onError: (error) => logger.warn({ err: error }, 'API key revocation broadcast failed; other instances drop it within 60 s'),
   });
   // workflow starts and provider sends may read what an audited change wrote: it commits first
-  const gateway = createTemporalGateway(config.temporal, config.tracing);
+  const gateway = createTemporalGateway(config.temporal, config.encryptionKeys, config.tracing);
   const temporal = { ...gateway, orchestrator: settleBefore(transactions, gateway.orchestrator), jobs: settleBefore(transactions, gateway.jobs) };
   const runtime = createRuntime(config, {
     db,

@@ -25,7 +25,7 @@ describe('a production start with unsafe settings', () => {
     ['the analytics source open', { ANALYTICS_WEBHOOK_OPEN: 'true' }, 'webhook source "analytics" is open'],
     ['the placeholder AUTH_SECRET of docker-compose.yml', { AUTH_SECRET: 'change-me-to-a-long-random-secret' }, 'AUTH_SECRET is a published placeholder'],
     ['TRUST_PROXY=true', { TRUST_PROXY: 'true' }, 'TRUST_PROXY=true trusts every X-Forwarded-For hop'],
-    ['Temporal payloads in clear', { TEMPORAL_ENCRYPTION_KEYS: '' }, "TEMPORAL_ENCRYPTION_KEYS is unset, so Temporal's history"],
+    ['Temporal payloads in clear', { ENCRYPTION_KEYS: '' }, "ENCRYPTION_KEYS is unset, so Temporal's history"],
   ])('refuses %s alone (the check the api runs at start, over the sources of this deployment)', (_what, unsafe, named) => {
     expect(unsafeApiSettings(loadConfig(production))).toEqual([]);
     expect(unsafeApiSettings(loadConfig({ ...production, ...unsafe }))).toEqual([expect.stringContaining(named)]);
@@ -39,7 +39,7 @@ describe('a production start with unsafe settings', () => {
       AUTH_SECRET: 'short-but-16-chars',
       TRUST_PROXY: 'true',
       EMAIL_PROVIDER_WEBHOOK_SECRET: '',
-      TEMPORAL_ENCRYPTION_KEYS: '',
+      ENCRYPTION_KEYS: '',
     };
     const [api, worker] = await Promise.all([runEntry('apps/api/src/server.ts', all), runEntry('apps/worker/src/main.ts', all)]);
     expect(api.code).toBe(1);
@@ -50,7 +50,7 @@ describe('a production start with unsafe settings', () => {
       'AUTH_SECRET is shorter than 32 bytes',
       'TRUST_PROXY=true',
       'EMAIL_PROVIDER_WEBHOOK_SECRET is unset',
-      'TEMPORAL_ENCRYPTION_KEYS is unset',
+      'ENCRYPTION_KEYS is unset',
     ]) {
       expect(api.output).toContain(named);
     }
@@ -58,7 +58,7 @@ describe('a production start with unsafe settings', () => {
     expect(worker.code).toBe(1);
     expect(worker.output).toContain('waymark worker: Unsafe settings for production');
     expect(worker.output).toContain('TRUST_PROXY=true');
-    expect(worker.output).toContain('TEMPORAL_ENCRYPTION_KEYS is unset');
+    expect(worker.output).toContain('ENCRYPTION_KEYS is unset');
   });
 });
 
@@ -87,7 +87,7 @@ describe('in development', () => {
  * the start with the message when it is unset), never from a default published here.
  */
 describe('docker-compose.yml', () => {
-  it.each(['AUTH_SECRET', 'TEMPORAL_ENCRYPTION_KEYS'])('has no default %s: it requires one', async (name) => {
+  it.each(['AUTH_SECRET', 'ENCRYPTION_KEYS'])('has no default %s: it requires one', async (name) => {
     const compose = parse(await readFile(new URL('../../../docker-compose.yml', import.meta.url), 'utf8')) as Record<string, Record<string, unknown>>;
     const value = String(compose['x-waymark-env']?.[name]);
     expect(value).toMatch(new RegExp(`^\\$\\{${name}:\\?[^}$]+\\}$`));

@@ -22,8 +22,8 @@ describe("Temporal's history holds sealed payloads (docs/security.md)", () => {
   });
   afterAll(() => api.close());
 
-  it("a run's input, its email's data and its results are sealed under TEMPORAL_ENCRYPTION_KEYS; the worker opens them and sends", async () => {
-    const keys = loadConfig(integrationEnv()).temporal.encryptionKeys;
+  it("a run's input, its email's data and its results are sealed under ENCRYPTION_KEYS; the worker opens them and sends", async () => {
+    const keys = loadConfig(integrationEnv()).encryptionKeys;
     expect(keys?.length).toBeGreaterThan(0);
     const userId = `u-${randomUUID()}`;
     const email = `${userId}@example.com`;

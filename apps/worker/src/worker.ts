@@ -55,7 +55,7 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
       if (!(error instanceof IllegalStateError)) throw error;
     }
   }
-  const temporal = await connectWorkerTemporal(deps.config.temporal, deps.tracing !== undefined);
+  const temporal = await connectWorkerTemporal(deps.config.temporal, deps.config.encryptionKeys, deps.tracing !== undefined);
   // lifecycle events (journey:completed / journey:failed) go through the same ingest pipeline as the api's
   const { journeys, categories, email, ingest, deliveryPolicy, effects } = createRuntime(deps.config, {
     db: deps.db,
@@ -76,7 +76,7 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
     taskQueue: deps.config.temporal.taskQueue,
     ...code,
     // the same codec as every client's: runs read what the api sealed (docs/security.md)
-    ...dataConverterFor(deps.config.temporal.encryptionKeys),
+    ...dataConverterFor(deps.config.encryptionKeys),
     // tracing on: Temporal's interceptors carry the trace through each run and activity, and the
     // runs' spans leave through a sink (docs/operations.md, "Tracing"); off, nothing is registered
     ...(await workerTracing(deps.tracing, { bundling: code.workflowsPath !== undefined })),

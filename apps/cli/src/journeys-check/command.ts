@@ -57,12 +57,12 @@ export async function journeysCommand(sub: string | undefined, args: string[], c
     return 2;
   }
   const db = createDatabase({ connectionString: values.database, max: 2, applicationName: 'waymark-journeys-check' });
-  const temporal = await connectTemporalClient({ ...config.temporal, address: values.temporal, namespace: values.namespace });
+  const temporal = await connectTemporalClient({ ...config.temporal, address: values.temporal, namespace: values.namespace }, config.encryptionKeys);
   try {
     if (sub === 'export-histories' && values.journey !== undefined) {
       const outDir = values.out ?? path.join(DEPLOYMENT_JOURNEYS_DIR, '__histories__', values.journey);
       const { files, skipped } = await exportHistories(
-        { db, client: temporal.client, encryptionKeys: config.temporal.encryptionKeys },
+        { db, client: temporal.client, encryptionKeys: config.encryptionKeys },
         { journeyId: values.journey, limit, outDir, secretKeys: await deploymentSecretProps() },
       );
       console.log(`journeys export-histories: ${files.length} histories of live '${values.journey}' runs → ${outDir} (personal data replaced)`);
@@ -71,7 +71,7 @@ export async function journeysCommand(sub: string | undefined, args: string[], c
       return 0;
     }
     const report = await checkJourneys(
-      { db, client: temporal.client, encryptionKeys: config.temporal.encryptionKeys },
+      { db, client: temporal.client, encryptionKeys: config.encryptionKeys },
       {
         journeysDir: values['journeys-dir'],
         ...(sample === undefined ? {} : { sample }),

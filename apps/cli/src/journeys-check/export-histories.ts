@@ -16,7 +16,7 @@ const PERSONAL_KEYS = new Set(['userId', 'userEmail', 'email', 'firstName', 'las
 
 /**
  * `waymark journeys export-histories`: writes the histories of up to `limit` live runs of a journey
- * to `<outDir>/<n>.json` (oldest runs first), their payloads opened (TEMPORAL_ENCRYPTION_KEYS), the
+ * to `<outDir>/<n>.json` (oldest runs first), their payloads opened (ENCRYPTION_KEYS), the
  * personal data replaced and the value of every prop a template declares secret (`secretKeys`)
  * replaced by the redaction placeholder, so `journeys/replay.wf.test.ts` replays each change
  * against real production runs in CI without the keys and without a live sign-in link. A live run

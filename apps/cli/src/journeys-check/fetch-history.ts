@@ -7,7 +7,7 @@ import { openHistory } from '@waymark/temporal/payload-codec';
 export interface JourneysCheckDeps {
   db: Db;
   client: Client;
-  /** TEMPORAL_ENCRYPTION_KEYS: the histories' payloads are sealed under them (docs/security.md) */
+  /** ENCRYPTION_KEYS: the histories' payloads are sealed under them (docs/security.md) */
   encryptionKeys: readonly EncryptionKey[] | undefined;
 }
 

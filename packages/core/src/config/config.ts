@@ -152,7 +152,8 @@ export const configSchema = z
     TEMPORAL_NAMESPACE: z.string().default('default'),
     TEMPORAL_TASK_QUEUE: z.string().default(DEFAULT_TASK_QUEUE),
     TEMPORAL_TLS: z.enum(['true', 'false']).optional(),
-    TEMPORAL_ENCRYPTION_KEYS: encryptionKeys,
+    /** what Waymark seals with (docs/security.md, "What is kept secret, and where"): every Temporal payload */
+    ENCRYPTION_KEYS: encryptionKeys,
     /** where the studio links each journey run (the Temporal Web UI of this namespace) */
     TEMPORAL_UI_URL: url('http://localhost:8233'),
     /** a workflow bundle built ahead (npm run build:workflows): the worker starts without bundling */
@@ -261,6 +262,7 @@ export const configSchema = z
     cacheUrl: env.CACHE_URL,
     authSecret: env.AUTH_SECRET,
     authUrl: env.AUTH_URL,
+    encryptionKeys: env.ENCRYPTION_KEYS,
     email: {
       providerApiKey: env.EMAIL_PROVIDER_API_KEY,
       from: env.EMAIL_FROM,
@@ -299,7 +301,6 @@ export const configSchema = z
       tls: env.TEMPORAL_TLS === undefined ? env.ORCHESTRATOR_CLIENT_TOKEN !== undefined : env.TEMPORAL_TLS === 'true',
       uiUrl: env.TEMPORAL_UI_URL.replace(/\/+$/, ''),
       workflowBundle: env.TEMPORAL_WORKFLOW_BUNDLE,
-      encryptionKeys: env.TEMPORAL_ENCRYPTION_KEYS,
       maxCachedWorkflows: env.WORKER_MAX_CACHED_WORKFLOWS,
       // starts kept while Temporal was unreachable are retried by the worker's relay this long, then parked
       journeyStartRetryHours: env.JOURNEY_START_RETRY_HOURS,
@@ -400,7 +401,7 @@ export function settingsUnderCheck(config: Config, sources: readonly SourceAuthS
     authSecret: config.authSecret,
     trustProxy: config.trustProxy,
     emailWebhookSecret: config.email.webhookSecret,
-    temporalEncrypted: config.temporal.encryptionKeys !== undefined,
+    temporalEncrypted: config.encryptionKeys !== undefined,
     openSources: openMatchSources(sources, config.webhookSources),
   };
 }
@@ -441,7 +442,7 @@ const commandConfigSchema = z
     TEMPORAL_ADDRESS: z.string().default('127.0.0.1:7233'),
     TEMPORAL_NAMESPACE: z.string().default('default'),
     TEMPORAL_TLS: z.enum(['true', 'false']).optional(),
-    TEMPORAL_ENCRYPTION_KEYS: encryptionKeys,
+    ENCRYPTION_KEYS: encryptionKeys,
     ORCHESTRATOR_CLIENT_TOKEN: optionalString,
     // read only for the start-up check (unsafeSettings), which the CLI prints as warnings
     AUTH_SECRET: optionalString,
@@ -470,8 +471,9 @@ const commandConfigSchema = z
       namespace: env.TEMPORAL_NAMESPACE,
       apiKey: env.ORCHESTRATOR_CLIENT_TOKEN,
       tls: env.TEMPORAL_TLS === undefined ? env.ORCHESTRATOR_CLIENT_TOKEN !== undefined : env.TEMPORAL_TLS === 'true',
-      encryptionKeys: env.TEMPORAL_ENCRYPTION_KEYS,
     },
+    // `journeys check` opens the histories it reads with them
+    encryptionKeys: env.ENCRYPTION_KEYS,
     tracing: tracing(env),
     deliverability: doctorSettings(env),
   }));

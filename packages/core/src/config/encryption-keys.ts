@@ -1,5 +1,5 @@
 /**
- * One key of TEMPORAL_ENCRYPTION_KEYS (docs/security.md, "What is kept secret, and where"): an id
+ * One key of ENCRYPTION_KEYS (docs/security.md, "What is kept secret, and where"): an id
  * that travels with each payload it seals, so a payload sealed before a rotation still names the
  * key that opens it.
  */

@@ -32,7 +32,7 @@ describe('unsafeSettings', () => {
     expect(problems[1]).toContain('AUTH_SECRET is a published placeholder');
     expect(problems[2]).toContain('TRUST_PROXY=true');
     expect(problems[3]).toContain('EMAIL_PROVIDER_WEBHOOK_SECRET is unset');
-    expect(problems[4]).toContain("TEMPORAL_ENCRYPTION_KEYS is unset, so Temporal's history");
+    expect(problems[4]).toContain("ENCRYPTION_KEYS is unset, so Temporal's history");
     expect(unsafeSettings({ ...safe, authSecret: 'sixteen-chars-ok-but-short' })).toEqual([expect.stringContaining('AUTH_SECRET is shorter than 32 bytes')]);
     expect(unsafeSettingsMessage(problems).split('\n')).toHaveLength(6);
   });
@@ -47,7 +47,7 @@ describe('unsafeSettings', () => {
       AUTH_SECRET: 'a'.repeat(40),
       EMAIL_PROVIDER_API_KEY: 'k',
       EMAIL_PROVIDER_WEBHOOK_SECRET: 's',
-      TEMPORAL_ENCRYPTION_KEYS: `k1:${KEY}`,
+      ENCRYPTION_KEYS: `k1:${KEY}`,
     };
     const analytics = [{ id: 'analytics', auth: { type: 'match' as const, secret: 'ANALYTICS_WEBHOOK_SECRET' } }];
     expect(unsafeSettings(settingsUnderCheck(loadConfig(env), analytics))).toEqual([]);
@@ -58,25 +58,25 @@ describe('unsafeSettings', () => {
   });
 });
 
-describe('TEMPORAL_ENCRYPTION_KEYS', () => {
+describe('ENCRYPTION_KEYS', () => {
   const env = { DATABASE_URL: 'x', AUTH_SECRET: 'a'.repeat(40), EMAIL_PROVIDER_API_KEY: 'k' };
 
   it('reads id:hex entries, newest first, and leaves the codec off when unset or empty', () => {
-    const keys = loadConfig({ ...env, TEMPORAL_ENCRYPTION_KEYS: ` 2026-11:${KEY} , old.1:${'0f'.repeat(32)}` }).temporal.encryptionKeys;
+    const keys = loadConfig({ ...env, ENCRYPTION_KEYS: ` 2026-11:${KEY} , old.1:${'0f'.repeat(32)}` }).encryptionKeys;
     expect(keys?.map((key) => key.id)).toEqual(['2026-11', 'old.1']);
     expect(Buffer.from(keys?.[0]?.key ?? []).toString('hex')).toBe(KEY);
-    expect(loadConfig({ ...env, TEMPORAL_ENCRYPTION_KEYS: '' }).temporal.encryptionKeys).toBeUndefined();
-    expect(loadConfig(env).temporal.encryptionKeys).toBeUndefined();
+    expect(loadConfig({ ...env, ENCRYPTION_KEYS: '' }).encryptionKeys).toBeUndefined();
+    expect(loadConfig(env).encryptionKeys).toBeUndefined();
   });
 
   it('refuses a malformed entry or a repeated id, naming the entry but never the key', () => {
     const short = `k1:${KEY},k2:abc`;
-    expect(() => loadConfig({ ...env, TEMPORAL_ENCRYPTION_KEYS: short })).toThrow(/TEMPORAL_ENCRYPTION_KEYS must be <id>:<64 hex characters>.*entry 2 is not/);
-    expect(() => loadConfig({ ...env, TEMPORAL_ENCRYPTION_KEYS: KEY })).toThrow(/entry 1 is not/);
-    expect(() => loadConfig({ ...env, TEMPORAL_ENCRYPTION_KEYS: `k1:${KEY},k1:${KEY}` })).toThrow(/names the key id "k1" twice/);
+    expect(() => loadConfig({ ...env, ENCRYPTION_KEYS: short })).toThrow(/ENCRYPTION_KEYS must be <id>:<64 hex characters>.*entry 2 is not/);
+    expect(() => loadConfig({ ...env, ENCRYPTION_KEYS: KEY })).toThrow(/entry 1 is not/);
+    expect(() => loadConfig({ ...env, ENCRYPTION_KEYS: `k1:${KEY},k1:${KEY}` })).toThrow(/names the key id "k1" twice/);
     const refusal = (() => {
       try {
-        loadConfig({ ...env, TEMPORAL_ENCRYPTION_KEYS: `k1:${KEY}x` });
+        loadConfig({ ...env, ENCRYPTION_KEYS: `k1:${KEY}x` });
         return 'accepted';
       } catch (error) {
         return String(error);

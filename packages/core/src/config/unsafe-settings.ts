@@ -23,7 +23,7 @@ export interface SettingsUnderCheck {
   trustProxy: TrustProxy;
   /** undefined when unset; null where a process does not read it (the CLI) */
   emailWebhookSecret: string | undefined | null;
-  /** TEMPORAL_ENCRYPTION_KEYS is set; null where a process starts no run (the CLI) */
+  /** ENCRYPTION_KEYS is set; null where a process starts no run (the CLI) */
   temporalEncrypted: boolean | null;
   /** match sources served with no secret because their `*_WEBHOOK_OPEN=true` says so */
   openSources: readonly MatchSourceSetting[];
@@ -64,7 +64,7 @@ export function unsafeSettings(settings: SettingsUnderCheck): string[] {
   }
   if (settings.temporalEncrypted === false) {
     problems.push(
-      "TEMPORAL_ENCRYPTION_KEYS is unset, so Temporal's history (and its Web UI) holds every run's input and email data in clear, " +
+      "ENCRYPTION_KEYS is unset, so Temporal's history (and its Web UI) holds every run's input and email data in clear, " +
         'secret props such as sign-in links included; set <id>:<openssl rand -hex 32> on the api, the worker and the CLI',
     );
   }
