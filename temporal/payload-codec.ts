@@ -1,13 +1,11 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { DataConverter, Payload, PayloadCodec } from '@temporalio/common';
 // a CommonJS module whose named exports Node's ESM loader cannot see: take its default export
 import proto from '@temporalio/proto';
 import type { EncryptionKey } from '@waymark/core/config/encryption-keys';
+import { openBytes, sealBytes } from '@waymark/core/tokens/sealed-bytes';
 
 const ENCODING = 'binary/encrypted';
 const KEY_ID = 'encryption-key-id';
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
 const { Payload: PayloadMessage } = proto.temporal.api.common.v1;
 const text = new TextEncoder();
 const read = new TextDecoder();
@@ -20,13 +18,7 @@ const read = new TextDecoder();
  * so turning the codec on for an installation with runs under way needs no migration.
  */
 export class EncryptionCodec implements PayloadCodec {
-  private readonly sealing: EncryptionKey;
-  private readonly byId: ReadonlyMap<string, Uint8Array>;
-
-  constructor(keys: readonly [EncryptionKey, ...EncryptionKey[]]) {
-    this.sealing = keys[0];
-    this.byId = new Map(keys.map((key) => [key.id, key.key]));
-  }
+  constructor(private readonly keys: readonly [EncryptionKey, ...EncryptionKey[]]) {}
 
   // async so that a payload that cannot be opened rejects, as the SDK expects, rather than throws
   async encode(payloads: Payload[]): Promise<Payload[]> {
@@ -38,11 +30,8 @@ export class EncryptionCodec implements PayloadCodec {
   }
 
   private seal(payload: Payload): Payload {
-    const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', this.sealing.key, iv);
-    const plain = PayloadMessage.encode(payload).finish();
-    const sealed = Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
-    return { metadata: { encoding: text.encode(ENCODING), [KEY_ID]: text.encode(this.sealing.id) }, data: new Uint8Array(sealed) };
+    const { keyId, data } = sealBytes(this.keys, PayloadMessage.encode(payload).finish());
+    return { metadata: { encoding: text.encode(ENCODING), [KEY_ID]: text.encode(keyId) }, data };
   }
 
   /** `payload` as its converter reads it: opened when sealed, as it is otherwise. */
@@ -51,14 +40,7 @@ export class EncryptionCodec implements PayloadCodec {
     if (encoding === undefined || encoding === null || read.decode(encoding) !== ENCODING) return payload;
     const idBytes = payload.metadata?.[KEY_ID];
     const id = idBytes === undefined || idBytes === null ? '' : read.decode(idBytes);
-    const key = this.byId.get(id);
-    // a key taken out of the list while runs sealed under it still live: name it, so it can be put back
-    if (key === undefined) throw new Error(`a Temporal payload is sealed under key "${id}", which ENCRYPTION_KEYS does not hold`);
-    const data = payload.data ?? new Uint8Array();
-    const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, IV_BYTES));
-    decipher.setAuthTag(data.subarray(data.length - TAG_BYTES));
-    const plain = Buffer.concat([decipher.update(data.subarray(IV_BYTES, data.length - TAG_BYTES)), decipher.final()]);
-    return PayloadMessage.decode(plain);
+    return PayloadMessage.decode(openBytes(this.keys, id, payload.data ?? new Uint8Array(), 'a Temporal payload'));
   }
 }
 

@@ -1,0 +1,39 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type { EncryptionKey } from '../config/encryption-keys';
+
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+/** Bytes sealed under one key of ENCRYPTION_KEYS: `data` is iv (12 bytes) || ciphertext || tag (16 bytes). */
+export interface SealedBytes {
+  keyId: string;
+  data: Uint8Array;
+}
+
+/**
+ * AES-256-GCM under the first (newest) key of `keys`. The key id travels beside the data, so
+ * whatever was sealed before a rotation still names the key that opens it
+ * (docs/security.md, "What is kept secret, and where").
+ */
+export function sealBytes(keys: readonly EncryptionKey[], plain: Uint8Array): SealedBytes {
+  const sealing = keys[0];
+  if (sealing === undefined) throw new Error('nothing can be sealed: ENCRYPTION_KEYS holds no key');
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', sealing.key, iv);
+  const sealed = Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
+  return { keyId: sealing.id, data: new Uint8Array(sealed) };
+}
+
+/**
+ * The bytes `sealBytes` sealed under `keyId`; throws when the tag does not match (altered, or
+ * other key bytes under that id). `what` names the sealed thing in the error of a missing key.
+ */
+export function openBytes(keys: readonly EncryptionKey[] | undefined, keyId: string, data: Uint8Array, what = 'a value'): Uint8Array {
+  const key = keys?.find((candidate) => candidate.id === keyId);
+  // a key taken out of the list while something sealed under it is still kept: name it, so it can be put back
+  if (key === undefined) throw new Error(`${what} is sealed under key "${keyId}", which ENCRYPTION_KEYS does not hold`);
+  if (data.length < IV_BYTES + TAG_BYTES) throw new Error(`${what} sealed under key "${keyId}" is too short to have been sealed`);
+  const decipher = createDecipheriv('aes-256-gcm', key.key, data.subarray(0, IV_BYTES));
+  decipher.setAuthTag(data.subarray(data.length - TAG_BYTES));
+  return new Uint8Array(Buffer.concat([decipher.update(data.subarray(IV_BYTES, data.length - TAG_BYTES)), decipher.final()]));
+}
