@@ -1,5 +1,8 @@
 import type { Db } from '@waymark/core/db/database';
 import type { OutboundEventType } from '@waymark/core/outbox/event-types';
+import { attemptWebhookDelivery, type DeliveryAttemptOutcome, type WebhookDeliveryDeps } from '@waymark/core/webhooks/outbound/deliver-webhook';
+import { fanOutOutboundEvent } from '@waymark/core/webhooks/outbound/outbound-dispatch';
+import { queueTestEvent } from '@waymark/core/webhooks/outbound/webhook-endpoints';
 
 /**
  * An enabled endpoint subscribed to `events`, so that facts of those types write their outbox
@@ -20,4 +23,15 @@ export async function subscribeOutboxEndpoint(db: Db, events: OutboundEventType[
   return async () => {
     await db.deleteFrom('webhookEndpoints').where('id', '=', row.id).execute();
   };
+}
+
+/**
+ * Sends one `webhook.test` event to endpoint `id` in this process (no worker, no dispatcher: a
+ * scratch database's rows are delivered by the caller alone) and answers the attempt's outcome.
+ */
+export async function deliverTestEvent(deps: WebhookDeliveryDeps, id: string): Promise<DeliveryAttemptOutcome> {
+  const { eventId } = await queueTestEvent(deps.db, id);
+  const [deliveryId] = await fanOutOutboundEvent(deps.db, eventId);
+  if (deliveryId === undefined) throw new Error(`the test event ${eventId} made no delivery to endpoint ${id}`);
+  return attemptWebhookDelivery(deps, deliveryId);
 }

@@ -6,7 +6,7 @@ import { judgeBreakers, type ReputationDeps } from '@waymark/core/webhooks/email
 
 export interface AlertActivityDeps {
   db: Db;
-  config: Pick<Config, 'alerts'>;
+  config: Pick<Config, 'alerts' | 'encryptionKeys'>;
   alertMailer: AlertMailer;
   /** the reputation breaker's judge (its alerts go out as the rules' do) */
   reputation: Omit<ReputationDeps, 'alerts'>;
@@ -17,6 +17,7 @@ export function createAlertActivities(deps: AlertActivityDeps) {
     db: deps.db,
     mailer: deps.alertMailer,
     outbound: { timeoutMs: deps.config.alerts.httpTimeoutMs, allowPrivateTargets: deps.config.alerts.allowPrivateTargets },
+    keys: deps.config.encryptionKeys,
   };
   return {
     async listEnabledAlertRules(): Promise<string[]> {

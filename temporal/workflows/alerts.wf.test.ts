@@ -87,7 +87,7 @@ describe('alert evaluation (time-skipping, real database, local webhook receiver
         const taskQueue = `alerts-${randomUUID()}`;
         const activities = createAlertActivities({
           db,
-          config: { alerts: { httpTimeoutMs: 2_000, allowPrivateTargets: true } },
+          config: { alerts: { httpTimeoutMs: 2_000, allowPrivateTargets: true }, encryptionKeys: undefined },
           alertMailer: async () => undefined,
           reputation: reputationOf(db, databaseUrl).reputation,
         });
@@ -151,7 +151,7 @@ describe('alert evaluation (time-skipping, real database, local webhook receiver
         await db.updateTable('alertRules').set({ lastTriggeredAt: null }).execute();
         const guarded = createAlertActivities({
           db,
-          config: { alerts: { httpTimeoutMs: 2_000, allowPrivateTargets: false } },
+          config: { alerts: { httpTimeoutMs: 2_000, allowPrivateTargets: false }, encryptionKeys: undefined },
           alertMailer: async () => undefined,
           reputation: reputationOf(db, databaseUrl).reputation,
         });
@@ -174,7 +174,7 @@ describe('alert evaluation (time-skipping, real database, local webhook receiver
         const { email, reputation } = reputationOf(db, databaseUrl, { REPUTATION_COOLDOWN_HOURS: '6' }, recordingJobs(notified));
         const activities = createAlertActivities({
           db,
-          config: { alerts: { httpTimeoutMs: 2_000, allowPrivateTargets: true } },
+          config: { alerts: { httpTimeoutMs: 2_000, allowPrivateTargets: true }, encryptionKeys: undefined },
           alertMailer: async () => undefined,
           reputation,
         });

@@ -242,6 +242,7 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
       // operator notices are system emails, as the worker's alert evaluation sends them
       mailer: createAlertMailer((input) => systemEmails.send(input)),
       outbound: { timeoutMs: config.alerts.httpTimeoutMs, allowPrivateTargets: config.alerts.allowPrivateTargets },
+      keys: config.encryptionKeys,
     },
   };
   return {

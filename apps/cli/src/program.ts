@@ -168,6 +168,18 @@ export function buildProgram(act: Act): Command {
   addJourneyCommands(program, act);
   addAdminCommands(program, act);
 
+  const secrets = program
+    .command('secrets')
+    .description('the secrets Waymark keeps sealed under ENCRYPTION_KEYS')
+    .addHelpText('after', example('waymark secrets reseal'));
+  secrets
+    .command('reseal')
+    .description(
+      "re-seal every stored secret (webhook endpoint signing secrets, chat alert webhook URLs) under ENCRYPTION_KEYS' first key, those kept in clear included, and print how many of each changed",
+    )
+    .addHelpText('after', example('ENCRYPTION_KEYS=2026-11:<64 hex>,2026-01:<64 hex> waymark secrets reseal'))
+    .action(act(() => withDatabase(async (db, config) => (await import('./secrets-command')).resealSecrets(db, config.encryptionKeys))));
+
   const client = program
     .command('client')
     .description('the typed client for your product (@waymark/client)')

@@ -121,7 +121,7 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
       db: deps.db,
       databaseUrl: deps.config.databaseUrl,
       logger: deps.logger,
-      delivery: webhookDeliveryDeps(deps.db, deps.config.webhooks),
+      delivery: webhookDeliveryDeps(deps.db, deps.config.webhooks, deps.config.encryptionKeys),
       concurrency: deps.config.webhooks.concurrency,
       endpointConcurrency: deps.config.webhooks.endpointConcurrency,
     });

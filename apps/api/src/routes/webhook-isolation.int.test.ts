@@ -225,7 +225,7 @@ describe('outbound webhook isolation', () => {
     expect(byWaymark).toMatchObject([{ action: 'update', detail: { enabled: false, disabledReason: endpoint.disabledReason } }]);
     // what the every-minute alert schedule does for this rule
     const outcome = await evaluateAlertRule(
-      { db: api.deps.db, outbound: { timeoutMs: 5_000, allowPrivateTargets: true }, mailer: async () => undefined },
+      { db: api.deps.db, outbound: { timeoutMs: 5_000, allowPrivateTargets: true }, mailer: async () => undefined, keys: api.config.encryptionKeys },
       rule.body.id,
       new Date(),
     );

@@ -68,6 +68,7 @@ describe('alert delivery channels (real database, SES emulator, local receiver)'
       db,
       mailer: createAlertMailer((input) => sendEmail(email, input)),
       outbound: { timeoutMs: config.alerts.httpTimeoutMs, allowPrivateTargets: config.alerts.allowPrivateTargets },
+      keys: config.encryptionKeys,
     };
   }
 

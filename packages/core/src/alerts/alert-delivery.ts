@@ -1,5 +1,7 @@
 import type { AlertRuleRow } from '../db/schema';
+import type { SecretKeys } from '../tokens/sealed-secret';
 import { channelConfigSchemas } from './alert-rules';
+import { openChannelConfig } from './channel-secrets';
 import { postJson, type OutboundOptions } from './outbound-http';
 
 /** Sends the email channel's message through the service's SES transport. */
@@ -8,6 +10,8 @@ export type AlertMailer = (message: { to: string; ruleName: string; text: string
 export interface AlertDeliveryDeps {
   outbound: OutboundOptions;
   mailer: AlertMailer;
+  /** ENCRYPTION_KEYS: a chat rule's webhook URL is kept sealed under them */
+  keys: SecretKeys;
 }
 
 export interface AlertNotice {
@@ -59,7 +63,7 @@ export async function deliverAlert(deps: AlertDeliveryDeps, notice: AlertNotice,
     }
     case 'chat': {
       // Slack incoming-webhook payload; Mattermost, Rocket.Chat and Discord's /slack endpoint accept it
-      const config = channelConfigSchemas.chat.parse(notice.rule.channelConfig);
+      const config = channelConfigSchemas.chat.parse(openChannelConfig(deps.keys, 'chat', notice.rule.channelConfig));
       await postJson(config.webhookUrl, { text, ...(config.channel === undefined ? {} : { channel: config.channel }) }, deps.outbound);
       return;
     }

@@ -4,6 +4,8 @@ import type { AlertChannel, AlertHistoryRow, AlertRuleRow, AlertType, JsonObject
 import { emailAddress } from '../contacts/email-address';
 import { badRequest, notFound } from '../errors/app-error';
 import { paginate } from '../db/paginate';
+import type { SecretKeys } from '../tokens/sealed-secret';
+import { openAlertRule, sealChannelConfig } from './channel-secrets';
 
 export const alertTypes = [
   'bounce_rate_exceeded',
@@ -38,7 +40,7 @@ export type WebhookConfig = z.infer<typeof channelConfigSchemas.webhook>;
 export type ChatConfig = z.infer<typeof channelConfigSchemas.chat>;
 export type EmailChannelConfig = z.infer<typeof channelConfigSchemas.email>;
 
-/** Alert rule: exactly the stored row. */
+/** Alert rule: the stored row, its channelConfig's secret opened (channel-secrets.ts). */
 export type AlertRule = AlertRuleRow;
 
 /** Alert history entry: the stored row less the delivery error (kept for operators' logs). */
@@ -74,51 +76,53 @@ export interface AlertRuleInput {
   enabled?: boolean | undefined;
 }
 
-export async function listAlertRules(db: Db): Promise<AlertRule[]> {
-  return db.selectFrom('alertRules').selectAll().orderBy('createdAt').orderBy('id').execute();
+export async function listAlertRules(db: Db, keys: SecretKeys): Promise<AlertRule[]> {
+  const rows = await db.selectFrom('alertRules').selectAll().orderBy('createdAt').orderBy('id').execute();
+  return rows.map((row) => openAlertRule(keys, row));
 }
 
-export async function getAlertRule(db: Db, id: string): Promise<AlertRuleRow> {
+export async function getAlertRule(db: Db, keys: SecretKeys, id: string): Promise<AlertRule> {
   const row = await db.selectFrom('alertRules').selectAll().where('id', '=', id).executeTakeFirst();
   if (row === undefined) throw notFound('Alert rule not found');
-  return row;
+  return openAlertRule(keys, row);
 }
 
-export async function createAlertRule(db: Db, input: AlertRuleInput): Promise<AlertRule> {
+export async function createAlertRule(db: Db, keys: SecretKeys, input: AlertRuleInput): Promise<AlertRule> {
   checkThreshold(input.type, input.threshold);
   const channelConfig = parseChannelConfig(input.channel, input.channelConfig);
-  return db
+  const row = await db
     .insertInto('alertRules')
     .values({
       name: input.name,
       type: input.type,
       threshold: input.threshold,
       channel: input.channel,
-      channelConfig: JSON.stringify(channelConfig),
+      channelConfig: JSON.stringify(sealChannelConfig(keys, input.channel, channelConfig)),
       cooldownMinutes: input.cooldownMinutes ?? DEFAULT_COOLDOWN_MINUTES,
       enabled: input.enabled ?? true,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+  return { ...row, channelConfig };
 }
 
 /** PATCH: the merged rule is validated as a whole (a channel change needs a matching config). */
-export async function updateAlertRule(db: Db, id: string, patch: Partial<AlertRuleInput>): Promise<AlertRule> {
+export async function updateAlertRule(db: Db, keys: SecretKeys, id: string, patch: Partial<AlertRuleInput>): Promise<AlertRule> {
   return db.transaction().execute(async (trx) => {
-    const current = await getAlertRule(trx, id);
+    const current = await getAlertRule(trx, keys, id);
     const type = patch.type ?? current.type;
     const threshold = patch.threshold ?? current.threshold;
     const channel = patch.channel ?? current.channel;
     checkThreshold(type, threshold);
     const channelConfig = parseChannelConfig(channel, patch.channelConfig ?? current.channelConfig);
-    return trx
+    const row = await trx
       .updateTable('alertRules')
       .set({
         name: patch.name ?? current.name,
         type,
         threshold,
         channel,
-        channelConfig: JSON.stringify(channelConfig),
+        channelConfig: JSON.stringify(sealChannelConfig(keys, channel, channelConfig)),
         cooldownMinutes: patch.cooldownMinutes ?? current.cooldownMinutes,
         enabled: patch.enabled ?? current.enabled,
         updatedAt: new Date(),
@@ -126,6 +130,7 @@ export async function updateAlertRule(db: Db, id: string, patch: Partial<AlertRu
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
+    return { ...row, channelConfig };
   });
 }
 

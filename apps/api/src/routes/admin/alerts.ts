@@ -91,7 +91,7 @@ export const alertRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps })
       config: { scope: 'full-admin' },
       schema: { tags, summary: 'List alert rules', response: { 200: z.object({ rules: z.array(alertRuleSchema) }), ...bearerErrors } },
     },
-    async () => ({ rules: await listAlertRules(deps.db) }),
+    async () => ({ rules: await listAlertRules(deps.db, deps.config.encryptionKeys) }),
   );
 
   app.post(
@@ -108,7 +108,7 @@ export const alertRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps })
       },
     },
     async (request, reply) => {
-      const rule = await createAlertRule(deps.db, request.body);
+      const rule = await createAlertRule(deps.db, deps.config.encryptionKeys, request.body);
       request.auditRecord = { resourceId: rule.id, detail: { name: rule.name, type: rule.type, channel: rule.channel } };
       return reply.status(201).send(rule);
     },
@@ -136,7 +136,7 @@ export const alertRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps })
       },
     },
     async (request) => {
-      const rule = await updateAlertRule(deps.db, request.params.id, request.body);
+      const rule = await updateAlertRule(deps.db, deps.config.encryptionKeys, request.params.id, request.body);
       request.auditRecord = { resourceId: rule.id, detail: { fields: Object.keys(request.body) } };
       return rule;
     },

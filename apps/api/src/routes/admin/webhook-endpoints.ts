@@ -80,7 +80,7 @@ export const webhookEndpointRoutes: RoutePlugin<{ deps: AppDeps }> = async (app,
       },
     },
     async (request, reply) => {
-      const endpoint = await createWebhookEndpoint(deps.db, request.body);
+      const endpoint = await createWebhookEndpoint(deps.db, deps.config.encryptionKeys, request.body);
       // the host only: a URL's credentials, path and query often are the receiver's secret, and a
       // read key opens the audit log
       request.auditRecord = { resourceId: endpoint.id, detail: { host: new URL(endpoint.url).host, events: endpoint.events } };
@@ -163,7 +163,7 @@ export const webhookEndpointRoutes: RoutePlugin<{ deps: AppDeps }> = async (app,
         response: { 200: z.object({ id: z.uuid(), secret }), 404: errorBody, ...bearerErrors },
       },
     },
-    async (request) => rotateWebhookEndpointSecret(deps.db, request.params.id),
+    async (request) => rotateWebhookEndpointSecret(deps.db, deps.config.encryptionKeys, request.params.id),
   );
 
   app.post(

@@ -34,6 +34,7 @@ describe('attemptWebhookDelivery: SSRF guard, no redirects, 1 KiB of the answer,
         retry: { initialIntervalMs: 30_000, maximumIntervalMs: 3_600_000, windowMs: 86_400_000 },
         disableAfterMs: 72 * 3_600_000,
         outbound: { timeoutMs: options.timeoutMs ?? 5_000, connectTimeoutMs: 2_000, allowPrivateTargets: options.allowPrivateTargets },
+        keys: undefined,
       },
       deliveryId,
     );

@@ -3,6 +3,7 @@ import { postJsonBody, type OutboundOptions, type OutboundResponse } from '../..
 import type { Config } from '../../config/config';
 import type { Db } from '../../db/database';
 import type { JsonObject } from '../../db/schema';
+import { openSecret, type SecretKeys } from '../../tokens/sealed-secret';
 import { annotateActiveSpan, inSpanContinuing, SpanAttribute } from '../../logging/trace-context';
 import { recordEndpointFailure, recordEndpointSuccess, type EndpointHealthDeps } from './endpoint-health';
 import { parkWebhookDelivery } from './webhook-deliveries';
@@ -10,6 +11,8 @@ import { parkWebhookDelivery } from './webhook-deliveries';
 export interface WebhookDeliveryDeps extends EndpointHealthDeps {
   db: Db;
   outbound: OutboundOptions;
+  /** ENCRYPTION_KEYS: the endpoints' signing secrets are kept sealed under them */
+  keys: SecretKeys;
   /** the retry schedule: from the first interval, about doubling, capped, until the window closes */
   retry: EndpointHealthDeps['retry'] & { windowMs: number };
 }
@@ -18,9 +21,10 @@ export interface WebhookDeliveryDeps extends EndpointHealthDeps {
 const ANSWER_TIMEOUT_MS = 5_000;
 
 /** How this installation delivers, from its settings (docs/webhooks.md). */
-export function webhookDeliveryDeps(db: Db, config: Config['webhooks']): WebhookDeliveryDeps {
+export function webhookDeliveryDeps(db: Db, config: Config['webhooks'], keys: SecretKeys): WebhookDeliveryDeps {
   return {
     db,
+    keys,
     outbound: { timeoutMs: ANSWER_TIMEOUT_MS, connectTimeoutMs: config.connectTimeoutMs, allowPrivateTargets: config.allowPrivateTargets },
     retry: { initialIntervalMs: config.retryInitialIntervalMs, maximumIntervalMs: config.retryMaxIntervalMs, windowMs: config.retryWindowMs },
     disableAfterMs: config.disableAfterMs,
@@ -131,7 +135,9 @@ async function deliver(deps: WebhookDeliveryDeps, row: DueDelivery): Promise<Del
   const payload: WebhookPayload = { type: row.event, timestamp: row.createdAt.toISOString(), data: row.payload };
   const body = JSON.stringify(payload);
   const sentAt = new Date();
-  const signature = new Webhook(row.secret).sign(row.eventId, sentAt, body);
+  // a secret sealed under a key ENCRYPTION_KEYS no longer holds throws here, before any attempt is
+  // counted: the delivery's lease lapses and it waits, logged with the key's id, for the key to be put back
+  const signature = new Webhook(openSecret(deps.keys, row.secret)).sign(row.eventId, sentAt, body);
   const headers = {
     'webhook-id': row.eventId,
     'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),

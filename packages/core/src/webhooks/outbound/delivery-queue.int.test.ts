@@ -28,6 +28,7 @@ describe('the outbound delivery queue', () => {
     retry: { initialIntervalMs: 30_000, maximumIntervalMs: HOUR, windowMs: 24 * HOUR },
     disableAfterMs: 72 * HOUR,
     outbound: { timeoutMs: 5_000, connectTimeoutMs: 2_000, allowPrivateTargets: true },
+    keys: undefined,
     ...overrides,
   });
   const endpoint = async (db: Db, path: string) =>

@@ -3,6 +3,7 @@ import type { Db } from '../../db/database';
 import { paginate, type PageQuery } from '../../db/paginate';
 import type { WebhookEndpointRow } from '../../db/schema';
 import { notFound } from '../../errors/app-error';
+import { sealSecret, type SecretKeys } from '../../tokens/sealed-secret';
 import { DELIVERY_QUEUE_CHANNEL } from './delivery-queue';
 import { generateEndpointSecret } from './endpoint-secret';
 import type { OutboundEventType } from '../../outbox/event-types';
@@ -21,18 +22,21 @@ export interface WebhookEndpointInput {
 
 const publicColumns = ['id', 'url', 'description', 'events', 'enabled', 'disabledReason', 'disabledAt', 'failingSince', 'createdAt', 'updatedAt'] as const;
 
-export async function createWebhookEndpoint(db: Db, input: WebhookEndpointInput): Promise<WebhookEndpoint & { secret: string }> {
-  return db
+/** The secret is kept sealed under `keys` (docs/security.md) and answered in clear, this once. */
+export async function createWebhookEndpoint(db: Db, keys: SecretKeys, input: WebhookEndpointInput): Promise<WebhookEndpoint & { secret: string }> {
+  const secret = generateEndpointSecret();
+  const endpoint = await db
     .insertInto('webhookEndpoints')
     .values({
       url: input.url,
       events: [...new Set(input.events)],
       description: input.description ?? null,
       enabled: input.enabled ?? true,
-      secret: generateEndpointSecret(),
+      secret: sealSecret(keys, secret),
     })
-    .returning([...publicColumns, 'secret'])
+    .returning(publicColumns)
     .executeTakeFirstOrThrow();
+  return { ...endpoint, secret };
 }
 
 export async function listWebhookEndpoints(db: Db, page: PageQuery): Promise<{ endpoints: WebhookEndpoint[]; total: number }> {
@@ -94,15 +98,16 @@ export async function deleteWebhookEndpoint(db: Db, id: string): Promise<void> {
  * with it. The receiver should accept both while it switches (standard-webhooks allows several
  * signatures; docs/webhooks.md).
  */
-export async function rotateWebhookEndpointSecret(db: Db, id: string): Promise<{ id: string; secret: string }> {
+export async function rotateWebhookEndpointSecret(db: Db, keys: SecretKeys, id: string): Promise<{ id: string; secret: string }> {
+  const secret = generateEndpointSecret();
   const row = await db
     .updateTable('webhookEndpoints')
-    .set({ secret: generateEndpointSecret(), updatedAt: new Date() })
+    .set({ secret: sealSecret(keys, secret), updatedAt: new Date() })
     .where('id', '=', id)
-    .returning(['id', 'secret'])
+    .returning('id')
     .executeTakeFirst();
   if (row === undefined) throw notFound(ENDPOINT_NOT_FOUND);
-  return row;
+  return { id: row.id, secret };
 }
 
 /** Queues a `webhook.test` event for one endpoint; the worker delivers it like any other. */

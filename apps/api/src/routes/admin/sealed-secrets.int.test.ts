@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliverAlert } from '@waymark/core/alerts/alert-delivery';
+import { webhookDeliveryDeps } from '@waymark/core/webhooks/outbound/deliver-webhook';
+import { openScratchDatabase, type ScratchDatabase } from '../../../../../test/scratch-database';
+import { startTestApi, type TestApi } from '../../../../../test/test-api';
+import { deliverTestEvent } from '../../../../../test/webhook-endpoints';
+import { startWebhookReceiver, type WebhookReceiver } from '../../../../../test/webhook-receiver';
+
+const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
+
+/** docs/security.md, "What is kept secret, and where": what the API takes in clear is kept sealed, and still used. */
+describe('endpoint secrets and chat webhook URLs are sealed at rest under ENCRYPTION_KEYS', () => {
+  let api: TestApi;
+  let receiver: WebhookReceiver;
+  let scratch: ScratchDatabase;
+
+  beforeAll(async () => {
+    // a database of its own: no worker of another test file delivers these endpoints' events
+    scratch = await openScratchDatabase();
+    receiver = await startWebhookReceiver();
+    api = await startTestApi({ ADMIN_API_KEY: LEGACY, DATABASE_URL: scratch.url, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', ALERT_ALLOW_PRIVATE_TARGETS: 'true' });
+  }, 60_000);
+  afterAll(async () => {
+    await api?.close();
+    await receiver?.close();
+    await scratch?.release();
+  }, 60_000);
+
+  const storedSecret = async (id: string) =>
+    (await api.deps.db.selectFrom('webhookEndpoints').select('secret').where('id', '=', id).executeTakeFirstOrThrow()).secret;
+  const storedChannelConfig = async (id: string) =>
+    (await sql<{ config: string }>`select channel_config::text as config from alert_rules where id = ${id}`.execute(api.deps.db)).rows[0]?.config;
+  const verify = (secret: string, path: string) => {
+    const request = receiver.received.filter((received) => received.path === path).at(-1);
+    expect(request, `nothing received on ${path}`).toBeDefined();
+    return new Webhook(secret).verify(request!.body, request!.headers as Record<string, string>) as { type: string };
+  };
+
+  it('keeps an endpoint secret sealed (created and rotated), shows it once in clear, and signs deliveries with it', async () => {
+    const delivery = webhookDeliveryDeps(api.deps.db, api.config.webhooks, api.config.encryptionKeys);
+    const created = await api.request('POST', '/v1/admin/webhook-endpoints', {
+      token: LEGACY,
+      body: { url: `${receiver.url}/sealed`, events: ['contact.created'] },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const stored = await storedSecret(created.body.id);
+    expect(stored).not.toContain(created.body.secret);
+    expect(stored).not.toContain(created.body.secret.slice('whsec_'.length));
+    expect(stored).toMatch(/^sealed:v1:test-1:/);
+
+    expect(await deliverTestEvent(delivery, created.body.id)).toEqual({ outcome: 'delivered', status: 200 });
+    expect(verify(created.body.secret, '/sealed').type).toBe('webhook.test');
+
+    const rotated = await api.request('POST', `/v1/admin/webhook-endpoints/${created.body.id}/rotate-secret`, { token: LEGACY });
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.secret).toMatch(/^whsec_/);
+    const storedAfterRotation = await storedSecret(created.body.id);
+    expect(storedAfterRotation).not.toContain(rotated.body.secret);
+    expect(storedAfterRotation).toMatch(/^sealed:v1:test-1:/);
+    expect(await deliverTestEvent(delivery, created.body.id)).toEqual({ outcome: 'delivered', status: 200 });
+    expect(verify(rotated.body.secret, '/sealed').type).toBe('webhook.test');
+
+    // reads, lists and updates show what they showed before: never the secret, sealed or not
+    const patched = await api.request('PATCH', `/v1/admin/webhook-endpoints/${created.body.id}`, { token: LEGACY, body: { description: 'sealed' } });
+    const listed = await api.request('GET', '/v1/admin/webhook-endpoints', { token: LEGACY });
+    const read = await api.request('GET', `/v1/admin/webhook-endpoints/${created.body.id}`, { token: LEGACY });
+    for (const body of [patched.body, read.body, ...listed.body.endpoints]) {
+      expect(body).not.toHaveProperty('secret');
+      expect(JSON.stringify(body)).not.toContain('sealed:v1:');
+    }
+  });
+
+  it('keeps a chat alert webhook URL sealed, shows it in clear as before, and posts the alert to it', async () => {
+    const webhookUrl = `${receiver.url}/chat/T0/B0/${randomUUID()}`;
+    const created = await api.request('POST', '/v1/admin/alerts/rules', {
+      token: LEGACY,
+      body: { name: 'bounces', type: 'bounce_rate_exceeded', threshold: 0.05, channel: 'chat', channelConfig: { webhookUrl, channel: '#ops' } },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.channelConfig).toEqual({ webhookUrl, channel: '#ops' });
+    const stored = await storedChannelConfig(created.body.id);
+    expect(stored).not.toContain(new URL(webhookUrl).pathname);
+    expect(stored).toMatch(/"webhookUrl": "sealed:v1:test-1:/);
+    expect(stored).toContain('"channel": "#ops"');
+
+    // an update that leaves the channel alone keeps the URL; lists show it as they did
+    const patched = await api.request('PATCH', `/v1/admin/alerts/rules/${created.body.id}`, { token: LEGACY, body: { name: 'bounce rate' } });
+    expect(patched).toMatchObject({ status: 200, body: { name: 'bounce rate', channelConfig: { webhookUrl, channel: '#ops' } } });
+    expect(await storedChannelConfig(created.body.id)).not.toContain(new URL(webhookUrl).pathname);
+    const listed = await api.request('GET', '/v1/admin/alerts/rules', { token: LEGACY });
+    expect(listed.body.rules.find((rule: { id: string }) => rule.id === created.body.id).channelConfig).toEqual({ webhookUrl, channel: '#ops' });
+
+    const rule = await api.deps.db.selectFrom('alertRules').selectAll().where('id', '=', created.body.id).executeTakeFirstOrThrow();
+    const alerts = {
+      outbound: { timeoutMs: 5_000, allowPrivateTargets: true },
+      mailer: () => Promise.reject(new Error('not the email channel')),
+      keys: api.config.encryptionKeys,
+    };
+    await deliverAlert(alerts, { rule, currentValue: 0.1, sample: 100, triggeredAt: new Date() });
+    const posted = receiver.received.filter((request) => request.path === new URL(webhookUrl).pathname);
+    expect(posted).toHaveLength(1);
+    expect(JSON.parse(posted[0]!.body)).toMatchObject({ channel: '#ops', text: expect.stringContaining('bounce rate') });
+  });
+});

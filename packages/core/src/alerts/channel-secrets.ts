@@ -1,0 +1,67 @@
+import { sql } from 'kysely';
+import type { EncryptionKey } from '../config/encryption-keys';
+import type { Db } from '../db/database';
+import type { AlertChannel, AlertRuleRow, JsonObject } from '../db/schema';
+import { openSecret, resealSecret, sealSecret, type SecretKeys } from '../tokens/sealed-secret';
+
+/**
+ * The channelConfig fields that are secrets: a chat incoming-webhook URL is itself the credential
+ * that posts to the channel. They are kept sealed under ENCRYPTION_KEYS (docs/security.md, "What
+ * is kept secret, and where") and opened for the API and for delivery, which show and use them as before.
+ */
+const secretFields: Readonly<Partial<Record<AlertChannel, string>>> = { chat: 'webhookUrl' };
+
+function secretOf(channel: AlertChannel, config: JsonObject): { field: string; value: string } | undefined {
+  const field = secretFields[channel];
+  const value = field === undefined ? undefined : config[field];
+  return field === undefined || typeof value !== 'string' ? undefined : { field, value };
+}
+
+function withSecret(channel: AlertChannel, config: JsonObject, change: (value: string) => string): JsonObject {
+  const secret = secretOf(channel, config);
+  return secret === undefined ? config : { ...config, [secret.field]: change(secret.value) };
+}
+
+/** channelConfig as it is stored: its secret field sealed under the newest key. */
+export function sealChannelConfig(keys: SecretKeys, channel: AlertChannel, config: JsonObject): JsonObject {
+  return withSecret(channel, config, (value) => sealSecret(keys, value));
+}
+
+/** channelConfig as it was given: its secret field opened (one kept in clear before sealing is as it is). */
+export function openChannelConfig(keys: SecretKeys, channel: AlertChannel, config: JsonObject): JsonObject {
+  return withSecret(channel, config, (value) => openSecret(keys, value));
+}
+
+/** A rule as the API shows it and delivery uses it: its channelConfig opened. */
+export function openAlertRule<Rule extends Pick<AlertRuleRow, 'channel' | 'channelConfig'>>(keys: SecretKeys, rule: Rule): Rule {
+  return { ...rule, channelConfig: openChannelConfig(keys, rule.channel, rule.channelConfig) };
+}
+
+/** The stored channelConfig with its secret under the newest key, or undefined when it already is (or has none). */
+function resealChannelConfig(keys: readonly EncryptionKey[], channel: AlertChannel, config: JsonObject): JsonObject | undefined {
+  const secret = secretOf(channel, config);
+  const resealed = secret === undefined ? undefined : resealSecret(keys, secret.value);
+  return secret === undefined || resealed === undefined ? undefined : { ...config, [secret.field]: resealed };
+}
+
+/**
+ * `waymark secrets reseal`: every alert rule's secret under the newest key (one kept in clear
+ * before sealing too). Answers how many rows changed; a second run changes none. An update
+ * between the read and the write wins: the write is skipped.
+ */
+export async function resealAlertSecrets(db: Db, keys: readonly EncryptionKey[]): Promise<number> {
+  const rows = await db.selectFrom('alertRules').select(['id', 'channel', 'channelConfig']).execute();
+  let changed = 0;
+  for (const row of rows) {
+    const channelConfig = resealChannelConfig(keys, row.channel, row.channelConfig);
+    if (channelConfig === undefined) continue;
+    const result = await db
+      .updateTable('alertRules')
+      .set({ channelConfig: JSON.stringify(channelConfig) })
+      .where('id', '=', row.id)
+      .where(sql<boolean>`channel_config = ${JSON.stringify(row.channelConfig)}::jsonb`)
+      .executeTakeFirst();
+    changed += Number(result.numUpdatedRows);
+  }
+  return changed;
+}
