@@ -6,10 +6,10 @@ mkdir -p "$REPO/.data"
 if [[ ! -s "$REPO/.data/auth-secret" ]]; then
   head -c 48 /dev/urandom | base64 | tr -d '\n/+=' >"$REPO/.data/auth-secret"
 fi
-# So is the key that seals Temporal's payloads (docs/security.md, "What is kept secret, and where"):
+# So is the key that seals Temporal's payloads and stored secrets (docs/security.md, "What is kept secret, and where"):
 # a run started before a restart must still be readable after it.
-if [[ ! -s "$REPO/.data/temporal-encryption-key" ]]; then
-  echo "dev-$(date +%Y%m%d):$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')" >"$REPO/.data/temporal-encryption-key"
+if [[ ! -s "$REPO/.data/encryption-key" ]]; then
+  echo "dev-$(date +%Y%m%d):$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')" >"$REPO/.data/encryption-key"
 fi
 set -a
 if [[ -f "$REPO/.env" ]]; then
@@ -23,7 +23,7 @@ fi
 : "${DATABASE_URL:=postgres://waymark:waymark@127.0.0.1:5432/waymark}"
 : "${CACHE_URL:=redis://127.0.0.1:6379/0}"
 : "${AUTH_SECRET:=$(cat "$REPO/.data/auth-secret")}"
-: "${ENCRYPTION_KEYS:=$(cat "$REPO/.data/temporal-encryption-key")}"
+: "${ENCRYPTION_KEYS:=$(cat "$REPO/.data/encryption-key")}"
 : "${EMAIL_PROVIDER_API_KEY:=local:local}"
 : "${SES_EVENTS_PORT:=8006}"
 # SES through the event publisher in front of the emulator (scripts/ses-events.ts, started by

@@ -65,7 +65,8 @@ export function unsafeSettings(settings: SettingsUnderCheck): string[] {
   if (settings.temporalEncrypted === false) {
     problems.push(
       "ENCRYPTION_KEYS is unset, so Temporal's history (and its Web UI) holds every run's input and email data in clear, " +
-        'secret props such as sign-in links included; set <id>:<openssl rand -hex 32> on the api, the worker and the CLI',
+        'secret props such as sign-in links included, and webhook signing secrets are stored in clear; ' +
+        'set <id>:<openssl rand -hex 32> on the api, the worker and the CLI',
     );
   }
   return problems;
