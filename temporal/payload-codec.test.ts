@@ -71,8 +71,12 @@ describe('openHistory', () => {
     expect(history.events[1]!.upsertWorkflowSearchAttributesEventAttributes!.searchAttributes.indexedFields.WaymarkUserId).toBe(searchAttribute);
   });
 
-  it('leaves a history as it is without keys', () => {
-    const history = { events: [] };
-    expect(openHistory(history, undefined)).toBe(history);
+  it('without keys leaves a plain history as it is, and refuses a sealed one naming its key', async () => {
+    const plain = { events: [{ input: { payloads: [defaultPayloadConverter.toPayload(input)] } }] };
+    expect(openHistory(plain, undefined)).toBe(plain);
+    const [sealed] = await new EncryptionCodec([NEW]).encode([defaultPayloadConverter.toPayload(input)]);
+    expect(() => openHistory({ events: [{ input: { payloads: [sealed] } }] }, undefined)).toThrow(
+      'a Temporal payload is sealed under key "2026-11", which ENCRYPTION_KEYS does not hold',
+    );
   });
 });

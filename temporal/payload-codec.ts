@@ -18,7 +18,8 @@ const read = new TextDecoder();
  * so turning the codec on for an installation with runs under way needs no migration.
  */
 export class EncryptionCodec implements PayloadCodec {
-  constructor(private readonly keys: readonly [EncryptionKey, ...EncryptionKey[]]) {}
+  /** `keys` may be empty where nothing is sealed, only opened (openHistory): every sealed payload is then refused, naming its key */
+  constructor(private readonly keys: readonly EncryptionKey[]) {}
 
   // async so that a payload that cannot be opened rejects, as the SDK expects, rather than throws
   async encode(payloads: Payload[]): Promise<Payload[]> {
@@ -30,7 +31,7 @@ export class EncryptionCodec implements PayloadCodec {
   }
 
   private seal(payload: Payload): Payload {
-    const { keyId, data } = sealBytes(this.keys, PayloadMessage.encode(payload).finish());
+    const { keyId, data } = sealBytes(this.keys, PayloadMessage.encode(payload).finish(), 'Temporal payload');
     return { metadata: { encoding: text.encode(ENCODING), [KEY_ID]: text.encode(keyId) }, data };
   }
 
@@ -40,14 +41,17 @@ export class EncryptionCodec implements PayloadCodec {
     if (encoding === undefined || encoding === null || read.decode(encoding) !== ENCODING) return payload;
     const idBytes = payload.metadata?.[KEY_ID];
     const id = idBytes === undefined || idBytes === null ? '' : read.decode(idBytes);
-    return PayloadMessage.decode(openBytes(this.keys, id, payload.data ?? new Uint8Array(), 'a Temporal payload'));
+    return PayloadMessage.decode(openBytes(this.keys, id, payload.data ?? new Uint8Array(), 'Temporal payload'));
   }
 }
 
-/** The data converter of every client, worker and replay of this installation: the codec when keys are set, Temporal's default otherwise. */
+/**
+ * The data converter of every client, worker and replay of this installation: the codec when keys
+ * are set, Temporal's default otherwise. A failure's message and stack stay readable (docs/security.md).
+ */
 export function dataConverterFor(keys: readonly EncryptionKey[] | undefined): { dataConverter?: DataConverter } {
   if (keys === undefined || keys.length === 0) return {};
-  return { dataConverter: { payloadCodecs: [new EncryptionCodec(keys as [EncryptionKey, ...EncryptionKey[]])] } };
+  return { dataConverter: { payloadCodecs: [new EncryptionCodec(keys)] } };
 }
 
 type Node = Record<string, unknown>;
@@ -57,11 +61,11 @@ const isPayload = (value: unknown): value is Payload =>
 /**
  * Opens, in place, every sealed payload of a history fetched from Temporal (fetchHistory hands
  * back what the server stores): the journeys check reads inputs and markers from it, replays it
- * and exports it, all as plain JSON payloads. Without keys the history is left as it is.
+ * and exports it, all as plain JSON payloads. A sealed payload whose key is not held (or no keys
+ * at all) throws, naming the key: replaying it sealed would report every run as incompatible.
  */
 export function openHistory<T extends object>(history: T, keys: readonly EncryptionKey[] | undefined): T {
-  if (keys === undefined || keys.length === 0) return history;
-  const codec = new EncryptionCodec(keys as [EncryptionKey, ...EncryptionKey[]]);
+  const codec = new EncryptionCodec(keys ?? []);
   const walk = (node: Node | unknown[]): void => {
     for (const [field, value] of Object.entries(node)) {
       if (typeof value !== 'object' || value === null || ArrayBuffer.isView(value)) continue;

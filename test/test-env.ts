@@ -20,6 +20,6 @@ export function integrationEnv() {
     TEMPORAL_TASK_QUEUE: env.WAYMARK_TEST_TASK_QUEUE ?? 'waymark-test',
     RATE_LIMIT_MAX: '100000',
     // every run's payloads sealed, as production requires (docs/security.md): the whole suite runs the codec
-    ENCRYPTION_KEYS: `test-1:${'5e'.repeat(32)}`,
+    ENCRYPTION_KEYS: 'test-1:5e2c9a71d04b8f36e1a7c2d95b08f4e3a6d1c7b29e5f08a4d3c6b1e7f92a05d8',
   };
 }

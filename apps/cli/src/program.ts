@@ -68,7 +68,7 @@ function commandConfig(): CommandConfig {
     authSecret: config.authSecret,
     trustProxy: config.trustProxy,
     emailWebhookSecret: null,
-    temporalEncrypted: null,
+    encryptionKeys: null,
     openSources: [],
   });
   for (const warning of unsafe) console.error(`waymark: warning: unsafe setting: ${warning}`);

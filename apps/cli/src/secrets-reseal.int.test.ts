@@ -40,9 +40,9 @@ describe('waymark secrets reseal (docs/security.md, "What is kept secret, and wh
           const legacySecret = 'whsec_bGVnYWN5LXNlY3JldC1rZXB0LWluLWNsZWFyLTMyYnl0ZXM=';
           const oldSecret = 'whsec_b2xkLWtleS1zZWNyZXQtc2VhbGVkLXVuZGVyLWtleS1vbGQ=';
           const legacyEndpoint = await endpoint('/legacy', legacySecret);
-          const oldEndpoint = await endpoint('/old', sealSecret([OLD], oldSecret));
+          const oldEndpoint = await endpoint('/old', sealSecret([OLD], oldSecret, 'webhook endpoint secret'));
           const legacyRule = await chatRule({ webhookUrl: `${receiver.url}/chat/legacy`, channel: '#ops' });
-          const oldRule = await chatRule({ webhookUrl: sealSecret([OLD], `${receiver.url}/chat/old`) });
+          const oldRule = await chatRule({ webhookUrl: sealSecret([OLD], `${receiver.url}/chat/old`, 'alert chat webhook URL') });
           await db
             .insertInto('alertRules')
             .values({

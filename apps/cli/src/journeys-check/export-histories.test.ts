@@ -11,7 +11,11 @@ describe('scrubHistory', () => {
   it("replaces personal values with stable placeholders and secret props' values with the redaction placeholder; the rest stays", () => {
     const history = {
       events: [
-        { workflowExecutionStartedEventAttributes: { input: { payloads: [json({ userId: 'u-1', userEmail: 'ada@example.com', plan: 'pro' })] } } },
+        {
+          workflowExecutionStartedEventAttributes: {
+            input: { payloads: [json({ userId: 'u-1', userEmail: 'ada@example.com', plan: 'pro', link: 'https://app.example.com/m?t=s3cret' })] },
+          },
+        },
         {
           activityTaskScheduledEventAttributes: {
             activityType: { name: 'sendJourneyEmail' },
@@ -23,7 +27,8 @@ describe('scrubHistory', () => {
     const scrubbed = scrubHistory(history, new Set(['signInUrl'])) as typeof history;
     const started = read(scrubbed.events[0]!.workflowExecutionStartedEventAttributes!.input.payloads[0]);
     const scheduled = read(scrubbed.events[1]!.activityTaskScheduledEventAttributes!.input.payloads[0]);
-    expect(started).toEqual({ userId: 'person-1', userEmail: 'person-2@example.invalid', plan: 'pro' });
+    // the event property the journey took the link from is redacted as well, by its value
+    expect(started).toEqual({ userId: 'person-1', userEmail: 'person-2@example.invalid', plan: 'pro', link: '[redacted]' });
     // the same user id gets the same placeholder across the history
     expect(scheduled).toEqual({ userId: 'person-1', template: 'magic-link', data: { signInUrl: '[redacted]', firstName: 'person-3' } });
   });

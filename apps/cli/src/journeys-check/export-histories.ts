@@ -52,6 +52,8 @@ export async function exportHistories(
 /** The same value gets the same placeholder within one history (a user id in the input and in a signal). */
 class Placeholders {
   private readonly seen = new Map<string, string>();
+  /** the values the history holds under a secret prop's key: wherever else they appear (the event property a journey took the link from), they are redacted too */
+  readonly secretValues = new Set<string>();
   constructor(readonly secretKeys: ReadonlySet<string>) {}
   for(key: string, value: string): string {
     const known = this.seen.get(value);
@@ -67,7 +69,27 @@ const JSON_ENCODING = Buffer.from('json/plain').toString('base64');
 
 /** A history (as JSON) with its personal values and secret props' values replaced in every JSON payload. */
 export function scrubHistory(history: unknown, secretKeys: ReadonlySet<string>): unknown {
-  return scrub(history, new Placeholders(secretKeys));
+  const placeholders = new Placeholders(secretKeys);
+  eachJsonPayload(history, (decoded) => collectSecretValues(decoded, placeholders));
+  return scrub(history, placeholders);
+}
+
+function eachJsonPayload(value: unknown, visit: (decoded: unknown) => void): void {
+  if (typeof value !== 'object' || value === null) return;
+  if (!Array.isArray(value) && isJsonPayload(value as Record<string, unknown>)) {
+    visit(JSON.parse(Buffer.from((value as { data: string }).data, 'base64').toString('utf8')));
+    return;
+  }
+  for (const item of Object.values(value)) eachJsonPayload(item, visit);
+}
+
+function collectSecretValues(value: unknown, placeholders: Placeholders, key = ''): void {
+  if (typeof value === 'string') {
+    if (placeholders.secretKeys.has(key) && value !== '' && value !== REDACTED) placeholders.secretValues.add(value);
+    return;
+  }
+  if (typeof value !== 'object' || value === null) return;
+  for (const [name, item] of Object.entries(value)) collectSecretValues(item, placeholders, Array.isArray(value) ? key : name);
 }
 
 /** Walks the history; each JSON payload met is decoded, its personal values replaced, and encoded again. */
@@ -85,7 +107,10 @@ function scrub(value: unknown, placeholders: Placeholders, key = ''): unknown {
 function replacePersonal(value: unknown, placeholders: Placeholders, key: string): unknown {
   if (typeof value === 'string') {
     if (placeholders.secretKeys.has(key) && value !== '') return REDACTED;
-    return PERSONAL_KEYS.has(key) && value !== '' ? placeholders.for(key, value) : value;
+    if (PERSONAL_KEYS.has(key) && value !== '') return placeholders.for(key, value);
+    let kept = value;
+    for (const secret of placeholders.secretValues) kept = kept.split(secret).join(REDACTED);
+    return kept;
   }
   if (Array.isArray(value)) return value.map((item) => replacePersonal(item, placeholders, key));
   if (typeof value !== 'object' || value === null) return value;

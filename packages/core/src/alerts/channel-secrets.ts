@@ -24,12 +24,12 @@ function withSecret(channel: AlertChannel, config: JsonObject, change: (value: s
 
 /** channelConfig as it is stored: its secret field sealed under the newest key. */
 export function sealChannelConfig(keys: SecretKeys, channel: AlertChannel, config: JsonObject): JsonObject {
-  return withSecret(channel, config, (value) => sealSecret(keys, value));
+  return withSecret(channel, config, (value) => sealSecret(keys, value, 'alert chat webhook URL'));
 }
 
 /** channelConfig as it was given: its secret field opened (one kept in clear before sealing is as it is). */
 export function openChannelConfig(keys: SecretKeys, channel: AlertChannel, config: JsonObject): JsonObject {
-  return withSecret(channel, config, (value) => openSecret(keys, value));
+  return withSecret(channel, config, (value) => openSecret(keys, value, 'alert chat webhook URL'));
 }
 
 /** A rule as the API shows it and delivery uses it: its channelConfig opened. */
@@ -40,7 +40,7 @@ export function openAlertRule<Rule extends Pick<AlertRuleRow, 'channel' | 'chann
 /** The stored channelConfig with its secret under the newest key, or undefined when it already is (or has none). */
 function resealChannelConfig(keys: readonly EncryptionKey[], channel: AlertChannel, config: JsonObject): JsonObject | undefined {
   const secret = secretOf(channel, config);
-  const resealed = secret === undefined ? undefined : resealSecret(keys, secret.value);
+  const resealed = secret === undefined ? undefined : resealSecret(keys, secret.value, 'alert chat webhook URL');
   return secret === undefined || resealed === undefined ? undefined : { ...config, [secret.field]: resealed };
 }
 

@@ -401,7 +401,7 @@ export function settingsUnderCheck(config: Config, sources: readonly SourceAuthS
     authSecret: config.authSecret,
     trustProxy: config.trustProxy,
     emailWebhookSecret: config.email.webhookSecret,
-    temporalEncrypted: config.encryptionKeys !== undefined,
+    encryptionKeys: config.encryptionKeys,
     openSources: openMatchSources(sources, config.webhookSources),
   };
 }

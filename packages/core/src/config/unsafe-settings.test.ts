@@ -7,10 +7,10 @@ const safe = {
   authSecret: 'a'.repeat(64),
   trustProxy: false as const,
   emailWebhookSecret: 'sns-password',
-  temporalEncrypted: true,
+  encryptionKeys: [{ id: 'k1', key: new Uint8Array(Buffer.from('0f1e2d3c4b5a69788796a5b4c3d2e1f00112233445566778899aabbccddeeff0', 'hex')) }],
   openSources: [],
 };
-const KEY = 'a1'.repeat(32);
+const KEY = '0f1e2d3c4b5a69788796a5b4c3d2e1f00112233445566778899aabbccddeeff0';
 
 describe('unsafeSettings', () => {
   it('finds nothing in a safe configuration', () => {
@@ -24,7 +24,7 @@ describe('unsafeSettings', () => {
       authSecret: 'change-me-to-a-long-random-secret',
       trustProxy: true,
       emailWebhookSecret: undefined,
-      temporalEncrypted: false,
+      encryptionKeys: undefined,
       openSources: [{ id: 'analytics', secretVariable: 'ANALYTICS_WEBHOOK_SECRET' }],
     });
     expect(problems).toHaveLength(5);
@@ -37,8 +37,15 @@ describe('unsafeSettings', () => {
     expect(unsafeSettingsMessage(problems).split('\n')).toHaveLength(6);
   });
 
+  it('refuses a key of one repeated byte, as the bench and chaos keys of this repository are', () => {
+    const published = { id: 'test-1', key: new Uint8Array(Buffer.from('5e'.repeat(32), 'hex')) };
+    expect(unsafeSettings({ ...safe, encryptionKeys: [...safe.encryptionKeys, published] })).toEqual([
+      'ENCRYPTION_KEYS key "test-1" is one byte repeated, not a random key; set <id>:<openssl rand -hex 32>',
+    ]);
+  });
+
   it('skips what a process does not read (the CLI: no AUTH_SECRET given, no SES webhook, starts no run)', () => {
-    expect(unsafeSettings({ ...safe, authSecret: undefined, emailWebhookSecret: null, temporalEncrypted: null })).toEqual([]);
+    expect(unsafeSettings({ ...safe, authSecret: undefined, emailWebhookSecret: null, encryptionKeys: null })).toEqual([]);
   });
 
   it('sees an analytics source opened by ANALYTICS_WEBHOOK_OPEN=true without its secret, and not one with its secret', () => {

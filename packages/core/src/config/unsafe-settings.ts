@@ -1,3 +1,4 @@
+import type { EncryptionKey } from './encryption-keys';
 import type { TrustProxy } from './trust-proxy';
 
 /**
@@ -23,8 +24,8 @@ export interface SettingsUnderCheck {
   trustProxy: TrustProxy;
   /** undefined when unset; null where a process does not read it (the CLI) */
   emailWebhookSecret: string | undefined | null;
-  /** ENCRYPTION_KEYS is set; null where a process starts no run (the CLI) */
-  temporalEncrypted: boolean | null;
+  /** ENCRYPTION_KEYS; undefined when unset; null where a process starts no run (the CLI) */
+  encryptionKeys: readonly EncryptionKey[] | undefined | null;
   /** match sources served with no secret because their `*_WEBHOOK_OPEN=true` says so */
   openSources: readonly MatchSourceSetting[];
 }
@@ -62,12 +63,19 @@ export function unsafeSettings(settings: SettingsUnderCheck): string[] {
         'set it and subscribe https://sns:<secret>@<host>/v1/webhooks/email-provider',
     );
   }
-  if (settings.temporalEncrypted === false) {
+  if (settings.encryptionKeys === undefined) {
     problems.push(
       "ENCRYPTION_KEYS is unset, so Temporal's history (and its Web UI) holds every run's input and email data in clear, " +
         'secret props such as sign-in links included, and webhook signing secrets are stored in clear; ' +
         'set <id>:<openssl rand -hex 32> on the api, the worker and the CLI',
     );
+  }
+  // every byte the same: a key typed by hand, as this repository's bench and chaos keys are; no
+  // random key is (openssl rand -hex 32)
+  for (const key of settings.encryptionKeys ?? []) {
+    if (key.key.every((byte) => byte === key.key[0])) {
+      problems.push(`ENCRYPTION_KEYS key "${key.id}" is one byte repeated, not a random key; set <id>:<openssl rand -hex 32>`);
+    }
   }
   return problems;
 }

@@ -137,7 +137,7 @@ async function deliver(deps: WebhookDeliveryDeps, row: DueDelivery): Promise<Del
   const sentAt = new Date();
   // a secret sealed under a key ENCRYPTION_KEYS no longer holds throws here, before any attempt is
   // counted: the delivery's lease lapses and it waits, logged with the key's id, for the key to be put back
-  const signature = new Webhook(openSecret(deps.keys, row.secret)).sign(row.eventId, sentAt, body);
+  const signature = new Webhook(openSecret(deps.keys, row.secret, 'webhook endpoint secret')).sign(row.eventId, sentAt, body);
   const headers = {
     'webhook-id': row.eventId,
     'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),

@@ -20,7 +20,7 @@ export async function resealEndpointSecrets(db: Db, keys: readonly EncryptionKey
   const rows = await db.selectFrom('webhookEndpoints').select(['id', 'secret']).execute();
   let changed = 0;
   for (const row of rows) {
-    const secret = resealSecret(keys, row.secret);
+    const secret = resealSecret(keys, row.secret, 'webhook endpoint secret');
     if (secret === undefined) continue;
     const result = await db.updateTable('webhookEndpoints').set({ secret }).where('id', '=', row.id).where('secret', '=', row.secret).executeTakeFirst();
     changed += Number(result.numUpdatedRows);

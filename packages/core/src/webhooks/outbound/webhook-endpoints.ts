@@ -32,7 +32,7 @@ export async function createWebhookEndpoint(db: Db, keys: SecretKeys, input: Web
       events: [...new Set(input.events)],
       description: input.description ?? null,
       enabled: input.enabled ?? true,
-      secret: sealSecret(keys, secret),
+      secret: sealSecret(keys, secret, 'webhook endpoint secret'),
     })
     .returning(publicColumns)
     .executeTakeFirstOrThrow();
@@ -102,7 +102,7 @@ export async function rotateWebhookEndpointSecret(db: Db, keys: SecretKeys, id: 
   const secret = generateEndpointSecret();
   const row = await db
     .updateTable('webhookEndpoints')
-    .set({ secret: sealSecret(keys, secret), updatedAt: new Date() })
+    .set({ secret: sealSecret(keys, secret, 'webhook endpoint secret'), updatedAt: new Date() })
     .where('id', '=', id)
     .returning('id')
     .executeTakeFirst();
