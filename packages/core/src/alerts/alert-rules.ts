@@ -81,10 +81,14 @@ export async function listAlertRules(db: Db, keys: SecretKeys): Promise<AlertRul
   return rows.map((row) => openAlertRule(keys, row));
 }
 
-export async function getAlertRule(db: Db, keys: SecretKeys, id: string): Promise<AlertRule> {
+async function storedAlertRule(db: Db, id: string): Promise<AlertRuleRow> {
   const row = await db.selectFrom('alertRules').selectAll().where('id', '=', id).executeTakeFirst();
   if (row === undefined) throw notFound('Alert rule not found');
-  return openAlertRule(keys, row);
+  return row;
+}
+
+export async function getAlertRule(db: Db, keys: SecretKeys, id: string): Promise<AlertRule> {
+  return openAlertRule(keys, await storedAlertRule(db, id));
 }
 
 export async function createAlertRule(db: Db, keys: SecretKeys, input: AlertRuleInput): Promise<AlertRule> {
@@ -109,12 +113,14 @@ export async function createAlertRule(db: Db, keys: SecretKeys, input: AlertRule
 /** PATCH: the merged rule is validated as a whole (a channel change needs a matching config). */
 export async function updateAlertRule(db: Db, keys: SecretKeys, id: string, patch: Partial<AlertRuleInput>): Promise<AlertRule> {
   return db.transaction().execute(async (trx) => {
-    const current = await getAlertRule(trx, keys, id);
+    // a patch that brings its own channelConfig replaces the stored one unopened: a URL sealed under
+    // a key no longer held can be replaced without putting the key back
+    const current = await storedAlertRule(trx, id);
     const type = patch.type ?? current.type;
     const threshold = patch.threshold ?? current.threshold;
     const channel = patch.channel ?? current.channel;
     checkThreshold(type, threshold);
-    const channelConfig = parseChannelConfig(channel, patch.channelConfig ?? current.channelConfig);
+    const channelConfig = parseChannelConfig(channel, patch.channelConfig ?? openAlertRule(keys, current).channelConfig);
     const row = await trx
       .updateTable('alertRules')
       .set({

@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { EncryptionKey } from '../config/encryption-keys';
+import { unavailable } from '../errors/app-error';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -37,10 +38,11 @@ export function sealBytes(keys: readonly EncryptionKey[], plain: Uint8Array, pur
  * other key bytes under that id, or sealed for another purpose).
  */
 export function openBytes(keys: readonly EncryptionKey[] | undefined, keyId: string, data: Uint8Array, purpose: SealPurpose): Uint8Array {
-  const what = `a ${purpose}`;
+  const what = `${/^[aeiou]/i.test(purpose) ? 'an' : 'a'} ${purpose}`;
   const key = keys?.find((candidate) => candidate.id === keyId);
   // a key taken out of the list while something sealed under it is still kept: name it, so it can be put back
-  if (key === undefined) throw new Error(`${what} is sealed under key "${keyId}", which ENCRYPTION_KEYS does not hold`);
+  // a 503 where an API caller meets it: the installation's keys are wrong, not the request
+  if (key === undefined) throw unavailable(`${what} is sealed under key "${keyId}", which ENCRYPTION_KEYS does not hold; put the key back`);
   if (data.length < IV_BYTES + TAG_BYTES) throw new Error(`${what} sealed under key "${keyId}" is too short to have been sealed`);
   const decipher = createDecipheriv('aes-256-gcm', key.key, data.subarray(0, IV_BYTES));
   decipher.setAAD(Buffer.from(purpose));

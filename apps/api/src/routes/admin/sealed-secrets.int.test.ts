@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliverAlert } from '@waymark/core/alerts/alert-delivery';
+import { sealSecret } from '@waymark/core/tokens/sealed-secret';
 import { webhookDeliveryDeps } from '@waymark/core/webhooks/outbound/deliver-webhook';
 import { openScratchDatabase, type ScratchDatabase } from '../../../../../test/scratch-database';
 import { startTestApi, type TestApi } from '../../../../../test/test-api';
@@ -104,5 +105,30 @@ describe('endpoint secrets and chat webhook URLs are sealed at rest under ENCRYP
     const posted = receiver.received.filter((request) => request.path === new URL(webhookUrl).pathname);
     expect(posted).toHaveLength(1);
     expect(JSON.parse(posted[0]!.body)).toMatchObject({ channel: '#ops', text: expect.stringContaining('bounce rate') });
+  });
+
+  it('a chat URL sealed under a key no longer held: 503 naming the key (not a 500), and a PATCH with a new URL replaces it', async () => {
+    const gone = { id: 'gone-1', key: new Uint8Array(Buffer.from('9d4f0b7e2a6c18d3f5e0a7b4c91e6d2f08b3a5c7e4d1f6a9b2c0e8d7f3a5b1c6', 'hex')) };
+    const row = await api.deps.db
+      .insertInto('alertRules')
+      .values({
+        name: 'orphaned',
+        type: 'bounce_rate_exceeded',
+        threshold: 0.05,
+        channel: 'chat',
+        channelConfig: JSON.stringify({ webhookUrl: sealSecret([gone], `${receiver.url}/chat/gone`, 'alert chat webhook URL'), channel: '#ops' }),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const listed = await api.request('GET', '/v1/admin/alerts/rules', { token: LEGACY });
+    expect(listed.status).toBe(503);
+    expect(listed.body.error).toBe('an alert chat webhook URL is sealed under key "gone-1", which ENCRYPTION_KEYS does not hold; put the key back');
+    const webhookUrl = `${receiver.url}/chat/new`;
+    const replaced = await api.request('PATCH', `/v1/admin/alerts/rules/${row.id}`, {
+      token: LEGACY,
+      body: { channel: 'chat', channelConfig: { webhookUrl, channel: '#ops' } },
+    });
+    expect(replaced).toMatchObject({ status: 200, body: { channelConfig: { webhookUrl } } });
+    expect((await api.request('GET', '/v1/admin/alerts/rules', { token: LEGACY })).status).toBe(200);
   });
 });

@@ -48,7 +48,10 @@ export function startDeliveryPool(deps: DeliveryPoolDeps): DeliveryPool {
           const run: Promise<void> = deps
             .deliver(id)
             .catch((error: unknown) =>
-              deps.logger.warn({ err: error, deliveryId: id }, 'outbound webhooks: attempt failed to record; its lease lapses and it runs again'),
+              deps.logger.warn(
+                { err: error, deliveryId: id },
+                'outbound webhooks: an attempt could not run or be recorded; its lease lapses and it runs again',
+              ),
             )
             .finally(() => {
               inFlight.delete(run);
