@@ -46,6 +46,7 @@ import * as m0270 from './0270_broadcast_goal_days';
 import * as m0280 from './0280_program_holdout_outcomes';
 import * as m0295 from './0295_broadcast_counts_of_deleted';
 import * as m0296 from './0296_event_stream_position';
+import * as m0297 from './0297_tracking_event_sweep';
 
 /**
  * Every migration, in order. A static list (rather than reading the folder at run time) works
@@ -99,4 +100,5 @@ export const migrations: Record<string, Migration> = {
   '0280_program_holdout_outcomes': m0280,
   '0295_broadcast_counts_of_deleted': m0295,
   '0296_event_stream_position': m0296,
+  '0297_tracking_event_sweep': m0297,
 };

@@ -101,7 +101,10 @@ export interface AppDeps {
 }
 
 export interface AppDepsOptions {
-  /** the clock of session, reset-token and invitation lifetimes (tests move it to cross 7 days or 15 minutes) */
+  /**
+   * the clock of session, reset-token and invitation lifetimes and of the tracking sweep's grace
+   * (tests move it to cross 7 days, 15 minutes or a minute)
+   */
   now?: () => number;
   /** faults a test injects into the ingest pipeline (an api killed after an event's commit); none in a deployment */
   ingestFaults?: IngestFaults;
@@ -195,6 +198,7 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
     events: trackingEvents,
     machineClickWindowMs: config.email.machineClickWindowMs,
     logger,
+    now: options.now,
   });
   // alert and import entries have no handler: a past alert is stale, an import is resubmitted
   const deadLetterRetryHandlers = createDeadLetterRetryHandlers();

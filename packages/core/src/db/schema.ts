@@ -21,6 +21,7 @@ import type {
   ReputationBreakersTable,
   ReputationCountsTable,
   TrackedLinksTable,
+  TrackingEventSweepsTable,
   WarmupDaysTable,
 } from './tables/emails';
 import type {
@@ -72,6 +73,7 @@ export interface Database {
   trackedLinks: TrackedLinksTable;
   linkClicks: LinkClicksTable;
   emailOpens: EmailOpensTable;
+  trackingEventSweeps: TrackingEventSweepsTable;
   apiKeys: ApiKeysTable;
   auditLogs: AuditLogsTable;
   alertRules: AlertRulesTable;

@@ -1,6 +1,7 @@
 import type { MachineReason } from '../db/schema';
 import { newRowId } from '../db/ids';
 import { preparedStatement, type PreparedStatementPool } from '../db/prepared-statements';
+import type { ClickEventSource, OpenEventSource } from './tracking-events';
 
 export interface ClickInput {
   linkId: string;
@@ -10,16 +11,7 @@ export interface ClickInput {
   machineReason: MachineReason | null;
 }
 
-export interface RecordedClick {
-  clickId: string;
-  originalUrl: string;
-  linkId: string;
-  emailSendId: string;
-  templateKey: string;
-  userId: string | null;
-  toEmail: string;
-  clickedAt: Date;
-  machineReason: MachineReason | null;
+export interface RecordedClick extends ClickEventSource {
   /**
    * A click that looks like a person's, inside the machine-click window after the send: whether
    * it was a scanner's depends on clicks that may still be on their way, so it is settled
@@ -180,12 +172,7 @@ export interface OpenInput {
   machineReason: MachineReason | null;
 }
 
-export interface RecordedOpen {
-  emailSendId: string;
-  templateKey: string;
-  userId: string | null;
-  toEmail: string;
-  machineReason: MachineReason | null;
+export interface RecordedOpen extends OpenEventSource {
   /** the first open of its kind (person / machine) of this send */
   first: boolean;
 }

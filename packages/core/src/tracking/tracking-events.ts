@@ -1,6 +1,7 @@
 import type { Db } from '../db/database';
 import type { JsonObject } from '../db/schema';
 import type { AnalyticsDestination } from './analytics';
+import type { MachineReason } from '../db/schema';
 
 /** A tracking event as the ingest pipeline takes it (email.opened / email.link_clicked). */
 export interface TrackingEvent {
@@ -14,9 +15,71 @@ export interface TrackingEvent {
   source: 'tracking';
 }
 
+/** What a recorded click says, as its event carries it. */
+export interface ClickEventSource {
+  clickId: string;
+  linkId: string;
+  originalUrl: string;
+  emailSendId: string;
+  templateKey: string;
+  userId: string | null;
+  toEmail: string;
+  clickedAt: Date;
+  machineReason: MachineReason | null;
+}
+
+/** `email.link_clicked` of a click: one per click, keyed by its id. */
+export function clickEvent(click: ClickEventSource): TrackingEvent {
+  return {
+    name: 'email.link_clicked',
+    ...(click.userId === null ? {} : { userId: click.userId }),
+    email: click.toEmail,
+    eventProperties: {
+      emailSendId: click.emailSendId,
+      templateKey: click.templateKey,
+      linkUrl: click.originalUrl,
+      linkId: click.linkId,
+      machine: click.machineReason !== null,
+      machineReason: click.machineReason,
+    },
+    timestamp: click.clickedAt,
+    idempotencyKey: `email.link_clicked:${click.clickId}`,
+    source: 'tracking',
+  };
+}
+
+/** What the first open of its kind (a person's, a machine's) of a send says, as its event carries it. */
+export interface OpenEventSource {
+  emailSendId: string;
+  templateKey: string;
+  userId: string | null;
+  toEmail: string;
+  machineReason: MachineReason | null;
+}
+
+/** `email.opened` of a send's first open of its kind: one per send and kind, keyed so. */
+export function openEvent(open: OpenEventSource, at: Date): TrackingEvent {
+  const machine = open.machineReason !== null;
+  return {
+    name: 'email.opened',
+    ...(open.userId === null ? {} : { userId: open.userId }),
+    email: open.toEmail,
+    eventProperties: { emailSendId: open.emailSendId, templateKey: open.templateKey, machine, machineReason: open.machineReason },
+    timestamp: at,
+    // one per send and kind: a DLQ retry or a second api instance never stores it twice
+    idempotencyKey: machine ? `email.opened:${open.emailSendId}:machine` : `email.opened:${open.emailSendId}`,
+    source: 'tracking',
+  };
+}
+
 export interface TrackingEventPublisher {
   /** Fire-and-forget: never blocks, never throws. */
   publish(event: TrackingEvent): void;
+  /**
+   * Stores events through the pipeline now, past the queue, and resolves once they are stored (the
+   * sweep of hits whose events a killed api lost: it moves its mark on only after this).
+   */
+  store(events: TrackingEvent[]): Promise<void>;
   /** Resolves when every queued event has been pushed (shutdown, tests). */
   drain(): Promise<void>;
 }
@@ -67,13 +130,19 @@ export function createTrackingEventPublisher(options: TrackingEventPublisherOpti
     idempotencyKey: event.idempotencyKey,
   });
 
-  const park = (events: TrackingEvent[], error: string) => {
+  const parkNow = async (events: TrackingEvent[], error: string) => {
     if (events.length === 0) return;
-    options.db
+    await options.db
       .insertInto('dlqEntries')
       .values(events.map((event) => ({ source: 'event', sourceId: null, payload: JSON.stringify(payload(event)), error })))
-      .execute()
-      .catch((dlqError: unknown) => options.logger.warn({ err: dlqError, count: events.length }, 'tracking: could not park events in the DLQ; they are lost'));
+      .execute();
+  };
+  // the queue's: its events have no other home, so a DLQ that cannot be written loses them (logged;
+  // the sweep of missing events stores them later from their hits)
+  const park = (events: TrackingEvent[], error: string) => {
+    parkNow(events, error).catch((dlqError: unknown) =>
+      options.logger.warn({ err: dlqError, count: events.length }, 'tracking: could not park events in the DLQ; the sweep stores them later'),
+    );
   };
 
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -124,6 +193,16 @@ export function createTrackingEventPublisher(options: TrackingEventPublisherOpti
       }
       queue.push(event);
       schedule();
+    },
+    async store(events) {
+      if (events.length === 0) return;
+      try {
+        await options.ingest(events);
+      } catch (error) {
+        // as the queue does: one event the pipeline refuses must not hold back the sweep for good
+        options.logger.warn({ err: error, count: events.length }, 'tracking: ingest pipeline refused recovered events; parked in the DLQ');
+        await parkNow(events, `ingest failed: ${(error as Error).message}`);
+      }
     },
     drain() {
       if (running === 0 && queue.length === 0) return Promise.resolve();

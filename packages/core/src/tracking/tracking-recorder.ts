@@ -15,7 +15,8 @@ import {
   type RecordedClick,
   type RecordedOpen,
 } from './record-click';
-import type { TrackingEventPublisher } from './tracking-events';
+import { clickEvent, openEvent, type TrackingEventPublisher } from './tracking-events';
+import { storeMissingTrackingEvents } from './missing-events';
 
 /** The client address: first entry of x-forwarded-for, else x-real-ip. */
 export function clientIp(headers: Record<string, string | string[] | undefined>): string | null {
@@ -43,7 +44,10 @@ export interface TrackingRecorder {
   recordOpen(emailSendId: string, hit: TrackingHit): Promise<void>;
   /** Resolves when every pending click is settled (shutdown, tests). */
   settled(): Promise<void>;
-  /** Settles the clicks an api left pending when it stopped (run at start and every SWEEP_EVERY_MS). */
+  /**
+   * Settles the clicks an api left pending when it stopped, and stores the events of hits an api
+   * killed outright never stored (run at start and every SWEEP_EVERY_MS).
+   */
   sweep(): Promise<void>;
   /** Stops the sweep and waits for the pending clicks of this process (shutdown). */
   close(): Promise<void>;
@@ -59,6 +63,12 @@ const SETTLE_AFTER_MS = 1_100;
 const SWEEP_EVERY_MS = 5_000;
 /** Left pending: older than this, no live timer of any api will settle it. */
 const LEFT_PENDING_AFTER_MS = 3 * SETTLE_AFTER_MS;
+/**
+ * A hit's event still missing this long after the hit was lost with its api's queue: the queue
+ * sends a batch within 100 ms, and only a pipeline stalled for most of a minute holds one longer
+ * (what the sweep then stores twice, the idempotency key refuses).
+ */
+const MISSING_EVENT_GRACE_MS = 60_000;
 
 /**
  * Per-process tracking writer. Concurrent clicks (and opens) share one statement per batch
@@ -70,6 +80,8 @@ export function createTrackingRecorder(options: {
   events: TrackingEventPublisher;
   /** MACHINE_CLICK_WINDOW_MS */
   machineClickWindowMs: number;
+  /** the clock the sweep of missing events reads hits' ages by (default: the database's) */
+  now?: () => number;
   logger: { warn(object: object, message: string): void };
 }): TrackingRecorder {
   const window = { machineClickWindowMs: options.machineClickWindowMs };
@@ -79,23 +91,7 @@ export function createTrackingRecorder(options: {
   const settleClick = createGroupCommit<string, { machineReason: MachineReason | null } | undefined>((clickIds) => settleClicks(options.statements, clickIds));
   const pending = new Set<Promise<void>>();
 
-  const publishClick = (click: RecordedClick) =>
-    options.events.publish({
-      name: 'email.link_clicked',
-      ...(click.userId === null ? {} : { userId: click.userId }),
-      email: click.toEmail,
-      eventProperties: {
-        emailSendId: click.emailSendId,
-        templateKey: click.templateKey,
-        linkUrl: click.originalUrl,
-        linkId: click.linkId,
-        machine: click.machineReason !== null,
-        machineReason: click.machineReason,
-      },
-      timestamp: click.clickedAt,
-      idempotencyKey: `email.link_clicked:${click.clickId}`,
-      source: 'tracking',
-    });
+  const publishClick = (click: RecordedClick) => options.events.publish(clickEvent(click));
 
   // a pending click's event leaves once its verdict is known; its row stays `pending` until then,
   // so a stop within that second leaves it to the next sweep (of this api or another) to settle
@@ -117,6 +113,11 @@ export function createTrackingRecorder(options: {
     );
   const sweep = async () => {
     for (const click of await findClicksLeftPending(options.statements, LEFT_PENDING_AFTER_MS)) await settleNow(click);
+    const stored = await storeMissingTrackingEvents(options.statements, (events) => options.events.store(events), {
+      graceMs: MISSING_EVENT_GRACE_MS,
+      now: options.now === undefined ? undefined : new Date(options.now()),
+    });
+    if (stored > 0) options.logger.warn({ count: stored }, 'tracking: stored the events of hits whose api stopped before it stored them');
   };
   const sweeper = setInterval(() => track(sweep()), SWEEP_EVERY_MS);
   sweeper.unref();
@@ -153,17 +154,7 @@ export function createTrackingRecorder(options: {
         machineReason: machineReasonOf('open', hit),
       });
       if (open === undefined || !open.first) return;
-      const machine = open.machineReason !== null;
-      options.events.publish({
-        name: 'email.opened',
-        ...(open.userId === null ? {} : { userId: open.userId }),
-        email: open.toEmail,
-        eventProperties: { emailSendId: open.emailSendId, templateKey: open.templateKey, machine, machineReason: open.machineReason },
-        timestamp: new Date(),
-        // one per send and kind: a DLQ retry or a second api instance never stores it twice
-        idempotencyKey: machine ? `email.opened:${open.emailSendId}:machine` : `email.opened:${open.emailSendId}`,
-        source: 'tracking',
-      });
+      options.events.publish(openEvent(open, new Date()));
     },
 
     async settled() {

@@ -129,6 +129,12 @@ export interface LinkClicksTable {
   pending: Generated<boolean>;
 }
 
+/** How far the apis have checked that every open and click has its event (0297); one row. */
+export interface TrackingEventSweepsTable {
+  id: Generated<number>;
+  sweptUntil: Timestamp;
+}
+
 /** Every fetch of a send's open pixel (0075). */
 export interface EmailOpensTable {
   id: Generated<string>;
