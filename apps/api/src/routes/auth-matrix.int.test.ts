@@ -163,6 +163,11 @@ describe('bearer auth matrix', () => {
     { method: 'POST', path: '/v1/emails', refused: ['read', 'journeyAdmin'] },
     { method: 'GET', path: `/v1/admin/contacts/${randomUUID()}/explain?journeyId=welcome-series`, refused: ['ingest'] },
     { method: 'POST', path: '/v1/admin/webhook-endpoints', refused: ['read', 'journeyAdmin', 'ingest'] },
+    // the routes that seal or open a stored secret (docs/security.md, "What is kept secret, and where")
+    { method: 'POST', path: `/v1/admin/webhook-endpoints/${randomUUID()}/rotate-secret`, refused: ['read', 'journeyAdmin', 'ingest'] },
+    { method: 'GET', path: '/v1/admin/alerts/rules', refused: ['read', 'journeyAdmin', 'ingest'] },
+    { method: 'POST', path: '/v1/admin/alerts/rules', refused: ['read', 'journeyAdmin', 'ingest'] },
+    { method: 'PATCH', path: `/v1/admin/alerts/rules/${randomUUID()}`, refused: ['read', 'journeyAdmin', 'ingest'] },
     { method: 'DELETE', path: `/v1/contacts/${randomUUID()}`, refused: ['read', 'journeyAdmin'] },
     { method: 'POST', path: '/v1/events', refused: ['read', 'journeyAdmin'] },
   ] as const)('$method $path refuses a caller without its scope', async ({ method, path, refused }) => {

@@ -84,7 +84,10 @@ export async function storeMissingTrackingEvents(
   const until = Math.min((options.now ?? mark.databaseNow).getTime() - options.graceMs, since + MAX_SLICE_MS);
   if (until <= since) return 0;
   const range = [uuidV7Floor(since), uuidV7Floor(until)];
-  const [clicks, opens] = await Promise.all([statements.run(CLICKS_WITHOUT_EVENTS, range), statements.run(OPENS_WITHOUT_EVENTS, range)]);
+  // one after the other: the pool is the click path's, and two reads at once would hold both its
+  // connections while click batches wait
+  const clicks = await statements.run(CLICKS_WITHOUT_EVENTS, range);
+  const opens = await statements.run(OPENS_WITHOUT_EVENTS, range);
   const events = [...clicks.map((click) => clickEvent(click)), ...opens.map((open) => openEvent(open, open.openedAt))];
   await store(events);
   await statements.run(MOVE_MARK, [new Date(until)]);
