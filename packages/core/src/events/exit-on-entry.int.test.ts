@@ -91,7 +91,8 @@ describe('exitIfLeftBeforeEntry', () => {
 
   it('leaves alone a run whose exit event came before its trigger', async () => {
     const userId = `exit-entry-${randomUUID().slice(0, 8)}`;
-    await store(userId, 'exit-entry.left', { reason: 'closed' });
+    // a second earlier: two stores within one millisecond of the test's clock would share a time, and count as one batch
+    await store(userId, 'exit-entry.left', { reason: 'closed' }, new Date(Date.now() - 1000));
     const run = await enter(userId, await store(userId, 'exit-entry.started'));
     expect(await exitIfLeftBeforeEntry({ db, journeys }, run)).toBeUndefined();
     expect(await state(run.stateId)).toEqual({ status: 'active' });
