@@ -225,7 +225,9 @@ describe('unsubscribe and preference pages', () => {
     let search = query;
     if (query === 'TAMPER') {
       const valid = await token({ externalId: 'u', email: uniqueAddress(), action: 'unsubscribe' });
-      search = `?token=${valid.slice(0, -3)}abc`;
+      // the signature's first character changed (its last one's low bits are padding a decoder may ignore)
+      const at = valid.lastIndexOf('.') + 1;
+      search = `?token=${valid.slice(0, at)}${valid[at] === 'A' ? 'B' : 'A'}${valid.slice(at + 1)}`;
     }
     for (const [method, path] of [
       ['GET', '/v1/email/unsubscribe'],
