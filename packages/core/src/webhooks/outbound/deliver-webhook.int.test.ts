@@ -7,6 +7,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../../../../../test/
 import { attemptWebhookDelivery } from './deliver-webhook';
 import { fanOutOutboundEvent } from './outbound-dispatch';
 import { recordOutboundEvent } from '../../outbox/outbox';
+import { sealSecret } from '../../tokens/sealed-secret';
 
 /** One attempt against a local receiver, in a scratch database (no dispatcher listens there). */
 describe('attemptWebhookDelivery: SSRF guard, no redirects, 1 KiB of the answer, timeout', () => {
@@ -109,6 +110,24 @@ describe('attemptWebhookDelivery: SSRF guard, no redirects, 1 KiB of the answer,
         await db.updateTable('webhookEndpoints').set({ enabled: false }).execute();
         expect(await attempt(db, skipped, { allowPrivateTargets: true })).toEqual({ outcome: 'skipped', reason: 'endpoint disabled' });
         expect(await row(db, skipped)).toMatchObject({ status: 'pending', attempts: 0, lockedUntil: null });
+
+        // a secret sealed under a key ENCRYPTION_KEYS no longer holds: nothing is sent and no attempt
+        // counted, and the row says which key to put back (the deliveries list shows it)
+        const unopenable = await deliveryTo(db, '/sealed-away');
+        const gone = { id: 'gone-2026', key: new Uint8Array(32).fill(5) };
+        await db
+          .updateTable('webhookEndpoints')
+          .set({ secret: sealSecret([gone], 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'webhook endpoint secret') })
+          .execute();
+        await expect(attempt(db, unopenable, { allowPrivateTargets: true })).rejects.toThrow(/key "gone-2026", which ENCRYPTION_KEYS does not hold/);
+        expect(receiver.received.filter((request) => request.path === '/sealed-away')).toHaveLength(0);
+        expect(await row(db, unopenable)).toMatchObject({
+          status: 'pending',
+          attempts: 0,
+          lastError: expect.stringMatching(
+            /^not attempted: a webhook endpoint secret is sealed under key "gone-2026", which ENCRYPTION_KEYS does not hold; put the key back$/,
+          ),
+        });
       } finally {
         await db.destroy();
       }

@@ -131,13 +131,27 @@ function loadDelivery(db: Db, deliveryId: string) {
 
 type DueDelivery = NonNullable<Awaited<ReturnType<typeof loadDelivery>>>;
 
+/**
+ * The endpoint's secret, opened. One sealed under a key ENCRYPTION_KEYS no longer holds throws
+ * before any attempt is counted: the delivery's lease lapses and it runs again once the key is put
+ * back. Until then its `lastError` names the key, so the deliveries list says why it waits (a
+ * person has to act, and the log alone is easy to miss).
+ */
+async function signingSecret(deps: WebhookDeliveryDeps, row: DueDelivery): Promise<string> {
+  try {
+    return openSecret(deps.keys, row.secret, 'webhook endpoint secret');
+  } catch (error) {
+    const message = `not attempted: ${(error as Error).message}`;
+    await deps.db.updateTable('webhookDeliveries').set({ lastError: message, updatedAt: new Date() }).where('id', '=', row.id).execute();
+    throw error;
+  }
+}
+
 async function deliver(deps: WebhookDeliveryDeps, row: DueDelivery): Promise<DeliveryAttemptOutcome> {
   const payload: WebhookPayload = { type: row.event, timestamp: row.createdAt.toISOString(), data: row.payload };
   const body = JSON.stringify(payload);
   const sentAt = new Date();
-  // a secret sealed under a key ENCRYPTION_KEYS no longer holds throws here, before any attempt is
-  // counted: the delivery's lease lapses and it waits, logged with the key's id, for the key to be put back
-  const signature = new Webhook(openSecret(deps.keys, row.secret, 'webhook endpoint secret')).sign(row.eventId, sentAt, body);
+  const signature = new Webhook(await signingSecret(deps, row)).sign(row.eventId, sentAt, body);
   const headers = {
     'webhook-id': row.eventId,
     'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
