@@ -6,6 +6,7 @@ import { migrateToLatest } from '@waymark/core/db/migrator';
 import { createTestAdmin, SessionClient } from '../../../test/auth-client';
 import { eventually } from '../../../test/eventually';
 import { startTestApi, type TestApi } from '../../../test/test-api';
+import { seedTrackedSends } from '../../../test/tracked-sends';
 import { throwawayPostgres, throwawayRedis, type ThrowawayPostgres, type ThrowawayRedis } from '../../../test/throwaway-services';
 
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
@@ -37,26 +38,10 @@ describe('dependency outages', () => {
     const db = createDatabase({ connectionString: postgres.url('waymark'), max: 1 });
     const migrated = await migrateToLatest(db);
     if (migrated.error !== undefined) throw migrated.error;
-    const send = await db
-      .insertInto('emailSends')
-      .values({
-        templateKey: 'welcome',
-        toEmail: 'outage@example.com',
-        fromEmail: 'tests@waymark.local',
-        status: 'sent',
-        sentAt: new Date(),
-        idempotencyKey: `outage-${randomUUID()}`,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const link = await db
-      .insertInto('trackedLinks')
-      .values({ emailSendId: send.id, originalUrl: 'https://app.example.com/' })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const [send] = await seedTrackedSends(db, [{ toEmail: 'outage@example.com' }]);
     await db.destroy();
-    sendId = send.id;
-    linkId = link.id;
+    sendId = send!.sendId;
+    linkId = send!.linkId;
     api = await startTestApi({ ADMIN_API_KEY: LEGACY, DATABASE_URL: postgres.url('waymark'), CACHE_URL: redis.url, RATE_LIMIT_MAX: '1000' });
   }, 180_000);
 

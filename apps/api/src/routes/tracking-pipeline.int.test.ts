@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { waitFor } from '../../../../test/email-emulator';
 import { registerTestJourneys } from '../../../../test/journey-registry';
 import { startTestApi, type TestApi } from '../../../../test/test-api';
+import { seedTrackedSends } from '../../../../test/tracked-sends';
 
 /**
  * The tracking events' way through the BATCHED ingest pipeline (ingestEvents behind the tracking
@@ -24,27 +25,12 @@ describe('tracking events through the batched ingest pipeline', () => {
   /** Sent emails with one tracked link each, one user per send (as the bench seeds them). */
   async function seedSends(count: number, url = 'https://app.example.com/') {
     const run = randomUUID().slice(0, 8);
-    const sends = await api.deps.db
-      .insertInto('emailSends')
-      .values(
-        Array.from({ length: count }, (_, n) => ({
-          templateKey: 'welcome',
-          toEmail: `pipe-${run}-${n}@waymark-test.example`,
-          fromEmail: api.config.email.from,
-          userId: `u-pipe-${run}-${n}`,
-          status: 'sent' as const,
-          sentAt: new Date(),
-          idempotencyKey: `pipe-${run}-${n}`,
-        })),
-      )
-      .returning(['id', 'userId', 'toEmail'])
-      .execute();
-    const links = await api.deps.db
-      .insertInto('trackedLinks')
-      .values(sends.map((send) => ({ emailSendId: send.id, originalUrl: url })))
-      .returning(['id', 'emailSendId'])
-      .execute();
-    return sends.map((send) => ({ ...send, userId: send.userId!, linkId: links.find((link) => link.emailSendId === send.id)!.id }));
+    const sends = await seedTrackedSends(
+      api.deps.db,
+      Array.from({ length: count }, (_, n) => ({ toEmail: `pipe-${run}-${n}@waymark-test.example`, userId: `u-pipe-${run}-${n}` })),
+      url,
+    );
+    return sends.map((send) => ({ ...send, id: send.sendId, userId: send.userId! }));
   }
 
   /** Adds journeys to the running api's registry for one test (restored afterEach). */

@@ -1,17 +1,8 @@
 import type { Selectable } from 'kysely';
 import type { TrackingEventSweepsTable } from '../db/tables/emails';
+import { uuidV7Floor } from '../db/ids';
 import { preparedStatement, type PreparedStatementPool } from '../db/prepared-statements';
 import { clickEvent, openEvent, type ClickEventSource, type OpenEventSource, type TrackingEvent } from './tracking-events';
-
-/**
- * The smallest UUIDv7 of a millisecond. Click and open ids are UUIDv7 drawn by the api that took
- * the hit (`newRowId`), so the hits of a time range are a range of the primary key: the sweep
- * reads them without an index on their time.
- */
-export function uuidV7Floor(ms: number): string {
-  const hex = Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7000-8000-000000000000`;
-}
 
 // the database's clock, not an api's: one api whose clock runs ahead must not move the mark past
 // hits the others have not stored yet
@@ -30,7 +21,7 @@ const MOVE_MARK = preparedStatement<Record<string, never>>(
 // contact, so a hit of a person erased (or deleted) since would bring the contact back; their send
 // records stay by design (contact-admin.ts), and a hit's lost event goes with the person.
 const PERSON_KEPT = `(exists (select 1 from contacts k where k.external_id = s.user_id)
-     or exists (select 1 from contacts k where k.external_id is null and lower(k.email) = coalesce(s.user_id, lower(s.to_email))))`;
+     or exists (select 1 from contacts k where k.external_id is null and lower(k.email) = lower(coalesce(s.user_id, s.to_email))))`;
 
 // A click still pending its verdict is left to the pending sweep (tracking-recorder.ts), which
 // publishes its event once settled.
@@ -83,12 +74,13 @@ export async function storeMissingTrackingEvents(
   const since = mark.sweptUntil.getTime();
   const until = Math.min((options.now ?? mark.databaseNow).getTime() - options.graceMs, since + MAX_SLICE_MS);
   if (until <= since) return 0;
+  // click and open ids are UUIDv7 drawn by the api that took the hit (newRowId): a time range of hits is a range of ids
   const range = [uuidV7Floor(since), uuidV7Floor(until)];
   // one after the other: the pool is the click path's, and two reads at once would hold both its
   // connections while click batches wait
   const clicks = await statements.run(CLICKS_WITHOUT_EVENTS, range);
   const opens = await statements.run(OPENS_WITHOUT_EVENTS, range);
-  const events = [...clicks.map((click) => clickEvent(click)), ...opens.map((open) => openEvent(open, open.openedAt))];
+  const events = [...clicks.map(clickEvent), ...opens.map((open) => openEvent(open, open.openedAt))];
   await store(events);
   await statements.run(MOVE_MARK, [new Date(until)]);
   return events.length;

@@ -1,7 +1,6 @@
 import type { Db } from '../db/database';
-import type { JsonObject } from '../db/schema';
+import type { JsonObject, MachineReason } from '../db/schema';
 import type { AnalyticsDestination } from './analytics';
-import type { MachineReason } from '../db/schema';
 
 /** A tracking event as the ingest pipeline takes it (email.opened / email.link_clicked). */
 export interface TrackingEvent {

@@ -6,6 +6,7 @@ import { createTrackingRecorder } from '@waymark/core/tracking/tracking-recorder
 import type { TrackingEventPublisher } from '@waymark/core/tracking/tracking-events';
 import { openScratchDatabase, type ScratchDatabase } from '../../../../../test/scratch-database';
 import { startTestApi, type TestApi } from '../../../../../test/test-api';
+import { seedTrackedSends } from '../../../../../test/tracked-sends';
 
 const BROWSER = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_4) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15';
 const quiet = { warn: () => undefined };
@@ -38,25 +39,9 @@ describe('tracking events a killed api lost', () => {
   async function sentEmail(userId: string, withContact: boolean) {
     const to = `${userId}@lost-events.test`;
     if (withContact) await db.insertInto('contacts').values({ externalId: userId, email: to }).execute();
-    const send = await db
-      .insertInto('emailSends')
-      .values({
-        templateKey: 'welcome',
-        toEmail: to,
-        fromEmail: 'hello@lost-events.test',
-        userId,
-        status: 'sent',
-        sentAt: new Date(Date.now() - 3_600_000),
-        idempotencyKey: randomUUID(),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const link = await db
-      .insertInto('trackedLinks')
-      .values({ emailSendId: send.id, originalUrl: 'https://app.example.com/pricing' })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return { sendId: send.id, linkId: link.id };
+    // sent an hour ago: its clicks are past the machine-click window, so none waits for a verdict
+    const [send] = await seedTrackedSends(db, [{ toEmail: to, userId, sentAt: new Date(Date.now() - 3_600_000) }], 'https://app.example.com/pricing');
+    return send!;
   }
 
   const eventsKeyed = (keys: string[]) =>
