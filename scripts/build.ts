@@ -3,6 +3,7 @@
  * (docs/deploy.md):
  *   dist/api/server.js, dist/worker/main.js, dist/cli/main.js   `NODE_ENV=production node dist/…`
  *   dist/workflow-bundle.js                                     the worker's workflow code, prebuilt
+ *   dist/temporal/failure-converter.js                          loaded by path by each process's Temporal SDK
  *   apps/studio/dist                                            the studio, served by the api
  * Each entry is one esbuild bundle of our own workspaces (@waymark/*: TypeScript sources, no build
  * of their own); npm packages stay imports resolved from node_modules at run time, so native
@@ -24,6 +25,8 @@ const ENTRY_POINTS: Record<string, string> = {
   'api/server': 'apps/api/src/server.ts',
   'worker/main': 'apps/worker/src/main.ts',
   'cli/main': 'apps/cli/src/main.ts',
+  // not a process: the failure converter the SDK loads by path in each of them (temporal/payload-codec.ts)
+  'temporal/failure-converter': 'temporal/failure-converter.ts',
 };
 
 /** Our workspaces are bundled; every other bare import is an npm package loaded from node_modules. */

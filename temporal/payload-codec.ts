@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import type { DataConverter, Payload, PayloadCodec } from '@temporalio/common';
 // a CommonJS module whose named exports Node's ESM loader cannot see: take its default export
 import proto from '@temporalio/proto';
@@ -46,12 +49,26 @@ export class EncryptionCodec implements PayloadCodec {
 }
 
 /**
- * The data converter of every client, worker and replay of this installation: the codec when keys
- * are set, Temporal's default otherwise. A failure's message and stack stay readable (docs/security.md).
+ * Where the SDK loads `failureConverter` (failure-converter.ts) from, in a worker's main thread, in
+ * its workflow bundle and in every client: the file `npm run build` compiles beside the processes
+ * (dist/temporal/failure-converter.js), else the source. Seen from this file in the source tree the
+ * built path names no file, as with the workflow bundles (apps/worker/src/workflow-bundle.ts).
+ */
+export function failureConverterPath(): string {
+  const built = fileURLToPath(new URL('../temporal/failure-converter.js', import.meta.url));
+  return existsSync(built) ? built : createRequire(import.meta.url).resolve('@waymark/temporal/failure-converter');
+}
+
+/**
+ * The data converter of every client, worker and replay of this installation: with keys, the codec,
+ * and failures whose message and stack travel as a payload it seals; without, Temporal's default
+ * (docs/security.md). A workflow bundle built ahead of time carries the failure converter whatever
+ * the keys (workflow-bundle.ts): a failure it encodes without a codec is a plain payload every
+ * reader opens.
  */
 export function dataConverterFor(keys: readonly EncryptionKey[] | undefined): { dataConverter?: DataConverter } {
   if (keys === undefined || keys.length === 0) return {};
-  return { dataConverter: { payloadCodecs: [new EncryptionCodec(keys)] } };
+  return { dataConverter: { payloadCodecs: [new EncryptionCodec(keys)], failureConverterPath: failureConverterPath() } };
 }
 
 type Node = Record<string, unknown>;

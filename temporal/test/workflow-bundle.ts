@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSyn
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { bundleWorkflowCode, DefaultLogger, type BundleOptions } from '@temporalio/worker';
+import { failureConverterPath } from '../payload-codec';
 import { withoutWorkflowStackTraces } from '../workflow-realm';
 
 /** A workflow bundle, and whether it came from the cache rather than from webpack. */
@@ -37,7 +38,7 @@ type WebpackPlugin = NonNullable<WebpackConfig['plugins']>[number];
  */
 export async function cachedWorkflowBundle(workflowsPath: string, cacheDir: string): Promise<CachedWorkflowBundle> {
   // the bundler options' version is in the key too: a bundle cached before the realm's settings were added is not reused
-  const key = `${bundlerVersion()}\n${workflowsPath}\nwithout-workflow-stack-traces`;
+  const key = `${bundlerVersion()}\n${workflowsPath}\nwithout-workflow-stack-traces\nsealed-failures`;
   const entryPath = path.join(cacheDir, `${createHash('sha256').update(key).digest('hex').slice(0, 16)}.bundle`);
   const cached = readCached(entryPath);
   if (cached !== undefined) return { code: cached, fromCache: true };
@@ -57,6 +58,7 @@ export async function cachedWorkflowBundle(workflowsPath: string, cacheDir: stri
     // the bundler's info lines would drown a test report
     logger: new DefaultLogger('WARN'),
     // as the worker bundles it (apps/worker/src/workflow-bundle.ts)
+    failureConverterPath: failureConverterPath(),
     webpackConfigHook: (config) => withoutWorkflowStackTraces({ ...config, plugins: [...(config.plugins ?? []), recordInputs] }),
   });
   if (manifest === undefined) throw new Error('the workflow bundler finished without reporting its input files');

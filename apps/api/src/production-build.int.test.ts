@@ -3,8 +3,14 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { Connection } from '@temporalio/client';
+import { loadConfig } from '@waymark/core/config/config';
+import { temporalClient } from '@waymark/runtime/client';
+import { temporalConnectionOptions } from '@waymark/temporal/connection';
+import type * as FailureConverterModule from '@waymark/temporal/failure-converter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailsTo, uniqueAddress, waitFor } from '../../../test/email-emulator';
+import { failingJourneyRun } from '../../../test/failing-journey-run';
 import { freePort } from '../../../test/free-port';
 import { runEntry, startEntry, type RunningEntry } from '../../../test/run-entry';
 import { releaseTaskQueue } from '../../../test/task-queue-cleanup';
@@ -66,6 +72,23 @@ describe('the production build', () => {
     expect(studio.status).toBe(200);
     expect(await studio.text()).toContain('<div id="root">');
   });
+
+  it("a run the compiled worker fails keeps its failure's text sealed (the build's failure converter and workflow bundle)", async () => {
+    // each process loads the converter by path (temporal/payload-codec.ts), from the build, not the sources
+    const built = path.join(repoRoot, 'dist/temporal/failure-converter.js');
+    const { failureConverter } = (await import(built)) as typeof FailureConverterModule;
+    expect(failureConverter.options.encodeCommonAttributes).toBe(true);
+    const config = loadConfig(env);
+    const connection = await Connection.connect(temporalConnectionOptions(config.temporal));
+    try {
+      const client = temporalClient(connection, config.temporal.namespace, config.encryptionKeys, false);
+      const { address, handle, failure } = await failingJourneyRun(client, queue);
+      expect(String((failure as Error | undefined)?.cause)).toContain(address);
+      expect(JSON.stringify(await handle.fetchHistory())).not.toContain(address);
+    } finally {
+      await connection.close();
+    }
+  }, 120_000);
 
   it('an event sent to the compiled api becomes an email sent by the compiled worker', async () => {
     const created = await runEntry('dist/cli/main.js', env, { args: ['keys', 'create', '--name', `production-build-${randomUUID()}`, '--scopes', 'ingest'] });

@@ -1,8 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { ApplicationFailure } from '@temporalio/common';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { loadConfig } from '@waymark/core/config/config';
-import { openHistory } from '@waymark/temporal/payload-codec';
+import { temporalConnectionOptions } from '@waymark/temporal/connection';
+import { dataConverterFor, openHistory } from '@waymark/temporal/payload-codec';
+import type { RefusingActivities } from '@waymark/temporal/test/refusing-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../../../test/eventually';
+import { failingJourneyRun } from '../../../test/failing-journey-run';
 import { journeyStatesOf } from '../../../test/journey-states';
 import { issueApiKey, startTestApi, type TestApi } from '../../../test/test-api';
 import { integrationEnv } from '../../../test/test-env';
@@ -59,5 +65,58 @@ describe("Temporal's history holds sealed payloads (docs/security.md)", () => {
     expect(opened).toContain(email);
     expect(opened).toContain(firstName);
     expect(JSON.stringify(stored)).not.toContain(sealed);
+  }, 60_000);
+
+  /** The history as Temporal keeps it, as text: its fields (a failure's message and stack are fields) and its payloads' bytes. */
+  const historyText = (history: object) => `${JSON.stringify(history)}\n${payloadText(history)}`;
+  const failureOf = (error: unknown): string[] => (error instanceof Error ? [error.message, ...failureOf((error as { cause?: unknown }).cause)] : []);
+
+  it("a failed activity's message, as a provider's refusal quoting the address, is sealed; a client with the keys reads it", async () => {
+    const address = `refused-${randomUUID()}@example.com`;
+    const connection = await NativeConnection.connect(temporalConnectionOptions(api.deps.config.temporal));
+    try {
+      // a fixture workflow on a worker of its own, with the data converter every worker has
+      const taskQueue = `refusing-${randomUUID()}`;
+      const activities: RefusingActivities = {
+        refuse: async (to) => {
+          throw ApplicationFailure.nonRetryable(`550 5.1.1 <${to}>: mailbox unavailable`, 'Refused');
+        },
+      };
+      const worker = await Worker.create({
+        connection,
+        namespace: api.deps.config.temporal.namespace,
+        taskQueue,
+        workflowsPath: createRequire(import.meta.url).resolve('@waymark/temporal/test/refusing-workflow'),
+        ...dataConverterFor(api.deps.config.encryptionKeys),
+        activities,
+      });
+      const handle = await api.deps.temporal.client.workflow.start('refusingWorkflow', {
+        taskQueue,
+        workflowId: `refusing-${randomUUID()}`,
+        args: [address],
+        workflowExecutionTimeout: '30 seconds',
+      });
+      const failed = await worker.runUntil(
+        handle.result().then(
+          () => undefined,
+          (error: unknown) => error,
+        ),
+      );
+      expect(failureOf(failed).join('\n')).toContain(`<${address}>: mailbox unavailable`);
+      const stored = await handle.fetchHistory();
+      expect(stored.events?.some((event) => event.activityTaskFailedEventAttributes != null)).toBe(true);
+      expect(historyText(stored)).not.toContain(address);
+      expect(historyText(openHistory(stored, api.deps.config.encryptionKeys))).toContain(address);
+    } finally {
+      await connection.close();
+    }
+  }, 60_000);
+
+  it("a run's own failure (the journey runner's, with the worker's workflow bundle) is sealed too", async () => {
+    const { address, handle, failure } = await failingJourneyRun(api.deps.temporal.client, api.deps.config.temporal.taskQueue);
+    expect(failureOf(failure).join('\n')).toContain(`Unknown journey '${address}'`);
+    const stored = await handle.fetchHistory();
+    expect(stored.events?.some((event) => event.workflowExecutionFailedEventAttributes != null)).toBe(true);
+    expect(historyText(stored)).not.toContain(address);
   }, 60_000);
 });

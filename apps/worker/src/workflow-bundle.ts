@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, DefaultLogger, type WorkerOptions } from '@temporalio/worker';
+import { failureConverterPath } from '@waymark/temporal/payload-codec';
 import { tracingWorkflowModule } from '@waymark/temporal/tracing';
 import { withoutWorkflowStackTraces } from '@waymark/temporal/workflow-realm';
 
@@ -49,6 +50,9 @@ export async function writeWorkflowBundle(outFile: string, options: { tracing?: 
     workflowsPath: workflowsPath(),
     logger: new DefaultLogger('WARN'),
     webpackConfigHook: withoutWorkflowStackTraces,
+    // failures the runs raise are sealed like their payloads (docs/security.md); a worker bundling at
+    // start-up takes it from its data converter
+    failureConverterPath: failureConverterPath(),
     // a bundle for workers with tracing on carries Temporal's workflow interceptors (docs/operations.md,
     // "Tracing"); a worker bundling at start-up adds them itself when tracing is on
     ...(options.tracing === true ? { workflowInterceptorModules: [tracingWorkflowModule()] } : {}),

@@ -32,4 +32,28 @@ describe('scrubHistory', () => {
     // the same user id gets the same placeholder across the history
     expect(scheduled).toEqual({ userId: 'person-1', template: 'magic-link', data: { signInUrl: '[redacted]', firstName: 'person-3' } });
   });
+
+  it("replaces the person's values inside a failure's text, as a sealed failure's attributes and as an older history's own fields", () => {
+    const refusal = '550 5.1.1 <ada@example.com>: mailbox unavailable (user u-1)';
+    const history = {
+      events: [
+        { workflowExecutionStartedEventAttributes: { input: { payloads: [json({ userId: 'u-1', userEmail: 'ada@example.com' })] } } },
+        {
+          activityTaskFailedEventAttributes: {
+            failure: {
+              message: refusal,
+              cause: { message: 'Encoded failure', encodedAttributes: json({ message: refusal, stack_trace: `Error: ${refusal}` }) },
+            },
+          },
+        },
+      ],
+    };
+    const scrubbed = scrubHistory(history, new Set()) as typeof history;
+    const failure = scrubbed.events[1]!.activityTaskFailedEventAttributes!.failure;
+    const scrubbedRefusal = '550 5.1.1 <person-2@example.invalid>: mailbox unavailable (user person-1)';
+    expect(failure.message).toBe(scrubbedRefusal);
+    expect(failure.cause.message).toBe('Encoded failure');
+    expect(read(failure.cause.encodedAttributes)).toEqual({ message: scrubbedRefusal, stack_trace: `Error: ${scrubbedRefusal}` });
+    expect(JSON.stringify(scrubbed)).not.toContain('ada@example.com');
+  });
 });

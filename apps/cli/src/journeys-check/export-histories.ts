@@ -15,6 +15,14 @@ import { isHistoryNotFound } from './history-not-found';
 const PERSONAL_KEYS = new Set(['userId', 'userEmail', 'email', 'firstName', 'lastName', 'phone', 'WaymarkUserId']);
 
 /**
+ * A failure's text (its message and stack, as the history's own fields or, sealed since, as its
+ * encoded attributes' payload): free text that may quote a person's values, as a provider's
+ * refusal quotes the address. Every personal value the history holds elsewhere is replaced inside
+ * it; no run's code branches on these strings, so a replay is unchanged.
+ */
+const FAILURE_TEXT_KEYS = new Set(['message', 'stackTrace', 'stack_trace']);
+
+/**
  * `waymark journeys export-histories`: writes the histories of up to `limit` live runs of a journey
  * to `<outDir>/<n>.json` (oldest runs first), their payloads opened (ENCRYPTION_KEYS), the
  * personal data replaced and the value of every prop a template declares secret (`secretKeys`)
@@ -63,6 +71,12 @@ class Placeholders {
     this.seen.set(value, placeholder);
     return placeholder;
   }
+  /** `text` with every personal value seen so far replaced, the longest first (an address before the id inside it) */
+  inText(text: string): string {
+    let kept = text;
+    for (const [value, placeholder] of [...this.seen].sort(([a], [b]) => b.length - a.length)) kept = kept.split(value).join(placeholder);
+    return kept;
+  }
 }
 
 const JSON_ENCODING = Buffer.from('json/plain').toString('base64');
@@ -70,7 +84,7 @@ const JSON_ENCODING = Buffer.from('json/plain').toString('base64');
 /** A history (as JSON) with its personal values and secret props' values replaced in every JSON payload. */
 export function scrubHistory(history: unknown, secretKeys: ReadonlySet<string>): unknown {
   const placeholders = new Placeholders(secretKeys);
-  eachJsonPayload(history, (decoded) => collectSecretValues(decoded, placeholders));
+  eachJsonPayload(history, (decoded) => collectValues(decoded, placeholders));
   return scrub(history, placeholders);
 }
 
@@ -83,18 +97,21 @@ function eachJsonPayload(value: unknown, visit: (decoded: unknown) => void): voi
   for (const item of Object.values(value)) eachJsonPayload(item, visit);
 }
 
-function collectSecretValues(value: unknown, placeholders: Placeholders, key = ''): void {
+/** First pass: the secret props' values, and the personal values (their placeholders in the order met), so that a failure's text met before them is scrubbed too. */
+function collectValues(value: unknown, placeholders: Placeholders, key = ''): void {
   if (typeof value === 'string') {
     if (placeholders.secretKeys.has(key) && value !== '' && value !== REDACTED) placeholders.secretValues.add(value);
+    if (PERSONAL_KEYS.has(key) && value !== '') placeholders.for(key, value);
     return;
   }
   if (typeof value !== 'object' || value === null) return;
-  for (const [name, item] of Object.entries(value)) collectSecretValues(item, placeholders, Array.isArray(value) ? key : name);
+  for (const [name, item] of Object.entries(value)) collectValues(item, placeholders, Array.isArray(value) ? key : name);
 }
 
 /** Walks the history; each JSON payload met is decoded, its personal values replaced, and encoded again. */
 function scrub(value: unknown, placeholders: Placeholders, key = ''): unknown {
   if (Array.isArray(value)) return value.map((item) => scrub(item, placeholders, key));
+  if (typeof value === 'string' && FAILURE_TEXT_KEYS.has(key)) return placeholders.inText(value);
   if (typeof value !== 'object' || value === null) return value;
   const record = value as Record<string, unknown>;
   if (isJsonPayload(record)) {
@@ -108,7 +125,7 @@ function replacePersonal(value: unknown, placeholders: Placeholders, key: string
   if (typeof value === 'string') {
     if (placeholders.secretKeys.has(key) && value !== '') return REDACTED;
     if (PERSONAL_KEYS.has(key) && value !== '') return placeholders.for(key, value);
-    let kept = value;
+    let kept = FAILURE_TEXT_KEYS.has(key) ? placeholders.inText(value) : value;
     for (const secret of placeholders.secretValues) kept = kept.split(secret).join(REDACTED);
     return kept;
   }
