@@ -10,7 +10,7 @@ export type AlertMailer = (message: { to: string; ruleName: string; text: string
 export interface AlertDeliveryDeps {
   outbound: OutboundOptions;
   mailer: AlertMailer;
-  /** ENCRYPTION_KEYS: a chat rule's webhook URL is kept sealed under them */
+  /** ENCRYPTION_KEYS: a chat or webhook rule's URL is kept sealed under them */
   keys: SecretKeys;
 }
 
@@ -43,7 +43,7 @@ export function describeAlert(notice: AlertNotice): string {
 export async function deliverAlert(deps: AlertDeliveryDeps, notice: AlertNotice, text = describeAlert(notice)): Promise<void> {
   switch (notice.rule.channel) {
     case 'webhook': {
-      const config = channelConfigSchemas.webhook.parse(notice.rule.channelConfig);
+      const config = channelConfigSchemas.webhook.parse(openChannelConfig(deps.keys, 'webhook', notice.rule.channelConfig));
       await postJson(
         config.url,
         {

@@ -13,7 +13,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../../../../../test/
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
 
 /** docs/security.md, "What is kept secret, and where": what the API takes in clear is kept sealed, and still used. */
-describe('endpoint secrets and chat webhook URLs are sealed at rest under ENCRYPTION_KEYS', () => {
+describe("endpoint secrets and alert rules' chat and webhook URLs are sealed at rest under ENCRYPTION_KEYS", () => {
   let api: TestApi;
   let receiver: WebhookReceiver;
   let scratch: ScratchDatabase;
@@ -75,25 +75,39 @@ describe('endpoint secrets and chat webhook URLs are sealed at rest under ENCRYP
     }
   });
 
-  it('keeps a chat alert webhook URL sealed, shows it in clear as before, and posts the alert to it', async () => {
-    const webhookUrl = `${receiver.url}/chat/T0/B0/${randomUUID()}`;
+  // an alert webhook's posts are not signed: its URL is the credential, as a chat incoming webhook's is
+  it.each([
+    {
+      channel: 'chat',
+      field: 'webhookUrl',
+      config: (url: string) => ({ webhookUrl: url, channel: '#ops' }),
+      posted: { channel: '#ops', text: expect.stringContaining('bounce rate') },
+    },
+    {
+      channel: 'webhook',
+      field: 'url',
+      config: (url: string) => ({ url }),
+      posted: { alert: expect.objectContaining({ ruleName: 'bounce rate' }), text: expect.stringContaining('bounce rate') },
+    },
+  ])("keeps a $channel alert rule's URL sealed, shows it in clear as before, and posts the alert to it", async ({ channel, field, config, posted }) => {
+    const url = `${receiver.url}/${channel}/T0/B0/${randomUUID()}`;
+    const channelConfig = config(url);
     const created = await api.request('POST', '/v1/admin/alerts/rules', {
       token: LEGACY,
-      body: { name: 'bounces', type: 'bounce_rate_exceeded', threshold: 0.05, channel: 'chat', channelConfig: { webhookUrl, channel: '#ops' } },
+      body: { name: 'bounces', type: 'bounce_rate_exceeded', threshold: 0.05, channel, channelConfig },
     });
     expect(created.status).toBe(201);
-    expect(created.body.channelConfig).toEqual({ webhookUrl, channel: '#ops' });
+    expect(created.body.channelConfig).toEqual(channelConfig);
     const stored = await storedChannelConfig(created.body.id);
-    expect(stored).not.toContain(new URL(webhookUrl).pathname);
-    expect(stored).toMatch(/"webhookUrl": "sealed:v1:test-1:/);
-    expect(stored).toContain('"channel": "#ops"');
+    expect(stored).not.toContain(new URL(url).pathname);
+    expect(stored).toMatch(new RegExp(`"${field}": "sealed:v1:test-1:`));
 
     // an update that leaves the channel alone keeps the URL; lists show it as they did
     const patched = await api.request('PATCH', `/v1/admin/alerts/rules/${created.body.id}`, { token: LEGACY, body: { name: 'bounce rate' } });
-    expect(patched).toMatchObject({ status: 200, body: { name: 'bounce rate', channelConfig: { webhookUrl, channel: '#ops' } } });
-    expect(await storedChannelConfig(created.body.id)).not.toContain(new URL(webhookUrl).pathname);
+    expect(patched).toMatchObject({ status: 200, body: { name: 'bounce rate', channelConfig } });
+    expect(await storedChannelConfig(created.body.id)).not.toContain(new URL(url).pathname);
     const listed = await api.request('GET', '/v1/admin/alerts/rules', { token: LEGACY });
-    expect(listed.body.rules.find((rule: { id: string }) => rule.id === created.body.id).channelConfig).toEqual({ webhookUrl, channel: '#ops' });
+    expect(listed.body.rules.find((rule: { id: string }) => rule.id === created.body.id).channelConfig).toEqual(channelConfig);
 
     const rule = await api.deps.db.selectFrom('alertRules').selectAll().where('id', '=', created.body.id).executeTakeFirstOrThrow();
     const alerts = {
@@ -102,9 +116,9 @@ describe('endpoint secrets and chat webhook URLs are sealed at rest under ENCRYP
       keys: api.config.encryptionKeys,
     };
     await deliverAlert(alerts, { rule, currentValue: 0.1, sample: 100, triggeredAt: new Date() });
-    const posted = receiver.received.filter((request) => request.path === new URL(webhookUrl).pathname);
-    expect(posted).toHaveLength(1);
-    expect(JSON.parse(posted[0]!.body)).toMatchObject({ channel: '#ops', text: expect.stringContaining('bounce rate') });
+    const received = receiver.received.filter((request) => request.path === new URL(url).pathname);
+    expect(received).toHaveLength(1);
+    expect(JSON.parse(received[0]!.body)).toMatchObject(posted);
   });
 
   it('a chat URL sealed under a key no longer held: 503 naming the key (not a 500), and a PATCH with a new URL replaces it', async () => {
