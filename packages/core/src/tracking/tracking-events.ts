@@ -9,7 +9,7 @@ export interface TrackingEvent {
   email?: string;
   eventProperties: JsonObject;
   timestamp: Date;
-  /** one event per click / first open: a DLQ retry of a parked push never stores it twice */
+  /** one event per click / first open: the sweep, or a DLQ retry of what it parked, never stores it twice */
   idempotencyKey: string;
   source: 'tracking';
 }
@@ -95,7 +95,7 @@ export interface TrackingEventPublisherOptions {
   batchSize?: number;
   /** how long a batch waits for more events before it leaves (default 100 ms) */
   lingerMs?: number;
-  /** queued events beyond which new ones are parked in the DLQ instead (default 10,000) */
+  /** queued events beyond which new ones are left to the sweep instead (default 10,000) */
   maxQueue?: number;
 }
 
@@ -106,10 +106,12 @@ export interface TrackingEventPublisherOptions {
  * someone drains, and whatever queues while a batch is in the pipeline goes in the next one, so
  * a click storm costs a few statements per batch instead of two per event. Batches run with
  * bounded concurrency so a storm cannot take every database connection from the requests
- * themselves. A batch that fails, or an event that does not fit the bounded queue,
- * is parked in the DLQ (source `event`, one entry per event, payload = the ingest input) so
- * POST /v1/admin/dlq/{id}/retry re-ingests it; its idempotency key keeps a retry from storing
- * an event twice.
+ * themselves. A batch that fails, or an event that does not fit the bounded queue, is logged and
+ * left to the sweep: every event here is of a hit already written, and the sweep stores the events
+ * its hits lack a minute later (missing-events.ts), so a passing failure needs nobody. What the
+ * sweep cannot store (`store` refused) is parked in the DLQ, once (source `event`, one entry per
+ * event, payload = the ingest input), so POST /v1/admin/dlq/{id}/retry re-ingests it; its
+ * idempotency key keeps a retry from storing an event twice.
  */
 export function createTrackingEventPublisher(options: TrackingEventPublisherOptions): TrackingEventPublisher {
   const concurrency = options.concurrency ?? 1;
@@ -129,20 +131,15 @@ export function createTrackingEventPublisher(options: TrackingEventPublisherOpti
     idempotencyKey: event.idempotencyKey,
   });
 
-  const parkNow = async (events: TrackingEvent[], error: string) => {
+  const park = async (events: TrackingEvent[], error: string) => {
     if (events.length === 0) return;
     await options.db
       .insertInto('dlqEntries')
       .values(events.map((event) => ({ source: 'event', sourceId: null, payload: JSON.stringify(payload(event)), error })))
       .execute();
   };
-  // the queue's: its events have no other home, so a DLQ that cannot be written loses them (logged;
-  // the sweep of missing events stores them later from their hits)
-  const park = (events: TrackingEvent[], error: string) => {
-    parkNow(events, error).catch((dlqError: unknown) =>
-      options.logger.warn({ err: dlqError, count: events.length }, 'tracking: could not park events in the DLQ; the sweep stores them later'),
-    );
-  };
+  // one line per spell of a full queue, not one per event dropped from it
+  let overflowing = false;
 
   let timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -162,8 +159,7 @@ export function createTrackingEventPublisher(options: TrackingEventPublisherOpti
       options
         .ingest(batch)
         .catch((error: unknown) => {
-          options.logger.warn({ err: error, count: batch.length }, 'tracking: ingest pipeline push failed; parked in the DLQ');
-          park(batch, `ingest failed: ${(error as Error).message}`);
+          options.logger.warn({ err: error, count: batch.length }, 'tracking: ingest pipeline push failed; the sweep stores these events from their hits');
         })
         .finally(() => {
           running -= 1;
@@ -187,9 +183,11 @@ export function createTrackingEventPublisher(options: TrackingEventPublisherOpti
       const distinctId = event.userId ?? event.email;
       if (distinctId !== undefined) options.analytics.capture({ distinctId, event: event.name, properties: event.eventProperties });
       if (queue.length >= maxQueue) {
-        park([event], 'tracking event queue full');
+        if (!overflowing) options.logger.warn({ maxQueue }, 'tracking: event queue full; the sweep stores the events of the hits beyond it');
+        overflowing = true;
         return;
       }
+      overflowing = false;
       queue.push(event);
       schedule();
     },
@@ -198,9 +196,9 @@ export function createTrackingEventPublisher(options: TrackingEventPublisherOpti
       try {
         await options.ingest(events);
       } catch (error) {
-        // as the queue does: one event the pipeline refuses must not hold back the sweep for good
+        // the last try without a person: one event the pipeline refuses must not hold back the sweep for good
         options.logger.warn({ err: error, count: events.length }, 'tracking: ingest pipeline refused recovered events; parked in the DLQ');
-        await parkNow(events, `ingest failed: ${(error as Error).message}`);
+        await park(events, `ingest failed: ${(error as Error).message}`);
       }
     },
     drain() {
