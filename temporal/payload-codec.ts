@@ -5,6 +5,7 @@ import type { DataConverter, Payload, PayloadCodec } from '@temporalio/common';
 // a CommonJS module whose named exports Node's ESM loader cannot see: take its default export
 import proto from '@temporalio/proto';
 import type { EncryptionKey } from '@waymark/core/config/encryption-keys';
+import { AppError, badRequest } from '@waymark/core/errors/app-error';
 import { openBytes, sealBytes } from '@waymark/core/tokens/sealed-bytes';
 
 const ENCODING = 'binary/encrypted';
@@ -69,6 +70,41 @@ export function failureConverterPath(): string {
 export function dataConverterFor(keys: readonly EncryptionKey[] | undefined): { dataConverter?: DataConverter } {
   if (keys === undefined || keys.length === 0) return {};
   return { dataConverter: { payloadCodecs: [new EncryptionCodec(keys)], failureConverterPath: failureConverterPath() } };
+}
+
+/** A payload as Temporal's JSON carries it, and its Web UI posts it to a codec server: bytes as base64. */
+export interface JsonPayload {
+  metadata?: Record<string, string>;
+  data?: string;
+}
+
+/**
+ * Opens the Temporal Web UI's payloads (a codec server's `/decode`, docs/deploy.md "Secrets"): each
+ * sealed one with the key its `encryption-key-id` names, the rest as they are. A payload that
+ * claims to be sealed but does not open (not sealed by this installation, or altered) throws a 400;
+ * one sealed under a key not held, a 503 naming it.
+ */
+export function openJsonPayloads(payloads: readonly JsonPayload[], keys: readonly EncryptionKey[] | undefined): JsonPayload[] {
+  const codec = new EncryptionCodec(keys ?? []);
+  return payloads.map((json, index) => {
+    const payload: Payload = {
+      metadata: Object.fromEntries(Object.entries(json.metadata ?? {}).map(([name, value]) => [name, Buffer.from(value, 'base64')])),
+      data: Buffer.from(json.data ?? '', 'base64'),
+    };
+    let opened: Payload;
+    try {
+      opened = codec.open(payload);
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      throw badRequest(`payloads[${index}] is marked sealed but does not open under ENCRYPTION_KEYS (not sealed by this installation, or altered)`);
+    }
+    return {
+      metadata: Object.fromEntries(
+        Object.entries(opened.metadata ?? {}).map(([name, value]) => [name, Buffer.from(value ?? new Uint8Array()).toString('base64')]),
+      ),
+      data: Buffer.from(opened.data ?? new Uint8Array()).toString('base64'),
+    };
+  });
 }
 
 type Node = Record<string, unknown>;

@@ -189,14 +189,19 @@ export interface ThrowawayTemporal {
   destroy(): Promise<void>;
 }
 
+/** The Temporal CLI `scripts/stack.sh` builds into WAYMARK_CACHE (default ~/.cache/waymark). */
+export function temporalCliPath(): string {
+  return path.join(process.env.WAYMARK_CACHE ?? path.join(homedir(), '.cache/waymark'), 'bin/temporal');
+}
+
 /**
  * A Temporal dev server of the test's own on `port` (no Web UI), persisted in a temp SQLite file
- * so a kill and restart keeps its runs, with the search attributes the journey runs set. Uses the
- * CLI that `scripts/stack.sh` builds into WAYMARK_CACHE (default ~/.cache/waymark).
+ * so a kill and restart keeps its runs, with the search attributes the journey runs set (the CLI
+ * of `temporalCliPath`).
  */
 export function throwawayTemporal(port: number): ThrowawayTemporal {
   const dir = mkdtempSync(path.join(tmpdir(), 'waymark-temporal-'));
-  const cli = path.join(process.env.WAYMARK_CACHE ?? path.join(homedir(), '.cache/waymark'), 'bin/temporal');
+  const cli = temporalCliPath();
   const log = path.join(dir, 'server.log');
   let child: ChildProcess | undefined;
   const logTail = () => (existsSync(log) ? readFileSync(log, 'utf8').slice(-4_000) : '');

@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { promisify } from 'node:util';
 import { ApplicationFailure } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { loadConfig } from '@waymark/core/config/config';
@@ -9,6 +11,7 @@ import type { RefusingActivities } from '@waymark/temporal/test/refusing-workflo
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../../../test/eventually';
 import { failingJourneyRun } from '../../../test/failing-journey-run';
+import { temporalCliPath } from '../../../test/throwaway-services';
 import { journeyStatesOf } from '../../../test/journey-states';
 import { issueApiKey, startTestApi, type TestApi } from '../../../test/test-api';
 import { integrationEnv } from '../../../test/test-env';
@@ -65,6 +68,26 @@ describe("Temporal's history holds sealed payloads (docs/security.md)", () => {
     expect(opened).toContain(email);
     expect(opened).toContain(firstName);
     expect(JSON.stringify(stored)).not.toContain(sealed);
+
+    // the Temporal CLI (as the Web UI does) reads them through the api's codec endpoint, with a full-admin key
+    const show = (...codec: string[]) =>
+      promisify(execFile)(temporalCliPath(), [
+        'workflow',
+        'show',
+        '--address',
+        api.config.temporal.address,
+        '--namespace',
+        api.config.temporal.namespace,
+        '--workflow-id',
+        state!.workflowId,
+        '--output',
+        'json',
+        ...codec,
+      ]).then((result) => result.stdout);
+    expect(payloadText(JSON.parse(await show()) as object)).not.toContain(email);
+    const decoded = payloadText(JSON.parse(await show('--codec-endpoint', `${api.url}/v1/admin/temporal-codec`, '--codec-auth', `Bearer ${LEGACY}`)) as object);
+    expect(decoded).toContain(email);
+    expect(decoded).toContain(firstName);
   }, 60_000);
 
   /** The history as Temporal keeps it, as text: its fields (a failure's message and stack are fields) and its payloads' bytes. */

@@ -9,6 +9,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** required scope; every route inside the bearer context must declare one */
     scope?: Scope;
+    /**
+     * origins besides our own a person's session may call this route from (the CSRF check of a
+     * POST); app.ts gives the same route CORS with credentials for them
+     */
+    sessionOrigins?: ReadonlySet<string>;
     /** admin mutations name the audit resource and action they record */
     audit?: { resource: AuditResource; action: AuditAction };
   }

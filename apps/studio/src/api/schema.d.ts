@@ -16575,6 +16575,141 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/admin/temporal-codec/decode': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Open the Temporal Web UI's payloads (its remote codec endpoint)
+     * @description Temporal's codec server protocol: `{payloads}` as Temporal's JSON writes them (metadata values and data base64), answered in the same order, each sealed one opened with the key it names and the rest as they are. A session may call it from TEMPORAL_UI_URL as well as from the studio. 400 for a payload marked sealed that does not open; 503 for one sealed under a key ENCRYPTION_KEYS does not hold.
+     *
+     *     Requires a bearer key with scope `full-admin` or a session cookie whose organization role grants it.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['TemporalCodecPayloadsInput'];
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['TemporalCodecPayloads'];
+          };
+        };
+        /** @description Default Response */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        500: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Default Response */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -17841,6 +17976,14 @@ export interface components {
       text: string;
       /** @description the template's locale it was rendered in: the asked locale, else its fallback (fr-CA → fr → the template's default) */
       locale: string;
+    };
+    TemporalCodecPayloadsInput: {
+      payloads: {
+        metadata?: {
+          [key: string]: string;
+        };
+        data?: string;
+      }[];
     };
     AuthErrorInput: {
       error: string;
@@ -19200,6 +19343,14 @@ export interface components {
       text: string;
       /** @description the template's locale it was rendered in: the asked locale, else its fallback (fr-CA → fr → the template's default) */
       locale: string;
+    };
+    TemporalCodecPayloads: {
+      payloads: {
+        metadata?: {
+          [key: string]: string;
+        };
+        data?: string;
+      }[];
     };
     AuthError: {
       error: string;
