@@ -6,6 +6,7 @@ import type { DataConverter, Payload, PayloadCodec } from '@temporalio/common';
 import proto from '@temporalio/proto';
 import type { EncryptionKey } from '@waymark/core/config/encryption-keys';
 import { AppError, badRequest } from '@waymark/core/errors/app-error';
+import { redactSecretsIn, secretValuesUnder } from '@waymark/email/secret-props';
 import { openBytes, sealBytes } from '@waymark/core/tokens/sealed-bytes';
 
 const ENCODING = 'binary/encrypted';
@@ -104,6 +105,32 @@ export function openJsonPayloads(payloads: readonly JsonPayload[], keys: readonl
       ),
       data: Buffer.from(opened.data ?? new Uint8Array()).toString('base64'),
     };
+  });
+}
+
+const JSON_PLAIN = 'json/plain';
+
+/**
+ * The opened payloads as they may be shown (docs/security.md): in each JSON one, every prop a
+ * template declares secret is redacted, and so is its value wherever else these payloads hold it
+ * (the event property a journey took a link from, a failure's text), as an exported history is.
+ */
+export function redactSecretProps(payloads: readonly JsonPayload[], secretKeys: ReadonlySet<string>): JsonPayload[] {
+  const decoded = payloads.map((payload, index) => {
+    const encoding = payload.metadata?.encoding;
+    if (encoding === undefined || Buffer.from(encoding, 'base64').toString() !== JSON_PLAIN) return undefined;
+    try {
+      return { value: JSON.parse(Buffer.from(payload.data ?? '', 'base64').toString('utf8')) as unknown };
+    } catch {
+      throw badRequest(`payloads[${index}] is marked json/plain but does not hold JSON`);
+    }
+  });
+  const secrets = new Set<string>();
+  for (const json of decoded) if (json !== undefined) secretValuesUnder(json.value, secretKeys, secrets);
+  return payloads.map((payload, index) => {
+    const json = decoded[index];
+    if (json === undefined) return payload;
+    return { ...payload, data: Buffer.from(JSON.stringify(redactSecretsIn(json.value, secretKeys, secrets))).toString('base64') };
   });
 }
 

@@ -59,7 +59,7 @@ import { contactExplainRoutes } from './routes/admin/contact-explain';
 import { studioStatusRoutes } from './routes/public/studio-status';
 import { insightRoutes } from './routes/admin/insights';
 import { templateRoutes } from './routes/admin/templates';
-import { TEMPORAL_CODEC_PATH, temporalCodecRoutes } from './routes/admin/temporal-codec';
+import { temporalCodecRoutes } from './routes/admin/temporal-codec';
 import { authRateLimits } from './routes/auth/options';
 import { authOrganizationRoutes } from './routes/auth/organizations';
 import { authPasswordRoutes } from './routes/auth/passwords';
@@ -151,19 +151,10 @@ export async function buildApp({ deps, logger }: BuildAppOptions): Promise<Fasti
   await registerTracing(app, config.tracing.enabled);
   // Order: secure headers, CORS, compression, request id, request logging, error handler.
   registerSecureHeaders(app);
-  // Any origin may read an answer to a bearer key (the key is the credential). The Temporal Web
-  // UI's codec calls carry a person's session cookie instead, so that one path allows credentials,
-  // for the UI's origin alone; every other origin's page still cannot read what it answers.
-  const temporalUiOrigin = new URL(config.temporal.uiUrl).origin;
-  await app.register(cors, {
-    delegator: (request, callback) =>
-      callback(
-        null,
-        request.url.startsWith(`${TEMPORAL_CODEC_PATH}/`)
-          ? { origin: temporalUiOrigin, credentials: true, methods: ['POST'], allowedHeaders: ['content-type', 'x-namespace', 'authorization'] }
-          : { origin: true },
-      ),
-  });
+  // Any origin may read an answer to a bearer key (the key is the credential), never with a
+  // session's cookie: a route that takes credentials from another origin says so in its own
+  // `config.cors` (the Temporal codec endpoint), which this plugin merges per route.
+  await app.register(cors, { origin: true });
   await app.register(compress, { global: true, threshold: 1024 });
   await app.register(cookie);
   app.addHook('onSend', async (request, reply, payload) => {

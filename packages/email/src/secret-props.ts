@@ -86,3 +86,38 @@ export function secretValues(template: EmailTemplate, data: Record<string, unkno
 export function redactSecretText(template: EmailTemplate, data: Record<string, unknown>, text: string): string {
   return secretValues(template, data).reduce((kept, value) => kept.split(value).join(REDACTED), text);
 }
+
+/** Every secret prop the templates declare: what a value kept outside a send (a Temporal payload, an exported history) is redacted by. */
+export function allSecretProps(templates: Iterable<EmailTemplate>): Set<string> {
+  return new Set([...templates].flatMap((template) => secretProps(template)));
+}
+
+/**
+ * The live values a JSON value holds under a secret prop's name, at any depth (a template's data
+ * inside an activity's input): each is redacted wherever else it appears too (the event property
+ * a journey took a link from). Adds them to `into`.
+ */
+export function secretValuesUnder(value: unknown, secretKeys: ReadonlySet<string>, into: Set<string> = new Set(), key = ''): Set<string> {
+  if (typeof value === 'string') {
+    if (secretKeys.has(key) && value !== '' && value !== REDACTED) into.add(value);
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [name, item] of Object.entries(value)) secretValuesUnder(item, secretKeys, into, Array.isArray(value) ? key : name);
+  }
+  return into;
+}
+
+/** One string of a JSON value as it may be shown: REDACTED under a secret prop's name, else with each of `secrets` in it redacted. */
+export function redactSecretString(text: string, key: string, secretKeys: ReadonlySet<string>, secrets: Iterable<string>): string {
+  if (secretKeys.has(key) && text !== '') return REDACTED;
+  let kept = text;
+  for (const secret of secrets) kept = kept.split(secret).join(REDACTED);
+  return kept;
+}
+
+/** A JSON value with `redactSecretString` applied to every string in it. */
+export function redactSecretsIn(value: unknown, secretKeys: ReadonlySet<string>, secrets: ReadonlySet<string>, key = ''): unknown {
+  if (typeof value === 'string') return redactSecretString(value, key, secretKeys, secrets);
+  if (Array.isArray(value)) return value.map((item) => redactSecretsIn(item, secretKeys, secrets, key));
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, redactSecretsIn(item, secretKeys, secrets, name)]));
+}

@@ -18,10 +18,10 @@ function originOf(value: string | undefined): string | undefined {
  * SameSite=Lax already keeps the cookie off most cross-site requests; this closes the rest
  * (same-site subdomains, old browsers). Bearer-key requests never reach this check.
  */
-export function assertSameOrigin(request: FastifyRequest, allowedOrigins: ReadonlySet<string>): void {
+export function assertSameOrigin(request: FastifyRequest, allowedOrigins: ReadonlySet<string>, alsoAllowed?: string): void {
   if (!STATE_CHANGING.has(request.method)) return;
   const origin = originOf(request.headers.origin) ?? originOf(request.headers.referer);
-  if (origin === undefined || !allowedOrigins.has(origin)) throw forbidden('Invalid origin');
+  if (origin === undefined || !(allowedOrigins.has(origin) || origin === alsoAllowed)) throw forbidden('Invalid origin');
 }
 
 export function allowedOrigins(urls: readonly string[]): ReadonlySet<string> {

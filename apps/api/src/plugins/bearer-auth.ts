@@ -32,9 +32,7 @@ export async function bearerAuth(app: FastifyInstance, options: { authenticator:
     if (required === undefined) throw new AppError('internal', 'Route declares no scope');
     const header = request.headers.authorization;
     if (header === undefined && readSessionCookie(request) !== undefined) {
-      const extra = request.routeOptions.config.sessionOrigins;
-      const sessions = extra === undefined ? options.sessions : { ...options.sessions, origins: new Set([...options.sessions.origins, ...extra]) };
-      const principal = await sessionPrincipal(sessions, request, reply);
+      const principal = await sessionPrincipal(options.sessions, request, reply);
       // a session never carries `ingest`, even when its role maps to full-admin
       if (required === 'ingest' || !hasScope(principal.scopes, required)) throw forbidden('Insufficient scope');
       request.principal = principal;

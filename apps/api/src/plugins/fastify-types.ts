@@ -1,3 +1,4 @@
+import type { FastifyCorsOptions } from '@fastify/cors';
 import type { Principal } from '@waymark/core/auth/authenticator';
 import type { Scope } from '@waymark/core/auth/scopes';
 import type { AuditAction, AuditResource } from '@waymark/core/audit/audit-log';
@@ -10,10 +11,10 @@ declare module 'fastify' {
     /** required scope; every route inside the bearer context must declare one */
     scope?: Scope;
     /**
-     * origins besides our own a person's session may call this route from (the CSRF check of a
-     * POST); app.ts gives the same route CORS with credentials for them
+     * this route's CORS, merged over the app's by @fastify/cors. An origin it lets send credentials
+     * is also one a person's session may change things from on this route (session-principal.ts).
      */
-    sessionOrigins?: ReadonlySet<string>;
+    cors?: FastifyCorsOptions;
     /** admin mutations name the audit resource and action they record */
     audit?: { resource: AuditResource; action: AuditAction };
   }

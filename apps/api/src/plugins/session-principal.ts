@@ -16,6 +16,12 @@ export interface SessionAuthOptions {
 
 export const ACTIVE_ORGANIZATION_HEADER = 'x-waymark-org';
 
+/** The one other origin a route lets send credentials (its `config.cors`), whose sessions it then takes. */
+function credentialedOrigin(request: FastifyRequest): string | undefined {
+  const cors = request.routeOptions.config.cors;
+  return cors?.credentials === true && typeof cors.origin === 'string' ? cors.origin : undefined;
+}
+
 /**
  * The principal of a cookie-authenticated /v1/admin/* request: the person's role gives the scope,
  * whatever organization is active (data is global: an organization is a team, not a tenant). A
@@ -25,7 +31,7 @@ export const ACTIVE_ORGANIZATION_HEADER = 'x-waymark-org';
 export async function sessionPrincipal(options: SessionAuthOptions, request: FastifyRequest, reply: FastifyReply): Promise<Principal> {
   const session = await currentSession(options.sessions, request, reply);
   if (session === undefined) throw unauthorized('Invalid or expired session');
-  assertSameOrigin(request, options.origins);
+  assertSameOrigin(request, options.origins, credentialedOrigin(request));
   const access = await options.principals.load(session.userId);
   if (access === undefined) throw unauthorized('Invalid or expired session');
   const requested = request.headers[ACTIVE_ORGANIZATION_HEADER];

@@ -7,7 +7,7 @@ import { exportHistories } from './export-histories';
 import { connectTemporalClient } from '@waymark/runtime/client';
 import { DEPLOYMENT_JOURNEYS_DIR } from '@waymark/runtime/runtime';
 import { parseDuration } from '@waymark/journey';
-import { secretProps } from '@waymark/email/secret-props';
+import { allSecretProps } from '@waymark/email/secret-props';
 
 /**
  * Runs replayed per running version unless --sample says otherwise ('all' replays every run): a
@@ -91,7 +91,7 @@ export async function journeysCommand(sub: string | undefined, args: string[], c
 /** The props this deployment's templates declare secret (docs/email.md, "Secret props"): an export replaces their values. */
 async function deploymentSecretProps(): Promise<Set<string>> {
   const { emailTemplates } = await import('@waymark/journeys/templates/registry');
-  return new Set(emailTemplates.flatMap((template) => secretProps(template)));
+  return allSecretProps(emailTemplates);
 }
 
 const version = (value: string | null) => (value === null ? 'unknown' : `v${value}`);

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { REDACTED } from '@waymark/email/secret-props';
+import { redactSecretString, secretValuesUnder } from '@waymark/email/secret-props';
 import { liveRunsOtherThan } from '@waymark/core/journeys/running-versions';
 import { fetchOpenHistory, type JourneysCheckDeps } from './fetch-history';
 import { isHistoryNotFound } from './history-not-found';
@@ -98,14 +98,18 @@ function eachJsonPayload(value: unknown, visit: (decoded: unknown) => void): voi
 }
 
 /** First pass: the secret props' values, and the personal values (their placeholders in the order met), so that a failure's text met before them is scrubbed too. */
-function collectValues(value: unknown, placeholders: Placeholders, key = ''): void {
+function collectValues(value: unknown, placeholders: Placeholders): void {
+  secretValuesUnder(value, placeholders.secretKeys, placeholders.secretValues);
+  collectPersonal(value, placeholders);
+}
+
+function collectPersonal(value: unknown, placeholders: Placeholders, key = ''): void {
   if (typeof value === 'string') {
-    if (placeholders.secretKeys.has(key) && value !== '' && value !== REDACTED) placeholders.secretValues.add(value);
     if (PERSONAL_KEYS.has(key) && value !== '') placeholders.for(key, value);
     return;
   }
   if (typeof value !== 'object' || value === null) return;
-  for (const [name, item] of Object.entries(value)) collectValues(item, placeholders, Array.isArray(value) ? key : name);
+  for (const [name, item] of Object.entries(value)) collectPersonal(item, placeholders, Array.isArray(value) ? key : name);
 }
 
 /** Walks the history; each JSON payload met is decoded, its personal values replaced, and encoded again. */
@@ -123,11 +127,9 @@ function scrub(value: unknown, placeholders: Placeholders, key = ''): unknown {
 
 function replacePersonal(value: unknown, placeholders: Placeholders, key: string): unknown {
   if (typeof value === 'string') {
-    if (placeholders.secretKeys.has(key) && value !== '') return REDACTED;
-    if (PERSONAL_KEYS.has(key) && value !== '') return placeholders.for(key, value);
-    let kept = FAILURE_TEXT_KEYS.has(key) ? placeholders.inText(value) : value;
-    for (const secret of placeholders.secretValues) kept = kept.split(secret).join(REDACTED);
-    return kept;
+    // a secret prop's value is redacted before anything else (redactSecretString), even under a personal key
+    if (PERSONAL_KEYS.has(key) && value !== '' && !placeholders.secretKeys.has(key)) return placeholders.for(key, value);
+    return redactSecretString(FAILURE_TEXT_KEYS.has(key) ? placeholders.inText(value) : value, key, placeholders.secretKeys, placeholders.secretValues);
   }
   if (Array.isArray(value)) return value.map((item) => replacePersonal(item, placeholders, key));
   if (typeof value !== 'object' || value === null) return value;

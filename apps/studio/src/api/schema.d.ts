@@ -16586,7 +16586,7 @@ export interface paths {
     put?: never;
     /**
      * Open the Temporal Web UI's payloads (its remote codec endpoint)
-     * @description Temporal's codec server protocol: `{payloads}` as Temporal's JSON writes them (metadata values and data base64), answered in the same order, each sealed one opened with the key it names and the rest as they are. A session may call it from TEMPORAL_UI_URL as well as from the studio. 400 for a payload marked sealed that does not open; 503 for one sealed under a key ENCRYPTION_KEYS does not hold.
+     * @description Temporal's codec server protocol: `{payloads}` as Temporal's JSON writes them (metadata values and data base64), answered in the same order, each sealed one opened with the key it names and the rest as they are, and every prop a template declares secret shown as `[redacted]`. A session may call it from TEMPORAL_UI_URL as well as from the studio. 400 for a payload marked sealed that does not open; 503 for one sealed under a key ENCRYPTION_KEYS does not hold.
      *
      *     Requires a bearer key with scope `full-admin` or a session cookie whose organization role grants it.
      */

@@ -37,6 +37,30 @@ describe('POST /v1/admin/temporal-codec/decode (the Temporal Web UI’s remote c
     expect(decoded.body).toEqual({ payloads: [plain, plain] });
   });
 
+  it("shows a template's secret prop as [redacted], and its value wherever else the call's payloads hold it", async () => {
+    const link = `https://app.example.com/reset?token=${randomUUID()}`;
+    const seal = async (value: unknown) => {
+      const [payload] = await new EncryptionCodec(api.config.encryptionKeys ?? []).encode([
+        { metadata: { encoding: Buffer.from('json/plain') }, data: Buffer.from(JSON.stringify(value)) },
+      ]);
+      return {
+        metadata: Object.fromEntries(Object.entries(payload!.metadata ?? {}).map(([name, value]) => [name, base64(value ?? new Uint8Array())])),
+        data: base64(payload!.data ?? new Uint8Array()),
+      };
+    };
+    // an activity's input with the email's data (auth-password-reset declares resetUrl secret), and the event it came from
+    const sent = await seal({ templateKey: 'auth-password-reset', data: { resetUrl: link, expiresInMinutes: 15 } });
+    const trigger = await seal({ name: 'password.reset_requested', properties: { link } });
+    const decoded = await api.request('POST', '/v1/admin/temporal-codec/decode', { token: LEGACY, body: { payloads: [trigger, sent] } });
+    expect(decoded.status, decoded.text).toBe(200);
+    const shown = decoded.body.payloads.map((payload: { data: string }) => JSON.parse(Buffer.from(payload.data, 'base64').toString()));
+    expect(shown).toEqual([
+      { name: 'password.reset_requested', properties: { link: '[redacted]' } },
+      { templateKey: 'auth-password-reset', data: { resetUrl: '[redacted]', expiresInMinutes: 15 } },
+    ]);
+    expect(decoded.text).not.toContain(base64(link).slice(0, 20));
+  });
+
   it('refuses a read key (403) and no credential (401); a payload marked sealed that does not open is a 400', async () => {
     expect((await api.request('POST', '/v1/admin/temporal-codec/decode', { token: readKey, body: { payloads: [sealed] } })).status).toBe(403);
     expect((await api.request('POST', '/v1/admin/temporal-codec/decode', { body: { payloads: [sealed] } })).status).toBe(401);
