@@ -175,7 +175,7 @@ export function buildProgram(act: Act): Command {
   secrets
     .command('reseal')
     .description(
-      "re-seal every stored secret (webhook endpoint signing secrets, chat alert webhook URLs) under ENCRYPTION_KEYS' first key, those kept in clear included, and print how many of each changed",
+      "re-seal every stored secret (webhook endpoints' signing secrets and URLs, alert rules' chat and webhook URLs) under ENCRYPTION_KEYS' first key, those kept in clear included, and print how many of each changed",
     )
     .addHelpText('after', example('ENCRYPTION_KEYS=2026-11:<64 hex>,2026-01:<64 hex> waymark secrets reseal'))
     .action(act(() => withDatabase(async (db, config) => (await import('./secrets-command')).resealSecrets(db, config.encryptionKeys))));

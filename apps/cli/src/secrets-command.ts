@@ -4,8 +4,8 @@ import type { Db } from '@waymark/core/db/database';
 import { resealEndpointSecrets } from '@waymark/core/webhooks/outbound/endpoint-secret';
 
 /**
- * `secrets reseal`: every secret Waymark keeps (webhook endpoint signing secrets, chat alert
- * webhook URLs) under the first key of ENCRYPTION_KEYS, those kept in clear before sealing
+ * `secrets reseal`: every secret Waymark keeps (webhook endpoints' signing secrets and URLs, alert
+ * rules' chat and webhook URLs) under the first key of ENCRYPTION_KEYS, those kept in clear before sealing
  * included, so that a key rotated out can then be dropped (docs/security.md, "What is kept
  * secret, and where"). Running it again changes nothing.
  */
@@ -17,6 +17,8 @@ export async function resealSecrets(db: Db, keys: CommandConfig['encryptionKeys'
   }
   const endpoints = await resealEndpointSecrets(db, keys);
   const alertRules = await resealAlertSecrets(db, keys);
-  console.log(`secrets reseal: sealed under key "${newest.id}": ${endpoints} webhook endpoint secret(s), ${alertRules} alert rule webhook URL(s) changed`);
+  console.log(
+    `secrets reseal: sealed under key "${newest.id}": ${endpoints.secrets} webhook endpoint secret(s), ${endpoints.urls} webhook endpoint URL(s), ${alertRules} alert rule webhook URL(s) changed`,
+  );
   return 0;
 }

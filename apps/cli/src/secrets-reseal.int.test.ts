@@ -25,10 +25,10 @@ describe('waymark secrets reseal (docs/security.md, "What is kept secret, and wh
       await withScratchDatabase(async (databaseUrl) => {
         const db = createDatabase({ connectionString: databaseUrl, max: 2 });
         try {
-          const endpoint = (path: string, secret: string) =>
+          const endpoint = (url: string, secret: string) =>
             db
               .insertInto('webhookEndpoints')
-              .values({ url: `${receiver.url}${path}`, events: ['contact.created'], secret })
+              .values({ url, events: ['contact.created'], secret })
               .returning('id')
               .executeTakeFirstOrThrow();
           const chatRule = (channelConfig: JsonObject) =>
@@ -39,8 +39,11 @@ describe('waymark secrets reseal (docs/security.md, "What is kept secret, and wh
               .executeTakeFirstOrThrow();
           const legacySecret = 'whsec_bGVnYWN5LXNlY3JldC1rZXB0LWluLWNsZWFyLTMyYnl0ZXM=';
           const oldSecret = 'whsec_b2xkLWtleS1zZWNyZXQtc2VhbGVkLXVuZGVyLWtleS1vbGQ=';
-          const legacyEndpoint = await endpoint('/legacy', legacySecret);
-          const oldEndpoint = await endpoint('/old', sealSecret([OLD], oldSecret, 'webhook endpoint secret'));
+          const legacyEndpoint = await endpoint(`${receiver.url}/legacy`, legacySecret);
+          const oldEndpoint = await endpoint(
+            sealSecret([OLD], `${receiver.url}/old`, 'webhook endpoint URL'),
+            sealSecret([OLD], oldSecret, 'webhook endpoint secret'),
+          );
           const legacyRule = await chatRule({ webhookUrl: `${receiver.url}/chat/legacy`, channel: '#ops' });
           const oldRule = await chatRule({ webhookUrl: sealSecret([OLD], `${receiver.url}/chat/old`, 'alert chat webhook URL') });
           await db
@@ -57,14 +60,17 @@ describe('waymark secrets reseal (docs/security.md, "What is kept secret, and wh
           const env = { DATABASE_URL: databaseUrl, CACHE_URL: integrationEnv().CACHE_URL, ENCRYPTION_KEYS: setting([NEW, OLD]) };
           const first = await runEntry(CLI, env, { args: ['secrets', 'reseal'] });
           expect(first.code, first.output).toBe(0);
-          expect(first.output).toContain('sealed under key "key-new": 2 webhook endpoint secret(s), 2 alert rule webhook URL(s) changed');
+          expect(first.output).toContain(
+            'sealed under key "key-new": 2 webhook endpoint secret(s), 2 webhook endpoint URL(s), 2 alert rule webhook URL(s) changed',
+          );
 
-          const secrets = await db.selectFrom('webhookEndpoints').select('secret').execute();
+          const secrets = await db.selectFrom('webhookEndpoints').select(['secret', 'url']).execute();
           const configs = await db.selectFrom('alertRules').select('channelConfig').where('channel', '=', 'chat').execute();
-          for (const { secret } of secrets) expect(sealedKeyId(secret)).toBe('key-new');
+          for (const { secret, url } of secrets) expect([sealedKeyId(secret), sealedKeyId(url)]).toEqual(['key-new', 'key-new']);
           for (const { channelConfig } of configs) expect(sealedKeyId(String(channelConfig.webhookUrl))).toBe('key-new');
           expect(JSON.stringify([secrets, configs])).not.toContain('whsec_');
           expect(JSON.stringify([secrets, configs])).not.toContain('/chat/');
+          expect(JSON.stringify(secrets)).not.toContain(receiver.url);
 
           // the old key can go: the newest alone opens every secret, and deliveries are signed and posted as before
           const config = loadConfig({ ...integrationEnv(), DATABASE_URL: databaseUrl, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
@@ -85,7 +91,7 @@ describe('waymark secrets reseal (docs/security.md, "What is kept secret, and wh
 
           const second = await runEntry(CLI, env, { args: ['secrets', 'reseal'] });
           expect(second.code, second.output).toBe(0);
-          expect(second.output).toContain('0 webhook endpoint secret(s), 0 alert rule webhook URL(s) changed');
+          expect(second.output).toContain('0 webhook endpoint secret(s), 0 webhook endpoint URL(s), 0 alert rule webhook URL(s) changed');
 
           const withoutKeys = await runEntry(CLI, { ...env, ENCRYPTION_KEYS: undefined }, { args: ['secrets', 'reseal'] });
           expect(withoutKeys.code).toBe(1);

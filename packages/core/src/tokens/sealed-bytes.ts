@@ -10,7 +10,7 @@ const TAG_BYTES = 16;
  * cannot be opened as another (an endpoint's signing secret copied into an alert rule's chat URL,
  * which the admin API shows opened, fails to open). It also names the value in errors.
  */
-export type SealPurpose = 'Temporal payload' | 'webhook endpoint secret' | 'alert chat webhook URL' | 'alert webhook URL';
+export type SealPurpose = 'Temporal payload' | 'webhook endpoint secret' | 'webhook endpoint URL' | 'alert chat webhook URL' | 'alert webhook URL';
 
 /** Bytes sealed under one key of ENCRYPTION_KEYS: `data` is iv (12 bytes) || ciphertext || tag (16 bytes). */
 export interface SealedBytes {

@@ -13,7 +13,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../../../../../test/
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
 
 /** docs/security.md, "What is kept secret, and where": what the API takes in clear is kept sealed, and still used. */
-describe("endpoint secrets and alert rules' chat and webhook URLs are sealed at rest under ENCRYPTION_KEYS", () => {
+describe("endpoint secrets and URLs, and alert rules' chat and webhook URLs, are sealed at rest under ENCRYPTION_KEYS", () => {
   let api: TestApi;
   let receiver: WebhookReceiver;
   let scratch: ScratchDatabase;
@@ -32,6 +32,7 @@ describe("endpoint secrets and alert rules' chat and webhook URLs are sealed at 
 
   const storedSecret = async (id: string) =>
     (await api.deps.db.selectFrom('webhookEndpoints').select('secret').where('id', '=', id).executeTakeFirstOrThrow()).secret;
+  const storedUrl = async (id: string) => (await api.deps.db.selectFrom('webhookEndpoints').select('url').where('id', '=', id).executeTakeFirstOrThrow()).url;
   const storedChannelConfig = async (id: string) =>
     (await sql<{ config: string }>`select channel_config::text as config from alert_rules where id = ${id}`.execute(api.deps.db)).rows[0]?.config;
   const verify = (secret: string, path: string) => {
@@ -47,6 +48,7 @@ describe("endpoint secrets and alert rules' chat and webhook URLs are sealed at 
       body: { url: `${receiver.url}/sealed`, events: ['contact.created'] },
     });
     expect(created.status).toBe(201);
+    expect(created.body.url).toBe(`${receiver.url}/sealed`);
     expect(created.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const stored = await storedSecret(created.body.id);
     expect(stored).not.toContain(created.body.secret);
@@ -73,6 +75,64 @@ describe("endpoint secrets and alert rules' chat and webhook URLs are sealed at 
       expect(body).not.toHaveProperty('secret');
       expect(JSON.stringify(body)).not.toContain('sealed:v1:');
     }
+  });
+
+  // chat, automation and no-code receivers take a URL whose path or query is their credential
+  it("keeps an endpoint's URL sealed (created and changed), shows it in clear, and delivers to it", async () => {
+    const delivery = webhookDeliveryDeps(api.deps.db, api.config.webhooks, api.config.encryptionKeys);
+    const url = `${receiver.url}/hooks/catch/${randomUUID()}`;
+    const created = await api.request('POST', '/v1/admin/webhook-endpoints', { token: LEGACY, body: { url, events: ['contact.created'] } });
+    expect(created.status).toBe(201);
+    expect(created.body.url).toBe(url);
+    const stored = await storedUrl(created.body.id);
+    expect(stored).not.toContain(new URL(url).pathname);
+    expect(stored).toMatch(/^sealed:v1:test-1:/);
+    expect(await deliverTestEvent(delivery, created.body.id)).toEqual({ outcome: 'delivered', status: 200 });
+    expect(verify(created.body.secret, new URL(url).pathname).type).toBe('webhook.test');
+
+    const moved = `${receiver.url}/hooks/catch/${randomUUID()}`;
+    const patched = await api.request('PATCH', `/v1/admin/webhook-endpoints/${created.body.id}`, { token: LEGACY, body: { url: moved } });
+    expect(patched).toMatchObject({ status: 200, body: { url: moved } });
+    expect(await storedUrl(created.body.id)).not.toContain(new URL(moved).pathname);
+    const read = await api.request('GET', `/v1/admin/webhook-endpoints/${created.body.id}`, { token: LEGACY });
+    const listed = await api.request('GET', '/v1/admin/webhook-endpoints', { token: LEGACY });
+    expect(read.body.url).toBe(moved);
+    expect(listed.body.endpoints.find((endpoint: { id: string }) => endpoint.id === created.body.id).url).toBe(moved);
+    expect(await deliverTestEvent(delivery, created.body.id)).toEqual({ outcome: 'delivered', status: 200 });
+    expect(verify(created.body.secret, new URL(moved).pathname).type).toBe('webhook.test');
+  });
+
+  it('a URL sealed under a key no longer held: the delivery waits, no attempt counted, its lastError naming the key; the API answers 503', async () => {
+    const gone = { id: 'gone-2', key: new Uint8Array(Buffer.from('1c6e0b7e2a6c18d3f5e0a7b4c91e6d2f08b3a5c7e4d1f6a9b2c0e8d7f3a5b1c6', 'hex')) };
+    const row = await api.deps.db
+      .insertInto('webhookEndpoints')
+      .values({
+        url: sealSecret([gone], `${receiver.url}/hooks/gone`, 'webhook endpoint URL'),
+        events: ['contact.created'],
+        secret: sealSecret(api.config.encryptionKeys, 'whsec_Z29uZS1rZXktZW5kcG9pbnQtc2VjcmV0LTMyLWJ5dGVzIQ==', 'webhook endpoint secret'),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const read = await api.request('GET', `/v1/admin/webhook-endpoints/${row.id}`, { token: LEGACY });
+    expect(read.status).toBe(503);
+    expect(read.body.error).toBe('a webhook endpoint URL is sealed under key "gone-2", which ENCRYPTION_KEYS does not hold; put the key back');
+    const delivery = webhookDeliveryDeps(api.deps.db, api.config.webhooks, api.config.encryptionKeys);
+    await expect(deliverTestEvent(delivery, row.id)).rejects.toThrow('sealed under key "gone-2"');
+    const waiting = await api.deps.db
+      .selectFrom('webhookDeliveries')
+      .select(['attempts', 'lastError', 'status'])
+      .where('endpointId', '=', row.id)
+      .executeTakeFirstOrThrow();
+    expect(waiting).toMatchObject({
+      attempts: 0,
+      status: 'pending',
+      lastError: expect.stringContaining('not attempted: a webhook endpoint URL is sealed under key "gone-2"'),
+    });
+    expect(receiver.received.filter((received) => received.path === '/hooks/gone')).toHaveLength(0);
+    // a PATCH with a new URL replaces it without the key
+    const patched = await api.request('PATCH', `/v1/admin/webhook-endpoints/${row.id}`, { token: LEGACY, body: { url: `${receiver.url}/hooks/back` } });
+    expect(patched).toMatchObject({ status: 200, body: { url: `${receiver.url}/hooks/back` } });
+    await api.deps.db.deleteFrom('webhookEndpoints').where('id', '=', row.id).execute();
   });
 
   // an alert webhook's posts are not signed: its URL is the credential, as a chat incoming webhook's is

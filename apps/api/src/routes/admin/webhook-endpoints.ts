@@ -99,7 +99,7 @@ export const webhookEndpointRoutes: RoutePlugin<{ deps: AppDeps }> = async (app,
         response: { 200: listEnvelope('endpoints', endpointSchema), ...bearerErrors },
       },
     },
-    async (request) => page(request.query, await listWebhookEndpoints(deps.db, request.query)),
+    async (request) => page(request.query, await listWebhookEndpoints(deps.db, deps.config.encryptionKeys, request.query)),
   );
 
   app.get(
@@ -113,7 +113,7 @@ export const webhookEndpointRoutes: RoutePlugin<{ deps: AppDeps }> = async (app,
         response: { 200: endpointSchema, 404: errorBody, ...bearerErrors },
       },
     },
-    async (request) => getWebhookEndpoint(deps.db, request.params.id),
+    async (request) => getWebhookEndpoint(deps.db, deps.config.encryptionKeys, request.params.id),
   );
 
   app.patch(
@@ -129,7 +129,7 @@ export const webhookEndpointRoutes: RoutePlugin<{ deps: AppDeps }> = async (app,
       },
     },
     async (request) => {
-      const endpoint = await updateWebhookEndpoint(deps.db, request.params.id, request.body);
+      const endpoint = await updateWebhookEndpoint(deps.db, deps.config.encryptionKeys, request.params.id, request.body);
       request.auditRecord = { resourceId: endpoint.id, detail: { fields: Object.keys(request.body) } };
       return endpoint;
     },

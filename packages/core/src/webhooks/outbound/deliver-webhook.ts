@@ -7,6 +7,7 @@ import { openSecret, type SecretKeys } from '../../tokens/sealed-secret';
 import { annotateActiveSpan, inSpanContinuing, SpanAttribute } from '../../logging/trace-context';
 import { recordEndpointFailure, recordEndpointSuccess, type EndpointHealthDeps } from './endpoint-health';
 import { parkWebhookDelivery } from './webhook-deliveries';
+import { openEndpointUrl } from './endpoint-secret';
 
 export interface WebhookDeliveryDeps extends EndpointHealthDeps {
   db: Db;
@@ -132,14 +133,14 @@ function loadDelivery(db: Db, deliveryId: string) {
 type DueDelivery = NonNullable<Awaited<ReturnType<typeof loadDelivery>>>;
 
 /**
- * The endpoint's secret, opened. One sealed under a key ENCRYPTION_KEYS no longer holds throws
- * before any attempt is counted: the delivery's lease lapses and it runs again once the key is put
- * back. Until then its `lastError` names the key, so the deliveries list says why it waits (a
- * person has to act, and the log alone is easy to miss).
+ * The endpoint's secret and URL, opened. One sealed under a key ENCRYPTION_KEYS no longer holds
+ * throws before any attempt is counted: the delivery's lease lapses and it runs again once the key
+ * is put back. Until then its `lastError` names the key, so the deliveries list says why it waits
+ * (a person has to act, and the log alone is easy to miss).
  */
-async function signingSecret(deps: WebhookDeliveryDeps, row: DueDelivery): Promise<string> {
+async function openEndpoint(deps: WebhookDeliveryDeps, row: DueDelivery): Promise<{ secret: string; url: string }> {
   try {
-    return openSecret(deps.keys, row.secret, 'webhook endpoint secret');
+    return { secret: openSecret(deps.keys, row.secret, 'webhook endpoint secret'), url: openEndpointUrl(deps.keys, row.url) };
   } catch (error) {
     const message = `not attempted: ${(error as Error).message}`;
     await deps.db.updateTable('webhookDeliveries').set({ lastError: message, updatedAt: new Date() }).where('id', '=', row.id).execute();
@@ -151,7 +152,8 @@ async function deliver(deps: WebhookDeliveryDeps, row: DueDelivery): Promise<Del
   const payload: WebhookPayload = { type: row.event, timestamp: row.createdAt.toISOString(), data: row.payload };
   const body = JSON.stringify(payload);
   const sentAt = new Date();
-  const signature = new Webhook(await signingSecret(deps, row)).sign(row.eventId, sentAt, body);
+  const endpoint = await openEndpoint(deps, row);
+  const signature = new Webhook(endpoint.secret).sign(row.eventId, sentAt, body);
   const headers = {
     'webhook-id': row.eventId,
     'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
@@ -161,7 +163,7 @@ async function deliver(deps: WebhookDeliveryDeps, row: DueDelivery): Promise<Del
   let response: OutboundResponse | undefined;
   let error: string | undefined;
   try {
-    response = await postJsonBody(row.url, body, headers, deps.outbound);
+    response = await postJsonBody(endpoint.url, body, headers, deps.outbound);
     if (response.status < 200 || response.status >= 300) error = describeFailure(response);
   } catch (cause) {
     error = (cause as Error).message;

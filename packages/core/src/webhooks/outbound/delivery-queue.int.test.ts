@@ -119,7 +119,7 @@ describe('the outbound delivery queue', () => {
         // re-enabling drains it: every open delivery is due now, on a fresh schedule
         await db.updateTable('webhookDeliveries').set({ lockedUntil: null }).execute();
         receiver.on('/down', () => 200);
-        await updateWebhookEndpoint(db, down, { enabled: true });
+        await updateWebhookEndpoint(db, undefined, down, { enabled: true });
         const drained = await claimedBy(db, await claimDueDeliveries(db, { ...lease, limit: 100 }));
         expect(count(drained, down)).toBe(4);
         const reset = await db

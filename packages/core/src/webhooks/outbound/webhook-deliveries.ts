@@ -5,7 +5,7 @@ import type { WebhookDeliveryRow } from '../../db/schema';
 import { recordDeadLetter } from '../../dlq/dead-letters';
 import { notFound } from '../../errors/app-error';
 import { DELIVERY_QUEUE_CHANNEL } from './delivery-queue';
-import { getWebhookEndpoint } from './webhook-endpoints';
+import { assertEndpointExists } from './webhook-endpoints';
 
 /** A delivery as GET /v1/admin/webhook-endpoints/{id}/deliveries shows it. */
 export type WebhookDelivery = Omit<WebhookDeliveryRow, 'outboundEventId' | 'lastResponseBody' | 'lockedUntil'> & {
@@ -20,7 +20,7 @@ function toDelivery(row: WebhookDeliveryRow): WebhookDelivery {
 }
 
 export async function listWebhookDeliveries(db: Db, endpointId: string, page: PageQuery): Promise<{ deliveries: WebhookDelivery[]; total: number }> {
-  await getWebhookEndpoint(db, endpointId);
+  await assertEndpointExists(db, endpointId);
   const base = db.selectFrom('webhookDeliveries').where('endpointId', '=', endpointId);
   const { rows, total } = await paginate(base.selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc'), base, page);
   return { deliveries: rows.map(toDelivery), total };

@@ -5,7 +5,7 @@ import type { WebhookEndpointRow } from '../../db/schema';
 import { notFound } from '../../errors/app-error';
 import { sealSecret, type SecretKeys } from '../../tokens/sealed-secret';
 import { DELIVERY_QUEUE_CHANNEL } from './delivery-queue';
-import { generateEndpointSecret } from './endpoint-secret';
+import { generateEndpointSecret, openEndpointUrl, sealEndpointUrl } from './endpoint-secret';
 import type { OutboundEventType } from '../../outbox/event-types';
 
 export const ENDPOINT_NOT_FOUND = 'Webhook endpoint not found';
@@ -22,13 +22,15 @@ export interface WebhookEndpointInput {
 
 const publicColumns = ['id', 'url', 'description', 'events', 'enabled', 'disabledReason', 'disabledAt', 'failingSince', 'createdAt', 'updatedAt'] as const;
 
+const shown = <Row extends { url: string }>(keys: SecretKeys, row: Row): Row => ({ ...row, url: openEndpointUrl(keys, row.url) });
+
 /** The secret is kept sealed under `keys` (docs/security.md) and answered in clear, this once. */
 export async function createWebhookEndpoint(db: Db, keys: SecretKeys, input: WebhookEndpointInput): Promise<WebhookEndpoint & { secret: string }> {
   const secret = generateEndpointSecret();
   const endpoint = await db
     .insertInto('webhookEndpoints')
     .values({
-      url: input.url,
+      url: sealEndpointUrl(keys, input.url),
       events: [...new Set(input.events)],
       description: input.description ?? null,
       enabled: input.enabled ?? true,
@@ -36,19 +38,25 @@ export async function createWebhookEndpoint(db: Db, keys: SecretKeys, input: Web
     })
     .returning(publicColumns)
     .executeTakeFirstOrThrow();
-  return { ...endpoint, secret };
+  return { ...shown(keys, endpoint), secret };
 }
 
-export async function listWebhookEndpoints(db: Db, page: PageQuery): Promise<{ endpoints: WebhookEndpoint[]; total: number }> {
+export async function listWebhookEndpoints(db: Db, keys: SecretKeys, page: PageQuery): Promise<{ endpoints: WebhookEndpoint[]; total: number }> {
   const all = db.selectFrom('webhookEndpoints');
   const { rows, total } = await paginate(all.select(publicColumns).orderBy('createdAt', 'desc').orderBy('id', 'desc'), all, page);
-  return { endpoints: rows, total };
+  return { endpoints: rows.map((row) => shown(keys, row)), total };
 }
 
-export async function getWebhookEndpoint(db: Db, id: string): Promise<WebhookEndpoint> {
+export async function getWebhookEndpoint(db: Db, keys: SecretKeys, id: string): Promise<WebhookEndpoint> {
   const row = await db.selectFrom('webhookEndpoints').select(publicColumns).where('id', '=', id).executeTakeFirst();
   if (row === undefined) throw notFound(ENDPOINT_NOT_FOUND);
-  return row;
+  return shown(keys, row);
+}
+
+/** 404 unless the endpoint exists (what needs only its id opens nothing). */
+export async function assertEndpointExists(db: Db, id: string): Promise<void> {
+  const row = await db.selectFrom('webhookEndpoints').select('id').where('id', '=', id).executeTakeFirst();
+  if (row === undefined) throw notFound(ENDPOINT_NOT_FOUND);
 }
 
 /**
@@ -58,13 +66,13 @@ export async function getWebhookEndpoint(db: Db, id: string): Promise<WebhookEnd
  */
 export type WebhookEndpointUpdate = Partial<Omit<WebhookEndpointInput, 'description'>> & { description?: string | null | undefined };
 
-export async function updateWebhookEndpoint(db: Db, id: string, update: WebhookEndpointUpdate): Promise<WebhookEndpoint> {
+export async function updateWebhookEndpoint(db: Db, keys: SecretKeys, id: string, update: WebhookEndpointUpdate): Promise<WebhookEndpoint> {
   return db.transaction().execute(async (trx) => {
     const row = await trx
       .updateTable('webhookEndpoints')
       .set({
         updatedAt: new Date(),
-        ...(update.url === undefined ? {} : { url: update.url }),
+        ...(update.url === undefined ? {} : { url: sealEndpointUrl(keys, update.url) }),
         ...(update.events === undefined ? {} : { events: [...new Set(update.events)] }),
         ...(update.description === undefined ? {} : { description: update.description }),
         ...(update.enabled === undefined ? {} : { enabled: update.enabled }),
@@ -83,7 +91,7 @@ export async function updateWebhookEndpoint(db: Db, id: string, update: WebhookE
         .execute();
       await sql`select pg_notify(${DELIVERY_QUEUE_CHANNEL}, '')`.execute(trx);
     }
-    return row;
+    return shown(keys, row);
   });
 }
 
@@ -112,13 +120,13 @@ export async function rotateWebhookEndpointSecret(db: Db, keys: SecretKeys, id: 
 
 /** Queues a `webhook.test` event for one endpoint; the worker delivers it like any other. */
 export async function queueTestEvent(db: Db, id: string): Promise<{ eventId: string }> {
-  const endpoint = await getWebhookEndpoint(db, id);
+  await assertEndpointExists(db, id);
   const row = await db
     .insertInto('outboundEvents')
     .values({
       event: 'webhook.test',
-      endpointId: endpoint.id,
-      payload: JSON.stringify({ endpointId: endpoint.id, message: 'Test event from Waymark' }),
+      endpointId: id,
+      payload: JSON.stringify({ endpointId: id, message: 'Test event from Waymark' }),
     })
     .returning('id')
     .executeTakeFirstOrThrow();
