@@ -98,6 +98,7 @@ const coreLayers = [
   'outcomes',
   'broadcasts',
   'journeys',
+  'contact-removal',
   'events',
   'imports',
   'replays',

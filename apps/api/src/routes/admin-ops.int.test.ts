@@ -304,6 +304,7 @@ describe('alerts, DLQ, metrics and the contacts/emails/lists data plane', () => 
       expect(audit.body.logs.find((log: { resourceId: string }) => log.resourceId === created.body.contact.id).detail).toEqual({
         erasure: true,
         eventsDeleted: 2,
+        runsExited: 0,
       });
     });
 

@@ -3163,7 +3163,7 @@ export interface paths {
     put?: never;
     post?: never;
     /**
-     * Erase a contact: the contact, its email preferences, list memberships and event records (audited)
+     * Erase a contact: the contact, its email preferences, list memberships and event records (audited); its live journey runs end (exited, reason contact_erased)
      * @description Requires a bearer key with scope `ingest`.
      */
     delete: {
@@ -4449,7 +4449,7 @@ export interface paths {
     put?: never;
     post?: never;
     /**
-     * Delete a contact and its email preferences
+     * Delete a contact and its email preferences; its live journey runs end (exited, reason contact_deleted)
      * @description Requires a bearer key with scope `journey-admin` or a session cookie whose organization role grants it.
      */
     delete: {

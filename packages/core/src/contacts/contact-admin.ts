@@ -1,13 +1,12 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
-import type { ContactRow, JsonObject } from '../db/schema';
+import type { JsonObject } from '../db/schema';
 import { conflict, notFound } from '../errors/app-error';
-import { CONTACT_NOT_FOUND, getContact, ownUserIds, toContact, type Contact } from './contact';
+import { CONTACT_NOT_FOUND, getContact, toContact, type Contact } from './contact';
 import { deepMergeProperties } from './deep-merge';
 import { checkContactProperties } from './time-zone';
 import { paginate } from '../db/paginate';
 import { isUniqueViolation } from '../db/pg-errors';
-import { deletePreferencesKeepingSuppression } from './address-suppressions';
 
 export const DUPLICATE_EXTERNAL_ID = 'Contact with this externalId already exists';
 
@@ -78,38 +77,5 @@ export async function updateContact(db: Db, idOrExternalId: string, input: Updat
       .returningAll()
       .executeTakeFirstOrThrow();
     return toContact(row);
-  });
-}
-
-/**
- * Admin DELETE: the contact and its preferences, those keyed by each user id it owns (ownUserIds;
- * its suppression is kept by address); list memberships cascade.
- */
-export async function deleteContact(db: Db, idOrExternalId: string): Promise<ContactRow> {
-  return db.transaction().execute(async (trx) => {
-    const contact = await getContact(trx, idOrExternalId);
-    await deletePreferencesKeepingSuppression(trx, contact);
-    await trx.deleteFrom('contacts').where('id', '=', contact.id).execute();
-    return contact;
-  });
-}
-
-/**
- * Data-plane erasure request: the contact, its preferences and its event records, those keyed by
- * each user id it owns (ownUserIds: its external id, and its address, which email-only events carry,
- * unless another contact holds it; a suppression is kept as a hash of the address:
- * address-suppressions.ts). Email send records stay (they are the provider-side delivery history an
- * operator must keep for bounces and complaints); list memberships cascade with the contact.
- */
-export async function eraseContact(db: Db, idOrExternalId: string): Promise<{ contact: ContactRow; eventsDeleted: number }> {
-  return db.transaction().execute(async (trx) => {
-    const contact = await getContact(trx, idOrExternalId);
-    await deletePreferencesKeepingSuppression(trx, contact);
-    const events = await trx
-      .deleteFrom('events')
-      .where('userId', '=', sql<string>`any(${ownUserIds(contact)})`)
-      .executeTakeFirst();
-    await trx.deleteFrom('contacts').where('id', '=', contact.id).execute();
-    return { contact, eventsDeleted: Number(events.numDeletedRows) };
   });
 }

@@ -1,17 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EmailTransport } from '@waymark/email/ses-transport';
-import { emailTemplates } from '@waymark/journeys/templates/registry';
-import { loadConfig } from '../config/config';
 import { deletePreferencesKeepingSuppression } from '../contacts/address-suppressions';
-import { createDatabase, type Db } from '../db/database';
 import { deliverJourneyEmail } from '../journeys/deliver-journey-email';
-import { deploymentCategories } from '../../../../test/deployment-categories';
 import { dieDuringProviderCall } from '../../../../test/dying-send';
+import { useEmailDeps } from '../../../../test/email-deps';
 import { emailsTo, uniqueAddress } from '../../../../test/email-emulator';
 import { seedJourneyEmailStep } from '../../../../test/journey-states';
-import { integrationEnv } from '../../../../test/test-env';
-import { createEmailDeps } from './create-email-deps';
 import type { EmailDeps } from './email-deps';
 import { sendEmail, type SendEmailInput } from './send-email';
 
@@ -22,23 +17,16 @@ import { sendEmail, type SendEmailInput } from './send-email';
  * PostgreSQL and the SES emulator; the failing attempt wraps the real transport.
  */
 describe('a retried send asks the send gate again', () => {
-  const config = loadConfig(integrationEnv());
-  let db: Db;
-  let email: EmailDeps;
-  beforeAll(() => {
-    db = createDatabase({ connectionString: config.databaseUrl, max: 4 });
-    email = createEmailDeps(config, { db, templates: emailTemplates, categories: deploymentCategories });
-  });
-  afterAll(() => db.destroy());
+  const deps = useEmailDeps();
 
   /** The provider refuses every call: the attempt releases its claim and throws, for the caller's retry. */
   const refusing: EmailTransport = { send: () => Promise.reject(new Error('SES: InternalFailure')) };
   const failOnce = async (input: SendEmailInput) => {
-    await expect(sendEmail({ ...email, transport: refusing }, input)).rejects.toThrow('InternalFailure');
+    await expect(sendEmail({ ...deps.email, transport: refusing }, input)).rejects.toThrow('InternalFailure');
   };
-  const sendRow = (key: string) => db.selectFrom('emailSends').selectAll().where('idempotencyKey', '=', key).executeTakeFirstOrThrow();
+  const sendRow = (key: string) => deps.db.selectFrom('emailSends').selectAll().where('idempotencyKey', '=', key).executeTakeFirstOrThrow();
   const suppress = (to: string) =>
-    db
+    deps.db
       .insertInto('emailPreferences')
       .values({ email: to, userId: null, categories: '{}', suppressed: true, suppressionReason: 'complained', suppressedAt: new Date() })
       .execute();
@@ -49,14 +37,14 @@ describe('a retried send asks the send gate again', () => {
     await failOnce(input);
     await suppress(to);
 
-    expect(await sendEmail(email, input)).toEqual({ status: 'skipped', reason: 'suppressed' });
+    expect(await sendEmail(deps.email, input)).toEqual({ status: 'skipped', reason: 'suppressed' });
     expect(await sendRow(input.idempotencyKey)).toMatchObject({
       status: 'cancelled',
       errorMessage: 'suppressed',
       sendStartedAt: null,
       providerMessageId: null,
     });
-    expect(await sendEmail(email, input)).toEqual({ status: 'skipped', reason: 'suppressed' });
+    expect(await sendEmail(deps.email, input)).toEqual({ status: 'skipped', reason: 'suppressed' });
     expect(await emailsTo(to)).toHaveLength(0);
   });
 
@@ -65,9 +53,9 @@ describe('a retried send asks the send gate again', () => {
     const input = { templateKey: 'welcome', to, idempotencyKey: randomUUID(), category: 'transactional' };
     await failOnce(input);
     await suppress(to);
-    await deletePreferencesKeepingSuppression(db, { id: randomUUID(), externalId: null, email: to });
+    await deletePreferencesKeepingSuppression(deps.db, { id: randomUUID(), externalId: null, email: to });
 
-    expect(await sendEmail(email, input)).toEqual({ status: 'skipped', reason: 'suppressed' });
+    expect(await sendEmail(deps.email, input)).toEqual({ status: 'skipped', reason: 'suppressed' });
     expect(await emailsTo(to)).toHaveLength(0);
   });
 
@@ -77,19 +65,19 @@ describe('a retried send asks the send gate again', () => {
     const receipt = { templateKey: 'welcome', to, idempotencyKey: randomUUID(), category: 'transactional' };
     await failOnce(journey);
     await failOnce(receipt);
-    await db.insertInto('emailPreferences').values({ email: to, userId: null, categories: '{}', unsubscribedAll: true }).execute();
+    await deps.db.insertInto('emailPreferences').values({ email: to, userId: null, categories: '{}', unsubscribedAll: true }).execute();
 
-    expect(await sendEmail(email, journey)).toEqual({ status: 'skipped', reason: 'unsubscribed_all' });
+    expect(await sendEmail(deps.email, journey)).toEqual({ status: 'skipped', reason: 'unsubscribed_all' });
     expect(await sendRow(journey.idempotencyKey)).toMatchObject({ status: 'cancelled' });
-    expect(await sendEmail(email, receipt)).toMatchObject({ status: 'sent' });
+    expect(await sendEmail(deps.email, receipt)).toMatchObject({ status: 'sent' });
     expect(await emailsTo(to)).toHaveLength(1);
   });
 
   it('a delivery unknown the policy sends again is refused once the address is suppressed', async () => {
     const to = uniqueAddress('retry-unknown');
     const input = { templateKey: 'welcome', to, idempotencyKey: randomUUID() };
-    const resending: EmailDeps = { ...email, delivery: { ...email.delivery, policy: { caps: [], exempt: [], unknown: { journey: 'resend' } } } };
-    await dieDuringProviderCall(email, input, false);
+    const resending: EmailDeps = { ...deps.email, delivery: { ...deps.email.delivery, policy: { caps: [], exempt: [], unknown: { journey: 'resend' } } } };
+    await dieDuringProviderCall(deps.email, input, false);
     await suppress(to);
 
     expect(await sendEmail(resending, input)).toEqual({ status: 'skipped', reason: 'suppressed' });
@@ -100,17 +88,18 @@ describe('a retried send asks the send gate again', () => {
   describe('by the journey email step (its gate read in its one statement on every attempt)', () => {
     const journeyStep = (to: string) => {
       const run = randomUUID();
-      return seedJourneyEmailStep(db, { journeyId: 'retry-journey', userId: `u-${run}`, to, run });
+      return seedJourneyEmailStep(deps.db, { journeyId: 'retry-journey', userId: `u-${run}`, to, run });
     };
-    const logsOf = (stateId: string) => db.selectFrom('journeyLogs').select(['action', 'detail']).where('journeyStateId', '=', stateId).orderBy('id').execute();
+    const logsOf = (stateId: string) =>
+      deps.db.selectFrom('journeyLogs').select(['action', 'detail']).where('journeyStateId', '=', stateId).orderBy('id').execute();
 
     it('the activity retried after a provider error skips a now-suppressed address: email_skipped as on a first attempt, the row cancelled, nothing sent', async () => {
       const to = uniqueAddress('retry-journey');
       const step = await journeyStep(to);
-      await expect(deliverJourneyEmail({ ...email, transport: refusing }, step)).rejects.toThrow('InternalFailure');
+      await expect(deliverJourneyEmail({ ...deps.email, transport: refusing }, step)).rejects.toThrow('InternalFailure');
       await suppress(to);
 
-      expect(await deliverJourneyEmail(email, step)).toEqual({ status: 'skipped', reason: 'suppressed' });
+      expect(await deliverJourneyEmail(deps.email, step)).toEqual({ status: 'skipped', reason: 'suppressed' });
       expect(await logsOf(step.stateId)).toEqual([{ action: 'email_skipped', detail: { templateKey: 'welcome', reason: 'suppressed' } }]);
       expect(await sendRow(step.idempotencyKey)).toMatchObject({ status: 'cancelled', errorMessage: 'suppressed' });
       expect(await emailsTo(to)).toHaveLength(0);
@@ -119,11 +108,11 @@ describe('a retried send asks the send gate again', () => {
     it('a send accepted before is not asked again: a complaint about it does not turn the retry into a skip', async () => {
       const to = uniqueAddress('retry-journey-sent');
       const step = await journeyStep(to);
-      const sent = await deliverJourneyEmail(email, step);
+      const sent = await deliverJourneyEmail(deps.email, step);
       expect(sent).toMatchObject({ status: 'sent' });
       await suppress(to);
 
-      expect(await deliverJourneyEmail(email, step)).toEqual(sent);
+      expect(await deliverJourneyEmail(deps.email, step)).toEqual(sent);
       expect((await logsOf(step.stateId)).map((log) => log.action)).toEqual(['email_sent']);
       expect(await emailsTo(to)).toHaveLength(1);
     });

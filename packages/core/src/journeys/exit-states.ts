@@ -48,3 +48,23 @@ export async function markStatesExited(db: Db, ids: readonly string[], detail: R
     select id, exited_at from exited`.execute(db);
   return result.rows;
 }
+
+/**
+ * Cancels the runs of states already exited, each on its own: one Temporal refuses or cannot reach
+ * is logged and left, since its state is exited and the run ends without sending when it wakes.
+ * Answers how many were cancelled (a run that had already finished is not).
+ */
+export async function cancelRuns(
+  deps: { logger: ExitDeps['logger']; orchestrator: Pick<JourneyOrchestrator, 'cancelRun'> },
+  workflowIds: readonly string[],
+): Promise<number> {
+  const cancelled = await Promise.all(
+    workflowIds.map((workflowId) =>
+      deps.orchestrator.cancelRun(workflowId).catch((error: unknown) => {
+        deps.logger.warn({ err: error, workflowId }, 'could not cancel journey run');
+        return false;
+      }),
+    ),
+  );
+  return cancelled.filter(Boolean).length;
+}

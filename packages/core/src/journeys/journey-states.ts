@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import type { JourneyStatus, JsonObject } from '../db/schema';
 import { conflict, notFound } from '../errors/app-error';
-import { markStatesExited, type ExitDeps } from './exit-states';
+import { cancelRuns, markStatesExited, type ExitDeps } from './exit-states';
 import { pageWithTotal, paginate } from '../db/paginate';
 
 export const journeyStatuses = ['active', 'waiting', 'completed', 'failed', 'exited'] as const satisfies readonly JourneyStatus[];
@@ -173,11 +173,6 @@ export async function cancelJourneyState(
     const now = await getJourneyState(deps.db, journeyId, stateId);
     throw conflict(`Cannot cancel journey in '${now.status}' status`);
   }
-  let workflowCancelled = false;
-  try {
-    workflowCancelled = await deps.orchestrator.cancelRun(state.workflowId);
-  } catch (error) {
-    deps.logger.warn({ err: error, workflowId: state.workflowId }, 'could not cancel journey run');
-  }
+  const workflowCancelled = (await cancelRuns(deps, [state.workflowId])) === 1;
   return { state: { id: stateId, status: 'exited', exitedAt: row.exitedAt }, workflowCancelled };
 }

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { getContactDetail } from '@waymark/core/preferences/contact-preferences';
-import { createContact, deleteContact, listContacts, updateContact } from '@waymark/core/contacts/contact-admin';
+import { createContact, listContacts, updateContact } from '@waymark/core/contacts/contact-admin';
+import { deleteContact } from '@waymark/core/contact-removal/remove-contact';
+import { cancelRuns } from '@waymark/core/journeys/exit-states';
 import type { AppDeps } from '../../deps';
 import type { RoutePlugin } from '../../http/type-provider';
 import { contactSchema, preferencesSchema, contactIdParams, propertiesBody, emailField } from '../../schemas/contacts';
@@ -83,14 +85,15 @@ export const contactRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps 
       config: { scope: 'journey-admin', audit: { resource: 'contact', action: 'delete' } },
       schema: {
         tags,
-        summary: 'Delete a contact and its email preferences',
+        summary: 'Delete a contact and its email preferences; its live journey runs end (exited, reason contact_deleted)',
         params: contactIdParams,
         response: { 200: z.object({ deleted: z.literal(true) }), 404: errorBody, ...bearerErrors },
       },
     },
     async (request) => {
-      const contact = await deleteContact(deps.db, request.params.id);
-      request.auditRecord = { resourceId: contact.id, detail: { externalId: contact.externalId, email: contact.email } };
+      const { contact, runsToCancel } = await deleteContact(deps.db, request.params.id);
+      await cancelRuns({ logger: request.log, orchestrator: deps.temporal.orchestrator }, runsToCancel);
+      request.auditRecord = { resourceId: contact.id, detail: { externalId: contact.externalId, email: contact.email, runsExited: runsToCancel.length } };
       return { deleted: true as const };
     },
   );

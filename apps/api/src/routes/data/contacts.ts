@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { getContact, toContact } from '@waymark/core/contacts/contact';
-import { eraseContact } from '@waymark/core/contacts/contact-admin';
+import { eraseContact } from '@waymark/core/contact-removal/remove-contact';
+import { cancelRuns } from '@waymark/core/journeys/exit-states';
 import { CONTACT_KEY_REQUIRED, upsertContact } from '@waymark/core/contacts/upsert-contact';
 import { setMemberships } from '@waymark/core/lists/set-memberships';
 import type { AppDeps } from '../../deps';
@@ -66,15 +67,17 @@ export const dataContactRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { d
       config: { scope: 'ingest', audit: { resource: 'contact', action: 'delete' } },
       schema: {
         tags,
-        summary: 'Erase a contact: the contact, its email preferences, list memberships and event records (audited)',
+        summary:
+          'Erase a contact: the contact, its email preferences, list memberships and event records (audited); its live journey runs end (exited, reason contact_erased)',
         params: contactIdParams,
         response: { 200: z.object({ deleted: z.literal(true), eventsDeleted: z.number() }), 404: errorBody, ...bearerErrors },
       },
     },
     async (request) => {
-      const { contact, eventsDeleted } = await eraseContact(deps.db, request.params.id);
+      const { contact, eventsDeleted, runsToCancel } = await eraseContact(deps.db, request.params.id);
+      await cancelRuns({ logger: request.log, orchestrator: deps.temporal.orchestrator }, runsToCancel);
       // what was done, not to whom: an erasure keeps neither the person's address nor their id
-      request.auditRecord = { resourceId: contact.id, detail: { erasure: true, eventsDeleted } };
+      request.auditRecord = { resourceId: contact.id, detail: { erasure: true, eventsDeleted, runsExited: runsToCancel.length } };
       return { deleted: true as const, eventsDeleted };
     },
   );

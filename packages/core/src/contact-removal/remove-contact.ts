@@ -1,0 +1,81 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database';
+import type { ContactRow } from '../db/schema';
+import { deletePreferencesKeepingSuppression } from '../contacts/address-suppressions';
+import { getContact, ownUserIds } from '../contacts/contact';
+import { markStatesExited } from '../journeys/exit-states';
+import { LIVE_STATUSES } from '../journeys/live-statuses';
+
+/** Why a removed contact's runs ended: the `reason` of their `exited` log row. */
+export type RemovalReason = 'contact_deleted' | 'contact_erased';
+
+export interface RemovedContact {
+  contact: ContactRow;
+  /**
+   * The workflows of the runs whose states this removal exited, for the caller to cancel once the
+   * removal has committed (`cancelRuns`). A run left uncancelled (Temporal unreachable) finds its
+   * state exited when it wakes and ends without sending.
+   */
+  runsToCancel: string[];
+}
+
+/**
+ * A removed person is in no journey: the live states of every user id the contact owns are exited
+ * in the removal's own transaction, so no later step of theirs sends (the send reads its state
+ * first), whether or not the cancellation reaches Temporal.
+ */
+async function exitLiveRuns(trx: Db, contact: ContactRow, reason: RemovalReason): Promise<string[]> {
+  const live = await trx
+    .selectFrom('journeyStates')
+    .select(['id', 'workflowId'])
+    .where('userId', '=', sql<string>`any(${ownUserIds(contact)})`)
+    .where('status', 'in', LIVE_STATUSES)
+    .execute();
+  if (live.length === 0) return [];
+  const exited = new Set(
+    (
+      await markStatesExited(
+        trx,
+        live.map((state) => state.id),
+        { reason },
+      )
+    ).map((state) => state.id),
+  );
+  return live.filter((state) => exited.has(state.id)).map((state) => state.workflowId);
+}
+
+/**
+ * Admin DELETE: the contact and its preferences, those keyed by each user id it owns (ownUserIds;
+ * its suppression is kept by address); list memberships cascade; its live runs end.
+ */
+export async function deleteContact(db: Db, idOrExternalId: string): Promise<RemovedContact> {
+  return db.transaction().execute(async (trx) => {
+    const contact = await getContact(trx, idOrExternalId);
+    await deletePreferencesKeepingSuppression(trx, contact);
+    const runsToCancel = await exitLiveRuns(trx, contact, 'contact_deleted');
+    await trx.deleteFrom('contacts').where('id', '=', contact.id).execute();
+    return { contact, runsToCancel };
+  });
+}
+
+/**
+ * Data-plane erasure request: the contact, its preferences and its event records, those keyed by
+ * each user id it owns (ownUserIds: its external id, and its address, which email-only events carry,
+ * unless another contact holds it; a suppression is kept as a hash of the address:
+ * address-suppressions.ts); its live runs end. Email send records stay (they are the provider-side
+ * delivery history an operator must keep for bounces and complaints); list memberships cascade
+ * with the contact.
+ */
+export async function eraseContact(db: Db, idOrExternalId: string): Promise<RemovedContact & { eventsDeleted: number }> {
+  return db.transaction().execute(async (trx) => {
+    const contact = await getContact(trx, idOrExternalId);
+    await deletePreferencesKeepingSuppression(trx, contact);
+    const runsToCancel = await exitLiveRuns(trx, contact, 'contact_erased');
+    const events = await trx
+      .deleteFrom('events')
+      .where('userId', '=', sql<string>`any(${ownUserIds(contact)})`)
+      .executeTakeFirst();
+    await trx.deleteFrom('contacts').where('id', '=', contact.id).execute();
+    return { contact, runsToCancel, eventsDeleted: Number(events.numDeletedRows) };
+  });
+}
