@@ -56,4 +56,72 @@ describe("a removed contact's runs send nothing, cancelled or not", () => {
     expect(await deliverJourneyEmail(deps.email, step)).toEqual({ status: 'skipped', reason: 'state_not_active' });
     expect(await emailsTo(to)).toHaveLength(0);
   });
+
+  it("erasure deletes the person's parked work a retry would carry out on them again (an event, an email, a journey start); a delete and other people's entries keep theirs", async () => {
+    const run = randomUUID();
+    const userId = `parked-${run}`;
+    const to = uniqueAddress('parked');
+    const park = (payload: object) =>
+      deps.db
+        .insertInto('dlqEntries')
+        .values({ source: 'event', sourceId: null, payload: JSON.stringify(payload), error: 'parked for the test' })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+    const parkedFor = async (user: string, address: string) => {
+      const rows = [
+        await park({ name: 'email.link_clicked', userId: user, eventProperties: {}, timestamp: new Date().toISOString(), idempotencyKey: randomUUID() }),
+        await park({
+          name: 'email.opened',
+          email: address.toUpperCase(),
+          eventProperties: {},
+          timestamp: new Date().toISOString(),
+          idempotencyKey: randomUUID(),
+        }),
+      ];
+      rows.push(
+        await deps.db
+          .insertInto('dlqEntries')
+          .values({
+            source: 'email',
+            sourceId: null,
+            payload: JSON.stringify({ templateKey: 'welcome', to: address, userId: user }),
+            error: 'parked for the test',
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow(),
+        await deps.db
+          .insertInto('dlqEntries')
+          .values({
+            source: 'journey',
+            sourceId: randomUUID(),
+            payload: JSON.stringify({ kind: 'journey-start', request: { journeyId: 'welcome-series', userId: user, userEmail: address } }),
+            error: 'parked for the test',
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow(),
+      );
+      return rows.map((row) => row.id);
+    };
+    const remaining = async (ids: string[]) => (await deps.db.selectFrom('dlqEntries').select('id').where('id', 'in', ids).execute()).length;
+
+    // an email-only contact (its user id is its address) and one with an external id
+    await deps.db.insertInto('contacts').values({ externalId: userId, email: to }).execute();
+    const mine = await parkedFor(userId, to);
+    const someoneElse = await parkedFor(`kept-${run}`, uniqueAddress('kept-parked'));
+    const erased = await eraseContact(deps.db, userId);
+    expect(erased.parkedDeleted).toBe(4);
+    expect(await remaining(mine)).toBe(0);
+    expect(await remaining(someoneElse)).toBe(4);
+
+    const deletedId = `deleted-${run}`;
+    const deletedAddress = uniqueAddress('deleted-parked');
+    await deps.db.insertInto('contacts').values({ externalId: deletedId, email: deletedAddress }).execute();
+    const kept = await parkedFor(deletedId, deletedAddress);
+    await deleteContact(deps.db, deletedId);
+    expect(await remaining(kept)).toBe(4);
+    await deps.db
+      .deleteFrom('dlqEntries')
+      .where('id', 'in', [...someoneElse, ...kept])
+      .execute();
+  });
 });

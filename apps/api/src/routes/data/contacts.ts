@@ -74,10 +74,10 @@ export const dataContactRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { d
       },
     },
     async (request) => {
-      const { contact, eventsDeleted, runsToCancel } = await eraseContact(deps.db, request.params.id);
+      const { contact, eventsDeleted, runsToCancel, parkedDeleted } = await eraseContact(deps.db, request.params.id);
       await cancelRuns({ logger: request.log, orchestrator: deps.temporal.orchestrator }, runsToCancel);
       // what was done, not to whom: an erasure keeps neither the person's address nor their id
-      request.auditRecord = { resourceId: contact.id, detail: { erasure: true, eventsDeleted, runsExited: runsToCancel.length } };
+      request.auditRecord = { resourceId: contact.id, detail: { erasure: true, eventsDeleted, runsExited: runsToCancel.length, parkedDeleted } };
       return { deleted: true as const, eventsDeleted };
     },
   );
