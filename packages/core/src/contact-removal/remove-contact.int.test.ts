@@ -124,4 +124,72 @@ describe("a removed contact's runs send nothing, cancelled or not", () => {
       .where('id', 'in', [...someoneElse, ...kept])
       .execute();
   });
+
+  it("erasure keeps the person's journey records for the figures but not who they were; a delete keeps them as they are", async () => {
+    const run = randomUUID();
+    const seed = async (userId: string, to: string) => {
+      await deps.db.insertInto('contacts').values({ externalId: userId, email: to }).execute();
+      const trigger = { event: 'user.signed_up', eventId: randomUUID(), occurredAt: new Date().toISOString() };
+      const context = JSON.stringify({ trigger, properties: { firstName: 'Ada', plan: 'pro' } });
+      const state = await deps.db
+        .insertInto('journeyStates')
+        .values({
+          journeyId: 'welcome-series',
+          userId,
+          userEmail: to,
+          workflowId: `wf-erase-${randomUUID()}`,
+          context,
+          status: 'failed',
+          errorMessage: `550 5.1.1 <${to}>: mailbox unavailable`,
+          holdout: false,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await deps.db
+        .insertInto('journeyLogs')
+        .values([
+          { journeyStateId: state.id, fromNodeId: null, toNodeId: 'start', action: 'entered', detail: context },
+          { journeyStateId: state.id, fromNodeId: 'welcome', toNodeId: 'welcome', action: 'failed', detail: JSON.stringify({ error: `550 5.1.1 <${to}>` }) },
+        ])
+        .execute();
+      await deps.db.insertInto('journeyEntries').values({ journeyId: 'welcome-series', userId }).execute();
+      return { stateId: state.id, trigger };
+    };
+    const recordsOf = async (stateId: string) => ({
+      state: await deps.db
+        .selectFrom('journeyStates')
+        .select(['userId', 'userEmail', 'context', 'errorMessage', 'status', 'holdout'])
+        .where('id', '=', stateId)
+        .executeTakeFirstOrThrow(),
+      logs: await deps.db.selectFrom('journeyLogs').select(['action', 'detail']).where('journeyStateId', '=', stateId).orderBy('createdAt').execute(),
+    });
+    const ledgerOf = (userId: string) => deps.db.selectFrom('journeyEntries').select('userId').where('userId', '=', userId).execute();
+
+    const erasedId = `erased-${run}`;
+    const erasedAddress = uniqueAddress('erased-records');
+    const erased = await seed(erasedId, erasedAddress);
+    await eraseContact(deps.db, erasedId);
+    const after = await recordsOf(erased.stateId);
+    expect(after.state).toEqual({
+      userId: `erased:${erased.stateId}`,
+      userEmail: '',
+      context: { trigger: erased.trigger },
+      errorMessage: '[erased]',
+      status: 'failed',
+      holdout: false,
+    });
+    expect(after.logs).toEqual([
+      { action: 'entered', detail: { trigger: erased.trigger } },
+      { action: 'failed', detail: { error: '[erased]' } },
+    ]);
+    expect(JSON.stringify(after)).not.toContain(erasedAddress);
+    expect(JSON.stringify(after)).not.toContain('Ada');
+    expect(await ledgerOf(erasedId)).toEqual([]);
+
+    const deletedId = `deleted-${run}`;
+    const deleted = await seed(deletedId, uniqueAddress('deleted-records'));
+    await deleteContact(deps.db, deletedId);
+    expect((await recordsOf(deleted.stateId)).state).toMatchObject({ userId: deletedId, context: { properties: { firstName: 'Ada' } } });
+    expect(await ledgerOf(deletedId)).toEqual([{ userId: deletedId }]);
+  });
 });

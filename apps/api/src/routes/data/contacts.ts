@@ -68,7 +68,7 @@ export const dataContactRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { d
       schema: {
         tags,
         summary:
-          'Erase a contact: the contact, its email preferences, list memberships and event records (audited); its live journey runs end (exited, reason contact_erased)',
+          'Erase a contact: the contact, its email preferences, list memberships, event records and the dead letters a retry would act on (audited); its live journey runs end (exited, reason contact_erased) and its journey records forget it (docs/operations.md, "Contacts")',
         params: contactIdParams,
         response: { 200: z.object({ deleted: z.literal(true), eventsDeleted: z.number() }), 404: errorBody, ...bearerErrors },
       },

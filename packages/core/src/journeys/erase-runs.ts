@@ -1,0 +1,38 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Db } from '../db/database';
+
+/** What an erased person's run keeps of its trigger (its event, id and time: nothing about them). */
+const keptContext = (column: string) =>
+  sql.raw(`case when ${column} ? 'trigger' then jsonb_build_object('trigger', ${column}->'trigger') else '{}'::jsonb end`);
+
+/**
+ * For an erasure: the person's journey records keep what the journeys' figures need (each state,
+ * its status, steps, arm and conversion, so counts, outcomes and lift stay right) and lose what
+ * names them: the user id becomes `erased:<state id>`, the address and the trigger's properties go
+ * (from the state and its `entered` log), a failure's text becomes `[erased]` (a provider's refusal
+ * quotes the address), and the entry ledger forgets them, so a later sign-up is a new person.
+ * Live states must have been exited first. Answers how many states were erased.
+ */
+export async function eraseRunsOf(db: Db, userIds: RawBuilder<string[]>): Promise<number> {
+  const { rows } = await sql<{ erased: number }>`
+    with erased as (
+      update journey_states set
+        user_id = 'erased:' || id,
+        user_email = '',
+        context = ${keptContext('context')},
+        error_message = case when error_message is null then null else '[erased]' end,
+        updated_at = now()
+      where user_id = any(${userIds})
+      returning id
+    ), logs as (
+      update journey_logs set detail = case
+        when action = 'entered' then ${keptContext('detail')}
+        else jsonb_set(detail, '{error}', '"[erased]"')
+      end
+      where journey_state_id in (select id from erased) and (action = 'entered' or detail ? 'error')
+    ), ledger as (
+      delete from journey_entries where user_id = any(${userIds})
+    )
+    select count(*)::int as erased from erased`.execute(db);
+  return rows[0]?.erased ?? 0;
+}
