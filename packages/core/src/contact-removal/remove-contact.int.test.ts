@@ -137,7 +137,7 @@ describe("a removed contact's runs send nothing, cancelled or not", () => {
           journeyId: 'welcome-series',
           userId,
           userEmail: to,
-          workflowId: `wf-erase-${randomUUID()}`,
+          workflowId: `journey:welcome-series:${userId}:${trigger.eventId}`,
           context,
           status: 'failed',
           errorMessage: `550 5.1.1 <${to}>: mailbox unavailable`,
@@ -158,7 +158,7 @@ describe("a removed contact's runs send nothing, cancelled or not", () => {
     const recordsOf = async (stateId: string) => ({
       state: await deps.db
         .selectFrom('journeyStates')
-        .select(['userId', 'userEmail', 'context', 'errorMessage', 'status', 'holdout'])
+        .select(['userId', 'workflowId', 'userEmail', 'context', 'errorMessage', 'status', 'holdout'])
         .where('id', '=', stateId)
         .executeTakeFirstOrThrow(),
       logs: await deps.db.selectFrom('journeyLogs').select(['action', 'detail']).where('journeyStateId', '=', stateId).orderBy('createdAt').execute(),
@@ -172,6 +172,7 @@ describe("a removed contact's runs send nothing, cancelled or not", () => {
     const after = await recordsOf(erased.stateId);
     expect(after.state).toEqual({
       userId: `erased:${erased.stateId}`,
+      workflowId: `erased:${erased.stateId}`,
       userEmail: '',
       context: { trigger: erased.trigger },
       errorMessage: '[erased]',
@@ -184,6 +185,7 @@ describe("a removed contact's runs send nothing, cancelled or not", () => {
     ]);
     expect(JSON.stringify(after)).not.toContain(erasedAddress);
     expect(JSON.stringify(after)).not.toContain('Ada');
+    expect(JSON.stringify(after)).not.toContain(erasedId);
     expect(await ledgerOf(erasedId)).toEqual([]);
 
     const deletedId = `deleted-${run}`;

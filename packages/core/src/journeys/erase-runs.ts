@@ -8,7 +8,8 @@ const keptContext = (column: string) =>
 /**
  * For an erasure: the person's journey records keep what the journeys' figures need (each state,
  * its status, steps, arm and conversion, so counts, outcomes and lift stay right) and lose what
- * names them: the user id becomes `erased:<state id>`, the address and the trigger's properties go
+ * names them: the user id and the workflow id (`journey:<journey>:<user id>:<event>`) become
+ * `erased:<state id>`, the address and the trigger's properties go
  * (from the state and its `entered` log), a failure's text becomes `[erased]` (a provider's refusal
  * quotes the address), and the entry ledger forgets them, so a later sign-up is a new person.
  * Live states must have been exited first. Answers how many states were erased.
@@ -19,6 +20,7 @@ export async function eraseRunsOf(db: Db, userIds: RawBuilder<string[]>): Promis
       update journey_states set
         user_id = 'erased:' || id,
         user_email = '',
+        workflow_id = 'erased:' || id,
         context = ${keptContext('context')},
         error_message = case when error_message is null then null else '[erased]' end,
         updated_at = now()
