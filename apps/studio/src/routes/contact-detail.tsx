@@ -225,7 +225,8 @@ export default function ContactDetail() {
               danger
               onConfirm={() => remove.mutateAsync(contact.id)}
             >
-              The contact and its email preferences are removed for good. This cannot be undone.
+              The contact and its email preferences are removed for good, and its journey runs end. A bounce, complaint or unsubscribe of its address is kept.
+              This cannot be undone.
             </ConfirmButton>
           ) : undefined
         }
