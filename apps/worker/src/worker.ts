@@ -1,5 +1,5 @@
 import { IllegalStateError } from '@temporalio/common';
-import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { Runtime, Worker } from '@temporalio/worker';
 import type { Config } from '@waymark/core/config/config';
 import type { Db } from '@waymark/core/db/database';
 import { createAlertMailer } from '@waymark/core/alerts/alert-mailer';
@@ -12,6 +12,7 @@ import { startOutboundDispatcher, type OutboundDispatcher } from '@waymark/core/
 import { startEffectRelay } from '@waymark/core/events/effect-relay';
 import { simulateJourney } from '@waymark/temporal/simulation/simulate';
 import type { AppLogger } from '@waymark/core/logging/logger';
+import { sdkLogger } from './sdk-logger';
 import { createActivities } from '@waymark/temporal/activities/index';
 import { breakerSettingsOf } from '@waymark/core/deliverability/breaker';
 import { ensureAlertSchedule } from '@waymark/temporal/alerts-schedule';
@@ -47,9 +48,8 @@ let runtimeInstalled = false;
 export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; close: () => Promise<void> }> {
   if (!runtimeInstalled) {
     runtimeInstalled = true;
-    // The SDK's own INFO lines (worker state changes) drown the service log; keep warnings.
     try {
-      Runtime.install({ logger: new DefaultLogger('WARN') });
+      Runtime.install({ logger: sdkLogger(deps.logger) });
     } catch (error) {
       // the hosting process installed it first (a test run's setup, which keeps warnings too): use that one
       if (!(error instanceof IllegalStateError)) throw error;
