@@ -194,4 +194,61 @@ describe("a removed contact's runs send nothing, cancelled or not", () => {
     expect((await recordsOf(deleted.stateId)).state).toMatchObject({ userId: deletedId, context: { properties: { firstName: 'Ada' } } });
     expect(await ledgerOf(deletedId)).toEqual([{ userId: deletedId }]);
   });
+
+  it("erasure keeps the clicks and opens of the person's emails but not the address and user agent they came from; a delete keeps them", async () => {
+    const run = randomUUID();
+    const seed = async (userId: string, to: string) => {
+      await deps.db.insertInto('contacts').values({ externalId: userId, email: to }).execute();
+      const send = await deps.db
+        .insertInto('emailSends')
+        .values({
+          templateKey: 'welcome',
+          toEmail: to,
+          fromEmail: 'noreply@waymark.local',
+          userId,
+          status: 'sent',
+          sentAt: new Date(),
+          idempotencyKey: `hits-${randomUUID()}`,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const link = await deps.db
+        .insertInto('trackedLinks')
+        .values({ emailSendId: send.id, originalUrl: 'https://app.example.com/' })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const hit = { ipAddress: '203.0.113.7', userAgent: 'Mozilla/5.0 (Ada’s laptop)' };
+      await deps.db
+        .insertInto('linkClicks')
+        .values({ trackedLinkId: link.id, ...hit, machineReason: null, clickedAt: new Date() })
+        .execute();
+      await deps.db
+        .insertInto('emailOpens')
+        .values({ emailSendId: send.id, ...hit, machine: true, machineReason: 'apple_mpp', openedAt: new Date() })
+        .execute();
+      return { sendId: send.id, linkId: link.id };
+    };
+    const hitsOf = async ({ sendId, linkId }: { sendId: string; linkId: string }) => [
+      ...(await deps.db.selectFrom('linkClicks').select(['ipAddress', 'userAgent', 'machine']).where('trackedLinkId', '=', linkId).execute()),
+      ...(await deps.db.selectFrom('emailOpens').select(['ipAddress', 'userAgent', 'machine']).where('emailSendId', '=', sendId).execute()),
+    ];
+
+    const erasedId = `hits-erased-${run}`;
+    const erased = await seed(erasedId, uniqueAddress('hits-erased'));
+    const kept = await seed(`hits-kept-${run}`, uniqueAddress('hits-kept'));
+    await eraseContact(deps.db, erasedId);
+    expect(await hitsOf(erased)).toEqual([
+      { ipAddress: null, userAgent: null, machine: false },
+      { ipAddress: null, userAgent: null, machine: true },
+    ]);
+    expect(await hitsOf(kept)).toEqual([
+      { ipAddress: '203.0.113.7', userAgent: 'Mozilla/5.0 (Ada’s laptop)', machine: false },
+      { ipAddress: '203.0.113.7', userAgent: 'Mozilla/5.0 (Ada’s laptop)', machine: true },
+    ]);
+
+    const deletedId = `hits-deleted-${run}`;
+    const deleted = await seed(deletedId, uniqueAddress('hits-deleted'));
+    await deleteContact(deps.db, deletedId);
+    expect((await hitsOf(deleted)).map((hit) => hit.ipAddress)).toEqual(['203.0.113.7', '203.0.113.7']);
+  });
 });

@@ -7,6 +7,7 @@ import { deleteParkedWorkOf } from '../dlq/dead-letters';
 import { eraseRunsOf } from '../journeys/erase-runs';
 import { markStatesExited } from '../journeys/exit-states';
 import { LIVE_STATUSES } from '../journeys/live-statuses';
+import { forgetHitsOf } from '../tracking/forget-hits';
 
 /** Why a removed contact's runs ended: the `reason` of their `exited` log row. */
 export type RemovalReason = 'contact_deleted' | 'contact_erased';
@@ -64,8 +65,9 @@ export async function deleteContact(db: Db, idOrExternalId: string): Promise<Rem
  * Data-plane erasure request: the contact, its preferences and its event records, those keyed by
  * each user id it owns (ownUserIds: its external id, and its address, which email-only events carry,
  * unless another contact holds it; a suppression is kept as a hash of the address:
- * address-suppressions.ts); its live runs end and its journey records forget it (eraseRunsOf), and
- * its parked work that a retry would carry out on the person again goes (deleteParkedWorkOf). Email send records stay (they are the
+ * address-suppressions.ts); its live runs end, its journey records and its emails' clicks and opens
+ * forget who it was (eraseRunsOf, forgetHitsOf), and its parked work that a retry would carry out on
+ * the person again goes (deleteParkedWorkOf). Email send records stay (they are the
  * provider-side delivery history an operator must keep for bounces and complaints); list
  * memberships cascade with the contact.
  */
@@ -79,6 +81,7 @@ export async function eraseContact(db: Db, idOrExternalId: string): Promise<Remo
       .where('userId', '=', sql<string>`any(${ownUserIds(contact)})`)
       .executeTakeFirst();
     await eraseRunsOf(trx, ownUserIds(contact));
+    await forgetHitsOf(trx, ownUserIds(contact));
     const parkedDeleted = await deleteParkedWorkOf(trx, ownUserIds(contact));
     await trx.deleteFrom('contacts').where('id', '=', contact.id).execute();
     return { contact, runsToCancel, eventsDeleted: Number(events.numDeletedRows), parkedDeleted };
