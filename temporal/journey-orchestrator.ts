@@ -107,6 +107,20 @@ export function createTemporalOrchestrator(client: Client, taskQueue: string, ve
       }
     },
 
+    async deleteRun(workflowId: string) {
+      try {
+        await client.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+          client.workflowService.deleteWorkflowExecution({ namespace: client.options.namespace, workflowExecution: { workflowId } }),
+        );
+        return true;
+      } catch (error) {
+        const grpc = error instanceof ServiceError ? error.cause : error;
+        // NOT_FOUND: deleted already, or past the namespace's retention
+        if (isGrpcServiceError(grpc) && grpc.code === 5) return false;
+        throw asUnavailable(error, `deleting ${workflowId}`);
+      }
+    },
+
     async cancelRun(workflowId: string) {
       try {
         await client.withDeadline(Date.now() + START_DEADLINE_MS, () => client.workflow.getHandle(workflowId).cancel());

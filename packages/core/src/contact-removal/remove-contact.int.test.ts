@@ -168,7 +168,8 @@ describe("a removed contact's runs send nothing, cancelled or not", () => {
     const erasedId = `erased-${run}`;
     const erasedAddress = uniqueAddress('erased-records');
     const erased = await seed(erasedId, erasedAddress);
-    await eraseContact(deps.db, erasedId);
+    const { runsToDelete } = await eraseContact(deps.db, erasedId);
+    expect(runsToDelete).toEqual([`journey:welcome-series:${erasedId}:${erased.trigger.eventId}`]);
     const after = await recordsOf(erased.stateId);
     expect(after.state).toEqual({
       userId: `erased:${erased.stateId}`,

@@ -66,12 +66,16 @@ export async function deleteContact(db: Db, idOrExternalId: string): Promise<Rem
  * each user id it owns (ownUserIds: its external id, and its address, which email-only events carry,
  * unless another contact holds it; a suppression is kept as a hash of the address:
  * address-suppressions.ts); its live runs end, its journey records and its emails' clicks and opens
- * forget who it was (eraseRunsOf, forgetHitsOf), and its parked work that a retry would carry out on
+ * forget who it was (eraseRunsOf, forgetHitsOf; its runs' former workflow ids, for the caller to
+ * delete from Temporal after the commit: `runsToDelete`), and its parked work that a retry would carry out on
  * the person again goes (deleteParkedWorkOf). Email send records stay (they are the
  * provider-side delivery history an operator must keep for bounces and complaints); list
  * memberships cascade with the contact.
  */
-export async function eraseContact(db: Db, idOrExternalId: string): Promise<RemovedContact & { eventsDeleted: number; parkedDeleted: number }> {
+export async function eraseContact(
+  db: Db,
+  idOrExternalId: string,
+): Promise<RemovedContact & { eventsDeleted: number; parkedDeleted: number; runsToDelete: string[] }> {
   return db.transaction().execute(async (trx) => {
     const contact = await getContact(trx, idOrExternalId);
     await deletePreferencesKeepingSuppression(trx, contact);
@@ -80,10 +84,10 @@ export async function eraseContact(db: Db, idOrExternalId: string): Promise<Remo
       .deleteFrom('events')
       .where('userId', '=', sql<string>`any(${ownUserIds(contact)})`)
       .executeTakeFirst();
-    await eraseRunsOf(trx, ownUserIds(contact));
+    const runsToDelete = await eraseRunsOf(trx, ownUserIds(contact));
     await forgetHitsOf(trx, ownUserIds(contact));
     const parkedDeleted = await deleteParkedWorkOf(trx, ownUserIds(contact));
     await trx.deleteFrom('contacts').where('id', '=', contact.id).execute();
-    return { contact, runsToCancel, eventsDeleted: Number(events.numDeletedRows), parkedDeleted };
+    return { contact, runsToCancel, runsToDelete, eventsDeleted: Number(events.numDeletedRows), parkedDeleted };
   });
 }

@@ -12,20 +12,23 @@ const keptContext = (column: string) =>
  * `erased:<state id>`, the address and the trigger's properties go
  * (from the state and its `entered` log), a failure's text becomes `[erased]` (a provider's refusal
  * quotes the address), and the entry ledger forgets them, so a later sign-up is a new person.
- * Live states must have been exited first. Answers how many states were erased.
+ * Live states must have been exited first. Answers the runs' former workflow ids, for the caller to
+ * delete from Temporal once the erasure has committed (`deleteRuns`).
  */
-export async function eraseRunsOf(db: Db, userIds: RawBuilder<string[]>): Promise<number> {
-  const { rows } = await sql<{ erased: number }>`
-    with erased as (
-      update journey_states set
-        user_id = 'erased:' || id,
+export async function eraseRunsOf(db: Db, userIds: RawBuilder<string[]>): Promise<string[]> {
+  const { rows } = await sql<{ workflowId: string }>`
+    with person as (
+      select id, workflow_id from journey_states where user_id = any(${userIds}) for update
+    ), erased as (
+      update journey_states s set
+        user_id = 'erased:' || s.id,
         user_email = '',
-        workflow_id = 'erased:' || id,
-        context = ${keptContext('context')},
-        error_message = case when error_message is null then null else '[erased]' end,
+        workflow_id = 'erased:' || s.id,
+        context = ${keptContext('s.context')},
+        error_message = case when s.error_message is null then null else '[erased]' end,
         updated_at = now()
-      where user_id = any(${userIds})
-      returning id
+      from person where s.id = person.id
+      returning s.id, person.workflow_id
     ), logs as (
       update journey_logs set detail = case
         when action = 'entered' then ${keptContext('detail')}
@@ -35,6 +38,6 @@ export async function eraseRunsOf(db: Db, userIds: RawBuilder<string[]>): Promis
     ), ledger as (
       delete from journey_entries where user_id = any(${userIds})
     )
-    select count(*)::int as erased from erased`.execute(db);
-  return rows[0]?.erased ?? 0;
+    select workflow_id as "workflowId" from erased`.execute(db);
+  return rows.map((row) => row.workflowId);
 }

@@ -49,22 +49,40 @@ export async function markStatesExited(db: Db, ids: readonly string[], detail: R
   return result.rows;
 }
 
+type RunCallDeps<Call extends 'cancelRun' | 'deleteRun'> = { logger: ExitDeps['logger']; orchestrator: Pick<JourneyOrchestrator, Call> };
+
+/** Calls `call` for each run on its own: one Temporal refuses or cannot reach is logged as `failure` and left. */
+async function eachRun(
+  logger: ExitDeps['logger'],
+  workflowIds: readonly string[],
+  call: (workflowId: string) => Promise<boolean>,
+  failure: string,
+): Promise<number> {
+  const done = await Promise.all(
+    workflowIds.map((workflowId) =>
+      call(workflowId).catch((error: unknown) => {
+        logger.warn({ err: error, workflowId }, failure);
+        return false;
+      }),
+    ),
+  );
+  return done.filter(Boolean).length;
+}
+
 /**
  * Cancels the runs of states already exited, each on its own: one Temporal refuses or cannot reach
  * is logged and left, since its state is exited and the run ends without sending when it wakes.
  * Answers how many were cancelled (a run that had already finished is not).
  */
-export async function cancelRuns(
-  deps: { logger: ExitDeps['logger']; orchestrator: Pick<JourneyOrchestrator, 'cancelRun'> },
-  workflowIds: readonly string[],
-): Promise<number> {
-  const cancelled = await Promise.all(
-    workflowIds.map((workflowId) =>
-      deps.orchestrator.cancelRun(workflowId).catch((error: unknown) => {
-        deps.logger.warn({ err: error, workflowId }, 'could not cancel journey run');
-        return false;
-      }),
-    ),
-  );
-  return cancelled.filter(Boolean).length;
+export function cancelRuns(deps: RunCallDeps<'cancelRun'>, workflowIds: readonly string[]): Promise<number> {
+  return eachRun(deps.logger, workflowIds, (workflowId) => deps.orchestrator.cancelRun(workflowId), 'could not cancel journey run');
+}
+
+/**
+ * Removes the runs of an erased person from Temporal, history and all (a live one, already exited
+ * here, is stopped): one Temporal refuses or cannot reach is logged and left to the namespace's
+ * retention. Answers how many were deleted.
+ */
+export function deleteRuns(deps: RunCallDeps<'deleteRun'>, workflowIds: readonly string[]): Promise<number> {
+  return eachRun(deps.logger, workflowIds, (workflowId) => deps.orchestrator.deleteRun(workflowId), 'could not delete journey run');
 }

@@ -48,6 +48,12 @@ export interface JourneyOrchestrator {
    * AppError when the engine could not be reached or timed out.
    */
   cancelRun(workflowId: string): Promise<boolean>;
+  /**
+   * Removes a run and its history from the engine (a live one is stopped first), for an erasure;
+   * false when the engine holds no such run (deleted already, or past its retention). Throws an
+   * `unavailable` AppError as cancelRun does.
+   */
+  deleteRun(workflowId: string): Promise<boolean>;
   /** Where a live run is (its pending timer or wait); undefined when it has ended or cannot be asked. */
   runProgress?(workflowId: string): Promise<RunProgress | undefined>;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { getContact, toContact } from '@waymark/core/contacts/contact';
 import { eraseContact } from '@waymark/core/contact-removal/remove-contact';
-import { cancelRuns } from '@waymark/core/journeys/exit-states';
+import { deleteRuns } from '@waymark/core/journeys/exit-states';
 import { CONTACT_KEY_REQUIRED, upsertContact } from '@waymark/core/contacts/upsert-contact';
 import { setMemberships } from '@waymark/core/lists/set-memberships';
 import type { AppDeps } from '../../deps';
@@ -68,16 +68,17 @@ export const dataContactRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { d
       schema: {
         tags,
         summary:
-          'Erase a contact: the contact, its email preferences, list memberships, event records and the dead letters a retry would act on (audited); its live journey runs end (exited, reason contact_erased) and its journey records forget it (docs/operations.md, "Contacts")',
+          'Erase a contact: the contact, its email preferences, list memberships, event records and the dead letters a retry would act on (audited); its live journey runs end (exited, reason contact_erased), its runs are deleted from Temporal, and its journey records and the clicks and opens of its emails forget it (docs/operations.md, "Contacts")',
         params: contactIdParams,
         response: { 200: z.object({ deleted: z.literal(true), eventsDeleted: z.number() }), 404: errorBody, ...bearerErrors },
       },
     },
     async (request) => {
-      const { contact, eventsDeleted, runsToCancel, parkedDeleted } = await eraseContact(deps.db, request.params.id);
-      await cancelRuns({ logger: request.log, orchestrator: deps.temporal.orchestrator }, runsToCancel);
+      const { contact, eventsDeleted, runsToCancel, runsToDelete, parkedDeleted } = await eraseContact(deps.db, request.params.id);
+      // every run of the person leaves Temporal, history and all; a live one is stopped by its deletion
+      const runsDeleted = await deleteRuns({ logger: request.log, orchestrator: deps.temporal.orchestrator }, runsToDelete);
       // what was done, not to whom: an erasure keeps neither the person's address nor their id
-      request.auditRecord = { resourceId: contact.id, detail: { erasure: true, eventsDeleted, runsExited: runsToCancel.length, parkedDeleted } };
+      request.auditRecord = { resourceId: contact.id, detail: { erasure: true, eventsDeleted, runsExited: runsToCancel.length, runsDeleted, parkedDeleted } };
       return { deleted: true as const, eventsDeleted };
     },
   );
