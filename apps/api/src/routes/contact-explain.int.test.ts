@@ -233,7 +233,8 @@ describe('GET /v1/admin/contacts/{id}/explain', () => {
     try {
       const userId = `u-${randomUUID()}`;
       await send('page.viewed', userId);
-      const response = await only.request('GET', `/v1/admin/contacts/${userId}/explain?journeyId=re-engagement`, { token: LEGACY });
+      // first-project: a journey no test file disables (an override another file sets for a moment would answer 'journey disabled')
+      const response = await only.request('GET', `/v1/admin/contacts/${userId}/explain?journeyId=first-project`, { token: LEGACY });
       expect(response.body.explanation).toMatchObject({ unavailable: 'journey not in ENABLED_JOURNEYS', notEnrolled: 'journey not in ENABLED_JOURNEYS' });
     } finally {
       await only.close();

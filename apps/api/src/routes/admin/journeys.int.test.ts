@@ -51,14 +51,17 @@ describe('/v1/admin/journeys and /v1/admin/events', () => {
     expect(patched.body.journey).toMatchObject({ id: 're-engagement', name: 'Re-engagement', enabled: false });
     expect(typeof patched.body.journey.updatedAt).toBe('string');
     const disabled = await api.request('GET', '/v1/admin/journeys?enabled=false', { token: LEGACY });
-    expect(disabled.body.journeys.map((journey: { id: string }) => journey.id)).toEqual(['re-engagement']);
+    // contains, not equals: another file may hold another journey off for a moment
+    expect(disabled.body.journeys.map((journey: { id: string }) => journey.id)).toContain('re-engagement');
 
     const userId = `u-${randomUUID()}`;
     expect((await enroll('re-engagement', userId, { daysInactive: 30 })).status).toBe(202);
+    // enabled again at once: the override is shared by every test file running beside this one, and
+    // the 202 came after the commit that decided whether the event starts anything
+    await api.request('PATCH', '/v1/admin/journeys/re-engagement', { token: journeyAdmin, body: { enabled: true } });
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(await statesOf(userId, 're-engagement')).toHaveLength(0);
 
-    await api.request('PATCH', '/v1/admin/journeys/re-engagement', { token: journeyAdmin, body: { enabled: true } });
     expect((await enroll('re-engagement', userId, { daysInactive: 30 })).body).toEqual({ enrolled: true, event: 'user.inactive', userId });
     expect(
       await eventually(
@@ -67,7 +70,8 @@ describe('/v1/admin/journeys and /v1/admin/events', () => {
       ),
     ).toHaveLength(1);
     const audit = await api.request('GET', '/v1/admin/audit-logs?resource=journey&action=update', { token: LEGACY });
-    expect(audit.body.logs[0]).toMatchObject({ resourceId: 're-engagement', detail: { enabled: true } });
+    // this journey's newest entry: another file beside this one may toggle another journey meanwhile
+    expect(audit.body.logs.find((log: { resourceId: string }) => log.resourceId === 're-engagement')).toMatchObject({ detail: { enabled: true } });
   });
 
   it('lists states with filters, shows one with logs, cancels it (409 the second time)', async () => {
