@@ -35,15 +35,8 @@ async function exitLiveRuns(trx: Db, contact: ContactRow, reason: RemovalReason)
     .where('status', 'in', LIVE_STATUSES)
     .execute();
   if (live.length === 0) return [];
-  const exited = new Set(
-    (
-      await markStatesExited(
-        trx,
-        live.map((state) => state.id),
-        { reason },
-      )
-    ).map((state) => state.id),
-  );
+  const ids = live.map((state) => state.id);
+  const exited = new Set((await markStatesExited(trx, ids, { reason })).map((state) => state.id));
   return live.filter((state) => exited.has(state.id)).map((state) => state.workflowId);
 }
 
