@@ -108,7 +108,18 @@ export function openJsonPayloads(payloads: readonly JsonPayload[], keys: readonl
   });
 }
 
-const JSON_PLAIN = 'json/plain';
+const JSON_PLAIN_BASE64 = Buffer.from('json/plain').toString('base64');
+
+/**
+ * The value a payload in Temporal's JSON form holds when it is a JSON one (`json/plain`, as the
+ * default converter writes it; base64 as the JSON form carries bytes), else undefined. Throws
+ * (SyntaxError) when it says JSON but its data is not.
+ */
+export function jsonPlainValue(payload: { metadata?: unknown; data?: unknown }): { value: unknown } | undefined {
+  const metadata = payload.metadata as Record<string, unknown> | undefined;
+  if (metadata?.encoding !== JSON_PLAIN_BASE64 || typeof payload.data !== 'string') return undefined;
+  return { value: JSON.parse(Buffer.from(payload.data, 'base64').toString('utf8')) as unknown };
+}
 
 /**
  * The opened payloads as they may be shown (docs/security.md): in each JSON one, every prop a
@@ -117,10 +128,8 @@ const JSON_PLAIN = 'json/plain';
  */
 export function redactSecretProps(payloads: readonly JsonPayload[], secretKeys: ReadonlySet<string>): JsonPayload[] {
   const decoded = payloads.map((payload, index) => {
-    const encoding = payload.metadata?.encoding;
-    if (encoding === undefined || Buffer.from(encoding, 'base64').toString() !== JSON_PLAIN) return undefined;
     try {
-      return { value: JSON.parse(Buffer.from(payload.data ?? '', 'base64').toString('utf8')) as unknown };
+      return jsonPlainValue(payload);
     } catch {
       throw badRequest(`payloads[${index}] is marked json/plain but does not hold JSON`);
     }

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { redactSecretString, secretValuesUnder } from '@waymark/email/secret-props';
 import { liveRunsOtherThan } from '@waymark/core/journeys/running-versions';
+import { jsonPlainValue } from '@waymark/temporal/payload-codec';
 import { fetchOpenHistory, type JourneysCheckDeps } from './fetch-history';
 import { isHistoryNotFound } from './history-not-found';
 
@@ -79,8 +80,6 @@ class Placeholders {
   }
 }
 
-const JSON_ENCODING = Buffer.from('json/plain').toString('base64');
-
 /** A history (as JSON) with its personal values and secret props' values replaced in every JSON payload. */
 export function scrubHistory(history: unknown, secretKeys: ReadonlySet<string>): unknown {
   const placeholders = new Placeholders(secretKeys);
@@ -90,10 +89,8 @@ export function scrubHistory(history: unknown, secretKeys: ReadonlySet<string>):
 
 function eachJsonPayload(value: unknown, visit: (decoded: unknown) => void): void {
   if (typeof value !== 'object' || value === null) return;
-  if (!Array.isArray(value) && isJsonPayload(value as Record<string, unknown>)) {
-    visit(JSON.parse(Buffer.from((value as { data: string }).data, 'base64').toString('utf8')));
-    return;
-  }
+  const json = Array.isArray(value) ? undefined : jsonPlainValue(value);
+  if (json !== undefined) return visit(json.value);
   for (const item of Object.values(value)) eachJsonPayload(item, visit);
 }
 
@@ -118,10 +115,8 @@ function scrub(value: unknown, placeholders: Placeholders, key = ''): unknown {
   if (typeof value === 'string' && FAILURE_TEXT_KEYS.has(key)) return placeholders.inText(value);
   if (typeof value !== 'object' || value === null) return value;
   const record = value as Record<string, unknown>;
-  if (isJsonPayload(record)) {
-    const decoded = JSON.parse(Buffer.from(record.data, 'base64').toString('utf8')) as unknown;
-    return { ...record, data: Buffer.from(JSON.stringify(replacePersonal(decoded, placeholders, key))).toString('base64') };
-  }
+  const json = jsonPlainValue(record);
+  if (json !== undefined) return { ...record, data: Buffer.from(JSON.stringify(replacePersonal(json.value, placeholders, key))).toString('base64') };
   return Object.fromEntries(Object.entries(record).map(([name, item]) => [name, scrub(item, placeholders, name)]));
 }
 
@@ -134,9 +129,4 @@ function replacePersonal(value: unknown, placeholders: Placeholders, key: string
   if (Array.isArray(value)) return value.map((item) => replacePersonal(item, placeholders, key));
   if (typeof value !== 'object' || value === null) return value;
   return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, replacePersonal(item, placeholders, name)]));
-}
-
-function isJsonPayload(record: Record<string, unknown>): record is { metadata: { encoding: string }; data: string } {
-  const metadata = record.metadata as Record<string, unknown> | undefined;
-  return typeof record.data === 'string' && metadata?.encoding === JSON_ENCODING;
 }

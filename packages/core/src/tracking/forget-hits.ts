@@ -6,22 +6,17 @@ import type { Db } from '../db/database';
  * machine made them (the sends' counts and the machine verdicts stay right) and lose the client
  * address and user agent they were stored with. The person's emails: those sent under one of
  * `userIds` (`ownUserIds`, the erased contact's lower-cased address among them when it owns it) or
- * to that address. Answers how many hits were changed.
+ * to that address.
  */
-export async function forgetHitsOf(db: Db, userIds: RawBuilder<string[]>): Promise<number> {
-  const { rows } = await sql<{ forgotten: number }>`
+export async function forgetHitsOf(db: Db, userIds: RawBuilder<string[]>): Promise<void> {
+  await sql`
     with sends as (
       select id from email_sends where user_id = any(${userIds}) or lower(to_email) = any(${userIds})
     ), clicks as (
       update link_clicks set ip_address = null, user_agent = null
       where tracked_link_id in (select l.id from tracked_links l join sends s on s.id = l.email_send_id)
         and (ip_address is not null or user_agent is not null)
-      returning 1
-    ), opens as (
-      update email_opens set ip_address = null, user_agent = null
-      where email_send_id in (select id from sends) and (ip_address is not null or user_agent is not null)
-      returning 1
     )
-    select ((select count(*) from clicks) + (select count(*) from opens))::int as forgotten`.execute(db);
-  return rows[0]?.forgotten ?? 0;
+    update email_opens set ip_address = null, user_agent = null
+    where email_send_id in (select id from sends) and (ip_address is not null or user_agent is not null)`.execute(db);
 }
