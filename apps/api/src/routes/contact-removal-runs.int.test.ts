@@ -88,4 +88,23 @@ describe("a contact's delete or erasure ends its live journey runs", () => {
       expect(audit.detail).toMatchObject(temporal === 'deleted' ? { runsExited: 1, runsDeleted: 1 } : { runsExited: 1 });
     },
   );
+
+  it('refuses a caller without the scope (403) or without a credential (401), and leaves the contact and its run alone', async () => {
+    const userId = `refused-${randomUUID()}`;
+    await api.request('POST', '/v1/events', { token: ingestKey, body: { name: 'user.signed_up', userId, email: `${userId}@example.com` } });
+    const contact = await api.request('GET', `/v1/contacts/${encodeURIComponent(userId)}`, { token: ingestKey });
+    const id = contact.body.contact.id;
+    const readKey = await issueApiKey(api, LEGACY, 'removal-read', ['read']);
+    // the erasure is the data plane's (ingest); the admin delete needs journey-admin
+    for (const token of [readKey, adminKey]) expect((await api.request('DELETE', `/v1/contacts/${id}`, { token })).status).toBe(403);
+    for (const token of [readKey, ingestKey]) expect((await api.request('DELETE', `/v1/admin/contacts/${id}`, { token })).status).toBe(403);
+    expect((await api.request('DELETE', `/v1/contacts/${id}`)).status).toBe(401);
+    expect((await api.request('DELETE', `/v1/admin/contacts/${id}`)).status).toBe(401);
+    expect((await api.request('GET', `/v1/contacts/${id}`, { token: ingestKey })).status).toBe(200);
+    const states = await eventually(
+      () => journeyStatesOf(api.deps.db, userId, 'welcome-series'),
+      (rows) => rows.length === 1,
+    );
+    expect(states[0]!.status).not.toBe('exited');
+  });
 });

@@ -100,6 +100,16 @@ describe("endpoint secrets and URLs, and alert rules' chat and webhook URLs, are
     expect(listed.body.endpoints.find((endpoint: { id: string }) => endpoint.id === created.body.id).url).toBe(moved);
     expect(await deliverTestEvent(delivery, created.body.id)).toEqual({ outcome: 'delivered', status: 200 });
     expect(verify(created.body.secret, new URL(moved).pathname).type).toBe('webhook.test');
+
+    // only full-admin reads or changes an endpoint's URL: a journey-admin or read key is refused, no credential is a 401
+    const editorKey = (await api.request('POST', '/v1/admin/api-keys', { token: LEGACY, body: { name: 'endpoint-editor', scopes: ['journey-admin'] } })).body
+      .key;
+    expect((await api.request('GET', `/v1/admin/webhook-endpoints/${created.body.id}`, { token: editorKey })).status).toBe(403);
+    expect(
+      (await api.request('PATCH', `/v1/admin/webhook-endpoints/${created.body.id}`, { token: editorKey, body: { url: `${receiver.url}/taken` } })).status,
+    ).toBe(403);
+    expect((await api.request('GET', '/v1/admin/webhook-endpoints')).status).toBe(401);
+    expect((await api.request('GET', `/v1/admin/webhook-endpoints/${created.body.id}`, { token: LEGACY })).body.url).toBe(moved);
   });
 
   it('a URL sealed under a key no longer held: the delivery waits, no attempt counted, its lastError naming the key; the API answers 503', async () => {
