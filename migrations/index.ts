@@ -47,6 +47,7 @@ import * as m0280 from './0280_program_holdout_outcomes';
 import * as m0295 from './0295_broadcast_counts_of_deleted';
 import * as m0296 from './0296_event_stream_position';
 import * as m0297 from './0297_tracking_event_sweep';
+import * as m0298 from './0298_email_send_erased';
 
 /**
  * Every migration, in order. A static list (rather than reading the folder at run time) works
@@ -101,4 +102,5 @@ export const migrations: Record<string, Migration> = {
   '0295_broadcast_counts_of_deleted': m0295,
   '0296_event_stream_position': m0296,
   '0297_tracking_event_sweep': m0297,
+  '0298_email_send_erased': m0298,
 };

@@ -307,6 +307,7 @@ describe('alerts, DLQ, metrics and the contacts/emails/lists data plane', () => 
         runsExited: 0,
         runsDeleted: 0,
         parkedDeleted: 0,
+        sendsErased: 0,
       });
     });
 

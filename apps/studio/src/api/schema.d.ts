@@ -3163,7 +3163,7 @@ export interface paths {
     put?: never;
     post?: never;
     /**
-     * Erase a contact: the contact, its email preferences, list memberships, event records and the dead letters a retry would act on (audited); its live journey runs end (exited, reason contact_erased), its runs are deleted from Temporal, and its journey records and the clicks and opens of its emails forget it (docs/operations.md, "Contacts")
+     * Erase a contact: the contact, its email preferences, list memberships, event records and the dead letters a retry would act on (audited); its live journey runs end (exited, reason contact_erased), its runs are deleted from Temporal, its journey records and the clicks and opens of its emails forget it, and its email send records stay as delivery history without the data and subject rendered for it (an unsent one is cancelled) (docs/operations.md, "Contacts")
      * @description Requires a bearer key with scope `ingest`.
      */
     delete: {
@@ -16082,7 +16082,7 @@ export interface paths {
     };
     /**
      * The HTML, text and headers of a send, rebuilt from its template and data
-     * @description Rendered without tracking links or the open pixel, so viewing it records nothing.
+     * @description Rendered without tracking links or the open pixel, so viewing it records nothing. 404 when the send is unknown, its template has been removed, or its recipient was erased (the data it was rendered from went with them: docs/operations.md, "Contacts").
      *
      *     Requires a bearer key with scope `read` or a session cookie whose organization role grants it.
      */

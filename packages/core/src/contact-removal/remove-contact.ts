@@ -4,6 +4,7 @@ import type { ContactRow } from '../db/schema';
 import { deletePreferencesKeepingSuppression } from '../contacts/address-suppressions';
 import { getContact, ownUserIds } from '../contacts/contact';
 import { deleteParkedWorkOf } from '../dlq/dead-letters';
+import { eraseSendsOf } from '../emails/erase-sends';
 import { eraseRunsOf } from '../journeys/erase-runs';
 import { markStatesExited } from '../journeys/exit-states';
 import { LIVE_STATUSES } from '../journeys/live-statuses';
@@ -61,14 +62,14 @@ export async function deleteContact(db: Db, idOrExternalId: string): Promise<Rem
  * address-suppressions.ts); its live runs end, its journey records and its emails' clicks and opens
  * forget who it was (eraseRunsOf, forgetHitsOf; its runs' former workflow ids, for the caller to
  * delete from Temporal after the commit: `runsToDelete`), and its parked work that a retry would carry out on
- * the person again goes (deleteParkedWorkOf). Email send records stay (they are the
- * provider-side delivery history an operator must keep for bounces and complaints); list
- * memberships cascade with the contact.
+ * the person again goes (deleteParkedWorkOf). Email send records stay as the delivery history an
+ * operator keeps for bounces and complaints, without the template data they were rendered from, and
+ * a send not yet made is cancelled (eraseSendsOf); list memberships cascade with the contact.
  */
 export async function eraseContact(
   db: Db,
   idOrExternalId: string,
-): Promise<RemovedContact & { eventsDeleted: number; parkedDeleted: number; runsToDelete: string[] }> {
+): Promise<RemovedContact & { eventsDeleted: number; parkedDeleted: number; sendsErased: number; runsToDelete: string[] }> {
   return db.transaction().execute(async (trx) => {
     const contact = await getContact(trx, idOrExternalId);
     await deletePreferencesKeepingSuppression(trx, contact);
@@ -79,8 +80,9 @@ export async function eraseContact(
       .executeTakeFirst();
     const runsToDelete = await eraseRunsOf(trx, ownUserIds(contact));
     await forgetHitsOf(trx, ownUserIds(contact));
+    const sendsErased = await eraseSendsOf(trx, ownUserIds(contact));
     const parkedDeleted = await deleteParkedWorkOf(trx, ownUserIds(contact));
     await trx.deleteFrom('contacts').where('id', '=', contact.id).execute();
-    return { contact, runsToCancel, runsToDelete, eventsDeleted: Number(events.numDeletedRows), parkedDeleted };
+    return { contact, runsToCancel, runsToDelete, eventsDeleted: Number(events.numDeletedRows), parkedDeleted, sendsErased };
   });
 }

@@ -37,6 +37,7 @@ const emailSendColumnSet: Record<keyof EmailSendRow, true> = {
   sendAttempts: true,
   broadcastId: true,
   locale: true,
+  erasedAt: true,
   createdAt: true,
   updatedAt: true,
 };

@@ -35,11 +35,14 @@ export const UNKNOWN_CLAIMED = 'another attempt claimed this send';
  *   again under the same row. A webhook that is down or behind holds the resend back, since the
  *   Send event may still come; once no event of the message can come any more (SNS retries for at
  *   most an hour and the webhook refuses an older message), the delivery policy decides as below.
+ * - A send whose recipient has been erased since (erase-sends.ts) is dropped, whatever the policy.
  * - Without it, the delivery policy decides per category (`unknown`): `drop` (the default, at most
  *   once: `unknown_dropped`), `resend` (at least once), or `ask` (the DLQ; the default of a
  *   required category).
  */
 export async function settleUnknownDelivery(deps: EmailDeps, row: EmailSendRow, what: string): Promise<UnknownDeliveryStep> {
+  // its recipient was erased during the provider call: never sent again (SES's Send event, if it took it, still marks it sent)
+  if (row.erasedAt !== null) return drop(deps, row, `Delivery unknown: ${what}; not resent, its recipient has been erased`);
   const settleMs = deps.unknownDeliveries?.settleMs;
   if (settleMs !== undefined) {
     const claimedAt = row.sendStartedAt ?? new Date();

@@ -123,7 +123,8 @@ export const templateRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps
       schema: {
         tags: ['emails'],
         summary: 'The HTML, text and headers of a send, rebuilt from its template and data',
-        description: 'Rendered without tracking links or the open pixel, so viewing it records nothing.',
+        description:
+          'Rendered without tracking links or the open pixel, so viewing it records nothing. 404 when the send is unknown, its template has been removed, or its recipient was erased (the data it was rendered from went with them: docs/operations.md, "Contacts").',
         params: z.object({ id: z.uuid() }),
         response: {
           200: z.object({ subject: z.string(), html: z.string(), text: z.string(), headers: z.record(z.string(), z.string()) }),

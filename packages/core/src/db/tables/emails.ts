@@ -40,6 +40,8 @@ export interface EmailSendsTable {
   broadcastId: ColumnType<string | null, string | null | undefined, string | null>;
   /** 0215: the template catalog's locale it was rendered in (docs/email.md, "Languages"); null before 0215 */
   locale: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 0298: when an erasure emptied its template data and subject (docs/operations.md, "Contacts"); null otherwise */
+  erasedAt: ColumnType<Date | null, Date | null | undefined, Date | null>;
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }

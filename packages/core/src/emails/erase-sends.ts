@@ -1,0 +1,45 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Db } from '../db/database';
+
+/**
+ * The one rule for which sends were a person's, as an erasure reaches them: those sent under one of
+ * `userIds` (`ownUserIds`: the contact's external id, and its lower-cased address when it owns it)
+ * or to that address. A `where` condition on `email_sends`.
+ */
+export function personSends(userIds: RawBuilder<string[]>): RawBuilder<boolean> {
+  return sql<boolean>`(email_sends.user_id = any(${userIds}) or lower(email_sends.to_email) = any(${userIds}))`;
+}
+
+/** The answer to viewing an erased send: its record stays, what it was rendered from does not. */
+export const ERASED_SEND = "This email's recipient was erased: its record stays as delivery history, the data it was rendered from is gone";
+
+/** What a send an erasure has not yet let through ends as (`cancelled`, answered `skipped` with it). */
+export const ERASED_BEFORE_SENDING = 'its recipient was erased before it was sent';
+
+/**
+ * For an erasure: the person's send records stay as delivery history (to whom, when, which
+ * template, what became of it) and lose what was rendered from the person's data: the template
+ * data (names, plans, whatever the journey or caller passed) becomes `{}` and the subject, which
+ * may carry a name, becomes empty. `erased_at` says so: the studio's view of such a send answers
+ * 404 (ERASED_SEND) and an unknown outcome is never sent again (unknown-delivery.ts).
+ * A send not yet claimed for its provider call is cancelled: nothing more goes to the person.
+ * Answers how many sends it erased.
+ */
+export async function eraseSendsOf(db: Db, userIds: RawBuilder<string[]>): Promise<number> {
+  const { rows } = await sql<{ count: string }>`
+    with erased as (
+      update email_sends set
+        data = '{}'::jsonb,
+        subject = '',
+        erased_at = now(),
+        status = case when status in ('queued', 'rendered') and send_started_at is null and provider_message_id is null then 'cancelled' else status end,
+        error_message = case
+          when status in ('queued', 'rendered') and send_started_at is null and provider_message_id is null then ${ERASED_BEFORE_SENDING}
+          else error_message end,
+        updated_at = now()
+      where ${personSends(userIds)} and erased_at is null
+      returning 1
+    )
+    select count(*) from erased`.execute(db);
+  return Number(rows[0]?.count ?? 0);
+}
