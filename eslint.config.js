@@ -102,10 +102,10 @@ const coreLayers = [
   'imports',
   'replays',
   'tracking',
-  'contact-removal',
   'metrics',
   'alerts',
   'webhooks',
+  'contact-removal',
 ];
 const workspaceLayers = [
   ['packages/email', 'packages/journey/src', 'packages/sources', 'migrations'],

@@ -308,6 +308,7 @@ describe('alerts, DLQ, metrics and the contacts/emails/lists data plane', () => 
         runsDeleted: 0,
         parkedDeleted: 0,
         sendsErased: 0,
+        webhookEventsDeleted: 0,
       });
     });
 

@@ -3163,7 +3163,7 @@ export interface paths {
     put?: never;
     post?: never;
     /**
-     * Erase a contact: the contact, its email preferences, list memberships, event records and the dead letters a retry would act on (audited); its live journey runs end (exited, reason contact_erased), its runs are deleted from Temporal, its journey records and the clicks and opens of its emails forget it, and its email send records stay as delivery history without the data and subject rendered for it (an unsent one is cancelled) (docs/operations.md, "Contacts")
+     * Erase a contact: the contact, its email preferences, list memberships, event records and the dead letters a retry would act on (audited); its live journey runs end (exited, reason contact_erased), its runs are deleted from Temporal, its journey records and the clicks and opens of its emails forget it, its email send records stay as delivery history without the data and subject rendered for it (an unsent one is cancelled), and the outbound webhook events about it that were delivered go (docs/operations.md, "Contacts")
      * @description Requires a bearer key with scope `ingest`.
      */
     delete: {

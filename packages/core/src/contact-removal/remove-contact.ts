@@ -9,6 +9,7 @@ import { eraseRunsOf } from '../journeys/erase-runs';
 import { markStatesExited } from '../journeys/exit-states';
 import { LIVE_STATUSES } from '../journeys/live-statuses';
 import { forgetHitsOf } from '../tracking/forget-hits';
+import { forgetOutboundEventsOf } from '../webhooks/outbound/forget-outbound-events';
 
 /** Why a removed contact's runs ended: the `reason` of their `exited` log row. */
 export type RemovalReason = 'contact_deleted' | 'contact_erased';
@@ -64,12 +65,13 @@ export async function deleteContact(db: Db, idOrExternalId: string): Promise<Rem
  * delete from Temporal after the commit: `runsToDelete`), and its parked work that a retry would carry out on
  * the person again goes (deleteParkedWorkOf). Email send records stay as the delivery history an
  * operator keeps for bounces and complaints, without the template data they were rendered from, and
- * a send not yet made is cancelled (eraseSendsOf); list memberships cascade with the contact.
+ * a send not yet made is cancelled (eraseSendsOf); the outbound webhook events about it that have
+ * been delivered go (forgetOutboundEventsOf); list memberships cascade with the contact.
  */
 export async function eraseContact(
   db: Db,
   idOrExternalId: string,
-): Promise<RemovedContact & { eventsDeleted: number; parkedDeleted: number; sendsErased: number; runsToDelete: string[] }> {
+): Promise<RemovedContact & { eventsDeleted: number; parkedDeleted: number; sendsErased: number; webhookEventsDeleted: number; runsToDelete: string[] }> {
   return db.transaction().execute(async (trx) => {
     const contact = await getContact(trx, idOrExternalId);
     await deletePreferencesKeepingSuppression(trx, contact);
@@ -81,8 +83,9 @@ export async function eraseContact(
     const runsToDelete = await eraseRunsOf(trx, ownUserIds(contact));
     await forgetHitsOf(trx, ownUserIds(contact));
     const sendsErased = await eraseSendsOf(trx, ownUserIds(contact));
+    const webhookEventsDeleted = await forgetOutboundEventsOf(trx, ownUserIds(contact));
     const parkedDeleted = await deleteParkedWorkOf(trx, ownUserIds(contact));
     await trx.deleteFrom('contacts').where('id', '=', contact.id).execute();
-    return { contact, runsToCancel, runsToDelete, eventsDeleted: Number(events.numDeletedRows), parkedDeleted, sendsErased };
+    return { contact, runsToCancel, runsToDelete, eventsDeleted: Number(events.numDeletedRows), parkedDeleted, sendsErased, webhookEventsDeleted };
   });
 }

@@ -68,19 +68,22 @@ export const dataContactRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { d
       schema: {
         tags,
         summary:
-          'Erase a contact: the contact, its email preferences, list memberships, event records and the dead letters a retry would act on (audited); its live journey runs end (exited, reason contact_erased), its runs are deleted from Temporal, its journey records and the clicks and opens of its emails forget it, and its email send records stay as delivery history without the data and subject rendered for it (an unsent one is cancelled) (docs/operations.md, "Contacts")',
+          'Erase a contact: the contact, its email preferences, list memberships, event records and the dead letters a retry would act on (audited); its live journey runs end (exited, reason contact_erased), its runs are deleted from Temporal, its journey records and the clicks and opens of its emails forget it, its email send records stay as delivery history without the data and subject rendered for it (an unsent one is cancelled), and the outbound webhook events about it that were delivered go (docs/operations.md, "Contacts")',
         params: contactIdParams,
         response: { 200: z.object({ deleted: z.literal(true), eventsDeleted: z.number() }), 404: errorBody, ...bearerErrors },
       },
     },
     async (request) => {
-      const { contact, eventsDeleted, runsToCancel, runsToDelete, parkedDeleted, sendsErased } = await eraseContact(deps.db, request.params.id);
+      const { contact, eventsDeleted, runsToCancel, runsToDelete, parkedDeleted, sendsErased, webhookEventsDeleted } = await eraseContact(
+        deps.db,
+        request.params.id,
+      );
       // every run of the person leaves Temporal, history and all; a live one is stopped by its deletion
       const runsDeleted = await deleteRuns({ logger: request.log, orchestrator: deps.temporal.orchestrator }, runsToDelete);
       // what was done, not to whom: an erasure keeps neither the person's address nor their id
       request.auditRecord = {
         resourceId: contact.id,
-        detail: { erasure: true, eventsDeleted, runsExited: runsToCancel.length, runsDeleted, parkedDeleted, sendsErased },
+        detail: { erasure: true, eventsDeleted, runsExited: runsToCancel.length, runsDeleted, parkedDeleted, sendsErased, webhookEventsDeleted },
       };
       return { deleted: true as const, eventsDeleted };
     },
