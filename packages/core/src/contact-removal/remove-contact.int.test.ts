@@ -149,6 +149,13 @@ describe("a removed contact's runs send nothing, cancelled or not", () => {
         .insertInto('journeyLogs')
         .values([
           { journeyStateId: state.id, fromNodeId: null, toNodeId: 'start', action: 'entered', detail: context },
+          {
+            journeyStateId: state.id,
+            fromNodeId: 'welcome',
+            toNodeId: 'welcome',
+            action: 'email_failed',
+            detail: JSON.stringify({ templateKey: 'welcome', reason: `MessageRejected: Email address is not verified: ${to}` }),
+          },
           { journeyStateId: state.id, fromNodeId: 'welcome', toNodeId: 'welcome', action: 'failed', detail: JSON.stringify({ error: `550 5.1.1 <${to}>` }) },
         ])
         .execute();
@@ -161,7 +168,8 @@ describe("a removed contact's runs send nothing, cancelled or not", () => {
         .select(['userId', 'workflowId', 'userEmail', 'context', 'errorMessage', 'status', 'holdout'])
         .where('id', '=', stateId)
         .executeTakeFirstOrThrow(),
-      logs: await deps.db.selectFrom('journeyLogs').select(['action', 'detail']).where('journeyStateId', '=', stateId).orderBy('createdAt').execute(),
+      // one insert wrote them all at the same time: by action, so the order is fixed
+      logs: await deps.db.selectFrom('journeyLogs').select(['action', 'detail']).where('journeyStateId', '=', stateId).orderBy('action').execute(),
     });
     const ledgerOf = (userId: string) => deps.db.selectFrom('journeyEntries').select('userId').where('userId', '=', userId).execute();
 
@@ -181,6 +189,7 @@ describe("a removed contact's runs send nothing, cancelled or not", () => {
       holdout: false,
     });
     expect(after.logs).toEqual([
+      { action: 'email_failed', detail: { templateKey: 'welcome', reason: '[erased]' } },
       { action: 'entered', detail: { trigger: erased.trigger } },
       { action: 'failed', detail: { error: '[erased]' } },
     ]);

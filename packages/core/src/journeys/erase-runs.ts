@@ -10,8 +10,9 @@ const keptContext = (column: string) =>
  * its status, steps, arm and conversion, so counts, outcomes and lift stay right) and lose what
  * names them: the user id and the workflow id (`journey:<journey>:<user id>:<event>`) become
  * `erased:<state id>`, the address and the trigger's properties go
- * (from the state and its `entered` log), a failure's text becomes `[erased]` (a provider's refusal
- * quotes the address), and the entry ledger forgets them, so a later sign-up is a new person.
+ * (from the state and its `entered` log), a failure's text becomes `[erased]` (the state's error,
+ * a log's `error`, an `email_failed` log's `reason`: a provider's refusal quotes the address, a
+ * template's refusal the data), and the entry ledger forgets them, so a later sign-up is a new person.
  * Live states must have been exited first. Answers the runs' former workflow ids, for the caller to
  * delete from Temporal once the erasure has committed (`deleteRuns`).
  */
@@ -32,9 +33,11 @@ export async function eraseRunsOf(db: Db, userIds: RawBuilder<string[]>): Promis
     ), logs as (
       update journey_logs set detail = case
         when action = 'entered' then ${keptContext('detail')}
-        else jsonb_set(detail, '{error}', '"[erased]"')
+        else detail || jsonb_strip_nulls(jsonb_build_object(
+          'error', case when detail ? 'error' then '[erased]' end,
+          'reason', case when action = 'email_failed' and detail ? 'reason' then '[erased]' end))
       end
-      where journey_state_id in (select id from erased) and (action = 'entered' or detail ? 'error')
+      where journey_state_id in (select id from erased) and (action = 'entered' or detail ? 'error' or (action = 'email_failed' and detail ? 'reason'))
     ), ledger as (
       delete from journey_entries where user_id = any(${userIds})
     )
