@@ -124,6 +124,7 @@ export async function createWorker(deps: WorkerDeps): Promise<{ worker: Worker; 
       delivery: webhookDeliveryDeps(deps.db, deps.config.webhooks, deps.config.encryptionKeys),
       concurrency: deps.config.webhooks.concurrency,
       endpointConcurrency: deps.config.webhooks.endpointConcurrency,
+      historyDays: deps.config.webhooks.historyDays,
     });
   }
   // in the worker, not the api: it is the process that exists to run journeys and already holds the

@@ -236,6 +236,8 @@ export const configSchema = z
     WEBHOOK_DELIVERY_CONCURRENCY: z.coerce.number().int().positive().default(50),
     /** attempts in flight at once to one endpoint, across every worker (a failing endpoint gets one) */
     WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().positive().default(4),
+    /** days a finished outbound event and its deliveries are kept as delivery history (docs/webhooks.md); 0 keeps them for ever */
+    WEBHOOK_HISTORY_DAYS: z.coerce.number().int().min(0).default(30),
     OUTBOUND_DISPATCH: boolFlag(true),
     OTEL_EXPORTER_OTLP_ENDPOINT: otlpEndpoint,
     OTEL_SDK_DISABLED: otelSdkDisabled,
@@ -336,6 +338,7 @@ export const configSchema = z
       connectTimeoutMs: env.WEBHOOK_CONNECT_TIMEOUT_MS,
       concurrency: env.WEBHOOK_DELIVERY_CONCURRENCY,
       endpointConcurrency: env.WEBHOOK_ENDPOINT_CONCURRENCY,
+      historyDays: env.WEBHOOK_HISTORY_DAYS,
       // the worker fans new outbox rows out and works the delivery queue with its own slots; a
       // worker that should not deliver (a one-off, a queue of its own) turns it off
       dispatch: env.OUTBOUND_DISPATCH,

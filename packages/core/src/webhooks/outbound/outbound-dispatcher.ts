@@ -4,6 +4,7 @@ import type { AppLogger } from '../../logging/logger';
 import { attemptWebhookDelivery, type WebhookDeliveryDeps } from './deliver-webhook';
 import { startDeliveryPool } from './delivery-pool';
 import { claimDueDeliveries, DELIVERY_QUEUE_CHANNEL } from './delivery-queue';
+import { pruneDeliveryHistory } from './delivery-history';
 import { fanOutOutboundEvents, listUndispatchedOutboundEvents } from './outbound-dispatch';
 
 /** The channel migrations/0015_outbound_webhooks.ts notifies on every committed outbox row. */
@@ -21,6 +22,9 @@ const FAN_OUT_BATCH = 200;
 const POLL_MS = 1_000;
 /** a claim outlives the longest attempt (connect + answer deadline) by this much */
 const LEASE_MARGIN_MS = 20_000;
+/** how often the delivery history past WEBHOOK_HISTORY_DAYS is pruned (and once at start) */
+const PRUNE_INTERVAL_MS = 3_600_000;
+const DAY_MS = 86_400_000;
 
 export interface OutboundDispatcherDeps {
   db: Db;
@@ -32,6 +36,8 @@ export interface OutboundDispatcherDeps {
   concurrency: number;
   /** WEBHOOK_ENDPOINT_CONCURRENCY: attempts in flight to one healthy endpoint, across workers */
   endpointConcurrency: number;
+  /** WEBHOOK_HISTORY_DAYS: finished events older than this go with their deliveries; 0 keeps them */
+  historyDays: number;
 }
 
 export interface OutboundDispatcher {
@@ -43,7 +49,9 @@ export interface OutboundDispatcher {
  * "Isolation"): every committed outbox row is fanned out into the delivery queue at least once
  * (PostgreSQL's NOTIFY, sent on commit by the insert trigger, at once; a periodic sweep for
  * whatever a notice missed), and a pool of delivery slots works the queue. Every worker runs
- * one; the fan-out is idempotent and claims are leased, so several share the work safely.
+ * one; the fan-out is idempotent and claims are leased, so several share the work safely. It also
+ * ends the delivery history at WEBHOOK_HISTORY_DAYS, hourly (pruneDeliveryHistory skips the rows
+ * another worker is deleting).
  */
 export async function startOutboundDispatcher(deps: OutboundDispatcherDeps): Promise<OutboundDispatcher> {
   let closed = false;
@@ -153,10 +161,27 @@ export async function startOutboundDispatcher(deps: OutboundDispatcherDeps): Pro
   void sweep(0);
   const timer = setInterval(() => void sweep(SWEEP_GRACE_MS), SWEEP_INTERVAL_MS);
 
+  let pruning: Promise<void> | undefined;
+  const prune = () => {
+    if (deps.historyDays === 0 || pruning !== undefined || closed) return;
+    pruning = pruneDeliveryHistory(deps.db, new Date(Date.now() - deps.historyDays * DAY_MS))
+      .then((deleted) => {
+        if (deleted > 0)
+          deps.logger.info({ deleted, historyDays: deps.historyDays }, 'outbound webhooks: delivery history older than WEBHOOK_HISTORY_DAYS deleted');
+      })
+      .catch((error: unknown) => deps.logger.warn({ err: error }, 'outbound webhooks: could not prune the delivery history; the next hour retries'))
+      .finally(() => (pruning = undefined));
+  };
+  prune();
+  const pruneTimer = setInterval(prune, PRUNE_INTERVAL_MS);
+  pruneTimer.unref();
+
   return {
     async close() {
       closed = true;
       clearInterval(timer);
+      clearInterval(pruneTimer);
+      await pruning;
       if (reconnect !== undefined) clearTimeout(reconnect);
       await listener?.end().catch(() => undefined);
       await pool.close();
