@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isBlockedAddress } from './blocked-addresses';
+import { isBlockedAddress, isMetadataAddress } from './blocked-addresses';
 
 /** The ranges the hand-written list missed (issue: SSRF), now from ipaddr.js's classification. */
 describe('security: isBlockedAddress covers every special-purpose range', () => {
@@ -28,5 +28,27 @@ describe('security: isBlockedAddress covers every special-purpose range', () => 
 
   it.each(['1.1.1.1', '2a00:1450:4001:82b::200e', '2606:4700:4700::1111', '::ffff:1.1.1.1'])('allows the global address %s', (address) => {
     expect(isBlockedAddress(address)).toBe(false);
+  });
+});
+
+/**
+ * With *_ALLOW_PRIVATE_TARGETS (receivers on your own network) an operator-given URL still never
+ * reaches the instance's metadata service, which hands out cloud credentials.
+ */
+describe('security: isMetadataAddress refuses link-local and cloud metadata addresses, private ones pass', () => {
+  it.each([
+    '169.254.169.254', // AWS, GCP, Azure, Oracle
+    '169.254.170.2', // ECS task credentials
+    '::ffff:169.254.169.254',
+    'fe80::1',
+    'fd00:ec2::254', // AWS IPv6
+    '100.100.100.200', // Alibaba Cloud
+    'metadata.google.internal', // not an address at all
+  ])('refuses %s', (address) => {
+    expect(isMetadataAddress(address)).toBe(true);
+  });
+
+  it.each(['10.0.0.5', '192.168.1.10', '172.16.0.1', '127.0.0.1', '::1', 'fd12:3456::1', '100.64.0.1', '1.1.1.1'])('allows %s', (address) => {
+    expect(isMetadataAddress(address)).toBe(false);
   });
 });

@@ -25,3 +25,24 @@ export function isBlockedAddress(address: string): boolean {
   if (parsed.isIPv4MappedAddress()) return parsed.toIPv4Address().range() !== 'unicast';
   return parsed.range() !== 'unicast' || !parsed.match(GLOBAL_UNICAST_V6);
 }
+
+/**
+ * Cloud instance metadata services outside the link-local ranges: Alibaba Cloud's (in CGNAT space,
+ * which tailnets use for their own hosts) and AWS's IPv6 one (in ULA space).
+ */
+const METADATA_OUTSIDE_LINK_LOCAL = new Set(['100.100.100.200', 'fd00:ec2::254']);
+
+/**
+ * Whether an address is never a webhook or alert receiver, even with ALERT_ALLOW_PRIVATE_TARGETS /
+ * WEBHOOK_ALLOW_PRIVATE_TARGETS set for receivers on your own network: the link-local ranges
+ * (169.254.0.0/16, fe80::/10), where AWS, GCP, Azure and Oracle serve instance metadata and
+ * credentials, and the metadata addresses outside them. A receiver on your network has a private
+ * or loopback address, which that setting lets through. Anything that is not an IP address counts.
+ */
+export function isMetadataAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 0) return true;
+  // an IPv4-mapped address (::ffff:169.254.169.254) is judged as the IPv4 address it is
+  const parsed = ipaddr.process(address);
+  return parsed.range() === 'linkLocal' || METADATA_OUTSIDE_LINK_LOCAL.has(parsed.toString());
+}

@@ -45,3 +45,27 @@ describe('security: a connection opened for a private-target call is not reused 
     expect(receiver.received.filter((request) => request.path === new URL(target).pathname)).toHaveLength(1);
   });
 });
+
+/**
+ * WEBHOOK_ALLOW_PRIVATE_TARGETS / ALERT_ALLOW_PRIVATE_TARGETS open your own network to receivers,
+ * not the instance metadata service: a full-admin key's endpoint at 169.254.169.254 would otherwise
+ * be posted to, and the first KiB of its answer kept on the delivery for the key to read.
+ */
+describe('security: private targets allowed, the metadata service is still refused', () => {
+  it.each(['169.254.169.254', '[fd00:ec2::254]', '100.100.100.200', '[::ffff:169.254.169.254]'])('refuses %s before any connection', async (host) => {
+    await expect(
+      postJsonBody(
+        `http://${host}/latest/meta-data/iam/security-credentials/`,
+        '{}',
+        {},
+        { timeoutMs: 2_000, connectTimeoutMs: 500, allowPrivateTargets: true },
+      ),
+    ).rejects.toBeInstanceOf(OutboundRefusedError);
+  });
+
+  it('still reaches a receiver on the loopback address', async () => {
+    const path = `/private-${Math.random().toString(36).slice(2)}`;
+    expect((await postJsonBody(`http://127.0.0.1:${port}${path}`, '{}', {}, { timeoutMs: 2_000, allowPrivateTargets: true })).status).toBe(200);
+    expect(receiver.received.filter((request) => request.path === path)).toHaveLength(1);
+  });
+});

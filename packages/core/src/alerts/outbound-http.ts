@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { isBlockedAddress } from './blocked-addresses';
+import { isBlockedAddress, isMetadataAddress } from './blocked-addresses';
 
 export interface OutboundOptions {
   timeoutMs: number;
@@ -11,7 +11,10 @@ export interface OutboundOptions {
    * packets would otherwise hold the attempt (and its slot) for the whole answer deadline
    */
   connectTimeoutMs?: number;
-  /** ALERT_ALLOW_PRIVATE_TARGETS: let loopback/private/link-local targets through */
+  /**
+   * ALERT_ALLOW_PRIVATE_TARGETS / WEBHOOK_ALLOW_PRIVATE_TARGETS: let loopback and private targets
+   * through (receivers on your own network); link-local and cloud metadata addresses stay refused
+   */
   allowPrivateTargets: boolean;
 }
 
@@ -19,17 +22,31 @@ export class OutboundRefusedError extends Error {
   override name = 'OutboundRefusedError';
 }
 
+/** Which addresses a call may not reach, and how its refusal names them. */
+interface AddressRule {
+  refuses: (address: string) => boolean;
+  what: string;
+}
+const RULES = {
+  // the default: global unicast only
+  guarded: { refuses: isBlockedAddress, what: 'a private, loopback or link-local address' },
+  // *_ALLOW_PRIVATE_TARGETS: your own network, but never the instance's metadata and credentials
+  private: { refuses: isMetadataAddress, what: 'a link-local or cloud metadata address, refused even with private targets allowed' },
+} as const satisfies Record<string, AddressRule>;
+type RuleName = keyof typeof RULES;
+const ruleOf = (options: OutboundOptions): RuleName => (options.allowPrivateTargets ? 'private' : 'guarded');
+
 /**
  * The address check runs inside the socket's own DNS lookup, so the address that is checked is
  * the address that is dialled (no DNS-rebinding window between a check and the connect).
  */
-function guardedLookup(): LookupFunction {
+function guardedLookup(rule: AddressRule): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
       if (error) return callback(error, '', 0);
-      const refused = addresses.find((entry) => isBlockedAddress(entry.address));
+      const refused = addresses.find((entry) => rule.refuses(entry.address));
       if (refused !== undefined) {
-        return callback(new OutboundRefusedError(`refused: ${hostname} resolves to a private, loopback or link-local address (${refused.address})`), '', 0);
+        return callback(new OutboundRefusedError(`refused: ${hostname} resolves to ${rule.what} (${refused.address})`), '', 0);
       }
       const first = addresses[0];
       if (first === undefined) return callback(new Error(`no address for ${hostname}`), '', 0);
@@ -40,15 +57,15 @@ function guardedLookup(): LookupFunction {
 }
 
 /**
- * Kept-alive connections, pooled apart by whether the address check ran when they were made: a
+ * Kept-alive connections, pooled apart by the address rule their connection was checked under: a
  * socket opened for a call that may reach private targets (ALERT_ALLOW_PRIVATE_TARGETS) would
  * otherwise carry a later call to the same host and port that may not (outbound webhooks), past a
  * check that runs only on connect (docs/security.md).
  */
-const POOLS = {
+const POOLS: Record<RuleName, { 'http:': http.Agent; 'https:': https.Agent }> = {
   guarded: { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) },
-  open: { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) },
-} as const;
+  private: { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) },
+};
 
 export interface OutboundResponse {
   status: number;
@@ -63,16 +80,15 @@ export const RESPONSE_BODY_LIMIT = 1024;
 function assertAllowedTarget(url: URL, options: OutboundOptions): void {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundRefusedError(`refused: ${url.protocol} URLs are not allowed`);
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (!options.allowPrivateTargets && isIP(host) !== 0 && isBlockedAddress(host)) {
-    throw new OutboundRefusedError(`refused: ${host} is a private, loopback or link-local address`);
-  }
+  const rule = RULES[ruleOf(options)];
+  if (isIP(host) !== 0 && rule.refuses(host)) throw new OutboundRefusedError(`refused: ${host} is ${rule.what}`);
 }
 
 /**
  * POSTs a JSON body to an operator-configured URL (alert and outbound webhooks): http(s) only,
  * one deadline for the whole exchange, no redirects followed (a 3xx is an answer like any other,
- * so a redirect cannot reach an internal address), and private targets refused unless
- * explicitly allowed. Resolves with any HTTP answer; rejects when there was none (refused,
+ * so a redirect cannot reach an internal address), private targets refused unless explicitly
+ * allowed, and link-local and cloud metadata addresses refused always. Resolves with any HTTP answer; rejects when there was none (refused,
  * network error, timeout).
  */
 export async function postJsonBody(target: string, body: string, headers: Record<string, string>, options: OutboundOptions): Promise<OutboundResponse> {
@@ -88,8 +104,8 @@ export async function postJsonBody(target: string, body: string, headers: Record
       {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'content-length': String(payload.length), ...headers },
-        agent: POOLS[options.allowPrivateTargets ? 'open' : 'guarded'][url.protocol === 'https:' ? 'https:' : 'http:'],
-        ...(options.allowPrivateTargets ? {} : { lookup: guardedLookup() }),
+        agent: POOLS[ruleOf(options)][url.protocol === 'https:' ? 'https:' : 'http:'],
+        lookup: guardedLookup(RULES[ruleOf(options)]),
       },
       (response) => {
         const chunks: Buffer[] = [];
