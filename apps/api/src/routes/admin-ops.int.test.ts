@@ -305,6 +305,7 @@ describe('alerts, DLQ, metrics and the contacts/emails/lists data plane', () => 
         erasure: true,
         eventsDeleted: 2,
         runsExited: 0,
+        effectsDropped: 0,
         runsDeleted: 0,
         parkedDeleted: 0,
         sendsErased: 0,

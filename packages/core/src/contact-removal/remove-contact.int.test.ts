@@ -57,6 +57,50 @@ describe("a removed contact's runs send nothing, cancelled or not", () => {
     expect(await emailsTo(to)).toHaveLength(0);
   });
 
+  it.each([
+    { removal: 'delete', remove: deleteContact },
+    { removal: 'erasure', remove: eraseContact },
+  ])("$removal: a journey start Temporal could not take before it is dropped, never to enrol them; another person's stays", async ({ remove }) => {
+    const run = randomUUID();
+    const userId = `kept-start-${run}`;
+    const otherId = `other-start-${run}`;
+    await deps.db
+      .insertInto('contacts')
+      .values({ externalId: userId, email: uniqueAddress('kept-start') })
+      .execute();
+    // a sign-up acknowledged while Temporal was down: the event and its start kept for the relay
+    // (due in an hour, so no other test's relay carries it out meanwhile)
+    const keptStart = async (user: string) => {
+      const event = await deps.db
+        .insertInto('events')
+        .values({ userId: user, event: 'user.signed_up', properties: '{}' })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await deps.db
+        .insertInto('eventEffects')
+        .values({
+          eventId: event.id,
+          seq: 1,
+          kind: 'start',
+          userId: user,
+          journeyId: 'welcome-series',
+          workflowId: null,
+          lastError: 'Temporal unreachable',
+          nextAttemptAt: new Date(Date.now() + 3_600_000),
+        })
+        .execute();
+      return event.id;
+    };
+    const mine = await keptStart(userId);
+    const theirs = await keptStart(otherId);
+    const effectsOf = (eventId: string) => deps.db.selectFrom('eventEffects').select('kind').where('eventId', '=', eventId).execute();
+
+    expect((await remove(deps.db, userId)).effectsDropped).toBe(1);
+    expect(await effectsOf(mine)).toEqual([]);
+    expect(await effectsOf(theirs)).toEqual([{ kind: 'start' }]);
+    await deps.db.deleteFrom('eventEffects').where('eventId', '=', theirs).execute();
+  });
+
   it("erasure deletes the person's parked work a retry would carry out on them again (an event, an email, a journey start); a delete and other people's entries keep theirs", async () => {
     const run = randomUUID();
     const userId = `parked-${run}`;

@@ -5,6 +5,7 @@ import { deletePreferencesKeepingSuppression } from '../contacts/address-suppres
 import { getContact, ownUserIds } from '../contacts/contact';
 import { deleteParkedWorkOf } from '../dlq/dead-letters';
 import { eraseSendsOf } from '../emails/erase-sends';
+import { dropEffectsOf } from '../events/event-effects';
 import { eraseRunsOf } from '../journeys/erase-runs';
 import { markStatesExited } from '../journeys/exit-states';
 import { LIVE_STATUSES } from '../journeys/live-statuses';
@@ -22,12 +23,15 @@ export interface RemovedContact {
    * state exited when it wakes and ends without sending.
    */
   runsToCancel: string[];
+  /** the journey starts (and signals, exits) still kept for the person that the removal dropped */
+  effectsDropped: number;
 }
 
 /**
  * A removed person is in no journey: the live states of every user id the contact owns are exited
  * in the removal's own transaction, so no later step of theirs sends (the send reads its state
- * first), whether or not the cancellation reaches Temporal.
+ * first), whether or not the cancellation reaches Temporal; and the removal drops their kept journey
+ * effects (dropEffectsOf), so no start Temporal could not take before it enrols them after it.
  */
 async function exitLiveRuns(trx: Db, contact: ContactRow, reason: RemovalReason): Promise<string[]> {
   const live = await trx
@@ -51,8 +55,9 @@ export async function deleteContact(db: Db, idOrExternalId: string): Promise<Rem
     const contact = await getContact(trx, idOrExternalId);
     await deletePreferencesKeepingSuppression(trx, contact);
     const runsToCancel = await exitLiveRuns(trx, contact, 'contact_deleted');
+    const effectsDropped = await dropEffectsOf(trx, ownUserIds(contact));
     await trx.deleteFrom('contacts').where('id', '=', contact.id).execute();
-    return { contact, runsToCancel };
+    return { contact, runsToCancel, effectsDropped };
   });
 }
 
@@ -76,6 +81,7 @@ export async function eraseContact(
     const contact = await getContact(trx, idOrExternalId);
     await deletePreferencesKeepingSuppression(trx, contact);
     const runsToCancel = await exitLiveRuns(trx, contact, 'contact_erased');
+    const effectsDropped = await dropEffectsOf(trx, ownUserIds(contact));
     const events = await trx
       .deleteFrom('events')
       .where('userId', '=', sql<string>`any(${ownUserIds(contact)})`)
@@ -86,6 +92,15 @@ export async function eraseContact(
     const webhookEventsDeleted = await forgetOutboundEventsOf(trx, ownUserIds(contact));
     const parkedDeleted = await deleteParkedWorkOf(trx, ownUserIds(contact));
     await trx.deleteFrom('contacts').where('id', '=', contact.id).execute();
-    return { contact, runsToCancel, runsToDelete, eventsDeleted: Number(events.numDeletedRows), parkedDeleted, sendsErased, webhookEventsDeleted };
+    return {
+      contact,
+      runsToCancel,
+      effectsDropped,
+      runsToDelete,
+      eventsDeleted: Number(events.numDeletedRows),
+      parkedDeleted,
+      sendsErased,
+      webhookEventsDeleted,
+    };
   });
 }

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { eachLimited } from '../concurrency/each-limited';
 import type { Db } from '../db/database';
 import { NAMED_STATEMENT } from '../db/named-statements';
@@ -147,6 +147,20 @@ export async function parkStart(
 }
 
 type EffectKey = Pick<EventEffect, 'eventId' | 'seq'>;
+
+/**
+ * For a contact's delete or erasure: the journey effects still kept for its user ids (`ownUserIds`)
+ * go, so a start Temporal could not take before the removal never enrols the person after it; their
+ * signals and exits are moot, the removal exits their live runs in the same transaction. Answers
+ * how many went.
+ */
+export async function dropEffectsOf(db: Db, userIds: RawBuilder<string[]>): Promise<number> {
+  const result = await db
+    .deleteFrom('eventEffects')
+    .where('userId', '=', sql<string>`any(${userIds})`)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
 
 /** Removes the rows of effects carried out, in one statement (by name: the api sends one every 250 ms under load). */
 export async function deleteEffects(db: Db, keys: readonly EffectKey[]): Promise<void> {

@@ -91,9 +91,12 @@ export const contactRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps 
       },
     },
     async (request) => {
-      const { contact, runsToCancel } = await deleteContact(deps.db, request.params.id);
+      const { contact, runsToCancel, effectsDropped } = await deleteContact(deps.db, request.params.id);
       await cancelRuns({ logger: request.log, orchestrator: deps.temporal.orchestrator }, runsToCancel);
-      request.auditRecord = { resourceId: contact.id, detail: { externalId: contact.externalId, email: contact.email, runsExited: runsToCancel.length } };
+      request.auditRecord = {
+        resourceId: contact.id,
+        detail: { externalId: contact.externalId, email: contact.email, runsExited: runsToCancel.length, effectsDropped },
+      };
       return { deleted: true as const };
     },
   );

@@ -74,7 +74,7 @@ export const dataContactRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { d
       },
     },
     async (request) => {
-      const { contact, eventsDeleted, runsToCancel, runsToDelete, parkedDeleted, sendsErased, webhookEventsDeleted } = await eraseContact(
+      const { contact, eventsDeleted, runsToCancel, effectsDropped, runsToDelete, parkedDeleted, sendsErased, webhookEventsDeleted } = await eraseContact(
         deps.db,
         request.params.id,
       );
@@ -83,7 +83,16 @@ export const dataContactRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { d
       // what was done, not to whom: an erasure keeps neither the person's address nor their id
       request.auditRecord = {
         resourceId: contact.id,
-        detail: { erasure: true, eventsDeleted, runsExited: runsToCancel.length, runsDeleted, parkedDeleted, sendsErased, webhookEventsDeleted },
+        detail: {
+          erasure: true,
+          eventsDeleted,
+          runsExited: runsToCancel.length,
+          effectsDropped,
+          runsDeleted,
+          parkedDeleted,
+          sendsErased,
+          webhookEventsDeleted,
+        },
       };
       return { deleted: true as const, eventsDeleted };
     },
