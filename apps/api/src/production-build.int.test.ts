@@ -45,7 +45,7 @@ describe('the production build', () => {
       // the shared test database's outbox belongs to the suite's own workers
       OUTBOUND_DISPATCH: 'false',
       // production refuses to start without it (docs/security.md, "Production checklist")
-      EMAIL_PROVIDER_WEBHOOK_SECRET: 'sns-password',
+      EMAIL_PROVIDER_WEBHOOK_SECRET: 'sns-password-of-the-subscription',
     };
     const migrate = await runEntry('dist/cli/main.js', env, { args: ['migrate'] });
     expect(migrate.output).toContain('[migrate]');

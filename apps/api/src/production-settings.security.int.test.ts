@@ -26,6 +26,15 @@ describe('a production start with unsafe settings', () => {
     ['the placeholder AUTH_SECRET of docker-compose.yml', { AUTH_SECRET: 'change-me-to-a-long-random-secret' }, 'AUTH_SECRET is a published placeholder'],
     ['TRUST_PROXY=true', { TRUST_PROXY: 'true' }, 'TRUST_PROXY=true trusts every X-Forwarded-For hop'],
     ['Temporal payloads in clear', { ENCRYPTION_KEYS: '' }, "ENCRYPTION_KEYS is unset, so Temporal's history"],
+    ['a guessable ADMIN_API_KEY', { ADMIN_API_KEY: 'admin' }, 'ADMIN_API_KEY is shorter than 32 characters'],
+    ['a guessable SNS subscription password', { EMAIL_PROVIDER_WEBHOOK_SECRET: 'sns' }, 'EMAIL_PROVIDER_WEBHOOK_SECRET is shorter than 16 characters'],
+    ['TRUST_PROXY of every address', { TRUST_PROXY: '0.0.0.0/0' }, 'TRUST_PROXY=0.0.0.0/0 trusts every X-Forwarded-For hop'],
+    ['links over plain http', { API_PUBLIC_URL: 'http://mail.example.com' }, 'API_PUBLIC_URL is http://mail.example.com'],
+    [
+      'a Temporal token in clear',
+      { ORCHESTRATOR_CLIENT_TOKEN: 'token', TEMPORAL_TLS: 'false', TEMPORAL_ADDRESS: 'temporal.example.com:7233' },
+      'ORCHESTRATOR_CLIENT_TOKEN would be sent in clear',
+    ],
   ])('refuses %s alone (the check the api runs at start, over the sources of this deployment)', (_what, unsafe, named) => {
     expect(unsafeApiSettings(loadConfig(production))).toEqual([]);
     expect(unsafeApiSettings(loadConfig({ ...production, ...unsafe }))).toEqual([expect.stringContaining(named)]);

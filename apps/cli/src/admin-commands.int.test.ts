@@ -107,7 +107,13 @@ describe('waymark admin (no API running, database access only)', () => {
   });
 
   it('a production API refuses to start without Redis', async () => {
-    const env = { ...integrationEnv(), NODE_ENV: 'production', PORT: '0', CACHE_URL: 'redis://127.0.0.1:1', EMAIL_PROVIDER_WEBHOOK_SECRET: 'sns-password' };
+    const env = {
+      ...integrationEnv(),
+      NODE_ENV: 'production',
+      PORT: '0',
+      CACHE_URL: 'redis://127.0.0.1:1',
+      EMAIL_PROVIDER_WEBHOOK_SECRET: 'sns-password-of-the-subscription',
+    };
     const result = await runEntry('apps/api/src/server.ts', env);
     expect(result.code).not.toBe(0);
     expect(result.output).toContain('production needs it for sign-in sessions');

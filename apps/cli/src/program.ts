@@ -70,6 +70,7 @@ function commandConfig(): CommandConfig {
     emailWebhookSecret: null,
     encryptionKeys: null,
     openSources: [],
+    temporal: { address: config.temporal.address, tls: config.temporal.tls, hasClientToken: config.temporal.apiKey !== undefined },
   });
   for (const warning of unsafe) console.error(`waymark: warning: unsafe setting: ${warning}`);
   for (const warning of config.settingWarnings) console.error(`waymark: warning: ${warning}`);

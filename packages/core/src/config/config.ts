@@ -406,6 +406,10 @@ export function settingsUnderCheck(config: Config, sources: readonly SourceAuthS
     emailWebhookSecret: config.email.webhookSecret,
     encryptionKeys: config.encryptionKeys,
     openSources: openMatchSources(sources, config.webhookSources),
+    adminApiKey: config.adminApiKey,
+    publicUrls: { API_PUBLIC_URL: config.apiPublicUrl, AUTH_URL: config.authUrl },
+    snsCertificatePem: config.email.snsCertificatePem,
+    temporal: { address: config.temporal.address, tls: config.temporal.tls, hasClientToken: config.temporal.apiKey !== undefined },
   };
 }
 

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, settingsUnderCheck } from './config';
 import { parseTrustProxy } from './trust-proxy';
@@ -6,11 +7,19 @@ import { unsafeSettings, unsafeSettingsMessage } from './unsafe-settings';
 const safe = {
   authSecret: 'a'.repeat(64),
   trustProxy: false as const,
-  emailWebhookSecret: 'sns-password',
+  emailWebhookSecret: 'sns-password-of-the-subscription',
   encryptionKeys: [{ id: 'k1', key: new Uint8Array(Buffer.from('0f1e2d3c4b5a69788796a5b4c3d2e1f00112233445566778899aabbccddeeff0', 'hex')) }],
   openSources: [],
 };
 const KEY = '0f1e2d3c4b5a69788796a5b4c3d2e1f00112233445566778899aabbccddeeff0';
+/** an environment the check finds nothing in */
+const safeEnv = {
+  DATABASE_URL: 'postgres://x',
+  AUTH_SECRET: 'a'.repeat(40),
+  EMAIL_PROVIDER_API_KEY: 'k',
+  EMAIL_PROVIDER_WEBHOOK_SECRET: 'sns-password-of-the-subscription',
+  ENCRYPTION_KEYS: `k1:${KEY}`,
+};
 
 describe('unsafeSettings', () => {
   it('finds nothing in a safe configuration', () => {
@@ -37,6 +46,51 @@ describe('unsafeSettings', () => {
     expect(unsafeSettingsMessage(problems).split('\n')).toHaveLength(6);
   });
 
+  it('refuses a guessable ADMIN_API_KEY or SNS password, TRUST_PROXY of every address, plain-http public URLs, the published SNS certificate and a Temporal token in clear', () => {
+    const only = (extra: Partial<Parameters<typeof unsafeSettings>[0]>) => unsafeSettings({ ...safe, ...extra });
+    expect(only({ adminApiKey: 'admin' })).toEqual([expect.stringContaining('ADMIN_API_KEY is shorter than 32 characters')]);
+    expect(only({ adminApiKey: 'k'.repeat(32) })).toEqual([]);
+    expect(only({ emailWebhookSecret: 'x' })).toEqual([expect.stringContaining('EMAIL_PROVIDER_WEBHOOK_SECRET is shorter than 16 characters')]);
+    expect(only({ trustProxy: ['10.0.0.1', '0.0.0.0/0'] })).toEqual([
+      expect.stringContaining('TRUST_PROXY=10.0.0.1,0.0.0.0/0 trusts every X-Forwarded-For hop'),
+    ]);
+    expect(only({ trustProxy: ['::/0'] })).toHaveLength(1);
+    expect(only({ publicUrls: { API_PUBLIC_URL: 'http://mail.example.com', AUTH_URL: 'https://app.example.com' } })).toEqual([
+      expect.stringContaining('API_PUBLIC_URL is http://mail.example.com'),
+    ]);
+    // this machine (a local trial, docker-compose.yml's default, a test) stays allowed
+    expect(only({ publicUrls: { API_PUBLIC_URL: 'http://localhost:3002', AUTH_URL: 'http://127.0.0.1:3002' } })).toEqual([]);
+    expect(only({ snsCertificatePem: readFileSync(new URL('../../../../test/fixtures/sns-test-cert.pem', import.meta.url), 'utf8') })).toEqual([
+      expect.stringContaining("EMAIL_PROVIDER_SNS_CERTIFICATE is this repository's test certificate"),
+    ]);
+    expect(only({ snsCertificatePem: 'not a certificate' })).toEqual([]);
+    const temporal = { address: 'temporal.internal:7233', tls: false, hasClientToken: true };
+    expect(only({ temporal })).toEqual([expect.stringContaining('ORCHESTRATOR_CLIENT_TOKEN would be sent in clear to temporal.internal:7233')]);
+    expect(only({ temporal: { ...temporal, tls: true } })).toEqual([]);
+    expect(only({ temporal: { ...temporal, address: '127.0.0.1:7233' } })).toEqual([]);
+    expect(only({ temporal: { ...temporal, hasClientToken: false } })).toEqual([]);
+  });
+
+  it('reads each of them from the configuration', () => {
+    const env = safeEnv;
+    expect(unsafeSettings(settingsUnderCheck(loadConfig(env), []))).toEqual([]);
+    const problems = unsafeSettings(
+      settingsUnderCheck(
+        loadConfig({
+          ...env,
+          ADMIN_API_KEY: 'admin',
+          AUTH_URL: 'http://app.example.com',
+          TRUST_PROXY: '0.0.0.0/0',
+          ORCHESTRATOR_CLIENT_TOKEN: 'token',
+          TEMPORAL_TLS: 'false',
+          TEMPORAL_ADDRESS: 'temporal.example.com:7233',
+        }),
+        [],
+      ),
+    );
+    expect(problems.map((problem) => problem.split(' ')[0])).toEqual(['TRUST_PROXY=0.0.0.0/0', 'ADMIN_API_KEY', 'AUTH_URL', 'ORCHESTRATOR_CLIENT_TOKEN']);
+  });
+
   it('refuses a key of one repeated byte, as the bench and chaos keys of this repository are', () => {
     const published = { id: 'test-1', key: new Uint8Array(Buffer.from('5e'.repeat(32), 'hex')) };
     expect(unsafeSettings({ ...safe, encryptionKeys: [...safe.encryptionKeys, published] })).toEqual([
@@ -49,13 +103,7 @@ describe('unsafeSettings', () => {
   });
 
   it('sees an analytics source opened by ANALYTICS_WEBHOOK_OPEN=true without its secret, and not one with its secret', () => {
-    const env = {
-      DATABASE_URL: 'postgres://x',
-      AUTH_SECRET: 'a'.repeat(40),
-      EMAIL_PROVIDER_API_KEY: 'k',
-      EMAIL_PROVIDER_WEBHOOK_SECRET: 's',
-      ENCRYPTION_KEYS: `k1:${KEY}`,
-    };
+    const env = safeEnv;
     const analytics = [{ id: 'analytics', auth: { type: 'match' as const, secret: 'ANALYTICS_WEBHOOK_SECRET' } }];
     expect(unsafeSettings(settingsUnderCheck(loadConfig(env), analytics))).toEqual([]);
     expect(unsafeSettings(settingsUnderCheck(loadConfig({ ...env, ANALYTICS_WEBHOOK_OPEN: 'true' }), analytics))).toEqual([

@@ -1,3 +1,5 @@
+import { X509Certificate } from 'node:crypto';
+import { isIP } from 'node:net';
 import type { EncryptionKey } from './encryption-keys';
 import type { TrustProxy } from './trust-proxy';
 
@@ -9,6 +11,19 @@ const PLACEHOLDER_AUTH_SECRETS = new Set(['change-me-to-a-long-random-secret', '
 
 /** AUTH_SECRET is at least this many bytes in production (32 random bytes: `openssl rand -hex 32`). */
 export const MIN_AUTH_SECRET_BYTES = 32;
+/** ADMIN_API_KEY, a full-admin key no one can revoke but by a restart, is at least this long. */
+export const MIN_ADMIN_API_KEY_LENGTH = 32;
+/**
+ * EMAIL_PROVIDER_WEBHOOK_SECRET, the SNS subscription's password, is at least this long: it is all
+ * that stands between anyone's own signed SNS topic and a forged bounce when SES_SNS_TOPIC_ARNS is unset.
+ */
+export const MIN_EMAIL_WEBHOOK_SECRET_LENGTH = 16;
+/**
+ * The SHA-256 fingerprint of the SNS signing certificate published in this repository for tests
+ * (test/fixtures/sns-test-cert.pem): its private key is published beside it, so pinned with
+ * EMAIL_PROVIDER_SNS_CERTIFICATE it lets anyone sign SES notifications.
+ */
+const PUBLISHED_SNS_CERTIFICATE = '87:78:B7:DA:27:57:69:D2:B1:EC:39:1C:BB:77:01:86:E0:79:F4:59:1A:E6:28:9B:E2:4A:BA:F2:68:60:74:9F';
 
 /** A webhook source that authenticates by comparing a shared secret (`match`), as the check sees it. */
 export interface MatchSourceSetting {
@@ -28,6 +43,14 @@ export interface SettingsUnderCheck {
   encryptionKeys: readonly EncryptionKey[] | undefined | null;
   /** match sources served with no secret because their `*_WEBHOOK_OPEN=true` says so */
   openSources: readonly MatchSourceSetting[];
+  /** ADMIN_API_KEY (undefined when unset or where a process does not read it) */
+  adminApiKey?: string | undefined;
+  /** the URLs people's links and sign-in pages are built on, by variable: API_PUBLIC_URL, AUTH_URL */
+  publicUrls?: Readonly<Record<string, string>>;
+  /** EMAIL_PROVIDER_SNS_CERTIFICATE (PEM), when a certificate is pinned */
+  snsCertificatePem?: string | undefined;
+  /** how the process reaches Temporal */
+  temporal?: { address: string; tls: boolean; hasClientToken: boolean };
 }
 
 /**
@@ -51,9 +74,9 @@ export function unsafeSettings(settings: SettingsUnderCheck): string[] {
       problems.push(`AUTH_SECRET is shorter than ${MIN_AUTH_SECRET_BYTES} bytes; set 32 random bytes (openssl rand -hex 32)`);
     }
   }
-  if (settings.trustProxy === true) {
+  if (settings.trustProxy === true || (Array.isArray(settings.trustProxy) && settings.trustProxy.some(isEveryAddress))) {
     problems.push(
-      'TRUST_PROXY=true trusts every X-Forwarded-For hop, so a client chooses the address every per-address limit counts; ' +
+      `TRUST_PROXY=${settings.trustProxy === true ? 'true' : (settings.trustProxy as string[]).join(',')} trusts every X-Forwarded-For hop, so a client chooses the address every per-address limit counts; ` +
         'set the number of proxies in front (e.g. TRUST_PROXY=1) or their addresses/CIDRs',
     );
   }
@@ -61,6 +84,11 @@ export function unsafeSettings(settings: SettingsUnderCheck): string[] {
     problems.push(
       'EMAIL_PROVIDER_WEBHOOK_SECRET is unset, so SES bounce and complaint notifications are refused and nobody is suppressed; ' +
         'set it and subscribe https://sns:<secret>@<host>/v1/webhooks/email-provider',
+    );
+  } else if (typeof settings.emailWebhookSecret === 'string' && settings.emailWebhookSecret.length < MIN_EMAIL_WEBHOOK_SECRET_LENGTH) {
+    problems.push(
+      `EMAIL_PROVIDER_WEBHOOK_SECRET is shorter than ${MIN_EMAIL_WEBHOOK_SECRET_LENGTH} characters, so it can be guessed and bounces and complaints forged; ` +
+        'set a random one (openssl rand -hex 16) and subscribe https://sns:<secret>@<host>/v1/webhooks/email-provider again',
     );
   }
   if (settings.encryptionKeys === undefined) {
@@ -77,7 +105,71 @@ export function unsafeSettings(settings: SettingsUnderCheck): string[] {
       problems.push(`ENCRYPTION_KEYS key "${key.id}" is one byte repeated, not a random key; set <id>:<openssl rand -hex 32>`);
     }
   }
+  if (settings.adminApiKey !== undefined && settings.adminApiKey.length < MIN_ADMIN_API_KEY_LENGTH) {
+    problems.push(
+      `ADMIN_API_KEY is shorter than ${MIN_ADMIN_API_KEY_LENGTH} characters: it is a full-admin key that can be guessed and only a restart revokes; ` +
+        'unset it and use scoped keys (waymark keys create), or set 32 random bytes (openssl rand -hex 32)',
+    );
+  }
+  for (const [variable, url] of Object.entries(settings.publicUrls ?? {})) {
+    if (isPlainHttpElsewhere(url)) {
+      problems.push(
+        `${variable} is ${url}: sign-in, password-reset, invitation, unsubscribe and tracking links would travel in clear (and production's Secure cookies would never come back); ` +
+          'serve it over https',
+      );
+    }
+  }
+  if (settings.snsCertificatePem !== undefined && certificateFingerprint(settings.snsCertificatePem) === PUBLISHED_SNS_CERTIFICATE) {
+    problems.push(
+      "EMAIL_PROVIDER_SNS_CERTIFICATE is this repository's test certificate, whose private key is published: anyone could sign bounces and complaints; " +
+        "unset it (Amazon's certificates are used) or pin your own",
+    );
+  }
+  const temporal = settings.temporal;
+  if (temporal !== undefined && temporal.hasClientToken && !temporal.tls && !isLoopbackHost(hostOf(temporal.address))) {
+    problems.push(
+      `ORCHESTRATOR_CLIENT_TOKEN would be sent in clear to ${temporal.address} (TEMPORAL_TLS=false): anyone on the way could take over the namespace; ` +
+        'unset TEMPORAL_TLS (a token turns TLS on)',
+    );
+  }
   return problems;
+}
+
+/** A CIDR covering every address (0.0.0.0/0, ::/0): proxy-addr then trusts every hop, as with `true`. */
+function isEveryAddress(entry: string): boolean {
+  const [address = '', prefix] = entry.split('/');
+  return isIP(address) !== 0 && prefix !== undefined && Number(prefix) === 0;
+}
+
+function hostOf(address: string): string {
+  // host:port, [v6]:port or a bare host
+  const bracketed = /^\[([^\]]+)\]/.exec(address);
+  if (bracketed !== null) return bracketed[1]!;
+  return address.split(':').length === 2 ? address.split(':')[0]! : address;
+}
+
+function isLoopbackHost(host: string): boolean {
+  const name = host.toLowerCase();
+  return name === 'localhost' || name.endsWith('.localhost') || /^127\./.test(name) || name === '::1';
+}
+
+/** http:// to anything but this machine (a local trial, the compose file's default, a test) */
+function isPlainHttpElsewhere(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' && !isLoopbackHost(url.hostname.replace(/^\[|\]$/g, ''));
+  } catch {
+    return false;
+  }
+}
+
+function certificateFingerprint(pem: string): string | undefined {
+  try {
+    return new X509Certificate(pem).fingerprint256;
+  } catch {
+    // a malformed certificate is the SNS check's to refuse (sns-message.ts)
+    return undefined;
+  }
 }
 
 /** The variable that opens a match source without a secret: `ANALYTICS_WEBHOOK_SECRET` → `ANALYTICS_WEBHOOK_OPEN`. */

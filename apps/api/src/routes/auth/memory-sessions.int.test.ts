@@ -97,7 +97,7 @@ describe('development without Redis: sessions in memory', () => {
       NODE_ENV: 'production',
       PORT: '0',
       TRUST_PROXY: '1',
-      EMAIL_PROVIDER_WEBHOOK_SECRET: 'sns-password',
+      EMAIL_PROVIDER_WEBHOOK_SECRET: 'sns-password-of-the-subscription',
     });
     expect(result.code).not.toBe(0);
     expect(result.output).toContain('Redis at CACHE_URL is unreachable; production needs it for sign-in sessions');
