@@ -17,10 +17,12 @@ const MOVE_MARK = preparedStatement<Record<string, never>>(
   `update tracking_event_sweeps set swept_until = greatest(swept_until, $1::timestamptz) where id = 1`,
 );
 
-// Whose event the sweep may store: a person who still has a contact. Storing an event upserts its
-// contact, so a hit of a person erased (or deleted) since would bring the contact back; their send
-// records stay by design (contact-admin.ts), and a hit's lost event goes with the person.
-const PERSON_KEPT = `(exists (select 1 from contacts k where k.external_id = s.user_id)
+// Whose event the sweep may store: a person who still has a contact, on a send not erased. Storing an
+// event upserts its contact, so a hit of a person erased (or deleted) since would bring the contact
+// back; their send records stay by design (emails/erase-sends.ts), and a hit's lost event goes with
+// the person. An erased send's hits never have events (tracking-recorder.ts), not even once someone
+// signs up again with the same address.
+const PERSON_KEPT = `s.erased_at is null and (exists (select 1 from contacts k where k.external_id = s.user_id)
      or exists (select 1 from contacts k where k.external_id is null and lower(k.email) = lower(coalesce(s.user_id, s.to_email))))`;
 
 // A click still pending its verdict is left to the pending sweep (tracking-recorder.ts), which

@@ -18,6 +18,12 @@ export interface RecordedClick extends ClickEventSource {
    * (`settleClick`) a second later. Until then it does not count as a person's.
    */
   pending: boolean;
+  /**
+   * Its send's recipient was erased (emails/erase-sends.ts): the hit is counted, but kept without
+   * the address and user agent it came from, and no event is stored of it (storing one would
+   * bring the contact back). Never pending.
+   */
+  erased: boolean;
 }
 
 // All statements are planned once per connection (prepared, generic plan): their plans do not
@@ -31,7 +37,7 @@ const RECORD_CLICKS = preparedStatement<Omit<RecordedClick, 'machineReason'> & {
      select * from unnest($1::uuid[], $2::text[], $3::text[], $4::uuid[], $5::text[]) with ordinality as t(link_id, ip, ua, click_id, reason, ord)
    ), link as (
      select i.ord, i.ip, i.ua, i.click_id, i.reason, t.id, t.email_send_id, t.original_url, t.honeypot,
-       s.template_key, s.user_id, s.to_email,
+       s.template_key, s.user_id, s.to_email, s.erased_at is not null as erased,
        s.sent_at is not null and s.sent_at > now() - make_interval(secs => $6::int / 1000.0) as in_window
      from input i join tracked_links t on t.id = i.link_id join email_sends s on s.id = t.email_send_id
    ), verdict as (
@@ -44,7 +50,8 @@ const RECORD_CLICKS = preparedStatement<Omit<RecordedClick, 'machineReason'> & {
      from link l
    ), click as (
      insert into link_clicks (id, tracked_link_id, ip_address, user_agent, machine, machine_reason, pending)
-     select click_id, id, ip, ua, machine_reason is not null, machine_reason, machine_reason is null and in_window from verdict order by ord
+     select click_id, id, case when erased then null else ip end, case when erased then null else ua end,
+       machine_reason is not null, machine_reason, machine_reason is null and in_window and not erased from verdict order by ord
    ), counted as (
      update tracked_links t set click_count = t.click_count + c.n, updated_at = now()
      from (select id, count(*)::int as n from verdict group by id) c where t.id = c.id
@@ -58,7 +65,7 @@ const RECORD_CLICKS = preparedStatement<Omit<RecordedClick, 'machineReason'> & {
    )
    select ord::int as ord, click_id as "clickId", original_url as "originalUrl", id as "linkId", email_send_id as "emailSendId",
      template_key as "templateKey", user_id as "userId", to_email as "toEmail", now() as "clickedAt",
-     machine_reason as "machineReason", machine_reason is null and in_window as pending
+     machine_reason as "machineReason", machine_reason is null and in_window and not erased as pending, erased
    from verdict`,
 );
 
@@ -133,7 +140,7 @@ export async function settleClicks(
   });
 }
 
-const LEFT_PENDING = preparedStatement<Omit<RecordedClick, 'machineReason' | 'pending'>>(
+const LEFT_PENDING = preparedStatement<Omit<RecordedClick, 'machineReason' | 'pending' | 'erased'>>(
   'waymark_left_pending_clicks',
   `select lc.id as "clickId", t.original_url as "originalUrl", t.id as "linkId", t.email_send_id as "emailSendId",
      s.template_key as "templateKey", s.user_id as "userId", s.to_email as "toEmail", lc.clicked_at as "clickedAt"
@@ -146,7 +153,7 @@ const LEFT_PENDING = preparedStatement<Omit<RecordedClick, 'machineReason' | 'pe
 export async function findClicksLeftPending(
   statements: PreparedStatementPool,
   olderThanMs: number,
-): Promise<Omit<RecordedClick, 'machineReason' | 'pending'>[]> {
+): Promise<Omit<RecordedClick, 'machineReason' | 'pending' | 'erased'>[]> {
   return statements.run(LEFT_PENDING, [olderThanMs]);
 }
 
@@ -175,6 +182,8 @@ export interface OpenInput {
 export interface RecordedOpen extends OpenEventSource {
   /** the first open of its kind (person / machine) of this send */
   first: boolean;
+  /** its send's recipient was erased: counted, kept without address and user agent, no event (as RecordedClick) */
+  erased: boolean;
 }
 
 // the snapshot every CTE reads is from before the statement: "first of its kind" compares with
@@ -184,13 +193,14 @@ const RECORD_OPENS = preparedStatement<RecordedOpen & { ord: number }>(
   `with input as (
      select * from unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::uuid[]) with ordinality as t(send_id, ip, ua, reason, open_id, ord)
    ), known as (
-     select i.*, s.template_key, s.user_id, s.to_email,
+     select i.*, s.template_key, s.user_id, s.to_email, s.erased_at is not null as erased,
        case when i.reason is null then s.human_opened_at is null
          else not exists (select 1 from email_opens o where o.email_send_id = s.id and o.machine) end as first
      from input i join email_sends s on s.id = i.send_id
    ), opened as (
      insert into email_opens (id, email_send_id, ip_address, user_agent, machine, machine_reason)
-     select open_id, send_id, ip, ua, reason is not null, reason from known order by ord
+     select open_id, send_id, case when erased then null else ip end, case when erased then null else ua end, reason is not null, reason
+     from known order by ord
    ), first_open as (
      update email_sends s set opened_at = coalesce(s.opened_at, now()),
        human_opened_at = case when k.human then coalesce(s.human_opened_at, now()) else s.human_opened_at end,
@@ -200,7 +210,7 @@ const RECORD_OPENS = preparedStatement<RecordedOpen & { ord: number }>(
      where s.id = k.send_id and (s.opened_at is null or (k.human and s.human_opened_at is null))
    )
    select ord::int as ord, send_id as "emailSendId", template_key as "templateKey", user_id as "userId", to_email as "toEmail",
-     reason as "machineReason", first
+     reason as "machineReason", first, erased
    from known`,
 );
 

@@ -95,10 +95,10 @@ export function createTrackingRecorder(options: {
 
   // a pending click's event leaves once its verdict is known; its row stays `pending` until then,
   // so a stop within that second leaves it to the next sweep (of this api or another) to settle
-  const settleNow = async (click: Omit<RecordedClick, 'machineReason' | 'pending'>) => {
+  const settleNow = async (click: Omit<RecordedClick, 'machineReason' | 'pending' | 'erased'>) => {
     const settled = await settleClick.add(click.clickId);
     // another api's sweep (or this api's timer) settled it first and published its event
-    if (settled !== undefined) publishClick({ ...click, machineReason: settled.machineReason, pending: false });
+    if (settled !== undefined) publishClick({ ...click, machineReason: settled.machineReason, pending: false, erased: false });
   };
   const track = (work: Promise<void>, clickId?: string) => {
     const tracked = work
@@ -140,8 +140,9 @@ export function createTrackingRecorder(options: {
       // hit is already counted within the ceiling)
       if (recorded === undefined && (await ensureHoneypotLink(options.statements, linkId))) recorded = await click(linkId, hit);
       if (recorded === undefined) return undefined;
+      // an erased recipient's click is counted, and no event brings their contact back
       if (recorded.pending) settleLater(recorded);
-      else publishClick(recorded);
+      else if (!recorded.erased) publishClick(recorded);
       return destinationOf(recorded.originalUrl);
     },
 
@@ -153,7 +154,7 @@ export function createTrackingRecorder(options: {
         userAgent: hit.userAgent?.slice(0, 1000) ?? null,
         machineReason: machineReasonOf('open', hit),
       });
-      if (open === undefined || !open.first) return;
+      if (open === undefined || !open.first || open.erased) return;
       options.events.publish(openEvent(open, new Date()));
     },
 
