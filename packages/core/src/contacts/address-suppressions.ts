@@ -49,6 +49,20 @@ export async function deletePreferencesKeepingSuppression(db: Db, contact: Pick<
   `.execute(db);
 }
 
+/**
+ * Keeps a bounce or complaint of an address as its hash alone: what a late notification about an
+ * erased recipient's send records (process-notification.ts), so honouring it writes the address
+ * back nowhere in clear. A bounce suppresses at once here: with no preference row there is no
+ * count to reach a threshold with, and a permanent bounce after an erasure has nobody to wait for.
+ */
+export async function keepAddressSuppression(db: Db, email: string, reason: 'bounced' | 'complained', at: Date): Promise<void> {
+  await db
+    .insertInto('addressSuppressions')
+    .values({ addressHash: addressHash(sql.val(email)), reason, suppressedAt: at })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
+
 /** Lifts an address's kept suppression of these reasons: a resubscribe (`unsubscribed`), an operator's un-suppress (the rest). */
 export async function liftAddressSuppressions(db: Db, email: string, reasons: readonly AddressSuppressionReason[]): Promise<void> {
   await db

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { useEmailDeps } from '../../../../test/email-deps';
+import { signedSnsMessage } from '../../../../test/sns-signer';
+import { listAddressSuppressions } from '../contacts/address-suppressions';
+import { processSesNotification } from '../webhooks/email-provider/process-notification';
 import { dieDuringProviderCall } from '../../../../test/dying-send';
 import { emailsTo, uniqueAddress } from '../../../../test/email-emulator';
 import { deleteContact, eraseContact } from '../contact-removal/remove-contact';
@@ -91,5 +94,34 @@ describe("an erased person's sends: kept as delivery history, without their data
       status: 'unknown_dropped',
     });
     expect(await emailsTo(to)).toHaveLength(0);
+  });
+
+  it.each([
+    {
+      kind: 'complaint',
+      reason: 'complained',
+      notification: (to: string) => ({ eventType: 'Complaint', complaint: { complainedRecipients: [{ emailAddress: to }] } }),
+    },
+    {
+      kind: 'permanent bounce',
+      reason: 'bounced',
+      notification: (to: string) => ({ eventType: 'Bounce', bounce: { bounceType: 'Permanent', bouncedRecipients: [{ emailAddress: to }] } }),
+    },
+  ])('a $kind arriving after the erasure is honoured as a hash of the address, written back nowhere in clear', async ({ reason, notification }) => {
+    const userId = `erased-late-${randomUUID()}`;
+    const to = uniqueAddress('erased-late');
+    await deps.db.insertInto('contacts').values({ externalId: userId, email: to }).execute();
+    const sent = await sendEmail(deps.email, welcome(to, userId));
+    const { providerMessageId } = await rowOf(sent.emailSendId!);
+    await eraseContact(deps.db, userId);
+
+    const message = JSON.stringify({ ...notification(to), mail: { messageId: providerMessageId, destination: [to], timestamp: new Date().toISOString() } });
+    expect(await processSesNotification(deps.db, signedSnsMessage({ Message: message }), { bounceThreshold: 3, isRequired: () => false })).toMatchObject({
+      processed: true,
+      emailSendId: sent.emailSendId,
+    });
+    expect(await deps.db.selectFrom('emailPreferences').select('id').where('email', 'ilike', to).execute()).toEqual([]);
+    expect(await deps.db.selectFrom('emailPreferences').select('id').where('userId', '=', userId).execute()).toEqual([]);
+    expect((await listAddressSuppressions(deps.db, to)).map((kept) => kept.reason)).toEqual([reason]);
   });
 });

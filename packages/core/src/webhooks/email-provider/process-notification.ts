@@ -4,6 +4,7 @@ import type { SnsMessage } from '@waymark/email/sns-message';
 import type { Db } from '../../db/database';
 import type { EmailSendRow, EmailStatus } from '../../db/schema';
 import { recordComplaint, recordHardBounce } from '../../preferences/suppression';
+import { keepAddressSuppression } from '../../contacts/address-suppressions';
 import { machineReasonOf } from '../../tracking/machine-hits';
 import { countReputationEvent, sendGroupOf, type ReputationEvent } from '../../deliverability/reputation-counts';
 import { mailboxProviderOf } from '../../delivery/mailbox-provider';
@@ -132,7 +133,8 @@ export async function processSesNotification(db: Db, message: SnsMessage, option
           await countForBreaker(trx, send, 'bounced', at, options);
         }
         for (const email of recipientsOf(event.recipients, send)) {
-          await recordHardBounce(trx, { email, userId: send?.userId ?? null, threshold: options.bounceThreshold, at });
+          if (send?.erasedAt) await keepAddressSuppression(trx, email, 'bounced', at);
+          else await recordHardBounce(trx, { email, userId: send?.userId ?? null, threshold: options.bounceThreshold, at });
         }
         break;
       }
@@ -142,7 +144,9 @@ export async function processSesNotification(db: Db, message: SnsMessage, option
           await countForBreaker(trx, send, 'complained', at, options);
         }
         for (const email of recipientsOf(event.recipients, send)) {
-          await recordComplaint(trx, { email, userId: send?.userId ?? null, at });
+          // an erased recipient's send: honoured as a hash of the address, written back nowhere in clear
+          if (send?.erasedAt) await keepAddressSuppression(trx, email, 'complained', at);
+          else await recordComplaint(trx, { email, userId: send?.userId ?? null, at });
         }
         break;
       case 'rejected':
