@@ -39,6 +39,17 @@ describe("an erased person's sends: kept as delivery history, without their data
     // not yet sent: its row is queued, as the send rate or a stopped worker leaves one
     const queuedInput = welcome(to, userId);
     const queued = await createQueuedSend(deps.email, queuedInput, 'product');
+    // a send refused by the provider, quoting the address; a frequency-cap claim naming it
+    const refused = await createQueuedSend(deps.email, welcome(to, userId), 'product');
+    await deps.db
+      .updateTable('emailSends')
+      .set({ status: 'failed', errorMessage: `MessageRejected: ${to} is not verified` })
+      .where('id', '=', refused.id)
+      .execute();
+    await deps.db
+      .insertInto('deliveryCapClaims')
+      .values({ idempotencyKey: randomUUID(), email: to.toLowerCase(), category: 'product', createdAt: new Date() })
+      .execute();
     const otherTo = uniqueAddress('kept-sends');
     const other = await sendEmail(deps.email, welcome(otherTo, `kept-${run}`));
     expect([sent.status, userless.status, other.status]).toEqual(['sent', 'sent', 'sent']);
@@ -46,7 +57,9 @@ describe("an erased person's sends: kept as delivery history, without their data
     expect(before.subject).toContain('Ada');
 
     const erased = await eraseContact(deps.db, userId);
-    expect(erased.sendsErased).toBe(3);
+    expect(erased.sendsErased).toBe(4);
+    expect(await rowOf(refused.id)).toMatchObject({ status: 'failed', errorMessage: '[erased]' });
+    expect(await deps.db.selectFrom('deliveryCapClaims').select('email').where('email', '=', to.toLowerCase()).execute()).toEqual([]);
 
     for (const id of [sent.emailSendId!, userless.emailSendId!]) {
       const row = await rowOf(id);

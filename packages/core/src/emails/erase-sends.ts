@@ -22,8 +22,9 @@ export const ERASED_BEFORE_SENDING = 'its recipient was erased before it was sen
  * data (names, plans, whatever the journey or caller passed) becomes `{}` and the subject, which
  * may carry a name, becomes empty. `erased_at` says so: the studio's view of such a send answers
  * 404 (ERASED_SEND) and an unknown outcome is never sent again (unknown-delivery.ts).
- * A send not yet claimed for its provider call is cancelled: nothing more goes to the person.
- * Answers how many sends it erased.
+ * A failure's text becomes `[erased]`. A send not yet claimed for its provider call is cancelled:
+ * nothing more goes to the person; the frequency caps' claims naming the address go. Answers how
+ * many sends it erased.
  */
 export async function eraseSendsOf(db: Db, userIds: RawBuilder<string[]>): Promise<number> {
   const { rows } = await sql<{ count: string }>`
@@ -33,12 +34,17 @@ export async function eraseSendsOf(db: Db, userIds: RawBuilder<string[]>): Promi
         subject = '',
         erased_at = now(),
         status = case when status in ('queued', 'rendered') and send_started_at is null and provider_message_id is null then 'cancelled' else status end,
+        -- a failure's text quotes the address (a provider's refusal) or the data (a template's)
         error_message = case
           when status in ('queued', 'rendered') and send_started_at is null and provider_message_id is null then ${ERASED_BEFORE_SENDING}
-          else error_message end,
+          when error_message is null then null
+          else '[erased]' end,
         updated_at = now()
       where ${personSends(userIds)} and erased_at is null
       returning 1
+    ), claims as (
+      -- a send in admission keeps the address it is counted under until its row exists
+      delete from delivery_cap_claims where email = any(${userIds})
     )
     select count(*) from erased`.execute(db);
   return Number(rows[0]?.count ?? 0);
