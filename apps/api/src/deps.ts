@@ -270,7 +270,10 @@ export async function createAppDeps(config: Config, logger: AppLogger, options: 
     snsCertificates,
     deadLetterRetryHandlers,
     sources,
-    personCache: createPersonPropertyCache(redis),
+    personCache: createPersonPropertyCache(
+      redis,
+      webhookSources.filter((source) => source.propertyCache).map((source) => source.id),
+    ),
     processMetrics,
     sessions,
     sessionPrincipals: new SessionPrincipals({ db }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { getContact, toContact } from '@waymark/core/contacts/contact';
+import { emailOnlyUserId, getContact, toContact } from '@waymark/core/contacts/contact';
 import { eraseContact } from '@waymark/core/contact-removal/remove-contact';
 import { deleteRuns } from '@waymark/core/journeys/exit-states';
 import { CONTACT_KEY_REQUIRED, upsertContact } from '@waymark/core/contacts/upsert-contact';
@@ -80,6 +80,11 @@ export const dataContactRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { d
       );
       // every run of the person leaves Temporal, history and all; a live one is stopped by its deletion
       const runsDeleted = await deleteRuns({ logger: request.log, orchestrator: deps.temporal.orchestrator }, runsToDelete);
+      // and the sources' cache of their properties, from which an event without an email would bring the address back
+      const cachedIds = [contact.externalId, contact.email === null ? null : emailOnlyUserId(contact.email)].filter((id) => id !== null);
+      await deps.personCache.forget(cachedIds).catch((error: unknown) => {
+        request.log.warn({ err: error }, "erasure: could not drop the person's cached source properties (Redis); they expire within 30 days");
+      });
       // what was done, not to whom: an erasure keeps neither the person's address nor their id
       request.auditRecord = {
         resourceId: contact.id,

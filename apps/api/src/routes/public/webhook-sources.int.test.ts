@@ -16,7 +16,7 @@ import {
 } from '../../../../../packages/sources/test/provider-payloads';
 import { eventually } from '../../../../../test/eventually';
 import { journeyStatesOf } from '../../../../../test/journey-states';
-import { startTestApi, type TestApi } from '../../../../../test/test-api';
+import { issueApiKey, startTestApi, type TestApi } from '../../../../../test/test-api';
 
 const STRIPE = 'whsec_stripe_current';
 const STRIPE_OLD = 'whsec_stripe_previous';
@@ -252,6 +252,23 @@ describe('POST /v1/webhooks/{sourceId}', () => {
         .executeTakeFirstOrThrow();
       expect(stored.userEmail).toBe(`${distinctId}@example.com`);
       expect(await api.deps.redis.hget(`waymark:source-person:analytics:${distinctId}`, 'plan')).toBe('"pro"');
+    });
+
+    it('forgets an erased person: a later event without an email carries the erased address neither on the event nor on the contact it creates', async () => {
+      const distinctId = `ph-${randomUUID()}`;
+      const first = analyticsEvent(randomUUID(), `${distinctId}@example.com`);
+      first.event.distinct_id = distinctId;
+      await post('analytics', JSON.stringify(first), { 'x-analytics-webhook-secret': ANALYTICS });
+      const ingestKey = await issueApiKey(api, LEGACY, `erase-${distinctId}`, ['ingest']);
+      expect((await api.request('DELETE', `/v1/contacts/${distinctId}`, { token: ingestKey })).status).toBe(200);
+      expect(await api.deps.redis.exists(`waymark:source-person:analytics:${distinctId}`)).toBe(0);
+
+      const later = { event: { event: 'feature.used', distinct_id: distinctId, uuid: randomUUID() } };
+      expect((await post('analytics', JSON.stringify(later), { 'x-analytics-webhook-secret': ANALYTICS })).status).toBe(200);
+      const stored = await api.deps.db.selectFrom('events').select('userEmail').where('userId', '=', distinctId).executeTakeFirstOrThrow();
+      expect(stored.userEmail).toBeNull();
+      const contact = await api.deps.db.selectFrom('contacts').select('email').where('externalId', '=', distinctId).executeTakeFirstOrThrow();
+      expect(contact.email).toBeNull();
     });
   });
 

@@ -12,7 +12,7 @@ import type { SourceRegistry } from './source-registry';
 
 export interface ReceiveWebhookDeps {
   sources: SourceRegistry;
-  personCache: PersonPropertyCache;
+  personCache: Pick<PersonPropertyCache, 'rememberAndRecall'>;
   ingest(input: IngestInput): Promise<IngestResult>;
   /**
    * Spends one delivery of the source's budget, once the delivery is authenticated (so a forger
