@@ -61,7 +61,11 @@ describe("an erased person's sends: kept as delivery history, without their data
     expect(await rowOf(refused.id)).toMatchObject({ status: 'failed', errorMessage: '[erased]' });
     expect(await deps.db.selectFrom('deliveryCapClaims').select('email').where('email', '=', to.toLowerCase()).execute()).toEqual([]);
 
+    const linksOf = (id: string) => deps.db.selectFrom('trackedLinks').select('originalUrl').where('emailSendId', '=', id).execute();
     for (const id of [sent.emailSendId!, userless.emailSendId!]) {
+      const links = await linksOf(id);
+      expect(links.length).toBeGreaterThan(0);
+      for (const link of links) expect(link.originalUrl).toMatch(/^erased:[0-9a-f-]{36}$/);
       const row = await rowOf(id);
       expect(row).toMatchObject({ data: {}, subject: '', status: 'sent', providerMessageId: expect.any(String), templateKey: 'welcome' });
       expect(row.erasedAt).toBeInstanceOf(Date);
@@ -74,6 +78,7 @@ describe("an erased person's sends: kept as delivery history, without their data
     expect(await emailsTo(to)).toHaveLength(2);
 
     const kept = await rowOf(other.emailSendId!);
+    for (const link of await linksOf(kept.id)) expect(link.originalUrl).toMatch(/^https?:/);
     expect(kept).toMatchObject({ data: { firstName: 'Ada' }, erasedAt: null });
     expect((await renderSentEmail(deps.db, deps.email, kept.id)).html).toContain('Ada');
 

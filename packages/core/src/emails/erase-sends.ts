@@ -13,6 +13,13 @@ export function personSends(userIds: RawBuilder<string[]>): RawBuilder<boolean> 
 /** The answer to viewing an erased send: its record stays, what it was rendered from does not. */
 export const ERASED_SEND = "This email's recipient was erased: its record stays as delivery history, the data it was rendered from is gone";
 
+/**
+ * What an erased send's tracked links point at instead of their URLs (built from the person's data:
+ * an order page, a link with their address), `erased:<link id>`: one per link, as the table's key
+ * wants. A click on one lands on API_PUBLIC_URL (tracking-recorder.ts), as an unknown link does.
+ */
+export const ERASED_LINK_PREFIX = 'erased:';
+
 /** What a send an erasure has not yet let through ends as (`cancelled`, answered `skipped` with it). */
 export const ERASED_BEFORE_SENDING = 'its recipient was erased before it was sent';
 
@@ -22,7 +29,8 @@ export const ERASED_BEFORE_SENDING = 'its recipient was erased before it was sen
  * data (names, plans, whatever the journey or caller passed) becomes `{}` and the subject, which
  * may carry a name, becomes empty. `erased_at` says so: the studio's view of such a send answers
  * 404 (ERASED_SEND) and an unknown outcome is never sent again (unknown-delivery.ts).
- * A failure's text becomes `[erased]`. A send not yet claimed for its provider call is cancelled:
+ * A failure's text becomes `[erased]`, and their tracked links forget where they pointed
+ * (ERASED_LINK_PREFIX). A send not yet claimed for its provider call is cancelled:
  * nothing more goes to the person; the frequency caps' claims naming the address go. Answers how
  * many sends it erased.
  */
@@ -41,7 +49,10 @@ export async function eraseSendsOf(db: Db, userIds: RawBuilder<string[]>): Promi
           else '[erased]' end,
         updated_at = now()
       where ${personSends(userIds)} and erased_at is null
-      returning 1
+      returning id
+    ), links as (
+      update tracked_links set original_url = ${ERASED_LINK_PREFIX} || id::text, updated_at = now()
+      where email_send_id in (select id from erased) and not honeypot
     ), claims as (
       -- a send in admission keeps the address it is counted under until its row exists
       delete from delivery_cap_claims where email = any(${userIds})

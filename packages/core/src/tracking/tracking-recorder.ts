@@ -1,5 +1,6 @@
 import type { PreparedStatementPool } from '../db/prepared-statements';
 import { isUuid } from '../db/ids';
+import { ERASED_LINK_PREFIX } from '../emails/erase-sends';
 import { createGroupCommit } from '../concurrency/group-commit';
 import { linkDestinations } from './link-destination';
 import type { MachineReason } from '../db/schema';
@@ -125,8 +126,8 @@ export function createTrackingRecorder(options: {
 
   const click = (linkId: string, hit: TrackingHit) =>
     writeClick.add({ linkId, ipAddress: hit.ipAddress, userAgent: hit.userAgent?.slice(0, 1000) ?? null, machineReason: machineReasonOf('click', hit) });
-  // the honeypot's tracked link has no destination
-  const destinationOf = (url: string | undefined) => (url === '' ? undefined : url);
+  // the honeypot's tracked link has no destination, nor has an erased recipient's (emails/erase-sends.ts)
+  const destinationOf = (url: string | undefined) => (url === '' || url?.startsWith(ERASED_LINK_PREFIX) === true ? undefined : url);
 
   return {
     async followLink(rawLinkId, hit, recordable) {
