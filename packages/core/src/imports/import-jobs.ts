@@ -118,6 +118,11 @@ export async function recordImportChunk(
   return recordJobChunk(db, importRows, input);
 }
 
+/**
+ * Ends the job and gives up its uploaded file: every row's ids, addresses and properties, needed
+ * only to read the rows while it runs (a job that failed is submitted again, never resumed from it).
+ */
 export async function finishImportJob(db: Db, id: string, status: 'completed' | 'failed', error?: string): Promise<void> {
   await finishJobRow(db, importRows, id, status, error);
+  await db.updateTable('importJobs').set({ data: '' }).where('id', '=', id).execute();
 }

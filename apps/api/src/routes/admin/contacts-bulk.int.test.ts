@@ -83,6 +83,9 @@ describe('bulk import and export (full-admin)', () => {
         failedRows: 1,
         errors: [{ row: 3, error: 'externalId is required' }],
       });
+      // the uploaded rows (ids, addresses, properties) are kept only while the job runs
+      const job = await api.deps.db.selectFrom('importJobs').select('data').where('id', '=', submitted.body.jobId).executeTakeFirstOrThrow();
+      expect(job.data).toBe('');
     }
     const rows = await api.deps.db.selectFrom('contacts').selectAll().where('externalId', 'like', `${tag}-%`).orderBy('externalId').execute();
     expect(rows.map((row) => [row.externalId, row.properties])).toEqual([
