@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isTimeZone } from '@waymark/journey';
 import { parseEncryptionKeys } from './encryption-keys';
+import { productionCautions } from './production-cautions';
 import { parseTrustProxy } from './trust-proxy';
 import type { MatchSourceSetting, SettingsUnderCheck } from './unsafe-settings';
 
@@ -103,6 +104,11 @@ function timeZoneSetting(env: { DEFAULT_TIMEZONE?: string; BROADCAST_DEFAULT_TIM
     defaultTimeZone: old,
     settingWarnings: [`BROADCAST_DEFAULT_TIMEZONE is deprecated: rename it to DEFAULT_TIMEZONE=${old} (one zone for journeys and broadcasts)`],
   };
+}
+
+/** The time-zone setting with every warning the processes log at start (settingWarnings). */
+function withCautions(zone: ReturnType<typeof timeZoneSetting>, cautions: string[]): ReturnType<typeof timeZoneSetting> {
+  return { defaultTimeZone: zone.defaultTimeZone, settingWarnings: [...zone.settingWarnings, ...cautions] };
 }
 
 /**
@@ -311,7 +317,7 @@ export const configSchema = z
     apiPublicUrl: env.API_PUBLIC_URL.replace(/\/+$/, ''),
     enabledJourneys: env.ENABLED_JOURNEYS,
     eventCatalogMode: env.EVENT_CATALOG_MODE,
-    ...timeZoneSetting(env),
+    ...withCautions(timeZoneSetting(env), productionCautions(env)),
     studioAdmin: { email: env.STUDIO_ADMIN_EMAIL, password: env.STUDIO_ADMIN_PASSWORD },
     rateLimit: {
       max: env.RATE_LIMIT_MAX,

@@ -1,6 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { EncryptionKey } from './encryption-keys';
+import { isLoopbackHost } from './local-host';
 import type { TrustProxy } from './trust-proxy';
 
 /**
@@ -148,16 +149,11 @@ function hostOf(address: string): string {
   return address.split(':').length === 2 ? address.split(':')[0]! : address;
 }
 
-function isLoopbackHost(host: string): boolean {
-  const name = host.toLowerCase();
-  return name === 'localhost' || name.endsWith('.localhost') || /^127\./.test(name) || name === '::1';
-}
-
 /** http:// to anything but this machine (a local trial, the compose file's default, a test) */
 function isPlainHttpElsewhere(value: string): boolean {
   try {
     const url = new URL(value);
-    return url.protocol === 'http:' && !isLoopbackHost(url.hostname.replace(/^\[|\]$/g, ''));
+    return url.protocol === 'http:' && !isLoopbackHost(url.hostname);
   } catch {
     return false;
   }

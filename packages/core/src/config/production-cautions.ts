@@ -1,0 +1,50 @@
+import { isLoopbackHost } from './local-host';
+
+/** What the cautions read of the environment. */
+export interface CautionedSettings {
+  NODE_ENV: 'development' | 'production' | 'test';
+  DATABASE_URL: string;
+  CACHE_URL: string | undefined;
+  SES_ENDPOINT: string | undefined;
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: boolean;
+  ALERT_ALLOW_PRIVATE_TARGETS: boolean;
+}
+
+function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Production settings that are right on some deployments (a private network, a compose trial) and
+ * wrong on most, so they are logged at every start rather than refused (docs/deploy.md,
+ * "Production checklist"; the refusals are unsafe-settings.ts). Nothing outside production.
+ */
+export function productionCautions(env: CautionedSettings): string[] {
+  if (env.NODE_ENV !== 'production') return [];
+  const cautions: string[] = [];
+  if (env.SES_ENDPOINT !== undefined) {
+    cautions.push(
+      `SES_ENDPOINT=${env.SES_ENDPOINT}: every email goes to that host, not to Amazon SES, and is recorded as sent (an emulator?); unset it to send for real`,
+    );
+  }
+  const database = hostOf(env.DATABASE_URL);
+  if (database !== undefined && !isLoopbackHost(database) && !/[?&]sslmode=(require|verify-ca|verify-full)\b/.test(env.DATABASE_URL)) {
+    cautions.push(`DATABASE_URL reaches ${database} without sslmode=require (or verify-full): contacts, keys and sessions cross the network in clear`);
+  }
+  const cache = env.CACHE_URL === undefined ? undefined : hostOf(env.CACHE_URL);
+  if (cache !== undefined && env.CACHE_URL?.startsWith('redis://') === true && !isLoopbackHost(cache)) {
+    cautions.push(`CACHE_URL reaches ${cache} over redis:// (no TLS): sessions and rate-limit keys cross the network in clear; use rediss://`);
+  }
+  for (const [variable, allowed] of [
+    ['WEBHOOK_ALLOW_PRIVATE_TARGETS', env.WEBHOOK_ALLOW_PRIVATE_TARGETS],
+    ['ALERT_ALLOW_PRIVATE_TARGETS', env.ALERT_ALLOW_PRIVATE_TARGETS],
+  ] as const) {
+    if (allowed)
+      cautions.push(`${variable}=true: an admin's URL can reach private and loopback addresses of this network (link-local and cloud metadata stay refused)`);
+  }
+  return cautions;
+}
