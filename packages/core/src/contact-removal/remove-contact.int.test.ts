@@ -101,6 +101,35 @@ describe("a removed contact's runs send nothing, cancelled or not", () => {
     await deps.db.deleteFrom('eventEffects').where('eventId', '=', theirs).execute();
   });
 
+  it("erasure takes the person's user ids out of stored simulation reports; the counts and other people's ids stay", async () => {
+    const run = randomUUID();
+    const userId = `simulated-${run}`;
+    const address = uniqueAddress('simulated');
+    await deps.db.insertInto('contacts').values({ externalId: userId, email: address }).execute();
+    const samples = { 'sent:welcome': [userId, `other-${run}`], 'not_entered:suppressed': [address.toLowerCase()], 'status:waiting': [`other-${run}`] };
+    const result = { journeyId: 'welcome-series', window: { since: '', until: '' }, report: { enrollments: 3, samples }, actual: {} };
+    const job = await deps.db
+      .insertInto('simulationJobs')
+      .values({
+        journeyId: 'welcome-series',
+        windowSince: new Date(),
+        windowUntil: new Date(),
+        maxEnrollments: 10,
+        status: 'completed',
+        result: JSON.stringify(result),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+
+    await eraseContact(deps.db, userId);
+    const after = await deps.db.selectFrom('simulationJobs').select('result').where('id', '=', job.id).executeTakeFirstOrThrow();
+    expect(after.result).toEqual({
+      ...result,
+      report: { enrollments: 3, samples: { 'sent:welcome': [`other-${run}`], 'not_entered:suppressed': [], 'status:waiting': [`other-${run}`] } },
+    });
+    await deps.db.deleteFrom('simulationJobs').where('id', '=', job.id).execute();
+  });
+
   it("erasure deletes the person's parked work a retry would carry out on them again (an event, an email, a journey start); a delete and other people's entries keep theirs", async () => {
     const run = randomUUID();
     const userId = `parked-${run}`;

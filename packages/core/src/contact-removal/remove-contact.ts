@@ -7,6 +7,7 @@ import { deleteParkedWorkOf } from '../dlq/dead-letters';
 import { eraseSendsOf } from '../emails/erase-sends';
 import { dropEffectsOf } from '../events/event-effects';
 import { eraseRunsOf } from '../journeys/erase-runs';
+import { forgetSimulationSamplesOf } from '../journeys/simulation-jobs';
 import { markStatesExited } from '../journeys/exit-states';
 import { LIVE_STATUSES } from '../journeys/live-statuses';
 import { forgetHitsOf } from '../tracking/forget-hits';
@@ -66,7 +67,7 @@ export async function deleteContact(db: Db, idOrExternalId: string): Promise<Rem
  * each user id it owns (ownUserIds: its external id, and its address, which email-only events carry,
  * unless another contact holds it; a suppression is kept as a hash of the address:
  * address-suppressions.ts); its live runs end, its journey records and its emails' clicks and opens
- * forget who it was (eraseRunsOf, forgetHitsOf; its runs' former workflow ids, for the caller to
+ * forget who it was (eraseRunsOf, forgetHitsOf, forgetSimulationSamplesOf; its runs' former workflow ids, for the caller to
  * delete from Temporal after the commit: `runsToDelete`), and its parked work that a retry would carry out on
  * the person again goes (deleteParkedWorkOf). Email send records stay as the delivery history an
  * operator keeps for bounces and complaints, without the template data they were rendered from, and
@@ -87,6 +88,7 @@ export async function eraseContact(
       .where('userId', '=', sql<string>`any(${ownUserIds(contact)})`)
       .executeTakeFirst();
     const runsToDelete = await eraseRunsOf(trx, ownUserIds(contact));
+    await forgetSimulationSamplesOf(trx, ownUserIds(contact));
     await forgetHitsOf(trx, ownUserIds(contact));
     const sendsErased = await eraseSendsOf(trx, ownUserIds(contact));
     const webhookEventsDeleted = await forgetOutboundEventsOf(trx, ownUserIds(contact));

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database';
 import type { JsonObject, SimulationJobRow, SimulationStatus } from '../db/schema';
 import type { BackgroundJobs } from '../jobs/background-jobs';
@@ -107,4 +107,20 @@ export async function completeSimulationJob(db: Db, id: string, result: Simulati
 
 export async function failSimulationJob(db: Db, id: string, error: string): Promise<void> {
   await finishJobRow(db, simulationRows, id, 'failed', error);
+}
+
+/**
+ * For an erasure: the user ids a simulation's report samples per outcome (`report.samples`) lose
+ * the person's (`ownUserIds`: an email-only person's user id is their address). The counts stay:
+ * they are of the history as it was replayed.
+ */
+export async function forgetSimulationSamplesOf(db: Db, userIds: RawBuilder<string[]>): Promise<void> {
+  await sql`
+    update simulation_jobs j set result = jsonb_set(j.result, '{report,samples}', (
+      select coalesce(jsonb_object_agg(e.key, (
+        select coalesce(jsonb_agg(u), '[]'::jsonb) from jsonb_array_elements_text(e.value) u where u <> all(${userIds})
+      )), '{}'::jsonb)
+      from jsonb_each(j.result->'report'->'samples') e))
+    where jsonb_typeof(j.result->'report'->'samples') = 'object'
+      and exists (select 1 from jsonb_each(j.result->'report'->'samples') e, jsonb_array_elements_text(e.value) u where u = any(${userIds}))`.execute(db);
 }
