@@ -39,4 +39,13 @@ describe('production cautions (settingWarnings)', () => {
       loadConfig({ ...production, NODE_ENV: 'development', SES_ENDPOINT: 'http://127.0.0.1:8005', CACHE_URL: 'redis://cache.internal:6379' }).settingWarnings,
     ).toEqual([]);
   });
+
+  it('names a public https address served with NODE_ENV left at development', () => {
+    const { NODE_ENV: _production, ...unset } = production;
+    expect(loadConfig({ ...unset, API_PUBLIC_URL: 'https://mail.example.com' }).settingWarnings).toEqual([
+      expect.stringContaining('NODE_ENV is development while API_PUBLIC_URL is https://mail.example.com'),
+    ]);
+    expect(loadConfig({ ...unset, API_PUBLIC_URL: 'https://localhost:3002' }).settingWarnings).toEqual([]);
+    expect(loadConfig({ ...unset, NODE_ENV: 'test', API_PUBLIC_URL: 'https://mail.example.com' }).settingWarnings).toEqual([]);
+  });
 });

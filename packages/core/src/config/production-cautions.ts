@@ -3,6 +3,7 @@ import { isLoopbackHost } from './local-host';
 /** What the cautions read of the environment. */
 export interface CautionedSettings {
   NODE_ENV: 'development' | 'production' | 'test';
+  API_PUBLIC_URL: string;
   DATABASE_URL: string;
   CACHE_URL: string | undefined;
   SES_ENDPOINT: string | undefined;
@@ -19,12 +20,26 @@ function hostOf(url: string): string | undefined {
 }
 
 /**
+ * A public https address with NODE_ENV left at `development` (its default): a deployment started
+ * outside the image, which then runs without production's refusals, with cookies not marked
+ * Secure and the API reference served.
+ */
+function servedWithoutProduction(env: CautionedSettings): string[] {
+  const host = hostOf(env.API_PUBLIC_URL);
+  if (env.NODE_ENV !== 'development' || !env.API_PUBLIC_URL.startsWith('https://') || host === undefined || isLoopbackHost(host)) return [];
+  return [
+    `NODE_ENV is development while API_PUBLIC_URL is ${env.API_PUBLIC_URL}: a deployment without NODE_ENV=production skips its refusals of unsafe settings, and its session cookies are not Secure; set NODE_ENV=production`,
+  ];
+}
+
+/**
  * Production settings that are right on some deployments (a private network, a compose trial) and
  * wrong on most, so they are logged at every start rather than refused (docs/deploy.md,
- * "Production checklist"; the refusals are unsafe-settings.ts). Nothing outside production.
+ * "Production checklist"; the refusals are unsafe-settings.ts). Outside production, only a
+ * deployment that looks public without NODE_ENV=production is named.
  */
 export function productionCautions(env: CautionedSettings): string[] {
-  if (env.NODE_ENV !== 'production') return [];
+  if (env.NODE_ENV !== 'production') return servedWithoutProduction(env);
   const cautions: string[] = [];
   if (env.SES_ENDPOINT !== undefined) {
     cautions.push(
