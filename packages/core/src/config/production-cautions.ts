@@ -1,4 +1,4 @@
-import { isLoopbackHost } from './local-host';
+import { isLoopbackHost, urlHost } from './local-host';
 
 /** What the cautions read of the environment. */
 export interface CautionedSettings {
@@ -11,21 +11,13 @@ export interface CautionedSettings {
   ALERT_ALLOW_PRIVATE_TARGETS: boolean;
 }
 
-function hostOf(url: string): string | undefined {
-  try {
-    return new URL(url).hostname;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * A public https address with NODE_ENV left at `development` (its default): a deployment started
  * outside the image, which then runs without production's refusals, with cookies not marked
  * Secure and the API reference served.
  */
 function servedWithoutProduction(env: CautionedSettings): string[] {
-  const host = hostOf(env.API_PUBLIC_URL);
+  const host = urlHost(env.API_PUBLIC_URL);
   if (env.NODE_ENV !== 'development' || !env.API_PUBLIC_URL.startsWith('https://') || host === undefined || isLoopbackHost(host)) return [];
   return [
     `NODE_ENV is development while API_PUBLIC_URL is ${env.API_PUBLIC_URL}: a deployment without NODE_ENV=production skips its refusals of unsafe settings, and its session cookies are not Secure; set NODE_ENV=production`,
@@ -46,11 +38,11 @@ export function productionCautions(env: CautionedSettings): string[] {
       `SES_ENDPOINT=${env.SES_ENDPOINT}: every email goes to that host, not to Amazon SES, and is recorded as sent (an emulator?); unset it to send for real`,
     );
   }
-  const database = hostOf(env.DATABASE_URL);
+  const database = urlHost(env.DATABASE_URL);
   if (database !== undefined && !isLoopbackHost(database) && !/[?&]sslmode=(require|verify-ca|verify-full)\b/.test(env.DATABASE_URL)) {
     cautions.push(`DATABASE_URL reaches ${database} without sslmode=require (or verify-full): contacts, keys and sessions cross the network in clear`);
   }
-  const cache = env.CACHE_URL === undefined ? undefined : hostOf(env.CACHE_URL);
+  const cache = env.CACHE_URL === undefined ? undefined : urlHost(env.CACHE_URL);
   if (cache !== undefined && env.CACHE_URL?.startsWith('redis://') === true && !isLoopbackHost(cache)) {
     cautions.push(`CACHE_URL reaches ${cache} over redis:// (no TLS): sessions and rate-limit keys cross the network in clear; use rediss://`);
   }

@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { EncryptionKey } from './encryption-keys';
-import { isLoopbackHost } from './local-host';
+import { isLoopbackHost, urlHost } from './local-host';
 import type { TrustProxy } from './trust-proxy';
 
 /**
@@ -151,12 +151,8 @@ function hostOf(address: string): string {
 
 /** http:// to anything but this machine (a local trial, the compose file's default, a test) */
 function isPlainHttpElsewhere(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' && !isLoopbackHost(url.hostname);
-  } catch {
-    return false;
-  }
+  const host = urlHost(value);
+  return /^http:\/\//i.test(value) && host !== undefined && !isLoopbackHost(host);
 }
 
 function certificateFingerprint(pem: string): string | undefined {

@@ -77,25 +77,40 @@ export async function deleteContact(db: Db, idOrExternalId: string): Promise<Rem
 export async function eraseContact(
   db: Db,
   idOrExternalId: string,
-): Promise<RemovedContact & { eventsDeleted: number; parkedDeleted: number; sendsErased: number; webhookEventsDeleted: number; runsToDelete: string[] }> {
+): Promise<
+  RemovedContact & {
+    /** the user ids the erasure reached (ownUserIds), for what the caller clears after the commit (the sources' cache) */
+    userIds: string[];
+    eventsDeleted: number;
+    parkedDeleted: number;
+    sendsErased: number;
+    webhookEventsDeleted: number;
+    runsToDelete: string[];
+  }
+> {
   return db.transaction().execute(async (trx) => {
     const contact = await getContact(trx, idOrExternalId);
+    // read once, while the contact is still there to tell whether it owns its address
+    const { rows } = await sql<{ userIds: string[] }>`select ${ownUserIds(contact)} as "userIds"`.execute(trx);
+    const userIds = rows[0]?.userIds ?? [];
+    const owned = sql<string[]>`${userIds}::text[]`;
     await deletePreferencesKeepingSuppression(trx, contact);
     const runsToCancel = await exitLiveRuns(trx, contact, 'contact_erased');
-    const effectsDropped = await dropEffectsOf(trx, ownUserIds(contact));
+    const effectsDropped = await dropEffectsOf(trx, owned);
     const events = await trx
       .deleteFrom('events')
-      .where('userId', '=', sql<string>`any(${ownUserIds(contact)})`)
+      .where('userId', '=', sql<string>`any(${owned})`)
       .executeTakeFirst();
-    const runsToDelete = await eraseRunsOf(trx, ownUserIds(contact));
-    await forgetSimulationSamplesOf(trx, ownUserIds(contact));
-    await forgetHitsOf(trx, ownUserIds(contact));
-    const sendsErased = await eraseSendsOf(trx, ownUserIds(contact));
-    const webhookEventsDeleted = await forgetOutboundEventsOf(trx, ownUserIds(contact));
-    const parkedDeleted = await deleteParkedWorkOf(trx, ownUserIds(contact));
+    const runsToDelete = await eraseRunsOf(trx, owned);
+    await forgetSimulationSamplesOf(trx, owned);
+    await forgetHitsOf(trx, owned);
+    const sendsErased = await eraseSendsOf(trx, owned);
+    const webhookEventsDeleted = await forgetOutboundEventsOf(trx, owned);
+    const parkedDeleted = await deleteParkedWorkOf(trx, owned);
     await trx.deleteFrom('contacts').where('id', '=', contact.id).execute();
     return {
       contact,
+      userIds,
       runsToCancel,
       effectsDropped,
       runsToDelete,

@@ -41,6 +41,8 @@ export async function eraseSendsOf(db: Db, userIds: RawBuilder<string[]>): Promi
         data = '{}'::jsonb,
         subject = '',
         erased_at = now(),
+        -- "not yet claimed" twice, in the row's own SET: a claim committed meanwhile is then seen
+        -- (the row as updated is read again), which a snapshot taken in a CTE before would miss
         status = case when status in ('queued', 'rendered') and send_started_at is null and provider_message_id is null then 'cancelled' else status end,
         -- a failure's text quotes the address (a provider's refusal) or the data (a template's)
         error_message = case

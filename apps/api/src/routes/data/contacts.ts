@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailOnlyUserId, getContact, toContact } from '@waymark/core/contacts/contact';
+import { getContact, toContact } from '@waymark/core/contacts/contact';
 import { eraseContact } from '@waymark/core/contact-removal/remove-contact';
 import { deleteRuns } from '@waymark/core/journeys/exit-states';
 import { CONTACT_KEY_REQUIRED, upsertContact } from '@waymark/core/contacts/upsert-contact';
@@ -74,15 +74,12 @@ export const dataContactRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { d
       },
     },
     async (request) => {
-      const { contact, eventsDeleted, runsToCancel, effectsDropped, runsToDelete, parkedDeleted, sendsErased, webhookEventsDeleted } = await eraseContact(
-        deps.db,
-        request.params.id,
-      );
+      const { contact, userIds, eventsDeleted, runsToCancel, effectsDropped, runsToDelete, parkedDeleted, sendsErased, webhookEventsDeleted } =
+        await eraseContact(deps.db, request.params.id);
       // every run of the person leaves Temporal, history and all; a live one is stopped by its deletion
       const runsDeleted = await deleteRuns({ logger: request.log, orchestrator: deps.temporal.orchestrator }, runsToDelete);
       // and the sources' cache of their properties, from which an event without an email would bring the address back
-      const cachedIds = [contact.externalId, contact.email === null ? null : emailOnlyUserId(contact.email)].filter((id) => id !== null);
-      await deps.personCache.forget(cachedIds).catch((error: unknown) => {
+      await deps.personCache.forget(userIds).catch((error: unknown) => {
         request.log.warn({ err: error }, "erasure: could not drop the person's cached source properties (Redis); they expire within 30 days");
       });
       // what was done, not to whom: an erasure keeps neither the person's address nor their id

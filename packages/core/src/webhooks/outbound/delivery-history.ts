@@ -2,6 +2,13 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import { WEBHOOK_DELIVERY_DLQ_SOURCE } from './webhook-deliveries';
 
+/**
+ * An outbound event (`outbound_events e`) that every endpoint has had: fanned out, and none of its
+ * deliveries pending or retrying. What the history's end and an erasure may delete.
+ */
+export const FINISHED_EVENT = sql<boolean>`(e.dispatched_at is not null
+  and not exists (select 1 from webhook_deliveries d where d.outbound_event_id = e.id and d.status in ('pending', 'retrying')))`;
+
 /** Events deleted per statement: each batch is a short transaction beside the outbox's inserts. */
 const PRUNE_BATCH = 2_000;
 
@@ -18,8 +25,7 @@ export async function pruneDeliveryHistory(db: Db, before: Date): Promise<number
     const { rows } = await sql<{ count: string }>`
       with old as (
         select e.id from outbound_events e
-        where e.created_at < ${before} and e.dispatched_at is not null
-          and not exists (select 1 from webhook_deliveries d where d.outbound_event_id = e.id and d.status in ('pending', 'retrying'))
+        where e.created_at < ${before} and ${FINISHED_EVENT}
           and not exists (select 1 from dlq_entries q where q.source = ${WEBHOOK_DELIVERY_DLQ_SOURCE} and q.status = 'pending' and q.payload->>'eventId' = e.id::text)
         limit ${PRUNE_BATCH}
         for update of e skip locked

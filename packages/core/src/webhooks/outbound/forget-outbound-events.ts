@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/database';
+import { FINISHED_EVENT } from './delivery-history';
 import { WEBHOOK_DELIVERY_DLQ_SOURCE } from './webhook-deliveries';
 
 /**
@@ -17,8 +18,7 @@ export async function forgetOutboundEventsOf(db: Db, userIds: RawBuilder<string[
       select e.id from outbound_events e
       where (e.payload->>'userId' = any(${userIds})
              or lower(coalesce(e.payload->>'email', e.payload->>'to', e.payload->>'userEmail')) = any(${userIds}))
-        and e.dispatched_at is not null
-        and not exists (select 1 from webhook_deliveries d where d.outbound_event_id = e.id and d.status in ('pending', 'retrying'))
+        and ${FINISHED_EVENT}
     ), parked as (
       delete from dlq_entries where source = ${WEBHOOK_DELIVERY_DLQ_SOURCE} and payload->>'eventId' in (select id::text from person)
     ), gone as (
