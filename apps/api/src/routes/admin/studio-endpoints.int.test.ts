@@ -43,6 +43,28 @@ describe('studio endpoints', () => {
     expect(rendered.body.html).toContain('Ada');
     expect(rendered.body.html).not.toContain('/v1/t/');
     expect((await api.request('GET', `/v1/admin/emails/${randomUUID()}/rendered`, { token: readKey })).status).toBe(404);
+
+    // a send's content is for the admin plane: no credential is 401, a data-plane key 403
+    const path = `/v1/admin/emails/${sent.body.emailSendId}/rendered`;
+    expect((await api.request('GET', path)).status).toBe(401);
+    const ingestKey = await issueApiKey(api, LEGACY, `studio-ingest-${randomUUID()}`, ['ingest']);
+    expect((await api.request('GET', path, { token: ingestKey })).status).toBe(403);
+  });
+
+  it('answers 404 for a send whose recipient was erased: the data it was rendered from went with them', async () => {
+    const userId = `rendered-erased-${randomUUID()}`;
+    const to = `${userId}@waymark-test.example`;
+    await api.request('POST', '/v1/contacts', { token: LEGACY, body: { userId, email: to } });
+    const sent = await api.request('POST', '/v1/emails', {
+      token: LEGACY,
+      headers: { 'idempotency-key': randomUUID() },
+      body: { templateKey: 'welcome', to, userId, data: { firstName: 'Ada' } },
+    });
+    expect(sent.status).toBe(202);
+    const path = `/v1/admin/emails/${sent.body.emailSendId}/rendered`;
+    expect((await api.request('GET', path, { token: readKey })).body.html).toContain('Ada');
+    expect((await api.request('DELETE', `/v1/contacts/${userId}`, { token: LEGACY })).status).toBe(200);
+    expect(await api.request('GET', path, { token: readKey })).toMatchObject({ status: 404, body: { error: expect.stringContaining('recipient was erased') } });
   });
 
   it('answers the activity series, a journey funnel, the Temporal UI link and the zero-users status', async () => {
