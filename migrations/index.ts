@@ -49,6 +49,7 @@ import * as m0296 from './0296_event_stream_position';
 import * as m0297 from './0297_tracking_event_sweep';
 import * as m0298 from './0298_email_send_erased';
 import * as m0299 from './0299_import_data_kept_while_running';
+import * as m0300 from './0300_enroll_batch_users';
 
 /**
  * Every migration, in order. A static list (rather than reading the folder at run time) works
@@ -105,4 +106,5 @@ export const migrations: Record<string, Migration> = {
   '0297_tracking_event_sweep': m0297,
   '0298_email_send_erased': m0298,
   '0299_import_data_kept_while_running': m0299,
+  '0300_enroll_batch_users': m0300,
 };

@@ -3,7 +3,7 @@ import { Context } from '@temporalio/activity';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { isAppError } from '@waymark/core/errors/app-error';
-import type { EnrollmentBatch } from '@waymark/core/journeys/enroll-dispatch';
+import type { EnrollmentBatch, EnrollmentChunk } from '@waymark/core/journeys/enroll-dispatch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EnrollBatchActivities } from './activities/enroll-batch';
 import type { ImportActivities } from './activities/import-contacts';
@@ -64,11 +64,86 @@ describe('background jobs on Temporal (time-skipping)', () => {
     });
   });
 
-  it('runs a batch enrollment from its input and answers its progress once done; an unknown job is a 404', async () => {
+  it('runs a batch enrollment chunk by chunk from its rows and answers its progress once done; an unknown job is a 404', async () => {
+    const taskQueue = `background-jobs-${randomUUID()}`;
+    const jobs = createTemporalBackgroundJobs(env.client, taskQueue);
+    const ranges: [number, number][] = [];
+    const dropped: string[] = [];
+    const activities: EnrollBatchActivities = {
+      dispatchEnrollmentRange: async (range) => {
+        ranges.push([range.from, range.to]);
+      },
+      dropEnrollmentBatch: async (batchId) => {
+        dropped.push(batchId);
+      },
+      dispatchEnrollmentChunk: async () => {
+        throw new Error('a batch that names its rows never carries its users');
+      },
+    };
+    const bundle = await journeyWorkflowBundle();
+    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
+    await worker.runUntil(async () => {
+      const batch: EnrollmentBatch = { batchId: randomUUID(), journeyId: 'welcome-series', event: 'user.signed_up', total: 120 };
+      const id = `${batch.journeyId}:${batch.batchId}`;
+      await jobs.start('enroll-batch', id, batch);
+      await env.client.workflow.getHandle(`enroll-batch:${id}`).result();
+      expect(ranges).toEqual([
+        [0, 50],
+        [50, 100],
+        [100, 120],
+      ]);
+      expect(dropped).toEqual([]);
+      expect(await jobs.status('enroll-batch', id)).toBe('completed');
+      expect(await jobs.progress('enroll-batch', id)).toEqual({ done: 120, total: 120 });
+
+      const unknown = await jobs.cancel('event-replay', randomUUID()).catch((error: unknown) => error);
+      expect(isAppError(unknown) && unknown.status).toBe(404);
+    });
+  });
+
+  it('a cancelled batch enrollment drops the rows it has not dispatched', async () => {
+    const taskQueue = `background-jobs-${randomUUID()}`;
+    const jobs = createTemporalBackgroundJobs(env.client, taskQueue);
+    const dropped: string[] = [];
+    let secondChunk!: () => void;
+    const reachedSecond = new Promise<void>((resolve) => (secondChunk = resolve));
+    const activities: EnrollBatchActivities = {
+      dispatchEnrollmentRange: async (range) => {
+        if (range.from === 0) return;
+        secondChunk();
+        // waits to be cancelled, as a chunk of slow starts would
+        for (;;) {
+          await Context.current().sleep(100);
+          Context.current().heartbeat();
+        }
+      },
+      dropEnrollmentBatch: async (batchId) => {
+        dropped.push(batchId);
+      },
+      dispatchEnrollmentChunk: async () => undefined,
+    };
+    const bundle = await journeyWorkflowBundle();
+    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
+    await worker.runUntil(async () => {
+      const batch: EnrollmentBatch = { batchId: randomUUID(), journeyId: 'welcome-series', event: 'user.signed_up', total: 80 };
+      const id = `${batch.journeyId}:${batch.batchId}`;
+      await jobs.start('enroll-batch', id, batch);
+      await reachedSecond;
+      expect(await jobs.progress('enroll-batch', id)).toEqual({ done: 50, total: 80 });
+      await jobs.cancel('enroll-batch', id);
+      await expect(env.client.workflow.getHandle(`enroll-batch:${id}`).result()).rejects.toThrow();
+      expect(dropped).toEqual([batch.batchId]);
+      expect(await jobs.status('enroll-batch', id)).toBe('cancelled');
+    });
+  });
+
+  it('a batch enrollment started with its users in its input (before they were kept in PostgreSQL) still runs them', async () => {
     const taskQueue = `background-jobs-${randomUUID()}`;
     const jobs = createTemporalBackgroundJobs(env.client, taskQueue);
     const dispatched: string[] = [];
     const activities: EnrollBatchActivities = {
+      dispatchEnrollmentRange: async () => undefined,
+      dropEnrollmentBatch: async () => undefined,
       dispatchEnrollmentChunk: async (chunk) => {
         dispatched.push(...chunk.users.map((user) => user.userId));
       },
@@ -76,7 +151,7 @@ describe('background jobs on Temporal (time-skipping)', () => {
     const bundle = await journeyWorkflowBundle();
     const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
     await worker.runUntil(async () => {
-      const batch: EnrollmentBatch = {
+      const batch: EnrollmentChunk = {
         batchId: randomUUID(),
         journeyId: 'welcome-series',
         event: 'user.signed_up',
@@ -86,11 +161,7 @@ describe('background jobs on Temporal (time-skipping)', () => {
       await jobs.start('enroll-batch', id, batch);
       await env.client.workflow.getHandle(`enroll-batch:${id}`).result();
       expect(dispatched).toEqual(batch.users.map((user) => user.userId));
-      expect(await jobs.status('enroll-batch', id)).toBe('completed');
       expect(await jobs.progress('enroll-batch', id)).toEqual({ done: 120, total: 120 });
-
-      const unknown = await jobs.cancel('event-replay', randomUUID()).catch((error: unknown) => error);
-      expect(isAppError(unknown) && unknown.status).toBe(404);
     });
   });
 });

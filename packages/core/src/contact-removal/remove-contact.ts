@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database';
 import type { ContactRow } from '../db/schema';
 import { deletePreferencesKeepingSuppression } from '../contacts/address-suppressions';
@@ -6,6 +6,7 @@ import { getContact, ownUserIds } from '../contacts/contact';
 import { deleteParkedWorkOf } from '../dlq/dead-letters';
 import { eraseSendsOf } from '../emails/erase-sends';
 import { dropEffectsOf } from '../events/event-effects';
+import { forgetBatchUsersOf } from '../journeys/enroll-batch-users';
 import { eraseRunsOf } from '../journeys/erase-runs';
 import { forgetSimulationSamplesOf } from '../journeys/simulation-jobs';
 import { markStatesExited } from '../journeys/exit-states';
@@ -24,7 +25,10 @@ export interface RemovedContact {
    * state exited when it wakes and ends without sending.
    */
   runsToCancel: string[];
-  /** the journey starts (and signals, exits) still kept for the person that the removal dropped */
+  /**
+   * the journey starts (and signals, exits) still kept for the person that the removal dropped,
+   * with their places in batch enrollments not yet dispatched
+   */
   effectsDropped: number;
 }
 
@@ -32,8 +36,14 @@ export interface RemovedContact {
  * A removed person is in no journey: the live states of every user id the contact owns are exited
  * in the removal's own transaction, so no later step of theirs sends (the send reads its state
  * first), whether or not the cancellation reaches Temporal; and the removal drops their kept journey
- * effects (dropEffectsOf), so no start Temporal could not take before it enrols them after it.
+ * effects (dropEffectsOf) and their places in batch enrollments still running (forgetBatchUsersOf),
+ * so neither a start Temporal could not take before it nor a batch enrols them after it.
  */
+async function dropPendingEntries(trx: Db, contact: ContactRow, userIds: RawBuilder<string[]>): Promise<number> {
+  return (await dropEffectsOf(trx, userIds)) + (await forgetBatchUsersOf(trx, userIds, contact.email));
+}
+
+/** The live states of the contact's user ids, exited; answers their workflow ids (see dropPendingEntries). */
 async function exitLiveRuns(trx: Db, contact: ContactRow, reason: RemovalReason): Promise<string[]> {
   const live = await trx
     .selectFrom('journeyStates')
@@ -56,7 +66,7 @@ export async function deleteContact(db: Db, idOrExternalId: string): Promise<Rem
     const contact = await getContact(trx, idOrExternalId);
     await deletePreferencesKeepingSuppression(trx, contact);
     const runsToCancel = await exitLiveRuns(trx, contact, 'contact_deleted');
-    const effectsDropped = await dropEffectsOf(trx, ownUserIds(contact));
+    const effectsDropped = await dropPendingEntries(trx, contact, ownUserIds(contact));
     await trx.deleteFrom('contacts').where('id', '=', contact.id).execute();
     return { contact, runsToCancel, effectsDropped };
   });
@@ -96,7 +106,7 @@ export async function eraseContact(
     const owned = sql<string[]>`${userIds}::text[]`;
     await deletePreferencesKeepingSuppression(trx, contact);
     const runsToCancel = await exitLiveRuns(trx, contact, 'contact_erased');
-    const effectsDropped = await dropEffectsOf(trx, owned);
+    const effectsDropped = await dropPendingEntries(trx, contact, owned);
     const events = await trx
       .deleteFrom('events')
       .where('userId', '=', sql<string>`any(${owned})`)

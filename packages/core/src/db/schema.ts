@@ -2,6 +2,7 @@ import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { AddressSuppressionsTable, ContactsTable, EmailPreferencesTable, ImportJobsTable, ListMembershipsTable, ListsTable } from './tables/contacts';
 import type { EventEffectsTable, EventsTable, SystemEmailOutboxTable, ReplayJobEventsTable, ReplayJobsTable } from './tables/events';
 import type {
+  EnrollBatchUsersTable,
   JourneyEntriesTable,
   JourneyLogsTable,
   JourneyOutcomeCountsTable,
@@ -83,6 +84,7 @@ export interface Database {
   systemEmailOutbox: SystemEmailOutboxTable;
   importJobs: ImportJobsTable;
   simulationJobs: SimulationJobsTable;
+  enrollBatchUsers: EnrollBatchUsersTable;
   segments: SegmentsTable;
   broadcasts: BroadcastsTable;
   broadcastRecipients: BroadcastRecipientsTable;

@@ -21,6 +21,12 @@ export interface EnrollmentBatch {
   journeyId: string;
   /** the journey's trigger event, resolved by the api when the batch was accepted */
   event: string;
+  /** how many users the batch accepted: positions 0 to total - 1 of its rows (enroll-batch-users.ts) */
+  total: number;
+}
+
+/** A chunk of a batch with its users, as dispatched (and as a run started before 0300 carried its whole batch). */
+export interface EnrollmentChunk extends Omit<EnrollmentBatch, 'total'> {
   users: EnrollUser[];
 }
 
@@ -34,7 +40,7 @@ const DISPATCH_CONCURRENCY = 16;
  */
 export async function dispatchEnrollments(
   ingest: (event: EnrollEvent & { idempotencyKey: string }) => Promise<unknown>,
-  batch: EnrollmentBatch,
+  batch: EnrollmentChunk,
   beat: () => void = () => undefined,
 ): Promise<void> {
   await eachLimited(batch.users, DISPATCH_CONCURRENCY, async (user) => {

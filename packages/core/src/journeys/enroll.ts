@@ -6,7 +6,8 @@ import type { BackgroundJobs } from '../jobs/background-jobs';
 import { checkSendGateForAddresses } from '../preferences/send-gate';
 import { sendCategory } from '../delivery/send-category';
 import { effectiveEnabled, loadOverrides } from './effective-enabled';
-import type { EnrollEvent, EnrollUser } from './enroll-dispatch';
+import { dropBatchUsers, storeBatchUsers } from './enroll-batch-users';
+import type { EnrollEvent, EnrollmentBatch, EnrollUser } from './enroll-dispatch';
 import { primitiveProperties } from './orchestrator';
 import { LIVE_STATUSES } from './live-statuses';
 import type { JourneyRegistry } from './registry';
@@ -36,7 +37,7 @@ export async function enrollUser(deps: EnrollDeps, journeyId: string, user: Enro
  * Batch enrollment. The entry guards (enabled, trigger.where, entry limit, already enrolled,
  * preferences through the send gate, preferences/send-gate.ts) are checked up front in set-based
  * queries so rejected users are reported as skipped; the durable guards in the run still decide a race. The accepted users are then
- * handed, in one call, to a durable background run that dispatches their trigger events with
+ * stored (enroll-batch-users.ts) and handed, in one call, to a durable background run that dispatches their trigger events with
  * bounded parallelism (docs/journeys.md, "Batch enrollment"): the answer does not wait for 500
  * workflow starts, and a crash after it loses nothing.
  */
@@ -83,9 +84,14 @@ export async function batchEnroll(
   const results = users.map((user, index) => ({ userId: user.userId, enrolled: eligible[index]! }));
   const accepted = users.filter((_, index) => eligible[index]);
   if (accepted.length > 0) {
-    // no job row: the batch (an EnrollmentBatch, enroll-dispatch.ts) is the run's input
+    // the users wait in PostgreSQL, where an erasure can reach them; the run's input names the batch
     const batchId = randomUUID();
-    await deps.jobs.start('enroll-batch', `${journeyId}:${batchId}`, { batchId, journeyId, event: journey.trigger.event, users: accepted });
+    await storeBatchUsers(deps.db, batchId, accepted);
+    const batch: EnrollmentBatch = { batchId, journeyId, event: journey.trigger.event, total: accepted.length };
+    await deps.jobs.start('enroll-batch', `${journeyId}:${batchId}`, batch).catch(async (error: unknown) => {
+      await dropBatchUsers(deps.db, batchId);
+      throw error;
+    });
   }
   const enrolled = results.filter((result) => result.enrolled).length;
   return { enrolled, skipped: results.length - enrolled, results };

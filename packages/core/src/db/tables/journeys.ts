@@ -118,3 +118,13 @@ export interface SimulationJobsTable {
   createdAt: Timestamp;
   updatedAt: Timestamp;
 }
+
+/** 0300: a batch enrollment's users still to be dispatched (journeys/enroll-batch-users.ts) */
+export interface EnrollBatchUsersTable {
+  batchId: string;
+  position: number;
+  userId: string;
+  userEmail: string;
+  properties: Json<JsonObject>;
+  createdAt: Timestamp;
+}
