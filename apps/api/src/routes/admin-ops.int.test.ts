@@ -313,6 +313,45 @@ describe('alerts, DLQ, metrics and the contacts/emails/lists data plane', () => 
       });
     });
 
+    it('no audit row names a person: a contact created, enrolled, deleted and another erased are named by contact id only', async () => {
+      const run = randomUUID().slice(0, 8);
+      const people = ['deleted', 'erased'].map((who) => ({ externalId: `audit-${who}-${run}`, email: `audit-${who}-${run}@example.com` }));
+      const contactIds: string[] = [];
+      for (const person of people) {
+        const created = await api.request('POST', '/v1/admin/contacts', { token: LEGACY, body: person });
+        expect(created.status, created.text).toBe(201);
+        contactIds.push(created.body.contact.id);
+        const enrolled = await api.request('POST', '/v1/admin/journeys/trial-conversion/enroll', {
+          token: LEGACY,
+          body: { userId: person.externalId, userEmail: person.email, properties: { plan: 'free' } },
+        });
+        expect(enrolled.status, enrolled.text).toBe(202);
+      }
+      expect((await api.request('DELETE', `/v1/admin/contacts/${contactIds[0]}`, { token: LEGACY })).status).toBe(200);
+      expect((await api.request('DELETE', `/v1/contacts/${contactIds[1]}`, { token: keys.ingest })).status).toBe(200);
+
+      const rows = await api.deps.db
+        .selectFrom('auditLogs')
+        .select(['action', 'resource', 'resourceId', 'detail'])
+        .where('createdAt', '>', new Date(Date.now() - 60_000))
+        .execute();
+      const naming = rows.filter((row) =>
+        people.some((person) => JSON.stringify(row).includes(person.externalId) || JSON.stringify(row).includes(person.email)),
+      );
+      expect(naming).toEqual([]);
+      // each step is still there, named by the contact's id
+      for (const [index, contactId] of contactIds.entries()) {
+        expect(
+          rows
+            .filter((row) => row.resource === 'contact' && row.resourceId === contactId)
+            .map((row) => row.action)
+            .sort(),
+          `contact ${index}`,
+        ).toEqual(['create', 'delete']);
+        expect(rows.some((row) => row.action === 'enroll' && (row.detail as { contactId?: string } | null)?.contactId === contactId)).toBe(true);
+      }
+    });
+
     it('lists: create (409 on a duplicate key), list with counts, set memberships', async () => {
       const key = `list-${randomUUID().slice(0, 8)}`;
       const created = await api.request('POST', '/v1/lists', { token: keys.ingest, body: { key, name: 'Product news' } });

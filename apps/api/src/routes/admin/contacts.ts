@@ -55,7 +55,8 @@ export const contactRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps 
     },
     async (request, reply) => {
       const contact = await createContact(deps.db, request.body);
-      request.auditRecord = { resourceId: contact.id, detail: { externalId: contact.externalId } };
+      // audit rows name a contact by its id, never by the person's own identifiers, which an erasure cannot take back from the log
+      request.auditRecord = { resourceId: contact.id };
       return reply.status(201).send({ contact });
     },
   );
@@ -95,7 +96,7 @@ export const contactRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps 
       await cancelRuns({ logger: request.log, orchestrator: deps.temporal.orchestrator }, runsToCancel);
       request.auditRecord = {
         resourceId: contact.id,
-        detail: { externalId: contact.externalId, email: contact.email, runsExited: runsToCancel.length, effectsDropped },
+        detail: { runsExited: runsToCancel.length, effectsDropped },
       };
       return { deleted: true as const };
     },
