@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { expectPage } from '../../test/browser';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { defineJourney } from '@waymark/journey';
 import { recordDeadLetter } from '@waymark/core/dlq/dead-letters';
 import { createTestAdmin } from '../../test/auth-client';
 import { eventually } from '../../test/eventually';
+import { registerTestJourneys } from '../../test/journey-registry';
 import type { TestApi } from '../../test/test-api';
 import { checkPage as checkStudioPage, poll, startStudio, type Studio } from './test/studio-fixture';
 
@@ -82,14 +84,30 @@ describe('Waymark Studio in Chromium', () => {
   });
 
   it('lists journeys and toggles one off and on', async () => {
-    await visit('/studio/journeys', 'journeys', 'Journeys');
-    const toggle = page.getByRole('checkbox', { name: /Trial conversion/ });
-    // the switch is controlled by the server's answer, so click and watch the API (not uncheck())
-    await toggle.click();
-    await poll(async () => (await api.request('GET', '/v1/admin/journeys/trial-conversion', { token: LEGACY })).body.journey.enabled).toBe(false);
-    await poll(() => toggle.isChecked()).toBe(false);
-    await toggle.click();
-    await poll(async () => (await api.request('GET', '/v1/admin/journeys/trial-conversion', { token: LEGACY })).body.journey.enabled).toBe(true);
+    // a journey of this test's own: switching off a shipped one would refuse the enrolments of the
+    // integration tests running beside this file on the same database
+    const own = defineJourney({
+      id: `studio-toggle-${run}`,
+      name: `Studio toggle ${run}`,
+      description: 'switched off and on by the studio test',
+      trigger: { event: 'studio.never' },
+      async run() {},
+    });
+    registerTestJourneys(api, [own]);
+    try {
+      await visit('/studio/journeys', 'journeys', 'Journeys');
+      const toggle = page.getByRole('checkbox', { name: own.name });
+      const enabled = async () => (await api.request('GET', `/v1/admin/journeys/${own.id}`, { token: LEGACY })).body.journey.enabled;
+      // the switch is controlled by the server's answer, so click and watch the API (not uncheck())
+      await toggle.click();
+      await poll(enabled).toBe(false);
+      await expectPage(toggle).not.toBeChecked();
+      await toggle.click();
+      await poll(enabled).toBe(true);
+      await expectPage(toggle).toBeChecked();
+    } finally {
+      vi.restoreAllMocks();
+    }
   });
 
   it('shows a journey, enrolls a user and cancels an enrollment', async () => {
