@@ -37,6 +37,7 @@ import { DEPLOYMENT_JOURNEYS_DIR } from '../runtime/runtime';
 import { freePort } from '../test/free-port';
 import { waitForPort } from '../test/throwaway-services';
 import { exited } from '../test/worker-process';
+import { WORKER_NODE_FLAGS } from '../apps/worker/src/node-flags';
 import { BENCH_CACHE_URL, prepareBenchDatabase } from './lib/bench-server';
 import { limitRow, writeBenchResults } from './lib/results';
 import { deleteAlertSchedule, terminateRunsOnQueue } from '../test/task-queue-cleanup';
@@ -98,8 +99,8 @@ async function main(): Promise<void> {
     API_PUBLIC_URL: `http://127.0.0.1:${apiPort}`,
   };
   const children: ChildProcess[] = [];
-  const node = (script: string) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: repoRoot, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const node = (script: string, flags: readonly string[] = []) => {
+    const child = spawn(process.execPath, [...flags, '--import', 'tsx', script], { cwd: repoRoot, env, stdio: ['ignore', 'ignore', 'inherit'] });
     children.push(child);
     return child;
   };
@@ -110,7 +111,7 @@ async function main(): Promise<void> {
     await Promise.all([prepareBenchDatabase(databaseUrl), writeWorkflowBundle(bundle)]);
     children.push(spawn(path.join(repoRoot, 'node_modules/.bin/aws-ses-v2-local'), ['--host', '127.0.0.1', '--port', String(sesPort)], { stdio: 'ignore' }));
     const api = node('apps/api/src/server.ts');
-    const worker = node('apps/worker/src/main.ts');
+    const worker = node('apps/worker/src/main.ts', WORKER_NODE_FLAGS);
     await Promise.all([waitForPort(apiPort, 180_000), waitForPort(sesPort)]);
     console.log(`api on port ${apiPort}, worker pid ${worker.pid}; enrolling ${ENROLLMENTS} users`);
     const url = `http://127.0.0.1:${apiPort}`;

@@ -31,7 +31,7 @@ cleanup() {
 }
 trap cleanup INT TERM EXIT
 
-npx --no-install tsx apps/worker/src/main.ts 2>&1 | sed -u 's/^/[worker] /' &
+npx --no-install tsx --no-memory-reducer apps/worker/src/main.ts 2>&1 | sed -u 's/^/[worker] /' &
 npx --no-install tsx apps/api/src/server.ts 2>&1 | sed -u 's/^/[api]    /' &
 
 for _ in $(seq 1 120); do

@@ -24,9 +24,13 @@ export interface RunningEntry {
  * exactly `env` (plus PATH and HOME), collecting its output. A TypeScript entry runs with the tsx
  * loader; a compiled one (dist/…/*.js of `npm run build`) with plain node, as in production.
  */
-export function startEntry(entry: string, env: Record<string, string | undefined>, options: { args?: string[] } = {}): RunningEntry {
+export function startEntry(
+  entry: string,
+  env: Record<string, string | undefined>,
+  options: { args?: string[]; nodeFlags?: readonly string[] } = {},
+): RunningEntry {
   const loader = entry.endsWith('.ts') ? ['--import', 'tsx'] : ['--enable-source-maps'];
-  const child = spawn(process.execPath, [...loader, entry, ...(options.args ?? [])], {
+  const child = spawn(process.execPath, [...loader, ...(options.nodeFlags ?? []), entry, ...(options.args ?? [])], {
     cwd: repoRoot,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

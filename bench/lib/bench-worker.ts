@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { WORKER_NODE_FLAGS } from '../../apps/worker/src/node-flags';
 import { openResultsLog } from './results';
 
 const entry = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'worker-process.ts');
@@ -26,7 +27,8 @@ export async function startBenchWorker(env: Record<string, string>, logName: str
   const profile = process.env.BENCH_WORKER_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_WORKER_CPU_PROF}`] : [];
   // BENCH_WORKER_NODE_FLAGS: more node flags for the worker alone, e.g. `--trace-gc` (which NODE_OPTIONS refuses)
   const flags = (process.env.BENCH_WORKER_NODE_FLAGS ?? '').split(' ').filter((flag) => flag !== '');
-  const child = spawn(process.execPath, [...profile, ...flags, '--import', 'tsx', entry], {
+  // the flags every worker runs with (apps/worker/src/node-flags.ts), then the bench's own
+  const child = spawn(process.execPath, [...profile, ...WORKER_NODE_FLAGS, ...flags, '--import', 'tsx', entry], {
     // React (and so React Email) picks its development or production build from NODE_ENV when it
     // is first loaded; production deployments set NODE_ENV=production (Dockerfile, docs/deploy.md),
     // and the development build costs several times the CPU per render. The worker reads NODE_ENV

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailsTo, uniqueAddress, waitFor } from '../../../test/email-emulator';
 import { failingJourneyRun } from '../../../test/failing-journey-run';
 import { freePort } from '../../../test/free-port';
+import { WORKER_NODE_FLAGS } from '../../worker/src/node-flags';
 import { runEntry, startEntry, type RunningEntry } from '../../../test/run-entry';
 import { releaseTaskQueue } from '../../../test/task-queue-cleanup';
 import { integrationEnv } from '../../../test/test-env';
@@ -50,7 +51,8 @@ describe('the production build', () => {
     const migrate = await runEntry('dist/cli/main.js', env, { args: ['migrate'] });
     expect(migrate.output).toContain('[migrate]');
     expect(migrate.code).toBe(0);
-    running.push(startEntry('dist/api/server.js', env), startEntry('dist/worker/main.js', env));
+    // the worker as deployed (docs/deploy.md), with its node flags
+    running.push(startEntry('dist/api/server.js', env), startEntry('dist/worker/main.js', env, { nodeFlags: WORKER_NODE_FLAGS }));
     const [api, worker] = running as [RunningEntry, RunningEntry];
     await Promise.all([api.waitForOutput(/Waymark API listening/, 120_000), worker.waitForOutput(/polling task queue/, 120_000)]);
   }, 600_000);
@@ -65,6 +67,8 @@ describe('the production build', () => {
 
   it('the compiled api and worker start, name the Node they run on, and the api serves health and the studio', async () => {
     for (const entry of running) expect(entry.output()).toContain(`Node ${process.version}`);
+    // started with its flags, the worker does not name one as missing (apps/worker/src/node-flags.ts)
+    expect(running[1]!.output()).not.toContain('node flag:');
     const health = await fetch(`${url}/v1/health`);
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ status: 'healthy' });
@@ -72,6 +76,19 @@ describe('the production build', () => {
     expect(studio.status).toBe(200);
     expect(await studio.text()).toContain('<div id="root">');
   });
+
+  it('a compiled worker started without its node flags says which one it misses', async () => {
+    // its own queue: it must not take the other worker's runs
+    const bare = startEntry('dist/worker/main.js', { ...env, TEMPORAL_TASK_QUEUE: `${queue}-bare` });
+    try {
+      await bare.waitForOutput(/polling task queue/, 120_000);
+      for (const flag of WORKER_NODE_FLAGS) expect(bare.output()).toContain(`node flag: ${flag} is missing`);
+    } finally {
+      bare.kill('SIGTERM');
+      await bare.exited;
+      await releaseTaskQueue(integrationEnv().TEMPORAL_ADDRESS, `${queue}-bare`);
+    }
+  }, 180_000);
 
   it("a run the compiled worker fails keeps its failure's text sealed (the build's failure converter and workflow bundle)", async () => {
     // each process loads the converter by path (temporal/payload-codec.ts), from the build, not the sources

@@ -4,6 +4,7 @@ import { createDatabase } from '@waymark/core/db/database';
 import { assertMigrated } from '@waymark/core/db/migrator';
 import { createLogger } from '@waymark/core/logging/logger';
 import { startTracing } from '@waymark/core/logging/tracing';
+import { missingWorkerNodeFlags } from './node-flags';
 import { createWorker } from './worker';
 
 /** config → deps → activities → Worker.create(workflow bundle); SIGTERM drains in-flight work. */
@@ -29,6 +30,11 @@ async function main(): Promise<void> {
   }
   for (const warning of unsafe) logger.warn(`unsafe setting (production would refuse to start): ${warning}`);
   for (const warning of config.settingWarnings) logger.warn(`setting: ${warning}`);
+  if (config.isProduction) {
+    for (const flag of missingWorkerNodeFlags(process.execArgv)) {
+      logger.warn(`node flag: ${flag} is missing from this worker's command line, which costs CPU on every run (docs/deploy.md)`);
+    }
+  }
   const db = createDatabase({
     connectionString: config.databaseUrl,
     applicationName: 'waymark-worker',
