@@ -24,6 +24,16 @@ describe('background jobs on Temporal (time-skipping)', () => {
     await env?.teardown();
   });
 
+  /** A worker of the bundle's real workflows with `activities` on a queue of its own, running `work` with the port on that queue. */
+  async function withEnrollBatchWorker(
+    activities: EnrollBatchActivities,
+    work: (jobs: ReturnType<typeof createTemporalBackgroundJobs>) => Promise<void>,
+  ): Promise<void> {
+    const taskQueue = `background-jobs-${randomUUID()}`;
+    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: await journeyWorkflowBundle(), activities });
+    await worker.runUntil(work(createTemporalBackgroundJobs(env.client, taskQueue)));
+  }
+
   it('starts a chunked job, reports its status and progress, and a cancel ends it, the row told it was a cancel', async () => {
     const taskQueue = `background-jobs-${randomUUID()}`;
     const jobs = createTemporalBackgroundJobs(env.client, taskQueue);
@@ -65,8 +75,6 @@ describe('background jobs on Temporal (time-skipping)', () => {
   });
 
   it('runs a batch enrollment chunk by chunk from its rows and answers its progress once done; an unknown job is a 404', async () => {
-    const taskQueue = `background-jobs-${randomUUID()}`;
-    const jobs = createTemporalBackgroundJobs(env.client, taskQueue);
     const ranges: [number, number][] = [];
     const dropped: string[] = [];
     const activities: EnrollBatchActivities = {
@@ -80,9 +88,7 @@ describe('background jobs on Temporal (time-skipping)', () => {
         throw new Error('a batch that names its rows never carries its users');
       },
     };
-    const bundle = await journeyWorkflowBundle();
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
-    await worker.runUntil(async () => {
+    await withEnrollBatchWorker(activities, async (jobs) => {
       const batch: EnrollmentBatch = { batchId: randomUUID(), journeyId: 'welcome-series', event: 'user.signed_up', total: 120 };
       const id = `${batch.journeyId}:${batch.batchId}`;
       await jobs.start('enroll-batch', id, batch);
@@ -102,8 +108,6 @@ describe('background jobs on Temporal (time-skipping)', () => {
   });
 
   it('a cancelled batch enrollment drops the rows it has not dispatched', async () => {
-    const taskQueue = `background-jobs-${randomUUID()}`;
-    const jobs = createTemporalBackgroundJobs(env.client, taskQueue);
     const dropped: string[] = [];
     let secondChunk!: () => void;
     const reachedSecond = new Promise<void>((resolve) => (secondChunk = resolve));
@@ -122,9 +126,7 @@ describe('background jobs on Temporal (time-skipping)', () => {
       },
       dispatchEnrollmentChunk: async () => undefined,
     };
-    const bundle = await journeyWorkflowBundle();
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
-    await worker.runUntil(async () => {
+    await withEnrollBatchWorker(activities, async (jobs) => {
       const batch: EnrollmentBatch = { batchId: randomUUID(), journeyId: 'welcome-series', event: 'user.signed_up', total: 80 };
       const id = `${batch.journeyId}:${batch.batchId}`;
       await jobs.start('enroll-batch', id, batch);
@@ -138,8 +140,6 @@ describe('background jobs on Temporal (time-skipping)', () => {
   });
 
   it('a batch enrollment started with its users in its input (before they were kept in PostgreSQL) still runs them', async () => {
-    const taskQueue = `background-jobs-${randomUUID()}`;
-    const jobs = createTemporalBackgroundJobs(env.client, taskQueue);
     const dispatched: string[] = [];
     const activities: EnrollBatchActivities = {
       dispatchEnrollmentRange: async () => undefined,
@@ -148,9 +148,7 @@ describe('background jobs on Temporal (time-skipping)', () => {
         dispatched.push(...chunk.users.map((user) => user.userId));
       },
     };
-    const bundle = await journeyWorkflowBundle();
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
-    await worker.runUntil(async () => {
+    await withEnrollBatchWorker(activities, async (jobs) => {
       const batch: EnrollmentChunk = {
         batchId: randomUUID(),
         journeyId: 'welcome-series',

@@ -21,9 +21,10 @@ export function createEnrollBatchActivities(deps: EnrollBatchActivityDeps) {
      */
     async dispatchEnrollmentRange(range: EnrollmentRange): Promise<void> {
       const context = Context.current();
-      const users = await batchUsersBetween(deps.db, range.batchId, range.from, range.to);
-      await dispatchEnrollments(deps.ingest, { batchId: range.batchId, journeyId: range.journeyId, event: range.event, users }, () => context.heartbeat());
-      await dropBatchUsers(deps.db, range.batchId, range);
+      const { from, to, ...batch } = range;
+      const users = await batchUsersBetween(deps.db, batch.batchId, from, to);
+      await dispatchEnrollments(deps.ingest, { ...batch, users }, () => context.heartbeat());
+      await dropBatchUsers(deps.db, batch.batchId, { from, to });
     },
     /** A cancelled batch's users not yet dispatched. */
     async dropEnrollmentBatch(batchId: string): Promise<void> {

@@ -183,6 +183,9 @@ describe('/v1/admin/contacts and timeline', () => {
     expect((await api.request('PATCH', '/v1/admin/contacts/x', { token: keys.read, body: {} })).status).toBe(403);
     expect((await api.request('GET', '/v1/admin/contacts', { token: keys.ingest })).status).toBe(403);
     expect((await api.request('GET', '/v1/admin/contacts/x/timeline', { token: keys.ingest })).status).toBe(403);
+    // and nothing without a credential
+    expect((await api.request('POST', '/v1/admin/contacts', { body: { externalId: 'x' } })).status).toBe(401);
+    expect((await api.request('DELETE', '/v1/admin/contacts/x')).status).toBe(401);
   });
 
   it('timeline merges events, journey states and emails newest first, filters by type, paginates', async () => {

@@ -245,6 +245,17 @@ describe('/v1/admin/journeys and /v1/admin/events', () => {
     expect(typeof response.body.error).toBe('string');
   });
 
+  it('a single enrollment is refused without a credential (401) and to a read or ingest key (403)', async () => {
+    const path = '/v1/admin/journeys/welcome-series/enroll';
+    const body = { userId: `refused-${randomUUID()}`, userEmail: 'refused@example.com' };
+    expect((await api.request('POST', path, { body })).status).toBe(401);
+    for (const scope of ['read', 'ingest'] as const) {
+      const token = await issueApiKey(api, LEGACY, `enroll-${scope}`, [scope]);
+      expect(await api.request('POST', path, { token, body }), scope).toMatchObject({ status: 403, body: { error: 'Insufficient scope' } });
+    }
+    expect(await statesOf(body.userId, 'welcome-series')).toEqual([]);
+  });
+
   it.each([
     ['POST', '/v1/admin/journeys/welcome-series/enroll/batch', { users: [{ userId: 'a', userEmail: 'a@example.com' }] }],
     ['POST', '/v1/admin/events/replay', { eventIds: [randomUUID()] }],
