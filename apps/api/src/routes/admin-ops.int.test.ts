@@ -313,7 +313,7 @@ describe('alerts, DLQ, metrics and the contacts/emails/lists data plane', () => 
       });
     });
 
-    it('no audit row names a person: a contact created, enrolled, deleted and another erased are named by contact id only', async () => {
+    it('no audit row names a person: a contact created, looked up by address in an export, enrolled, deleted and another erased are named by contact id only', async () => {
       const run = randomUUID().slice(0, 8);
       const people = ['deleted', 'erased'].map((who) => ({ externalId: `audit-${who}-${run}`, email: `audit-${who}-${run}@example.com` }));
       const contactIds: string[] = [];
@@ -327,6 +327,10 @@ describe('alerts, DLQ, metrics and the contacts/emails/lists data plane', () => 
         });
         expect(enrolled.status, enrolled.text).toBe(202);
       }
+      // an operator looks the first person up by their address before deleting them
+      const exported = await api.request('GET', `/v1/admin/contacts/export?search=${encodeURIComponent(people[0]!.email)}`, { token: LEGACY });
+      expect(exported.status, exported.text).toBe(200);
+      expect(exported.text).toContain(contactIds[0]);
       expect((await api.request('DELETE', `/v1/admin/contacts/${contactIds[0]}`, { token: LEGACY })).status).toBe(200);
       expect((await api.request('DELETE', `/v1/contacts/${contactIds[1]}`, { token: keys.ingest })).status).toBe(200);
 
@@ -350,6 +354,8 @@ describe('alerts, DLQ, metrics and the contacts/emails/lists data plane', () => 
         ).toEqual(['create', 'delete']);
         expect(rows.some((row) => row.action === 'enroll' && (row.detail as { contactId?: string } | null)?.contactId === contactId)).toBe(true);
       }
+      // the export is audited, saying only that it was filtered
+      expect(rows.filter((row) => row.action === 'export').map((row) => row.detail)).toContainEqual({ format: 'json', limit: 10000, searched: true });
     });
 
     it('lists: create (409 on a duplicate key), list with counts, set memberships', async () => {

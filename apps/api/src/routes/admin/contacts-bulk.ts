@@ -87,7 +87,8 @@ export const contactBulkRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { d
     },
     async (request, reply) => {
       const { format, limit, search } = request.query;
-      request.auditRecord = { detail: { format, limit, search: search ?? null } };
+      // whether the export was filtered, not by what: the text is often a person's address, which the append-only log could not give up at their erasure
+      request.auditRecord = { detail: { format, limit, searched: search !== undefined } };
       reply.header('content-type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8');
       reply.header('content-disposition', `attachment; filename="${exportFileName(format, new Date())}"`);
       return reply.send(Readable.from(exportContacts(deps.db, { format, limit, search })));
