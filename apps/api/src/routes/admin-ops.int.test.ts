@@ -358,6 +358,30 @@ describe('alerts, DLQ, metrics and the contacts/emails/lists data plane', () => 
       expect(rows.filter((row) => row.action === 'export').map((row) => row.detail)).toContainEqual({ format: 'json', limit: 10000, searched: true });
     });
 
+    it("an enrolment's audit row names the enrolled person's contact, even when their user id is another contact's Waymark id", async () => {
+      const run = randomUUID().slice(0, 8);
+      const other = await api.request('POST', '/v1/admin/contacts', { token: LEGACY, body: { externalId: `audit-other-${run}` } });
+      expect(other.status, other.text).toBe(201);
+      // a product whose user ids are UUIDs: this person's id happens to be the other contact's
+      const userId: string = other.body.contact.id;
+      const enrolled = await api.request('POST', '/v1/admin/journeys/trial-conversion/enroll', {
+        token: LEGACY,
+        body: { userId, userEmail: `audit-uuid-${run}@example.com`, properties: { plan: 'free' } },
+      });
+      expect(enrolled.status, enrolled.text).toBe(202);
+      // the ingest of the enrolment made the person's own contact, keyed by their user id
+      const person = await api.deps.db.selectFrom('contacts').select('id').where('externalId', '=', userId).executeTakeFirstOrThrow();
+      const rows = await api.deps.db
+        .selectFrom('auditLogs')
+        .select('detail')
+        .where('action', '=', 'enroll')
+        .where('createdAt', '>', new Date(Date.now() - 60_000))
+        .execute();
+      const named = rows.map((row) => (row.detail as { contactId?: string } | null)?.contactId);
+      expect(named).toContain(person.id);
+      expect(named).not.toContain(userId);
+    });
+
     it('lists: create (409 on a duplicate key), list with counts, set memberships', async () => {
       const key = `list-${randomUUID().slice(0, 8)}`;
       const created = await api.request('POST', '/v1/lists', { token: keys.ingest, body: { key, name: 'Product news' } });

@@ -48,6 +48,21 @@ export async function findContact(db: Db, idOrExternalId: string): Promise<Conta
   return rows.find((row) => row.id === idOrExternalId) ?? rows[0];
 }
 
+/**
+ * The contacts a journey run's or event's user id names: the one keyed by it as external id, else
+ * the email-only contact whose address it is (emailOnlyUserId). Order by `(external_id is null)` to
+ * take the keyed one first. Never a contact's Waymark id: a product's user ids may be UUIDs too.
+ */
+export function namedByUserId(userId: string) {
+  return sql<boolean>`(external_id = ${userId} or (external_id is null and lower(email) = lower(${userId})))`;
+}
+
+/** The id of the contact a user id names (namedByUserId), if there is one. */
+export async function contactIdOfUser(db: Db, userId: string): Promise<string | undefined> {
+  const result = await sql<{ id: string }>`select id from contacts where ${namedByUserId(userId)} order by (external_id is null) limit 1`.execute(db);
+  return result.rows[0]?.id;
+}
+
 export async function getContact(db: Db, idOrExternalId: string): Promise<ContactRow> {
   const row = await findContact(db, idOrExternalId);
   if (row === undefined) throw notFound(CONTACT_NOT_FOUND);

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { isTimeZone } from '@waymark/journey';
 import type { Db } from '../db/database';
 import { badRequest } from '../errors/app-error';
+import { namedByUserId } from './contact';
 import { localeProblem } from './locale';
 
 /** The contact property that holds a recipient's IANA time zone (docs/journeys.md, "Timing and etiquette"). */
@@ -43,7 +44,7 @@ export function recipientTimeZone<Fallback extends string | undefined>(stored: u
 export async function contactTimeZone(db: Db, userId: string, fallback: string): Promise<string> {
   const result = await sql<{ zone: string | null }>`
     select properties->>${TIME_ZONE_PROPERTY} as zone from contacts
-    where external_id = ${userId} or (external_id is null and lower(email) = lower(${userId}))
+    where ${namedByUserId(userId)}
     order by (external_id is null), last_seen_at desc limit 1`.execute(db);
   return recipientTimeZone(result.rows[0]?.zone, fallback);
 }

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import { NAMED_STATEMENT } from '../db/named-statements';
 import { recordDeadLetter } from '../dlq/dead-letters';
+import { namedByUserId } from '../contacts/contact';
 import { LOCALE_PROPERTY, propertiesLocale } from '../contacts/locale';
 import { contactTimeZone } from '../contacts/time-zone';
 import { isAppError } from '../errors/app-error';
@@ -208,7 +209,7 @@ async function readSendContext(db: Db, input: SendJourneyEmailInput): Promise<Se
     left join lateral (
       -- the enrolled contact: by external id, else the email-only contact its user id is the address of
       select properties->>${LOCALE_PROPERTY} as contact_locale from contacts
-      where external_id = ${input.userId} or (external_id is null and lower(email) = lower(${input.userId}))
+      where ${namedByUserId(input.userId)}
       order by (external_id is null) limit 1
     ) as person on true`.execute(db);
   const { stateStatus, suppressed, unsubscribedAll, categoryOff, contactLocale, ...send } = rows[0]!;

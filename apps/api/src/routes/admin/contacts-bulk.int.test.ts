@@ -170,5 +170,7 @@ describe('bulk import and export (full-admin)', () => {
       expect((await api.request('GET', '/v1/admin/contacts/export', { token: key })).status).toBe(403);
       expect((await api.request('GET', `/v1/admin/contacts/import/${randomUUID()}`, { token: key })).status).toBe(403);
     }
+    // and nothing without a credential
+    expect((await api.request('GET', '/v1/admin/contacts/export')).status).toBe(401);
   });
 });

@@ -3,7 +3,7 @@ import { conditionOperators } from '@waymark/journey';
 import { cancelJourneyState, getJourneyState, journeyStatuses, listJourneyLogs, listJourneyStates } from '@waymark/core/journeys/journey-states';
 import { getJourneyDetail, listJourneys, updateJourneyEnabled } from '@waymark/core/journeys/journey-admin';
 import { batchEnroll, enrollUser } from '@waymark/core/journeys/enroll';
-import { findContact } from '@waymark/core/contacts/contact';
+import { contactIdOfUser } from '@waymark/core/contacts/contact';
 import type { RoutePlugin } from '../../http/type-provider';
 import type { AppDeps } from '../../deps';
 import {
@@ -255,7 +255,7 @@ export const journeyRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps 
     async (request, reply) => {
       const { event } = await enrollUser(deps, request.params.id, request.body);
       // the contact's id, not the person's user id: an erasure cannot take an identifier back from the audit log
-      request.auditRecord = { detail: { contactId: (await findContact(deps.db, request.body.userId))?.id ?? null } };
+      request.auditRecord = { detail: { contactId: (await contactIdOfUser(deps.db, request.body.userId)) ?? null } };
       return reply.status(202).send({ enrolled: true as const, event, userId: request.body.userId });
     },
   );
