@@ -28,12 +28,48 @@ done
 if ((${#benches[@]} == 0)); then
   benches=(bench/*.ts)
 fi
+# Each benchmark gets a Temporal dev server of its own, started empty as the stack's is
+# (`scripts/stack.sh temporal-up`) and removed after it, so that its figures depend neither on the
+# history the stack's server has piled up (a day-old database idled at 14-24 ms of CPU a second for
+# half an hour after a restart: bench/HISTORY.md, sixteenth round) nor on the benchmark before it
+# (an ingest run's thousands of starts leave a server slower for a while), and the stack's database
+# does not grow by every run. TEMPORAL_ADDRESS set, or the Postgres profile: the server the caller
+# chose, for every benchmark.
+own_temporal=1
+if [[ -n "${TEMPORAL_ADDRESS:-}" || "${WAYMARK_TEMPORAL:-dev}" == postgres ]]; then own_temporal=0; fi
+bench_temporal_dir=""
+stop_bench_temporal() {
+  [[ -n "$bench_temporal_dir" ]] || return 0
+  DATA_DIR="$bench_temporal_dir" bash scripts/stack.sh temporal-down >/dev/null
+  rm -rf "$bench_temporal_dir"
+  bench_temporal_dir=""
+}
+trap stop_bench_temporal EXIT
+# two free local ports at once (held together, so they differ), gRPC and Web UI
+free_ports() {
+  node -e "const net = require('node:net');
+    const a = net.createServer().listen(0, '127.0.0.1', () => {
+      const b = net.createServer().listen(0, '127.0.0.1', () => {
+        console.log(a.address().port, b.address().port);
+        a.close();
+        b.close();
+      });
+    });"
+}
 failed=()
 for bench in "${benches[@]}"; do
   [[ "$bench" == *.test.ts ]] && continue
   echo "[bench] $bench"
+  temporal_env=()
+  if ((own_temporal)); then
+    bench_temporal_dir=$(mktemp -d "${TMPDIR:-/tmp}/waymark-bench-temporal.XXXXXX")
+    read -r port ui_port < <(free_ports)
+    DATA_DIR="$bench_temporal_dir" TEMPORAL_PORT="$port" TEMPORAL_UI_PORT="$ui_port" bash scripts/stack.sh temporal-up
+    temporal_env=("TEMPORAL_ADDRESS=127.0.0.1:$port")
+  fi
   # one failing benchmark must not hide the others' results
-  npx --no-install tsx "$bench" ${options[@]+"${options[@]}"} || failed+=("$bench")
+  env ${temporal_env[@]+"${temporal_env[@]}"} npx --no-install tsx "$bench" ${options[@]+"${options[@]}"} || failed+=("$bench")
+  stop_bench_temporal
 done
 npx --no-install tsx bench/lib/collect-results.ts
 if ((${#failed[@]} > 0)); then

@@ -5,6 +5,10 @@
 #   bash scripts/stack.sh up       install what is missing, start what is down
 #   bash scripts/stack.sh down     stop what this script started
 #   bash scripts/stack.sh status   print each service up/down (exit 3 if any is down)
+#   bash scripts/stack.sh temporal-up | temporal-down
+#                                  only the Temporal dev server, as `up` starts it: with DATA_DIR,
+#                                  TEMPORAL_PORT and TEMPORAL_UI_PORT set, a throwaway one of a
+#                                  caller's own (bench/run.sh gives each benchmark an empty one)
 #
 # State, logs and pid files live in $REPO/.data/. Slow-to-build tools are cached
 # in ${WAYMARK_CACHE:-~/.cache/waymark}. WAYMARK_TEMPORAL=postgres runs scripts/temporal-postgres.sh
@@ -365,8 +369,10 @@ case "${1:-}" in
   up) cmd_up ;;
   down) cmd_down ;;
   status) cmd_status ;;
+  temporal-up) up_temporal ;;
+  temporal-down) stop_pidfile temporal "$DATA_DIR/temporal.pid" ;;
   *)
-    echo "usage: $0 up|down|status" >&2
+    echo "usage: $0 up|down|status|temporal-up|temporal-down" >&2
     exit 2
     ;;
 esac
