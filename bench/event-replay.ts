@@ -2,9 +2,9 @@
  * npm run bench -- event-replay — POST /v1/admin/events/replay at its maximum (50 events, each
  * starting a welcome-series run: one pipeline pass and one Temporal start per event), BENCH_ROUNDS
  * times (default 6) after a warm-up; p50/p99 of the answer against the 1 s goal. Same-run
- * baseline: the same 50 journey-starting events pushed through the pipeline one after another
- * (how replay dispatched before), and the floor: as many bare journey starts (Temporal alone), both
- * as events per second against the replay's. No worker polls the
+ * baselines: the same 50 journey-starting events pushed through the pipeline one after another
+ * (how replay dispatched before; information only), and the floor: as many bare journey starts
+ * (Temporal alone), both as events per second against the replay's. No worker polls the
  * bench queue: the runs are terminated at the end. Rows in bench/results/event-replay.json.
  */
 import { randomUUID } from 'node:crypto';
@@ -111,12 +111,15 @@ async function main(): Promise<void> {
   writeBenchResults('event-replay', [
     limitRow(`replay of ${REPLAY_MAX_LIMIT} journey-starting events answers, p50 of ${rounds}`, 'ms', percentile(replayMs, 50), 1000),
     limitRow(`replay of ${REPLAY_MAX_LIMIT} journey-starting events answers, p99 of ${rounds}`, 'ms', percentile(replayMs, 99), 1000),
+    // no goal: the ≥ 1.5 this row had assumed a Temporal start inside each event's ingest, which
+    // the lanes overlapped; since the event outbox, a start follows the answer, and what the lanes
+    // overlap on one box with a local PostgreSQL is CPU, not waiting (bench/README.md, "Event replay")
     ratioRow(
-      'replay events/s vs the same events one after another (median)',
+      'replay events/s vs the same events one after another (median; information)',
       'events/s',
       perSecond(percentile(replayMs, 50)),
       perSecond(percentile(sequentialMs, 50)),
-      1.5,
+      0,
     ),
     ratioRow(
       `replay events/s vs ${REPLAY_MAX_LIMIT} bare journey starts alone (median; Temporal is the floor)`,

@@ -10,9 +10,10 @@ export interface ReplayError {
 }
 
 /**
- * Events in flight at once. Each one is a few statements and, when it triggers a journey, one
- * workflow start; the time goes to those round trips, so a handful in parallel divides it while
- * leaving most of the database pool (20) to the requests beside it.
+ * Events in flight at once. Each one is its store statement's round trip (its journey starts follow
+ * from the event outbox, after the commit); against a database across a network the time goes to
+ * those round trips, so a handful in parallel divides it while leaving most of the database pool
+ * (20) to the requests beside it.
  */
 export const REPLAY_LANES = 8;
 
