@@ -8,6 +8,7 @@ import type { BroadcastVariant } from './broadcast-schemas';
 import { getBroadcastTemplate, recipientTemplateData } from './broadcast-template-data';
 import { getBroadcastRow } from './broadcasts';
 import { propertiesLocale } from '../contacts/locale';
+import { isProviderError } from '@waymark/email/ses-provider-error';
 
 export interface BroadcastTestResult {
   email: string;
@@ -50,11 +51,15 @@ export async function sendBroadcastTest(email: EmailDeps, id: string, addresses:
       subject: `[Test] ${subject}`,
       locale,
       idempotencyKey: `broadcast-test:${row.id}:${randomUUID()}`,
+    }).catch((error: unknown) => {
+      // the provider refused or could not be reached: that address's answer, the others still tried
+      if (!isProviderError(error)) throw error;
+      return { status: 'failed' as const, reason: `The email provider did not accept the message: ${error.message}` };
     });
     results.push({
       email: address,
       status: result.status === 'deferred' ? 'skipped' : result.status,
-      emailId: result.emailSendId ?? null,
+      emailId: 'emailSendId' in result ? (result.emailSendId ?? null) : null,
       reason: result.status === 'sent' ? null : result.reason,
     });
   }

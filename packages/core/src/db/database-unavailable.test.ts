@@ -21,6 +21,7 @@ describe('isDatabaseUnavailable', () => {
     ['unique violation', withCode('duplicate key value violates unique constraint', '23505')],
     ['syntax error', withCode('syntax error at or near "selec"', '42601')],
     ['plain error', new Error('boom')],
+    ['the email provider connection reset (AWS SDK)', Object.assign(withCode('read ECONNRESET', 'ECONNRESET'), { $metadata: { attempts: 1 } })],
     ['not an error', 'ECONNREFUSED'],
   ])('%s → false', (_label, error) => {
     expect(isDatabaseUnavailable(error)).toBe(false);

@@ -1,3 +1,5 @@
+import { isProviderError } from '@waymark/email/ses-provider-error';
+
 /**
  * True for errors that mean "PostgreSQL cannot be reached right now", as opposed to a bad query:
  * the pool could not connect (refused, timed out), a connection died mid-query (server killed or
@@ -11,6 +13,8 @@ const POOL_MESSAGES = ['Connection terminated', 'timeout exceeded when trying to
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
+  // a socket error of the email provider's connection carries the same codes: the provider's, never the database's
+  if (isProviderError(error)) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && (NETWORK_CODES.has(code) || SERVER_CODES.has(code) || code.startsWith('08'))) return true;
   if (error instanceof AggregateError && error.errors.some((inner) => isDatabaseUnavailable(inner))) return true;

@@ -360,4 +360,21 @@ describe('/v1/admin/broadcasts', () => {
     // still a draft: it can be deleted
     expect((await api.request('DELETE', `/v1/admin/broadcasts/${broadcast.id}`, { token: adminKey })).status).toBe(200);
   });
+
+  it('POST …/test answers an unreachable email provider per address, never as a database outage', async () => {
+    const { listKey } = await listOf(1);
+    const broadcast = await create(newsletter(listKey, { subject: 'Provider down' }));
+    // an api on the same database whose SES endpoint refuses connections (a socket error, as a reset is)
+    const cut = await startTestApi({ ADMIN_API_KEY: LEGACY, SES_ENDPOINT: 'http://127.0.0.1:9' });
+    try {
+      const to = `bc-down-${randomUUID().slice(0, 8)}@waymark-test.example`;
+      const answer = await cut.request('POST', `/v1/admin/broadcasts/${broadcast.id}/test`, { token: adminKey, body: { emails: [to] } });
+      expect(answer.status, answer.text).toBe(202);
+      expect(answer.body.results).toEqual([
+        { email: to, status: 'failed', emailId: null, reason: expect.stringMatching(/^The email provider did not accept the message: /) },
+      ]);
+    } finally {
+      await cut.close();
+    }
+  });
 });
