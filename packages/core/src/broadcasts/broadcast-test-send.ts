@@ -8,7 +8,7 @@ import type { BroadcastVariant } from './broadcast-schemas';
 import { getBroadcastTemplate, recipientTemplateData } from './broadcast-template-data';
 import { getBroadcastRow } from './broadcasts';
 import { propertiesLocale } from '../contacts/locale';
-import { isProviderError } from '@waymark/email/ses-provider-error';
+import { providerRefusal } from '../emails/provider-refusal';
 
 export interface BroadcastTestResult {
   email: string;
@@ -43,23 +43,28 @@ export async function sendBroadcastTest(email: EmailDeps, id: string, addresses:
     const locale = propertiesLocale(contact?.properties);
     const subject =
       variant?.subject ?? row.subject ?? (await renderTemplatePreview(email.templates, templateKey, data, previewLinks(email.publicUrl), locale)).subject;
-    const result = await sendEmail(email, {
-      templateKey,
-      to: address,
-      data,
-      category: row.category,
-      subject: `[Test] ${subject}`,
-      locale,
-      idempotencyKey: `broadcast-test:${row.id}:${randomUUID()}`,
-    }).catch((error: unknown) => {
+    let result;
+    try {
+      result = await sendEmail(email, {
+        templateKey,
+        to: address,
+        data,
+        category: row.category,
+        subject: `[Test] ${subject}`,
+        locale,
+        idempotencyKey: `broadcast-test:${row.id}:${randomUUID()}`,
+      });
+    } catch (error) {
       // the provider refused or could not be reached: that address's answer, the others still tried
-      if (!isProviderError(error)) throw error;
-      return { status: 'failed' as const, reason: `The email provider did not accept the message: ${error.message}` };
-    });
+      const refusal = providerRefusal(error);
+      if (refusal === undefined) throw error;
+      results.push({ email: address, status: 'failed', emailId: null, reason: refusal.message });
+      continue;
+    }
     results.push({
       email: address,
       status: result.status === 'deferred' ? 'skipped' : result.status,
-      emailId: 'emailSendId' in result ? (result.emailSendId ?? null) : null,
+      emailId: result.emailSendId ?? null,
       reason: result.status === 'sent' ? null : result.reason,
     });
   }

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { AppError, isAppError } from '@waymark/core/errors/app-error';
 import type { JsonObject } from '@waymark/core/db/schema';
 import { renderSentEmail } from '@waymark/core/templates/render-sent-email';
 import { sendTestEmail } from '@waymark/core/templates/send-test-email';
+import { providerRefusal } from '@waymark/core/emails/provider-refusal';
 import { listTemplates, previewLinks, renderTemplatePreview } from '@waymark/core/templates/template-catalog';
 import type { AppDeps } from '../../deps';
 import type { RoutePlugin } from '../../http/type-provider';
@@ -104,8 +104,7 @@ export const templateRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { deps
           locale: request.body.locale,
         });
       } catch (error) {
-        if (isAppError(error)) throw error;
-        throw new AppError('unavailable', `The email provider did not accept the message: ${(error as Error).message}`);
+        throw providerRefusal(error) ?? error;
       }
       request.auditRecord = { resourceId: result.emailSendId ?? null, detail: { templateKey: request.params.key, to: request.body.to, test: true } };
       return reply.status(202).send({

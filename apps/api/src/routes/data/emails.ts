@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { AppError, isAppError } from '@waymark/core/errors/app-error';
 import type { JsonObject } from '@waymark/core/db/schema';
 import { checkCallerSend } from '@waymark/core/emails/caller-sends';
 import { sendEmail } from '@waymark/core/emails/send-email';
+import { providerRefusal } from '@waymark/core/emails/provider-refusal';
 import { contactLocale } from '@waymark/core/contacts/locale';
 import type { AppDeps } from '../../deps';
 import type { RoutePlugin } from '../../http/type-provider';
@@ -77,9 +77,8 @@ export const dataEmailRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { dep
           locale: locale ?? (await contactLocale(deps.db, { userId: rest.userId, email: rest.to })),
         });
       } catch (error) {
-        if (isAppError(error)) throw error;
         // the provider failed and the send path left the row for a retry: same key, no duplicate
-        throw new AppError('unavailable', `The email provider did not accept the message; retry with the same Idempotency-Key (${(error as Error).message})`);
+        throw providerRefusal(error, '; retry with the same Idempotency-Key') ?? error;
       }
       return reply.status(202).send({
         emailSendId: result.emailSendId ?? null,
