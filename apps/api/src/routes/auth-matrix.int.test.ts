@@ -155,12 +155,14 @@ describe('bearer auth matrix', () => {
     });
   });
 
-  // contact preferences, a contact's detail and the data plane's send: no key is 401, a key without the route's scope 403
+  // contact preferences, a contact's detail, the data plane's send and a template's test send: no key is 401, a key without the route's scope 403
   it.each([
     { method: 'GET', path: `/v1/admin/contacts/${randomUUID()}/preferences`, refused: ['ingest'] },
     { method: 'PUT', path: `/v1/admin/contacts/${randomUUID()}/preferences`, refused: ['read', 'ingest'] },
     { method: 'GET', path: `/v1/admin/contacts/${randomUUID()}`, refused: ['ingest'] },
     { method: 'POST', path: '/v1/emails', refused: ['read', 'journeyAdmin'] },
+    // a test send of a template: a person's mailbox is reached, so never by a read or data-plane key
+    { method: 'POST', path: '/v1/admin/templates/welcome/send-test', refused: ['read', 'ingest'] },
     { method: 'GET', path: `/v1/admin/contacts/${randomUUID()}/explain?journeyId=welcome-series`, refused: ['ingest'] },
     { method: 'POST', path: '/v1/admin/webhook-endpoints', refused: ['read', 'journeyAdmin', 'ingest'] },
     // the routes that seal or open a stored secret (docs/security.md, "What is kept secret, and where")
