@@ -1,4 +1,4 @@
-import { isProviderError } from '@waymark/email/ses-provider-error';
+import { describeProviderError, isProviderError } from '@waymark/email/ses-provider-error';
 import { unavailable, type AppError } from '../errors/app-error';
 
 /**
@@ -9,5 +9,6 @@ import { unavailable, type AppError } from '../errors/app-error';
  */
 export function providerRefusal(error: unknown, then = ''): AppError | undefined {
   if (!isProviderError(error)) return undefined;
-  return unavailable(`The email provider did not accept the message${then}: ${error.message}`);
+  const { refused, reason } = describeProviderError(error);
+  return unavailable(refused ? `The email provider did not accept the message${then}: ${reason}` : `${reason}${then}`);
 }

@@ -1,3 +1,4 @@
+import { describeProviderError, isProviderError } from '@waymark/email/ses-provider-error';
 import { isSesThrottling } from '@waymark/email/ses-throttling';
 import { EMAIL_SEND_ID_TAG } from '@waymark/email/ses-notification';
 import type { EmailSendRow } from '../db/schema';
@@ -58,7 +59,9 @@ export async function callProvider(
       .returning('sendAttempts')
       .executeTakeFirstOrThrow();
     if (!throttled && released.sendAttempts >= (maxAttempts ?? DEFAULT_MAX_SEND_ATTEMPTS)) {
-      return failForGood(deps, row, `Provider error after ${released.sendAttempts} attempt(s): ${(error as Error).message}`);
+      // the reason is the caller's answer too: a socket error's message names the endpoint, so it is described
+      const reason = isProviderError(error) ? describeProviderError(error).reason : (error as Error).message;
+      return failForGood(deps, row, `Provider error after ${released.sendAttempts} attempt(s): ${reason}`);
     }
     throw error;
   }

@@ -371,7 +371,8 @@ describe('/v1/admin/broadcasts', () => {
       const answer = await cut.request('POST', `/v1/admin/broadcasts/${broadcast.id}/test`, { token: adminKey, body: { emails: [to] } });
       expect(answer.status, answer.text).toBe(202);
       expect(answer.body.results).toEqual([
-        { email: to, status: 'failed', emailId: null, reason: expect.stringMatching(/^The email provider did not accept the message: /) },
+        // the code alone: the socket's own message would show the provider's address to the caller
+        { email: to, status: 'failed', emailId: null, reason: 'The email provider could not be reached (ECONNREFUSED)' },
       ]);
     } finally {
       await cut.close();

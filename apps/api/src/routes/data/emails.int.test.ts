@@ -204,3 +204,31 @@ describe('POST /v1/emails retried after a provider error', () => {
     expect(rows).toEqual([{ status: 'cancelled', errorMessage: 'suppressed' }]);
   });
 });
+
+/**
+ * An ingest key is a product backend's credential: a provider it cannot reach is answered by the
+ * socket error's code, never its message, which names the provider's address (docs/security.md).
+ */
+describe('POST /v1/emails with the email provider unreachable', () => {
+  let api: TestApi;
+  let ingestKey: string;
+  beforeAll(async () => {
+    // an api on the same database whose SES endpoint refuses connections
+    api = await startTestApi({ ADMIN_API_KEY: LEGACY, SES_ENDPOINT: 'http://127.0.0.1:9' });
+    ingestKey = await issueApiKey(api, LEGACY, 'data-emails-unreachable', ['ingest']);
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  it("→ 503 naming the failure's code, not the provider's address; the operator's row keeps the whole message", async () => {
+    const to = uniqueAddress('tx-unreachable');
+    const body = { templateKey: 'order-receipt', to, data: { orderId: 'R-2', items: [{ name: 'Seat', quantity: 1, price: 5 }], currency: 'USD' } };
+    const answer = await api.request('POST', '/v1/emails', { token: ingestKey, body, headers: { 'idempotency-key': `order-${randomUUID()}` } });
+    expect(answer.status).toBe(503);
+    expect(answer.body).toEqual({ error: 'The email provider could not be reached (ECONNREFUSED); retry with the same Idempotency-Key' });
+    expect(answer.text).not.toContain('127.0.0.1');
+    const rows = await api.deps.db.selectFrom('emailSends').select(['status', 'errorMessage']).where('toEmail', '=', to).execute();
+    expect(rows).toEqual([{ status: 'rendered', errorMessage: expect.stringContaining('ECONNREFUSED 127.0.0.1:9') }]);
+  });
+});
