@@ -40,6 +40,7 @@ export const dataEmailRoutes: RoutePlugin<{ deps: AppDeps }> = async (app, { dep
           'status: sent (accepted by the provider), skipped (blocked by preferences or suppression; no send id; a retry with the same Idempotency-Key asks again, so a recipient suppressed or unsubscribed since an earlier attempt that sent nothing is skipped too: docs/email.md, "The send path"), failed (given up; parked in the DLQ), ' +
           'deferred (reason send_rate: the installation\'s send budget is taken until retryAt; the slot is kept for this Idempotency-Key: call again with it at retryAt; docs/email.md, "Send rate"; reason reputation or warmup: marketing mail held by the reputation breaker, or past today\'s warm-up allowance, until retryAt; docs/email.md, "Deliverability"). ' +
           'Without an Idempotency-Key (header, or idempotencyKey in the body; the header wins) every call sends. ' +
+          "503: the email provider refused the message (its reason given) or could not be reached (the connection's error code alone, never the provider's address); nothing was sent: retry with the same Idempotency-Key. " +
           'The email speaks the recipient\'s language: `locale` if given, else the `locale` property of the contact with this userId (else this address), fr-CA → fr → the template\'s default; no contact: the default (docs/email.md, "Languages").',
         headers: z.object({ 'idempotency-key': text(255).optional() }).passthrough(),
         body: z
