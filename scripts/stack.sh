@@ -89,11 +89,15 @@ up_postgres() {
     # apt's postinst may have started the cluster itself: it is still ours to stop
     pg_lsclusters -h | awk -v p="$PG_PORT" '$3 == p { print $1, $2; exit }' >"$DATA_DIR/postgres.started"
   fi
+  # log_lock_waits: a statement waiting on a lock longer than deadlock_timeout (1 s) is logged with
+  # the pids holding it, so a test that stalls on a lock says on what (/var/log/postgresql/)
   if ! pg_admin >>"$LOG_DIR/postgres-setup.log" 2>&1 <<'SQL'; then
 SELECT 'CREATE ROLE waymark' WHERE NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'waymark') \gexec
 ALTER ROLE waymark WITH LOGIN SUPERUSER CREATEDB PASSWORD 'waymark';
 SELECT 'CREATE DATABASE waymark OWNER waymark' WHERE NOT EXISTS (SELECT 1 FROM pg_database WHERE datname = 'waymark') \gexec
 SELECT 'CREATE DATABASE waymark_test OWNER waymark' WHERE NOT EXISTS (SELECT 1 FROM pg_database WHERE datname = 'waymark_test') \gexec
+ALTER SYSTEM SET log_lock_waits = on;
+SELECT pg_reload_conf();
 SQL
     # Not a local Debian cluster we can administer: accept it if our credentials work.
     psql -X -q -At "$PG_URL" -c 'select 1' >/dev/null 2>&1 ||
