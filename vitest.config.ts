@@ -25,7 +25,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['{apps,packages,temporal,runtime,testing,scripts,bench}/**/*.test.{ts,tsx}'],
+          include: ['{apps,packages,temporal,runtime,testing,scripts,bench,test}/**/*.test.{ts,tsx}'],
           exclude: [...shared, '**/*.int.test.{ts,tsx}', '**/*.wf.test.{ts,tsx}', '**/*.browser.test.{ts,tsx}'],
         },
       },

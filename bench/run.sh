@@ -45,16 +45,10 @@ stop_bench_temporal() {
   bench_temporal_dir=""
 }
 trap stop_bench_temporal EXIT
-# two free local ports at once (held together, so they differ), gRPC and Web UI
+# two free local ports (gRPC and Web UI), below the kernel's ephemeral range so that no outgoing
+# connection takes one before the server listens (test/free-port.ts)
 free_ports() {
-  node -e "const net = require('node:net');
-    const a = net.createServer().listen(0, '127.0.0.1', () => {
-      const b = net.createServer().listen(0, '127.0.0.1', () => {
-        console.log(a.address().port, b.address().port);
-        a.close();
-        b.close();
-      });
-    });"
+  npx --no-install tsx -e "import('./test/free-port.ts').then(async (m) => console.log((await m.freePorts(2)).join(' ')))"
 }
 failed=()
 for bench in "${benches[@]}"; do
