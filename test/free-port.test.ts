@@ -1,10 +1,10 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { ephemeralPortRange, freePort, freePorts } from './free-port';
+import { firstEphemeralPort, freePort, freePorts } from './free-port';
 
 describe('freePorts', () => {
   it('picks distinct ports below the ephemeral range, where outgoing connections cannot take them', async () => {
-    const { low } = ephemeralPortRange();
+    const low = firstEphemeralPort();
     const ports = await freePorts(8);
     expect(new Set(ports).size).toBe(8);
     for (const port of ports) {

@@ -11,15 +11,15 @@ import { createServer, type Server } from 'node:net';
  * listener can take a port, and each candidate is checked by listening on it.
  */
 
-/** The kernel's ephemeral port range (Linux: /proc/sys/net/ipv4/ip_local_port_range), else its default. */
-export function ephemeralPortRange(): { low: number; high: number } {
+/** The first port of the kernel's ephemeral range (Linux: /proc/sys/net/ipv4/ip_local_port_range), else its default. */
+export function firstEphemeralPort(): number {
   try {
-    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
-    if (Number.isInteger(low) && Number.isInteger(high) && low! > 1024) return { low: low!, high: high! };
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    if (Number.isInteger(low) && low > 1024) return low;
   } catch {
-    // not Linux: the range Linux and most BSDs default to
+    // not Linux: the default of Linux and most BSDs, below
   }
-  return { low: 32768, high: 60999 };
+  return 32768;
 }
 
 const FIRST_CANDIDATE = 10_000;
@@ -40,7 +40,7 @@ const close = (server: Server) => new Promise<void>((resolve) => server.close(()
 
 /** `count` distinct TCP ports on 127.0.0.1 that were free a moment ago, outside the ephemeral range. */
 export async function freePorts(count: number): Promise<number[]> {
-  const { low } = ephemeralPortRange();
+  const low = firstEphemeralPort();
   const span = low - FIRST_CANDIDATE;
   const held: Server[] = [];
   const ports: number[] = [];
@@ -49,8 +49,7 @@ export async function freePorts(count: number): Promise<number[]> {
       if (tries >= 200) throw new Error(`no free port found between ${FIRST_CANDIDATE} and ${low - 1} after 200 tries`);
       // a range that leaves no room below it: the kernel's pick, as before
       const candidate = span >= 1000 ? FIRST_CANDIDATE + Math.floor(Math.random() * span) : 0;
-      if (ports.includes(candidate)) continue;
-      // held until all are found, so the ports differ from each other
+      // each is held until all are found, so a repeat candidate is refused like any taken port
       const listening = await listenOn(candidate);
       if (listening === undefined) continue;
       held.push(listening.server);
