@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailsTo, header, uniqueAddress, waitFor } from '../../../../test/email-emulator';
 import { sesEventMessage, signedSnsMessage, TEST_SNS_CERT_PEM } from '../../../../test/sns-signer';
 import { startTestApi, type TestApi } from '../../../../test/test-api';
+import { sendOfEmail } from '../../../../test/send-of-email';
 
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
 const SECRET = `whsec-${randomUUID()}`;
@@ -41,7 +42,7 @@ describe('journey email, end to end', () => {
     expect(header(email!, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
     expect(email!.body.text).toContain('Hi Grace,');
 
-    const send = await api.deps.db.selectFrom('emailSends').selectAll().where('providerMessageId', '=', email!.messageId).executeTakeFirstOrThrow();
+    const send = await sendOfEmail(api.deps.db, email!);
     expect(send).toMatchObject({ templateKey: 'welcome', status: 'sent', userId, toEmail: to });
     const state = await api.deps.db.selectFrom('journeyStates').selectAll().where('id', '=', send.journeyStateId!).executeTakeFirstOrThrow();
     expect(state).toMatchObject({ journeyId: 'welcome-series', userId });

@@ -5,6 +5,7 @@ import { emailsTo, uniqueAddress, waitFor, type EmulatorEmail } from '../../../.
 import { eventually } from '../../../../test/eventually';
 import { seedList } from '../../../../test/seed-list';
 import { issueApiKey, startTestApi, type TestApi } from '../../../../test/test-api';
+import { sendOfEmail } from '../../../../test/send-of-email';
 
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
 const BAD_LOCALE = 'must be a BCP 47 language tag such as fr or fr-CA, got "fr_CA"';
@@ -65,7 +66,7 @@ describe("a contact's locale", () => {
     expect(email.body.text).toContain('Accéder à votre tableau de bord');
     expect(email.body.html).toContain('lang="fr"');
 
-    const send = await api.deps.db.selectFrom('emailSends').selectAll().where('providerMessageId', '=', email.messageId).executeTakeFirstOrThrow();
+    const send = await sendOfEmail(api.deps.db, email);
     expect(send.locale).toBe('fr');
     const detail = await api.request('GET', `/v1/admin/emails/${send.id}`, { token: LEGACY });
     expect(detail.body.email.locale).toBe('fr');
@@ -97,7 +98,7 @@ describe("a contact's locale", () => {
     expect((await signUp(userId, to, 'de')).status).toBe(202);
     const email = await welcomeTo(to);
     expect(email.subject).toBe('Welcome to Waymark, Grace!');
-    const send = await api.deps.db.selectFrom('emailSends').selectAll().where('providerMessageId', '=', email.messageId).executeTakeFirstOrThrow();
+    const send = await sendOfEmail(api.deps.db, email);
     expect(send.locale).toBe('en');
     const question = await api.request('GET', pathOf(load(email.body.html!)('a:contains("Unsubscribe")').attr('href')!));
     expect(load(question.text)('h1').text()).toBe('Unsubscribe from journey & lifecycle emails?');

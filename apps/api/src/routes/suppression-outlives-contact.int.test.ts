@@ -8,6 +8,7 @@ import { eventually } from '../../../../test/eventually';
 import { emailsTo, uniqueAddress } from '../../../../test/email-emulator';
 import { emailOnlyContactOf, firstEmailTo, oneClickUnsubscribe, preferenceRowsOf } from '../../../../test/email-only-contact';
 import { issueApiKey, startTestApi, type TestApi } from '../../../../test/test-api';
+import { sendOfEmail } from '../../../../test/send-of-email';
 
 const LEGACY = `legacy-${randomUUID()}-${randomUUID()}`;
 
@@ -137,7 +138,7 @@ describe('suppression outlives the contact', () => {
    */
   async function unsubscribeAndBounceWelcome(email: string): Promise<void> {
     const message = await firstEmailTo(email, 'the welcome email in the SES emulator');
-    const send = await api.deps.db.selectFrom('emailSends').selectAll().where('providerMessageId', '=', message.messageId).executeTakeFirstOrThrow();
+    const send = await sendOfEmail(api.deps.db, message);
     expect(send.userId).toBe(email.toLowerCase());
     expect(await oneClickUnsubscribe(api, message)).toBe(200);
     for (let bounce = 0; bounce < api.config.email.bounceThreshold; bounce++) {
