@@ -44,6 +44,7 @@ describe('outbound webhook isolation', () => {
   const silent = createServer((socket) => held.push(socket));
   let closedPort = 0;
   const dead: string[] = [];
+  let live = '';
   let finish: (() => void) | undefined;
   let done: Promise<void> | undefined;
 
@@ -71,7 +72,7 @@ describe('outbound webhook isolation', () => {
     const { worker, close } = await createWorker({
       config,
       db: workerDb,
-      logger: createLogger({ level: 'error', name: 'isolation-worker', format: 'json' }),
+      logger: createLogger({ level: 'warn', name: 'isolation-worker', format: 'json' }),
       dispatchOutbound: true,
     });
     const running = worker.run();
@@ -86,7 +87,7 @@ describe('outbound webhook isolation', () => {
       const url = n % 2 === 0 ? `http://127.0.0.1:${silentPort}/dead-${n}` : `http://127.0.0.1:${closedPort}/dead-${n}`;
       dead.push(await createEndpoint(url));
     }
-    await createEndpoint(`${receiver.url}/live`);
+    live = await createEndpoint(`${receiver.url}/live`);
   }, 180_000);
 
   afterAll(async () => {
@@ -120,6 +121,25 @@ describe('outbound webhook isolation', () => {
   }
 
   const liveBodies = () => receiver.received.filter((request) => request.path === '/live').map((request) => request.body);
+  /**
+   * How far the live endpoint's deliveries are: what it received of one import, and what the
+   * table says of its deliveries and its health, so a wait that times out says where they stopped.
+   */
+  async function liveProgress(tag: string) {
+    const received = liveBodies().filter((body) => body.includes(tag)).length;
+    const deliveries = await api.deps.db
+      .selectFrom('webhookDeliveries')
+      .select(['status', 'lastError', (eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.max('attempts').as('mostAttempts')])
+      .where('endpointId', '=', live)
+      .groupBy(['status', 'lastError'])
+      .execute();
+    const health = await api.deps.db
+      .selectFrom('webhookEndpoints')
+      .select(['enabled', 'failingSince', 'backoffUntil'])
+      .where('id', '=', live)
+      .executeTakeFirst();
+    return { received, health, deliveries };
+  }
   const openDeadDeliveries = async () =>
     Number(
       (
@@ -135,11 +155,11 @@ describe('outbound webhook isolation', () => {
     const base = `iso-${randomUUID().slice(0, 8)}`;
     await importContacts(base, CONTACTS, 900_000);
     // every contact.created reached the live endpoint: the load is the dead endpoints' backlog
-    await eventually(liveBodies, (bodies) => bodies.filter((body) => body.includes(`${base}-`)).length >= CONTACTS, {
-      timeoutMs: 900_000,
-      intervalMs: 1_000,
-      what: 'the live endpoint to get every contact.created of the big import',
-    });
+    await eventually(
+      () => liveProgress(`${base}-`),
+      (progress) => progress.received >= CONTACTS,
+      { timeoutMs: 900_000, intervalMs: 1_000, what: 'the live endpoint to get every contact.created of the big import' },
+    );
     expect(await openDeadDeliveries()).toBeGreaterThan(CONTACTS * 5);
 
     // an import of 100 rows completes, and the live endpoint gets each of its events

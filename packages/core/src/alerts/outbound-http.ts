@@ -90,15 +90,38 @@ function assertAllowedTarget(url: URL, options: OutboundOptions): void {
  * so a redirect cannot reach an internal address), private targets refused unless explicitly
  * allowed, and link-local and cloud metadata addresses refused always. Resolves with any HTTP answer; rejects when there was none (refused,
  * network error, timeout).
+ *
+ * A kept-alive connection the receiver closed as the request went out (its idle timeout, e.g. 5 s
+ * for a Node server, racing our reuse) is reset before any answer: the request goes again on
+ * another connection, within the same deadline, instead of counting as the receiver's failure,
+ * which would hold a healthy webhook endpoint back (docs/webhooks.md). A reset on a new connection is
+ * the receiver's answer and is not retried.
  */
 export async function postJsonBody(target: string, body: string, headers: Record<string, string>, options: OutboundOptions): Promise<OutboundResponse> {
   const url = new URL(target);
   assertAllowedTarget(url, options);
   const payload = Buffer.from(body);
-  const transport = url.protocol === 'https:' ? https : http;
   const started = performance.now();
-  return new Promise<OutboundResponse>((resolve, reject) => {
-    const timer = setTimeout(() => request.destroy(new Error(`no answer from ${url.host} within ${options.timeoutMs} ms`)), options.timeoutMs);
+  for (;;) {
+    const outcome = await exchange(url, payload, headers, options, started);
+    if (outcome !== STALE_SOCKET) return outcome;
+  }
+}
+
+/** What an exchange on a kept-alive socket the receiver had already closed ends in: try again. */
+const STALE_SOCKET = Symbol('stale kept-alive socket');
+
+function exchange(
+  url: URL,
+  payload: Buffer,
+  headers: Record<string, string>,
+  options: OutboundOptions,
+  started: number,
+): Promise<OutboundResponse | typeof STALE_SOCKET> {
+  const transport = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const remainingMs = Math.max(0, options.timeoutMs - (performance.now() - started));
+    const timer = setTimeout(() => request.destroy(new Error(`no answer from ${url.host} within ${options.timeoutMs} ms`)), remainingMs);
     const request = transport.request(
       url,
       {
@@ -139,9 +162,11 @@ export async function postJsonBody(target: string, body: string, headers: Record
         socket.once('close', () => clearTimeout(connectTimer));
       });
     }
-    request.on('error', (error) => {
+    request.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      reject(error);
+      // the pattern Node's http documentation gives for `request.reusedSocket`
+      if (request.reusedSocket && error.code === 'ECONNRESET') resolve(STALE_SOCKET);
+      else reject(error);
     });
     request.end(payload);
   });
