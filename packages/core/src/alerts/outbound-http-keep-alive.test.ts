@@ -14,12 +14,14 @@ async function receiver(resets: (nthOnConnection: number) => boolean) {
   const requestsOn = new WeakMap<Socket, number>();
   let connections = 0;
   let answered = 0;
+  let reset = 0;
   const server: Server = createServer((request, response) => {
     const nth = (requestsOn.get(request.socket) ?? 0) + 1;
     requestsOn.set(request.socket, nth);
     request.resume();
     request.on('end', () => {
       if (resets(nth)) {
+        reset += 1;
         request.socket.destroy();
         return;
       }
@@ -32,7 +34,7 @@ async function receiver(resets: (nthOnConnection: number) => boolean) {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
   return {
     url,
-    counts: () => ({ connections, answered }),
+    counts: () => ({ connections, answered, reset }),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -51,13 +53,13 @@ describe('postJsonBody on kept-alive connections', () => {
     expect((await postJsonBody(target.url, '{"n":1}', {}, options)).status).toBe(200);
     // the same connection is reused for the second request, which the receiver resets
     expect((await postJsonBody(target.url, '{"n":2}', {}, options)).status).toBe(200);
-    expect(target.counts()).toEqual({ connections: 2, answered: 2 });
+    expect(target.counts()).toEqual({ connections: 2, answered: 2, reset: 1 });
   });
 
   it('a reset on a new connection is the receiver’s answer: it fails, once, with no retry', async () => {
     const target = await receiver(() => true);
     close = target.close;
     await expect(postJsonBody(target.url, '{"n":1}', {}, options)).rejects.toMatchObject({ code: 'ECONNRESET' });
-    expect(target.counts()).toEqual({ connections: 1, answered: 0 });
+    expect(target.counts()).toEqual({ connections: 1, answered: 0, reset: 1 });
   });
 });
