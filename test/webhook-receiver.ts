@@ -10,13 +10,19 @@ export interface ReceivedWebhook {
   status: number;
 }
 
-/** Decides the answer of one request: a status (and body), or 'hang' (hold the request open, never answer). */
-export type Responder = (request: ReceivedWebhook, nthOnPath: number) => number | { status: number; body: string } | 'hang';
+/**
+ * Decides the answer of one request: a status (and body), 'hang' (hold the request open, never
+ * answer) or 'reset' (close the connection without an answer, as a receiver's idle timeout does to
+ * a kept-alive connection that a request reuses just then).
+ */
+export type Responder = (request: ReceivedWebhook, nthOnPath: number) => number | { status: number; body: string } | 'hang' | 'reset';
 
 export interface WebhookReceiver {
   url: string;
   received: ReceivedWebhook[];
   on(path: string, responder: Responder): void;
+  /** the TCP connections opened to the receiver so far */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -34,17 +40,24 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       received.push(entry);
       const answer = (responders.get(path) ?? (() => 200))(entry, nth);
       if (answer === 'hang') return;
+      if (answer === 'reset') {
+        request.socket.destroy();
+        return;
+      }
       const { status, body } = typeof answer === 'number' ? { status: answer, body: answer >= 300 ? `receiver says ${answer}` : 'ok' } : answer;
       entry.status = status;
       response.writeHead(status, { 'content-type': 'text/plain' }).end(body);
     });
   });
+  let connections = 0;
+  server.on('connection', () => (connections += 1));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     received,
     on: (path, responder) => responders.set(path, responder),
+    connections: () => connections,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
