@@ -94,12 +94,17 @@ describe('a quiet-hours hold survives a worker restart', () => {
       properties: {},
       trigger: { event: 'user.signed_up', eventId: randomUUID(), occurredAt: new Date(now).toISOString() },
     };
-    const logsOf = async () => {
-      const state = await db.selectFrom('journeyStates').select(['id', 'status']).where('workflowId', '=', workflowId).executeTakeFirst();
-      if (state === undefined) return { status: undefined, actions: [] as string[], held: undefined };
-      const logs = await db.selectFrom('journeyLogs').selectAll().where('journeyStateId', '=', state.id).orderBy('createdAt').orderBy('id').execute();
-      return { status: state.status, actions: logs.map((log) => log.action), held: logs.find((log) => log.action === 'held')?.detail };
-    };
+    // one snapshot: read apart, the state could predate a step whose log the second read sees
+    const logsOf = () =>
+      db
+        .transaction()
+        .setIsolationLevel('repeatable read')
+        .execute(async (trx) => {
+          const state = await trx.selectFrom('journeyStates').select(['id', 'status']).where('workflowId', '=', workflowId).executeTakeFirst();
+          if (state === undefined) return { status: undefined, actions: [] as string[], held: undefined };
+          const logs = await trx.selectFrom('journeyLogs').selectAll().where('journeyStateId', '=', state.id).orderBy('createdAt').orderBy('id').execute();
+          return { status: state.status, actions: logs.map((log) => log.action), held: logs.find((log) => log.action === 'held')?.detail };
+        });
 
     const first = await startWorker();
     const firstRun = first.run();
